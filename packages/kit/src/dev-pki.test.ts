@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { createServer } from 'node:https';
+import { request } from 'node:https';
+import { createCertificateAuthority, issueCertificate } from './dev-pki.ts';
+import { listenOnLoopback } from './testing/listen-on-loopback.ts';
+
+test('a CA issues a localhost certificate that a client trusting only that CA accepts', async () => {
+  const ca = createCertificateAuthority({ commonName: 'Signet test CA', days: 1 });
+  const leaf = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] }, ca);
+
+  const caX509 = new X509Certificate(ca.certPem);
+  const leafX509 = new X509Certificate(leaf.certPem);
+  assert.equal(caX509.ca, true);
+  assert.equal(leafX509.ca, false);
+  assert.equal(leafX509.checkIssued(caX509), true);
+  assert.equal(leafX509.verify(caX509.publicKey), true);
+  assert.equal(leafX509.checkPrivateKey(createPrivateKey(leaf.keyPem)), true);
+  assert.equal(leafX509.checkHost('localhost'), 'localhost');
+  assert.equal(leafX509.checkIP('127.0.0.1'), '127.0.0.1');
+
+  const server = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (_req, res) => res.end('tls ok'));
+  const port = await listenOnLoopback(server);
+  try {
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', servername: 'localhost', port, ca: ca.certPem, path: '/' }, (res) => {
+        let b = '';
+        res.on('data', (d: Buffer) => (b += d.toString()));
+        res.on('end', () => resolve(b));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(body, 'tls ok');
+  } finally {
+    server.close();
+  }
+});
+
+test('a self-signed certificate verifies against itself', () => {
+  const self = issueCertificate({ commonName: 'default.signet.invalid', days: 1 });
+  const x = new X509Certificate(self.certPem);
+  assert.equal(x.verify(x.publicKey), true);
+  assert.match(x.subjectAltName ?? '', /DNS:default\.signet\.invalid/);
+});

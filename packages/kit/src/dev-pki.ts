@@ -1,0 +1,78 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import forge from 'node-forge';
+
+/** A PEM certificate with its PEM private key (PKCS#8). */
+export type KeyPair = { certPem: string; keyPem: string };
+
+export type CertificateRequest = {
+  commonName: string;
+  /** subjectAltName DNS entries; wildcards allowed. */
+  dnsNames?: readonly string[];
+  /** subjectAltName IP entries. */
+  ipAddresses?: readonly string[];
+  days?: number;
+  /** Used to stamp notBefore/notAfter; injectable for tests. */
+  now?: Date;
+};
+
+// Key generation is native (node:crypto, ~50 ms); node-forge only builds and signs the X.509.
+function newRsaKey(): { keyPem: string; forgeKey: forge.pki.rsa.PrivateKey; forgePublic: forge.pki.rsa.PublicKey } {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const forgeKey = forge.pki.privateKeyFromPem(keyPem);
+  const forgePublic = forge.pki.setRsaPublicKey(forgeKey.n, forgeKey.e);
+  return { keyPem, forgeKey, forgePublic };
+}
+
+function baseCertificate(publicKey: forge.pki.PublicKey, req: CertificateRequest): forge.pki.Certificate {
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = publicKey;
+  // Positive 16-byte serial (RFC 5280 §4.1.2.2: at most 20 octets, non-negative).
+  cert.serialNumber = '01' + randomBytes(15).toString('hex');
+  const now = req.now ?? new Date();
+  cert.validity.notBefore = new Date(now.getTime() - 60_000);
+  cert.validity.notAfter = new Date(now.getTime() + (req.days ?? 825) * 86_400_000);
+  return cert;
+}
+
+/** A self-signed certificate authority for development and tests. */
+export function createCertificateAuthority(req: CertificateRequest): KeyPair {
+  const key = newRsaKey();
+  const cert = baseCertificate(key.forgePublic, req);
+  const subject = [{ name: 'commonName', value: req.commonName }, { name: 'organizationName', value: 'Signet development' }];
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(key.forgeKey, forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: key.keyPem };
+}
+
+/** A server certificate issued by `issuer` (or self-signed when `issuer` is omitted). */
+export function issueCertificate(req: CertificateRequest, issuer?: KeyPair): KeyPair {
+  const key = newRsaKey();
+  const cert = baseCertificate(key.forgePublic, req);
+  cert.setSubject([{ name: 'commonName', value: req.commonName }]);
+  const altNames = [
+    ...(req.dnsNames ?? [req.commonName]).map((value) => ({ type: 2, value })),
+    ...(req.ipAddresses ?? []).map((ip) => ({ type: 7, ip })),
+  ];
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true, clientAuth: true },
+    { name: 'subjectAltName', altNames },
+  ]);
+  if (issuer) {
+    const caCert = forge.pki.certificateFromPem(issuer.certPem);
+    cert.setIssuer(caCert.subject.attributes);
+    cert.sign(forge.pki.privateKeyFromPem(issuer.keyPem), forge.md.sha256.create());
+  } else {
+    cert.setIssuer(cert.subject.attributes);
+    cert.sign(key.forgeKey, forge.md.sha256.create());
+  }
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: key.keyPem };
+}

@@ -1,0 +1,8 @@
+/** Base error class and catalog checks shared by every package. */
+export { AppError, assertCatalog, type ErrorCatalog, type ErrorRow } from './app-error.ts';
+/** Deadline polling: how code and tests wait for state without fixed sleeps. */
+export { pollUntil, type PollOptions } from './poll-until.ts';
+/** Development and test PKI: a CA and certificates it issues. */
+export { createCertificateAuthority, issueCertificate, type KeyPair, type CertificateRequest } from './dev-pki.ts';
+/** Debian's headless Chromium through playwright-core, with the flags this network needs. */
+export { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './chromium.ts';

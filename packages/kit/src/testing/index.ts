@@ -1,0 +1,4 @@
+/** Listen on 127.0.0.1 with an OS-chosen port and return it (tests bind loopback only). */
+export { listenOnLoopback } from './listen-on-loopback.ts';
+/** A child process started by a test, stopped (and awaited) in teardown. */
+export { startProcess, type StartedProcess } from './start-process.ts';

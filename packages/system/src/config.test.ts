@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadSystemConfig, SystemConfigError } from './config.ts';
+
+test('defaults: the architecture\'s ports, var/ under the repo, PUBLIC_URL through the gateway', () => {
+  const c = loadSystemConfig({}, '/repo');
+  assert.deepEqual(c, {
+    dataDir: '/repo/var',
+    publicUrl: 'https://localhost:8443',
+    smtpUrl: undefined,
+    databaseUrl: undefined,
+    redisUrl: undefined,
+    gateway: { httpPort: 8000, httpsPort: 8443, adminPort: 8001 },
+    esignPorts: [3001, 3002],
+  });
+});
+
+test('environment overrides are validated and normalised', () => {
+  const c = loadSystemConfig({ DATA_DIR: 'tmp/x', PUBLIC_URL: 'https://sign.example.com/', ESIGN_PORTS: '4001, 4002,4003', SMTP_URL: 'smtp://127.0.0.1:2525' }, '/repo');
+  assert.equal(c.dataDir, '/repo/tmp/x');
+  assert.equal(c.publicUrl, 'https://sign.example.com');
+  assert.deepEqual(c.esignPorts, [4001, 4002, 4003]);
+  assert.equal(c.smtpUrl, 'smtp://127.0.0.1:2525');
+});
+
+test('a bad setting is named in the error', () => {
+  assert.throws(() => loadSystemConfig({ GATEWAY_HTTP_PORT: '99999' }, '/r'), (e: Error) => e instanceof SystemConfigError && /GATEWAY_HTTP_PORT/.test(e.message));
+  assert.throws(() => loadSystemConfig({ DATABASE_URL: 'mysql://x' }, '/r'), /DATABASE_URL must use postgres: or postgresql:/);
+  assert.throws(() => loadSystemConfig({ PUBLIC_URL: 'not a url' }, '/r'), /PUBLIC_URL is not a URL/);
+  assert.throws(() => loadSystemConfig({ ESIGN_PORTS: 'a,b' }, '/r'), /ESIGN_PORTS\[0\]/);
+});

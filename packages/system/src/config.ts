@@ -1,0 +1,59 @@
+import { isAbsolute, join, resolve } from 'node:path';
+
+/** Settings of `npm start`, read once from the environment and validated before anything starts. */
+export type SystemConfig = {
+  /** Runtime state: SQLite file, dev TLS material, dev mailbox. */
+  dataDir: string;
+  /** The URL every link points at (the gateway's TLS listener by default). */
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  gateway: { httpPort: number; httpsPort: number; adminPort: number };
+  /** One esign instance per port, all behind the gateway's upstream. */
+  esignPorts: number[];
+};
+
+/** A setting that stops start, naming the setting. */
+export class SystemConfigError extends Error {}
+
+function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new SystemConfigError(`${name} must be a port number (1-65535), got "${raw}"`);
+  return n;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, protocols: readonly string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new SystemConfigError(`${name} is not a URL: "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new SystemConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+/** Reads and validates the whole system's settings; throws SystemConfigError on the first bad one. */
+export function loadSystemConfig(env: NodeJS.ProcessEnv, repoRoot: string): SystemConfig {
+  const dataDir = env.DATA_DIR ? (isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(repoRoot, env.DATA_DIR)) : join(repoRoot, 'var');
+  const httpsPort = port(env, 'GATEWAY_HTTPS_PORT', 8443);
+  const publicUrl = url(env, 'PUBLIC_URL', ['https:', 'http:']) ?? `https://localhost:${httpsPort}`;
+  const esignPorts = (env.ESIGN_PORTS ?? '3001,3002').split(',').map((p, i) => port({ [`ESIGN_PORTS[${i}]`]: p.trim() }, `ESIGN_PORTS[${i}]`, 0));
+  if (esignPorts.length === 0 || esignPorts.some((p) => p === 0)) throw new SystemConfigError('ESIGN_PORTS must list at least one port');
+  return {
+    dataDir,
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    gateway: { httpPort: port(env, 'GATEWAY_HTTP_PORT', 8000), httpsPort, adminPort: port(env, 'GATEWAY_ADMIN_PORT', 8001) },
+    esignPorts,
+  };
+}

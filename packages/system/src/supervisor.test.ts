@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Supervisor } from './supervisor.ts';
+import { pollUntil } from '@signet/kit';
+
+const node = process.execPath;
+// A part that prints a line, then waits until it is told to stop.
+const LONG_RUNNING = "console.log('up'); process.on('SIGTERM', () => { console.log('bye'); process.exit(0); }); setInterval(() => {}, 1000);";
+
+test('prefixes each part\'s output and stops every part on request', async () => {
+  const lines: string[] = [];
+  const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 2000 });
+  sup.start({ name: 'alpha', command: node, args: ['-e', LONG_RUNNING] });
+  sup.start({ name: 'beta', command: node, args: ['-e', LONG_RUNNING] });
+  await pollUntil(() => lines.filter((l) => l.endsWith('| up')).length === 2, { what: 'both parts up' });
+  assert.ok(lines.some((l) => l.startsWith('alpha    | up')));
+  assert.ok(lines.some((l) => l.startsWith('beta     | up')));
+  await sup.stop();
+  const { failure } = await sup.done();
+  assert.equal(failure, undefined);
+  assert.ok(lines.some((l) => l.startsWith('alpha    | bye')));
+  assert.ok(lines.some((l) => l.startsWith('beta     | bye')));
+});
+
+test('a part that dies on its own stops the others and is reported', async () => {
+  const lines: string[] = [];
+  const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 2000 });
+  sup.start({ name: 'steady', command: node, args: ['-e', LONG_RUNNING] });
+  await pollUntil(() => lines.some((l) => l.endsWith('| up')), { what: 'steady up' });
+  sup.start({ name: 'crashy', command: node, args: ['-e', 'process.exit(3)'] });
+  const { failure } = await sup.done();
+  assert.equal(failure, 'crashy exited unexpectedly (code 3)');
+  assert.ok(lines.some((l) => l.startsWith('steady   | bye')));
+});
+
+test('a part that ignores SIGTERM is killed after the grace time', async () => {
+  const lines: string[] = [];
+  const stubborn = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 100 });
+  stubborn.start({ name: 'stubborn', command: node, args: ['-e', "process.on('SIGTERM', () => {}); console.log('up'); setInterval(() => {}, 1000);"] });
+  await pollUntil(() => lines.some((l) => l.endsWith('| up')), { what: 'stubborn up' });
+  const started = Date.now();
+  await stubborn.stop();
+  assert.ok(Date.now() - started < 5000);
+  assert.equal((await stubborn.done()).failure, undefined);
+});

@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+/** One long-running part of the system, started as a child process. */
+export type ProcessSpec = {
+  name: string;
+  command: string;
+  args: readonly string[];
+  env?: Readonly<Record<string, string>>;
+  cwd?: string;
+};
+
+export type SupervisorOptions = {
+  /** Where prefixed log lines go (stdout in production; a collector in tests). */
+  log: (line: string) => void;
+  /** Time a child gets between SIGTERM and SIGKILL. */
+  stopGraceMs?: number;
+};
+
+type Running = { spec: ProcessSpec; child: ChildProcess; exited: Promise<void> };
+
+/**
+ * Starts the parts, streams their output with a name prefix, and stops all of them when asked
+ * or as soon as one dies on its own: a half-running system is worse than a stopped one.
+ */
+export class Supervisor {
+  #running: Running[] = [];
+  #stopping: Promise<void> | undefined;
+  #failure: string | undefined;
+  readonly #log: (line: string) => void;
+  readonly #graceMs: number;
+  readonly #done: Promise<void>;
+  #resolveDone!: () => void;
+
+  constructor(options: SupervisorOptions) {
+    this.#log = options.log;
+    this.#graceMs = options.stopGraceMs ?? 10_000;
+    this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
+  }
+
+  /** Starts one part. Its unexpected exit stops the whole system. */
+  start(spec: ProcessSpec): void {
+    const child = spawn(spec.command, [...spec.args], {
+      cwd: spec.cwd,
+      env: { ...process.env, ...spec.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const width = 8;
+    const prefix = `${spec.name.padEnd(width)} |`;
+    for (const stream of [child.stdout, child.stderr]) {
+      if (stream) createInterface({ input: stream }).on('line', (line) => this.#log(`${prefix} ${line}`));
+    }
+    const exited = new Promise<void>((resolve) => {
+      child.once('exit', (code, signal) => {
+        if (this.#stopping === undefined) {
+          this.#failure = `${spec.name} exited unexpectedly (${signal ?? `code ${code}`})`;
+          this.#log(`system   | ${this.#failure}; stopping the rest`);
+          void this.stop();
+        }
+        resolve();
+      });
+      child.once('error', (err) => {
+        if (this.#stopping === undefined) {
+          this.#failure = `${spec.name} could not start: ${err.message}`;
+          this.#log(`system   | ${this.#failure}`);
+          void this.stop();
+        }
+        resolve();
+      });
+    });
+    this.#running.push({ spec, child, exited });
+  }
+
+  /** Stops every part (SIGTERM, then SIGKILL after the grace time); idempotent. */
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      // Reverse start order: the entry point (gateway) goes first, so no request reaches a dying part.
+      for (const r of [...this.#running].reverse()) {
+        if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
+      }
+      const timer = setTimeout(() => {
+        for (const r of this.#running) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+      }, this.#graceMs);
+      await Promise.all(this.#running.map((r) => r.exited));
+      clearTimeout(timer);
+      this.#resolveDone();
+    })();
+    return this.#stopping;
+  }
+
+  /** Resolves when everything has stopped; carries the reason if a part died on its own. */
+  async done(): Promise<{ failure: string | undefined }> {
+    await this.#done;
+    return { failure: this.#failure };
+  }
+
+  /** Names of the parts started so far. */
+  get names(): string[] {
+    return this.#running.map((r) => r.spec.name);
+  }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// One-shot machine set-up, run before `npm start` and `npm test` (npm's pre-scripts).
+// Uses only node builtins: on a fresh clone nothing else is installed yet.
+// 1. npm ci when node_modules is missing or older than package-lock.json.
+// 2. Debian packages the chosen purpose needs: installed with apt-get when we are root,
+//    otherwise a message naming each missing package and a non-zero exit.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Debian package → a file whose presence proves it is installed. */
+const PACKAGES = {
+  'libreoffice-writer-nogui': ['/usr/bin/soffice'],
+  'python3-uno': ['/usr/lib/python3/dist-packages/uno.py'],
+  chromium: ['/usr/bin/chromium'],
+  'fonts-liberation2': ['/usr/share/fonts/truetype/liberation2'],
+  'fonts-crosextra-carlito': ['/usr/share/fonts/truetype/crosextra/Carlito-Regular.ttf'],
+  'fonts-crosextra-caladea': ['/usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf'],
+  'poppler-utils': ['/usr/bin/pdfsig', '/usr/bin/pdftoppm'],
+  'redis-server': ['/usr/bin/redis-server'],
+  postgresql: ['/usr/lib/postgresql/15/bin/initdb'],
+  openssl: ['/usr/bin/openssl'],
+  wrk: ['/usr/bin/wrk'],
+  'nginx-light': ['/usr/sbin/nginx'],
+  haproxy: ['/usr/sbin/haproxy'],
+  hyperfine: ['/usr/bin/hyperfine'],
+};
+
+const START = ['libreoffice-writer-nogui', 'python3-uno', 'chromium', 'fonts-liberation2',
+  'fonts-crosextra-carlito', 'fonts-crosextra-caladea', 'openssl'];
+const PURPOSES = {
+  start: START,
+  test: [...START, 'poppler-utils', 'redis-server', 'postgresql'],
+  bench: [...START, 'poppler-utils', 'wrk', 'nginx-light', 'haproxy', 'hyperfine'],
+};
+
+function parseArgs(argv) {
+  const i = argv.indexOf('--for');
+  const purpose = i >= 0 ? argv[i + 1] : 'test';
+  if (!(purpose in PURPOSES)) {
+    console.error(`setup: unknown purpose "${purpose}" (use one of: ${Object.keys(PURPOSES).join(', ')})`);
+    process.exit(2);
+  }
+  return { purpose, skipNpm: argv.includes('--skip-npm') };
+}
+
+function run(cmd, args, env = process.env) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, env });
+  if (r.status !== 0) {
+    console.error(`setup: "${cmd} ${args.join(' ')}" failed (exit ${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+}
+
+function ensureNodeModules() {
+  const lock = join(root, 'package-lock.json');
+  const stamp = join(root, 'node_modules', '.signet-lock-hash');
+  const want = createHash('sha256').update(readFileSync(lock)).digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
+  console.log('setup: installing npm packages (npm ci; better-sqlite3 compiles for about a minute on a fresh machine)');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+  writeFileSync(stamp, want);
+}
+
+function isInstalled(pkg) {
+  return PACKAGES[pkg].every((p) => existsSync(p));
+}
+
+function ensureDebianPackages(purpose) {
+  const missing = PURPOSES[purpose].filter((p) => !isInstalled(p));
+  if (missing.length === 0) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    console.error(`setup: missing Debian packages for "${purpose}": ${missing.join(' ')}\n` +
+      `       install them with: sudo apt-get install -y --no-install-recommends ${missing.join(' ')}`);
+    process.exit(1);
+  }
+  console.log(`setup: installing Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-qq'], env);
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], env);
+  const still = missing.filter((p) => !isInstalled(p));
+  if (still.length > 0) {
+    console.error(`setup: apt-get ran but these are still missing: ${still.join(' ')}`);
+    process.exit(1);
+  }
+}
+
+const { purpose, skipNpm } = parseArgs(process.argv.slice(2));
+ensureDebianPackages(purpose);
+if (!skipNpm) ensureNodeModules();
