@@ -50,8 +50,8 @@ export function buildSystemPlan(config: SystemConfig, tls: DevTls, kongYmlPath: 
         '--admin-listen', `127.0.0.1:${adminPort}`],
       cwd: repoRoot,
       env: {
-        SIGNET_DEFAULT_CERT: tls.certPath,
-        SIGNET_DEFAULT_CERT_KEY: tls.keyPath,
+        KONG_SSL_CERT: tls.certPath,
+        KONG_SSL_CERT_KEY: tls.keyPath,
         ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}),
       },
     });
