@@ -61,9 +61,18 @@ function ensureNodeModules() {
   const stamp = join(root, 'node_modules', '.signet-lock-hash');
   const want = createHash('sha256').update(readFileSync(lock)).digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
-  console.log('setup: installing npm packages (npm ci; better-sqlite3 compiles for about a minute on a fresh machine)');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
-  writeFileSync(stamp, want);
+  if (!existsSync(join(root, 'node_modules'))) {
+    console.log('setup: installing npm packages (npm ci; better-sqlite3 compiles for about a minute on a fresh machine)');
+    run('npm', ['ci', '--no-audit', '--no-fund']);
+  } else {
+    // An existing tree is brought up to date in place: npm ci would delete it under the feet of
+    // anything running from it. flock serialises concurrent installs on a developer machine.
+    console.log('setup: package-lock.json changed; updating node_modules (npm install)');
+    const npmInstall = ['npm', 'install', '--no-audit', '--no-fund'];
+    if (existsSync('/usr/bin/flock')) run('/usr/bin/flock', ['/tmp/signet-npm.lock', ...npmInstall]);
+    else run(npmInstall[0], npmInstall.slice(1));
+  }
+  writeFileSync(stamp, createHash('sha256').update(readFileSync(lock)).digest('hex'));
 }
 
 function isInstalled(pkg) {

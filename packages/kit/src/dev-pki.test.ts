@@ -19,6 +19,7 @@ test('a CA issues a localhost certificate that a client trusting only that CA ac
   assert.equal(leafX509.checkPrivateKey(createPrivateKey(leaf.keyPem)), true);
   assert.equal(leafX509.checkHost('localhost'), 'localhost');
   assert.equal(leafX509.checkIP('127.0.0.1'), '127.0.0.1');
+  assert.ok(!leaf.certPem.includes('\r') && !ca.certPem.includes('\r') && !leaf.keyPem.includes('\r'), 'PEMs use LF line ends');
 
   const server = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (_req, res) => res.end('tls ok'));
   const port = await listenOnLoopback(server);

@@ -24,6 +24,9 @@ function newRsaKey(): { keyPem: string; forgeKey: forge.pki.rsa.PrivateKey; forg
   return { keyPem, forgeKey, forgePublic };
 }
 
+// node-forge writes PEM with CRLF; a YAML block scalar (how kong.yml must hold a PEM) cannot keep \r.
+const toLf = (pem: string): string => pem.replace(/\r\n/g, '\n');
+
 function baseCertificate(publicKey: forge.pki.PublicKey, req: CertificateRequest): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
@@ -48,7 +51,7 @@ export function createCertificateAuthority(req: CertificateRequest): KeyPair {
     { name: 'subjectKeyIdentifier' },
   ]);
   cert.sign(key.forgeKey, forge.md.sha256.create());
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: key.keyPem };
+  return { certPem: toLf(forge.pki.certificateToPem(cert)), keyPem: key.keyPem };
 }
 
 /** A server certificate issued by `issuer` (or self-signed when `issuer` is omitted). */
@@ -74,5 +77,5 @@ export function issueCertificate(req: CertificateRequest, issuer?: KeyPair): Key
     cert.setIssuer(cert.subject.attributes);
     cert.sign(key.forgeKey, forge.md.sha256.create());
   }
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: key.keyPem };
+  return { certPem: toLf(forge.pki.certificateToPem(cert)), keyPem: key.keyPem };
 }

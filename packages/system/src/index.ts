@@ -6,3 +6,5 @@ export { ensureDevTls, type DevTls } from './dev-tls.ts';
 export { buildSystemPlan, type SystemPlan } from './plan.ts';
 /** Starts, streams and stops the parts. */
 export { Supervisor, type ProcessSpec } from './supervisor.ts';
+/** The whole system's kong.yml, rendered from deploy/kong.yml. */
+export { renderKongYml, type RenderOptions } from './render-kong-yml.ts';

@@ -1,10 +1,11 @@
 // `npm start`: the whole system on one machine. The only place that reads process.env.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadSystemConfig, SystemConfigError } from './config.ts';
 import { ensureDevTls } from './dev-tls.ts';
 import { buildSystemPlan } from './plan.ts';
+import { renderKongYml } from './render-kong-yml.ts';
 import { Supervisor } from './supervisor.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -26,6 +27,12 @@ async function main(): Promise<number> {
   say(`${tls.created ? 'created' : 'using'} development CA ${tls.caPath} (trust it with NODE_EXTRA_CA_CERTS=${tls.caPath})`);
 
   const kongYml = join(config.dataDir, 'kong.yml');
+  writeFileSync(kongYml, renderKongYml(readFileSync(join(repoRoot, 'deploy/kong.yml'), 'utf8'), {
+    esignPorts: config.esignPorts,
+    certPem: readFileSync(tls.certPath, 'utf8'),
+    keyPem: readFileSync(tls.keyPath, 'utf8'),
+  }));
+  say(`gateway config ${kongYml} (from deploy/kong.yml)`);
   const plan = buildSystemPlan(config, tls, kongYml, repoRoot);
   if (plan.missing.length > 0) say(`not available yet: ${plan.missing.join(', ')}`);
 
