@@ -23,6 +23,9 @@ const GATEWAY_ERRORS = {
   // Admin API (kong/tools/http.lua get_default_exit_body defaults).
   NOT_FOUND: { status: 404, message: 'Not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  // PUT …/healthy|unhealthy with checks off (kong/runloop/balancer/init.lua post_health); the
+  // detail message names the upstream: "no healthchecker found for <name>".
+  NO_HEALTHCHECKER: { status: 400, message: 'no healthchecker found' },
   // POST /config (kong/api/routes/config.lua).
   CONFIG_EXPECTED: { status: 400, message: 'expected a declarative configuration' },
   CONFIG_LOADING: { status: 429, message: 'Currently loading previous configuration' },
