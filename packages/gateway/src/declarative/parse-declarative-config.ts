@@ -1,5 +1,19 @@
+// kong.yml → validated, defaulted, deep-frozen Snapshot, following the phases of Kong's
+// declarative_config.lua `flatten`: (1) schema validation of every entity, nested ones
+// included; only when that passes, (2) ids, uniqueness and references. Every problem of a
+// phase is reported at once, in Kong's shape and as `file:line:col` lines for humans.
+import { createHash, randomUUID } from 'node:crypto';
 import type { Snapshot } from './types.ts';
+import type { ErrTable, ErrValue, Input } from './schema.ts';
+import { validateField, validateRecord } from './schema.ts';
 import { GatewayError } from '../errors.ts';
+import { ConfigSyntaxError, readDocument, type ConfigDocument } from './read-document.ts';
+import { ENTITY_TYPES, UNSUPPORTED_TYPES, entitySchema, unsupportedMessage, type EntityType } from './declarative-schema.ts';
+import { PEM_FIELDS } from './entities/certificate.ts';
+import { migrateRoutePath } from './normalize-path.ts';
+import { errorsToJson, errorsToLua, flattenErrors } from './error-tree.ts';
+import { resolveEntities } from './resolve-entities.ts';
+import { deepFreeze } from './deep-freeze.ts';
 
 /** Options of parseDeclarativeConfig. */
 export type ParseOptions = {
@@ -11,10 +25,184 @@ export type ParseOptions = {
   readonly randomId?: () => string;
 };
 
+const FORMAT_VERSIONS = ['1.1', '2.1', '3.0'];
+const isRecord = (v: unknown): v is Input => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Kong's configuration hash: md5 of the raw text. */
+export function configHash(text: string): string {
+  return createHash('md5').update(text).digest('hex');
+}
+
 /** Parses kong.yml text into a frozen Snapshot, or throws GatewayError('DECLARATIVE_CONFIG') with every problem. */
 export function parseDeclarativeConfig(text: string, options: ParseOptions = {}): Snapshot {
-  // Being implemented under issue 3; the signature above is the contract.
-  throw new GatewayError('DECLARATIVE_CONFIG', {
-    message: `declarative config is invalid: parser not implemented yet (${options.fileName ?? 'kong.yml'}, ${text.length} bytes)`,
+  const fileName = options.fileName ?? 'kong.yml';
+  let doc: ConfigDocument;
+  try {
+    doc = readDocument(text);
+  } catch (e) {
+    if (!(e instanceof ConfigSyntaxError)) throw e;
+    throw parsingError(e.message, [`${fileName}:${e.line}:${e.col}: failed parsing declarative configuration: ${e.message}`]);
+  }
+  const input = doc.value;
+  if (!isRecord(input)) {
+    throw parsingError('expected an object', [`${fileName}:1:1: failed parsing declarative configuration: expected an object`]);
+  }
+  // migrations/route_path.lua runs before validation for 1.1 and 2.1 files.
+  const config = migrateFormat(input);
+
+  const errors = validateTopLevel(config, doc);
+  if (errors.size > 0) throw declarativeError(errors, input, doc, fileName);
+
+  const resolved = resolveEntities(config, {
+    now: options.now ?? Math.floor(Date.now() / 1000),
+    randomId: options.randomId ?? randomUUID,
   });
+  if (resolved.errors !== undefined) throw declarativeError(resolved.errors, input, doc, fileName);
+  return deepFreeze({ ...resolved.entities, hash: configHash(text) });
+}
+
+function parsingError(reason: string, lines: string[]): GatewayError {
+  const error = `failed parsing declarative configuration: ${reason}`;
+  const fields = new Map([['error', error]]);
+  return new GatewayError('DECLARATIVE_CONFIG', {
+    message: `declarative config is invalid: ${errorsToLua(fields)}`,
+    fields: errorsToJson(fields),
+    flattened: { message: `declarative config is invalid: ${errorsToLua(fields)}`, fields: errorsToJson(fields), errors: [] },
+    lines,
+  });
+}
+
+function migrateFormat(input: Input): Input {
+  const version = input._format_version;
+  if (version !== '1.1' && version !== '2.1') return input;
+  const config = structuredClone(input);
+  const migrateRoutes = (routes: unknown): void => {
+    if (!Array.isArray(routes)) return;
+    for (const route of routes) {
+      if (isRecord(route) && Array.isArray(route.paths)) {
+        route.paths = route.paths.map((p: unknown) => (typeof p === 'string' ? migrateRoutePath(p) : p));
+      }
+    }
+  };
+  migrateRoutes(config.routes);
+  if (Array.isArray(config.services)) for (const s of config.services) if (isRecord(s)) migrateRoutes(s.routes);
+  config._format_version = '3.0';
+  return config;
+}
+
+function validateTopLevel(config: Input, doc: ConfigDocument): ErrTable {
+  const errors: ErrTable = new Map();
+  const version = validateField({ type: 'string', required: true, oneOf: FORMAT_VERSIONS }, config._format_version);
+  if (version !== undefined) errors.set('_format_version', version);
+  const meta: [string, Parameters<typeof validateField>[0]][] = [
+    ['_transform', { type: 'boolean' }],
+    ['_comment', { type: 'string' }],
+    ['_ignore', { type: 'array' }],
+  ];
+  for (const [key, field] of meta) {
+    const e = validateField(field, config[key]);
+    if (e !== undefined) errors.set(key, e);
+  }
+  for (const key of Object.keys(config)) {
+    if (key === '_format_version' || meta.some(([k]) => k === key)) continue;
+    if ((UNSUPPORTED_TYPES as readonly string[]).includes(key)) {
+      errors.set(key, unsupportedMessage(key));
+      continue;
+    }
+    if (!(ENTITY_TYPES as readonly string[]).includes(key)) {
+      errors.set(key, 'unknown field');
+      continue;
+    }
+    const list = config[key];
+    if (list === null) continue;
+    if (!Array.isArray(list)) {
+      errors.set(key, 'expected an array');
+      continue;
+    }
+    const type = key as EntityType;
+    const listErrors: ErrTable = new Map();
+    list.forEach((item: unknown, i) => {
+      const preset = type === 'certificates' && !doc.json ? pemStyleErrors(item, doc, [key, i]) : undefined;
+      const r = validateRecord(entitySchema(type), item, preset);
+      if (r.errors !== undefined) listErrors.set(i + 1, r.errors);
+    });
+    if (listErrors.size > 0) errors.set(key, listErrors);
+  }
+  return errors;
+}
+
+// Spec §7: cert and key must be written as multi-line block scalars (`cert: |`), keeping the
+// PEM line breaks; anything else is an invalid certificate.
+function pemStyleErrors(item: unknown, doc: ConfigDocument, path: (string | number)[]): Map<string, string> | undefined {
+  if (!isRecord(item)) return undefined;
+  const out = new Map<string, string>();
+  for (const field of PEM_FIELDS) {
+    if (typeof item[field] !== 'string') continue;
+    const style = doc.scalarStyle([...path, field]);
+    if (style !== 'BLOCK_LITERAL' || !(item[field]).trim().includes('\n')) {
+      out.set(field, `invalid certificate: '${field}' must be a multi-line YAML block scalar ('${field}: |' followed by the PEM lines)`);
+    }
+  }
+  return out.size > 0 ? out : undefined;
+}
+
+function declarativeError(errors: ErrTable, input: Input, doc: ConfigDocument, fileName: string): GatewayError {
+  const message = `declarative config is invalid: ${errorsToLua(errors)}`;
+  const flat = flattenErrors(input, errors);
+  return new GatewayError('DECLARATIVE_CONFIG', {
+    message,
+    fields: errorsToJson(errors),
+    flattened: {
+      message: `declarative config is invalid: ${errorsToLua(flat.fields)}`,
+      fields: flat.fields.size === 0 ? {} : errorsToJson(flat.fields),
+      errors: flat.flattened,
+    },
+    lines: humanLines(errors, input, doc, fileName),
+  });
+}
+
+// One `file:line:col: where: message` line per leaf of the error tree, in tree order.
+function humanLines(errors: ErrTable, input: Input, doc: ConfigDocument, fileName: string): string[] {
+  const lines: string[] = [];
+  const walk = (node: ErrValue, docPath: (string | number)[], label: string, value: unknown): void => {
+    if (typeof node === 'string') {
+      const { line, col } = doc.locate(docPath);
+      const where = entityLabel(label, value);
+      lines.push(`${fileName}:${line}:${col}: ${where === '' ? '' : `${where}: `}${node}`);
+      return;
+    }
+    // A list of messages (`@entity`, reference errors): one line each, same place.
+    const isMessageList = [...node].every(([k, v]) => typeof k === 'number' && typeof v === 'string') && !Array.isArray(value);
+    for (const [key, child] of node) {
+      if (key === '@entity' || isMessageList) {
+        walk(child, docPath, label, value);
+      } else if (typeof key === 'number') {
+        const i = key - 1;
+        const item: unknown = Array.isArray(value) ? value[i] : undefined;
+        walk(child, [...docPath, i], `${label}[${i}]`, item);
+      } else if (Array.isArray(value) && !/^\d+$/.test(key)) {
+        // A reference error keyed by the entity's name or id (declarative_config.lua validate_references).
+        const i = value.findIndex((e) => isRecord(e) && (e.name === key || e.id === key));
+        const field = firstForeignField(value[i]);
+        const path = i < 0 ? docPath : [...docPath, i, ...(field === undefined ? [] : [field])];
+        walk(child, path, `${label}[${i}]${field === undefined ? '' : `.${field}`}`, undefined);
+      } else {
+        const next: unknown = isRecord(value) ? value[key] : undefined;
+        walk(child, [...docPath, key], label === '' ? key : `${label}.${key}`, next);
+      }
+    }
+  };
+  walk(errors, [], '', input);
+  return lines;
+}
+
+function entityLabel(label: string, entity: unknown): string {
+  if (!isRecord(entity)) return label;
+  const name = typeof entity.name === 'string' ? entity.name : typeof entity.id === 'string' ? entity.id : undefined;
+  return name === undefined ? label : `${label} (${name})`;
+}
+
+function firstForeignField(entity: unknown): string | undefined {
+  if (!isRecord(entity)) return undefined;
+  return ['service', 'upstream', 'certificate', 'client_certificate'].find((f) => entity[f] !== undefined);
 }

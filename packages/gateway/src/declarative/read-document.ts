@@ -1,0 +1,85 @@
+// kong.yml text → plain value, keeping the YAML nodes so that every error can name its
+// line:column and the certificate rule can see how a scalar was written (spec §7).
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+
+/** A parsed configuration document. */
+export type ConfigDocument = {
+  readonly value: unknown;
+  /** True when the text was JSON (the block-scalar rule does not apply). */
+  readonly json: boolean;
+  /** 1-based line and column of the deepest node on `path` (a missing key points at its parent). */
+  locate(path: readonly (string | number)[]): { line: number; col: number };
+  /** The YAML style of the scalar at `path` (e.g. "BLOCK_LITERAL"), undefined if not a scalar. */
+  scalarStyle(path: readonly (string | number)[]): string | undefined;
+};
+
+/** A syntax error: Kong's message plus where it is. */
+export class ConfigSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly col: number,
+  ) {
+    super(message);
+  }
+}
+
+function child(doc: Document, node: unknown, segment: string | number): unknown {
+  const n = isAlias(node) ? node.resolve(doc) : node;
+  if (isMap(n)) {
+    const pair = n.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === segment);
+    return pair === undefined ? undefined : (pair.value ?? pair.key);
+  }
+  if (isSeq(n) && typeof segment === 'number') return n.items[segment];
+  return undefined;
+}
+
+/** Parses YAML (or JSON, which Kong tries first) with positions. Throws ConfigSyntaxError. */
+export function readDocument(text: string): ConfigDocument {
+  const lineCounter = new LineCounter();
+  const trimmed = text.trimStart();
+  let json = false;
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      JSON.parse(text);
+      json = true;
+    } catch {
+      // Not JSON: YAML flow style, parsed below.
+    }
+  }
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first !== undefined) {
+    const { line, col } = lineCounter.linePos(first.pos[0]);
+    throw new ConfigSyntaxError(first.message.split('\n')[0] ?? first.message, line, col);
+  }
+  const value: unknown = doc.toJS({ maxAliasCount: 1000 });
+  const nodeAt = (path: readonly (string | number)[]): Node | undefined => {
+    let node: unknown = doc.contents;
+    let last: unknown = node;
+    for (const segment of path) {
+      node = child(doc, node, segment);
+      if (node === undefined) break;
+      last = node;
+    }
+    return last as Node | undefined;
+  };
+  return {
+    value,
+    json,
+    locate(path) {
+      const node = nodeAt(path);
+      const offset = node?.range?.[0] ?? 0;
+      return lineCounter.linePos(offset);
+    },
+    scalarStyle(path) {
+      let node: unknown = doc.contents;
+      for (const segment of path) {
+        node = child(doc, node, segment);
+        if (node === undefined) return undefined;
+      }
+      if (isAlias(node)) node = node.resolve(doc);
+      return isScalar(node) ? (node.type ?? undefined) : undefined;
+    },
+  };
+}
