@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { authHostOf, EsignConfigError, loadEsignConfig, type EsignConfig } from './config.ts';
+import { EsignError } from './errors.ts';
+import { buildEsignServer } from './server.ts';
+import { openStore, storeLocation } from './store/index.ts';
+import { createApp } from './use-cases/create-app.ts';
+import { registerUser } from './use-cases/register-user.ts';
+import { normalizeEmail } from './domain/email-address.ts';
+
+const USAGE = `usage:
+  signet-esign serve                      (env: PORT, HOST, PUBLIC_URL, DATA_DIR, DATABASE_URL, SMTP_URL)
+  signet-esign user create --email E --password P --name N
+  signet-esign app create --user E --name N --redirect-uri U [--redirect-uri U2] [--rsa-public-key FILE]`;
+
+/** A command-line mistake: printed with the usage, exit 2. */
+class UsageError extends Error {}
+
+async function serve(config: EsignConfig): Promise<void> {
+  const store = await openStore(storeLocation(config));
+  const app = await buildEsignServer(config, { store, logger: { level: 'info' } });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping');
+    void app.close().then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+}
+
+async function userCreate(config: EsignConfig, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } }, strict: true });
+  if (!values.email || !values.password || !values.name) throw new UsageError('user create needs --email, --password and --name');
+  const store = await openStore(storeLocation(config));
+  try {
+    return await registerUser(store, { email: values.email, password: values.password, name: values.name, now: new Date() });
+  } finally {
+    await store.close();
+  }
+}
+
+async function appCreate(config: EsignConfig, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({
+    args,
+    options: { user: { type: 'string' }, name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, 'rsa-public-key': { type: 'string' } },
+    strict: true,
+  });
+  const redirectUris = values['redirect-uri'] ?? [];
+  if (!values.user || !values.name || redirectUris.length === 0) throw new UsageError('app create needs --user, --name and at least one --redirect-uri');
+  const keyFile = values['rsa-public-key'];
+  let rsaPublicKeyPem: string | undefined;
+  if (keyFile !== undefined) {
+    try {
+      rsaPublicKeyPem = readFileSync(keyFile, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read --rsa-public-key ${keyFile}: ${(err as Error).message}`);
+    }
+  }
+  const store = await openStore(storeLocation(config));
+  try {
+    const user = await store.accounts.findUserByEmail(normalizeEmail(values.user));
+    if (!user) throw new EsignError('USER_NOT_FOUND', values.user);
+    const { app, secret } = await createApp(store, { userId: user.id, name: values.name, redirectUris, rsaPublicKeyPem, withSecret: true, now: new Date() });
+    return {
+      integrationKey: app.id,
+      secretKey: secret,
+      accountId: app.account_id,
+      baseUri: config.publicUrl,
+      authUrl: config.publicUrl,
+      authHost: authHostOf(config.publicUrl),
+      redirectUris,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  // The one place that reads the environment (ARCHITECTURE.md §2).
+  const config = loadEsignConfig(process.env, process.cwd());
+  const [command, sub, ...rest] = argv;
+  if (command === 'serve') return serve(config);
+  let result: unknown;
+  if (command === 'user' && sub === 'create') result = await userCreate(config, rest);
+  else if (command === 'app' && sub === 'create') result = await appCreate(config, rest);
+  else throw new UsageError(command ? `unknown command: ${[command, sub].filter(Boolean).join(' ')}` : 'no command given');
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError || (err instanceof Error && err.name === 'TypeError' && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
+    process.stderr.write(`signet-esign: ${err.message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (err instanceof EsignConfigError) {
+    process.stderr.write(`signet-esign: bad setting: ${err.message}\n`);
+    process.exit(1);
+  }
+  if (err instanceof EsignError && err.expose) {
+    process.stderr.write(`signet-esign: ${err.code}: ${err.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`signet-esign: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+import type { EsignContext } from '../context.ts';
+import { normalizeEmail } from '../domain/email-address.ts';
+import { EsignError } from '../errors.ts';
+import { hashPassword, verifyPassword } from '../security/password-hash.ts';
+import { registerUser } from '../use-cases/register-user.ts';
+import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
+import { formField } from '../web/form.ts';
+import { endSession, startSession } from '../web/session.ts';
+import { loginPage, signupPage } from './pages.ts';
+import { safeReturnPath } from './safe-return-path.ts';
+
+const HTML = 'text/html; charset=utf-8';
+
+/** Sign-up, login and logout pages. */
+export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext): void {
+  // A hash to verify against when the e-mail is unknown, so both failures take scrypt's time
+  // and the response time does not tell which e-mails are registered.
+  let decoyHash: Promise<string> | undefined;
+  const decoy = (): Promise<string> => (decoyHash ??= hashPassword('decoy password, never valid'));
+
+  app.get('/login', async (request, reply) => {
+    const returnTo = safeReturnPath(formField(request.query, 'return_to'));
+    return reply.type(HTML).header('cache-control', 'no-store').send(loginPage({ csrf: csrfTokenFor(ctx, request, reply), returnTo }));
+  });
+
+  app.post('/login', async (request, reply) => {
+    assertCsrf(request);
+    const returnTo = safeReturnPath(formField(request.body, 'return_to'));
+    const rawEmail = formField(request.body, 'email') ?? '';
+    const password = formField(request.body, 'password') ?? '';
+    let user;
+    try {
+      user = await ctx.store.accounts.findUserByEmail(normalizeEmail(rawEmail));
+    } catch (err) {
+      if (!(err instanceof EsignError)) throw err;
+    }
+    const ok = await verifyPassword(password, user?.password_hash ?? (await decoy()));
+    if (!user || !ok) {
+      const failure = new EsignError('USER_AUTHENTICATION_FAILED');
+      return reply.code(failure.status).type(HTML).header('cache-control', 'no-store')
+        .send(loginPage({ csrf: csrfTokenFor(ctx, request, reply), returnTo, email: rawEmail, error: failure.message }));
+    }
+    await startSession(ctx, reply, user.id);
+    return reply.redirect(returnTo, 303);
+  });
+
+  app.post('/logout', async (request, reply) => {
+    assertCsrf(request);
+    await endSession(ctx, request, reply);
+    return reply.redirect('/login', 303);
+  });
+
+  app.get('/signup', async (request, reply) => {
+    return reply.type(HTML).header('cache-control', 'no-store').send(signupPage({ csrf: csrfTokenFor(ctx, request, reply) }));
+  });
+
+  app.post('/signup', async (request, reply) => {
+    assertCsrf(request);
+    const email = formField(request.body, 'email') ?? '';
+    const name = formField(request.body, 'name') ?? '';
+    try {
+      const { userId } = await registerUser(ctx.store, { email, name, password: formField(request.body, 'password') ?? '', now: ctx.now() });
+      await startSession(ctx, reply, userId);
+      return await reply.redirect('/console', 303);
+    } catch (err) {
+      if (!(err instanceof EsignError) || !err.expose) throw err;
+      return reply.code(err.status).type(HTML).header('cache-control', 'no-store')
+        .send(signupPage({ csrf: csrfTokenFor(ctx, request, reply), email, name, error: err.message }));
+    }
+  });
+}

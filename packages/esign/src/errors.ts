@@ -1,0 +1,92 @@
+import { AppError, type ErrorCatalog } from '@signet/kit';
+
+/**
+ * The esign error catalog: the only place an error's status and message are written.
+ * REST codes are DocuSign's own (compat/esign-wire.md §6.3); console rows use the same shape.
+ */
+export const ESIGN_ERRORS = {
+  INVALID_REQUEST_BODY: { status: 400, message: 'The request body is missing or improperly formatted.' },
+  INVALID_REQUEST_PARAMETER: { status: 400, message: 'The request contained at least one invalid parameter.' },
+  USER_AUTHENTICATION_FAILED: { status: 401, message: 'One or both of Username and Password are invalid.' },
+  AUTHORIZATION_INVALID_TOKEN: { status: 401, message: 'The access token provided is expired, revoked or malformed.' },
+  USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT: { status: 400, message: 'The specified User is not a member of the specified Account.' },
+  INVALID_EMAIL_ADDRESS: { status: 400, message: 'The e-mail address is invalid.' },
+  INVALID_PASSWORD: { status: 400, message: 'The password is invalid.' },
+  USER_ALREADY_EXISTS: { status: 409, message: 'A user with this e-mail address already exists.' },
+  USER_NOT_FOUND: { status: 404, message: 'No user has this e-mail address.' },
+  INVALID_REDIRECT_URI: { status: 400, message: 'The redirect URI is invalid.' },
+  INVALID_RSA_PUBLIC_KEY: { status: 400, message: 'The RSA public key is invalid.' },
+  APP_NOT_FOUND: { status: 404, message: 'The app does not exist or you have no rights to it.' },
+  CSRF_TOKEN_INVALID: { status: 403, message: 'The form has expired or did not come from this site. Reload the page and try again.' },
+  // Envelopes (esign II). DocuSign answers 400 for nearly every errorCode (esign-wire.md §6.3).
+  INVALID_EMAIL_ADDRESS_FOR_RECIPIENT: { status: 400, message: 'The email address for the recipient is invalid. The recipient Id follows.' },
+  ENVELOPE_DOES_NOT_EXIST: { status: 400, message: 'The envelope specified either does not exist or you have no rights to it.' },
+  DOCUMENT_DOES_NOT_EXIST: { status: 400, message: 'The document specified was not found.' },
+  ENVELOPE_IS_INCOMPLETE: { status: 400, message: 'The Envelope is not Complete. A Complete Envelope Requires Documents, Recipients, Tabs, and a Subject Line.' },
+  ENVELOPE_INVALID_STATUS: { status: 400, message: 'Invalid envelope status.' },
+  ENVELOPE_CANNOT_VOID_INVALID_STATE: { status: 400, message: "Only envelopes in the 'Sent' or 'Delivered' states may be voided." },
+  ANCHOR_TAB_STRING_NOT_FOUND: { status: 400, message: 'The specified Anchor Tab string was not found in the document.' },
+  TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT: { status: 400, message: 'The pagenumber specified in the tab element is not in the document that the tab refers to.' },
+  PDF_VALIDATION_FAILED: { status: 400, message: 'The validation of the PDF file failed.' },
+  FORMAT_CONVERSION_ERROR: { status: 400, message: 'The data could not be converted.' },
+  RESOURCE_NOT_FOUND: { status: 404, message: 'The URL provided does not resolve to a resource.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable.' },
+  UNSPECIFIED_ERROR: { status: 500, message: 'An unexpected error occurred.' },
+} as const satisfies ErrorCatalog;
+
+export type EsignErrorCode = keyof typeof ESIGN_ERRORS;
+
+/** An error of the DocuSign REST surface and the console: `{errorCode, message}`. */
+export class EsignError extends AppError<EsignErrorCode> {
+  readonly status: number;
+  constructor(code: EsignErrorCode, detail?: string, options?: ErrorOptions) {
+    const { status, message } = ESIGN_ERRORS[code];
+    super(code, detail ? `${message} ${detail}` : message, options);
+    this.status = status;
+  }
+  toBody(): Record<string, unknown> {
+    if (!this.expose) return { errorCode: 'UNSPECIFIED_ERROR', message: ESIGN_ERRORS.UNSPECIFIED_ERROR.message };
+    return { errorCode: this.code, message: this.message };
+  }
+}
+
+/**
+ * The OAuth catalog (RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1 for invalid_token). The wire
+ * `error` is the key in lower case; `consent_required` is DocuSign's JWT-grant code.
+ */
+export const OAUTH_ERRORS = {
+  INVALID_REQUEST: { status: 400, message: 'The request is missing a parameter or is malformed.' },
+  INVALID_CLIENT: { status: 401, message: 'Client authentication failed.' },
+  INVALID_GRANT: { status: 400, message: 'The grant is invalid, expired, revoked or was issued to another client.' },
+  UNAUTHORIZED_CLIENT: { status: 400, message: 'The client is not authorized to use this grant type.' },
+  UNSUPPORTED_GRANT_TYPE: { status: 400, message: 'The grant type is not supported.' },
+  UNSUPPORTED_RESPONSE_TYPE: { status: 400, message: 'The response type is not supported.' },
+  INVALID_SCOPE: { status: 400, message: 'The requested scope is invalid or unknown.' },
+  ACCESS_DENIED: { status: 403, message: 'The user denied the request.' },
+  CONSENT_REQUIRED: { status: 400, message: 'The user has not granted this app consent.' },
+  INVALID_TOKEN: { status: 401, message: 'The access token is expired, revoked or malformed.' },
+  SERVER_ERROR: { status: 500, message: 'An unexpected error occurred.' },
+} as const satisfies ErrorCatalog;
+
+export type OAuthErrorCode = keyof typeof OAUTH_ERRORS;
+
+/** An error of the /oauth/* surface: `{error, error_description}`. */
+export class OAuthError extends AppError<OAuthErrorCode> {
+  readonly status: number;
+  /** `error_description`: a specific reason when one helps the client (DocuSign's JWT reasons). */
+  readonly description: string;
+  constructor(code: OAuthErrorCode, description?: string, options?: ErrorOptions) {
+    const { status, message } = OAUTH_ERRORS[code];
+    super(code, description ?? message, options);
+    this.status = status;
+    this.description = description ?? message;
+  }
+  /** The RFC 6749 `error` value. */
+  get error(): string {
+    return this.code.toLowerCase();
+  }
+  toBody(): Record<string, unknown> {
+    if (!this.expose) return { error: 'server_error', error_description: OAUTH_ERRORS.SERVER_ERROR.message };
+    return { error: this.error, error_description: this.description };
+  }
+}

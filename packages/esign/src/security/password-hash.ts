@@ -1,0 +1,31 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+// OWASP Password Storage Cheat Sheet: scrypt N=2^17, r=8, p=1. maxmem must cover 128*N*r bytes.
+const PARAMS = { N: 131_072, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+
+function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 256 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
+  });
+}
+
+/** Hashes a password as `scrypt$N$r$p$salt$hash` (base64url), so parameters can grow later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, PARAMS);
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** Constant-time check of a password against a stored hash; false for anything malformed. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const [N, r, p] = parts.slice(1, 4).map(Number);
+  if (!N || !r || !p) return false;
+  const expected = Buffer.from(parts[5] ?? '', 'base64url');
+  const key = await derive(password, Buffer.from(parts[4] ?? '', 'base64url'), { N, r, p });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}

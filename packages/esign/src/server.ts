@@ -1,0 +1,69 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyServerFactory, type FastifyServerOptions } from 'fastify';
+import { authHostOf, type EsignConfig } from './config.ts';
+import { registerAuthRoutes } from './console/auth-routes.ts';
+import { registerConsoleRoutes } from './console/console-routes.ts';
+import type { EsignContext } from './context.ts';
+import { registerOAuthRoutes } from './oauth/index.ts';
+import { registerRestApi } from './restapi/index.ts';
+import type { Store } from './store/index.ts';
+import { installErrorHandling } from './web/error-handler.ts';
+import { securityHeaders } from './web/security-headers.ts';
+import { STYLESHEET } from './web/stylesheet.ts';
+
+/** What the server is wired with; everything with I/O comes in here. */
+export type EsignDeps = {
+  store: Store;
+  /** The clock (default: the system's). Tests inject one to expire codes and tokens. */
+  now?: () => Date;
+  /**
+   * Supplies the Node server (Fastify's serverFactory): tests pass one already listening on
+   * 127.0.0.1:0, or an https one for the SDK, which insists on https for OAuth.
+   */
+  serverFactory?: FastifyServerFactory;
+  /** Fastify/pino logger options; false (default) logs nothing. */
+  logger?: FastifyServerOptions['logger'];
+};
+
+// compat/esign-wire.md §0.12: documents arrive as base64 JSON; DocuSign takes ~25-32 MB.
+const BODY_LIMIT = 36 * 1024 * 1024;
+
+/** The one place that wires the esign service: store, clock, routes, errors, headers. */
+export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Promise<FastifyInstance> {
+  const logger = deps.logger ?? false;
+  const app = Fastify({ logger, bodyLimit: BODY_LIMIT, ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}) }) as unknown as FastifyInstance;
+  const ctx: EsignContext = {
+    config,
+    store: deps.store,
+    now: deps.now ?? (() => new Date()),
+    authHost: authHostOf(config.publicUrl),
+    secureCookies: config.publicUrl.startsWith('https:'),
+  };
+
+  await app.register(cookie);
+  await app.register(formbody);
+  installErrorHandling(app);
+  const headers = securityHeaders(ctx.secureCookies);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.headers(headers);
+  });
+
+  app.get('/health', async (_request, reply) => {
+    try {
+      await ctx.store.db.ping();
+      return await reply.header('cache-control', 'no-store').send({ status: 'ok' });
+    } catch (err) {
+      app.log.warn({ err }, 'health: database unreachable');
+      return reply.code(503).header('cache-control', 'no-store').send({ status: 'unavailable' });
+    }
+  });
+  app.get('/assets/signet.css', async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
+
+  registerAuthRoutes(app, ctx);
+  registerConsoleRoutes(app, ctx);
+  registerOAuthRoutes(app, ctx);
+  registerRestApi(app, ctx);
+  return app;
+}

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from './database.ts';
+import type { AccountRow, UserRow } from './schema.ts';
+
+/** An account the user belongs to, as userinfo and the console list it. */
+export type UserAccount = { accountId: string; accountName: string; isDefault: boolean; createdAt: string };
+
+/** Users, accounts and who belongs where. */
+export class AccountsRepository {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /**
+   * A new user with their own new account (as DocuSign's sign-up does), in one transaction.
+   * Returns undefined when the e-mail is taken.
+   */
+  async createUserWithAccount(input: { email: string; name: string; passwordHash: string; accountName: string; now: Date }): Promise<{ userId: string; accountId: string } | undefined> {
+    const userId = randomUUID();
+    const accountId = randomUUID();
+    const at = input.now.toISOString();
+    return this.#db.transaction(async (trx) => {
+      const taken = await trx.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
+      if (taken) return undefined;
+      await trx.insertInto('accounts').values({ id: accountId, name: input.accountName, created_at: at }).execute();
+      await trx.insertInto('users').values({ id: userId, email: input.email, name: input.name, password_hash: input.passwordHash, created_at: at }).execute();
+      await trx.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 1, created_at: at }).execute();
+      return { userId, accountId };
+    });
+  }
+
+  /** Adds an existing user to an existing account (not default). */
+  async addMembership(userId: string, accountId: string, now: Date): Promise<void> {
+    await this.#db.kysely.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 0, created_at: now.toISOString() }).execute();
+  }
+
+  findUserByEmail(email: string): Promise<UserRow | undefined> {
+    return this.#db.kysely.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  findUserById(id: string): Promise<UserRow | undefined> {
+    return this.#db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findAccount(id: string): Promise<AccountRow | undefined> {
+    return this.#db.kysely.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The user's accounts, the default first. */
+  async accountsOf(userId: string): Promise<UserAccount[]> {
+    const rows = await this.#db.kysely
+      .selectFrom('memberships')
+      .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
+      .select(['accounts.id', 'accounts.name', 'accounts.created_at', 'memberships.is_default'])
+      .where('memberships.user_id', '=', userId)
+      .orderBy('memberships.is_default', 'desc')
+      .orderBy('accounts.created_at')
+      .execute();
+    return rows.map((r) => ({ accountId: r.id, accountName: r.name, isDefault: Number(r.is_default) === 1, createdAt: r.created_at }));
+  }
+
+  async isMember(userId: string, accountId: string): Promise<boolean> {
+    const row = await this.#db.kysely.selectFrom('memberships').select('user_id')
+      .where('user_id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
+    return row !== undefined;
+  }
+}

@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Engine } from './migrations.ts';
+import type { Database } from './schema.ts';
+
+/** Where the store lives: SQLite file in a directory, or a PostgreSQL URL. */
+export type DatabaseLocation = { databaseUrl: string } | { sqliteFile: string };
+
+/** The one database handle of a process. */
+export type Db = {
+  readonly kysely: Kysely<Database>;
+  readonly engine: Engine;
+  /**
+   * Runs `fn` in one transaction. On SQLite it is `BEGIN IMMEDIATE`: several processes share
+   * the file, and a deferred transaction that reads then writes can fail with SQLITE_BUSY
+   * where an immediate one waits its turn on busy_timeout. Inside, use only `trx`.
+   */
+  transaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** The SQLite file name under DATA_DIR. */
+export const SQLITE_FILE_NAME = 'esign.sqlite';
+
+/** The SQLite file for a data directory (created if missing). */
+export function sqliteFileIn(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true });
+  return join(dataDir, SQLITE_FILE_NAME);
+}
+
+/** Opens the database (no migrations: see runMigrations). */
+export function openDatabase(location: DatabaseLocation): Db {
+  if ('databaseUrl' in location) {
+    const pool = new pg.Pool({ connectionString: location.databaseUrl, max: 10 });
+    // A dropped idle connection must not crash the process; the next query reconnects.
+    pool.on('error', () => {});
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      kysely,
+      engine: 'postgres',
+      transaction: (fn) => kysely.transaction().execute((trx: Transaction<Database>) => fn(trx)),
+      ping: async () => {
+        await sql`select 1`.execute(kysely);
+      },
+      close: () => kysely.destroy(),
+    };
+  }
+  const file = new BetterSqlite3(location.sqliteFile);
+  // WAL lets readers and one writer work at once across processes; busy_timeout makes a
+  // second writer wait for the lock instead of failing at once.
+  file.pragma('journal_mode = WAL');
+  file.pragma('busy_timeout = 10000');
+  file.pragma('foreign_keys = ON');
+  file.pragma('synchronous = NORMAL');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return {
+    kysely,
+    engine: 'sqlite',
+    transaction: (fn) =>
+      kysely.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const result = await fn(conn);
+          await sql`commit`.execute(conn);
+          return result;
+        } catch (err) {
+          await sql`rollback`.execute(conn);
+          throw err;
+        }
+      }),
+    ping: async () => {
+      await sql`select 1`.execute(kysely);
+    },
+    close: () => kysely.destroy(),
+  };
+}

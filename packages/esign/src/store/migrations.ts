@@ -1,0 +1,159 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** One schema step. Versions only grow; a released migration is never edited. */
+export type Migration = { version: number; name: string; up: (db: Kysely<Database>) => Promise<void> };
+
+/** The schema's history. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'accounts, users, apps, sessions, oauth',
+    async up(db) {
+      const s = db.schema;
+      await s.createTable('accounts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await s.createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await s.createTable('memberships')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('is_default', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('memberships_pk', ['user_id', 'account_id'])
+        .execute();
+      await s.createTable('apps')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+        .addColumn('owner_user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await s.createIndex('apps_account_idx').on('apps').column('account_id').execute();
+      await s.createTable('app_secrets')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('secret_hash', 'text', (c) => c.notNull())
+        .addColumn('hint', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await s.createIndex('app_secrets_app_idx').on('app_secrets').column('app_id').execute();
+      await s.createTable('app_redirect_uris')
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('uri', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('app_redirect_uris_pk', ['app_id', 'uri'])
+        .execute();
+      await s.createTable('app_rsa_keys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('public_key_pem', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await s.createIndex('app_rsa_keys_app_idx').on('app_rsa_keys').column('app_id').execute();
+      await s.createTable('sessions')
+        .addColumn('id_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await s.createTable('consents')
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('consents_pk', ['user_id', 'app_id'])
+        .execute();
+      await s.createTable('auth_codes')
+        .addColumn('code_hash', 'text', (c) => c.primaryKey())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('grant_id', 'text', (c) => c.notNull())
+        .addColumn('redirect_uri', 'text', (c) => c.notNull())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('code_challenge', 'text')
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('consumed_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await s.createTable('tokens')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('app_id', 'text', (c) => c.notNull().references('apps.id'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('grant_id', 'text', (c) => c.notNull())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await s.createIndex('tokens_grant_idx').on('tokens').column('grant_id').execute();
+    },
+  },
+];
+
+/** Applies the missing migrations (all inside the caller's locked transaction). */
+async function applyPending(db: Kysely<Database>, migrations: readonly Migration[], now: () => Date): Promise<number[]> {
+  await db.schema.createTable('signet_migrations').ifNotExists()
+    .addColumn('version', 'integer', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('applied_at', 'text', (c) => c.notNull())
+    .execute();
+  const done = new Set((await db.selectFrom('signet_migrations').select('version').execute()).map((r) => Number(r.version)));
+  const applied: number[] = [];
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (done.has(m.version)) continue;
+    await m.up(db);
+    await db.insertInto('signet_migrations').values({ version: m.version, name: m.name, applied_at: now().toISOString() }).execute();
+    applied.push(m.version);
+  }
+  return applied;
+}
+
+// Any constant; the advisory lock only has to be the same in every process.
+const PG_MIGRATION_LOCK = 5_190_317;
+
+/**
+ * Runs the pending migrations, serialized across processes: several esign instances start at
+ * once on one SQLite file (packages/system/src/plan.ts) or one PostgreSQL database.
+ * SQLite: `BEGIN IMMEDIATE` takes the write lock up front, so a second process waits on
+ * busy_timeout instead of failing a read-to-write upgrade. PostgreSQL: a transaction-scoped
+ * advisory lock. Both engines have transactional DDL, so a failed step leaves nothing behind.
+ * Returns the versions this call applied.
+ */
+export async function runMigrations(
+  db: Kysely<Database>,
+  engine: Engine,
+  { migrations = MIGRATIONS, now = () => new Date() }: { migrations?: readonly Migration[]; now?: () => Date } = {},
+): Promise<number[]> {
+  if (engine === 'postgres') {
+    return db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${PG_MIGRATION_LOCK})`.execute(trx);
+      return applyPending(trx, migrations, now);
+    });
+  }
+  // better-sqlite3 behind Kysely is one connection; hold it for the whole migration.
+  return db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const applied = await applyPending(conn, migrations, now);
+      await sql`commit`.execute(conn);
+      return applied;
+    } catch (err) {
+      await sql`rollback`.execute(conn);
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * Table shapes, identical on SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text (always
+ * 24 characters, so they compare as text on both engines); flags are 0/1 integers. That keeps
+ * the two drivers' type mappings out of the repositories (dependency-trials.md §1: int8 and
+ * bool come back differently).
+ */
+export type AccountRow = { id: string; name: string; created_at: string };
+export type UserRow = { id: string; email: string; name: string; password_hash: string; created_at: string };
+export type MembershipRow = { user_id: string; account_id: string; is_default: number; created_at: string };
+export type AppRow = { id: string; account_id: string; owner_user_id: string; name: string; created_at: string };
+export type AppSecretRow = { id: string; app_id: string; secret_hash: string; hint: string; created_at: string; revoked_at: string | null };
+export type AppRedirectUriRow = { app_id: string; uri: string; created_at: string };
+export type AppRsaKeyRow = { id: string; app_id: string; public_key_pem: string; created_at: string; revoked_at: string | null };
+export type SessionRow = { id_hash: string; user_id: string; created_at: string; expires_at: string };
+export type ConsentRow = { user_id: string; app_id: string; scopes: string; created_at: string };
+export type AuthCodeRow = {
+  code_hash: string;
+  app_id: string;
+  user_id: string;
+  grant_id: string;
+  redirect_uri: string;
+  scopes: string;
+  code_challenge: string | null;
+  expires_at: string;
+  consumed_at: string | null;
+  created_at: string;
+};
+export type TokenRow = {
+  token_hash: string;
+  kind: 'access' | 'refresh';
+  app_id: string;
+  user_id: string;
+  grant_id: string;
+  scopes: string;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
+};
+export type MigrationRow = { version: number; name: string; applied_at: string };
+
+/** The database as Kysely sees it. */
+export type Database = {
+  accounts: AccountRow;
+  users: UserRow;
+  memberships: MembershipRow;
+  apps: AppRow;
+  app_secrets: AppSecretRow;
+  app_redirect_uris: AppRedirectUriRow;
+  app_rsa_keys: AppRsaKeyRow;
+  sessions: SessionRow;
+  consents: ConsentRow;
+  auth_codes: AuthCodeRow;
+  tokens: TokenRow;
+  signet_migrations: MigrationRow;
+};

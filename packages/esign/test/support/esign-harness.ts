@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { listenOnLoopback } from '@signet/kit/testing';
+import { loadEsignConfig, type EsignConfig } from '../../src/config.ts';
+import { buildEsignServer } from '../../src/server.ts';
+import { openStore, storeLocation, type Store } from '../../src/store/index.ts';
+import { createApp } from '../../src/use-cases/create-app.ts';
+import { registerUser } from '../../src/use-cases/register-user.ts';
+import { FakeClock } from './fake-clock.ts';
+
+/** A running esign on 127.0.0.1:0 with its own SQLite file, stopped in teardown. */
+export type Harness = {
+  app: FastifyInstance;
+  store: Store;
+  config: EsignConfig;
+  clock: FakeClock;
+  /** http(s)://127.0.0.1:PORT, also the PUBLIC_URL. */
+  origin: string;
+  dataDir: string;
+};
+
+/**
+ * Starts esign for a test. The Node server listens on port 0 first, so PUBLIC_URL can name
+ * the real port (links, cookies' Secure flag and the JWT `aud` all refer to it), and is
+ * handed to Fastify through serverFactory.
+ */
+export async function startEsign(t: TestContext, options: { https?: { key: string; cert: string }; databaseUrl?: string } = {}): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'signet-esign-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const server: Server = options.https ? createHttpsServer(options.https) : createHttpServer();
+  const port = await listenOnLoopback(server);
+  const origin = `${options.https ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const config = loadEsignConfig({ DATA_DIR: dataDir, DATABASE_URL: options.databaseUrl, PUBLIC_URL: origin, PORT: String(port) }, dataDir);
+  const store = await openStore(storeLocation(config));
+  const clock = new FakeClock();
+  const app = await buildEsignServer(config, {
+    store,
+    now: clock.now,
+    serverFactory: (handler) => {
+      server.on('request', handler);
+      return server;
+    },
+  });
+  await app.ready();
+  t.after(async () => {
+    await app.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+    await store.close();
+  });
+  return { app, store, config, clock, origin, dataDir };
+}
+
+/** A user with an account, and an app with a secret, created through the same use cases as the CLI. */
+export async function seedUserAndApp(h: Harness, input: { email?: string; password?: string; redirectUris?: string[]; rsaPublicKeyPem?: string } = {}) {
+  const email = input.email ?? `user-${Math.random().toString(36).slice(2)}@example.com`;
+  const password = input.password ?? 'correct horse battery';
+  const user = await registerUser(h.store, { email, password, name: 'Ada Lovelace', now: h.clock.now() });
+  const redirectUris = input.redirectUris ?? ['http://localhost:3000/callback'];
+  const { app, secret } = await createApp(h.store, { userId: user.userId, name: 'Test app', redirectUris, rsaPublicKeyPem: input.rsaPublicKeyPem, withSecret: true, now: h.clock.now() });
+  if (!secret) throw new Error('no secret');
+  return { ...user, email, password, clientId: app.id, secret, redirectUris };
+}
