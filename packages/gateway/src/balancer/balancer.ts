@@ -1,0 +1,119 @@
+import { parseTarget, type Address } from './address.ts';
+import type { Algorithm, PeerContext, Random } from './algorithm.ts';
+import { RoundRobin } from './round-robin.ts';
+
+/** The upstream fields the balancer reads (Kong snake_case, from the snapshot). */
+export type BalancerUpstream = {
+  readonly name: string;
+  readonly algorithm: string;
+  readonly healthchecks: { readonly threshold: number };
+};
+
+/** The target fields the balancer reads. */
+export type BalancerTarget = { readonly id: string; readonly target: string; readonly weight: number };
+
+export type BalancerOptions = {
+  random?: Random;
+  /**
+   * Asked once per address when the balancer is built: lets health state survive a reload
+   * (Kong keeps it 300 s, kong.md §0.15). Absent: every address starts available.
+   */
+  isAddressHealthy?: (upstreamName: string, address: Address) => boolean;
+};
+
+type AlgorithmFactory = (addresses: readonly Address[], random: Random) => Algorithm;
+
+/**
+ * Algorithms by upstream.algorithm. consistent-hashing, least-connections and latency are
+ * declared by kong.yml but not implemented yet: they fall back to round-robin (issue 3).
+ */
+const ALGORITHMS: Readonly<Record<string, AlgorithmFactory>> = {
+  'round-robin': (addresses, random) => new RoundRobin(addresses, random),
+};
+
+/** True when `name` has its own implementation (the rest fall back to round-robin). */
+export function isAlgorithmImplemented(name: string): boolean {
+  return Object.hasOwn(ALGORITHMS, name);
+}
+
+/**
+ * One upstream's balancer (Kong balancers.lua): its addresses, their weights and availability,
+ * the health threshold, and the algorithm that picks. Pure: no I/O, randomness injected.
+ */
+export class Balancer {
+  readonly upstreamName: string;
+  readonly addresses: readonly Address[];
+  readonly #byKey = new Map<string, Address>();
+  readonly #threshold: number;
+  readonly #algorithm: Algorithm;
+  #totalWeight = 0;
+  #unavailableWeight = 0;
+
+  constructor(upstream: BalancerUpstream, targets: readonly BalancerTarget[], options: BalancerOptions = {}) {
+    this.upstreamName = upstream.name;
+    this.#threshold = upstream.healthchecks.threshold;
+    const addresses: Address[] = [];
+    for (const t of targets) {
+      const { host, port } = parseTarget(t.target);
+      const key = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+      if (this.#byKey.has(key)) continue;
+      const address: Address = { key, host, port, weight: t.weight, targetId: t.id, target: t.target, available: true };
+      if (options.isAddressHealthy && !options.isAddressHealthy(upstream.name, address)) address.available = false;
+      addresses.push(address);
+      this.#byKey.set(key, address);
+      this.#totalWeight += address.weight;
+      if (!address.available) this.#unavailableWeight += address.weight;
+    }
+    this.addresses = addresses;
+    const factory = ALGORITHMS[upstream.algorithm] ?? ALGORITHMS['round-robin']!;
+    this.#algorithm = factory(addresses, options.random ?? Math.random);
+  }
+
+  /** Kong balancers.lua updateStatus: strict `>` against the threshold; no weight = unhealthy. */
+  isHealthy(): boolean {
+    const total = this.#totalWeight;
+    if (total === 0) return false;
+    return ((total - this.#unavailableWeight) / total) * 100 > this.#threshold;
+  }
+
+  get totalWeight(): number {
+    return this.#totalWeight;
+  }
+
+  get unavailableWeight(): number {
+    return this.#unavailableWeight;
+  }
+
+  /** The address with this `host:port` key, if the upstream has one. */
+  findAddress(key: string): Address | undefined {
+    return this.#byKey.get(key);
+  }
+
+  /**
+   * A peer for one attempt, or undefined (→ 503 NO_PEER) when the balancer is unhealthy or no
+   * address is available. Retries call it again and get the next pick.
+   */
+  getPeer(ctx: PeerContext = {}): Address | undefined {
+    if (!this.isHealthy()) return undefined;
+    return this.#algorithm.getPeer(ctx);
+  }
+
+  /** The attempt on `address` is over (least-connections bookkeeping). */
+  release(address: Address): void {
+    this.#algorithm.release?.(address);
+  }
+
+  /**
+   * Health checks take an address out or put it back (Kong setAddressStatus): the weight
+   * accounting changes and the algorithm rebuilds. Returns false for an unknown address.
+   */
+  setAddressStatus(key: string, available: boolean): boolean {
+    const address = this.#byKey.get(key);
+    if (!address) return false;
+    if (address.available === available) return true;
+    address.available = available;
+    this.#unavailableWeight += available ? -address.weight : address.weight;
+    this.#algorithm.afterHostUpdate();
+    return true;
+  }
+}

@@ -1,0 +1,102 @@
+import { availableParallelism } from 'node:os';
+
+/** One listener of Kong's `*_listen` settings. */
+export type ListenAddress = { readonly host: string; readonly port: number; readonly ssl: boolean };
+
+/** The gateway's process configuration (the kong.conf equivalent), validated once at start. */
+export type GatewayConfig = {
+  /** Path of kong.yml; undefined → start with no entities. */
+  readonly declarativeConfig: string | undefined;
+  /** Proxy listeners (Kong proxy_listen). */
+  readonly proxyListen: readonly ListenAddress[];
+  /** Admin API listeners (Kong admin_listen); empty when "off". */
+  readonly adminListen: readonly ListenAddress[];
+  /** Worker processes (Kong nginx_worker_processes); 1 = no cluster. */
+  readonly workers: number;
+  /** The node default certificate (Kong ssl_cert / ssl_cert_key), PEM; undefined → generated at start. */
+  readonly sslCert: { readonly certPem: string; readonly keyPem: string } | undefined;
+  /** How long stop waits for in-flight requests before closing sockets. */
+  readonly shutdownGraceMs: number;
+};
+
+/** The raw settings, by Kong's names, as the cli layer collected them from flags and env. */
+export type GatewaySettings = {
+  readonly declarative_config?: string | undefined;
+  readonly proxy_listen?: string | undefined;
+  readonly admin_listen?: string | undefined;
+  readonly nginx_worker_processes?: string | undefined;
+  /** PEM text (the cli layer reads files). */
+  readonly ssl_cert?: string | undefined;
+  readonly ssl_cert_key?: string | undefined;
+};
+
+/** A bad setting: the message names it (Kong spelling), so start stops with a clear line. */
+export class ConfigError extends Error {
+  readonly setting: string;
+  constructor(setting: string, message: string) {
+    super(`${setting}: ${message}`);
+    this.setting = setting;
+    this.name = 'ConfigError';
+  }
+}
+
+// Kong's defaults (kong.conf.default), without the 0.0.0.0 exposure of the admin API.
+const DEFAULTS = {
+  proxy_listen: '0.0.0.0:8000, 0.0.0.0:8443 ssl',
+  admin_listen: '127.0.0.1:8001',
+};
+
+// Kong listen flags this gateway accepts; the ones that change nothing here are ignored.
+const IGNORED_FLAGS = /^(http2|reuseport|deferred|bind|backlog=\d+|ipv6only=(on|off)|so_keepalive=\S+)$/;
+
+/** Parses Kong's `*_listen` syntax: "host:port [ssl] [flags], …" or "off". */
+export function parseListen(value: string, setting: string): ListenAddress[] {
+  const trimmed = value.trim();
+  if (trimmed === 'off') return [];
+  const out: ListenAddress[] = [];
+  for (const part of trimmed.split(',')) {
+    const [address = '', ...flags] = part.trim().split(/\s+/);
+    const m = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(address);
+    if (m === null) throw new ConfigError(setting, `invalid listen address '${address}' (expected host:port)`);
+    const port = Number(m[2]);
+    if (port > 65535) throw new ConfigError(setting, `port ${port} is not between 0 and 65535`);
+    let ssl = false;
+    for (const flag of flags) {
+      if (flag === 'ssl') ssl = true;
+      else if (!IGNORED_FLAGS.test(flag)) throw new ConfigError(setting, `unsupported listen flag '${flag}'`);
+    }
+    const host = m[1]!.startsWith('[') ? m[1]!.slice(1, -1) : m[1]!;
+    out.push({ host: host === '*' ? '0.0.0.0' : host, port, ssl });
+  }
+  if (out.length === 0) throw new ConfigError(setting, 'no listen address');
+  return out;
+}
+
+/** Validates the settings into a GatewayConfig, or throws ConfigError naming the first bad one. */
+export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
+  const proxyListen = parseListen(settings.proxy_listen ?? DEFAULTS.proxy_listen, 'proxy_listen');
+  if (proxyListen.length === 0) throw new ConfigError('proxy_listen', 'the proxy cannot be "off"');
+  const adminListen = parseListen(settings.admin_listen ?? DEFAULTS.admin_listen, 'admin_listen');
+  let workers = availableParallelism();
+  const w = settings.nginx_worker_processes;
+  if (w !== undefined && w !== 'auto') {
+    if (!/^\d+$/.test(w) || Number(w) < 1 || Number(w) > 256) {
+      throw new ConfigError('nginx_worker_processes', `expected "auto" or an integer between 1 and 256, got '${w}'`);
+    }
+    workers = Number(w);
+  }
+  const { ssl_cert: cert, ssl_cert_key: key } = settings;
+  if ((cert === undefined) !== (key === undefined)) {
+    throw new ConfigError(cert === undefined ? 'ssl_cert' : 'ssl_cert_key', 'ssl_cert and ssl_cert_key must be set together');
+  }
+  if (cert !== undefined && !cert.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError('ssl_cert', 'not a PEM certificate');
+  if (key !== undefined && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key)) throw new ConfigError('ssl_cert_key', 'not a PEM private key');
+  return Object.freeze({
+    declarativeConfig: settings.declarative_config,
+    proxyListen,
+    adminListen,
+    workers,
+    sslCert: cert !== undefined && key !== undefined ? { certPem: cert, keyPem: key } : undefined,
+    shutdownGraceMs: 10_000,
+  });
+}

@@ -1,0 +1,101 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { TLSSocket } from 'node:tls';
+import type { RuntimeState } from '../runtime.ts';
+import type { RouterRequest } from '../router/index.ts';
+import { RequestIdSource, VIA } from './kong-headers.ts';
+import { ProxyExchange, type ProxyContext } from './proxy-exchange.ts';
+import { scanRequestHeaders } from './scan-request-headers.ts';
+import { sendProxyError } from './send-proxy-error.ts';
+
+/** The listener a handler serves: its scheme and port go into routing and X-Forwarded-*. */
+export type ProxyListener = { readonly scheme: 'http' | 'https'; readonly port: number };
+
+/** A node:http request handler. */
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Splits the request target into path and query (`?…`), accepting absolute-form too. */
+function splitTarget(url: string): [string, string] {
+  let target = url;
+  if (!target.startsWith('/')) {
+    // RFC 9112 §3.2.2 absolute-form; "*" (OPTIONS) has no path.
+    if (target === '*') return ['*', ''];
+    try {
+      const u = new URL(target);
+      target = u.pathname + u.search;
+    } catch {
+      return ['/', ''];
+    }
+  }
+  const q = target.indexOf('?');
+  return q === -1 ? [target, ''] : [target.slice(0, q), target.slice(q)];
+}
+
+/**
+ * The proxy's request handler for one listener: route, then hand the request to a
+ * ProxyExchange. Reads the runtime state once per request, so a reload never splits a request.
+ */
+export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyContext, listener: ProxyListener): RequestHandler {
+  const ids = new RequestIdSource();
+  // Reused for every request: routing is synchronous.
+  const routerRequest = {
+    method: '', host: undefined as string | undefined, path: '/', headers: {} as RouterRequest['headers'],
+    scheme: listener.scheme, port: listener.port, sni: undefined as string | undefined,
+  };
+  const xForwardedProto = 'X-Forwarded-Proto: ' + listener.scheme + '\r\nX-Forwarded-Port: ' + listener.port + '\r\n';
+  return (req, res) => {
+    const startedAt = performance.now();
+    const state = getState();
+    const requestId = ids.next();
+    const [path, query] = splitTarget(req.url ?? '/');
+    const scanned = scanRequestHeaders(req.rawHeaders);
+    const router = state.router;
+    routerRequest.method = req.method ?? 'GET';
+    routerRequest.host = scanned.host;
+    routerRequest.path = path;
+    routerRequest.headers = router.usesHeaders ? req.headers : {};
+    routerRequest.sni = listener.scheme === 'https' ? ((req.socket as TLSSocket).servername || undefined) : undefined;
+    const match = router.find(routerRequest);
+    if (match === undefined) {
+      sendProxyError(res, 'NO_ROUTE', req.headers.accept, requestId);
+      return;
+    }
+    if (match.httpsRedirectStatus !== undefined) {
+      const code = match.httpsRedirectStatus;
+      if (code === 426) {
+        sendProxyError(res, 'HTTPS_REQUIRED', req.headers.accept, requestId, { Connection: 'Upgrade', Upgrade: 'TLS/1.2, HTTP/1.1' });
+      } else {
+        res.writeHead(code, { Location: `https://${scanned.host ?? 'localhost'}${req.url ?? '/'}`, 'Content-Length': 0 });
+        res.end();
+      }
+      return;
+    }
+    const clientIp = req.socket.remoteAddress ?? '';
+    let hostName = scanned.host ?? '';
+    const colon = hostName.lastIndexOf(':');
+    if (colon !== -1 && !hostName.endsWith(']')) hostName = hostName.slice(0, colon);
+    // Kong's nginx template proxy_set_header list and handler.lua X-Forwarded-* rules (no trusted_ips).
+    let tail =
+      scanned.passthrough +
+      'X-Forwarded-For: ' + (scanned.forwardedFor === undefined ? clientIp : scanned.forwardedFor + ', ' + clientIp) + '\r\n' +
+      xForwardedProto +
+      'X-Forwarded-Host: ' + hostName.toLowerCase() + '\r\n' +
+      'X-Forwarded-Path: ' + path + '\r\n';
+    if (match.route.strip_path && match.matched.length > 1) tail += 'X-Forwarded-Prefix: ' + match.matched + '\r\n';
+    tail +=
+      'X-Real-IP: ' + clientIp + '\r\n' +
+      'X-Kong-Request-Id: ' + requestId + '\r\n' +
+      'Via: ' + (scanned.via === undefined ? VIA : scanned.via + ', ' + VIA) + '\r\n';
+    if (scanned.chunked) tail += 'Transfer-Encoding: chunked\r\n';
+    else if (scanned.contentLength >= 0) tail += 'Content-Length: ' + scanned.contentLength + '\r\n';
+    tail += '\r\n';
+    new ProxyExchange(ctx, req, res, {
+      target: match.value,
+      headers: scanned,
+      requestLine: routerRequest.method + ' ' + match.upstreamPath + query + ' HTTP/1.1\r\n',
+      tail,
+      requestId,
+      startedAt,
+    }).start();
+  };
+}

@@ -1,0 +1,233 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Address } from '../balancer/index.ts';
+import type { GatewayErrorCode } from '../errors.ts';
+import { VIA } from './kong-headers.ts';
+import type { ProxyHooks } from './proxy-hooks.ts';
+import { addressHostHeader, type ProxyRoute } from './proxy-route.ts';
+import { HOP_BY_HOP_RESPONSE, type ScannedRequestHeaders } from './scan-request-headers.ts';
+import { sendProxyError } from './send-proxy-error.ts';
+import type { ExchangeSink, UpstreamConnection } from './upstream-connection.ts';
+import type { UpstreamPool } from './upstream-pool.ts';
+
+/** Per-process parts every exchange shares. */
+export type ProxyContext = {
+  readonly pool: UpstreamPool;
+  readonly hooks: ProxyHooks;
+};
+
+/** What the request handler resolved before forwarding. */
+export type ExchangeRequest = {
+  readonly target: ProxyRoute;
+  readonly headers: ScannedRequestHeaders;
+  /** Request line for the upstream: `METHOD /path?query HTTP/1.1\r\n`. */
+  readonly requestLine: string;
+  /** Header lines after Host, framing included, ending with the blank line. */
+  readonly tail: string;
+  readonly requestId: string;
+  readonly startedAt: number;
+};
+
+/**
+ * One proxied request: pick a peer, send the request, relay the response, retry on connect
+ * errors and timeouts (nginx `proxy_next_upstream error timeout`, kong.md §3.8), answer Kong's
+ * errors otherwise. Callback style, one object per request: the hot path (bench/gateway/run.ts).
+ */
+export class ProxyExchange implements ExchangeSink {
+  readonly #ctx: ProxyContext;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  readonly #x: ExchangeRequest;
+  readonly #hasBody: boolean;
+  #triesLeft: number;
+  #address: Address | undefined;
+  #hostHeader = '';
+  #conn: UpstreamConnection | undefined;
+  #bodyStarted = false;
+  #responded = false;
+  #done = false;
+  #upstreamStartedAt = 0;
+  #onClientDrain: (() => void) | undefined;
+  #onUpstreamDrain: (() => void) | undefined;
+
+  constructor(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, x: ExchangeRequest) {
+    this.#ctx = ctx;
+    this.#req = req;
+    this.#res = res;
+    this.#x = x;
+    this.#hasBody = x.headers.chunked || x.headers.contentLength > 0;
+    this.#triesLeft = x.target.service.retries;
+    res.once('close', this.#onClientClose);
+  }
+
+  /** Sends the first attempt. */
+  start(): void {
+    this.#attempt(false);
+  }
+
+  #attempt(sameAddress: boolean): void {
+    const t = this.#x.target;
+    const preserveHost = t.route.preserve_host && this.#x.headers.host !== undefined;
+    if (t.balancer !== undefined) {
+      if (!sameAddress) {
+        const address = t.balancer.getPeer();
+        if (address === undefined) {
+          this.#fail('NO_PEER');
+          return;
+        }
+        this.#address = address;
+      }
+      const address = this.#address!;
+      this.#hostHeader = preserveHost ? this.#x.headers.host! : addressHostHeader(t.upstream!, address, t.service.protocol);
+      this.#upstreamStartedAt = performance.now();
+      this.#ctx.pool.acquire(address, t.tls, t.service.connect_timeout, this, sameAddress);
+    } else {
+      this.#hostHeader = preserveHost ? this.#x.headers.host! : t.endpointHostHeader;
+      this.#upstreamStartedAt = performance.now();
+      this.#ctx.pool.acquire(t.endpoint!, t.tls, t.service.connect_timeout, this, sameAddress);
+    }
+  }
+
+  onUpstreamConnected(conn: UpstreamConnection): void {
+    if (this.#done) {
+      conn.destroy();
+      return;
+    }
+    this.#conn = conn;
+    const service = this.#x.target.service;
+    const head = this.#x.requestLine + 'Host: ' + this.#hostHeader + '\r\n' + this.#x.tail;
+    if (!this.#hasBody) {
+      conn.requestDone = true;
+      conn.setTimeout(service.read_timeout);
+      conn.socket.write(head);
+      return;
+    }
+    // The body is streamed, never buffered: once it starts flowing the request cannot be retried.
+    conn.setTimeout(service.write_timeout);
+    conn.socket.write(head);
+    this.#bodyStarted = true;
+    this.#req.on('data', this.#onRequestData);
+    this.#req.on('end', this.#onRequestEnd);
+  }
+
+  readonly #onRequestData = (chunk: Buffer): void => {
+    const conn = this.#conn;
+    if (conn === undefined || this.#done) return;
+    const socket = conn.socket;
+    let ok: boolean;
+    if (this.#x.headers.chunked) {
+      socket.cork();
+      socket.write(chunk.length.toString(16) + '\r\n');
+      socket.write(chunk);
+      ok = socket.write('\r\n');
+      socket.uncork();
+    } else {
+      ok = socket.write(chunk);
+    }
+    if (!ok) {
+      this.#req.pause();
+      this.#onUpstreamDrain ??= () => this.#req.resume();
+      socket.once('drain', this.#onUpstreamDrain);
+    }
+  };
+
+  readonly #onRequestEnd = (): void => {
+    const conn = this.#conn;
+    if (conn === undefined || this.#done) return;
+    if (this.#x.headers.chunked) conn.socket.write('0\r\n\r\n');
+    conn.requestDone = true;
+    conn.setTimeout(this.#x.target.service.read_timeout);
+  };
+
+  onResponseHead(status: number, statusMessage: string, raw: string[]): number {
+    this.#responded = true;
+    const t = this.#x.target;
+    if (t.upstream !== undefined) this.#ctx.hooks.onAttempt?.(t.upstream, this.#address!, status, false);
+    const now = performance.now();
+    const headers: string[] = [];
+    let via: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!;
+      const lower = name.toLowerCase();
+      if (HOP_BY_HOP_RESPONSE.has(lower)) continue;
+      if (lower === 'via') {
+        via = via === undefined ? raw[i + 1] : via + ', ' + raw[i + 1];
+        continue;
+      }
+      headers.push(name, raw[i + 1]!);
+    }
+    // Kong's header_filter: latency_tokens, server_tokens (Via) and X-Kong-Request-Id.
+    headers.push(
+      'Via', via === undefined ? VIA : via + ', ' + VIA,
+      'X-Kong-Upstream-Latency', String(Math.round(now - this.#upstreamStartedAt)),
+      'X-Kong-Proxy-Latency', String(Math.round(this.#upstreamStartedAt - this.#x.startedAt)),
+      'X-Kong-Request-Id', this.#x.requestId,
+    );
+    this.#res.writeHead(status, statusMessage, headers);
+    return this.#req.method === 'HEAD' ? 1 : 0;
+  }
+
+  onResponseBody(chunk: Buffer): void {
+    if (this.#done) return;
+    if (!this.#res.write(chunk)) {
+      const conn = this.#conn;
+      if (conn === undefined) return;
+      conn.socket.pause();
+      this.#onClientDrain ??= () => this.#conn?.socket.resume();
+      this.#res.once('drain', this.#onClientDrain);
+    }
+  }
+
+  onResponseEnd(): void {
+    this.#conn = undefined;
+    if (this.#done) return;
+    this.#finish();
+    this.#res.end();
+  }
+
+  onUpstreamFailure(conn: UpstreamConnection, timedOut: boolean): void {
+    this.#conn = undefined;
+    if (this.#done) return;
+    if (this.#responded) {
+      // Mid-response: the client cannot be told otherwise; cut its connection as nginx does.
+      this.#finish();
+      this.#res.destroy();
+      return;
+    }
+    // A kept-alive connection the upstream closed just as it was reused: not the target's fault.
+    if (conn.reused && !conn.received && !timedOut && !this.#bodyStarted) {
+      this.#attempt(true);
+      return;
+    }
+    const canRetry = this.#triesLeft > 0 && !this.#bodyStarted;
+    const t = this.#x.target;
+    if (t.upstream !== undefined) this.#ctx.hooks.onAttempt?.(t.upstream, this.#address!, timedOut ? 'timeout' : 'tcp_failure', canRetry);
+    if (canRetry) {
+      this.#triesLeft--;
+      if (this.#address !== undefined) t.balancer?.release(this.#address);
+      this.#attempt(false);
+      return;
+    }
+    // nginx: a timeout is 504, a refused/reset/invalid upstream is 502 (kong.md §3.8).
+    this.#fail(timedOut ? 'UPSTREAM_TIMEOUT' : 'BAD_GATEWAY');
+  }
+
+  #fail(code: GatewayErrorCode): void {
+    this.#finish();
+    sendProxyError(this.#res, code, this.#req.headers.accept, this.#x.requestId);
+  }
+
+  #finish(): void {
+    this.#done = true;
+    if (this.#address !== undefined) this.#x.target.balancer?.release(this.#address);
+  }
+
+  readonly #onClientClose = (): void => {
+    if (this.#done) return;
+    // The client went away first: the upstream exchange is abandoned, its connection closed.
+    this.#finish();
+    const conn = this.#conn;
+    this.#conn = undefined;
+    conn?.destroy();
+  };
+}

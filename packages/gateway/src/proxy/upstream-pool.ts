@@ -1,0 +1,107 @@
+import { connect as netConnect, isIP } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { UpstreamConnection, type ConnectionOwner, type ExchangeSink } from './upstream-connection.ts';
+
+/** Where to connect: one address of a target (a balancer Address fits), or a service's host:port. */
+export type UpstreamEndpoint = {
+  readonly host: string;
+  readonly port: number;
+  /** `host:port`: idle connections are kept per key (and per TLS-ness). */
+  readonly key: string;
+};
+
+/** TLS to the target for https services (Kong proxy_ssl_verify follows service.tls_verify). */
+export type UpstreamTls = { readonly rejectUnauthorized: boolean };
+
+export type UpstreamPoolOptions = {
+  /** Idle connections kept per address (Kong upstream_keepalive_pool_size, 512). */
+  readonly maxIdlePerAddress?: number;
+  /** Idle connections are closed after this (Kong upstream_keepalive_idle_timeout, 60 s). */
+  readonly idleTimeoutMs?: number;
+};
+
+/**
+ * Keep-alive connections to upstream addresses, most recently used first. Connections go back
+ * only after a complete response to a completely written request.
+ */
+export class UpstreamPool implements ConnectionOwner {
+  readonly #idle = new Map<string, UpstreamConnection[]>();
+  readonly #all = new Set<UpstreamConnection>();
+  readonly #maxIdle: number;
+  readonly #idleTimeoutMs: number;
+
+  constructor(options: UpstreamPoolOptions = {}) {
+    this.#maxIdle = options.maxIdlePerAddress ?? 512;
+    this.#idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
+  }
+
+  /**
+   * Hands `sink` a connection through `onUpstreamConnected` (at once for an idle one), or
+   * reports the connect failure or timeout through `onUpstreamFailure`. `fresh` skips idle ones.
+   */
+  acquire(endpoint: UpstreamEndpoint, tls: UpstreamTls | undefined, connectTimeoutMs: number, sink: ExchangeSink, fresh = false): void {
+    const poolKey = tls === undefined ? endpoint.key : 'tls:' + endpoint.key;
+    if (!fresh) {
+      const idle = this.#idle.get(poolKey);
+      const conn = idle?.pop();
+      if (conn !== undefined) {
+        conn.activate(sink);
+        sink.onUpstreamConnected(conn);
+        return;
+      }
+    }
+    const socket = tls
+      ? tlsConnect({
+          host: endpoint.host,
+          port: endpoint.port,
+          servername: isIP(endpoint.host) === 0 ? endpoint.host : undefined,
+          rejectUnauthorized: tls.rejectUnauthorized,
+        })
+      : netConnect({ host: endpoint.host, port: endpoint.port });
+    const conn = new UpstreamConnection(this, poolKey, socket, sink);
+    this.#all.add(conn);
+    conn.setTimeout(connectTimeoutMs);
+    // RFC 6066 §3: SNI is a host name, never an IP literal.
+    socket.once(tls ? 'secureConnect' : 'connect', () => {
+      socket.setNoDelay(true);
+      conn.connected = true;
+      const s = conn.sink;
+      if (s !== undefined) s.onUpstreamConnected(conn);
+    });
+  }
+
+  /** A connection whose exchange is complete: kept idle, or closed when the pool is full. */
+  release(conn: UpstreamConnection): void {
+    let idle = this.#idle.get(conn.poolKey);
+    if (idle === undefined) {
+      idle = [];
+      this.#idle.set(conn.poolKey, idle);
+    }
+    if (idle.length >= this.#maxIdle) {
+      conn.destroy();
+      return;
+    }
+    conn.setTimeout(this.#idleTimeoutMs);
+    idle.push(conn);
+  }
+
+  /** A connection that closed: dropped from the idle list. */
+  forget(conn: UpstreamConnection): void {
+    this.#all.delete(conn);
+    const idle = this.#idle.get(conn.poolKey);
+    if (idle === undefined) return;
+    const i = idle.indexOf(conn);
+    if (i !== -1) idle.splice(i, 1);
+  }
+
+  /** Idle connections per pool key (for tests and metrics). */
+  idleCount(poolKey: string): number {
+    return this.#idle.get(poolKey)?.length ?? 0;
+  }
+
+  /** Closes every connection, idle or busy. */
+  close(): void {
+    for (const conn of [...this.#all]) conn.destroy();
+    this.#idle.clear();
+  }
+}

@@ -1,0 +1,99 @@
+// Real listeners for data-plane tests: fake upstreams (node:http on 127.0.0.1:0) that say who
+// they are, and a gateway built with buildGateway on 127.0.0.1:0. Everything is closed in t.after.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { TestContext } from 'node:test';
+import { listenOnLoopback } from '@signet/kit/testing';
+import { Agent, request, type Dispatcher } from 'undici';
+import { buildGateway, type Gateway, type GatewayDeps } from '../../src/build-gateway.ts';
+import type { GatewayConfig } from '../../src/config.ts';
+import type { Snapshot } from '../../src/declarative/types.ts';
+
+/** A fake upstream: answers `{port, method, url, headers}` unless a handler is given. */
+export type FakeUpstream = {
+  readonly port: number;
+  readonly server: Server;
+  /** Requests it received. */
+  hits: number;
+  readonly requests: IncomingMessage[];
+};
+
+export async function startUpstream(
+  t: TestContext,
+  handler?: (req: IncomingMessage, res: ServerResponse, upstream: FakeUpstream) => void,
+): Promise<FakeUpstream> {
+  const server = createServer();
+  const upstream: FakeUpstream = { port: 0, server, hits: 0, requests: [] };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    upstream.hits++;
+    upstream.requests.push(req);
+    if (handler) return handler(req, res, upstream);
+    const body = JSON.stringify({ port: upstream.port, method: req.method, url: req.url, headers: req.headers });
+    res.writeHead(200, { 'Content-Type': 'application/json', 'X-Upstream-Port': String(upstream.port) });
+    res.end(body);
+  });
+  const port = await listenOnLoopback(server);
+  (upstream as { port: number }).port = port;
+  t.after(() => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  }));
+  return upstream;
+}
+
+/** A port nothing listens on (bound, then closed): connecting to it is refused. */
+export async function refusedPort(): Promise<number> {
+  const server = createServer();
+  const port = await listenOnLoopback(server);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export const TEST_CONFIG: GatewayConfig = {
+  declarativeConfig: undefined,
+  proxyListen: [{ host: '127.0.0.1', port: 0, ssl: false }],
+  adminListen: [],
+  workers: 1,
+  sslCert: undefined,
+  shutdownGraceMs: 1000,
+};
+
+export type StartedGateway = { gateway: Gateway; port: number; url: string; client: Dispatcher };
+
+/** A gateway on 127.0.0.1:0 serving `snapshot`, and a keep-alive client for it. */
+export async function startGateway(t: TestContext, snapshot: Snapshot, deps: GatewayDeps = {}, config: Partial<GatewayConfig> = {}): Promise<StartedGateway> {
+  const gateway = await buildGateway({ ...TEST_CONFIG, ...config }, { snapshot, ...deps });
+  const [bound] = await gateway.listen();
+  const client = new Agent({ connections: 8 });
+  t.after(async () => {
+    await client.close();
+    await gateway.close();
+  });
+  const port = bound!.port;
+  return { gateway, port, url: `http://127.0.0.1:${port}`, client };
+}
+
+/** One request through the gateway; the body read as text. */
+export async function send(
+  g: StartedGateway,
+  path: string,
+  options: { method?: Dispatcher.HttpMethod; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const res = await request(g.url + path, {
+    dispatcher: g.client,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    ...(options.body === undefined ? {} : { body: options.body }),
+  });
+  return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+}
+
+/** Which upstream port answered each of `n` sequential requests. */
+export async function countByPort(g: StartedGateway, path: string, n: number): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const res = await send(g, path);
+    const port = res.status === 200 ? (JSON.parse(res.body) as { port: number }).port : -res.status;
+    counts.set(port, (counts.get(port) ?? 0) + 1);
+  }
+  return counts;
+}
