@@ -1,0 +1,148 @@
+import type { AnchorSearch } from './anchor-options.ts';
+import type { DocumentText, PageText, TextRun } from './page-text.ts';
+
+/**
+ * One place an anchor was found, and where its tab goes. Every coordinate is in DocuSign's tab
+ * space: points from the page's top-left corner, y growing downwards (xPosition/yPosition).
+ */
+export type AnchorMatch = {
+  documentIndex: number;
+  /** 1-based. */
+  pageNumber: number;
+  /** The tab's top-left corner: the anchor's top-left (or top-right) corner plus the offsets. */
+  x: number;
+  y: number;
+  /** The anchor text's own box. */
+  anchorX: number;
+  anchorY: number;
+  width: number;
+  height: number;
+  pageWidth: number;
+  pageHeight: number;
+};
+
+/** One character of page text, with its box in PDF space; `soft` marks an inserted line break. */
+type Char = { c: string; soft: boolean; run?: TextRun; x0: number; x1: number };
+
+const WHITESPACE = /\s/u;
+const WORD = /[\p{L}\p{N}_]/u;
+
+/**
+ * The page as one character sequence. Runs on one line join with nothing (LibreOffice splits
+ * "/sn1/" into "/sn" + "1/") unless there is a visible gap, which reads as a space; a line
+ * break becomes a soft separator that matching may step over, so an anchor wrapped across
+ * lines is still found (compat/dependency-trials.md §4).
+ */
+function pageChars(page: PageText): Char[] {
+  const chars: Char[] = [];
+  let prev: TextRun | undefined;
+  for (const run of page.runs) {
+    if (run.str === '' && !run.eol) continue;
+    if (prev) {
+      const sameLine = !prev.eol && Math.abs(run.y - prev.y) < Math.max(prev.height, run.height) * 0.5;
+      const gap = run.x - (prev.x + prev.width);
+      if (!sameLine) chars.push({ c: ' ', soft: true, x0: 0, x1: 0 });
+      else if (gap > Math.max(prev.height, run.height) * 0.2) chars.push({ c: ' ', soft: false, x0: 0, x1: 0 });
+    }
+    const glyphs = Array.from(run.str);
+    const advance = glyphs.length > 0 ? run.width / glyphs.length : 0;
+    glyphs.forEach((c, i) => chars.push({ c, soft: false, run, x0: run.x + advance * i, x1: run.x + advance * (i + 1) }));
+    prev = run;
+  }
+  return chars;
+}
+
+function same(a: string, b: string, caseSensitive: boolean): boolean {
+  return caseSensitive ? a === b : a === b || a.toLowerCase() === b.toLowerCase();
+}
+
+/** Index just past the anchor if it matches at `start`, else -1. */
+function matchAt(chars: readonly Char[], start: number, anchor: readonly string[], s: AnchorSearch): number {
+  let i = start;
+  for (let k = 0; k < anchor.length; k++) {
+    const want = anchor[k]!;
+    if (WHITESPACE.test(want)) {
+      // Any run of whitespace in the anchor matches any run of whitespace in the text.
+      if (k > 0 && WHITESPACE.test(anchor[k - 1]!)) continue;
+      if (i >= chars.length || !WHITESPACE.test(chars[i]!.c)) return -1;
+      while (i < chars.length && WHITESPACE.test(chars[i]!.c)) i++;
+      continue;
+    }
+    if (k > 0) {
+      // Step over inserted line breaks; with anchorAllowWhiteSpaceInCharacters over spaces too.
+      while (i < chars.length && WHITESPACE.test(chars[i]!.c) && (chars[i]!.soft || s.allowWhiteSpaceInCharacters)) i++;
+    }
+    const got = chars[i];
+    if (!got || !same(got.c, want, s.caseSensitive)) return -1;
+    i++;
+  }
+  return i;
+}
+
+function isWordChar(ch: Char | undefined): boolean {
+  return ch !== undefined && !ch.soft && WORD.test(ch.c);
+}
+
+/** Finds every occurrence of the anchor on one page, without overlaps, in reading order. */
+function searchPage(page: PageText, s: AnchorSearch): { first: Char; last: Char; chars: Char[] }[] {
+  const chars = pageChars(page);
+  const anchor = Array.from(s.anchorString.trim());
+  const found: { first: Char; last: Char; chars: Char[] }[] = [];
+  for (let start = 0; start < chars.length; ) {
+    const end = chars[start]!.soft || WHITESPACE.test(chars[start]!.c) ? -1 : matchAt(chars, start, anchor, s);
+    const wholeWordOk = end >= 0 && (!s.matchWholeWord || (
+      !(isWordChar(chars[start - 1]) && WORD.test(anchor[0]!)) &&
+      !(isWordChar(chars[end]) && WORD.test(anchor[anchor.length - 1]!))
+    ));
+    if (end >= 0 && wholeWordOk) {
+      const span = chars.slice(start, end).filter((ch) => ch.run !== undefined);
+      found.push({ first: span[0]!, last: span[span.length - 1]!, chars: span });
+      start = end;
+    } else {
+      start++;
+    }
+  }
+  return found;
+}
+
+/**
+ * Searches every page of every document for the anchor and places one tab per occurrence.
+ * Pure: the text comes from {@link extractText} (pdf.js) or from a test.
+ *
+ * Placement: the tab's top-left corner sits on the anchor's top-left corner (with
+ * anchorHorizontalAlignment "right", on its top-right: the tab starts where the text ends), then moves by anchorXOffset to the right
+ * and anchorYOffset down, as DocuSign's tab coordinates grow right and down from the page's
+ * top-left (docs/pdf.md explains the choice).
+ */
+export function searchAnchors(documents: readonly DocumentText[], s: AnchorSearch): AnchorMatch[] {
+  const matches: AnchorMatch[] = [];
+  for (const doc of documents) {
+    for (const page of doc.pages) {
+      for (const hit of searchPage(page, s)) {
+        // The box is the anchor's part on its first line (an anchor wrapped across lines
+        // keeps the tab where it starts).
+        const run = hit.first.run!;
+        const onLine = hit.chars.filter((ch) => Math.abs(ch.run!.y - run.y) < run.height * 0.5);
+        const left = hit.first.x0;
+        const right = Math.max(...onLine.map((ch) => ch.x1));
+        const height = Math.max(...onLine.map((ch) => ch.run!.height));
+        const ascent = Math.max(...onLine.map((ch) => ch.run!.ascent * ch.run!.height));
+        const top = page.height - (run.y + ascent);
+        const width = right - left;
+        matches.push({
+          documentIndex: doc.documentIndex,
+          pageNumber: page.pageNumber,
+          x: (s.alignRight ? right : left) + s.xOffset,
+          y: top + s.yOffset,
+          anchorX: left,
+          anchorY: top,
+          width,
+          height,
+          pageWidth: page.width,
+          pageHeight: page.height,
+        });
+      }
+    }
+  }
+  return matches;
+}

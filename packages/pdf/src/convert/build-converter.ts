@@ -1,0 +1,112 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PdfError } from '../pdf-error.ts';
+import { documentKind, normalizeExtension } from './document-kind.ts';
+import { HtmlConverter, type PaperFormat } from './html-converter.ts';
+import { OfficeConverter } from './office-converter.ts';
+import type { OfficePaths } from './office-worker.ts';
+import { validatePdf } from './validate-pdf.ts';
+import { WorkQueue } from './work-queue.ts';
+
+export type ConverterOptions = {
+  /** Warm LibreOffice workers, one profile each (~150 MB RSS apiece). Default 2. */
+  officeWorkers?: number;
+  /** Reused Chromium pages. Default 2. */
+  htmlPages?: number;
+  /** Per-document deadline, counted from when its conversion starts. Default 60 s. */
+  timeoutMs?: number;
+  /** Largest accepted input. Default 25 MB, DocuSign's per-file recommendation (esign-wire.md §6.6). */
+  maxBytes?: number;
+  /** Paper for html documents. Default Letter, DocuSign's default page size. */
+  paper?: PaperFormat;
+  /** Parent of the converter's scratch directory. Default the OS temp dir. */
+  tmpDir?: string;
+  /** LibreOffice and python3-uno locations (Debian's by default). */
+  officePaths?: OfficePaths;
+  /** 'cold' runs `soffice --convert-to` per document (the benchmark's baseline). Default 'warm'. */
+  officeMode?: 'warm' | 'cold';
+};
+
+/** One document to turn into PDF. */
+export type ConvertInput = { bytes: Uint8Array; fileExtension: string };
+
+/** Counters for operators and tests. */
+export type ConverterStats = { officeColdFallbacks: number; htmlBlockedRequests: number; running: number; waiting: number };
+
+/** Documents in, PDF out. Knows nothing of envelopes. */
+export interface Converter {
+  /** Converts (or, for pdf, validates) one document; throws {@link PdfError}. */
+  convert(input: ConvertInput): Promise<Uint8Array>;
+  /** Starts LibreOffice and Chromium now rather than on the first document. */
+  warmUp(): Promise<void>;
+  /** soffice process-group ids of the live warm workers. */
+  officeWorkerPids(): Promise<number[]>;
+  stats(): ConverterStats;
+  /** Stops every process and removes the scratch directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the converter: html/htm through warm Chromium, docx/doc/odt/rtf/txt through warm
+ * LibreOffice, pdf validated and passed through. Each engine has its own bounded queue, so a
+ * burst of docx never starves html; the heavy work runs in child processes, off Node's thread.
+ */
+export async function buildConverter(options: ConverterOptions = {}): Promise<Converter> {
+  const officeWorkers = options.officeWorkers ?? 2;
+  const htmlPages = options.htmlPages ?? 2;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const maxBytes = options.maxBytes ?? 25 * 1024 * 1024;
+  const scratch = await mkdtemp(join(options.tmpDir ?? tmpdir(), 'signet-pdf-'));
+
+  const office = new OfficeConverter({
+    workers: officeWorkers,
+    tmpDir: scratch,
+    coldOnly: options.officeMode === 'cold',
+    ...(options.officePaths ? { paths: options.officePaths } : {}),
+  });
+  const html = new HtmlConverter({ pages: htmlPages, paper: options.paper ?? 'Letter' });
+  const queues = { office: new WorkQueue(officeWorkers), html: new WorkQueue(htmlPages), pdf: new WorkQueue(2) };
+  let closed = false;
+
+  return {
+    async convert({ bytes, fileExtension }) {
+      if (closed) throw new PdfError('CONVERTER_CLOSED');
+      const kind = documentKind(fileExtension);
+      if (bytes.byteLength > maxBytes) {
+        throw new PdfError('DOCUMENT_TOO_LARGE', `It is ${bytes.byteLength} bytes; the limit is ${maxBytes}.`);
+      }
+      if (bytes.byteLength === 0) throw new PdfError('CORRUPT_DOCUMENT', 'It is empty.');
+      switch (kind) {
+        case 'pdf':
+          return queues.pdf.run(async () => {
+            await validatePdf(bytes);
+            return bytes;
+          }, timeoutMs, 'pdf');
+        case 'html':
+          return queues.html.run((signal) => html.convert(bytes, signal), timeoutMs, 'html document');
+        case 'office': {
+          const ext = normalizeExtension(fileExtension);
+          return queues.office.run((signal) => office.convert(bytes, ext, signal), timeoutMs, `${ext} document`);
+        }
+      }
+    },
+    async warmUp() {
+      await Promise.all([office.warmUp(), html.warmUp()]);
+    },
+    officeWorkerPids: () => office.workerPids(),
+    stats: () => ({
+      officeColdFallbacks: office.coldFallbacks,
+      htmlBlockedRequests: html.blockedRequests,
+      running: queues.office.running + queues.html.running + queues.pdf.running,
+      waiting: queues.office.waiting + queues.html.waiting + queues.pdf.waiting,
+    }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const q of Object.values(queues)) q.close();
+      await Promise.allSettled([office.close(), html.close()]);
+      await rm(scratch, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { PDFDocument, EncryptedPDFError } from 'pdf-lib';
+import { PdfError } from '../pdf-error.ts';
+import { openWithPdfJs } from '../pdfjs.ts';
+
+/**
+ * Checks that `bytes` is a PDF we can search and stamp: pdf.js must parse it and find pages,
+ * and it must not be encrypted (pdf-lib cannot re-save encrypted files, and a user password
+ * would hide the text). Resolves with the page count.
+ */
+export async function validatePdf(bytes: Uint8Array): Promise<number> {
+  // PDF 32000-1 §7.5.2: the header is the first line; readers tolerate junk in the first 1 KB.
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).toString('latin1');
+  if (!head.includes('%PDF-')) throw new PdfError('CORRUPT_DOCUMENT', 'It has no PDF header.');
+  let pages: number;
+  try {
+    const doc = await openWithPdfJs(bytes);
+    try {
+      pages = doc.numPages;
+      await doc.getPage(pages);
+    } finally {
+      await doc.destroy();
+    }
+  } catch (err) {
+    if ((err as Error).name === 'PasswordException') throw new PdfError('ENCRYPTED_DOCUMENT', undefined, { cause: err });
+    throw new PdfError('CORRUPT_DOCUMENT', 'It could not be parsed as a PDF.', { cause: err });
+  }
+  if (pages < 1) throw new PdfError('CORRUPT_DOCUMENT', 'It has no pages.');
+  try {
+    await PDFDocument.load(bytes, { updateMetadata: false });
+  } catch (err) {
+    if (err instanceof EncryptedPDFError) throw new PdfError('ENCRYPTED_DOCUMENT', undefined, { cause: err });
+    throw new PdfError('CORRUPT_DOCUMENT', 'It could not be parsed as a PDF.', { cause: err });
+  }
+  return pages;
+}

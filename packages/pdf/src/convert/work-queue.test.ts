@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pollUntil } from '@signet/kit';
+import { WorkQueue } from './work-queue.ts';
+import { PdfError } from '../pdf-error.ts';
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+test('never runs more than `concurrency` jobs, and runs waiting jobs in order', async () => {
+  const q = new WorkQueue(2);
+  const gates = [deferred(), deferred(), deferred(), deferred()];
+  const started: number[] = [];
+  let peak = 0;
+  const results = gates.map((g, i) =>
+    q.run(async () => {
+      started.push(i);
+      peak = Math.max(peak, q.running);
+      await g.promise;
+      return i;
+    }, 10_000),
+  );
+  await Promise.resolve();
+  assert.deepEqual(started, [0, 1]);
+  assert.equal(q.waiting, 2);
+  gates[1]!.resolve();
+  assert.equal(await results[1], 1);
+  await pollUntil(() => started.length === 3, { timeoutMs: 2000, what: 'job 2 to start' });
+  assert.deepEqual(started, [0, 1, 2]);
+  for (const g of gates) g.resolve();
+  assert.deepEqual(await Promise.all(results), [0, 1, 2, 3]);
+  assert.equal(peak, 2);
+  assert.equal(q.running, 0);
+});
+
+test('a job past its deadline is aborted, its caller gets CONVERSION_TIMEOUT and its slot frees', async () => {
+  const q = new WorkQueue(1);
+  let abortedWith: unknown;
+  const hung = q.run((signal) => new Promise<never>(() => {
+    signal.addEventListener('abort', () => {
+      abortedWith = signal.reason;
+    });
+  }), 20);
+  const next = q.run(() => Promise.resolve('next ran'), 10_000);
+  await assert.rejects(hung, (e: unknown) => e instanceof PdfError && e.code === 'CONVERSION_TIMEOUT');
+  assert.ok(abortedWith instanceof PdfError);
+  assert.equal(await next, 'next ran');
+});
+
+test('a failing job frees its slot and passes its error through', async () => {
+  const q = new WorkQueue(1);
+  await assert.rejects(q.run(() => Promise.reject(new Error('boom')), 1000), /boom/);
+  assert.equal(await q.run(() => Promise.resolve(7), 1000), 7);
+});
+
+test('close rejects waiting jobs and refuses new ones', async () => {
+  const q = new WorkQueue(1);
+  const gate = deferred();
+  const running = q.run(() => gate.promise, 10_000);
+  const queued = q.run(() => Promise.resolve('never'), 10_000);
+  q.close();
+  await assert.rejects(queued, (e: unknown) => e instanceof PdfError && e.code === 'CONVERTER_CLOSED');
+  await assert.rejects(q.run(() => Promise.resolve(1), 1000), (e: unknown) => e instanceof PdfError && e.code === 'CONVERTER_CLOSED');
+  gate.resolve();
+  await running;
+});
+
+test('concurrency must be a positive integer', () => {
+  assert.throws(() => new WorkQueue(0), TypeError);
+});
