@@ -26,11 +26,15 @@ const GATEWAY_ERRORS = {
   // PUT …/healthy|unhealthy with checks off (kong/runloop/balancer/init.lua post_health); the
   // detail message names the upstream: "no healthchecker found for <name>".
   NO_HEALTHCHECKER: { status: 400, message: 'no healthchecker found' },
+  // Request bodies (lapis / nginx client_max_body_size).
+  BAD_JSON: { status: 400, message: 'Cannot parse JSON body' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request size limit exceeded' },
   // POST /config (kong/api/routes/config.lua).
   CONFIG_EXPECTED: { status: 400, message: 'expected a declarative configuration' },
   CONFIG_LOADING: { status: 429, message: 'Currently loading previous configuration' },
   // DAO errors (kong/db/errors.lua ERRORS and kong/api/endpoints.lua ERRORS_HTTP_CODES).
   SCHEMA_VIOLATION: { status: 400, message: 'schema violation', kong: { code: 2, name: 'schema violation' } },
+  INVALID_OFFSET: { status: 400, message: 'invalid offset', kong: { code: 7, name: 'invalid offset' } },
   OPERATION_UNSUPPORTED: {
     status: 405,
     message: 'operation unsupported',
@@ -58,6 +62,8 @@ export type GatewayErrorDetail = {
   readonly flattened?: { readonly message: string; readonly fields: unknown; readonly errors: readonly unknown[] };
   /** For humans and logs: one `file:line:column: message` per problem. */
   readonly lines?: readonly string[];
+  /** Response headers that go with the error (e.g. Retry-After on 429). */
+  readonly headers?: Readonly<Record<string, string>>;
 };
 
 /** The gateway's error: one catalog row, serialised as Kong does. */

@@ -1,7 +1,21 @@
 // kong.yml → validated, defaulted, deep-frozen Snapshot. Pure: no I/O; time and randomness
 // are options so tests are deterministic.
 /** Parses and validates a declarative configuration (YAML or JSON text); throws GatewayError DECLARATIVE_CONFIG. */
-export { parseDeclarativeConfig, type ParseOptions } from './parse-declarative-config.ts';
+export { parseDeclarativeConfig, configHash, type ParseOptions } from './parse-declarative-config.ts';
+/** The running configuration as kong.yml text (GET /config). */
+export { exportConfig } from './export-config.ts';
+/** "2 services, 3 routes, …" and the empty configuration (hash of 32 zeros). */
+export { summarizeSnapshot, EMPTY_SNAPSHOT } from './summarize-snapshot.ts';
+/** Target strings: Kong's admin-view normalisation (default port 8000) and their parts. */
+export { formatTarget, parseTarget, DEFAULT_TARGET_PORT } from './entities/target.ts';
+/** Route regex paths (PCRE spelling, without the `~`) compiled to an anchored JS RegExp. */
+export { compileRouteRegex } from './pcre-regex.ts';
+/** Kong's deterministic entity ids (uuidv5 of the entity name and its key). */
+export { deriveEntityId } from './uuid-v5.ts';
+/** Kong's default upstream `healthchecks` object. */
+export { HEALTHCHECKS_DEFAULTS } from './entities/upstream.ts';
+/** Validation of one entity as a top-level declarative record (the admin API's schema check). */
+export { validateEntity } from './validate-entity.ts';
 /** The entity types and the Snapshot every other module codes against. */
 export type {
   Protocol,

@@ -1,0 +1,54 @@
+import type { Snapshot } from '../declarative/index.ts';
+
+/** What a handled admin request answers: status, JSON body (none for 204/304), extra headers. */
+export type AdminResult = {
+  readonly status: number;
+  readonly body?: object;
+  readonly headers?: Readonly<Record<string, string>>;
+};
+
+/**
+ * An extra route set (e.g. the health endpoints): answers a request it owns, or returns
+ * undefined to let the admin API try its own routes. Throwing GatewayError answers Kong-style.
+ */
+export type AdminRouteHook = (
+  method: string,
+  pathname: string,
+  query: URLSearchParams,
+) => AdminResult | undefined | Promise<AdminResult | undefined>;
+
+/** Live figures for GET /status (nginx's stub_status in Kong). */
+export type ServerStats = {
+  readonly connections_accepted: number;
+  readonly connections_active: number;
+  readonly connections_handled: number;
+  readonly connections_reading: number;
+  readonly connections_writing: number;
+  readonly connections_waiting: number;
+  readonly total_requests: number;
+};
+
+/** What the admin API needs from the runtime that owns the configuration. */
+export type AdminDeps = {
+  /** The configuration currently serving. */
+  readonly snapshot: () => Snapshot;
+  /** Swaps in a new, already validated configuration; a throw keeps the old one (500). */
+  readonly applyConfig: (snapshot: Snapshot) => void | Promise<void>;
+  /** This node's id (`node_id`). */
+  readonly nodeId: string;
+  /** Routes tried before the entity endpoints (health endpoints, metrics, …). */
+  readonly extraRoutes?: readonly AdminRouteHook[];
+  /** Proxy listener figures for GET /status; default: this admin server's own counters. */
+  readonly serverStats?: () => ServerStats;
+  /** Worker pids for GET /; default this process. */
+  readonly pids?: () => { master: number; workers: number[] };
+  /** Shown as `configuration` in GET / (never secrets). */
+  readonly configuration?: Readonly<Record<string, unknown>>;
+  /** Largest accepted request body; default 10 MiB (Kong's admin client_max_body_size). */
+  readonly maxBodyBytes?: number;
+  /** created_at of entities loaded by POST /config; default now (seconds). */
+  readonly now?: () => number;
+};
+
+/** The Kong version this admin API imitates (GET / `version`). */
+export const KONG_VERSION = '3.10.0';

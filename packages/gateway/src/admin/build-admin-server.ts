@@ -1,0 +1,153 @@
+// The admin API server (node:http; no framework needed for a handful of read-only routes):
+// Kong's shapes, loopback by default, errors rendered by GatewayError.toBody().
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { hostname } from 'node:os';
+import { EMPTY_SNAPSHOT, exportConfig } from '../declarative/index.ts';
+import { GatewayError } from '../errors.ts';
+import { KONG_VERSION, type AdminDeps, type AdminResult, type ServerStats } from './admin-types.ts';
+import { routeEntityRequest } from './entity-routes.ts';
+import { postConfig, type RawBody } from './post-config.ts';
+
+const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+
+async function readBody(req: IncomingMessage, limit: number): Promise<RawBody> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new GatewayError('PAYLOAD_TOO_LARGE');
+    chunks.push(chunk);
+  }
+  return { contentType: req.headers['content-type'] ?? '', bytes: Buffer.concat(chunks) };
+}
+
+function parseJsonBody(body: RawBody): unknown {
+  if (body.bytes.length === 0) return {};
+  const type = body.contentType.split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(body.bytes.toString('utf8')));
+  try {
+    return JSON.parse(body.bytes.toString('utf8'));
+  } catch {
+    throw new GatewayError('BAD_JSON');
+  }
+}
+
+const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
+
+/** Builds (does not start) the admin API server; listen on 127.0.0.1:8001 unless told otherwise. */
+export function buildAdminServer(deps: AdminDeps): Server {
+  const counters = { accepted: 0, active: 0, requests: 0 };
+  let loading = false;
+
+  const ownStats = (): ServerStats => ({
+    connections_accepted: counters.accepted,
+    connections_active: counters.active,
+    connections_handled: counters.accepted,
+    connections_reading: 0,
+    connections_writing: 1,
+    connections_waiting: Math.max(0, counters.active - 1),
+    total_requests: counters.requests,
+  });
+
+  const root = (): object => ({
+    tagline: 'Welcome to kong',
+    version: KONG_VERSION,
+    edition: 'community',
+    hostname: hostname(),
+    node_id: deps.nodeId,
+    timers: { running: 0, pending: 0 },
+    plugins: { available_on_server: {}, enabled_in_cluster: [] },
+    lua_version: `signet-gateway on Node.js ${process.version}`,
+    configuration: { database: 'off', role: 'traditional', router_flavor: 'traditional_compatible', ...deps.configuration },
+    pids: deps.pids?.() ?? { master: process.pid, workers: [process.pid] },
+  });
+
+  const status = (): object => {
+    const mem = process.memoryUsage();
+    return {
+      memory: {
+        workers_lua_vms: [{ http_allocated_gc: mib(mem.heapUsed), pid: process.pid }],
+        lua_shared_dicts: {},
+      },
+      server: (deps.serverStats ?? ownStats)(),
+      configuration_hash: deps.snapshot().hash,
+    };
+  };
+
+  const handle = async (req: IncomingMessage): Promise<AdminResult> => {
+    const url = new URL(req.url ?? '/', 'http://admin');
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    for (const hook of deps.extraRoutes ?? []) {
+      const result = await hook(method, path, url.searchParams);
+      if (result !== undefined) return result;
+    }
+    const readOnly = (body: () => object): AdminResult => {
+      if (method !== 'GET' && method !== 'HEAD') throw new GatewayError('METHOD_NOT_ALLOWED');
+      return { status: 200, body: body() };
+    };
+    if (path === '/') return readOnly(root);
+    if (path === '/status' || path === '/status/') return readOnly(status);
+    if (path === '/config' || path === '/config/') {
+      if (method === 'POST') {
+        const body = await readBody(req, deps.maxBodyBytes ?? DEFAULT_MAX_BODY);
+        // One reload at a time (Kong: "Currently loading previous configuration", 429).
+        if (loading) throw new GatewayError('CONFIG_LOADING', { headers: { 'retry-after': '1' } });
+        loading = true;
+        try {
+          return await postConfig({
+            current: deps.snapshot(),
+            body,
+            query: url.searchParams,
+            apply: async (snapshot) => {
+              await deps.applyConfig(snapshot);
+            },
+            ...(deps.now === undefined ? {} : { now: deps.now() }),
+          });
+        } finally {
+          loading = false;
+        }
+      }
+      return readOnly(() => ({ config: exportConfig(deps.snapshot() ?? EMPTY_SNAPSHOT) }));
+    }
+    let body: RawBody | undefined;
+    if (method === 'POST' || method === 'PUT' || method === 'PATCH') body = await readBody(req, deps.maxBodyBytes ?? DEFAULT_MAX_BODY);
+    const result = routeEntityRequest(deps.snapshot(), method, path, url.searchParams, () =>
+      body === undefined ? {} : parseJsonBody(body),
+    );
+    if (result === undefined) throw new GatewayError('NOT_FOUND');
+    return result;
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, result: AdminResult): void => {
+    const headers: Record<string, string> = { ...result.headers };
+    if (result.body === undefined || result.status === 204 || result.status === 304) {
+      res.writeHead(result.status, headers).end();
+      return;
+    }
+    const text = JSON.stringify(result.body);
+    headers['content-type'] = 'application/json; charset=utf-8';
+    headers['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(result.status, headers).end(req.method === 'HEAD' ? undefined : text);
+  };
+
+  const server = createServer((req, res) => {
+    counters.requests++;
+    handle(req).then(
+      (result) => send(req, res, result),
+      (error: unknown) => {
+        const e = error instanceof GatewayError ? error : new GatewayError('UNEXPECTED', {}, { cause: error });
+        if (!(error instanceof GatewayError)) server.emit('adminError', error);
+        // The request body may be unread (errors before readBody): close rather than reuse.
+        if (!req.complete) res.setHeader('connection', 'close');
+        send(req, res, { status: e.status, body: e.toBody(), ...(e.detail.headers === undefined ? {} : { headers: e.detail.headers }) });
+      },
+    );
+  });
+  server.on('connection', (socket) => {
+    counters.accepted++;
+    counters.active++;
+    socket.once('close', () => counters.active--);
+  });
+  return server;
+}

@@ -1,0 +1,34 @@
+// signet-gateway: a tiny dispatcher. Each subcommand is a function in cli/<name>.ts taking its
+// arguments and returning the exit code; this file is the one place that touches process.
+import { configParse } from './cli/config-parse.ts';
+
+/** A subcommand: arguments after its name → exit code. */
+export type Command = (args: readonly string[], io: CommandIo) => Promise<number>;
+
+/** Where a subcommand writes (process streams here, captured in tests). */
+export type CommandIo = { readonly out: (line: string) => void; readonly err: (line: string) => void };
+
+const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
+  ['config parse', configParse],
+]);
+
+const USAGE = [
+  'usage: signet-gateway <command>',
+  '  config parse FILE [--json]   validate a declarative kong.yml and summarise it',
+  '  start --config FILE ...      run the gateway',
+].join('\n');
+
+/** Runs the command named by the leading words of `argv`. */
+export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+  for (let words = Math.min(2, argv.length); words >= 1; words--) {
+    const command = COMMANDS.get(argv.slice(0, words).join(' '));
+    if (command !== undefined) return command(argv.slice(words), io);
+  }
+  io.err(USAGE);
+  return 2;
+}
+
+process.exitCode = await main(process.argv.slice(2), {
+  out: (line) => process.stdout.write(line + '\n'),
+  err: (line) => process.stderr.write(line + '\n'),
+});

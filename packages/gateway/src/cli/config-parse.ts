@@ -1,0 +1,35 @@
+// `signet-gateway config parse FILE [--json]`: exit 0 and a one-line summary when the file is a
+// valid declarative configuration; exit 1 and every problem as `FILE:LINE:COL: message` (with
+// --json, Kong's error body with flattened_errors instead) when it is not.
+import { readFile } from 'node:fs/promises';
+import type { CommandIo } from '../cli.ts';
+import { parseDeclarativeConfig, summarizeSnapshot } from '../declarative/index.ts';
+import { GatewayError } from '../errors.ts';
+
+/** The `config parse` subcommand. */
+export async function configParse(args: readonly string[], io: CommandIo): Promise<number> {
+  const json = args.includes('--json');
+  const files = args.filter((a) => a !== '--json');
+  if (files.length !== 1 || files[0] === undefined || files[0].startsWith('-')) {
+    io.err('usage: signet-gateway config parse FILE [--json]');
+    return 2;
+  }
+  const file = files[0];
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    io.err(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    return 1;
+  }
+  try {
+    const snapshot = parseDeclarativeConfig(text, { fileName: file });
+    io.out(`${file}: ${summarizeSnapshot(snapshot)}`);
+    return 0;
+  } catch (e) {
+    if (!(e instanceof GatewayError)) throw e;
+    if (json) io.err(JSON.stringify(e.toBody({ flattenErrors: true }), null, 2));
+    else for (const line of e.lines) io.err(line);
+    return 1;
+  }
+}
