@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startEsign } from '../support/esign-harness.ts';
+import { FormClient } from '../support/form-client.ts';
+
+test('GET /health is 200 {"status":"ok"} with a reachable database and 503 without; 5xx never leak', async (t) => {
+  const h = await startEsign(t);
+  const client = new FormClient(h.origin);
+  const ok = await client.get('/health');
+  assert.equal(ok.status, 200);
+  assert.deepEqual(ok.json(), { status: 'ok' });
+
+  await h.store.close();
+  const down = await client.get('/health');
+  assert.equal(down.status, 503);
+  assert.deepEqual(down.json(), { status: 'unavailable' });
+
+  // Every surface answers an internal failure with its generic row: no stack, no driver text.
+  const rest = await client.get('/restapi/v2.1/accounts/x', { authorization: 'Bearer abc' });
+  assert.equal(rest.status, 500);
+  assert.deepEqual(rest.json(), { errorCode: 'UNSPECIFIED_ERROR', message: 'An unexpected error occurred.' });
+  const oauth = await client.post('/oauth/token', { grant_type: 'authorization_code', code: 'x', client_id: 'a', client_secret: 'b' });
+  assert.equal(oauth.status, 500);
+  assert.deepEqual(oauth.json(), { error: 'server_error', error_description: 'An unexpected error occurred.' });
+  const page = await client.get('/console', { cookie: 'signet_session=abc' });
+  assert.equal(page.status, 500);
+  assert.match(page.text, /An unexpected error occurred\./);
+  assert.doesNotMatch(page.text + rest.text + oauth.text, /destroyed|Kysely|at .*\.ts/);
+});
+
+test('pages carry the security headers; HSTS only for an https public URL', async (t) => {
+  const h = await startEsign(t);
+  const res = await new FormClient(h.origin).get('/login');
+  assert.equal(res.status, 200);
+  assert.equal(res.headers['content-security-policy'], "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'");
+  assert.equal(res.headers['x-frame-options'], 'DENY');
+  assert.equal(res.headers['x-content-type-options'], 'nosniff');
+  assert.equal(res.headers['referrer-policy'], 'no-referrer');
+  assert.equal(res.headers['strict-transport-security'], undefined);
+  const css = await new FormClient(h.origin).get('/assets/signet.css');
+  assert.match(String(css.headers['content-type']), /text\/css/);
+  const missing = await new FormClient(h.origin).get('/no/such/page');
+  assert.equal(missing.status, 404);
+  assert.match(missing.text, /does not resolve to a resource/);
+});
