@@ -1,0 +1,104 @@
+import { EsignError } from '../../errors.ts';
+import type { EnvelopeDraft, SignHereDraft } from './envelope-draft.ts';
+import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from './envelope.ts';
+import type { ConvertedDocument, EnvelopeDeps } from './ports.ts';
+import { sendDraft } from './send-envelope.ts';
+import { assertSendable } from './assert-sendable.ts';
+
+/**
+ * DocuSign CreateEnvelope. Converts every document to PDF, resolves every SignHere tab (anchor
+ * search across all documents, or an absolute position checked against the page count), then
+ * stores the envelope, and when `status` is `sent` also the signing tokens and mails of the
+ * first routing order, in one store call: nothing is stored unless all of it succeeded.
+ */
+export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: string; senderUserId: string; draft: EnvelopeDraft }): Promise<Envelope> {
+  const { draft } = input;
+  // Fail before the (expensive) conversions when the envelope could not be sent anyway.
+  if (draft.status === 'sent') assertSendable(draft);
+
+  // Documents convert concurrently; the converter bounds its own concurrency per engine.
+  const converted: ConvertedDocument[] = await Promise.all(draft.documents.map((d) => deps.converter.convert(d)));
+  const pdfs = converted.map((c) => c.pdf);
+  const documents: EnvelopeDocument[] = draft.documents.map((d, i) => ({
+    documentId: d.documentId,
+    name: d.name,
+    fileExtension: d.fileExtension,
+    order: i + 1,
+    pageCount: converted[i]?.pageCount ?? 0,
+    sha256: deps.hashBytes(pdfs[i] ?? new Uint8Array()),
+  }));
+
+  const recipients: Recipient[] = [];
+  for (const r of draft.recipients) {
+    const tabs: SignHereTab[] = [];
+    for (const tab of r.signHereTabs) tabs.push(...(await resolveSignHere(deps, tab, r.recipientId, documents, pdfs)));
+    recipients.push({
+      recipientId: r.recipientId,
+      recipientIdGuid: deps.random.uuid(),
+      type: r.type,
+      email: r.email,
+      name: r.name,
+      routingOrder: r.routingOrder,
+      status: 'created',
+      ...(r.clientUserId !== undefined ? { clientUserId: r.clientUserId } : {}),
+      tabs,
+    });
+  }
+
+  const now = deps.clock();
+  const envelope: Envelope = {
+    envelopeId: deps.random.uuid(),
+    accountId: input.accountId,
+    senderUserId: input.senderUserId,
+    status: 'created',
+    emailSubject: draft.emailSubject,
+    ...(draft.emailBlurb !== undefined ? { emailBlurb: draft.emailBlurb } : {}),
+    createdAt: now,
+    statusChangedAt: now,
+    documents,
+    recipients,
+    version: 1,
+  };
+  const change = draft.status === 'sent' ? sendDraft(deps, envelope, now) : { envelope, signingTokens: [], mails: [] };
+  // A new envelope starts at version 1 whether or not it was sent on creation.
+  const stored = { ...change, envelope: { ...change.envelope, version: 1 } };
+  await deps.store.create(stored, new Map(documents.map((d, i) => [d.documentId, pdfs[i] ?? new Uint8Array()])));
+  return stored.envelope;
+}
+
+async function resolveSignHere(
+  deps: EnvelopeDeps,
+  tab: SignHereDraft,
+  recipientId: string,
+  documents: readonly EnvelopeDocument[],
+  pdfs: readonly Uint8Array[],
+): Promise<SignHereTab[]> {
+  const common = {
+    recipientId,
+    optional: tab.optional,
+    ...(tab.tabLabel !== undefined ? { tabLabel: tab.tabLabel } : {}),
+    ...(tab.name !== undefined ? { name: tab.name } : {}),
+    ...(tab.scaleValue !== undefined ? { scaleValue: tab.scaleValue } : {}),
+  };
+  if (tab.anchor) {
+    const anchor = tab.anchor;
+    const placements = await deps.anchors.find(pdfs, anchor);
+    if (placements.length === 0) {
+      // esign-wire.md §6.7: dropped silently only when anchorIgnoreIfNotPresent is true.
+      if (anchor.ignoreIfNotPresent) return [];
+      throw new EsignError('ANCHOR_TAB_STRING_NOT_FOUND', `Anchor string "${anchor.anchorString}" (recipientId ${recipientId}) is in none of the documents.`);
+    }
+    return placements.map((p) => {
+      const document = documents[p.documentIndex];
+      if (!document) throw new TypeError(`anchor finder returned document index ${p.documentIndex} of ${documents.length}`);
+      return { ...common, tabId: deps.random.uuid(), documentId: document.documentId, pageNumber: p.pageNumber, xPosition: p.xPosition, yPosition: p.yPosition, anchor };
+    });
+  }
+  const document = documents.find((d) => d.documentId === tab.documentId);
+  if (!document) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `A signHereTab of recipientId ${recipientId} names documentId "${tab.documentId ?? ''}", which is not in the envelope.`);
+  const pageNumber = tab.pageNumber ?? 1;
+  if (pageNumber > document.pageCount) {
+    throw new EsignError('TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT', `Page ${pageNumber} of documentId ${document.documentId}, which has ${document.pageCount} page(s).`);
+  }
+  return [{ ...common, tabId: deps.random.uuid(), documentId: document.documentId, pageNumber, xPosition: tab.xPosition ?? 0, yPosition: tab.yPosition ?? 0 }];
+}

@@ -1,0 +1,44 @@
+import type { AnchorSpec, RecipientType } from './envelope.ts';
+
+/**
+ * A validated create request, in domain terms: what restapi/envelopes makes of a wire
+ * EnvelopeDefinition once every field has been checked. Bytes are decoded, numbers are numbers.
+ */
+export type EnvelopeDraft = {
+  readonly status: 'created' | 'sent';
+  readonly emailSubject: string;
+  readonly emailBlurb?: string;
+  readonly documents: readonly DocumentDraft[];
+  readonly recipients: readonly RecipientDraft[];
+};
+
+export type DocumentDraft = {
+  readonly documentId: string;
+  readonly name: string;
+  /** Lower-case, without the dot. */
+  readonly fileExtension: string;
+  readonly bytes: Uint8Array;
+};
+
+export type RecipientDraft = {
+  readonly type: RecipientType;
+  readonly recipientId: string;
+  readonly email: string;
+  readonly name: string;
+  readonly routingOrder: number;
+  readonly clientUserId?: string;
+  readonly signHereTabs: readonly SignHereDraft[];
+};
+
+/** Either placed by anchor text, or absolutely on a page of a document. */
+export type SignHereDraft = {
+  readonly anchor?: AnchorSpec;
+  readonly documentId?: string;
+  readonly pageNumber?: number;
+  readonly xPosition?: number;
+  readonly yPosition?: number;
+  readonly tabLabel?: string;
+  readonly name?: string;
+  readonly optional: boolean;
+  readonly scaleValue?: number;
+};

@@ -1,0 +1,101 @@
+/**
+ * The envelope model, in DocuSign's vocabulary (compat/esign-wire.md §3, §6.1-§6.2). Pure data:
+ * ids are strings as on the wire, times are Dates, positions are PDF points (1/72 inch, which
+ * DocuSign calls pixels) measured from the page's top-left corner.
+ */
+
+/** Envelope statuses as DocuSign spells them on the wire (§6.1). */
+export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'completed' | 'declined' | 'voided';
+
+/** Recipient statuses (§6.2); `completed` is also where a carbon copy ends once reached. */
+export type RecipientStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'completed' | 'declined' | 'autoresponded';
+
+/** The recipient types this service supports (DocuSign's wire names). */
+export type RecipientType = 'signer' | 'carbonCopy';
+
+/** DocuSign's anchorUnits. */
+export type AnchorUnits = 'pixels' | 'inches' | 'mms' | 'cms';
+
+/** How a SignHere tab was asked to be placed by anchor text (§6.7). */
+export type AnchorSpec = {
+  readonly anchorString: string;
+  readonly units: AnchorUnits;
+  readonly xOffset: number;
+  readonly yOffset: number;
+  readonly ignoreIfNotPresent: boolean;
+  readonly caseSensitive: boolean;
+  readonly matchWholeWord: boolean;
+  readonly horizontalAlignment: 'left' | 'right';
+};
+
+/** A SignHere tab with its resolved place: one per anchor match, or one absolute tab. */
+export type SignHereTab = {
+  readonly tabId: string;
+  readonly recipientId: string;
+  readonly documentId: string;
+  /** 1-based. */
+  readonly pageNumber: number;
+  readonly xPosition: number;
+  readonly yPosition: number;
+  /** Present when the tab came from an anchor; the resolved position is above. */
+  readonly anchor?: AnchorSpec;
+  readonly tabLabel?: string;
+  readonly name?: string;
+  readonly optional: boolean;
+  readonly scaleValue?: number;
+};
+
+/** A document as stored: always a PDF after conversion, in the order given. */
+export type EnvelopeDocument = {
+  readonly documentId: string;
+  readonly name: string;
+  /** The extension the client sent (the stored bytes are PDF). */
+  readonly fileExtension: string;
+  /** 1-based position in the envelope. */
+  readonly order: number;
+  readonly pageCount: number;
+  /** Hex SHA-256 of the stored PDF (the certificate of completion lists it). */
+  readonly sha256: string;
+};
+
+/** A signer or a carbon copy. */
+export type Recipient = {
+  readonly recipientId: string;
+  readonly recipientIdGuid: string;
+  readonly type: RecipientType;
+  readonly email: string;
+  readonly name: string;
+  readonly routingOrder: number;
+  readonly status: RecipientStatus;
+  /** Set for embedded (captive) signers. */
+  readonly clientUserId?: string;
+  readonly sentAt?: Date;
+  readonly deliveredAt?: Date;
+  readonly signedAt?: Date;
+  readonly completedAt?: Date;
+  readonly declinedAt?: Date;
+  readonly declinedReason?: string;
+  readonly tabs: readonly SignHereTab[];
+};
+
+/** The aggregate: everything the REST API and the mails say about one envelope. */
+export type Envelope = {
+  readonly envelopeId: string;
+  readonly accountId: string;
+  readonly senderUserId: string;
+  readonly status: EnvelopeStatus;
+  readonly emailSubject: string;
+  readonly emailBlurb?: string;
+  readonly createdAt: Date;
+  readonly statusChangedAt: Date;
+  readonly sentAt?: Date;
+  readonly deliveredAt?: Date;
+  readonly completedAt?: Date;
+  readonly declinedAt?: Date;
+  readonly voidedAt?: Date;
+  readonly voidedReason?: string;
+  readonly documents: readonly EnvelopeDocument[];
+  readonly recipients: readonly Recipient[];
+  /** Optimistic-concurrency counter: every saved change increments it. */
+  readonly version: number;
+};

@@ -1,0 +1,95 @@
+import type { MailMessage } from '../../mail/mail-message.ts';
+import type { AnchorSpec, Envelope } from './envelope.ts';
+
+/** The clock; tests inject a fixed one. */
+export type Clock = () => Date;
+
+/** Randomness; tests inject a seeded one. */
+export interface Random {
+  /** A random UUID (envelope, recipient, tab ids). */
+  uuid(): string;
+  /** A bearer secret: 32 random bytes, base64url. */
+  secretToken(): string;
+}
+
+/** One document to turn into PDF (the pdf package's Converter behind an adapter). */
+export interface DocumentConverter {
+  /** PDF bytes and page count; throws EsignError (FORMAT_CONVERSION_ERROR, PDF_VALIDATION_FAILED) naming the document. */
+  convert(document: { documentId: string; name: string; fileExtension: string; bytes: Uint8Array }): Promise<ConvertedDocument>;
+}
+
+export type ConvertedDocument = { pdf: Uint8Array; pageCount: number };
+
+/** Where an anchor matched, offsets and alignment already applied (the pdf package's geometry). */
+export type AnchorPlacement = { documentIndex: number; pageNumber: number; xPosition: number; yPosition: number };
+
+/** Anchor search across every document of the envelope (esign-wire.md §6.7). */
+export interface AnchorFinder {
+  /** One placement per match, in document order; an empty list when there is none. */
+  find(pdfs: readonly Uint8Array[], anchor: AnchorSpec): Promise<AnchorPlacement[]>;
+}
+
+/** What the domain asks to be told to a recipient; the mail module renders it. */
+export type Notification =
+  | { readonly kind: 'envelope-sent'; readonly recipientId: string; readonly signingToken?: string }
+  | { readonly kind: 'envelope-voided'; readonly recipientId: string };
+
+/** Turns a notification into a mail (mail/compose-notification.ts). */
+export interface Notifier {
+  compose(notification: Notification, envelope: Envelope): MailMessage;
+}
+
+/** A per-recipient signing link secret, stored only as its SHA-256 (single purpose: signing). */
+export type SigningTokenRecord = {
+  readonly tokenHash: string;
+  readonly envelopeId: string;
+  readonly recipientId: string;
+  readonly purpose: 'signing';
+  readonly createdAt: Date;
+};
+
+/** Everything one change writes, in one transaction: the envelope, tokens, outbox mails. */
+export type EnvelopeChange = {
+  readonly envelope: Envelope;
+  readonly signingTokens: readonly SigningTokenRecord[];
+  readonly mails: readonly MailMessage[];
+};
+
+/** The listStatusChanges filter (restapi/envelopes parses the query). */
+export type EnvelopeQuery = {
+  readonly fromDate?: Date;
+  readonly toDate?: Date;
+  readonly statuses?: readonly string[];
+  readonly envelopeIds?: readonly string[];
+  readonly startPosition: number;
+  readonly count: number;
+};
+
+/** Envelope persistence (store/ implements it over Kysely). */
+export interface EnvelopeStore {
+  /** Stores a new envelope with its PDFs, tokens and mails, all or nothing. */
+  create(change: EnvelopeChange, pdfs: ReadonlyMap<string, Uint8Array>): Promise<void>;
+  /**
+   * Saves a changed envelope (and its tokens and mails) only if the stored version is still
+   * `change.envelope.version - 1`; false when someone else changed it first.
+   */
+  update(change: EnvelopeChange): Promise<boolean>;
+  find(accountId: string, envelopeId: string): Promise<Envelope | undefined>;
+  list(accountId: string, query: EnvelopeQuery): Promise<{ envelopes: Envelope[]; totalSetSize: number }>;
+  /** The stored PDF of one document. */
+  documentPdf(accountId: string, envelopeId: string, documentId: string): Promise<Uint8Array | undefined>;
+}
+
+/** What the envelope use cases run on. */
+export type EnvelopeDeps = {
+  readonly store: EnvelopeStore;
+  readonly converter: DocumentConverter;
+  readonly anchors: AnchorFinder;
+  readonly notifier: Notifier;
+  readonly clock: Clock;
+  readonly random: Random;
+  /** SHA-256 hex of a secret (security/secret-token.ts); injected so the domain stays pure. */
+  readonly hashSecret: (secret: string) => string;
+  /** SHA-256 hex of bytes (document fingerprints). */
+  readonly hashBytes: (bytes: Uint8Array) => string;
+};

@@ -1,0 +1,47 @@
+import { assertRecipientTransition } from './envelope-transitions.ts';
+import type { Envelope, Recipient } from './envelope.ts';
+
+/** A recipient still to act: a signer whose turn came and who has not finished. */
+function isPendingSigner(r: Recipient): boolean {
+  return r.type === 'signer' && (r.status === 'sent' || r.status === 'delivered');
+}
+
+/** Not reached yet: nobody has notified them. */
+function isUnreached(r: Recipient): boolean {
+  return r.status === 'created';
+}
+
+/**
+ * The routing order in progress: the lowest order that still has someone to reach or a signer
+ * to wait for; undefined when nobody is left (DocuSign's `currentRoutingOrder`).
+ */
+export function currentRoutingOrder(recipients: readonly Recipient[]): number | undefined {
+  const open = recipients.filter((r) => isUnreached(r) || isPendingSigner(r)).map((r) => r.routingOrder);
+  return open.length === 0 ? undefined : Math.min(...open);
+}
+
+/**
+ * Moves routing forward at `now` and returns who was reached. Recipients of the lowest
+ * unreached routing order are reached together (same order = parallel, spec §2 Signer):
+ * signers become `sent`; carbon copies, who have nothing to do, become `completed`. While no
+ * signer is pending (an order of only carbon copies), the next order is reached at once, since
+ * nobody would ever finish that order otherwise.
+ */
+export function advanceRouting(envelope: Envelope, now: Date): { envelope: Envelope; reached: Recipient[] } {
+  let recipients = [...envelope.recipients];
+  const reached: Recipient[] = [];
+  while (!recipients.some(isPendingSigner)) {
+    const unreached = recipients.filter(isUnreached);
+    if (unreached.length === 0) break;
+    const order = Math.min(...unreached.map((r) => r.routingOrder));
+    recipients = recipients.map((r) => {
+      if (!isUnreached(r) || r.routingOrder !== order) return r;
+      const status = r.type === 'signer' ? 'sent' : 'completed';
+      assertRecipientTransition(r.status, status);
+      const next: Recipient = { ...r, status, sentAt: now, ...(status === 'completed' ? { completedAt: now } : {}) };
+      reached.push(next);
+      return next;
+    });
+  }
+  return { envelope: { ...envelope, recipients }, reached };
+}

@@ -1,0 +1,34 @@
+import { assertSendable } from './assert-sendable.ts';
+import { assertEnvelopeTransition } from './envelope-transitions.ts';
+import type { Envelope } from './envelope.ts';
+import type { EnvelopeChange, EnvelopeDeps, Notification, SigningTokenRecord } from './ports.ts';
+import { advanceRouting } from './routing.ts';
+import { updateEnvelope } from './update-envelope.ts';
+
+/**
+ * The pure part of sending: the envelope becomes `sent`, the first routing order is reached,
+ * each reached signer gets a fresh signing token (stored hashed) and everyone reached a mail.
+ */
+export function sendDraft(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'notifier'>, envelope: Envelope, now: Date): EnvelopeChange {
+  assertEnvelopeTransition(envelope.status, 'sent');
+  assertSendable(envelope);
+  const sent: Envelope = { ...envelope, status: 'sent', sentAt: now, statusChangedAt: now, version: envelope.version + 1 };
+  const { envelope: routed, reached } = advanceRouting(sent, now);
+  const signingTokens: SigningTokenRecord[] = [];
+  const mails = reached.map((recipient) => {
+    let notification: Notification = { kind: 'envelope-sent', recipientId: recipient.recipientId };
+    // Carbon copies and embedded signers (clientUserId) get no personal signing link by mail.
+    if (recipient.type === 'signer' && recipient.clientUserId === undefined) {
+      const token = deps.random.secretToken();
+      signingTokens.push({ tokenHash: deps.hashSecret(token), envelopeId: envelope.envelopeId, recipientId: recipient.recipientId, purpose: 'signing', createdAt: now });
+      notification = { ...notification, signingToken: token };
+    }
+    return deps.notifier.compose(notification, routed);
+  });
+  return { envelope: routed, signingTokens, mails };
+}
+
+/** DocuSign Envelopes::update {status:"sent"}: sends a draft. */
+export function sendEnvelope(deps: EnvelopeDeps, accountId: string, envelopeId: string): Promise<Envelope> {
+  return updateEnvelope(deps, accountId, envelopeId, (current) => sendDraft(deps, current, deps.clock()));
+}

@@ -1,0 +1,37 @@
+import type { Envelope } from '../domain/envelope/envelope.ts';
+import type { Notification, Notifier } from '../domain/envelope/ports.ts';
+import type { MailMessage } from './mail-message.ts';
+import { envelopeSentMail } from './templates/envelope-sent-mail.ts';
+import { envelopeVoidedMail } from './templates/envelope-voided-mail.ts';
+
+/** The path of a signing link; signing/ (issue 7) serves it. */
+export const SIGNING_PATH = '/signing/';
+
+/** The personal signing link for a raw token. */
+export function signingUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}${SIGNING_PATH}${encodeURIComponent(token)}`;
+}
+
+/** The Notifier the domain uses: notifications → rendered mails, links on PUBLIC_URL. */
+export function buildNotifier(publicUrl: string): Notifier {
+  return {
+    compose(notification: Notification, envelope: Envelope): MailMessage {
+      const recipient = envelope.recipients.find((r) => r.recipientId === notification.recipientId);
+      if (!recipient) throw new TypeError(`recipient ${notification.recipientId} is not in envelope ${envelope.envelopeId}`);
+      const to = { email: recipient.email, name: recipient.name };
+      switch (notification.kind) {
+        case 'envelope-sent':
+          return envelopeSentMail({
+            envelopeId: envelope.envelopeId,
+            to,
+            emailSubject: envelope.emailSubject,
+            emailBlurb: envelope.emailBlurb,
+            documentNames: envelope.documents.map((d) => d.name),
+            signingUrl: notification.signingToken === undefined ? undefined : signingUrl(publicUrl, notification.signingToken),
+          });
+        case 'envelope-voided':
+          return envelopeVoidedMail({ envelopeId: envelope.envelopeId, to, emailSubject: envelope.emailSubject, voidedReason: envelope.voidedReason ?? '' });
+      }
+    },
+  };
+}

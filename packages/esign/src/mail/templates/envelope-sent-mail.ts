@@ -1,0 +1,41 @@
+import { html } from '../../web/html.ts';
+import type { MailMessage } from '../mail-message.ts';
+import { mailButton, mailLayout, oneLine } from './mail-layout.ts';
+
+export type EnvelopeSentMailInput = {
+  envelopeId: string;
+  to: { email: string; name: string };
+  emailSubject: string;
+  emailBlurb?: string | undefined;
+  documentNames: readonly string[];
+  /** The personal signing link; absent for carbon copies and embedded signers. */
+  signingUrl?: string | undefined;
+};
+
+/**
+ * "Please sign" (signers) or "for your information" (carbon copies). The signing link is a
+ * plain https URL on a line of its own in the text part (ARCHITECTURE.md §4: tests and mail
+ * clients find it there); every value from the envelope is escaped in the HTML part.
+ */
+export function envelopeSentMail(input: EnvelopeSentMailInput): MailMessage {
+  const subject = oneLine(input.emailSubject);
+  const documents = input.documentNames.map((n) => `  - ${oneLine(n)}`).join('\n');
+  const heading = input.signingUrl ? `${input.to.name}, please sign` : `${input.to.name}, you have a copy to review`;
+  const text = [
+    heading,
+    '',
+    ...(input.emailBlurb ? [input.emailBlurb, ''] : []),
+    input.signingUrl ? 'Documents waiting for your signature:' : 'Documents sent to you for your information:',
+    documents,
+    '',
+    ...(input.signingUrl ? ['Review and sign them here:', input.signingUrl, ''] : ['You will receive the completed documents when everyone has signed.', '']),
+    `Envelope ID: ${input.envelopeId}`,
+  ].join('\n');
+  const body = html`
+${input.emailBlurb ? html`<p style="white-space:pre-line">${input.emailBlurb}</p>` : ''}
+<p>${input.signingUrl ? 'Documents waiting for your signature:' : 'Documents sent to you for your information:'}</p>
+<ul>${input.documentNames.map((n) => html`<li>${n}</li>`)}</ul>
+${input.signingUrl ? mailButton('Review and sign', input.signingUrl) : html`<p>You will receive the completed documents when everyone has signed.</p>`}
+<p style="font-size:12px;color:#656d76">Envelope ID: ${input.envelopeId}</p>`;
+  return { kind: 'envelope-sent', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body) };
+}

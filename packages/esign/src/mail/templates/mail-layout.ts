@@ -1,0 +1,31 @@
+import { html, type SafeHtml } from '../../web/html.ts';
+
+/** Header values are one line: a CR or LF from user input must never start a new header. */
+export function oneLine(text: string): string {
+  return text.replace(/[\r\n\t]+/g, ' ').trim();
+}
+
+/**
+ * The HTML frame every notification shares: inline styles only (mail clients drop <style>
+ * and external sheets), a single column, and the preheader hidden.
+ */
+export function mailLayout(heading: string, body: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading}</title></head>
+<body style="margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1f2328">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
+<p style="margin:0 0 16px;font-weight:bold;color:#4b3fbf">Signet</p>
+<h1 style="font-size:20px;margin:0 0 16px">${heading}</h1>
+${body}
+<p style="margin:24px 0 0;font-size:12px;color:#656d76">Do not share this e-mail: its link lets anyone act in your name.</p>
+</div>
+</body>
+</html>
+`.value;
+}
+
+/** A call-to-action button that is also a plain link. */
+export function mailButton(label: string, url: string): SafeHtml {
+  return html`<p style="margin:24px 0"><a href="${url}" style="display:inline-block;background:#4b3fbf;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:bold">${label}</a></p>`;
+}
