@@ -10,6 +10,23 @@ import { sendProxyError } from './send-proxy-error.ts';
 import type { ExchangeSink, UpstreamConnection } from './upstream-connection.ts';
 import type { UpstreamPool } from './upstream-pool.ts';
 
+// RFC 9110 §7.6.1: fields named in Connection are hop-by-hop as well.
+function listedFields(value: string, into: string[] | undefined): string[] | undefined {
+  for (const token of value.split(',')) {
+    const t = token.trim().toLowerCase();
+    if (t !== '' && t !== 'close' && t !== 'keep-alive') (into ??= []).push(t);
+  }
+  return into;
+}
+
+function withoutFields(headers: string[], names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < headers.length; i += 2) {
+    if (!names.includes(headers[i]!.toLowerCase())) out.push(headers[i]!, headers[i + 1]!);
+  }
+  return out;
+}
+
 /** Per-process parts every exchange shares. */
 export type ProxyContext = {
   readonly pool: UpstreamPool;
@@ -144,18 +161,23 @@ export class ProxyExchange implements ExchangeSink {
     const t = this.#x.target;
     if (t.upstream !== undefined) this.#ctx.hooks.onAttempt?.(t.upstream, this.#address!, status, false);
     const now = performance.now();
-    const headers: string[] = [];
+    let headers: string[] = [];
     let via: string | undefined;
+    let connectionTokens: string[] | undefined;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!;
       const lower = name.toLowerCase();
-      if (HOP_BY_HOP_RESPONSE.has(lower)) continue;
+      if (HOP_BY_HOP_RESPONSE.has(lower)) {
+        if (lower === 'connection') connectionTokens = listedFields(raw[i + 1]!, connectionTokens);
+        continue;
+      }
       if (lower === 'via') {
         via = via === undefined ? raw[i + 1] : via + ', ' + raw[i + 1];
         continue;
       }
       headers.push(name, raw[i + 1]!);
     }
+    if (connectionTokens !== undefined) headers = withoutFields(headers, connectionTokens);
     // Kong's header_filter: latency_tokens, server_tokens (Via) and X-Kong-Request-Id.
     headers.push(
       'Via', via === undefined ? VIA : via + ', ' + VIA,

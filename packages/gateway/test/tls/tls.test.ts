@@ -1,0 +1,117 @@
+// Certificate selection by SNI with real TLS handshakes (kong.md §2.6, kong/runloop/certificate.lua):
+// exact, then `*.x.y`, then `x.y.*`, then the `*` SNI, then the node default; TLS 1.2+ only.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { test, type TestContext } from 'node:test';
+import { connect, createServer as createTlsServer, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { issueCertificate } from '@signet/kit';
+import { listenOnLoopback } from '@signet/kit/testing';
+import { request, Agent } from 'undici';
+import type { Certificate, Sni } from '../../src/declarative/types.ts';
+import { certificate, route, service, sni, snapshot } from '../snapshot.fixture.ts';
+import { startGateway, startUpstream } from '../proxy/proxy.fixture.ts';
+
+const pair = (cn: string) => issueCertificate({ commonName: cn, dnsNames: [cn.replace(/^catch-all$/, 'catch.all')] });
+const DEFAULT = pair('node-default');
+const certs = {
+  exact: pair('exact'),
+  prefix: pair('prefix-wildcard'),
+  suffix: pair('suffix-wildcard'),
+  star: pair('catch-all'),
+};
+
+function tlsConfig(withStar: boolean): { certificates: Certificate[]; snis: Sni[] } {
+  const exact = certificate(certs.exact.certPem, certs.exact.keyPem);
+  const prefix = certificate(certs.prefix.certPem, certs.prefix.keyPem);
+  const suffix = certificate(certs.suffix.certPem, certs.suffix.keyPem);
+  const star = certificate(certs.star.certPem, certs.star.keyPem);
+  const snis = [sni('exact.test', exact), sni('x.wild.test', exact), sni('*.wild.test', prefix), sni('api.example.*', suffix)];
+  if (withStar) snis.push(sni('*', star));
+  return { certificates: withStar ? [exact, prefix, suffix, star] : [exact, prefix, suffix], snis };
+}
+
+async function startTlsGateway(t: TestContext, withStar: boolean) {
+  const upstream = await startUpstream(t);
+  const svc = service({ host: '127.0.0.1', port: upstream.port });
+  return startGateway(
+    t,
+    snapshot({ services: [svc], routes: [route({ paths: ['/'], service: { id: svc.id } })], ...tlsConfig(withStar) }),
+    {},
+    { proxyListen: [{ host: '127.0.0.1', port: 0, ssl: true }], sslCert: DEFAULT },
+  );
+}
+
+/** Handshakes and returns the CN of the certificate the server chose. */
+async function servedCommonName(port: number, servername: string | undefined, extra: ConnectionOptions = {}): Promise<string> {
+  const socket: TLSSocket = connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ...(servername ? { servername } : {}), ...extra });
+  try {
+    await once(socket, 'secureConnect');
+    return String(socket.getPeerCertificate().subject.CN);
+  } finally {
+    socket.destroy();
+  }
+}
+
+const cases: { name: string; sni: string | undefined; withStar: boolean; expected: string }[] = [
+  { name: 'exact name', sni: 'exact.test', withStar: true, expected: 'exact' },
+  { name: 'exact beats the prefix wildcard', sni: 'x.wild.test', withStar: true, expected: 'exact' },
+  { name: 'prefix wildcard *.wild.test', sni: 'a.wild.test', withStar: true, expected: 'prefix-wildcard' },
+  { name: 'prefix wildcard needs three labels', sni: 'wild.test', withStar: true, expected: 'catch-all' },
+  { name: 'prefix wildcard replaces one label only', sni: 'a.b.wild.test', withStar: true, expected: 'catch-all' },
+  { name: 'suffix wildcard api.example.*', sni: 'api.example.org', withStar: true, expected: 'suffix-wildcard' },
+  { name: 'case-insensitive', sni: 'EXACT.Test', withStar: true, expected: 'exact' },
+  { name: 'the * SNI catches the rest', sni: 'unknown.test', withStar: true, expected: 'catch-all' },
+  { name: 'no * SNI: node default', sni: 'unknown.test', withStar: false, expected: 'node-default' },
+  { name: 'no SNI: node default even with *', sni: undefined, withStar: true, expected: 'node-default' },
+];
+
+test('certificate selection by SNI', async (t) => {
+  const gateways = { true: await startTlsGateway(t, true), false: await startTlsGateway(t, false) };
+  for (const c of cases) {
+    const g = gateways[String(c.withStar) as 'true' | 'false'];
+    assert.equal(await servedCommonName(g.port, c.sni), c.expected, c.name);
+  }
+});
+
+test('a generated default certificate (CN localhost) when none is configured', async (t) => {
+  const upstream = await startUpstream(t);
+  const svc = service({ host: '127.0.0.1', port: upstream.port });
+  const g = await startGateway(t, snapshot({ services: [svc], routes: [route({ paths: ['/'], service: { id: svc.id } })] }), {}, {
+    proxyListen: [{ host: '127.0.0.1', port: 0, ssl: true }],
+  });
+  assert.equal(await servedCommonName(g.port, undefined), 'localhost');
+});
+
+test('TLS 1.1 is refused; the same client settings reach a TLS 1.1 server', async (t) => {
+  const g = await startTlsGateway(t, true);
+  // SECLEVEL=0 lets this client offer TLS 1.1 at all (OpenSSL 3 disables it by default).
+  const legacy: ConnectionOptions = { minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' };
+  // Control: a server that allows TLS 1.1 accepts this client, so the refusal below is the gateway's.
+  const control = createTlsServer({ cert: DEFAULT.certPem, key: DEFAULT.keyPem, minVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }, (s) => s.end());
+  const controlPort = await listenOnLoopback(control);
+  t.after(() => new Promise<void>((resolve) => control.close(() => resolve())));
+  assert.equal(await servedCommonName(controlPort, 'exact.test', legacy), 'node-default');
+  await assert.rejects(servedCommonName(g.port, 'exact.test', legacy), /protocol|version|alert/i);
+  assert.equal(await servedCommonName(g.port, 'exact.test', { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2' }), 'exact');
+});
+
+test('https listener proxies with X-Forwarded-Proto https and routes by sni', async (t) => {
+  const upstream = await startUpstream(t);
+  const svc = service({ host: '127.0.0.1', port: upstream.port });
+  const { certificates, snis } = tlsConfig(false);
+  const g = await startGateway(t, snapshot({
+    services: [svc], certificates, snis,
+    routes: [route({ name: 'by-sni', snis: ['exact.test'], protocols: ['https'], paths: ['/'], service: { id: svc.id } })],
+  }), {}, { proxyListen: [{ host: '127.0.0.1', port: 0, ssl: true }], sslCert: DEFAULT });
+  const agent = new Agent({ connect: { rejectUnauthorized: false, servername: 'exact.test' } });
+  t.after(() => agent.close());
+  const res = await request(`https://127.0.0.1:${g.port}/x`, { dispatcher: agent, headers: { host: 'exact.test' } });
+  const echo = (await res.body.json()) as { headers: Record<string, string> };
+  assert.equal(res.statusCode, 200);
+  assert.equal(echo.headers['x-forwarded-proto'], 'https');
+  const other = new Agent({ connect: { rejectUnauthorized: false, servername: 'a.wild.test' } });
+  t.after(() => other.close());
+  const miss = await request(`https://127.0.0.1:${g.port}/x`, { dispatcher: other });
+  assert.equal(miss.statusCode, 404);
+  await miss.body.text();
+});
