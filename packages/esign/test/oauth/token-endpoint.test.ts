@@ -186,11 +186,11 @@ test('JWT bearer grant: RS256 assertion against the registered key, consent requ
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const seed = await seedUserAndApp(h, { rsaPublicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
   const aud = h.origin.replace('https://', '').replace('http://', '');
-  const assertion = (claims: Record<string, unknown>, key = privateKey) => {
+  const assertion = (claims: { iss?: string; sub?: string; aud?: string }, key = privateKey) => {
     const now = Math.floor(h.clock.now().getTime() / 1000);
-    return new SignJWT({ scope: 'signature impersonation', ...claims })
+    return new SignJWT({ scope: 'signature impersonation' })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
-      .setIssuer(String(claims.iss ?? seed.clientId)).setSubject(String(claims.sub ?? seed.userId)).setAudience(String(claims.aud ?? aud))
+      .setIssuer(claims.iss ?? seed.clientId).setSubject(claims.sub ?? seed.userId).setAudience(claims.aud ?? aud)
       .setIssuedAt(now).setExpirationTime(now + 3600).sign(key);
   };
   const grant = async (jwt: string) => tokenRequest(h, { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: jwt });

@@ -13,10 +13,10 @@ type Engine = { name: 'sqlite' | 'postgres'; fresh: (t: TestContext) => Promise<
 
 const sqlite: Engine = {
   name: 'sqlite',
-  async fresh(t) {
+  fresh(t) {
     const dir = mkdtempSync(join(tmpdir(), 'signet-store-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
-    return { sqliteFile: sqliteFileIn(dir) };
+    return Promise.resolve({ sqliteFile: sqliteFileIn(dir) });
   },
 };
 
