@@ -29,7 +29,12 @@ export type ConverterOptions = {
 };
 
 /** One document to turn into PDF. */
-export type ConvertInput = { bytes: Uint8Array; fileExtension: string };
+export type ConvertInput = {
+  bytes: Uint8Array;
+  fileExtension: string;
+  /** Overrides the converter's per-document deadline for this document. */
+  timeoutMs?: number;
+};
 
 /** Counters for operators and tests. */
 export type ConverterStats = { officeColdFallbacks: number; htmlBlockedRequests: number; running: number; waiting: number };
@@ -70,7 +75,7 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
   let closed = false;
 
   return {
-    async convert({ bytes, fileExtension }) {
+    async convert({ bytes, fileExtension, timeoutMs: deadline = timeoutMs }) {
       if (closed) throw new PdfError('CONVERTER_CLOSED');
       const kind = documentKind(fileExtension);
       if (bytes.byteLength > maxBytes) {
@@ -82,12 +87,12 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
           return queues.pdf.run(async () => {
             await validatePdf(bytes);
             return bytes;
-          }, timeoutMs, 'pdf');
+          }, deadline, 'pdf');
         case 'html':
-          return queues.html.run((signal) => html.convert(bytes, signal), timeoutMs, 'html document');
+          return queues.html.run((signal) => html.convert(bytes, signal), deadline, 'html document');
         case 'office': {
           const ext = normalizeExtension(fileExtension);
-          return queues.office.run((signal) => office.convert(bytes, ext, signal), timeoutMs, `${ext} document`);
+          return queues.office.run((signal) => office.convert(bytes, ext, signal), deadline, `${ext} document`);
         }
       }
     },

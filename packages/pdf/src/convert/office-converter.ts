@@ -76,6 +76,7 @@ export class OfficeConverter {
       const warm = this.#options.coldOnly ? undefined : await this.#worker(slot).catch(() => undefined);
       let pdfPath = output;
       if (warm) {
+        signal.throwIfAborted();
         const onAbort = (): void => void warm.stop();
         signal.addEventListener('abort', onAbort, { once: true });
         try {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 
@@ -47,6 +48,7 @@ export class OfficeWorker {
   #soffice: ChildProcess | undefined;
   #python: ChildProcess | undefined;
   #pending = new Map<number, Pending>();
+  #pipe = '';
   #nextId = 1;
   #dead = false;
   #stderr = '';
@@ -70,6 +72,7 @@ export class OfficeWorker {
   /** Starts soffice and the UNO worker; resolves once the worker has connected. */
   async start(): Promise<void> {
     const pipe = `signet-${process.pid}-${randomBytes(6).toString('hex')}`;
+    this.#pipe = pipe;
     this.#spawnSoffice([
       '--headless', '--invisible', '--nologo', '--norestore', '--nodefault', '--nolockcheck',
       `--accept=pipe,name=${pipe};urp;`,
@@ -128,6 +131,9 @@ export class OfficeWorker {
     );
     await Promise.all(exits);
     await rm(this.#profileDir, { recursive: true, force: true });
+    // A killed soffice leaves its named pipe's socket file behind (LibreOffice's osl layer
+    // puts it in /tmp as OSL_PIPE_<uid>_<name>).
+    if (this.#pipe) await rm(join('/tmp', `OSL_PIPE_${process.getuid?.() ?? 0}_${this.#pipe}`), { force: true });
   }
 
   #onLine(line: string): void {

@@ -25,6 +25,11 @@ export async function validatePdf(bytes: Uint8Array): Promise<number> {
     throw new PdfError('CORRUPT_DOCUMENT', 'It could not be parsed as a PDF.', { cause: err });
   }
   if (pages < 1) throw new PdfError('CORRUPT_DOCUMENT', 'It has no pages.');
+  // Owner-password-only files open in pdf.js without a password, but pdf-lib cannot re-save
+  // them. The trailer (or xref stream dictionary, never compressed) names /Encrypt.
+  if (/\/Encrypt[\s/<]/.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'))) {
+    throw new PdfError('ENCRYPTED_DOCUMENT');
+  }
   try {
     await PDFDocument.load(bytes, { updateMetadata: false });
   } catch (err) {

@@ -1,0 +1,80 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { listenOnLoopback } from '@signet/kit/testing';
+import { buildConverter, findAnchors, type Converter } from '../src/index.ts';
+import { makeHtml, popplerText } from './documents.fixture.ts';
+
+describe('html conversion touches neither the network nor the file system', () => {
+  const seen: string[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    seen.push(req.url ?? '');
+    res.setHeader('content-type', 'text/html');
+    res.end('<p>REMOTE CONTENT LEAKED</p>');
+  });
+  let port = 0;
+  let dir = '';
+  let secretFile = '';
+  let converter: Converter;
+
+  before(async () => {
+    port = await listenOnLoopback(server);
+    dir = await mkdtemp(join(tmpdir(), 'signet-html-'));
+    secretFile = join(dir, 'secret.html');
+    await writeFile(secretFile, '<p>LOCAL FILE LEAKED</p>');
+    await writeFile(join(dir, 'secret.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
+    converter = await buildConverter({ htmlPages: 1 });
+  });
+  after(async () => {
+    await converter.close();
+    server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('remote images, styles, fonts, frames, refreshes and scripts are never requested', async () => {
+    const remote = `http://127.0.0.1:${port}`;
+    const hostile = `
+      <img src="${remote}/img.png">
+      <link rel="stylesheet" href="${remote}/style.css">
+      <style>@import url("${remote}/import.css"); @font-face { font-family: x; src: url("${remote}/font.woff"); }
+        body { background-image: url("${remote}/bg.png"); font-family: x; }</style>
+      <iframe src="${remote}/frame.html"></iframe>
+      <object data="${remote}/object.html"></object>
+      <meta http-equiv="refresh" content="0; url=${remote}/refresh">
+      <script src="${remote}/script.js"></script>
+      <script>fetch("${remote}/fetch"); document.write("SCRIPT RAN");</script>
+      <video src="${remote}/video.mp4" poster="${remote}/poster.png"></video>`;
+    const pdf = await converter.convert({ bytes: makeHtml('Hostile offer', hostile), fileExtension: 'html' });
+    const text = await popplerText(pdf);
+    assert.match(text, /Hostile offer/);
+    assert.doesNotMatch(text, /REMOTE CONTENT LEAKED|SCRIPT RAN/);
+    assert.deepEqual(seen, [], 'the listener received no request');
+    assert.equal((await findAnchors([pdf], { anchorString: '/sn1/' })).length, 1);
+  });
+
+  test('file:// frames, images and links do not read local files', async () => {
+    const local = pathToFileURL(secretFile).href;
+    const hostile = `
+      <iframe src="${local}"></iframe>
+      <object data="${local}"></object>
+      <embed src="${local}">
+      <img src="${pathToFileURL(join(dir, 'secret.png')).href}">
+      <img src="file:///etc/passwd">
+      <base href="file:///"><iframe src="etc/hostname"></iframe>`;
+    const pdf = await converter.convert({ bytes: makeHtml('Local offer', hostile), fileExtension: 'htm' });
+    const text = await popplerText(pdf);
+    assert.match(text, /Local offer/);
+    assert.doesNotMatch(text, /LOCAL FILE LEAKED|root:/);
+  });
+
+  test('a plain document still prints with its inline styles and data: images', async () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const pdf = await converter.convert({ bytes: makeHtml('Styled offer', `<img alt="dot" src="data:image/png;base64,${png}">`), fileExtension: 'html' });
+    assert.match(await popplerText(pdf), /Styled offer/);
+    assert.deepEqual(seen, []);
+  });
+});
