@@ -22,7 +22,7 @@ type Item = {
 const isRecord = (v: unknown): v is Input => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // Fields that are declarative-only and never part of an entity.
-const NOT_ENTITY_FIELDS = new Set(['_comment', '_ignore', 'plugins', 'routes', 'targets', 'snis']);
+const NOT_ENTITY_FIELDS = new Set(['_comment', '_ignore', 'plugins']);
 
 function normalize(schema: RecordSchema, input: Input): Input {
   return applyDefaults(schema, schema.shorthands === undefined ? input : schema.shorthands(input, new Map()));
@@ -127,7 +127,7 @@ export function resolveEntities(config: Input, options: Options): { entities: En
     const out: Input = { id: item.id };
     const timestamp = item.type === 'targets' ? Math.round(options.now * 1000) / 1000 : Math.floor(options.now);
     for (const [name] of entitySchema(item.type, item.parentId !== undefined).fields) {
-      if (name === 'id' || NOT_ENTITY_FIELDS.has(name)) continue;
+      if (name === 'id' || NOT_ENTITY_FIELDS.has(name) || NESTING[item.type]?.[0] === name) continue;
       const v = item.value[name];
       if (name === 'created_at' || name === 'updated_at') out[name] = typeof v === 'number' ? v : timestamp;
       else if (name in FOREIGN_KEYS[item.type]) {
