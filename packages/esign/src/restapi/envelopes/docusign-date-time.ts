@@ -1,0 +1,7 @@
+/**
+ * DocuSign's timestamp spelling: UTC with seven fractional digits, e.g.
+ * "2026-11-21T19:15:18.7470000Z" (esign-wire.md §3.1).
+ */
+export function toDocuSignDateTime(date: Date): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, '.$10000Z');
+}

@@ -1,0 +1,165 @@
+import { normalizeExtension, SUPPORTED_EXTENSIONS } from '@signet/pdf';
+import { normalizeEmail } from '../../domain/email-address.ts';
+import type { AnchorSpec, AnchorUnits } from '../../domain/envelope/envelope.ts';
+import type { DocumentDraft, EnvelopeDraft, RecipientDraft, SignHereDraft } from '../../domain/envelope/envelope-draft.ts';
+import { EsignError } from '../../errors.ts';
+import { WireReader } from './wire-reader.ts';
+
+// Limits of our own, generous against DocuSign's (100-character subjects, 10,000-character
+// blurbs); they bound what one request can make us store.
+const MAX_DOCUMENTS = 50;
+const MAX_RECIPIENTS = 100;
+const MAX_TABS_PER_RECIPIENT = 200;
+// DocuSign routing orders are small positive integers.
+const MAX_ROUTING_ORDER = 999;
+
+// Recipient and tab types DocuSign has that this service does not (yet) implement: a request
+// that uses one is refused rather than silently half-honoured.
+const UNSUPPORTED_RECIPIENT_TYPES = ['agents', 'editors', 'intermediaries', 'certifiedDeliveries', 'inPersonSigners', 'seals', 'witnesses', 'notaries', 'participants'];
+const SUPPORTED_TABS = new Set(['signHereTabs']);
+
+/**
+ * Reads a DocuSign EnvelopeDefinition (esign-wire.md §3) into a domain draft, or throws a
+ * DocuSign-style 400 naming the field. Only what this service implements is accepted; unknown
+ * scalar fields are ignored, as DocuSign ignores them.
+ */
+export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a JSON EnvelopeDefinition object.');
+  const root = new WireReader('', body);
+  const status = root.field('status').optionalString(32)?.toLowerCase() ?? 'created';
+  // Create accepts only a draft or an immediate send (§3: `status` on create).
+  if (status !== 'sent' && status !== 'created') throw new EsignError('ENVELOPE_INVALID_STATUS', `status must be "sent" or "created" when creating an envelope, got "${status}".`);
+  if (root.field('templateId').present || root.field('compositeTemplates').items().length > 0 || root.field('templateRoles').items().length > 0) {
+    throw new EsignError('INVALID_REQUEST_BODY', 'Templates (templateId, templateRoles, compositeTemplates) are not supported.');
+  }
+
+  const documentReaders = root.field('documents').items();
+  if (documentReaders.length > MAX_DOCUMENTS) root.field('documents').fail(`may hold at most ${MAX_DOCUMENTS} documents.`);
+  const documents = documentReaders.map(parseDocument);
+  assertUnique(documents.map((d) => d.documentId), 'documentId', 'documents');
+
+  const recipientsReader = root.field('recipients');
+  for (const type of UNSUPPORTED_RECIPIENT_TYPES) {
+    if (recipientsReader.field(type).items().length > 0) recipientsReader.field(type).fail('is not supported; use signers and carbonCopies.');
+  }
+  const recipients = [
+    ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer')),
+    ...recipientsReader.field('carbonCopies').items().map((r) => parseRecipient(r, 'carbonCopy')),
+  ];
+  if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
+  assertUnique(recipients.map((r) => r.recipientId), 'recipientId', 'recipients');
+
+  const documentIds = new Set(documents.map((d) => d.documentId));
+  for (const r of recipients) {
+    for (const tab of r.signHereTabs) {
+      if (!tab.anchor && tab.documentId !== undefined && !documentIds.has(tab.documentId)) {
+        throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `A signHereTab of recipientId ${r.recipientId} names documentId "${tab.documentId}", which is not in the envelope.`);
+      }
+    }
+  }
+
+  const emailSubject = root.field('emailSubject').optionalString(100) ?? defaultSubject(documents);
+  const emailBlurb = root.field('emailBlurb').optionalString(10_000);
+  return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients };
+}
+
+/** DocuSign's web app proposes "Please DocuSign: <first document>"; ours says sign. */
+function defaultSubject(documents: readonly DocumentDraft[]): string {
+  const first = documents[0]?.name;
+  return first ? `Please sign: ${first}`.slice(0, 100) : 'Please sign';
+}
+
+function assertUnique(ids: readonly string[], field: string, where: string): void {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) throw new EsignError('INVALID_REQUEST_BODY', `${where}: ${field} "${id}" is used more than once; each ${field} must be unique within the envelope.`);
+    seen.add(id);
+  }
+}
+
+// RFC 4648 §4 alphabet; whitespace (line-wrapped base64) is tolerated, as most decoders do.
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function parseDocument(doc: WireReader): DocumentDraft {
+  if (doc.object() === undefined) doc.fail('must be a Document object.');
+  // DocuSign documentIds are positive integers ("documentId ... must be a positive integer").
+  const documentIdText = doc.field('documentId').string(10);
+  if (!/^[1-9]\d*$/.test(documentIdText) || Number(documentIdText) > 2_147_483_647) doc.field('documentId').fail(`must be a positive integer, got "${documentIdText}".`);
+  const documentId = documentIdText;
+  const name = doc.field('name').string(255);
+  if (doc.field('remoteUrl').present || doc.field('htmlDefinition').present) doc.fail('remoteUrl and htmlDefinition are not supported; send documentBase64.');
+  const raw = doc.field('documentBase64').string(Number.MAX_SAFE_INTEGER).replace(/\s+/g, '');
+  if (raw.length % 4 !== 0 || !BASE64.test(raw)) doc.field('documentBase64').fail('is not valid base64.');
+  const bytes = new Uint8Array(Buffer.from(raw, 'base64'));
+  if (bytes.byteLength === 0) doc.field('documentBase64').fail('is empty.');
+  // DocuSign: fileExtension names the source format; without it the name's extension, else pdf.
+  const fromName = /\.([A-Za-z0-9]{1,10})$/.exec(name)?.[1];
+  const fileExtension = normalizeExtension(doc.field('fileExtension').optionalString(16) ?? fromName ?? 'pdf');
+  if (!SUPPORTED_EXTENSIONS.includes(fileExtension)) {
+    throw new EsignError('FORMAT_CONVERSION_ERROR', `documentId ${documentId}: fileExtension "${fileExtension}" is not supported; use one of ${SUPPORTED_EXTENSIONS.join(', ')}.`);
+  }
+  return { documentId, name, fileExtension, bytes };
+}
+
+function parseRecipient(r: WireReader, type: RecipientDraft['type']): RecipientDraft {
+  if (r.object() === undefined) r.fail('must be a recipient object.');
+  const recipientId = r.field('recipientId').string(100);
+  const rawEmail = r.field('email').optionalString(254);
+  let email: string;
+  try {
+    email = normalizeEmail(rawEmail ?? '');
+  } catch {
+    // DocuSign's message ends "The recipient Id follows."
+    throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${recipientId}${rawEmail ? ` ("${rawEmail}")` : ' (no email given)'}`);
+  }
+  const name = r.field('name').optionalString(100) ?? [r.field('firstName').optionalString(50), r.field('lastName').optionalString(50)].filter(Boolean).join(' ');
+  if (name === '') r.field('name').fail('is required.');
+  const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1;
+  const clientUserId = r.field('clientUserId').optionalString(100);
+  const tabs = r.field('tabs');
+  const tabsObject = tabs.object() ?? {};
+  for (const [key, value] of Object.entries(tabsObject)) {
+    if (!SUPPORTED_TABS.has(key) && Array.isArray(value) && value.length > 0) tabs.field(key).fail('is not supported; only signHereTabs are.');
+  }
+  const signHereTabs = type === 'signer' ? tabs.field('signHereTabs').items().map(parseSignHere) : [];
+  if (signHereTabs.length > MAX_TABS_PER_RECIPIENT) tabs.field('signHereTabs').fail(`may hold at most ${MAX_TABS_PER_RECIPIENT} tabs.`);
+  return { type, recipientId, email, name, routingOrder, ...(clientUserId !== undefined ? { clientUserId } : {}), signHereTabs };
+}
+
+const UNITS: readonly AnchorUnits[] = ['pixels', 'inches', 'mms', 'cms'];
+
+function parseSignHere(tab: WireReader): SignHereDraft {
+  if (tab.object() === undefined) tab.fail('must be a SignHere object.');
+  const tabLabel = tab.field('tabLabel').optionalString(500);
+  const name = tab.field('name').optionalString(500);
+  const scaleValue = tab.field('scaleValue').optionalNumber();
+  if (scaleValue !== undefined && (scaleValue < 0.5 || scaleValue > 2)) tab.field('scaleValue').fail('must be from 0.5 to 2.');
+  const common = {
+    optional: tab.field('optional').boolean(false),
+    ...(tabLabel !== undefined ? { tabLabel } : {}),
+    ...(name !== undefined ? { name } : {}),
+    ...(scaleValue !== undefined ? { scaleValue } : {}),
+  };
+  const anchorString = tab.field('anchorString').optionalString(500);
+  if (anchorString !== undefined) {
+    const anchor: AnchorSpec = {
+      anchorString,
+      units: tab.field('anchorUnits').oneOf(UNITS, 'pixels'),
+      xOffset: tab.field('anchorXOffset').optionalNumber() ?? 0,
+      yOffset: tab.field('anchorYOffset').optionalNumber() ?? 0,
+      ignoreIfNotPresent: tab.field('anchorIgnoreIfNotPresent').boolean(false),
+      // esign-wire.md §6.7: the REST reference's defaults (case-insensitive, not whole-word).
+      caseSensitive: tab.field('anchorCaseSensitive').boolean(false),
+      matchWholeWord: tab.field('anchorMatchWholeWord').boolean(false),
+      horizontalAlignment: tab.field('anchorHorizontalAlignment').oneOf(['left', 'right'] as const, 'left'),
+    };
+    return { ...common, anchor };
+  }
+  const documentId = tab.field('documentId').optionalString(10);
+  if (documentId === undefined) tab.fail('needs an anchorString, or a documentId with pageNumber, xPosition and yPosition.');
+  const position = (field: 'xPosition' | 'yPosition'): number => {
+    const value = tab.field(field).optionalNumber() ?? 0;
+    return value < 0 ? tab.field(field).fail('must not be negative.') : value;
+  };
+  return { ...common, documentId, pageNumber: tab.field('pageNumber').optionalInteger(1, 100_000) ?? 1, xPosition: position('xPosition'), yPosition: position('yPosition') };
+}

@@ -1,0 +1,25 @@
+import { EsignError } from '../../errors.ts';
+import { WireReader } from './wire-reader.ts';
+
+/** What a PUT .../envelopes/{id} asks for. */
+export type EnvelopeUpdate = { action: 'send' } | { action: 'void'; voidedReason: string } | { action: 'none' };
+
+/**
+ * Envelopes::update bodies this service acts on: `{status:"sent"}` sends a draft,
+ * `{status:"voided", voidedReason}` voids. A body without a status (the common `{}` misuse)
+ * is a no-op 200, as on DocuSign (docusign-esign-node-client#246).
+ */
+export function parseEnvelopeUpdate(body: unknown): EnvelopeUpdate {
+  if (body === undefined || body === null) return { action: 'none' };
+  if (typeof body !== 'object' || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a JSON Envelope object.');
+  const root = new WireReader('', body);
+  const status = root.field('status').optionalString(32)?.toLowerCase();
+  if (status === undefined) return { action: 'none' };
+  if (status === 'sent') return { action: 'send' };
+  if (status === 'voided') {
+    const voidedReason = root.field('voidedReason').optionalString(200);
+    if (voidedReason === undefined) throw new EsignError('INVALID_REQUEST_PARAMETER', "Value for 'voidedReason' must be specified when voiding an envelope.");
+    return { action: 'void', voidedReason };
+  }
+  throw new EsignError('ENVELOPE_INVALID_STATUS', `status "${status}" cannot be set through an update; use "sent" or "voided".`);
+}

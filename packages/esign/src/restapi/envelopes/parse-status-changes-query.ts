@@ -1,0 +1,68 @@
+import type { EnvelopeQuery } from '../../domain/envelope/ports.ts';
+import { EsignError } from '../../errors.ts';
+
+/** A query string as Fastify parses it (form semantics: `+` is a space, esign-wire.md §0.14). */
+export type RawQuery = Record<string, string | string[] | undefined>;
+
+const STATUSES = new Set(['created', 'sent', 'delivered', 'signed', 'completed', 'declined', 'voided']);
+// Page size: our own default and ceiling (a page of 1000 envelopes is already large).
+const DEFAULT_COUNT = 100;
+const MAX_COUNT = 1000;
+
+function first(query: RawQuery, name: string): string | undefined {
+  const v = query[name];
+  const s = Array.isArray(v) ? v[0] : v;
+  return s === undefined || s.trim() === '' ? undefined : s.trim();
+}
+
+function invalid(detail: string): never {
+  throw new EsignError('INVALID_REQUEST_PARAMETER', detail);
+}
+
+function date(query: RawQuery, name: string): Date | undefined {
+  const text = first(query, name);
+  if (text === undefined) return undefined;
+  const d = new Date(text);
+  return Number.isNaN(d.getTime()) ? invalid(`Query parameter '${name}' must be a valid DateTime, got "${text}".`) : d;
+}
+
+function int(query: RawQuery, name: string, fallback: number, min: number, max: number): number {
+  const text = first(query, name);
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  return /^\d+$/.test(text) && n >= min && n <= max ? n : invalid(`Query parameter '${name}' must be an integer from ${min} to ${max}, got "${text}".`);
+}
+
+function list(query: RawQuery, name: string): string[] | undefined {
+  const text = first(query, name);
+  if (text === undefined) return undefined;
+  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return items.length === 0 ? undefined : items;
+}
+
+/**
+ * listStatusChanges' query (esign-wire.md §2): `from_date` is required unless `envelope_ids`
+ * or `transaction_ids` is given, in DocuSign's own words; `status` is a comma list ("any"
+ * means all); `count` and `start_position` page the result.
+ */
+export function parseStatusChangesQuery(query: RawQuery): EnvelopeQuery {
+  const envelopeIds = list(query, 'envelope_ids');
+  const transactionIds = list(query, 'transaction_ids');
+  const fromDate = date(query, 'from_date');
+  if (fromDate === undefined && envelopeIds === undefined && transactionIds === undefined) {
+    invalid("Query parameter 'from_date' must be set to a valid DateTime, or 'envelope_ids' or 'transaction_ids' must be specified.");
+  }
+  const toDate = date(query, 'to_date');
+  let statuses = list(query, 'status')?.map((s) => s.toLowerCase());
+  if (statuses?.includes('any')) statuses = undefined;
+  for (const s of statuses ?? []) if (!STATUSES.has(s)) invalid(`Query parameter 'status' has an unknown status "${s}".`);
+  return {
+    ...(fromDate ? { fromDate } : {}),
+    ...(toDate ? { toDate } : {}),
+    ...(statuses ? { statuses } : {}),
+    // We keep no transaction ids: asking by them alone matches nothing.
+    ...(envelopeIds ? { envelopeIds } : transactionIds ? { envelopeIds: [] } : {}),
+    startPosition: int(query, 'start_position', 0, 0, 1_000_000),
+    count: int(query, 'count', DEFAULT_COUNT, 1, MAX_COUNT),
+  };
+}

@@ -1,0 +1,136 @@
+import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from '../../domain/envelope/envelope.ts';
+import { currentRoutingOrder } from '../../domain/envelope/routing.ts';
+import { toDocuSignDateTime } from './docusign-date-time.ts';
+import type { WireEnvelope, WireEnvelopeDocument, WireEnvelopeSummary, WireRecipient, WireRecipients, WireSignHere } from './wire-types.ts';
+
+/** What a read asked to include (GET envelope `include`, listRecipients `include_tabs`...). */
+export type WireIncludes = { recipients?: boolean; documents?: boolean; tabs?: boolean; anchorTabLocations?: boolean };
+
+const at = (d: Date | undefined) => (d === undefined ? undefined : toDocuSignDateTime(d));
+
+/** Drops undefined fields so JSON carries neither null nor undefined. */
+function compact<T extends Record<string, unknown>>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Numbers as DocuSign writes them: plain decimal, no exponent, no trailing ".0". */
+function num(n: number): string {
+  return String(Math.round(n * 100) / 100);
+}
+
+/** CreateEnvelope's 201 body. */
+export function toWireEnvelopeSummary(envelope: Envelope): WireEnvelopeSummary {
+  return { envelopeId: envelope.envelopeId, uri: `/envelopes/${envelope.envelopeId}`, statusDateTime: toDocuSignDateTime(envelope.statusChangedAt), status: envelope.status };
+}
+
+/**
+ * A SignHere tab. The resolved page and position are always given: `include_anchor_tab_locations`
+ * only matters to DocuSign because it stores anchor tabs unresolved; here they are resolved once.
+ */
+export function toWireSignHere(tab: SignHereTab, recipient: Recipient): WireSignHere {
+  const anchor = tab.anchor;
+  return compact({
+    tabId: tab.tabId,
+    tabType: 'signhere' as const,
+    recipientId: recipient.recipientId,
+    recipientIdGuid: recipient.recipientIdGuid,
+    documentId: tab.documentId,
+    pageNumber: String(tab.pageNumber),
+    xPosition: num(tab.xPosition),
+    yPosition: num(tab.yPosition),
+    optional: String(tab.optional),
+    tabLabel: tab.tabLabel,
+    name: tab.name,
+    scaleValue: tab.scaleValue === undefined ? undefined : num(tab.scaleValue),
+    anchorString: anchor?.anchorString,
+    anchorUnits: anchor?.units,
+    anchorXOffset: anchor === undefined ? undefined : num(anchor.xOffset),
+    anchorYOffset: anchor === undefined ? undefined : num(anchor.yOffset),
+    anchorIgnoreIfNotPresent: anchor === undefined ? undefined : String(anchor.ignoreIfNotPresent),
+    anchorCaseSensitive: anchor === undefined ? undefined : String(anchor.caseSensitive),
+    anchorMatchWholeWord: anchor === undefined ? undefined : String(anchor.matchWholeWord),
+    anchorHorizontalAlignment: anchor?.horizontalAlignment,
+  });
+}
+
+export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipient {
+  return compact({
+    recipientId: r.recipientId,
+    recipientIdGuid: r.recipientIdGuid,
+    recipientType: r.type === 'signer' ? ('signer' as const) : ('carboncopy' as const),
+    email: r.email,
+    name: r.name,
+    routingOrder: String(r.routingOrder),
+    status: r.status,
+    deliveryMethod: 'email' as const,
+    clientUserId: r.clientUserId,
+    sentDateTime: at(r.sentAt),
+    deliveredDateTime: at(r.deliveredAt),
+    signedDateTime: at(r.signedAt),
+    declinedDateTime: at(r.declinedAt),
+    declinedReason: r.declinedReason,
+    completedCount: r.type === 'signer' ? String(r.status === 'completed' ? 1 : 0) : undefined,
+    tabs: includeTabs && r.type === 'signer' ? { signHereTabs: r.tabs.map((t) => toWireSignHere(t, r)) } : undefined,
+  });
+}
+
+/** The Recipients object: every list present, the unsupported kinds empty (esign-wire.md §0.9). */
+export function toWireRecipients(envelope: Envelope, includeTabs: boolean): WireRecipients {
+  const sorted = [...envelope.recipients].sort((a, b) => a.routingOrder - b.routingOrder);
+  const current = currentRoutingOrder(envelope.recipients);
+  return compact({
+    signers: sorted.filter((r) => r.type === 'signer').map((r) => toWireRecipient(r, includeTabs)),
+    carbonCopies: sorted.filter((r) => r.type === 'carbonCopy').map((r) => toWireRecipient(r, includeTabs)),
+    agents: [] as [],
+    editors: [] as [],
+    intermediaries: [] as [],
+    certifiedDeliveries: [] as [],
+    inPersonSigners: [] as [],
+    seals: [] as [],
+    witnesses: [] as [],
+    notaries: [] as [],
+    recipientCount: String(envelope.recipients.length),
+    currentRoutingOrder: current === undefined ? undefined : String(current),
+  });
+}
+
+export function toWireEnvelopeDocument(envelope: Envelope, d: EnvelopeDocument): WireEnvelopeDocument {
+  return {
+    documentId: d.documentId,
+    name: d.name,
+    type: 'content',
+    uri: `/envelopes/${envelope.envelopeId}/documents/${d.documentId}`,
+    order: String(d.order),
+    pages: String(d.pageCount),
+    display: 'inline',
+    includeInDownload: 'true',
+    signerMustAcknowledge: 'no_interaction',
+    authoritativeCopy: 'false',
+  };
+}
+
+/** GET envelope / the entries of listStatusChanges. */
+export function toWireEnvelope(envelope: Envelope, includes: WireIncludes = {}): WireEnvelope {
+  const uri = `/envelopes/${envelope.envelopeId}`;
+  return compact({
+    envelopeId: envelope.envelopeId,
+    status: envelope.status,
+    emailSubject: envelope.emailSubject,
+    emailBlurb: envelope.emailBlurb,
+    envelopeUri: uri,
+    documentsUri: `${uri}/documents`,
+    recipientsUri: `${uri}/recipients`,
+    createdDateTime: toDocuSignDateTime(envelope.createdAt),
+    lastModifiedDateTime: toDocuSignDateTime(envelope.statusChangedAt),
+    statusChangedDateTime: toDocuSignDateTime(envelope.statusChangedAt),
+    sentDateTime: at(envelope.sentAt),
+    deliveredDateTime: at(envelope.deliveredAt),
+    completedDateTime: at(envelope.completedAt),
+    declinedDateTime: at(envelope.declinedAt),
+    voidedDateTime: at(envelope.voidedAt),
+    voidedReason: envelope.voidedReason,
+    sender: { userId: envelope.senderUserId, accountId: envelope.accountId },
+    recipients: includes.recipients ? toWireRecipients(envelope, includes.tabs ?? false) : undefined,
+    envelopeDocuments: includes.documents ? envelope.documents.map((d) => toWireEnvelopeDocument(envelope, d)) : undefined,
+  });
+}

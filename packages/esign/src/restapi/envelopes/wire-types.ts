@@ -1,0 +1,107 @@
+/**
+ * Response bodies in DocuSign's wire spelling (esign-wire.md §3). Every scalar is a string, as
+ * the SDK's models declare; arrays are always present (possibly empty), never null (§0.9).
+ */
+export type WireEnvelopeSummary = { envelopeId: string; status: string; statusDateTime: string; uri: string };
+
+export type WireSignHere = {
+  tabId: string;
+  tabType: 'signhere';
+  recipientId: string;
+  recipientIdGuid: string;
+  documentId: string;
+  pageNumber: string;
+  xPosition: string;
+  yPosition: string;
+  optional: string;
+  tabLabel?: string;
+  name?: string;
+  scaleValue?: string;
+  anchorString?: string;
+  anchorUnits?: string;
+  anchorXOffset?: string;
+  anchorYOffset?: string;
+  anchorIgnoreIfNotPresent?: string;
+  anchorCaseSensitive?: string;
+  anchorMatchWholeWord?: string;
+  anchorHorizontalAlignment?: string;
+};
+
+export type WireRecipient = {
+  recipientId: string;
+  recipientIdGuid: string;
+  recipientType: 'signer' | 'carboncopy';
+  email: string;
+  name: string;
+  routingOrder: string;
+  status: string;
+  deliveryMethod: 'email';
+  clientUserId?: string;
+  sentDateTime?: string;
+  deliveredDateTime?: string;
+  signedDateTime?: string;
+  declinedDateTime?: string;
+  declinedReason?: string;
+  completedCount?: string;
+  tabs?: { signHereTabs: WireSignHere[] };
+};
+
+export type WireRecipients = {
+  signers: WireRecipient[];
+  carbonCopies: WireRecipient[];
+  agents: [];
+  editors: [];
+  intermediaries: [];
+  certifiedDeliveries: [];
+  inPersonSigners: [];
+  seals: [];
+  witnesses: [];
+  notaries: [];
+  recipientCount: string;
+  currentRoutingOrder?: string;
+};
+
+export type WireEnvelopeDocument = {
+  documentId: string;
+  name: string;
+  type: 'content';
+  uri: string;
+  order: string;
+  pages: string;
+  display: 'inline';
+  includeInDownload: 'true';
+  signerMustAcknowledge: 'no_interaction';
+  authoritativeCopy: 'false';
+};
+
+export type WireEnvelope = {
+  envelopeId: string;
+  status: string;
+  emailSubject: string;
+  emailBlurb?: string;
+  envelopeUri: string;
+  documentsUri: string;
+  recipientsUri: string;
+  createdDateTime: string;
+  lastModifiedDateTime: string;
+  statusChangedDateTime: string;
+  sentDateTime?: string;
+  deliveredDateTime?: string;
+  completedDateTime?: string;
+  declinedDateTime?: string;
+  voidedDateTime?: string;
+  voidedReason?: string;
+  sender: { userId: string; accountId: string };
+  recipients?: WireRecipients;
+  envelopeDocuments?: WireEnvelopeDocument[];
+};
+
+export type WireEnvelopesInformation = {
+  resultSetSize: string;
+  totalSetSize: string;
+  startPosition: string;
+  endPosition: string;
+  nextUri: string;
+  previousUri: string;
+  envelopes: WireEnvelope[];
+};
