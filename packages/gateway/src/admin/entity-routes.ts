@@ -68,6 +68,8 @@ type EntityRoute = {
   readonly entity: string;
   /** Collection (POST creates) or single entity (PUT/PATCH/DELETE). */
   readonly kind: 'collection' | 'entity';
+  /** A collection under a parent (`/services/{s}/routes`): the foreign key the URL fills. */
+  readonly parentField?: string;
   readonly get: Handler;
   /** For PATCH/DELETE: does the addressed entity exist? (Kong reads before writing.) */
   readonly exists?: (snapshot: Snapshot, params: readonly string[]) => boolean;
@@ -91,7 +93,7 @@ const ROUTES: readonly EntityRoute[] = [
     exists: (s, a) => byIdOrName(s.services, p(a, 0)) !== undefined,
   },
   {
-    pattern: route('/services/{}/routes'), entity: 'routes', kind: 'collection',
+    pattern: route('/services/{}/routes'), entity: 'routes', kind: 'collection', parentField: 'service',
     get: (s, a, path, q) => {
       const service = getService(s, p(a, 0));
       return ok(paginate(s.routes.filter((r) => r.service?.id === service.id), path, q));
@@ -117,7 +119,7 @@ const ROUTES: readonly EntityRoute[] = [
     exists: (s, a) => byIdOrName(s.upstreams, p(a, 0)) !== undefined,
   },
   {
-    pattern: route('/upstreams/{}/targets'), entity: 'targets', kind: 'collection',
+    pattern: route('/upstreams/{}/targets'), entity: 'targets', kind: 'collection', parentField: 'upstream',
     get: (s, a, path, q) => ok(paginate(activeTargets(s, getUpstream(s, p(a, 0))), path, q)),
   },
   {
@@ -148,7 +150,7 @@ const ROUTES: readonly EntityRoute[] = [
     exists: (s, a) => findCertificate(s, p(a, 0)) !== undefined,
   },
   {
-    pattern: route('/certificates/{}/snis'), entity: 'snis', kind: 'collection',
+    pattern: route('/certificates/{}/snis'), entity: 'snis', kind: 'collection', parentField: 'certificate',
     get: (s, a, path, q) => {
       const certificate = getCertificate(s, p(a, 0));
       return ok(paginate(s.snis.filter((x) => x.certificate.id === certificate.id), path, q));
@@ -191,7 +193,12 @@ export function routeEntityRequest(
     if (method === 'GET' || method === 'HEAD') return r.get(snapshot, params, pathname.replace(/\/$/, ''), query);
     if (r.kind === 'collection') {
       if (method !== 'POST') throw new GatewayError('METHOD_NOT_ALLOWED');
-      validateEntity(r.entity, body());
+      const input = body();
+      const withParent =
+        r.parentField !== undefined && typeof input === 'object' && input !== null && !Array.isArray(input)
+          ? { ...input, [r.parentField]: p(params, 0) }
+          : input;
+      validateEntity(r.entity, withParent);
       return refuse('create', r.entity);
     }
     switch (method) {
