@@ -1,0 +1,44 @@
+// One call of the REAL docusign-esign SDK, run in a child process so that NODE_EXTRA_CA_CERTS
+// (read by Node only at start) makes it trust the test CA: the SDK is used unchanged.
+// Input: argv[2] = JSON {step, ...}; output: one JSON line {ok, value} or {ok:false, status, data, code}.
+import docusign from 'docusign-esign';
+
+const input = JSON.parse(process.argv[2] ?? '{}');
+
+function client() {
+  const api = new docusign.ApiClient();
+  // compat/esign-wire.md §0.2: setBasePath first, then setOAuthBasePath (host, no scheme).
+  if (input.basePath) api.setBasePath(input.basePath);
+  api.setOAuthBasePath(input.authHost);
+  return api;
+}
+
+async function run() {
+  switch (input.step) {
+    case 'authorizationUri':
+      return client().getAuthorizationUri(input.clientId, input.scopes, input.redirectUri, 'code', input.state);
+    case 'generateAccessToken':
+      return client().generateAccessToken(input.clientId, input.clientSecret, input.code);
+    case 'getUserInfo':
+      return client().getUserInfo(input.accessToken);
+    case 'requestJWTUserToken': {
+      const res = await client().requestJWTUserToken(input.clientId, input.userId, input.scopes, Buffer.from(input.privateKey), 3600);
+      return { status: res.status, body: res.body };
+    }
+    case 'getAccountInformation': {
+      const api = client();
+      api.addDefaultHeader('Authorization', `Bearer ${input.accessToken}`);
+      return new docusign.AccountsApi(api).getAccountInformation(input.accountId);
+    }
+    default:
+      throw new Error(`unknown step ${input.step}`);
+  }
+}
+
+try {
+  const value = await run();
+  process.stdout.write(`${JSON.stringify({ ok: true, value })}\n`);
+} catch (err) {
+  // The SDK rejects with the raw AxiosError (compat/esign-wire.md §4).
+  process.stdout.write(`${JSON.stringify({ ok: false, status: err?.response?.status, data: err?.response?.data, code: err?.code, message: String(err?.message ?? err) })}\n`);
+}
