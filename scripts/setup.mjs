@@ -20,7 +20,9 @@ const PACKAGES = {
   'fonts-liberation2': ['/usr/share/fonts/truetype/liberation2'],
   'fonts-crosextra-carlito': ['/usr/share/fonts/truetype/crosextra/Carlito-Regular.ttf'],
   'fonts-crosextra-caladea': ['/usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf'],
+  'fonts-dancingscript': ['/usr/share/fonts/opentype/dancingscript/DancingScript-Regular.otf'],
   'poppler-utils': ['/usr/bin/pdfsig', '/usr/bin/pdftoppm'],
+  qpdf: ['/usr/bin/qpdf'],
   'redis-server': ['/usr/bin/redis-server'],
   postgresql: ['/usr/lib/postgresql/15/bin/initdb'],
   openssl: ['/usr/bin/openssl'],
@@ -31,10 +33,10 @@ const PACKAGES = {
 };
 
 const START = ['libreoffice-writer-nogui', 'python3-uno', 'chromium', 'fonts-liberation2',
-  'fonts-crosextra-carlito', 'fonts-crosextra-caladea', 'openssl'];
+  'fonts-crosextra-carlito', 'fonts-crosextra-caladea', 'fonts-dancingscript', 'openssl'];
 const PURPOSES = {
   start: START,
-  test: [...START, 'poppler-utils', 'redis-server', 'postgresql'],
+  test: [...START, 'poppler-utils', 'qpdf', 'redis-server', 'postgresql'],
   bench: [...START, 'poppler-utils', 'wrk', 'nginx-light', 'haproxy', 'hyperfine'],
 };
 

@@ -26,3 +26,26 @@ export { searchAnchors, type AnchorMatch } from './anchor/search-anchors.ts';
 export { toAnchorSearch, POINTS_PER_UNIT, type AnchorOptions, type AnchorSearch, type AnchorUnits } from './anchor/anchor-options.ts';
 /** The positioned text model anchor search works on. */
 export type { DocumentText, PageText, TextRun } from './anchor/page-text.ts';
+
+/** Draws adopted signatures (image or typed name) with a caption at tab positions. */
+export {
+  stampSignatures,
+  signedCaption,
+  SIGN_HERE_SIZE,
+  type Signature,
+  type SignatureStamp,
+  type StampOptions,
+} from './stamp/stamp-signatures.ts';
+/** The handwriting-style font (Dancing Script, OFL) used for typed signatures. */
+export { loadSignatureFont, SIGNATURE_FONT_PATH } from './stamp/signature-font.ts';
+/** Concatenates PDFs in order: the envelope's combined document. */
+export { mergePdfs } from './stamp/merge-pdfs.ts';
+/** The certificate-of-completion pages, rendered from plain data. */
+export { renderCertificate, type CertificateData } from './stamp/render-certificate.ts';
+/** Hex SHA-256 of a document, as the certificate prints it. */
+export { sha256Hex } from './stamp/sha256-hex.ts';
+
+/** ONE digital seal (ETSI.CAdES.detached) over the final PDF; the last write. */
+export { sealPdf, type SealOptions } from './seal/seal-pdf.ts';
+/** A self-signed development seal P12, generated once and persisted by the caller. */
+export { createDevSealP12, type SealIdentity, type DevSealOptions } from './seal/create-dev-seal-p12.ts';

@@ -1,0 +1,166 @@
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { safeText } from './safe-text.ts';
+
+type When = Date | string;
+
+/** Everything the certificate shows; plain data, no envelope types. */
+export type CertificateData = {
+  envelopeId: string;
+  subject?: string;
+  status?: string;
+  sender?: { name: string; email: string };
+  sentAt?: When;
+  completedAt?: When;
+  signers: { name: string; email: string; status?: string; routingOrder?: number | string; ipAddress?: string; signedAt?: When }[];
+  carbonCopies?: { name: string; email: string }[];
+  events: { at: When; event: string; actor?: string; ipAddress?: string; userAgent?: string }[];
+  documents: { name: string; sha256: string; pages?: number }[];
+  /** Printed in the footer; default now. */
+  generatedAt?: Date;
+};
+
+const PAGE = { width: 612, height: 792 };
+const MARGIN = 54;
+const WIDTH = PAGE.width - 2 * MARGIN;
+
+function when(v: When | undefined): string {
+  if (v === undefined) return '-';
+  const d = typeof v === 'string' ? new Date(v) : v;
+  return Number.isNaN(d.getTime()) ? String(v) : d.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+}
+
+/** Text flow over as many Letter pages as it takes, with a running footer. */
+class Flow {
+  readonly #pdf: PDFDocument;
+  readonly #font: PDFFont;
+  readonly #bold: PDFFont;
+  readonly #footer: string;
+  #page!: PDFPage;
+  #y = 0;
+
+  constructor(pdf: PDFDocument, font: PDFFont, bold: PDFFont, footer: string) {
+    this.#pdf = pdf;
+    this.#font = font;
+    this.#bold = bold;
+    this.#footer = footer;
+    this.#newPage();
+  }
+
+  #newPage(): void {
+    this.#page = this.#pdf.addPage([PAGE.width, PAGE.height]);
+    this.#y = PAGE.height - MARGIN;
+    this.#page.drawText(safeText(this.#font, this.#footer), { x: MARGIN, y: MARGIN / 2, size: 7, font: this.#font, color: rgb(0.4, 0.4, 0.4) });
+  }
+
+  #room(h: number): void {
+    if (this.#y - h < MARGIN) this.#newPage();
+  }
+
+  /** Splits text into lines no wider than `width`, breaking long tokens (hashes, user agents) too. */
+  #wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+    const lines: string[] = [];
+    let line = '';
+    for (const word of text.split(' ')) {
+      const candidate = line ? `${line} ${word}` : word;
+      if (font.widthOfTextAtSize(candidate, size) <= width) {
+        line = candidate;
+        continue;
+      }
+      if (line) lines.push(line);
+      line = '';
+      let rest = word;
+      while (font.widthOfTextAtSize(rest, size) > width) {
+        let n = rest.length;
+        while (n > 1 && font.widthOfTextAtSize(rest.slice(0, n), size) > width) n--;
+        lines.push(rest.slice(0, n));
+        rest = rest.slice(n);
+      }
+      line = rest;
+    }
+    if (line) lines.push(line);
+    return lines;
+  }
+
+  heading(text: string, size = 12): void {
+    this.gap(6);
+    this.#room(size + 6);
+    this.#y -= size;
+    this.#page.drawText(safeText(this.#bold, text), { x: MARGIN, y: this.#y, size, font: this.#bold });
+    this.#y -= 6;
+  }
+
+  /** A "label: value" line, wrapped under the value's column. */
+  field(label: string, value: string, size = 9, indent = 0): void {
+    const labelWidth = 110;
+    const lines = this.#wrap(safeText(this.#font, value), this.#font, size, WIDTH - labelWidth - indent);
+    for (const [i, line] of (lines.length > 0 ? lines : ['']).entries()) {
+      this.#room(size + 3);
+      this.#y -= size + 3;
+      if (i === 0) this.#page.drawText(safeText(this.#bold, label), { x: MARGIN + indent, y: this.#y, size, font: this.#bold });
+      this.#page.drawText(line, { x: MARGIN + indent + labelWidth, y: this.#y, size, font: this.#font });
+    }
+  }
+
+  text(value: string, size = 9, indent = 0): void {
+    for (const line of this.#wrap(safeText(this.#font, value), this.#font, size, WIDTH - indent)) {
+      this.#room(size + 3);
+      this.#y -= size + 3;
+      this.#page.drawText(line, { x: MARGIN + indent, y: this.#y, size, font: this.#font });
+    }
+  }
+
+  gap(h: number): void {
+    this.#y -= h;
+  }
+}
+
+/**
+ * The certificate of completion as its own PDF (one or more Letter pages): envelope, signers
+ * with e-mail, IP and time, every audit event, and each document's SHA-256 so a reader can
+ * check the documents against it. Append it to the combined PDF before sealing.
+ */
+export async function renderCertificate(data: CertificateData): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(`Certificate of Completion ${data.envelopeId}`);
+  pdf.setProducer('Signet');
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const generatedAt = data.generatedAt ?? new Date();
+  const flow = new Flow(pdf, font, bold, `Certificate of Completion - envelope ${data.envelopeId} - generated ${when(generatedAt)}`);
+
+  flow.heading('Certificate of Completion', 18);
+  flow.field('Envelope Id:', data.envelopeId);
+  if (data.subject) flow.field('Subject:', data.subject);
+  flow.field('Status:', data.status ?? 'completed');
+  if (data.sender) flow.field('Sender:', `${data.sender.name} <${data.sender.email}>`);
+  flow.field('Sent:', when(data.sentAt));
+  flow.field('Completed:', when(data.completedAt));
+
+  flow.heading('Signers');
+  for (const s of data.signers) {
+    flow.field('Signer:', `${s.name} <${s.email}>`);
+    flow.field('Status:', s.status ?? 'completed', 9, 12);
+    if (s.routingOrder !== undefined) flow.field('Routing order:', String(s.routingOrder), 9, 12);
+    flow.field('IP address:', s.ipAddress ?? '-', 9, 12);
+    flow.field('Signed:', when(s.signedAt), 9, 12);
+    flow.gap(4);
+  }
+  if (data.carbonCopies?.length) {
+    flow.heading('Carbon copies');
+    for (const c of data.carbonCopies) flow.field('Copy to:', `${c.name} <${c.email}>`);
+  }
+
+  flow.heading('Documents');
+  for (const d of data.documents) {
+    flow.field('Document:', d.pages !== undefined ? `${d.name} (${d.pages} page${d.pages === 1 ? '' : 's'})` : d.name);
+    flow.field('SHA-256:', d.sha256, 8, 12);
+  }
+
+  flow.heading('Events');
+  for (const e of data.events) {
+    const who = [e.actor, e.ipAddress && `IP ${e.ipAddress}`].filter(Boolean).join(', ');
+    flow.field(when(e.at), who ? `${e.event} - ${who}` : e.event, 8);
+    if (e.userAgent) flow.text(e.userAgent, 7, 110);
+  }
+  return pdf.save();
+}

@@ -1,0 +1,104 @@
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+import { PdfError } from '../pdf-error.ts';
+import { safeText } from './safe-text.ts';
+import { loadSignatureFont } from './signature-font.ts';
+import { toPdfRect, type TabBox } from './tab-box.ts';
+
+/** What the signer adopted: a drawn signature (PNG or JPEG) or their name typed. */
+export type Signature = { type: 'image'; image: Uint8Array } | { type: 'typed'; text: string };
+
+/** One signature to draw, in DocuSign tab space (points from the page's top-left, y down). */
+export type SignatureStamp = {
+  /** 1-based. */
+  pageNumber: number;
+  x: number;
+  y: number;
+  /** Default {@link SIGN_HERE_SIZE}. */
+  width?: number;
+  height?: number;
+  signature: Signature;
+  /** A small line under the signature, e.g. {@link signedCaption}. */
+  caption?: string;
+};
+
+/** The box a SignHere tab gets when none is given: 2 in × 0.55 in, about DocuSign's. */
+export const SIGN_HERE_SIZE = { width: 144, height: 40 } as const;
+
+export type StampOptions = {
+  /** The typed-signature font's bytes; default Debian's Dancing Script ({@link loadSignatureFont}). */
+  signatureFont?: Uint8Array;
+};
+
+const CAPTION_SIZE = 6;
+const INK = rgb(0.05, 0.1, 0.35);
+
+/** "Signed by Ada Lovelace at 2026-11-21 20:15:03 UTC". */
+export function signedCaption(name: string, at: Date): string {
+  return `Signed by ${name} at ${at.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC')}`;
+}
+
+function imageKind(bytes: Uint8Array): 'png' | 'jpg' | undefined {
+  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
+  return undefined;
+}
+
+async function embedImage(pdf: PDFDocument, bytes: Uint8Array): Promise<PDFImage> {
+  const kind = imageKind(bytes);
+  try {
+    if (kind === 'png') return await pdf.embedPng(bytes);
+    if (kind === 'jpg') return await pdf.embedJpg(bytes);
+  } catch (err) {
+    throw new PdfError('INVALID_SIGNATURE_IMAGE', 'It could not be decoded.', { cause: err });
+  }
+  throw new PdfError('INVALID_SIGNATURE_IMAGE');
+}
+
+function drawCaption(page: PDFPage, rect: { x: number; y: number; height: number }, caption: string, font: PDFFont): void {
+  const text = safeText(font, caption);
+  const crop = page.getCropBox();
+  // Under the signature; above it when the tab sits on the page's bottom edge.
+  const below = rect.y - CAPTION_SIZE - 1;
+  const y = below >= crop.y ? below : rect.y + rect.height + 1;
+  page.drawText(text, { x: rect.x, y, size: CAPTION_SIZE, font, color: rgb(0.3, 0.3, 0.3) });
+}
+
+/**
+ * Draws signatures into one PDF at their tab positions and returns the new PDF. Stamping
+ * happens before the seal: re-saving with pdf-lib after sealing would break the signature
+ * (compat/dependency-trials.md §4).
+ */
+export async function stampSignatures(pdfBytes: Uint8Array, stamps: readonly SignatureStamp[], options: StampOptions = {}): Promise<Uint8Array> {
+  const pdf = await PDFDocument.load(pdfBytes);
+  pdf.registerFontkit(fontkit);
+  const pages = pdf.getPages();
+  const helvetica = await pdf.embedFont(StandardFonts.Helvetica);
+  let script: PDFFont | undefined;
+  for (const stamp of stamps) {
+    const page = pages[stamp.pageNumber - 1];
+    if (!page || !Number.isInteger(stamp.pageNumber)) {
+      throw new PdfError('INVALID_TAB_POSITION', `Page ${stamp.pageNumber} does not exist; the document has ${pages.length}.`);
+    }
+    const box: TabBox = { x: stamp.x, y: stamp.y, width: stamp.width ?? SIGN_HERE_SIZE.width, height: stamp.height ?? SIGN_HERE_SIZE.height };
+    if (![box.x, box.y, box.width, box.height].every(Number.isFinite) || box.width <= 0 || box.height <= 0) {
+      throw new PdfError('INVALID_TAB_POSITION', 'Its position and size must be finite and positive.');
+    }
+    const rect = toPdfRect(page, box);
+    if (stamp.signature.type === 'image') {
+      const image = await embedImage(pdf, stamp.signature.image);
+      const scale = Math.min(rect.width / image.width, rect.height / image.height);
+      const w = image.width * scale;
+      const h = image.height * scale;
+      page.drawImage(image, { x: rect.x, y: rect.y + (rect.height - h) / 2, width: w, height: h });
+    } else {
+      // Whole font (~70 KB): pdf-lib's subsetting of CFF fonts writes a file poppler rejects.
+      script ??= await pdf.embedFont(options.signatureFont ?? (await loadSignatureFont()), { subset: false });
+      const text = stamp.signature.text.replace(/\s+/g, ' ').trim();
+      const size = Math.min(rect.height * 0.7, (rect.height * 0.7 * rect.width) / Math.max(1, script.widthOfTextAtSize(text, rect.height * 0.7)));
+      page.drawText(text, { x: rect.x, y: rect.y + rect.height * 0.3, size, font: script, color: INK });
+    }
+    if (stamp.caption) drawCaption(page, rect, stamp.caption, helvetica);
+  }
+  return pdf.save();
+}

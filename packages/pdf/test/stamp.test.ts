@@ -1,0 +1,97 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import {
+  findAnchors, mergePdfs, PdfError, renderCertificate, sha256Hex, signedCaption, stampSignatures, SIGN_HERE_SIZE, validatePdf,
+} from '../src/index.ts';
+import { makePdf, popplerText } from './documents.fixture.ts';
+import { darkPixels, makeSignaturePng, renderPage } from './raster.fixture.ts';
+
+const isPdfError = (code: string) => (e: unknown) => e instanceof PdfError && e.code === code;
+
+test('a drawn signature lands in its tab box, found by rendering the page with pdftoppm', async () => {
+  const pdf = await makePdf();
+  const [tab] = await findAnchors([pdf], { anchorString: '/sn1/', anchorYOffset: '-10' });
+  assert.ok(tab);
+  const box = { x: tab.x, y: tab.y, ...SIGN_HERE_SIZE };
+  const before = await renderPage(pdf, 1);
+  assert.equal(darkPixels(before, box), 0, 'the white anchor leaves its box blank');
+  const stamped = await stampSignatures(pdf, [{
+    pageNumber: 1, x: tab.x, y: tab.y, signature: { type: 'image', image: makeSignaturePng() },
+    caption: signedCaption('Ada Lovelace', new Date('2026-11-21T20:15:03Z')),
+  }]);
+  const after = await renderPage(stamped, 1);
+  assert.ok(darkPixels(after, box) > 300, `ink inside the tab (${darkPixels(after, box)} dark pixels)`);
+  // Nothing moved elsewhere: the same box shifted well away from the tab stays as it was.
+  const away = { ...box, x: box.x - 150 };
+  assert.equal(darkPixels(after, away), darkPixels(before, away));
+  assert.match(await popplerText(stamped), /Signed by Ada Lovelace at 2026-11-21 20:15:03 UTC/);
+  // Page 2 untouched.
+  assert.equal(darkPixels(await renderPage(stamped, 2), { x: 0, y: 0, width: 612, height: 792 }),
+    darkPixels(await renderPage(pdf, 2), { x: 0, y: 0, width: 612, height: 792 }));
+});
+
+test('a typed signature is drawn in the handwriting font inside its box', async () => {
+  const pdf = await makePdf();
+  const box = { x: 300, y: 500, width: 160, height: 40 };
+  const stamped = await stampSignatures(pdf, [{ pageNumber: 2, ...box, signature: { type: 'typed', text: 'Grace Hopper' } }]);
+  const raster = await renderPage(stamped, 2);
+  assert.ok(darkPixels(raster, box) > 100, `typed ink in the box (${darkPixels(raster, box)})`);
+  assert.equal(darkPixels(raster, { ...box, y: box.y + box.height + 2 }), 0, 'nothing spills below');
+  // pdf-lib's CFF subsetting writes a font poppler rejects ("Syntax Error: Embedded font file
+  // may be invalid") and replaces; the whole font is embedded instead.
+  assert.doesNotMatch(raster.stderr, /Error/);
+  const doc = await PDFDocument.load(stamped);
+  const fonts = [...doc.context.enumerateIndirectObjects()].map(([, o]) => String(o)).filter((s) => s.includes('/FontName'));
+  assert.ok(fonts.some((s) => /DancingScript/.test(s)), 'Dancing Script is embedded');
+  assert.match(await popplerText(stamped), /Grace Hopper/);
+});
+
+test('a signature on a page that does not exist, or a bad image, is refused', async () => {
+  const pdf = await makePdf();
+  await assert.rejects(stampSignatures(pdf, [{ pageNumber: 3, x: 1, y: 1, signature: { type: 'typed', text: 'X' } }]), isPdfError('INVALID_TAB_POSITION'));
+  await assert.rejects(stampSignatures(pdf, [{ pageNumber: 1, x: Number.NaN, y: 1, signature: { type: 'typed', text: 'X' } }]), isPdfError('INVALID_TAB_POSITION'));
+  await assert.rejects(stampSignatures(pdf, [{ pageNumber: 1, x: 1, y: 1, signature: { type: 'image', image: Buffer.from('GIF89a') } }]), isPdfError('INVALID_SIGNATURE_IMAGE'));
+  await assert.rejects(stampSignatures(pdf, [{ pageNumber: 1, x: 1, y: 1, signature: { type: 'image', image: makeSignaturePng().subarray(0, 40) } }]), isPdfError('INVALID_SIGNATURE_IMAGE'));
+});
+
+test('merging keeps every page in order', async () => {
+  const one = await PDFDocument.create();
+  const font = await one.embedFont(StandardFonts.Helvetica);
+  one.addPage([300, 300]).drawText('First document', { x: 20, y: 150, font, size: 12 });
+  const merged = await mergePdfs([await one.save(), await makePdf()]);
+  assert.equal(await validatePdf(merged), 3);
+  const text = await popplerText(merged);
+  assert.ok(text.indexOf('First document') < text.indexOf('Purchase order 42'));
+  assert.ok(text.indexOf('Purchase order 42') < text.indexOf('Annex'));
+});
+
+test('the certificate of completion shows the envelope, signers, documents and events, over pages', async () => {
+  const doc = await makePdf();
+  const events = Array.from({ length: 60 }, (_v, i) => ({
+    at: new Date(Date.UTC(2026, 10, 21, 20, i % 60)), event: i % 2 ? 'viewed' : 'signed', actor: `signer${i}@example.com`,
+    ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36',
+  }));
+  const pdf = await renderCertificate({
+    envelopeId: '5f1c2e0a-93b7-4c1e-a7f2-0c0d9e8f7a61',
+    subject: 'Please sign the NDA',
+    sender: { name: 'Sam Sender', email: 'sam@example.com' },
+    sentAt: '2026-11-21T20:00:00Z',
+    completedAt: new Date('2026-11-21T20:59:00Z'),
+    signers: [
+      { name: 'Zoë Ünïcode 李', email: 'zoe@example.com', ipAddress: '198.51.100.23', signedAt: '2026-11-21T20:10:00Z', routingOrder: 1 },
+      { name: 'Bob Builder', email: 'bob@example.com', ipAddress: '2001:db8::1', signedAt: '2026-11-21T20:30:00Z', routingOrder: 2 },
+    ],
+    carbonCopies: [{ name: 'Carol Copy', email: 'carol@example.com' }],
+    documents: [{ name: 'nda.docx', sha256: sha256Hex(doc), pages: 2 }],
+    events,
+  });
+  const pages = await validatePdf(pdf);
+  assert.ok(pages >= 2, `60 events flow onto more pages (${pages})`);
+  const text = (await popplerText(pdf)).replace(/\s+/g, ' ');
+  for (const s of ['Certificate of Completion', '5f1c2e0a-93b7-4c1e-a7f2-0c0d9e8f7a61', 'zoe@example.com', '198.51.100.23',
+    '2001:db8::1', '2026-11-21 20:10:00 UTC', 'bob@example.com', 'carol@example.com', 'nda.docx (2 pages)', sha256Hex(doc),
+    'signer59@example.com', 'Zoë Ünïcode ?']) {
+    assert.ok(text.includes(s), `certificate shows ${s}`);
+  }
+});
