@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { authHostOf, DEFAULTS, EsignConfigError, loadEsignConfig } from './config.ts';
+
+test('defaults come from one place; DATA_DIR resolves against the working directory', () => {
+  const config = loadEsignConfig({}, '/srv/signet');
+  assert.deepEqual(config, {
+    port: DEFAULTS.port,
+    host: '127.0.0.1',
+    publicUrl: 'https://localhost:8443',
+    dataDir: '/srv/signet/var',
+    databaseUrl: undefined,
+    smtpUrl: undefined,
+  });
+  assert.ok(Object.isFrozen(config));
+});
+
+test('every setting is read and normalised; PUBLIC_URL loses its trailing slash', () => {
+  const config = loadEsignConfig({
+    PORT: '3001', HOST: '0.0.0.0', PUBLIC_URL: 'https://sign.example.com/tenant-a/', DATA_DIR: '/data',
+    DATABASE_URL: 'postgres://u@db/esign', SMTP_URL: 'smtp://mail:25',
+  }, '/x');
+  assert.deepEqual(config, {
+    port: 3001, host: '0.0.0.0', publicUrl: 'https://sign.example.com/tenant-a', dataDir: '/data',
+    databaseUrl: 'postgres://u@db/esign', smtpUrl: 'smtp://mail:25',
+  });
+  assert.equal(authHostOf(config.publicUrl), 'sign.example.com/tenant-a');
+  assert.equal(authHostOf('http://127.0.0.1:3001'), '127.0.0.1:3001');
+});
+
+test('bad settings are all reported at once, each by name', () => {
+  assert.throws(
+    () => loadEsignConfig({ PORT: '70000', PUBLIC_URL: 'ftp://x', DATABASE_URL: 'mysql://db', SMTP_URL: 'nope' }, '/'),
+    (err: unknown) => {
+      assert.ok(err instanceof EsignConfigError);
+      for (const name of ['PORT', 'PUBLIC_URL', 'DATABASE_URL', 'SMTP_URL']) assert.match(err.message, new RegExp(name));
+      return true;
+    },
+  );
+  assert.throws(() => loadEsignConfig({ PORT: '12abc' }, '/'), /PORT must be a port number/);
+  assert.throws(() => loadEsignConfig({ PUBLIC_URL: 'https://x.example/?a=1' }, '/'), /must not carry a query/);
+});
