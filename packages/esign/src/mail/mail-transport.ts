@@ -1,0 +1,19 @@
+import type { MailMessage } from './mail-message.ts';
+
+/** Sends one mail; SMTP (smtp-transport.ts) or the dev mailbox (dev-mailbox-transport.ts). */
+export interface MailTransport {
+  /** Resolves once the peer accepted the message; throws MailDeliveryError otherwise. */
+  send(message: MailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A failed delivery. `permanent` (an SMTP 5xx reply, RFC 5321 §4.2.1) means retrying cannot
+ * help; anything else (4xx, connection refused, timeouts) is retried with backoff.
+ */
+export class MailDeliveryError extends Error {
+  override name = 'MailDeliveryError';
+  constructor(message: string, readonly permanent: boolean, options?: ErrorOptions) {
+    super(message, options);
+  }
+}

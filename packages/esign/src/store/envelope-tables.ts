@@ -1,0 +1,221 @@
+import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Migration } from './migrations.ts';
+
+/**
+ * Tables of envelopes, their documents, recipients and tabs, signing tokens, the mail outbox
+ * and the dev mailbox. Same conventions as schema.ts: ISO-8601 UTC text timestamps, 0/1 flags.
+ */
+export type EnvelopeRow = {
+  id: string;
+  account_id: string;
+  sender_user_id: string;
+  status: string;
+  email_subject: string;
+  email_blurb: string | null;
+  created_at: string;
+  status_changed_at: string;
+  sent_at: string | null;
+  delivered_at: string | null;
+  completed_at: string | null;
+  declined_at: string | null;
+  voided_at: string | null;
+  voided_reason: string | null;
+  version: number;
+};
+export type EnvelopeDocumentRow = {
+  envelope_id: string;
+  document_id: string;
+  name: string;
+  file_extension: string;
+  doc_order: number;
+  page_count: number;
+  sha256: string;
+  pdf: Uint8Array;
+};
+export type EnvelopeRecipientRow = {
+  envelope_id: string;
+  recipient_id: string;
+  recipient_id_guid: string;
+  type: string;
+  email: string;
+  name: string;
+  routing_order: number;
+  status: string;
+  client_user_id: string | null;
+  sent_at: string | null;
+  delivered_at: string | null;
+  signed_at: string | null;
+  completed_at: string | null;
+  declined_at: string | null;
+  declined_reason: string | null;
+};
+export type EnvelopeTabRow = {
+  tab_id: string;
+  envelope_id: string;
+  recipient_id: string;
+  document_id: string;
+  tab_order: number;
+  page_number: number;
+  x_position: number;
+  y_position: number;
+  /** The AnchorSpec as JSON when the tab came from an anchor. */
+  anchor_json: string | null;
+  tab_label: string | null;
+  name: string | null;
+  optional: number;
+  scale_value: number | null;
+};
+export type SigningTokenRow = { token_hash: string; envelope_id: string; recipient_id: string; purpose: string; created_at: string; consumed_at: string | null };
+export type MailOutboxRow = {
+  id: string;
+  envelope_id: string | null;
+  kind: string;
+  recipient_email: string;
+  /** The rendered MailMessage; cleared once delivered (it may hold a signing link). */
+  message_json: string | null;
+  /** pending → delivered, or dead after the last attempt. */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_by: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+};
+export type DevMailboxRow = {
+  id: string;
+  received_at: string;
+  kind: string;
+  envelope_id: string | null;
+  to_email: string;
+  to_name: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  attachments_json: string;
+};
+
+/** The envelope tables as Kysely sees them (merged into the Database type with withTables). */
+export type EnvelopeTables = {
+  envelopes: EnvelopeRow;
+  envelope_documents: EnvelopeDocumentRow;
+  envelope_recipients: EnvelopeRecipientRow;
+  envelope_tabs: EnvelopeTabRow;
+  signing_tokens: SigningTokenRow;
+  mail_outbox: MailOutboxRow;
+  dev_mailbox: DevMailboxRow;
+};
+
+/** Schema step for the tables above; `db` is the migration's transaction. */
+export const ENVELOPE_TABLES_MIGRATION: Migration = {
+  version: 2,
+  name: 'envelopes, documents, recipients, tabs, signing tokens, mail outbox, dev mailbox',
+  async up(untyped) {
+    const db = untyped as unknown as Kysely<EnvelopeTables>;
+    // PDFs are bytes: bytea on PostgreSQL, blob on SQLite (both come back as Buffers).
+    const bytes = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
+    const s = db.schema;
+    await s.createTable('envelopes')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+      .addColumn('sender_user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('email_subject', 'text', (c) => c.notNull())
+      .addColumn('email_blurb', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('status_changed_at', 'text', (c) => c.notNull())
+      .addColumn('sent_at', 'text')
+      .addColumn('delivered_at', 'text')
+      .addColumn('completed_at', 'text')
+      .addColumn('declined_at', 'text')
+      .addColumn('voided_at', 'text')
+      .addColumn('voided_reason', 'text')
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .execute();
+    // listStatusChanges filters an account's envelopes by status-change time.
+    await s.createIndex('envelopes_account_changed_idx').on('envelopes').columns(['account_id', 'status_changed_at']).execute();
+    await s.createTable('envelope_documents')
+      .addColumn('envelope_id', 'text', (c) => c.notNull().references('envelopes.id'))
+      .addColumn('document_id', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('file_extension', 'text', (c) => c.notNull())
+      .addColumn('doc_order', 'integer', (c) => c.notNull())
+      .addColumn('page_count', 'integer', (c) => c.notNull())
+      .addColumn('sha256', 'text', (c) => c.notNull())
+      .addColumn('pdf', bytes, (c) => c.notNull())
+      .addPrimaryKeyConstraint('envelope_documents_pk', ['envelope_id', 'document_id'])
+      .execute();
+    await s.createTable('envelope_recipients')
+      .addColumn('envelope_id', 'text', (c) => c.notNull().references('envelopes.id'))
+      .addColumn('recipient_id', 'text', (c) => c.notNull())
+      .addColumn('recipient_id_guid', 'text', (c) => c.notNull())
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('email', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('routing_order', 'integer', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('client_user_id', 'text')
+      .addColumn('sent_at', 'text')
+      .addColumn('delivered_at', 'text')
+      .addColumn('signed_at', 'text')
+      .addColumn('completed_at', 'text')
+      .addColumn('declined_at', 'text')
+      .addColumn('declined_reason', 'text')
+      .addPrimaryKeyConstraint('envelope_recipients_pk', ['envelope_id', 'recipient_id'])
+      .execute();
+    await s.createTable('envelope_tabs')
+      .addColumn('tab_id', 'text', (c) => c.primaryKey())
+      .addColumn('envelope_id', 'text', (c) => c.notNull().references('envelopes.id'))
+      .addColumn('recipient_id', 'text', (c) => c.notNull())
+      .addColumn('document_id', 'text', (c) => c.notNull())
+      .addColumn('tab_order', 'integer', (c) => c.notNull())
+      .addColumn('page_number', 'integer', (c) => c.notNull())
+      .addColumn('x_position', 'double precision', (c) => c.notNull())
+      .addColumn('y_position', 'double precision', (c) => c.notNull())
+      .addColumn('anchor_json', 'text')
+      .addColumn('tab_label', 'text')
+      .addColumn('name', 'text')
+      .addColumn('optional', 'integer', (c) => c.notNull())
+      .addColumn('scale_value', 'double precision')
+      .execute();
+    await s.createIndex('envelope_tabs_envelope_idx').on('envelope_tabs').column('envelope_id').execute();
+    await s.createTable('signing_tokens')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('envelope_id', 'text', (c) => c.notNull().references('envelopes.id'))
+      .addColumn('recipient_id', 'text', (c) => c.notNull())
+      .addColumn('purpose', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('consumed_at', 'text')
+      .execute();
+    await s.createTable('mail_outbox')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('envelope_id', 'text')
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('recipient_email', 'text', (c) => c.notNull())
+      .addColumn('message_json', 'text')
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+      .addColumn('claimed_by', 'text')
+      .addColumn('lease_until', 'text')
+      .addColumn('last_error', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('delivered_at', 'text')
+      .execute();
+    // The worker's claim scans pending rows in due order.
+    await s.createIndex('mail_outbox_due_idx').on('mail_outbox').columns(['status', 'next_attempt_at']).execute();
+    await s.createTable('dev_mailbox')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('received_at', 'text', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('envelope_id', 'text')
+      .addColumn('to_email', 'text', (c) => c.notNull())
+      .addColumn('to_name', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('text_body', 'text', (c) => c.notNull())
+      .addColumn('html_body', 'text', (c) => c.notNull())
+      .addColumn('attachments_json', 'text', (c) => c.notNull())
+      .execute();
+  },
+};

@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import pg from 'pg';
+import { openDatabase, runMigrations, MIGRATIONS, sqliteFileIn, type Db, type DatabaseLocation } from '../../src/store/index.ts';
+import { ENVELOPE_TABLES_MIGRATION } from '../../src/store/envelope-tables.ts';
+import type { PostgresCluster } from './postgres-cluster.ts';
+
+/** Every migration including the envelope tables (until they join MIGRATIONS). */
+export const ALL_MIGRATIONS = MIGRATIONS.some((m) => m.version === ENVELOPE_TABLES_MIGRATION.version) ? MIGRATIONS : [...MIGRATIONS, ENVELOPE_TABLES_MIGRATION];
+
+/** A fresh SQLite file in a temp dir, removed in teardown. */
+export function freshSqlite(t: TestContext): DatabaseLocation {
+  const dir = mkdtempSync(join(tmpdir(), 'signet-envelopes-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return { sqliteFile: sqliteFileIn(dir) };
+}
+
+/** A fresh database in a running PostgreSQL cluster. */
+export async function freshPostgres(cluster: PostgresCluster): Promise<DatabaseLocation> {
+  const name = `t_${randomUUID().replace(/-/g, '')}`;
+  const admin = new pg.Client({ connectionString: cluster.url() });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return { databaseUrl: cluster.url(name) };
+}
+
+/** Opens a migrated database handle, closed in teardown. */
+export async function openMigrated(t: TestContext, location: DatabaseLocation): Promise<Db> {
+  const db = openDatabase(location);
+  t.after(() => db.close());
+  await runMigrations(db.kysely, db.engine, { migrations: ALL_MIGRATIONS });
+  return db;
+}
