@@ -15,3 +15,11 @@ test('PdfError carries its row and appends detail', () => {
   assert.deepEqual(e.toBody(), { errorCode: 'ENCRYPTED_DOCUMENT', message: e.message });
   assert.equal(new PdfError('CONVERSION_FAILED').expose, false);
 });
+
+test('every code is documented in docs/pdf.md with its status', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const doc = await readFile(new URL('../../../docs/pdf.md', import.meta.url), 'utf8');
+  for (const [code, row] of Object.entries(PDF_ERRORS)) {
+    assert.match(doc, new RegExp(`\\| \`${code}\` \\| ${row.status} \\|`), code);
+  }
+});
