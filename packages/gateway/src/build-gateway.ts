@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Address, Random } from './balancer/index.ts';
 import type { GatewayConfig, ListenAddress } from './config.ts';
-import { parseDeclarativeConfig } from './declarative/index.ts';
+import { EMPTY_SNAPSHOT, parseDeclarativeConfig } from './declarative/index.ts';
 import type { Snapshot } from './declarative/types.ts';
 import { createProxyHandler } from './proxy/create-proxy-handler.ts';
 import type { ProxyHooks } from './proxy/proxy-hooks.ts';
@@ -32,11 +32,6 @@ export type Gateway = {
   /** Stops accepting, lets in-flight requests finish (up to shutdownGraceMs), closes everything. */
   close(): Promise<void>;
 };
-
-/** The empty configuration (Kong's configuration_hash of 32 zeros). */
-export const EMPTY_SNAPSHOT: Snapshot = Object.freeze({
-  services: [], routes: [], upstreams: [], targets: [], certificates: [], snis: [], hash: '0'.repeat(32),
-});
 
 /** Reads and parses the declarative configuration a GatewayConfig names. */
 export async function loadSnapshot(config: GatewayConfig): Promise<Snapshot> {

@@ -1,6 +1,7 @@
 // signet-gateway: a tiny dispatcher. Each subcommand is a function in cli/<name>.ts taking its
 // arguments and returning the exit code; this file is the one place that touches process.
 import { configParse } from './cli/config-parse.ts';
+import { start } from './cli/start.ts';
 
 /** A subcommand: arguments after its name → exit code. */
 export type Command = (args: readonly string[], io: CommandIo) => Promise<number>;
@@ -10,6 +11,7 @@ export type CommandIo = { readonly out: (line: string) => void; readonly err: (l
 
 const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['config parse', configParse],
+  ['start', start],
 ]);
 
 const USAGE = [

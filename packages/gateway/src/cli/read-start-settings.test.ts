@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError } from '../config.ts';
+import { readStartSettings } from './read-start-settings.ts';
+
+const files: Record<string, string> = { '/tls/cert.pem': '-----BEGIN CERTIFICATE-----\nX\n', '/tls/key.pem': '-----BEGIN PRIVATE KEY-----\nY\n' };
+const readText = (path: string): Promise<string> => {
+  const text = files[path];
+  return text === undefined ? Promise.reject(new Error('ENOENT')) : Promise.resolve(text);
+};
+
+test('flags win over KONG_* env; cert paths are read', async () => {
+  const settings = await readStartSettings(
+    ['--config', 'kong.yml', '--proxy-listen=127.0.0.1:9000', '--workers', '2'],
+    { KONG_PROXY_LISTEN: '0.0.0.0:8000', KONG_ADMIN_LISTEN: 'off', KONG_SSL_CERT: '/tls/cert.pem', KONG_SSL_CERT_KEY: '/tls/key.pem', REDIS_URL: 'redis://r:6379' },
+    readText,
+  );
+  assert.deepEqual(settings, {
+    declarative_config: 'kong.yml',
+    proxy_listen: '127.0.0.1:9000',
+    admin_listen: 'off',
+    nginx_worker_processes: '2',
+    ssl_cert: files['/tls/cert.pem'],
+    ssl_cert_key: files['/tls/key.pem'],
+    redis_url: 'redis://r:6379',
+  });
+});
+
+test('env alone: KONG_DECLARATIVE_CONFIG and PEM text as is', async () => {
+  const settings = await readStartSettings([], { KONG_DECLARATIVE_CONFIG: '/k.yml', KONG_SSL_CERT: '-----BEGIN CERTIFICATE-----\nZ' }, readText);
+  assert.deepEqual(settings, { declarative_config: '/k.yml', ssl_cert: '-----BEGIN CERTIFICATE-----\nZ' });
+});
+
+test('bad options name the setting', async () => {
+  await assert.rejects(readStartSettings(['--nope'], {}, readText), (e: unknown) => e instanceof ConfigError && e.setting === '--nope');
+  await assert.rejects(readStartSettings(['--config'], {}, readText), /--config: needs a value/);
+  await assert.rejects(readStartSettings(['--ssl-cert', '/missing.pem'], {}, readText), /ssl_cert: cannot read \/missing.pem/);
+});

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildGatewayConfig, ConfigError, parseListen } from './config.ts';
+
+test('parseListen: Kong listen syntax', () => {
+  assert.deepEqual(parseListen('127.0.0.1:8000, 127.0.0.1:8443 ssl', 'proxy_listen'), [
+    { host: '127.0.0.1', port: 8000, ssl: false },
+    { host: '127.0.0.1', port: 8443, ssl: true },
+  ]);
+  assert.deepEqual(parseListen('0.0.0.0:8443 http2 ssl reuseport backlog=16384', 'proxy_listen'), [{ host: '0.0.0.0', port: 8443, ssl: true }]);
+  assert.deepEqual(parseListen('[::1]:8001', 'admin_listen'), [{ host: '::1', port: 8001, ssl: false }]);
+  assert.deepEqual(parseListen('off', 'admin_listen'), []);
+});
+
+const bad: [string, string, RegExp][] = [
+  ['8000', 'proxy_listen', /proxy_listen: invalid listen address '8000'/],
+  ['127.0.0.1:70000', 'proxy_listen', /port 70000/],
+  ['127.0.0.1:8000 proxy_protocol', 'proxy_listen', /unsupported listen flag 'proxy_protocol'/],
+];
+for (const [value, setting, message] of bad) {
+  test(`parseListen rejects ${value}`, () => {
+    assert.throws(() => parseListen(value, setting), (e: unknown) => e instanceof ConfigError && e.setting === setting && message.test(e.message));
+  });
+}
+
+test('buildGatewayConfig: defaults, workers, certificate pairing', () => {
+  const config = buildGatewayConfig({});
+  assert.equal(config.proxyListen.length, 2);
+  assert.deepEqual(config.adminListen, [{ host: '127.0.0.1', port: 8001, ssl: false }]);
+  assert.ok(config.workers >= 1);
+  assert.equal(buildGatewayConfig({ nginx_worker_processes: '3' }).workers, 3);
+  assert.throws(() => buildGatewayConfig({ nginx_worker_processes: 'two' }), /nginx_worker_processes/);
+  assert.throws(() => buildGatewayConfig({ proxy_listen: 'off' }), /proxy_listen/);
+  assert.throws(() => buildGatewayConfig({ ssl_cert: '-----BEGIN CERTIFICATE-----' }), /ssl_cert_key: ssl_cert and ssl_cert_key must be set together/);
+  assert.throws(() => buildGatewayConfig({ ssl_cert: 'nope', ssl_cert_key: '-----BEGIN PRIVATE KEY-----' }), /ssl_cert: not a PEM certificate/);
+  assert.ok(Object.isFrozen(config));
+});

@@ -1,0 +1,133 @@
+// `signet-gateway start` as a real process with a real kong.yml: it proxies, serves the admin
+// API, reloads through POST /config, and stops cleanly on SIGTERM, with one process or two workers.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:tls';
+import { fileURLToPath } from 'node:url';
+import { test, type TestContext } from 'node:test';
+import { issueCertificate, pollUntil } from '@signet/kit';
+import { startProcess, type StartedProcess } from '@signet/kit/testing';
+import { request } from 'undici';
+import { startUpstream } from '../proxy/proxy.fixture.ts';
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+// `--import tsx` resolves from the working directory: run from the repository root.
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+const kongYml = (upstreamPort: number) => `_format_version: "3.0"
+services:
+  - name: echo
+    host: echo.upstream
+    routes:
+      - name: api
+        paths: ["/api"]
+upstreams:
+  - name: echo.upstream
+    targets:
+      - target: 127.0.0.1:${upstreamPort}
+        weight: 100
+`;
+
+type Started = { proc: StartedProcess; proxy: string; admin: string };
+
+async function startGatewayProcess(t: TestContext, args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', ...args], { env: { ...process.env, ...env }, cwd: ROOT });
+  t.after(() => proc.stop());
+  const exitedEarly = proc.exited.then((code) => {
+    throw new Error(`gateway exited early (${code}):\n${proc.output()}`);
+  });
+  const started = pollUntil(() => {
+    const out = proc.output();
+    if (!out.includes('"gateway started"')) return undefined;
+    const proxy = /proxy listening on (http:\/\/[\d.:]+)/.exec(out)?.[1];
+    const admin = /admin listening on (http:\/\/[\d.:]+)/.exec(out)?.[1];
+    return proxy && admin ? { proxy, admin } : undefined;
+  }, { timeoutMs: 60_000, intervalMs: 100, what: 'the gateway to start' });
+  const urls = await Promise.race([started, exitedEarly]);
+  exitedEarly.catch(() => undefined);
+  return { proc, ...urls };
+}
+
+async function get(url: string): Promise<{ status: number; body: string }> {
+  const res = await request(url, { headers: { connection: 'close' } });
+  return { status: res.statusCode, body: await res.body.text() };
+}
+
+async function writeConfig(t: TestContext, text: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'signet-kong-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'kong.yml');
+  await writeFile(file, text);
+  return file;
+}
+
+for (const workers of [1, 2]) {
+  test(`start --workers ${workers}: proxies, reloads by POST /config, stops on SIGTERM`, async (t) => {
+    const first = await startUpstream(t);
+    const second = await startUpstream(t);
+    const file = await writeConfig(t, kongYml(first.port));
+    const g = await startGatewayProcess(t, ['--config', file, '--proxy-listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0', '--workers', String(workers)]);
+
+    const res = await get(`${g.proxy}/api/hello`);
+    assert.equal(res.status, 200);
+    assert.equal((JSON.parse(res.body) as { url: string }).url, '/hello');
+    assert.equal((await get(`${g.proxy}/other`)).status, 404);
+
+    const root = JSON.parse((await get(`${g.admin}/`)).body) as { pids: { workers: number[] } };
+    assert.equal(root.pids.workers.length, workers);
+    const services = JSON.parse((await get(`${g.admin}/services`)).body) as { data: { name: string }[] };
+    assert.deepEqual(services.data.map((s) => s.name), ['echo']);
+
+    // Reload: every worker moves to the new target.
+    const reload = await request(`${g.admin}/config`, { method: 'POST', headers: { 'content-type': 'text/yaml' }, body: kongYml(second.port) });
+    await reload.body.text();
+    assert.equal(reload.statusCode, 201);
+    await pollUntil(async () => {
+      const results = await Promise.all(Array.from({ length: 6 }, () => get(`${g.proxy}/api/x`)));
+      return results.every((r) => r.status === 200 && (JSON.parse(r.body) as { port: number }).port === second.port);
+    }, { timeoutMs: 10_000, what: 'all workers to serve the new configuration' });
+
+    const code = await g.proc.stop(15_000);
+    assert.equal(code, 0, g.proc.output());
+    assert.match(g.proc.output(), /"msg":"stopped"/);
+  });
+}
+
+test('start: a bad setting stops start with a message naming it', async (t) => {
+  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', '--proxy-listen', 'nowhere'], { env: { ...process.env }, cwd: ROOT });
+  t.after(() => proc.stop());
+  assert.equal(await proc.exited, 1);
+  assert.match(proc.output(), /proxy_listen: invalid listen address 'nowhere'/);
+});
+
+test('start: an invalid kong.yml stops start with Kong errors and line numbers', async (t) => {
+  const file = await writeConfig(t, '_format_version: "3.0"\nservices:\n  - name: s\n    port: 99999\n');
+  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', '--config', file, '--proxy-listen', '127.0.0.1:0'], { env: { ...process.env }, cwd: ROOT });
+  t.after(() => proc.stop());
+  assert.equal(await proc.exited, 1);
+  assert.match(proc.output(), /kong\.yml:\d+:\d+/);
+});
+
+test('start: KONG_* environment is read, TLS listener uses KONG_SSL_CERT', async (t) => {
+  const pair = issueCertificate({ commonName: 'env-cert.test' });
+  const upstream = await startUpstream(t);
+  const file = await writeConfig(t, kongYml(upstream.port));
+  const g = await startGatewayProcess(t, ['--workers', '1'], {
+    KONG_DECLARATIVE_CONFIG: file,
+    KONG_PROXY_LISTEN: '127.0.0.1:0, 127.0.0.1:0 ssl',
+    KONG_ADMIN_LISTEN: '127.0.0.1:0',
+    KONG_SSL_CERT: pair.certPem,
+    KONG_SSL_CERT_KEY: pair.keyPem,
+  });
+  const https = /proxy listening on (https:\/\/[\d.:]+)/.exec(g.proc.output())?.[1];
+  assert.ok(https);
+  const url = new URL(https);
+  const socket = connect({ host: url.hostname, port: Number(url.port), rejectUnauthorized: false });
+  t.after(() => socket.destroy());
+  await once(socket, 'secureConnect');
+  assert.equal(socket.getPeerCertificate().subject.CN, 'env-cert.test');
+  assert.equal((await get(`${g.proxy}/api`)).status, 200);
+});
