@@ -442,3 +442,24 @@ function parseError(yaml: string, fileName: string): GatewayError {
   }
   assert.fail('expected an error');
 }
+
+test('human lines also name clashes and dangling references of otherwise valid entities; the Kong body stays schema-only', () => {
+  const e = parseError(`_format_version: "3.0"
+services:
+  - { name: a, port: 99999 }
+  - { name: b, host: x }
+  - { name: b, host: y }
+routes:
+  - { service: nope, paths: [/] }
+  - { service: nope2, paths: ["//"] }
+`, 'kong.yml');
+  assert.deepEqual(e.lines, [
+    'kong.yml:3:5: services[0].host: required field missing',
+    'kong.yml:3:22: services[0].port: value should be between 0 and 65535',
+    'kong.yml:8:31: routes[1].paths[0]: must not have empty segments',
+    "kong.yml:5:5: services[2] (b): uniqueness violation: 'services' entity with name set to 'b' already declared",
+    "kong.yml:7:16: routes[0].service: invalid reference 'service: nope' (no such entry in 'services')",
+  ]);
+  assert.deepEqual(Object.keys(e.toBody().fields as object).sort(), ['routes', 'services']);
+  assert.deepEqual((e.toBody().fields as { routes: unknown }).routes, [null, { paths: ['must not have empty segments'] }]);
+});

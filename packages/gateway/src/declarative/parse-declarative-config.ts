@@ -12,7 +12,7 @@ import { ENTITY_TYPES, UNSUPPORTED_TYPES, entitySchema, unsupportedMessage, type
 import { PEM_FIELDS } from './entities/certificate.ts';
 import { migrateRoutePath } from './normalize-path.ts';
 import { errorsToJson, errorsToLua, flattenErrors } from './error-tree.ts';
-import { resolveEntities } from './resolve-entities.ts';
+import { resolveEntities, type ErrorPlaces } from './resolve-entities.ts';
 import { deepFreeze } from './deep-freeze.ts';
 
 /** Options of parseDeclarativeConfig. */
@@ -51,13 +51,17 @@ export function parseDeclarativeConfig(text: string, options: ParseOptions = {})
   const config = migrateFormat(input);
 
   const errors = validateTopLevel(config, doc);
-  if (errors.size > 0) throw declarativeError(errors, input, doc, fileName);
+  if (errors.size > 0) {
+    // Kong stops after the schema phase; the human lines also name the clashes and dangling
+    // references of the entities that are otherwise valid, so one run shows everything.
+    throw declarativeError(errors, input, doc, fileName, laterPhaseErrors(config, errors));
+  }
 
   const resolved = resolveEntities(config, {
     now: options.now ?? Math.floor(Date.now() / 1000),
     randomId: options.randomId ?? randomUUID,
   });
-  if (resolved.errors !== undefined) throw declarativeError(resolved.errors, input, doc, fileName);
+  if (resolved.errors !== undefined) throw declarativeError(resolved.errors, input, doc, fileName, undefined, resolved.places);
   return deepFreeze({ ...resolved.entities, hash: configHash(text) });
 }
 
@@ -146,7 +150,49 @@ function pemStyleErrors(item: unknown, doc: ConfigDocument, path: (string | numb
   return out.size > 0 ? out : undefined;
 }
 
-function declarativeError(errors: ErrTable, input: Input, doc: ConfigDocument, fileName: string): GatewayError {
+// Phase-2 problems (uniqueness, references) of entities that have no phase-1 error.
+function laterPhaseErrors(config: Input, phase1: ErrTable): { errors: ErrTable; places: ErrorPlaces } | undefined {
+  let resolved: ReturnType<typeof resolveEntities>;
+  try {
+    resolved = resolveEntities(config, { now: 0, randomId: randomUUID });
+  } catch {
+    return undefined; // entities too malformed to resolve: the schema errors say enough
+  }
+  if (resolved.errors === undefined) return undefined;
+  const { errors: phase2, places } = resolved;
+  const out: ErrTable = new Map();
+  for (const [type, section] of phase2) {
+    const failed = phase1.get(type);
+    const list = config[String(type)];
+    if (typeof section === 'string' || !(failed instanceof Map) || !Array.isArray(list)) {
+      if (!(failed !== undefined && typeof section === 'string')) out.set(type, section);
+      continue;
+    }
+    const kept: ErrTable = new Map();
+    for (const [key, value] of section) {
+      // Index keys are positions; name/id keys point at the entity holding the reference.
+      const position = typeof key === 'number' ? key : (places.get(`${String(type)}:${key}`) ?? -1) + 1;
+      const entityErrors = failed.get(position);
+      if (entityErrors === undefined) kept.set(key, value);
+      else if (typeof key === 'number' && value instanceof Map && entityErrors instanceof Map) {
+        // A parent with schema errors may still have nested children that clash.
+        const nested = new Map([...value].filter(([k]) => !entityErrors.has(k)));
+        if (nested.size > 0) kept.set(key, nested);
+      }
+    }
+    if (kept.size > 0) out.set(type, kept);
+  }
+  return out.size > 0 ? { errors: out, places } : undefined;
+}
+
+function declarativeError(
+  errors: ErrTable,
+  input: Input,
+  doc: ConfigDocument,
+  fileName: string,
+  extra?: { errors: ErrTable; places: ErrorPlaces },
+  places?: ErrorPlaces,
+): GatewayError {
   const message = `declarative config is invalid: ${errorsToLua(errors)}`;
   const flat = flattenErrors(input, errors);
   return new GatewayError('DECLARATIVE_CONFIG', {
@@ -157,12 +203,15 @@ function declarativeError(errors: ErrTable, input: Input, doc: ConfigDocument, f
       fields: flat.fields.size === 0 ? {} : errorsToJson(flat.fields),
       errors: flat.flattened,
     },
-    lines: humanLines(errors, input, doc, fileName),
+    lines: [
+      ...humanLines(errors, input, doc, fileName, places),
+      ...(extra === undefined ? [] : humanLines(extra.errors, input, doc, fileName, extra.places)),
+    ],
   });
 }
 
 // One `file:line:col: where: message` line per leaf of the error tree, in tree order.
-function humanLines(errors: ErrTable, input: Input, doc: ConfigDocument, fileName: string): string[] {
+function humanLines(errors: ErrTable, input: Input, doc: ConfigDocument, fileName: string, places?: ErrorPlaces): string[] {
   const lines: string[] = [];
   const walk = (node: ErrValue, docPath: (string | number)[], label: string, value: unknown): void => {
     if (typeof node === 'string') {
@@ -182,7 +231,7 @@ function humanLines(errors: ErrTable, input: Input, doc: ConfigDocument, fileNam
         walk(child, [...docPath, i], `${label}[${i}]`, item);
       } else if (Array.isArray(value) && !/^\d+$/.test(key)) {
         // A reference error keyed by the entity's name or id (declarative_config.lua validate_references).
-        const i = value.findIndex((e) => isRecord(e) && (e.name === key || e.id === key));
+        const i = places?.get(`${String(docPath[docPath.length - 1])}:${key}`) ?? value.findIndex((e) => isRecord(e) && (e.name === key || e.id === key));
         const field = firstForeignField(value[i]);
         const path = i < 0 ? docPath : [...docPath, i, ...(field === undefined ? [] : [field])];
         walk(child, path, `${label}[${i}]${field === undefined ? '' : `.${field}`}`, undefined);

@@ -48,12 +48,19 @@ function deriveId(type: EntityType, value: Input, parentId: string | undefined, 
 }
 
 /** Ids, uniqueness, references and final entities; `errors` in Kong's tree when something clashes. */
-export function resolveEntities(config: Input, options: Options): { entities: Entities; errors?: undefined } | { errors: ErrTable; entities?: undefined } {
+/** Where a name- or id-keyed reference error points: `${type}:${key}` → index in the top-level list. */
+export type ErrorPlaces = ReadonlyMap<string, number>;
+
+export function resolveEntities(
+  config: Input,
+  options: Options,
+): { entities: Entities; errors?: undefined } | { errors: ErrTable; places: ErrorPlaces; entities?: undefined } {
   const errors: ErrTable = new Map();
   const byId = new Map<EntityType, Map<string, Item>>();
   const byName = new Map<EntityType, Map<string, Item>>();
   const items = new Map<EntityType, Item[]>(ENTITY_TYPES.map((t) => [t, []]));
-  const expected: { item: Item; field: string; ref: EntityType; value: unknown }[] = [];
+  const expected: { item: Item; index: number; field: string; ref: EntityType; value: unknown }[] = [];
+  const places = new Map<string, number>();
 
   const setError = (path: (string | number)[], message: string): void => {
     let node = errors;
@@ -91,7 +98,7 @@ export function resolveEntities(config: Input, options: Options): { entities: En
     else if (!failed) ids.set(item.id, item);
     if (parentId === undefined) {
       for (const [field, ref] of Object.entries(FOREIGN_KEYS[type])) {
-        if (value[field] !== null && value[field] !== undefined) expected.push({ item, field, ref, value: value[field] });
+        if (value[field] !== null && value[field] !== undefined) expected.push({ item, index: (path[1] as number) - 1, field, ref, value: value[field] });
       }
     }
     (items.get(type) as Item[]).push(item);
@@ -104,12 +111,13 @@ export function resolveEntities(config: Input, options: Options): { entities: En
   }
 
   const resolved = new Map<Item, Map<string, string>>();
-  for (const { item, field, ref, value } of expected) {
+  for (const { item, index, field, ref, value } of expected) {
     const key = isRecord(value) ? (value.id as string) : (value as string);
     const found = byName.get(ref)?.get(key) ?? byId.get(ref)?.get(key);
     if (found === undefined) {
       const at = typeof item.value.name === 'string' && item.type !== 'targets' ? item.value.name : item.id;
       const shown = typeof value === 'string' ? value : JSON.stringify(value);
+      places.set(`${item.type}:${at}`, index);
       const list = (errors.get(item.type) as ErrTable | undefined) ?? new Map();
       errors.set(item.type, list);
       const messages = (list.get(at) as ErrTable | undefined) ?? new Map();
@@ -121,7 +129,7 @@ export function resolveEntities(config: Input, options: Options): { entities: En
     refs.set(field, found.id);
     resolved.set(item, refs);
   }
-  if (errors.size > 0) return { errors };
+  if (errors.size > 0) return { errors, places };
 
   const build = (item: Item): Input => {
     const out: Input = { id: item.id };

@@ -47,7 +47,11 @@ certificates:
   const failed = await run(['config', 'parse', bad]);
   assert.deepEqual(failed, {
     code: 1,
-    output: `${bad}:3:5: services[0].host: required field missing\n${bad}:4:11: services[0].port: value should be between 0 and 65535\n`,
+    output:
+      `${bad}:3:5: services[0].host: required field missing\n` +
+      `${bad}:4:11: services[0].port: value should be between 0 and 65535\n` +
+      // Kong's body stops at schema errors; the human lines also name the dangling reference.
+      `${bad}:6:16: routes[0].service: invalid reference 'service: nope' (no such entry in 'services')\n`,
   });
 
   const json = await run(['config', 'parse', bad, '--json']);
