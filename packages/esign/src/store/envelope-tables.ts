@@ -36,6 +36,8 @@ export type EnvelopeRecipientRow = {
   envelope_id: string;
   recipient_id: string;
   recipient_id_guid: string;
+  /** Position in the request (signers first, then carbon copies), kept for reads. */
+  recipient_order: number;
   type: string;
   email: string;
   name: string;
@@ -150,6 +152,7 @@ export const ENVELOPE_TABLES_MIGRATION: Migration = {
       .addColumn('envelope_id', 'text', (c) => c.notNull().references('envelopes.id'))
       .addColumn('recipient_id', 'text', (c) => c.notNull())
       .addColumn('recipient_id_guid', 'text', (c) => c.notNull())
+      .addColumn('recipient_order', 'integer', (c) => c.notNull())
       .addColumn('type', 'text', (c) => c.notNull())
       .addColumn('email', 'text', (c) => c.notNull())
       .addColumn('name', 'text', (c) => c.notNull())

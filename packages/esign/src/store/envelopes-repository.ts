@@ -1,0 +1,218 @@
+import type { Kysely } from 'kysely';
+import type { AnchorSpec, Envelope, EnvelopeStatus, Recipient, RecipientStatus, RecipientType, SignHereTab } from '../domain/envelope/envelope.ts';
+import type { EnvelopeChange, EnvelopeQuery, EnvelopeStore, SigningTokenRecord } from '../domain/envelope/ports.ts';
+import type { Db } from './database.ts';
+import type { EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTabRow, EnvelopeTables } from './envelope-tables.ts';
+import { enqueueMails } from './outbox-repository.ts';
+
+const iso = (d: Date | undefined) => (d === undefined ? null : d.toISOString());
+
+/**
+ * Envelopes over SQLite or PostgreSQL. Every write is one transaction that also holds the
+ * signing tokens and the outbox mails of the change (the transactional outbox): either the
+ * envelope changed and its mails will go out, or neither happened.
+ */
+export class EnvelopesRepository implements EnvelopeStore {
+  readonly #db: Db;
+  /** Told after a commit that wrote mails (the server wakes the outbox worker). */
+  readonly #onMails: () => void;
+  constructor(db: Db, onMails: () => void = () => {}) {
+    this.#db = db;
+    this.#onMails = onMails;
+  }
+
+  #tx<T>(fn: (trx: Kysely<EnvelopeTables>) => Promise<T>): Promise<T> {
+    return this.#db.transaction((trx) => fn(trx.withTables<EnvelopeTables>()));
+  }
+
+  async create(change: EnvelopeChange, pdfs: ReadonlyMap<string, Uint8Array>): Promise<void> {
+    const e = change.envelope;
+    await this.#tx(async (trx) => {
+      await trx.insertInto('envelopes').values(toEnvelopeRow(e)).execute();
+      for (const d of e.documents) {
+        const pdf = pdfs.get(d.documentId);
+        if (!pdf) throw new TypeError(`no PDF for document ${d.documentId}`);
+        const row: EnvelopeDocumentRow = { envelope_id: e.envelopeId, document_id: d.documentId, name: d.name, file_extension: d.fileExtension, doc_order: d.order, page_count: d.pageCount, sha256: d.sha256, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
+        await trx.insertInto('envelope_documents').values(row).execute();
+      }
+      for (const [order, r] of e.recipients.entries()) {
+        await trx.insertInto('envelope_recipients').values(toRecipientRow(e.envelopeId, r, order)).execute();
+        for (const [i, tab] of r.tabs.entries()) await trx.insertInto('envelope_tabs').values(toTabRow(e.envelopeId, tab, i)).execute();
+      }
+      await insertTokens(trx, change.signingTokens);
+      await enqueueMails(trx, change.mails, e.statusChangedAt);
+    });
+    if (change.mails.length > 0) this.#onMails();
+  }
+
+  async update(change: EnvelopeChange): Promise<boolean> {
+    const e = change.envelope;
+    const saved = await this.#tx(async (trx) => {
+      const { id: _id, account_id: _a, sender_user_id: _s, created_at: _c, ...fields } = toEnvelopeRow(e);
+      const res = await trx.updateTable('envelopes').set(fields).where('id', '=', e.envelopeId).where('version', '=', e.version - 1).executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      for (const [order, r] of e.recipients.entries()) {
+        const { envelope_id: _e, recipient_id: _r, recipient_id_guid: _g, ...recipientFields } = toRecipientRow(e.envelopeId, r, order);
+        await trx.updateTable('envelope_recipients').set(recipientFields).where('envelope_id', '=', e.envelopeId).where('recipient_id', '=', r.recipientId).execute();
+      }
+      await insertTokens(trx, change.signingTokens);
+      await enqueueMails(trx, change.mails, e.statusChangedAt);
+      return true;
+    });
+    if (saved && change.mails.length > 0) this.#onMails();
+    return saved;
+  }
+
+  async find(accountId: string, envelopeId: string): Promise<Envelope | undefined> {
+    const k = this.#db.kysely.withTables<EnvelopeTables>();
+    const row = await k.selectFrom('envelopes').selectAll().where('id', '=', envelopeId).where('account_id', '=', accountId).executeTakeFirst();
+    if (!row) return undefined;
+    return (await this.#hydrate(k, [row]))[0];
+  }
+
+  async list(accountId: string, query: EnvelopeQuery): Promise<{ envelopes: Envelope[]; totalSetSize: number }> {
+    const k = this.#db.kysely.withTables<EnvelopeTables>();
+    let q = k.selectFrom('envelopes').where('account_id', '=', accountId);
+    if (query.fromDate) q = q.where('status_changed_at', '>=', query.fromDate.toISOString());
+    if (query.toDate) q = q.where('status_changed_at', '<=', query.toDate.toISOString());
+    if (query.statuses) q = q.where('status', 'in', query.statuses.length > 0 ? [...query.statuses] : ['']);
+    if (query.envelopeIds) q = q.where('id', 'in', query.envelopeIds.length > 0 ? [...query.envelopeIds] : ['']);
+    const total = await q.select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
+    const rows = await q.selectAll().orderBy('status_changed_at').orderBy('id').offset(query.startPosition).limit(query.count).execute();
+    return { envelopes: await this.#hydrate(k, rows), totalSetSize: Number(total.n) };
+  }
+
+  async documentPdf(accountId: string, envelopeId: string, documentId: string): Promise<Uint8Array | undefined> {
+    const row = await this.#db.kysely.withTables<EnvelopeTables>().selectFrom('envelope_documents')
+      .innerJoin('envelopes', 'envelopes.id', 'envelope_documents.envelope_id')
+      .select('envelope_documents.pdf')
+      .where('envelopes.account_id', '=', accountId).where('envelope_documents.envelope_id', '=', envelopeId).where('envelope_documents.document_id', '=', documentId)
+      .executeTakeFirst();
+    return row ? new Uint8Array(row.pdf) : undefined;
+  }
+
+  /** Loads documents (without bytes), recipients and tabs of several envelopes in three queries. */
+  async #hydrate(k: Kysely<EnvelopeTables>, rows: readonly EnvelopeRow[]): Promise<Envelope[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [documents, recipients, tabs] = await Promise.all([
+      k.selectFrom('envelope_documents').select(['envelope_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256']).where('envelope_id', 'in', ids).orderBy('doc_order').execute(),
+      k.selectFrom('envelope_recipients').selectAll().where('envelope_id', 'in', ids).orderBy('recipient_order').execute(),
+      k.selectFrom('envelope_tabs').selectAll().where('envelope_id', 'in', ids).orderBy('tab_order').execute(),
+    ]);
+    return rows.map((row) => ({
+      envelopeId: row.id,
+      accountId: row.account_id,
+      senderUserId: row.sender_user_id,
+      status: row.status as EnvelopeStatus,
+      emailSubject: row.email_subject,
+      ...(row.email_blurb !== null ? { emailBlurb: row.email_blurb } : {}),
+      createdAt: new Date(row.created_at),
+      statusChangedAt: new Date(row.status_changed_at),
+      ...optionalDates({ sentAt: row.sent_at, deliveredAt: row.delivered_at, completedAt: row.completed_at, declinedAt: row.declined_at, voidedAt: row.voided_at }),
+      ...(row.voided_reason !== null ? { voidedReason: row.voided_reason } : {}),
+      documents: documents.filter((d) => d.envelope_id === row.id).map((d) => ({ documentId: d.document_id, name: d.name, fileExtension: d.file_extension, order: Number(d.doc_order), pageCount: Number(d.page_count), sha256: d.sha256 })),
+      recipients: recipients.filter((r) => r.envelope_id === row.id).map((r) => toRecipient(r, tabs.filter((t) => t.envelope_id === row.id && t.recipient_id === r.recipient_id))),
+      version: Number(row.version),
+    }));
+  }
+}
+
+function optionalDates<K extends string>(fields: Record<K, string | null>): Partial<Record<K, Date>> {
+  const out: Partial<Record<K, Date>> = {};
+  for (const [k, v] of Object.entries(fields) as [K, string | null][]) if (v !== null) out[k] = new Date(v);
+  return out;
+}
+
+async function insertTokens(trx: Kysely<EnvelopeTables>, tokens: readonly SigningTokenRecord[]): Promise<void> {
+  for (const t of tokens) {
+    await trx.insertInto('signing_tokens').values({ token_hash: t.tokenHash, envelope_id: t.envelopeId, recipient_id: t.recipientId, purpose: t.purpose, created_at: t.createdAt.toISOString(), consumed_at: null }).execute();
+  }
+}
+
+function toEnvelopeRow(e: Envelope): EnvelopeRow {
+  return {
+    id: e.envelopeId,
+    account_id: e.accountId,
+    sender_user_id: e.senderUserId,
+    status: e.status,
+    email_subject: e.emailSubject,
+    email_blurb: e.emailBlurb ?? null,
+    created_at: e.createdAt.toISOString(),
+    status_changed_at: e.statusChangedAt.toISOString(),
+    sent_at: iso(e.sentAt),
+    delivered_at: iso(e.deliveredAt),
+    completed_at: iso(e.completedAt),
+    declined_at: iso(e.declinedAt),
+    voided_at: iso(e.voidedAt),
+    voided_reason: e.voidedReason ?? null,
+    version: e.version,
+  };
+}
+
+function toRecipientRow(envelopeId: string, r: Recipient, order: number): EnvelopeRecipientRow {
+  return {
+    envelope_id: envelopeId,
+    recipient_id: r.recipientId,
+    recipient_id_guid: r.recipientIdGuid,
+    recipient_order: order,
+    type: r.type,
+    email: r.email,
+    name: r.name,
+    routing_order: r.routingOrder,
+    status: r.status,
+    client_user_id: r.clientUserId ?? null,
+    sent_at: iso(r.sentAt),
+    delivered_at: iso(r.deliveredAt),
+    signed_at: iso(r.signedAt),
+    completed_at: iso(r.completedAt),
+    declined_at: iso(r.declinedAt),
+    declined_reason: r.declinedReason ?? null,
+  };
+}
+
+function toTabRow(envelopeId: string, t: SignHereTab, order: number): EnvelopeTabRow {
+  return {
+    tab_id: t.tabId,
+    envelope_id: envelopeId,
+    recipient_id: t.recipientId,
+    document_id: t.documentId,
+    tab_order: order,
+    page_number: t.pageNumber,
+    x_position: t.xPosition,
+    y_position: t.yPosition,
+    anchor_json: t.anchor ? JSON.stringify(t.anchor) : null,
+    tab_label: t.tabLabel ?? null,
+    name: t.name ?? null,
+    optional: t.optional ? 1 : 0,
+    scale_value: t.scaleValue ?? null,
+  };
+}
+
+function toRecipient(r: EnvelopeRecipientRow, tabs: readonly EnvelopeTabRow[]): Recipient {
+  return {
+    recipientId: r.recipient_id,
+    recipientIdGuid: r.recipient_id_guid,
+    type: r.type as RecipientType,
+    email: r.email,
+    name: r.name,
+    routingOrder: Number(r.routing_order),
+    status: r.status as RecipientStatus,
+    ...(r.client_user_id !== null ? { clientUserId: r.client_user_id } : {}),
+    ...optionalDates({ sentAt: r.sent_at, deliveredAt: r.delivered_at, signedAt: r.signed_at, completedAt: r.completed_at, declinedAt: r.declined_at }),
+    ...(r.declined_reason !== null ? { declinedReason: r.declined_reason } : {}),
+    tabs: tabs.map((t) => ({
+      tabId: t.tab_id,
+      recipientId: t.recipient_id,
+      documentId: t.document_id,
+      pageNumber: Number(t.page_number),
+      xPosition: Number(t.x_position),
+      yPosition: Number(t.y_position),
+      ...(t.anchor_json !== null ? { anchor: JSON.parse(t.anchor_json) as AnchorSpec } : {}),
+      ...(t.tab_label !== null ? { tabLabel: t.tab_label } : {}),
+      ...(t.name !== null ? { name: t.name } : {}),
+      optional: Number(t.optional) === 1,
+      ...(t.scale_value !== null ? { scaleValue: Number(t.scale_value) } : {}),
+    })),
+  };
+}

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { after, before, describe, test, type TestContext } from 'node:test';
+import type { Envelope } from '../../src/domain/envelope/envelope.ts';
+import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
+import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
+import { sendEnvelope } from '../../src/domain/envelope/send-envelope.ts';
+import { voidEnvelope } from '../../src/domain/envelope/void-envelope.ts';
+import { buildNotifier } from '../../src/mail/compose-notification.ts';
+import { AccountsRepository } from '../../src/store/accounts-repository.ts';
+import type { DatabaseLocation, Db } from '../../src/store/index.ts';
+import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
+import { OutboxRepository } from '../../src/store/outbox-repository.ts';
+import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import { FakeClock } from '../support/fake-clock.ts';
+import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
+
+const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+
+async function setup(t: TestContext, location: DatabaseLocation) {
+  const db: Db = await openMigrated(t, location);
+  const clock = new FakeClock(Date.parse('2026-05-06T07:08:09.123Z'));
+  const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
+  assert.ok(account);
+  let wakes = 0;
+  const store = new EnvelopesRepository(db, () => wakes++);
+  const deps: EnvelopeDeps = {
+    store,
+    // The pdf package is exercised in the end-to-end test; here the bytes only have to round-trip.
+    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pageCount: 3 }) },
+    anchors: { find: (_pdfs, anchor) => Promise.resolve(anchor.anchorString === '/sn1/' ? [{ documentIndex: 1, pageNumber: 3, xPosition: 101.25, yPosition: 650.5 }] : []) },
+    notifier: buildNotifier('https://esign.test'),
+    clock: clock.now,
+    random: { uuid: randomUUID, secretToken: () => randomUUID() },
+    hashSecret: sha,
+    hashBytes: sha,
+  };
+  return { db, clock, store, deps, accountId: account.accountId, userId: account.userId, wakes: () => wakes };
+}
+
+const DRAFT = {
+  status: 'sent' as const,
+  emailSubject: 'Sign <please>',
+  emailBlurb: 'Thanks',
+  documents: [
+    { documentId: '1', name: 'Order', fileExtension: 'html', bytes: new Uint8Array([1]) },
+    { documentId: '2', name: 'Terms', fileExtension: 'pdf', bytes: new Uint8Array([2]) },
+  ],
+  recipients: [
+    { type: 'signer' as const, recipientId: '1', email: 's1@example.com', name: 'One', routingOrder: 1, signHereTabs: [
+      { anchor: { anchorString: '/sn1/', units: 'pixels' as const, xOffset: 20, yOffset: 10, ignoreIfNotPresent: false, caseSensitive: false, matchWholeWord: false, horizontalAlignment: 'left' as const }, optional: false },
+      { documentId: '1', pageNumber: 2, xPosition: 10, yPosition: 20, optional: true, tabLabel: 'abs' },
+    ] },
+    { type: 'signer' as const, recipientId: '2', email: 's2@example.com', name: 'Two', routingOrder: 2, clientUserId: '1001', signHereTabs: [] },
+    { type: 'carbonCopy' as const, recipientId: '3', email: 'cc@example.com', name: 'Copy', routingOrder: 1, signHereTabs: [] },
+  ],
+};
+
+let cluster: PostgresCluster | undefined;
+const ENGINES = [
+  { name: 'sqlite', location: (t: TestContext) => Promise.resolve(freshSqlite(t)) },
+  { name: 'postgres', location: () => (cluster ? freshPostgres(cluster) : Promise.reject(new Error('no cluster'))) },
+];
+
+describe('envelopes repository', () => {
+  before(async () => {
+    cluster = await startPostgresCluster();
+  });
+  after(() => cluster?.stop());
+
+  for (const engine of ENGINES) {
+    test(`${engine.name}: an envelope round-trips with its documents, recipients, tabs, tokens and outbox mails`, async (t) => {
+      const h = await setup(t, await engine.location(t));
+      const created = await createEnvelope(h.deps, { accountId: h.accountId, senderUserId: h.userId, draft: DRAFT });
+      const loaded = await h.store.find(h.accountId, created.envelopeId);
+      assert.deepEqual(loaded, created);
+      assert.equal(await h.store.find(randomUUID(), created.envelopeId), undefined, 'other accounts see nothing');
+      assert.equal(Buffer.from((await h.store.documentPdf(h.accountId, created.envelopeId, '2')) ?? []).toString(), '%PDF-1.7 Terms');
+      const mails = await new OutboxRepository(h.db).list();
+      assert.deepEqual(mails.map((m) => m.recipient_email).sort(), ['cc@example.com', 's1@example.com']);
+      assert.equal(h.wakes(), 1);
+      const tokens = await h.db.kysely.selectFrom('signing_tokens' as never).selectAll().execute();
+      assert.equal(tokens.length, 1);
+    });
+
+    test(`${engine.name}: updates are version-checked; send and void write their mails in the same transaction`, async (t) => {
+      const h = await setup(t, await engine.location(t));
+      const draft = await createEnvelope(h.deps, { accountId: h.accountId, senderUserId: h.userId, draft: { ...DRAFT, status: 'created' } });
+      assert.equal(await h.store.update({ envelope: { ...draft, status: 'sent', version: 5 }, signingTokens: [], mails: [] }), false);
+      h.clock.advance(5);
+      const sent = await sendEnvelope(h.deps, h.accountId, draft.envelopeId);
+      assert.deepEqual(await h.store.find(h.accountId, draft.envelopeId), sent);
+      assert.equal((await new OutboxRepository(h.db).list()).length, 2);
+      h.clock.advance(5);
+      const voided = await voidEnvelope(h.deps, h.accountId, draft.envelopeId, 'Changed');
+      const loaded = await h.store.find(h.accountId, draft.envelopeId);
+      assert.equal(loaded?.status, 'voided');
+      assert.equal(loaded?.voidedReason, 'Changed');
+      assert.deepEqual(loaded, voided);
+      assert.deepEqual((await new OutboxRepository(h.db).list()).map((m) => m.kind).sort(), ['envelope-sent', 'envelope-sent', 'envelope-voided', 'envelope-voided']);
+    });
+
+    test(`${engine.name}: a failure inside the write leaves nothing behind`, async (t) => {
+      const h = await setup(t, await engine.location(t));
+      const created = await createEnvelope(h.deps, { accountId: h.accountId, senderUserId: h.userId, draft: DRAFT });
+      const broken: Envelope = { ...created, envelopeId: randomUUID() };
+      // The second document's PDF is missing: the envelope row and first document were already written.
+      await assert.rejects(h.store.create({ envelope: broken, signingTokens: [], mails: [] }, new Map([['1', new Uint8Array([1])]])));
+      assert.equal(await h.store.find(h.accountId, broken.envelopeId), undefined);
+      const docs = await h.db.kysely.selectFrom('envelope_documents' as never).selectAll().execute();
+      assert.equal(docs.length, 2, 'only the first envelope’s documents');
+    });
+
+    test(`${engine.name}: listStatusChanges filters by date, status and ids, and pages`, async (t) => {
+      const h = await setup(t, await engine.location(t));
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        h.clock.advance(60);
+        ids.push((await createEnvelope(h.deps, { accountId: h.accountId, senderUserId: h.userId, draft: { ...DRAFT, status: i % 2 ? 'sent' : 'created' } })).envelopeId);
+      }
+      const all = await h.store.list(h.accountId, { fromDate: new Date(0), startPosition: 0, count: 100 });
+      assert.deepEqual(all.envelopes.map((e) => e.envelopeId), ids);
+      const sent = await h.store.list(h.accountId, { fromDate: new Date(0), statuses: ['sent'], startPosition: 0, count: 100 });
+      assert.deepEqual(sent.envelopes.map((e) => e.envelopeId), [ids[1], ids[3]]);
+      const page = await h.store.list(h.accountId, { fromDate: new Date(0), startPosition: 1, count: 2 });
+      assert.deepEqual([page.envelopes.map((e) => e.envelopeId), page.totalSetSize], [[ids[1], ids[2]], 5]);
+      const later = await h.store.list(h.accountId, { fromDate: all.envelopes[3]?.statusChangedAt ?? new Date(), startPosition: 0, count: 100 });
+      assert.deepEqual(later.envelopes.map((e) => e.envelopeId), [ids[3], ids[4]]);
+      const byId = await h.store.list(h.accountId, { envelopeIds: [ids[4] ?? '', 'nope'], startPosition: 0, count: 100 });
+      assert.deepEqual(byId.envelopes.map((e) => e.envelopeId), [ids[4]]);
+      assert.equal((await h.store.list(randomUUID(), { fromDate: new Date(0), startPosition: 0, count: 100 })).totalSetSize, 0);
+    });
+  }
+});
