@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Address } from '../balancer/index.ts';
 import type { GatewayErrorCode } from '../errors.ts';
@@ -74,7 +75,7 @@ export class ProxyExchange implements ExchangeSink {
     this.#x = x;
     this.#hasBody = x.headers.chunked || x.headers.contentLength > 0;
     this.#triesLeft = x.target.service.retries;
-    res.once('close', this.#onClientClose);
+    watchClientSocket(req.socket, this);
   }
 
   /** Sends the first attempt. */
@@ -123,11 +124,12 @@ export class ProxyExchange implements ExchangeSink {
     conn.setTimeout(service.write_timeout);
     conn.socket.write(head);
     this.#bodyStarted = true;
-    this.#req.on('data', this.#onRequestData);
-    this.#req.on('end', this.#onRequestEnd);
+    // Bound here, not as class fields: most requests have no body (bench/gateway/run.ts).
+    this.#req.on('data', (chunk: Buffer) => this.#onRequestData(chunk));
+    this.#req.on('end', () => this.#onRequestEnd());
   }
 
-  readonly #onRequestData = (chunk: Buffer): void => {
+  #onRequestData(chunk: Buffer): void {
     const conn = this.#conn;
     if (conn === undefined || this.#done) return;
     const socket = conn.socket;
@@ -146,15 +148,15 @@ export class ProxyExchange implements ExchangeSink {
       this.#onUpstreamDrain ??= () => this.#req.resume();
       socket.once('drain', this.#onUpstreamDrain);
     }
-  };
+  }
 
-  readonly #onRequestEnd = (): void => {
+  #onRequestEnd(): void {
     const conn = this.#conn;
     if (conn === undefined || this.#done) return;
     if (this.#x.headers.chunked) conn.socket.write('0\r\n\r\n');
     conn.requestDone = true;
     conn.setTimeout(this.#x.target.service.read_timeout);
-  };
+  }
 
   onResponseHead(status: number, statusMessage: string, raw: string[]): number {
     this.#responded = true;
@@ -244,12 +246,37 @@ export class ProxyExchange implements ExchangeSink {
     if (this.#address !== undefined) this.#x.target.balancer?.release(this.#address);
   }
 
-  readonly #onClientClose = (): void => {
+  /** The client connection closed: called by the socket watcher for the exchange in flight. */
+  onClientClose(): void {
     if (this.#done) return;
     // The client went away first: the upstream exchange is abandoned, its connection closed.
     this.#finish();
     const conn = this.#conn;
     this.#conn = undefined;
     conn?.destroy();
-  };
+  }
+
+  /** True once the response is complete or abandoned. */
+  get done(): boolean {
+    return this.#done;
+  }
+}
+
+const kExchange = Symbol('signet.exchange');
+type WatchedSocket = Socket & { [kExchange]?: ProxyExchange };
+
+function onWatchedSocketClose(this: WatchedSocket): void {
+  const exchange = this[kExchange];
+  this[kExchange] = undefined;
+  exchange?.onClientClose();
+}
+
+/**
+ * One 'close' listener per client connection rather than one per request: it aborts whichever
+ * exchange is in flight when the client goes away.
+ */
+function watchClientSocket(socket: Socket, exchange: ProxyExchange): void {
+  const watched = socket as WatchedSocket;
+  if (!(kExchange in watched)) watched.on('close', onWatchedSocketClose);
+  watched[kExchange] = exchange;
 }
