@@ -16,6 +16,8 @@ export type ProbeRequest = {
   readonly hostHeader: string;
   /** PEM client certificate and key for https probes (`upstream.client_certificate`). */
   readonly clientCertificate?: { readonly cert: string; readonly key: string };
+  /** Extra trusted CA certificates (PEM) for https probes, besides Node's bundled roots (Kong: lua_ssl_trusted_certificate). */
+  readonly trustedCa?: readonly string[];
   /** Aborted when the prober stops (reload, shutdown): the probe settles quickly, unreported. */
   readonly signal: AbortSignal;
 };
@@ -27,6 +29,7 @@ export type ActiveProberOptions = {
   readonly probe: Probe;
   readonly timers?: Timers;
   readonly clientCertificate?: { readonly cert: string; readonly key: string };
+  readonly trustedCa?: readonly string[];
   /** Where outcomes go; defaults to the checker itself (a cluster primary may relay them). */
   readonly report?: (address: CheckedAddress, outcome: HealthOutcome) => void;
 };
@@ -58,6 +61,7 @@ export class ActiveProber {
   readonly #timers: Timers;
   readonly #report: (address: CheckedAddress, outcome: HealthOutcome) => void;
   readonly #clientCertificate: { readonly cert: string; readonly key: string } | undefined;
+  readonly #trustedCa: readonly string[] | undefined;
   readonly #abort = new AbortController();
   readonly #timer: Record<Mode, unknown> = { healthy: undefined, unhealthy: undefined };
   readonly #running: Record<Mode, boolean> = { healthy: false, unhealthy: false };
@@ -70,6 +74,7 @@ export class ActiveProber {
     this.#probe = options.probe;
     this.#timers = options.timers ?? REAL_TIMERS;
     this.#clientCertificate = options.clientCertificate;
+    this.#trustedCa = options.trustedCa;
     this.#report = options.report ?? ((address, outcome) => checker.report(address.key, outcome, 'active'));
   }
 
@@ -151,6 +156,7 @@ export class ActiveProber {
           active: upstream.healthchecks.active,
           hostHeader: upstream.host_header ?? address.hostname,
           ...(this.#clientCertificate ? { clientCertificate: this.#clientCertificate } : {}),
+          ...(this.#trustedCa ? { trustedCa: this.#trustedCa } : {}),
           signal: this.#abort.signal,
         });
         if (!this.#abort.signal.aborted) this.#report(address, outcome);

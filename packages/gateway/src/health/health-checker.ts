@@ -19,7 +19,12 @@ export type CheckedAddress = {
 };
 
 /** Told about every state change, `mostly_*` ones included (Kong raises an event for each). */
-export type HealthChangeListener = (upstreamName: string, address: CheckedAddress, health: InternalHealth) => void;
+export type HealthChangeListener = (
+  upstreamName: string,
+  address: CheckedAddress,
+  health: InternalHealth,
+  previous: InternalHealth,
+) => void;
 
 type Entry = { readonly address: CheckedAddress; state: TargetState };
 
@@ -123,6 +128,6 @@ export class HealthChecker {
     if (next === previous) return;
     entry.state = next;
     // Kong raises an event on every state change, and on a forced set even when unchanged.
-    if (forced || next.health !== previous.health) this.#onChange(this.upstream.name, entry.address, next.health);
+    if (forced || next.health !== previous.health) this.#onChange(this.upstream.name, entry.address, next.health, previous.health);
   }
 }

@@ -53,7 +53,7 @@ export class HealthRegistry {
     const next = new Map<string, HealthChecker>();
     for (const upstream of snapshot.upstreams) {
       if (!healthchecksOn(upstream.healthchecks)) continue;
-      const checker = new HealthChecker(upstream, (u, a, h) => this.#emit(u, a, h));
+      const checker = new HealthChecker(upstream, (u, a, h, p) => this.#emit(u, a, h, p));
       const old = previous.get(upstream.name);
       const claimed = new Set<string>();
       for (const target of snapshot.targets) {
@@ -124,8 +124,8 @@ export class HealthRegistry {
     return r.purgeAt > now ? r.state : undefined;
   }
 
-  #emit(upstreamName: string, address: CheckedAddress, health: TargetState['health']): void {
-    for (const listener of this.#listeners) listener(upstreamName, address, health);
+  #emit(upstreamName: string, address: CheckedAddress, health: TargetState['health'], previous: TargetState['health']): void {
+    for (const listener of this.#listeners) listener(upstreamName, address, health, previous);
   }
 }
 

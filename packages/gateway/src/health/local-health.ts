@@ -30,6 +30,8 @@ export type LocalHealthOptions = {
   readonly now?: () => number;
   /** Other gateway nodes sharing operator events; absent → node-local, as Kong DB-less. */
   readonly bus?: HealthBus;
+  /** Extra trusted CA certificates (PEM) for https probes. */
+  readonly trustedCa?: readonly string[];
   /** false → no active probing here (a process that only mirrors state). Default true. */
   readonly activeProbes?: boolean;
 };
@@ -52,9 +54,10 @@ export class LocalHealth implements NodeHealth {
   constructor(options: LocalHealthOptions = {}) {
     this.#options = options;
     this.registry = new HealthRegistry(options.now ? { now: options.now } : {});
-    this.registry.onChange((upstreamName, address, health) => {
+    this.registry.onChange((upstreamName, address, health, previous) => {
       for (const l of this.#state) l(upstreamName, address.key, health);
-      for (const l of this.#availability) l(upstreamName, address.key, isUp(health));
+      const up = isUp(health);
+      if (up !== isUp(previous)) for (const l of this.#availability) l(upstreamName, address.key, up);
     });
     options.bus?.subscribe((event) => this.#apply(event));
   }
@@ -78,6 +81,7 @@ export class LocalHealth implements NodeHealth {
         probe: this.#options.probe ?? probeTarget,
         ...(this.#options.timers ? { timers: this.#options.timers } : {}),
         ...(clientCertificate ? { clientCertificate } : {}),
+        ...(this.#options.trustedCa ? { trustedCa: this.#options.trustedCa } : {}),
       });
       prober.start();
       this.#probers.push(prober);

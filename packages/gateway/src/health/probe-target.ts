@@ -1,5 +1,5 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { connect as tlsConnect, rootCertificates } from 'node:tls';
 import type { HealthOutcome } from './health-checker.ts';
 import type { ProbeRequest } from './active-prober.ts';
 
@@ -60,6 +60,7 @@ export function probeTarget(request: ProbeRequest): Promise<HealthOutcome> {
         // Node refuses an IP as SNI; the identity check then falls back to the host.
         ...(isIP(sni) === 0 ? { servername: sni } : {}),
         rejectUnauthorized: active.https_verify_certificate,
+        ...(request.trustedCa ? { ca: [...rootCertificates, ...request.trustedCa] } : {}),
         ...(request.clientCertificate ? { cert: request.clientCertificate.cert, key: request.clientCertificate.key } : {}),
         timeout: timeoutMs,
       });
