@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollUntil } from '@signet/kit';
 import { buildConverter, findAnchors, PdfError, type AnchorMatch, type Converter } from '../src/index.ts';
-import { encryptWithQpdf, makeDocx, makeLongDocx, makeHtml, makePdf, PDF_LAYOUT, popplerText, popplerWords, type WordBox } from './documents.fixture.ts';
+import { encryptWithQpdf, makeDocx, makeLongDocx, saveAs, makeHtml, makePdf, PDF_LAYOUT, popplerText, popplerWords, type WordBox } from './documents.fixture.ts';
 
 const isPdfError = (code: string) => (e: unknown) => e instanceof PdfError && e.code === code;
 
@@ -140,6 +140,26 @@ describe('conversion and anchors with real LibreOffice and Chromium', () => {
     for (const pid of fresh) assert.ok(!pids.includes(pid));
   });
 
+  test('an html page past its deadline fails with CONVERSION_TIMEOUT; the next one prints', async () => {
+    const rows = Array.from({ length: 20_000 }, (_v, i) => `<tr><td>Row ${i}</td><td>${'cell '.repeat(20)}</td></tr>`).join('');
+    await assert.rejects(
+      converter.convert({ bytes: makeHtml('Endless table', `<table>${rows}</table>`), fileExtension: 'html', timeoutMs: 100 }),
+      isPdfError('CONVERSION_TIMEOUT'),
+    );
+    const pdf = await converter.convert({ bytes: makeHtml('After the slow page'), fileExtension: 'html' });
+    assert.match(await popplerText(pdf), /After the slow page/);
+  });
+
+  test('odt and doc (written by LibreOffice from the docx) convert with their anchors', async () => {
+    const [odt, doc] = await Promise.all([saveAs(await makeDocx('OpenDocument copy'), 'odt'), saveAs(await makeDocx('Word 97 copy'), 'doc')]);
+    const odtPdf = await converter.convert({ bytes: odt, fileExtension: 'odt' });
+    const docPdf = await converter.convert({ bytes: doc, fileExtension: 'doc' });
+    assert.match(await popplerText(odtPdf), /OpenDocument copy/);
+    assert.match(await popplerText(docPdf), /Word 97 copy/);
+    const found = await findAnchors([odtPdf, docPdf], { anchorString: '/sn2/' });
+    assert.deepEqual(found.map((m) => m.documentIndex), [0, 1]);
+  });
+
   test('bad inputs fail with typed errors', async () => {
     const pdf = await makePdf();
     await assert.rejects(converter.convert({ bytes: pdf, fileExtension: 'exe' }), isPdfError('UNSUPPORTED_FORMAT'));
@@ -164,6 +184,22 @@ describe('converter limits and fallbacks', () => {
       await converter.close();
     }
     await assert.rejects(converter.convert({ bytes: Buffer.from('x'), fileExtension: 'txt' }), isPdfError('CONVERTER_CLOSED'));
+  });
+
+  test('close() while documents convert rejects them with CONVERTER_CLOSED and stops LibreOffice', async () => {
+    const converter = await buildConverter({ officeWorkers: 1 });
+    await converter.warmUp();
+    const [pid] = await converter.officeWorkerPids();
+    assert.ok(pid);
+    const long = await makeLongDocx(400);
+    const settled = Promise.allSettled([1, 2, 3].map(() => converter.convert({ bytes: long, fileExtension: 'docx' })));
+    await pollUntil(() => converter.stats().running === 1 && converter.stats().waiting === 2, { timeoutMs: 10_000, what: 'one running, two waiting' });
+    await converter.close();
+    for (const r of await settled) {
+      assert.equal(r.status, 'rejected');
+      assert.ok(isPdfError('CONVERTER_CLOSED')(r.reason), String(r.reason));
+    }
+    assert.throws(() => process.kill(pid, 0), /ESRCH/, 'soffice.bin is gone');
   });
 
   test('when the warm worker cannot start, documents go through cold soffice --convert-to', async () => {

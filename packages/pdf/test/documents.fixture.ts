@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
@@ -116,6 +117,20 @@ export async function popplerText(pdf: Uint8Array): Promise<string> {
     await writeFile(join(dir, 'in.pdf'), pdf);
     const { stdout } = await run('pdftotext', ['-layout', join(dir, 'in.pdf'), '-']);
     return stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A docx re-saved by a cold LibreOffice as odt or doc (a fixture maker, not the code under test). */
+export async function saveAs(docx: Uint8Array, format: 'odt' | 'doc'): Promise<Uint8Array> {
+  const dir = await mkdtemp(join(tmpdir(), 'signet-saveas-'));
+  try {
+    await writeFile(join(dir, 'in.docx'), docx);
+    const filter = format === 'doc' ? 'doc:MS Word 97' : 'odt';
+    await run('/usr/bin/soffice', ['--headless', `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
+      '--convert-to', filter, '--outdir', dir, join(dir, 'in.docx')]);
+    return new Uint8Array(await readFile(join(dir, `in.${format}`)));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

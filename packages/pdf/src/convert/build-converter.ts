@@ -45,7 +45,7 @@ export interface Converter {
   convert(input: ConvertInput): Promise<Uint8Array>;
   /** Starts LibreOffice and Chromium now rather than on the first document. */
   warmUp(): Promise<void>;
-  /** soffice process-group ids of the live warm workers. */
+  /** soffice.bin pids of the live warm workers. */
   officeWorkerPids(): Promise<number[]>;
   stats(): ConverterStats;
   /** Stops every process and removes the scratch directory. */
@@ -70,7 +70,7 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
     coldOnly: options.officeMode === 'cold',
     ...(options.officePaths ? { paths: options.officePaths } : {}),
   });
-  const html = new HtmlConverter({ pages: htmlPages, paper: options.paper ?? 'Letter' });
+  const html = new HtmlConverter({ paper: options.paper ?? 'Letter' });
   const queues = { office: new WorkQueue(officeWorkers), html: new WorkQueue(htmlPages), pdf: new WorkQueue(2) };
   let closed = false;
 

@@ -6,8 +6,6 @@ import { PdfError } from '../pdf-error.ts';
 export type PaperFormat = 'Letter' | 'A4';
 
 export type HtmlConverterOptions = {
-  /** Pages kept open for reuse; also the html concurrency. */
-  pages: number;
   paper: PaperFormat;
 };
 
@@ -29,7 +27,7 @@ const CSP = [
 
 /**
  * HTML → PDF in Debian's headless Chromium, kept warm: one browser, one context with
- * JavaScript disabled, and a few reused pages (~50 ms per document against ~250 ms for a new
+ * JavaScript disabled, and reused pages, as many as the caller's queue lets run at once (~50 ms per document against ~250 ms for a new
  * context; compat/dependency-trials.md §3). No network and no file access: every request but
  * the document itself is aborted.
  */

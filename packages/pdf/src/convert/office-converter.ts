@@ -38,6 +38,8 @@ export class OfficeConverter {
   readonly #free: number[];
   readonly #slotWaiters: ((slot: number) => void)[] = [];
   #closed = false;
+  /** Aborts cold conversions still running when the converter closes. */
+  readonly #closing = new AbortController();
   #coldFallbacks = 0;
 
   constructor(options: OfficeConverterOptions) {
@@ -58,7 +60,7 @@ export class OfficeConverter {
     await Promise.all(this.#slots.map((_s, i) => this.#worker(i)));
   }
 
-  /** soffice process-group ids of the live workers (for tests that kill one). */
+  /** soffice.bin pids of the live workers (for tests that kill one). */
   async workerPids(): Promise<number[]> {
     const workers = await Promise.all(this.#slots.map((s) => (s ? s.catch(() => undefined) : Promise.resolve(undefined))));
     return workers.flatMap((w) => (w?.alive && w.pid !== undefined ? [w.pid] : []));
@@ -73,6 +75,7 @@ export class OfficeConverter {
       const output = join(dir, 'document.pdf');
       await writeFile(input, bytes);
       const filters = IMPORT_FILTERS[extension] ?? {};
+      if (this.#closed) throw new PdfError('CONVERTER_CLOSED');
       const warm = this.#options.coldOnly ? undefined : await this.#worker(slot).catch(() => undefined);
       let pdfPath = output;
       if (warm) {
@@ -84,6 +87,7 @@ export class OfficeConverter {
         } catch (err) {
           if (err instanceof OfficeDocumentError) throw classify(err);
           signal.throwIfAborted();
+          if (this.#closed) throw new PdfError('CONVERTER_CLOSED');
           // The worker died under this document: replace it later, convert this one cold.
           this.#coldFallbacks++;
           pdfPath = await this.#cold(input, dir, signal, filters);
@@ -91,10 +95,13 @@ export class OfficeConverter {
           signal.removeEventListener('abort', onAbort);
         }
       } else {
+        if (this.#closed) throw new PdfError('CONVERTER_CLOSED');
         if (!this.#options.coldOnly) this.#coldFallbacks++;
         pdfPath = await this.#cold(input, dir, signal, filters);
       }
-      const pdf = await readFile(pdfPath);
+      const pdf = await readFile(pdfPath).catch((err: unknown) => {
+        throw new PdfError('CONVERSION_FAILED', 'LibreOffice wrote no PDF.', { cause: err });
+      });
       if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw new PdfError('CONVERSION_FAILED', 'LibreOffice wrote no PDF.');
       return new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
     } finally {
@@ -106,6 +113,7 @@ export class OfficeConverter {
   /** Stops every worker and removes their profiles. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort(new PdfError('CONVERTER_CLOSED'));
     const workers = await Promise.all(this.#slots.map((s) => (s ? s.catch(() => undefined) : Promise.resolve(undefined))));
     await Promise.all(workers.map((w) => (w ? w.stop() : Promise.resolve())));
   }
@@ -113,9 +121,10 @@ export class OfficeConverter {
   async #cold(input: string, dir: string, signal: AbortSignal, filters: Pick<OfficeRequest, 'infilter' | 'infilterOptions'>): Promise<string> {
     const infilter = filters.infilter && (filters.infilterOptions ? `${filters.infilter}:${filters.infilterOptions}` : filters.infilter);
     try {
-      return await convertWithColdSoffice(this.#paths.soffice, input, join(dir), signal, infilter || undefined);
+      return await convertWithColdSoffice(this.#paths.soffice, input, dir, AbortSignal.any([signal, this.#closing.signal]), infilter || undefined);
     } catch (err) {
       signal.throwIfAborted();
+      this.#closing.signal.throwIfAborted();
       throw new PdfError('CONVERSION_FAILED', 'LibreOffice could not convert it.', { cause: err });
     }
   }
