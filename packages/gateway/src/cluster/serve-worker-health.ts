@@ -1,0 +1,48 @@
+import type { HealthOutcome } from '../health/health-checker.ts';
+import type { LocalHealth } from '../health/local-health.ts';
+import { HEALTH_TAG, isHealthMessage, type PrimaryToWorker, type StateEntry, type WorkerToPrimary } from './health-messages.ts';
+import type { WorkerHub } from './worker-hub.ts';
+
+/**
+ * Makes a node's primary the single holder of its health state (Kong's `kong_healthchecks`
+ * shm): workers' passive reports and operator calls come in over IPC and are applied here,
+ * where the active probes also run, and every state change goes out to every worker (Kong's
+ * worker events). A worker that loads a configuration sends it; the primary loads it if it is
+ * new and answers with the full state. Returns the function that detaches it.
+ */
+export function serveWorkerHealth(health: LocalHealth, hub: WorkerHub): () => void {
+  const offState = health.onStateChange((upstream, key, h) => {
+    const message: PrimaryToWorker = { tag: HEALTH_TAG, k: 'state', entry: [upstream, key, h] };
+    hub.broadcast(message);
+  });
+  const offMessage = hub.onMessage((workerId, raw) => {
+    if (!isHealthMessage(raw)) return;
+    const message = raw as WorkerToPrimary;
+    switch (message.k) {
+      case 'report':
+        health.reportPassive(message.upstream, message.key, message.outcome as Exclude<HealthOutcome, 'connected'>);
+        return;
+      case 'set':
+        health.setStatus(message.upstream, message.keys, message.healthy);
+        return;
+      case 'load': {
+        if (health.snapshot?.hash !== message.snapshot.hash) health.load(message.snapshot);
+        const reply: PrimaryToWorker = { tag: HEALTH_TAG, k: 'states', hash: message.snapshot.hash, entries: allStates(health) };
+        hub.send(workerId, reply);
+        return;
+      }
+    }
+  });
+  return () => {
+    offState();
+    offMessage();
+  };
+}
+
+function allStates(health: LocalHealth): StateEntry[] {
+  const entries: StateEntry[] = [];
+  for (const checker of health.registry.checkers()) {
+    for (const { address, state } of checker.entries()) entries.push([checker.upstream.name, address.key, state.health]);
+  }
+  return entries;
+}
