@@ -1,0 +1,223 @@
+// Gateway benchmark: our gateway against Debian's nginx and HAProxy, a minimal undici proxy and
+// the upstream itself, in the same run, with wrk (keep-alive and Connection: close).
+//
+//   node --import tsx bench/gateway/run.ts
+//
+// Env knobs: DURATION (s, default 10), ROUNDS (default 1), CONNS (default 64),
+// ONLY="direct nginx-w1 signet-w2" (names), MODES="ka close". Everything binds 127.0.0.1,
+// configs and logs go to a temp dir, every process started is stopped at the end (by its own
+// process group). Results: a table on stdout and results.json / summary.md in that dir.
+// Method follows compat/proxy-baseline.md (upstream = nginx `return 200`, 100-byte JSON, two ports).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pollUntil } from '@signet/kit';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DURATION = Number(process.env.DURATION ?? 10);
+const ROUNDS = Number(process.env.ROUNDS ?? 1);
+const CONNS = Number(process.env.CONNS ?? 64);
+const MODES = (process.env.MODES ?? 'ka close').split(/\s+/).filter(Boolean) as ('ka' | 'close')[];
+const ONLY = process.env.ONLY?.split(/\s+/).filter(Boolean);
+const dir = mkdtempSync(join(tmpdir(), 'signet-bench-'));
+const BODY = JSON.stringify({ ok: true, service: 'bench-upstream', padding: 'x'.repeat(54) });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+type Proc = { name: string; child: ChildProcess };
+const running: Proc[] = [];
+
+function launch(name: string, command: string, args: string[], env: Record<string, string> = {}): Proc {
+  const log = openSync(join(dir, `${name}.log`), 'a');
+  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', log, log], env: { ...process.env, ...env } });
+  const proc = { name, child };
+  running.push(proc);
+  return proc;
+}
+
+async function stop(proc: Proc): Promise<void> {
+  const pid = proc.child.pid;
+  if (pid === undefined || proc.child.exitCode !== null || proc.child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => proc.child.once('exit', () => resolve()));
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, 8000);
+  await exited;
+  clearTimeout(timer);
+  running.splice(running.indexOf(proc), 1);
+}
+
+/** utime+stime (clock ticks) of every process in `pgid`'s group. */
+function groupCpuTicks(pgid: number): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) !== pgid) continue;
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return ticks;
+}
+
+function fetchOnce(port: number): Promise<{ status: number; upstreamPort: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, upstreamPort: res.headers['x-upstream-port'] as string | undefined }));
+    });
+    req.on('error', reject);
+  });
+}
+
+type Target = { name: string; port: number; proc?: Proc; start: () => Promise<void> };
+
+function nginxConf(body: string): string {
+  return `worker_processes 1;\ndaemon off;\npid ${dir}/nginx-${Math.random().toString(36).slice(2)}.pid;\nerror_log ${dir}/nginx-error.log warn;\n` +
+    `events { worker_connections 8192; }\nhttp {\n  access_log off;\n  keepalive_requests 1000000;\n  client_body_temp_path ${dir}/cb;\n` +
+    `  proxy_temp_path ${dir}/pt;\n  fastcgi_temp_path ${dir}/ft;\n  uwsgi_temp_path ${dir}/ut;\n  scgi_temp_path ${dir}/st;\n${body}\n}\n`;
+}
+
+async function main(): Promise<void> {
+  const [up1, up2] = [await freePort(), await freePort()];
+  writeFileSync(join(dir, 'upstream.conf'), nginxConf(
+    `  server {\n    listen 127.0.0.1:${up1} reuseport backlog=4096;\n    listen 127.0.0.1:${up2} reuseport backlog=4096;\n` +
+    `    location / { default_type application/json; add_header X-Upstream-Port $server_port; return 200 '${BODY}'; }\n  }`,
+  ));
+  launch('upstream', 'nginx', ['-c', join(dir, 'upstream.conf'), '-p', dir]);
+  await pollUntil(async () => (await fetchOnce(up1)).status === 200 && (await fetchOnce(up2)).status === 200, { timeoutMs: 10_000, what: 'upstream nginx' });
+
+  const kongYml = join(dir, 'kong.yml');
+  writeFileSync(kongYml, `_format_version: "3.0"\nservices:\n  - name: bench\n    host: bench.upstream\n    routes:\n      - name: all\n        paths: ["/"]\n` +
+    `upstreams:\n  - name: bench.upstream\n    targets:\n      - target: 127.0.0.1:${up1}\n      - target: 127.0.0.1:${up2}\n`);
+
+  const targets: Target[] = [];
+  const add = (name: string, start: (port: number) => Proc | undefined) => {
+    const t: Target = { name, port: 0, start: async () => {
+      t.port = name === 'direct' ? up1 : await freePort();
+      const proc = start(t.port);
+      if (proc) t.proc = proc;
+      await pollUntil(async () => (await fetchOnce(t.port)).status === 200, { timeoutMs: 60_000, intervalMs: 200, what: name });
+    } };
+    targets.push(t);
+  };
+  add('direct', () => undefined);
+  add('nginx-w1', (port) => {
+    const conf = join(dir, `nginx-proxy-${port}.conf`);
+    writeFileSync(conf, nginxConf(
+      `  upstream backend { server 127.0.0.1:${up1}; server 127.0.0.1:${up2}; keepalive 256; }\n` +
+      `  server {\n    listen 127.0.0.1:${port} reuseport backlog=4096;\n    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }\n  }`,
+    ));
+    return launch('nginx-w1', 'nginx', ['-c', conf, '-p', dir]);
+  });
+  add('haproxy-t1', (port) => {
+    const conf = join(dir, `haproxy-${port}.cfg`);
+    writeFileSync(conf, `global\n  nbthread 1\n  maxconn 20000\ndefaults\n  mode http\n  timeout connect 5s\n  timeout client 30s\n  timeout server 30s\n  http-reuse always\n` +
+      `frontend f\n  bind 127.0.0.1:${port}\n  default_backend b\nbackend b\n  balance roundrobin\n  server s1 127.0.0.1:${up1}\n  server s2 127.0.0.1:${up2}\n`);
+    return launch('haproxy-t1', 'haproxy', ['-f', conf]);
+  });
+  add('undici-min', (port) => launch('undici-min', process.execPath, ['--import', 'tsx', 'bench/gateway/peers/undici-min.ts'], {
+    PORT: String(port), UPSTREAMS: `http://127.0.0.1:${up1},http://127.0.0.1:${up2}`,
+  }));
+  for (const workers of [1, 2]) {
+    add(`signet-w${workers}`, (port) => launch(`signet-w${workers}`, process.execPath, [
+      '--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', kongYml,
+      '--proxy-listen', `127.0.0.1:${port}`, '--admin-listen', 'off', '--workers', String(workers),
+    ], { LOG_LEVEL: 'warn' }));
+  }
+  const selected = targets.filter((t) => !ONLY || ONLY.includes(t.name));
+
+  type Row = { name: string; mode: string; round: number; rps: number; p50: number; p99: number; cpuPct: number; usPerReq: number; errors: number };
+  const rows: Row[] = [];
+  for (const t of selected) {
+    await t.start();
+    // Round-robin check: the proxies must reach both upstream ports.
+    if (t.name !== 'direct') {
+      const ports = new Set<string | undefined>();
+      for (let i = 0; i < 4; i++) ports.add((await fetchOnce(t.port)).upstreamPort);
+      if (ports.size !== 2) throw new Error(`${t.name} does not balance over both upstreams: ${[...ports].join(',')}`);
+    }
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const mode of MODES) {
+        const url = `http://127.0.0.1:${t.port}/`;
+        const header = mode === 'close' ? ['-H', 'Connection: close'] : [];
+        spawnSync('wrk', ['-t1', `-c${CONNS}`, '-d3s', ...header, url], { stdio: 'ignore' }); // warm-up
+        const pgid = t.proc?.child.pid;
+        const cpu0 = pgid ? groupCpuTicks(pgid) : 0;
+        const t0 = process.hrtime.bigint();
+        const out = spawnSync('timeout', ['-k', '5', String(DURATION + 30), 'wrk', '-t1', `-c${CONNS}`, `-d${DURATION}s`, '--timeout', '5s', '--latency', ...header, url], { encoding: 'utf8' }).stdout;
+        const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+        const cpu = pgid ? (groupCpuTicks(pgid) - cpu0) / 100 : 0;
+        writeFileSync(join(dir, `wrk-${t.name}-${mode}-${round}.txt`), out);
+        const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+        const ms = (label: string) => {
+          const m = new RegExp(`\\s${label}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+          if (!m) return NaN;
+          return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+        };
+        const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+        const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+        const errors = non2xx + (sock ? Number(sock[1]) + Number(sock[3]) + Number(sock[4]) : 0);
+        const total = rps * DURATION;
+        const row = { name: t.name, mode, round, rps, p50: ms('50'), p99: ms('99'), cpuPct: (cpu / seconds) * 100, usPerReq: total > 0 ? (cpu * 1e6) / total : 0, errors };
+        rows.push(row);
+        console.log(`${t.name.padEnd(12)} ${mode.padEnd(5)} round ${round}: ${Math.round(rps).toLocaleString('en')} req/s  p50 ${row.p50.toFixed(2)} ms  p99 ${row.p99.toFixed(2)} ms  cpu ${row.cpuPct.toFixed(0)}%  ${row.usPerReq.toFixed(1)} µs/req  errors ${errors}`);
+      }
+    }
+    if (t.proc) await stop(t.proc);
+  }
+
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  };
+  const lines = [
+    `wrk -t1 -c${CONNS} -d${DURATION}s, ${ROUNDS} round(s), median; loopback, 100-byte JSON upstream (nginx, 2 ports); ${new Date().toISOString()}`,
+    '',
+    '| name | mode | req/s | p50 ms | p99 ms | vs nginx-w1 | proxy CPU % | proxy CPU µs/req | errors |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const mode of MODES) {
+    const ref = median(rows.filter((r) => r.name === 'nginx-w1' && r.mode === mode).map((r) => r.rps));
+    for (const t of selected) {
+      const rs = rows.filter((r) => r.name === t.name && r.mode === mode);
+      if (rs.length === 0) continue;
+      const rps = median(rs.map((r) => r.rps));
+      lines.push(`| ${t.name} | ${mode} | ${Math.round(rps).toLocaleString('en')} | ${median(rs.map((r) => r.p50)).toFixed(2)} | ${median(rs.map((r) => r.p99)).toFixed(2)} | ` +
+        `${ref ? (rps / ref).toFixed(2) : '-'} | ${t.proc ? median(rs.map((r) => r.cpuPct)).toFixed(0) : '-'} | ${t.proc ? median(rs.map((r) => r.usPerReq)).toFixed(1) : '-'} | ${rs.reduce((a, r) => a + r.errors, 0)} |`);
+    }
+  }
+  writeFileSync(join(dir, 'results.json'), JSON.stringify(rows, null, 2));
+  writeFileSync(join(dir, 'summary.md'), lines.join('\n') + '\n');
+  console.log('\n' + lines.join('\n'));
+  console.log(`\nlogs, configs and raw wrk output: ${dir}`);
+}
+
+try {
+  await main();
+} finally {
+  for (const p of [...running].reverse()) await stop(p);
+}
