@@ -6,36 +6,52 @@ import { ID, TAGS } from './common.ts';
 
 const reason = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-function parseCertificate(pem: string): X509Certificate {
-  if (!pem.includes('-----BEGIN')) throw new Error('no PEM data found');
-  return new X509Certificate(pem);
+/** What a PEM parses to: its public key (SPKI, base64 DER) and type, or the parse error. */
+type PemInfo = { readonly spki: string; readonly keyType: string | undefined } | { readonly error: string };
+
+// Parsing a PEM costs 0.1-0.5 ms; reloads mostly carry the same ones, so results are memoised
+// by text (bounded; the result depends on the text alone).
+const CACHE_LIMIT = 1024;
+const cache = new Map<string, PemInfo>();
+
+function memo(kind: 'cert' | 'key', pem: string, parse: () => KeyObject): PemInfo {
+  const key = `${kind}\0${pem}`;
+  let info = cache.get(key);
+  if (info === undefined) {
+    try {
+      const publicKey = parse();
+      info = { spki: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'), keyType: publicKey.asymmetricKeyType };
+    } catch (e) {
+      info = { error: reason(e) };
+    }
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(key, info);
+  }
+  return info;
 }
+
+const certInfo = (pem: string): PemInfo =>
+  memo('cert', pem, () => {
+    if (!pem.includes('-----BEGIN')) throw new Error('no PEM data found');
+    return new X509Certificate(pem).publicKey;
+  });
+const keyInfo = (pem: string): PemInfo => memo('key', pem, () => createPublicKey(createPrivateKey(pem)));
 
 // typedefs.lua validate_certificate / validate_key: "invalid certificate: <openssl error>".
 function validateCertificate(pem: string): string | undefined {
-  try {
-    parseCertificate(pem);
-    return undefined;
-  } catch (e) {
-    return `invalid certificate: x509.new: ${reason(e)}`;
-  }
+  const info = certInfo(pem);
+  return 'error' in info ? `invalid certificate: x509.new: ${info.error}` : undefined;
 }
 
 function validateKey(pem: string): string | undefined {
-  try {
-    createPrivateKey(pem);
-    return undefined;
-  } catch (e) {
-    return `invalid key: pkey.new: ${reason(e)}`;
-  }
-}
-
-function spki(key: KeyObject): string {
-  return key.export({ type: 'spki', format: 'der' }).toString('base64');
+  const info = keyInfo(pem);
+  return 'error' in info ? `invalid key: pkey.new: ${info.error}` : undefined;
 }
 
 function matches(certPem: string, keyPem: string): boolean {
-  return spki(parseCertificate(certPem).publicKey) === spki(createPublicKey(createPrivateKey(keyPem)));
+  const cert = certInfo(certPem);
+  const key = keyInfo(keyPem);
+  return 'spki' in cert && 'spki' in key && cert.spki === key.spki;
 }
 
 function pairCheck(certField: string, keyField: string, message: string): (ctx: CheckContext) => void {
@@ -50,7 +66,9 @@ function pairCheck(certField: string, keyField: string, message: string): (ctx: 
 function differentKeyTypes(ctx: CheckContext): void {
   const { cert, cert_alt: alt } = ctx.entity;
   if (typeof cert !== 'string' || typeof alt !== 'string' || ctx.hasError('cert') || ctx.hasError('cert_alt')) return;
-  if (parseCertificate(cert).publicKey.asymmetricKeyType === parseCertificate(alt).publicKey.asymmetricKeyType) {
+  const a = certInfo(cert);
+  const b = certInfo(alt);
+  if ('keyType' in a && 'keyType' in b && a.keyType === b.keyType) {
     ctx.entityError(
       'certificate and alternative certificate need to have different type (e.g. RSA and ECDSA), ' +
         'the provided certificates were both of the same type',
