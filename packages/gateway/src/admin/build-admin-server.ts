@@ -2,7 +2,7 @@
 // Kong's shapes, loopback by default, errors rendered by GatewayError.toBody().
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
-import { EMPTY_SNAPSHOT, exportConfig } from '../declarative/index.ts';
+import { exportConfig } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';
 import { KONG_VERSION, type AdminDeps, type AdminResult, type ServerStats } from './admin-types.ts';
 import { routeEntityRequest } from './entity-routes.ts';
@@ -108,7 +108,7 @@ export function buildAdminServer(deps: AdminDeps): Server {
           loading = false;
         }
       }
-      return readOnly(() => ({ config: exportConfig(deps.snapshot() ?? EMPTY_SNAPSHOT) }));
+      return readOnly(() => ({ config: exportConfig(deps.snapshot()) }));
     }
     let body: RawBody | undefined;
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') body = await readBody(req, deps.maxBodyBytes ?? DEFAULT_MAX_BODY);
