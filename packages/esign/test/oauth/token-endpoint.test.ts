@@ -9,8 +9,14 @@ import { FormClient } from '../support/form-client.ts';
 
 type Tokens = { access_token: string; token_type: string; refresh_token?: string; expires_in: number; scope: string };
 
+// One logged-in browser per seeded user: after the first login and consent, each new code is a
+// single redirect (and the test does not pay scrypt for every code).
+const browsers = new WeakMap<object, FormClient>();
+
 async function codeFor(h: Harness, seed: Awaited<ReturnType<typeof seedUserAndApp>>, extra: Record<string, string> = {}): Promise<string> {
-  const to = await authorizeViaForms(h, seed, extra);
+  let client = browsers.get(seed);
+  if (!client) browsers.set(seed, (client = new FormClient(h.origin)));
+  const to = await authorizeViaForms(h, seed, extra, 'allow', client);
   const code = to.searchParams.get('code');
   assert.ok(code, `no code in ${to.toString()}`);
   return code;

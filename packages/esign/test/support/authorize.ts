@@ -27,6 +27,7 @@ export async function authorizeViaForms(
 ): Promise<URL> {
   const query = authQuery({ response_type: 'code', scope: 'signature', client_id: seed.clientId, redirect_uri: seed.redirectUris[0], state: 'st@te 1/2', ...extra });
   let page = await client.get(query);
+  if (page.status === 302) return new URL(String(page.headers.location));
   assert.equal(page.status, 200);
   if (page.text.includes('type="password"')) {
     const login = await logIn(client, page.text, seed.email, seed.password);
