@@ -10,6 +10,8 @@ export type UpstreamMode = 'ok' | 'fail' | 'hang';
 export type SeenRequest = {
   readonly method: string;
   readonly url: string;
+  /** `url` without its query. */
+  readonly path: string;
   readonly httpVersion: string;
   readonly headers: IncomingHttpHeaders;
   /** What it was answered: 200, 500, or 0 for a request left hanging. */
@@ -18,6 +20,8 @@ export type SeenRequest = {
 
 export class SwitchableUpstream {
   mode: UpstreamMode = 'ok';
+  /** Per-path overrides of `mode` (e.g. only the health path failing). */
+  readonly pathModes = new Map<string, UpstreamMode>();
   /** Requests seen, by path. */
   readonly hits = new Map<string, number>();
   readonly requests: SeenRequest[] = [];
@@ -29,8 +33,9 @@ export class SwitchableUpstream {
     server.on('request', (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
       this.hits.set(path, (this.hits.get(path) ?? 0) + 1);
-      const status = this.mode === 'hang' ? 0 : this.mode === 'ok' ? 200 : 500;
-      this.requests.push({ method: req.method ?? '', url: req.url ?? '', httpVersion: req.httpVersion, headers: req.headers, status });
+      const mode = this.pathModes.get(path) ?? this.mode;
+      const status = mode === 'hang' ? 0 : mode === 'ok' ? 200 : 500;
+      this.requests.push({ method: req.method ?? '', url: req.url ?? '', path, httpVersion: req.httpVersion, headers: req.headers, status });
       if (status === 0) return;
       res.writeHead(status, { 'content-type': 'text/plain' });
       res.end(this.mode);
@@ -58,9 +63,9 @@ export class SwitchableUpstream {
     return this.hits.get(path) ?? 0;
   }
 
-  /** Requests answered with `status`. */
-  answered(status: number): number {
-    return this.requests.filter((r) => r.status === status).length;
+  /** Requests answered with `status`, optionally only those on `path`. */
+  answered(status: number, path?: string): number {
+    return this.requests.filter((r) => r.status === status && (path === undefined || r.path === path)).length;
   }
 
   /** Stops listening (connections are refused) and drops open sockets, hanging ones included. */
