@@ -86,4 +86,15 @@ export class OAuthRepository {
       .where('grant_id', '=', grantId).where('revoked_at', 'is', null).executeTakeFirst();
     return Number(res.numUpdatedRows);
   }
+
+  /**
+   * Deletes what can no longer be used: tokens past expiry, and codes expired for more than
+   * `codeGraceSeconds` (kept a while so a late replay still revokes what the code issued).
+   */
+  async purgeExpired(now: Date, codeGraceSeconds = 86_400): Promise<{ tokens: number; codes: number }> {
+    const tokens = await this.#db.kysely.deleteFrom('tokens').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
+    const codes = await this.#db.kysely.deleteFrom('auth_codes')
+      .where('expires_at', '<=', new Date(now.getTime() - codeGraceSeconds * 1000).toISOString()).executeTakeFirst();
+    return { tokens: Number(tokens.numDeletedRows), codes: Number(codes.numDeletedRows) };
+  }
 }

@@ -21,4 +21,10 @@ export class SessionsRepository {
   async delete(idHash: string): Promise<void> {
     await this.#db.kysely.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
   }
+
+  /** Deletes expired sessions; returns how many. */
+  async purgeExpired(now: Date): Promise<number> {
+    const res = await this.#db.kysely.deleteFrom('sessions').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
 }

@@ -162,6 +162,14 @@ function storeSuite(engine: Engine): void {
     await s.sessions.delete('s1');
     assert.equal(await s.sessions.userOf('s1', now), undefined);
 
+    // Purge: expired tokens go; codes only after their grace period; live rows stay.
+    assert.deepEqual(await s.oauth.purgeExpired(now), { tokens: 0, codes: 0 });
+    assert.deepEqual(await s.oauth.purgeExpired(new Date(later)), { tokens: 5, codes: 0 });
+    assert.deepEqual(await s.oauth.purgeExpired(new Date(Date.parse(later) + 86_400_000)), { tokens: 0, codes: 1 });
+    await s.sessions.create('s2', u.userId, now, later);
+    assert.equal(await s.sessions.purgeExpired(now), 0);
+    assert.equal(await s.sessions.purgeExpired(new Date(later)), 1);
+
     assert.equal(await s.oauth.consentedScopes(u.userId, app.id), undefined);
     await s.oauth.grantConsent(u.userId, app.id, ['signature'], now);
     await s.oauth.grantConsent(u.userId, app.id, ['impersonation', 'signature'], now);
