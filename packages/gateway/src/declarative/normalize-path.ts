@@ -6,11 +6,21 @@ import type { Verdict } from './host-names.ts';
 // RFC 3986 reserved characters plus '%': never percent-decoded by normalisation.
 const RESERVED = new Set([...`!*'();:@&=+$,/?%#[]`].map((c) => c.charCodeAt(0)));
 
+// Decodes byte by byte, as Kong's string.char does, so "%C3%A9" becomes "é" (UTF-8).
 function decodeUnreserved(path: string): string {
-  return path.replace(/%([0-9A-Fa-f]{2})/g, (triplet, hex: string) => {
-    const code = parseInt(hex, 16);
-    return RESERVED.has(code) ? triplet.toUpperCase() : String.fromCharCode(code);
-  });
+  const input = Buffer.from(path, 'utf8');
+  const out: number[] = [];
+  for (let i = 0; i < input.length; i++) {
+    const byte = input[i] as number;
+    const hex = byte === 0x25 ? input.subarray(i + 1, i + 3).toString('latin1') : '';
+    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+      const code = parseInt(hex, 16);
+      if (RESERVED.has(code)) out.push(0x25, ...Buffer.from(hex.toUpperCase(), 'latin1'));
+      else out.push(code);
+      i += 2;
+    } else out.push(byte);
+  }
+  return Buffer.from(out).toString('utf8');
 }
 
 /** Kong's `normalize(uri, merge_slashes)` (RFC 3986 §5.2.4 dot-segment removal). */

@@ -145,6 +145,15 @@ routes:
   assert.deepEqual(e.toBody().fields, { routes: [{ paths: ["non-normalized path, consider use '/bar' instead"] }] });
 });
 
+test('regex paths compile as JS after PCRE translation and skip the percent check, as in Kong', () => {
+  const s = parse(`${V3}routes:\n  - paths: ["~/a%", "~/users/(?P<id>\\\\d+)$", "/café"]\n`);
+  assert.deepEqual(s.routes[0]?.paths, ['~/a%', '~/users/(?P<id>\\d+)$', '/café']);
+  // Percent-encoded UTF-8 decodes to the characters, so the encoded prefix is not normalised.
+  assert.deepEqual(failure(`${V3}routes:\n  - paths: ["/caf%C3%A9", "/a%2Fb"]\n`).toBody().fields, {
+    routes: [{ paths: ["non-normalized path, consider use '/café' instead"] }],
+  });
+});
+
 test('the snapshot is deep-frozen and carries md5 of the text as configuration hash', () => {
   const text = `${V3}services:\n  - { name: s, host: h, tags: [a] }\n`;
   const s = parse(text);
