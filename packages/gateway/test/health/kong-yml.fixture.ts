@@ -7,6 +7,8 @@ export type HealthYmlOptions = {
   readonly retries?: number;
   readonly readTimeoutMs?: number;
   readonly weights?: readonly number[];
+  /** The service protocol (https for TLS upstreams). */
+  readonly protocol?: 'http' | 'https';
 };
 
 export const UPSTREAM = 'svc.upstream';
@@ -19,6 +21,7 @@ export function healthKongYml(servers: readonly SwitchableUpstream[], options: H
 services:
   - name: svc
     host: ${UPSTREAM}
+    protocol: ${options.protocol ?? 'http'}
     retries: ${options.retries ?? 5}
     read_timeout: ${options.readTimeoutMs ?? 60000}
     routes:
