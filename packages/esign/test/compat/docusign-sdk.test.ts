@@ -87,6 +87,9 @@ test('the real docusign-esign SDK over https: authorization code, userinfo, refr
   const callback = await browseTo(page, authUri, seed.email, seed.password);
   assert.equal(callback.searchParams.get('state'), 'st@te 1/2');
   const code = callback.searchParams.get('code') ?? '';
+  // Over https the session cookie is Secure (and HttpOnly, SameSite=Lax).
+  const session = (await context.cookies()).find((c) => c.name === 'signet_session');
+  assert.deepEqual([session?.secure, session?.httpOnly, session?.sameSite], [true, true, 'Lax']);
 
   // 2. generateAccessToken (Basic auth, no redirect_uri, although two URIs are registered).
   const token = value<{ accessToken: string; refreshToken: string; expiresIn: string; tokenType: string }>(
@@ -121,6 +124,9 @@ test('the real docusign-esign SDK over https: authorization code, userinfo, refr
     body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token.refreshToken }).toString(),
   });
   assert.equal(refreshRes.statusCode, 200);
+  const loginPage = await request(`${h.origin}/login`, { dispatcher: trusting });
+  await loginPage.body.dump();
+  assert.equal(loginPage.headers['strict-transport-security'], 'max-age=31536000', 'HSTS when the public URL is https');
   const refreshed = (await refreshRes.body.json()) as { access_token: string; refresh_token: string; expires_in: number; token_type: string };
   assert.equal(refreshed.token_type, 'Bearer');
   assert.equal(refreshed.expires_in, 28800);
