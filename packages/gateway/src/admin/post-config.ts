@@ -2,6 +2,7 @@
 // once. The body is a JSON object with `_format_version`, a `config` field (JSON body, urlencoded
 // or multipart form, as `curl -F config=@kong.yml` sends it) holding YAML or JSON text, or the raw
 // YAML/JSON text itself. Nothing changes unless the new configuration is entirely valid.
+// (The hash of a `_format_version` JSON body is taken over its re-serialised text.)
 import type { Snapshot } from '../declarative/index.ts';
 import { parseDeclarativeConfig, configHash } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';
@@ -10,51 +11,59 @@ import type { AdminResult } from './admin-types.ts';
 /** A request body as read off the socket. */
 export type RawBody = { readonly contentType: string; readonly bytes: Buffer };
 
-/** The configuration text inside a POST /config body; throws CONFIG_EXPECTED when there is none. */
-export async function configTextOf(body: RawBody): Promise<string> {
+/** What a POST /config request asks for: the configuration text and Kong's two flags. */
+export type ConfigRequest = { readonly text: string; readonly flattenErrors: boolean; readonly checkHash: boolean };
+
+/**
+ * Reads a POST /config request as kong/api/routes/config.lua does: params (query, JSON body or
+ * form) with `_format_version` are the configuration; else the `config` param; else the raw
+ * body. Nothing at all → CONFIG_EXPECTED.
+ */
+export async function readConfigRequest(body: RawBody, query: URLSearchParams): Promise<ConfigRequest> {
   const type = body.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (body.bytes.length === 0) throw new GatewayError('CONFIG_EXPECTED');
-  if (type === 'application/json') {
-    const text = body.bytes.toString('utf8');
+  const raw = body.bytes.toString('utf8');
+  const params = new Map<string, unknown>(query);
+  let text: string | undefined;
+  if (type === 'application/json' && body.bytes.length > 0) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(raw);
     } catch {
       throw new GatewayError('BAD_JSON');
     }
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
       const record = parsed as Record<string, unknown>;
-      if ('_format_version' in record) return text;
-      if (typeof record.config === 'string') return record.config;
+      for (const key of ['config', 'flatten_errors', 'check_hash']) if (key in record) params.set(key, record[key]);
+      // The whole object is the configuration; Kong drops its own flags from it.
+      if ('_format_version' in record) {
+        const { flatten_errors: _f, check_hash: _c, ...config } = record;
+        text = JSON.stringify(config);
+      }
     }
-    throw new GatewayError('CONFIG_EXPECTED');
-  }
-  if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
+  } else if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
     // undici's Response parses both form encodings, multipart boundaries included.
     const form = await new Response(body.bytes, { headers: { 'content-type': body.contentType } }).formData();
-    const config = form.get('config');
-    if (config === null) throw new GatewayError('CONFIG_EXPECTED');
-    return typeof config === 'string' ? config : await config.text();
+    for (const [key, value] of form) params.set(key, typeof value === 'string' ? value : await value.text());
   }
-  return body.bytes.toString('utf8');
+  const config = params.get('config');
+  text ??= typeof config === 'string' ? config : raw;
+  if (text === '') throw new GatewayError('CONFIG_EXPECTED');
+  return { text, flattenErrors: isTruthyFlag(params.get('flatten_errors')), checkHash: String(params.get('check_hash')) === '1' };
 }
 
-/** Kong's truthy query flags: true, 1, on, yes (any case). */
-export function isTruthyFlag(value: string | null): boolean {
-  return value !== null && ['true', '1', 'on', 'yes'].includes(value.toLowerCase());
+/** Kong's truthy(): boolean true, or "true", "1", "on", "yes" in any case. */
+export function isTruthyFlag(value: unknown): boolean {
+  if (value === true || value === 1) return true;
+  return typeof value === 'string' && ['true', '1', 'on', 'yes'].includes(value.toLowerCase());
 }
 
-/** The 201 body: every entity type keyed by id, as Kong returns the flattened entities. */
+/** The 201 body: each entity type that has entities, keyed by id (Kong's flattened entities). */
 export function flattenedEntities(snapshot: Snapshot): object {
-  const byId = (list: readonly { id: string }[]): Record<string, unknown> => Object.fromEntries(list.map((e) => [e.id, e]));
-  return {
-    services: byId(snapshot.services),
-    routes: byId(snapshot.routes),
-    upstreams: byId(snapshot.upstreams),
-    targets: byId(snapshot.targets),
-    certificates: byId(snapshot.certificates),
-    snis: byId(snapshot.snis),
-  };
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const type of ['services', 'routes', 'upstreams', 'targets', 'certificates', 'snis'] as const) {
+    if (snapshot[type].length > 0) out[type] = Object.fromEntries(snapshot[type].map((e) => [e.id, e]));
+  }
+  return out;
 }
 
 /** Everything POST /config needs from the admin server. */
@@ -68,16 +77,14 @@ export type PostConfigContext = {
 
 /** Parses, validates and applies a new configuration; the old one stays on any failure. */
 export async function postConfig(ctx: PostConfigContext): Promise<AdminResult> {
-  const text = await configTextOf(ctx.body);
+  const request = await readConfigRequest(ctx.body, ctx.query);
   // check_hash=1: only the literal "1"; same text as the running configuration → 304.
-  if (ctx.query.get('check_hash') === '1' && configHash(text) === ctx.current.hash) return { status: 304 };
+  if (request.checkHash && configHash(request.text) === ctx.current.hash) return { status: 304 };
   let snapshot: Snapshot;
   try {
-    snapshot = parseDeclarativeConfig(text, { fileName: 'config.yml', ...(ctx.now === undefined ? {} : { now: ctx.now }) });
+    snapshot = parseDeclarativeConfig(request.text, { fileName: 'config.yml', ...(ctx.now === undefined ? {} : { now: ctx.now }) });
   } catch (e) {
-    if (e instanceof GatewayError) {
-      return { status: e.status, body: e.toBody({ flattenErrors: isTruthyFlag(ctx.query.get('flatten_errors')) }) };
-    }
+    if (e instanceof GatewayError) return { status: e.status, body: e.toBody({ flattenErrors: request.flattenErrors }) };
     throw e;
   }
   await ctx.apply(snapshot);

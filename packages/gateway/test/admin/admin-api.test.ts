@@ -144,7 +144,6 @@ test('POST /config replaces the configuration atomically (raw YAML body) and GET
   assert.deepEqual(r.body, {
     services: { [expected.services[0]?.id ?? '']: plain(expected.services[0]) },
     routes: { [expected.routes[0]?.id ?? '']: plain(expected.routes[0]) },
-    upstreams: {}, targets: {}, certificates: {}, snis: {},
   });
   assert.deepEqual((await call(h.base, '/services')).body, { data: plain(expected.services), next: null });
   assert.equal(((await call(h.base, '/status')).body as { configuration_hash: string }).configuration_hash, expected.hash);
@@ -221,6 +220,15 @@ test('POST /config with an invalid configuration: 400 with Kong\'s body, running
     }],
   });
   assert.deepEqual(await call(h.base, '/config', { method: 'POST' }).then((x) => [x.status, x.body]), [400, { message: 'expected a declarative configuration' }]);
+  // A JSON object without `config` or `_format_version` is itself the (invalid) configuration;
+  // Kong's flags may also come as body params.
+  const jsonBody = (body: object): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  assert.deepEqual(await call(h.base, '/config', jsonBody({})).then((x) => [x.status, (x.body as { fields: unknown }).fields]), [
+    400,
+    { _format_version: 'required field missing' },
+  ]);
+  const flatParam = await call(h.base, '/config', jsonBody({ config: bad, flatten_errors: true }));
+  assert.equal((flatParam.body as { flattened_errors: unknown[] }).flattened_errors.length, 1);
   assert.equal(h.applied.length, 0);
   assert.deepEqual(plain(h.current), before);
   assert.deepEqual((await call(h.base, '/services')).body, { data: (before as Snapshot).services, next: null });
