@@ -48,6 +48,8 @@ export type AdminDeps = {
   readonly maxBodyBytes?: number;
   /** created_at of entities loaded by POST /config; default now (seconds). */
   readonly now?: () => number;
+  /** Unexpected failures (answered 500 without detail); default: printed to stderr. */
+  readonly onError?: (error: unknown) => void;
 };
 
 /** The Kong version this admin API imitates (GET / `version`). */

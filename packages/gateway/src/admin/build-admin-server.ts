@@ -137,7 +137,7 @@ export function buildAdminServer(deps: AdminDeps): Server {
       (result) => send(req, res, result),
       (error: unknown) => {
         const e = error instanceof GatewayError ? error : new GatewayError('UNEXPECTED', {}, { cause: error });
-        if (!(error instanceof GatewayError)) server.emit('adminError', error);
+        if (!(error instanceof GatewayError)) (deps.onError ?? ((x: unknown) => console.error('admin API:', x)))(error);
         // The request body may be unread (errors before readBody): close rather than reuse.
         if (!req.complete) res.setHeader('connection', 'close');
         send(req, res, { status: e.status, body: e.toBody(), ...(e.detail.headers === undefined ? {} : { headers: e.detail.headers }) });

@@ -234,6 +234,12 @@ test('POST /config with an invalid configuration: 400 with Kong\'s body, running
   assert.deepEqual((await call(h.base, '/services')).body, { data: (before as Snapshot).services, next: null });
 });
 
+test('request bodies over the limit: 413', async (t) => {
+  const h = await admin(t, { maxBodyBytes: 64 });
+  const r = await call(h.base, '/config', { method: 'POST', headers: { 'content-type': 'text/yaml' }, body: RELOADED_YML });
+  assert.deepEqual([r.status, r.body, h.applied.length], [413, { message: 'Request size limit exceeded' }, 0]);
+});
+
 test('POST /config: check_hash=1 answers 304 for the running text; a failing apply is a 500 and keeps the old config', async (t) => {
   const h = await admin(t);
   const yaml = { method: 'POST', headers: { 'content-type': 'text/yaml' } };
@@ -244,9 +250,11 @@ test('POST /config: check_hash=1 answers 304 for the running text; a failing app
   h.applyHook = () => {
     throw new Error('runtime refused');
   };
+  h.errors.length = 0;
   const failed = await call(h.base, '/config', { ...yaml, body: RELOADED_YML });
   assert.deepEqual([failed.status, failed.body], [500, { message: 'An unexpected error occurred' }]);
   assert.equal(h.current, before);
+  assert.deepEqual(h.errors.map((e) => (e as Error).message), ['runtime refused']);
 });
 
 test('POST /config while another reload is applying: 429 with Retry-After', async (t) => {

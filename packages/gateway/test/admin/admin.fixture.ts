@@ -54,6 +54,8 @@ export type AdminHarness = {
   readonly server: Server;
   current: Snapshot;
   applied: Snapshot[];
+  /** What the server reported through onError. */
+  errors: unknown[];
   /** Replaced per test to make applyConfig slow or failing. */
   applyHook: (snapshot: Snapshot) => void | Promise<void>;
   close(): Promise<void>;
@@ -64,6 +66,7 @@ export async function startAdmin(extra: Partial<AdminDeps> = {}): Promise<AdminH
   const harness = {
     current: parseDeclarativeConfig(KONG_YML, { now: NOW }),
     applied: [] as Snapshot[],
+    errors: [] as unknown[],
     applyHook: (() => undefined) as AdminHarness['applyHook'],
   };
   const server = buildAdminServer({
@@ -75,6 +78,7 @@ export async function startAdmin(extra: Partial<AdminDeps> = {}): Promise<AdminH
     },
     nodeId: NODE_ID,
     now: () => NOW,
+    onError: (e) => harness.errors.push(e),
     ...extra,
   });
   const port = await listenOnLoopback(server);
