@@ -472,3 +472,45 @@ routes:
   assert.deepEqual(Object.keys(e.toBody().fields as object).sort(), ['routes', 'services']);
   assert.deepEqual((e.toBody().fields as { routes: unknown }).routes, [null, { paths: ['must not have empty segments'] }]);
 });
+
+test('Kong 15-off_spec.lua mixed example (plugins left out): nested route and conditional errors', () => {
+  const e = failure(`${V3}
+abnormal_extra_field: 123
+services:
+  - name: nope
+    host: localhost
+    port: 1234
+    protocol: nope
+    tags: [service-1]
+    routes:
+      - { name: valid.route, protocols: [http, https], methods: [GET], hosts: [test] }
+      - { name: nope.route, protocols: [tcp] }
+  - name: mis-matched
+    host: localhost
+    protocol: tcp
+    path: /path
+    routes:
+      - { name: invalid, protocols: [http, https], hosts: [test], methods: [GET] }
+  - name: okay
+    url: http://localhost:1234
+    routes:
+      - { name: probably-valid, protocols: [http, https], methods: [GET], hosts: [test] }
+`);
+  assert.deepEqual(e.toBody().fields, {
+    abnormal_extra_field: 'unknown field',
+    services: [
+      {
+        protocol: 'expected one of: grpc, grpcs, http, https, tcp, tls, tls_passthrough, udp',
+        routes: [null, { '@entity': ["must set one of 'sources', 'destinations', 'snis' when 'protocols' is 'tcp', 'tls' or 'udp'"] }],
+      },
+      { '@entity': ["failed conditional validation given value of field 'protocol'"], path: 'value must be null' },
+    ],
+  });
+  const flat = e.toBody({ flattenErrors: true });
+  assert.deepEqual(flat.fields, { abnormal_extra_field: 'unknown field' });
+  // Kong counts 4 with the plugin error; without plugins: the nested route, its service, mis-matched.
+  assert.deepEqual(
+    (flat.flattened_errors as { entity_type: string; entity_name: string }[]).map((x) => [x.entity_type, x.entity_name]),
+    [['route', 'nope.route'], ['service', 'nope'], ['service', 'mis-matched']],
+  );
+});
