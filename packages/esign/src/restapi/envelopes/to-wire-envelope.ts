@@ -101,7 +101,7 @@ export function toWireEnvelopeDocument(envelope: Envelope, d: EnvelopeDocument):
     type: 'content',
     uri: `/envelopes/${envelope.envelopeId}/documents/${d.documentId}`,
     order: String(d.order),
-    pages: String(d.pageCount),
+    pages: Array.from({ length: d.pageCount }, (_, i) => ({ sequence: String(i + 1) })),
     display: 'inline',
     includeInDownload: 'true',
     signerMustAcknowledge: 'no_interaction',

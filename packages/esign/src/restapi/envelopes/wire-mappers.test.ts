@@ -47,7 +47,7 @@ test('envelopes and recipients: strings only, no nulls, every list present, tabs
   });
   assert.equal(wire.recipients?.carbonCopies[0]?.recipientType, 'carboncopy');
   assert.equal(wire.recipients?.carbonCopies[0]?.tabs, undefined);
-  assert.deepEqual(wire.envelopeDocuments?.[0], { documentId: '1', name: 'Doc', type: 'content', uri: '/envelopes/e1/documents/1', order: '1', pages: '3', display: 'inline', includeInDownload: 'true', signerMustAcknowledge: 'no_interaction', authoritativeCopy: 'false' });
+  assert.deepEqual(wire.envelopeDocuments?.[0], { documentId: '1', name: 'Doc', type: 'content', uri: '/envelopes/e1/documents/1', order: '1', pages: [{ sequence: '1' }, { sequence: '2' }, { sequence: '3' }], display: 'inline', includeInDownload: 'true', signerMustAcknowledge: 'no_interaction', authoritativeCopy: 'false' });
   assert.equal(toWireEnvelope(ENVELOPE).recipients, undefined);
   assert.equal(toWireRecipients(ENVELOPE, false).signers[0]?.tabs, undefined);
 });

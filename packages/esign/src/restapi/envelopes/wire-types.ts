@@ -67,7 +67,8 @@ export type WireEnvelopeDocument = {
   type: 'content';
   uri: string;
   order: string;
-  pages: string;
+  /** The SDK's model is [Page], an array of objects: a string here breaks its parser. */
+  pages: { sequence: string }[];
   display: 'inline';
   includeInDownload: 'true';
   signerMustAcknowledge: 'no_interaction';

@@ -1,0 +1,117 @@
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { createEnvelope } from '../../domain/envelope/create-envelope.ts';
+import { getEnvelope } from '../../domain/envelope/get-envelope.ts';
+import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
+import { sendEnvelope } from '../../domain/envelope/send-envelope.ts';
+import { voidEnvelope } from '../../domain/envelope/void-envelope.ts';
+import { EsignError } from '../../errors.ts';
+import { parseEnvelopeDefinition } from './parse-envelope-definition.ts';
+import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
+import { parseStatusChangesQuery, type RawQuery } from './parse-status-changes-query.ts';
+import { toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients } from './to-wire-envelope.ts';
+import type { WireEnvelopesInformation } from './wire-types.ts';
+
+export type EnvelopeRouteDeps = {
+  readonly envelopes: EnvelopeDeps;
+  /** bearerAuth then accountAccess (restapi/bearer-auth.ts): every route is behind them. */
+  readonly preHandler: readonly preHandlerAsyncHookHandler[];
+};
+
+type AccountParams = { accountId: string };
+type EnvelopeParams = AccountParams & { envelopeId: string };
+type DocumentParams = EnvelopeParams & { documentId: string };
+
+const BASE = '/restapi/v2.1/accounts/:accountId/envelopes';
+
+/** A query flag as the SDK sends it: "true"/"false" strings (esign-wire.md §3.1). */
+function flag(query: RawQuery, name: string): boolean {
+  const v = query[name];
+  return (Array.isArray(v) ? v[0] : v)?.trim().toLowerCase() === 'true';
+}
+
+function includes(query: RawQuery): Set<string> {
+  const v = query.include;
+  return new Set((Array.isArray(v) ? v.join(',') : (v ?? '')).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+}
+
+function senderOf(request: FastifyRequest): string {
+  // bearerAuth runs first on every route here; a missing principal is a wiring mistake.
+  if (!request.principal) throw new EsignError('AUTHORIZATION_INVALID_TOKEN');
+  return request.principal.userId;
+}
+
+/** A file name for Content-Disposition: the document's name, ASCII-safe, ending in .pdf. */
+function pdfFileName(name: string): string {
+  const base = name.replace(/\.[A-Za-z0-9]{1,10}$/, '').replace(/[^A-Za-z0-9 ._-]+/g, '_').trim() || 'document';
+  return `${base}.pdf`;
+}
+
+/**
+ * The DocuSign Envelopes routes (esign-wire.md §2): create, listStatusChanges, get, update
+ * (send a draft, void), listRecipients, listDocuments, getDocument.
+ */
+export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRouteDeps): void {
+  const preHandler = [...deps.preHandler];
+  const d = deps.envelopes;
+
+  app.post<{ Params: AccountParams }>(BASE, { preHandler }, async (request, reply) => {
+    const draft = parseEnvelopeDefinition(request.body);
+    const envelope = await createEnvelope(d, { accountId: request.params.accountId, senderUserId: senderOf(request), draft });
+    // esign-wire.md §0.15: DocuSign answers 201 to CreateEnvelope.
+    return reply.code(201).send(toWireEnvelopeSummary(envelope));
+  });
+
+  app.get<{ Params: AccountParams; Querystring: RawQuery }>(BASE, { preHandler }, async (request) => {
+    const query = parseStatusChangesQuery(request.query);
+    const { envelopes, totalSetSize } = await d.store.list(request.params.accountId, query);
+    const wanted = includes(request.query);
+    const body: WireEnvelopesInformation = {
+      resultSetSize: String(envelopes.length),
+      totalSetSize: String(totalSetSize),
+      startPosition: String(query.startPosition),
+      endPosition: String(Math.max(query.startPosition, query.startPosition + envelopes.length - 1)),
+      nextUri: '',
+      previousUri: '',
+      envelopes: envelopes.map((e) => toWireEnvelope(e, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') })),
+    };
+    return body;
+  });
+
+  app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId`, { preHandler }, async (request) => {
+    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    const wanted = includes(request.query);
+    return toWireEnvelope(envelope, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') || flag(request.query, 'include_anchor_tab_locations') });
+  });
+
+  app.put<{ Params: EnvelopeParams }>(`${BASE}/:envelopeId`, { preHandler }, async (request) => {
+    const { accountId, envelopeId } = request.params;
+    const update = parseEnvelopeUpdate(request.body);
+    if (update.action === 'send') await sendEnvelope(d, accountId, envelopeId);
+    else if (update.action === 'void') await voidEnvelope(d, accountId, envelopeId, update.voidedReason);
+    else await getEnvelope(d, accountId, envelopeId);
+    // EnvelopeUpdateSummary: DocuSign answers the id (esign-wire.md §9.1 [11]).
+    return { envelopeId };
+  });
+
+  app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId/recipients`, { preHandler }, async (request) => {
+    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    return toWireRecipients(envelope, flag(request.query, 'include_tabs') || flag(request.query, 'include_anchor_tab_locations'));
+  });
+
+  app.get<{ Params: EnvelopeParams }>(`${BASE}/:envelopeId/documents`, { preHandler }, async (request) => {
+    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    return { envelopeId: envelope.envelopeId, envelopeDocuments: envelope.documents.map((doc) => toWireEnvelopeDocument(envelope, doc)) };
+  });
+
+  app.get<{ Params: DocumentParams }>(`${BASE}/:envelopeId/documents/:documentId`, { preHandler }, async (request, reply) => {
+    const { accountId, envelopeId, documentId } = request.params;
+    const envelope = await getEnvelope(d, accountId, envelopeId);
+    const document = envelope.documents.find((doc) => doc.documentId === documentId);
+    // combined/archive/certificate arrive with completion (issue 7).
+    if (!document) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${documentId}" is not in the envelope.`);
+    const pdf = await d.store.documentPdf(accountId, envelopeId, documentId);
+    if (!pdf) throw new EsignError('DOCUMENT_DOES_NOT_EXIST');
+    // esign-wire.md §0.13: the SDK reads raw PDF bytes with Accept: application/pdf.
+    return reply.type('application/pdf').header('content-disposition', `file; filename="${pdfFileName(document.name)}"`).send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+  });
+}
