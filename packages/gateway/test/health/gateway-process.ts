@@ -43,16 +43,20 @@ export async function startGatewayProcess(
   return { proc, ...urls };
 }
 
-/** One HTTP exchange: status and body text. */
-export async function send(url: string, method = 'GET'): Promise<{ status: number; body: string }> {
-  const res = await request(url, { method });
+/**
+ * One HTTP exchange: status and body text. `fresh` closes the connection afterwards, so with
+ * `--workers` consecutive requests land on different workers (node:cluster hands out
+ * connections round-robin).
+ */
+export async function send(url: string, method = 'GET', fresh = false): Promise<{ status: number; body: string }> {
+  const res = await request(url, { method, ...(fresh ? { headers: { connection: 'close' } } : {}) });
   return { status: res.statusCode, body: await res.body.text() };
 }
 
 /** `n` sequential GETs; the statuses in order. */
-export async function sendMany(url: string, n: number): Promise<number[]> {
+export async function sendMany(url: string, n: number, fresh = false): Promise<number[]> {
   const statuses: number[] = [];
-  for (let i = 0; i < n; i++) statuses.push((await send(url)).status);
+  for (let i = 0; i < n; i++) statuses.push((await send(url, 'GET', fresh)).status);
   return statuses;
 }
 
