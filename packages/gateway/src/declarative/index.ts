@@ -8,8 +8,8 @@ export { exportConfig } from './export-config.ts';
 export { summarizeSnapshot, EMPTY_SNAPSHOT } from './summarize-snapshot.ts';
 /** Target strings: Kong's admin-view normalisation (default port 8000) and their parts. */
 export { formatTarget, parseTarget, DEFAULT_TARGET_PORT } from './entities/target.ts';
-/** Route regex paths (PCRE spelling, without the `~`) compiled to an anchored JS RegExp. */
-export { compileRouteRegex } from './pcre-regex.ts';
+/** Route regexes in PCRE spelling compiled as JS: paths (without `~`, anchored) and `~*` header values. */
+export { compileRouteRegex, compileHeaderRegex } from './pcre-regex.ts';
 /** Kong's deterministic entity ids (uuidv5 of the entity name and its key). */
 export { deriveEntityId } from './uuid-v5.ts';
 /** Kong's default upstream `healthchecks` object. */

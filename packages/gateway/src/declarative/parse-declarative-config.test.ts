@@ -206,6 +206,8 @@ const ERROR_CASES: [string, string, unknown][] = [
     { routes: [{ hosts: ['invalid wildcard: must have at most one wildcard', 'invalid wildcard: must be placed at leftmost or rightmost label'] }] }],
   ['route headers may not name host', 'routes:\n  - headers: { Host: [a.com] }\n',
     { routes: [{ headers: "cannot contain 'host' header, which must be specified in the 'hosts' attribute" }] }],
+  ['route header regexes must compile', 'routes:\n  - headers: { x-v: ["~*^v(1|2)$", "~*(("] }\n',
+    { routes: [{ headers: "invalid regex: '((' (PCRE returned: Unterminated group)" }] }],
   ['route protocols from two families', 'routes:\n  - { protocols: [http, tcp], paths: [/] }\n',
     { routes: [{ protocols: "these sets are mutually exclusive: ('http', 'https'), ('tcp', 'tls', 'udp')" }] }],
   ['route snis need a TLS protocol', 'routes:\n  - { protocols: [http], paths: [/], snis: [a.com] }\n',

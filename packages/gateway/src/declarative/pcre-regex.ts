@@ -35,3 +35,19 @@ export function validateRouteRegex(pcre: string): string | undefined {
     return `invalid regex: '${pcre}' (PCRE returned: ${reason})`;
   }
 }
+
+/** Compiles a route header value regex (the part after `~*`): case-insensitive, unanchored. */
+export function compileHeaderRegex(pcre: string): RegExp {
+  return new RegExp(pcreToJsSource(pcre), 'i');
+}
+
+/** Kong-style error text for a header regex JS cannot compile, or undefined. */
+export function validateHeaderRegex(pcre: string): string | undefined {
+  try {
+    compileHeaderRegex(pcre);
+    return undefined;
+  } catch (e) {
+    const reason = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '') : String(e);
+    return `invalid regex: '${pcre}' (PCRE returned: ${reason})`;
+  }
+}

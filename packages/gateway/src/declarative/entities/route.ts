@@ -3,7 +3,7 @@ import type { CheckContext, Field, FieldTable, RecordSchema } from '../schema.ts
 import { conditional, isNonEmpty, quotedList } from '../schema.ts';
 import { normalizeIp } from '../host-names.ts';
 import { normalizePath, validatePathCharacters } from '../normalize-path.ts';
-import { validateRouteRegex } from '../pcre-regex.ts';
+import { validateHeaderRegex, validateRouteRegex } from '../pcre-regex.ts';
 import { HEADER_NAME, ID, PORT, PROTOCOL, TAGS, UTF8_NAME, WILDCARD_HOST } from './common.ts';
 
 // typedefs.lua validate_host_with_wildcards: wildcards stand in for a label.
@@ -120,7 +120,11 @@ export const ROUTE_FIELDS = (foreign: Field): FieldTable => [
           { pattern: /^host$/i, err: "cannot contain 'host' header, which must be specified in the 'hosts' attribute" },
         ],
       },
-      values: { type: 'array', elements: { type: 'string' } },
+      // A value starting with "~*" is a case-insensitive regex: it must compile.
+      values: {
+        type: 'array',
+        elements: { type: 'string', custom: (v: string) => (v.startsWith('~*') ? validateHeaderRegex(v.slice(2)) : undefined) },
+      },
     },
   ],
   // Which route resolves a request when several regex paths match; higher first.
