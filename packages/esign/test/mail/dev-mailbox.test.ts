@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PDFDocument } from 'pdf-lib';
+import { request } from 'undici';
+import { pollUntil } from '@signet/kit';
+import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
+import { startEnvelopeEsign } from '../support/envelope-harness.ts';
+import { seedUserAndApp } from '../support/esign-harness.ts';
+
+test('without SMTP_URL a sent envelope’s mail lands in the dev mailbox: listed, shown with a clickable link, HTML part sandboxed', async (t) => {
+  // PDFs pass through (the SDK test converts html/docx for real); the adapter still validates them.
+  const h = await startEnvelopeEsign(t, { converter: { convert: ({ bytes }) => Promise.resolve(bytes) } });
+  assert.equal(h.config.smtpUrl, undefined);
+  const seed = await seedUserAndApp(h);
+  const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';
+  const { access_token: token } = (await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string };
+  const pdf = await PDFDocument.create();
+  pdf.addPage([612, 792]);
+  const create = await request(`${h.origin}/restapi/v2.1/accounts/${seed.accountId}/envelopes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      emailSubject: 'Sign <b>this</b>',
+      status: 'sent',
+      documents: [{ documentId: 1, name: 'Blank', fileExtension: 'pdf', documentBase64: Buffer.from(await pdf.save()).toString('base64') }],
+      recipients: { signers: [{ email: 'dev@example.com', name: 'Dev <Signer>', recipientId: 1, tabs: { signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '100', yPosition: '100' }] } }] },
+    }),
+  });
+  assert.equal(create.statusCode, 201, await create.body.text().catch(() => ''));
+
+  const list = await pollUntil(async () => {
+    const res = await request(`${h.origin}/dev/mailbox`);
+    const text = await res.body.text();
+    return text.includes('Sign &lt;b&gt;this&lt;/b&gt;') ? text : undefined;
+  }, { timeoutMs: 10_000, intervalMs: 50, what: 'message listed in the dev mailbox' });
+  assert.ok(!list.includes('<b>this</b>'), 'subjects are escaped');
+  const id = /href="\/dev\/mailbox\/([0-9a-f-]{36})"/.exec(list)?.[1];
+  assert.ok(id);
+
+  const show = await request(`${h.origin}/dev/mailbox/${id}`);
+  const page = await show.body.text();
+  assert.equal(show.statusCode, 200);
+  const link = new RegExp(`<a href="(${h.origin}/signing/[A-Za-z0-9_-]{43})">`).exec(page)?.[1];
+  assert.ok(link, 'the signing link is clickable');
+  assert.ok(page.includes('Dev &lt;Signer&gt;'));
+
+  const part = await request(`${h.origin}/dev/mailbox/${id}/html`);
+  assert.equal(part.statusCode, 200);
+  assert.match(String(part.headers['content-security-policy']), /^sandbox; default-src 'none'/);
+  const htmlPart = await part.body.text();
+  assert.ok(htmlPart.includes(`href="${link}"`));
+  assert.ok(htmlPart.includes('Dev &lt;Signer&gt;, please sign'), 'user values are escaped in the mail itself');
+
+  const missing = await request(`${h.origin}/dev/mailbox/00000000-0000-4000-8000-000000000000`);
+  assert.equal(missing.statusCode, 404);
+  await missing.body.dump();
+});
