@@ -50,11 +50,12 @@ export function openDatabase(location: DatabaseLocation): Db {
       close: () => kysely.destroy(),
     };
   }
-  const file = new BetterSqlite3(location.sqliteFile);
+  // `timeout` is SQLite's busy_timeout, set at open so that even the first pragma below waits
+  // when another process holds the lock (two instances opening a fresh file at once).
+  const file = new BetterSqlite3(location.sqliteFile, { timeout: 10_000 });
   // WAL lets readers and one writer work at once across processes; busy_timeout makes a
   // second writer wait for the lock instead of failing at once.
   file.pragma('journal_mode = WAL');
-  file.pragma('busy_timeout = 10000');
   file.pragma('foreign_keys = ON');
   file.pragma('synchronous = NORMAL');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });

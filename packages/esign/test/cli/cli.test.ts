@@ -20,7 +20,7 @@ type Run = { code: number; stdout: string; stderr: string };
 
 function cli(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 120_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
   });
@@ -36,7 +36,10 @@ function tempDir(t: TestContext): string {
 async function serve(t: TestContext, env: Record<string, string>): Promise<{ proc: StartedProcess; url: string }> {
   const proc = startProcess(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env } });
   t.after(() => proc.stop());
-  const url = await pollUntil(() => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(proc.output())?.[1], { timeoutMs: 30_000, what: `serve to listen; output: ${proc.output()}` });
+  const url = await pollUntil(() => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(proc.output())?.[1], { timeoutMs: 90_000, what: 'serve to listen' })
+    .catch((err: unknown) => {
+      throw new Error(`serve did not start; its output:\n${proc.output()}`, { cause: err });
+    });
   return { proc, url };
 }
 
