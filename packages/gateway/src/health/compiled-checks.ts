@@ -8,10 +8,11 @@ export type CheckMode = 'active' | 'passive';
 export type ModeChecks = {
   /** Index = HTTP status (0-999); 1 = healthy, 2 = unhealthy, 0 = in neither list. */
   readonly statusClass: Uint8Array;
-  readonly successes: number;
-  readonly httpFailures: number;
-  readonly tcpFailures: number;
-  readonly timeouts: number;
+  /** The four classifications, built once: reports on the proxy's hot path allocate nothing. */
+  readonly success: Classified;
+  readonly http: Classified;
+  readonly tcp: Classified;
+  readonly timeout: Classified;
 };
 
 /** Both modes of an upstream's `healthchecks`, compiled once per configuration. */
@@ -35,10 +36,10 @@ function compileMode(
   for (const s of healthy.http_statuses) statusClass[s] = HEALTHY;
   return {
     statusClass,
-    successes: healthy.successes,
-    httpFailures: unhealthy.http_failures,
-    tcpFailures: unhealthy.tcp_failures,
-    timeouts: unhealthy.timeouts,
+    success: { kind: 'success', limit: healthy.successes },
+    http: { kind: 'http', limit: unhealthy.http_failures },
+    tcp: { kind: 'tcp', limit: unhealthy.tcp_failures },
+    timeout: { kind: 'timeout', limit: unhealthy.timeouts },
   };
 }
 
@@ -60,7 +61,7 @@ export type Classified = { readonly kind: CounterKind; readonly limit: number };
 export function classifyHttpStatus(checks: ModeChecks, status: number): Classified | undefined {
   // `tonumber(status) or 0`: a missing or unparsable status line counts as 0, an HTTP failure.
   const cls = !Number.isInteger(status) || status === 0 ? UNHEALTHY : status > 0 && status < 1000 ? checks.statusClass[status] : 0;
-  if (cls === HEALTHY) return { kind: 'success', limit: checks.successes };
-  if (cls === UNHEALTHY) return { kind: 'http', limit: checks.httpFailures };
+  if (cls === HEALTHY) return checks.success;
+  if (cls === UNHEALTHY) return checks.http;
   return undefined;
 }

@@ -110,16 +110,16 @@ export class HealthChecker {
     const checks = this.checks[mode];
     if (typeof outcome === 'number') {
       // Kong handler.lua:1650-1675 — the log phase reports an upstream 504 as a timeout.
-      if (mode === 'passive' && outcome === 504) return { kind: 'timeout', limit: checks.timeouts };
+      if (mode === 'passive' && outcome === 504) return checks.timeout;
       return classifyHttpStatus(checks, outcome);
     }
     switch (outcome) {
       case 'tcp_failure':
-        return { kind: 'tcp', limit: checks.tcpFailures };
+        return checks.tcp;
       case 'timeout':
-        return { kind: 'timeout', limit: checks.timeouts };
+        return checks.timeout;
       case 'connected':
-        return { kind: 'success', limit: checks.successes };
+        return checks.success;
     }
   }
 
