@@ -19,7 +19,7 @@ import { deepFreeze } from './deep-freeze.ts';
 export type ParseOptions = {
   /** Named in human error lines (`kong.yml:3:7: …`); default "kong.yml". */
   readonly fileName?: string;
-  /** created_at/updated_at in seconds; default the current time. */
+  /** created_at/updated_at in seconds (targets keep milliseconds, as Kong); default the current time. */
   readonly now?: number;
   /** Random ids (certificates, unnamed services/routes); default crypto.randomUUID. */
   readonly randomId?: () => string;
@@ -58,7 +58,7 @@ export function parseDeclarativeConfig(text: string, options: ParseOptions = {})
   }
 
   const resolved = resolveEntities(config, {
-    now: options.now ?? Math.floor(Date.now() / 1000),
+    now: options.now ?? Date.now() / 1000,
     randomId: options.randomId ?? randomUUID,
   });
   if (resolved.errors !== undefined) throw declarativeError(resolved.errors, input, doc, fileName, undefined, resolved.places);
