@@ -16,6 +16,9 @@ export { validatePdf } from './convert/validate-pdf.ts';
 /** Paper sizes for html documents. */
 export type { PaperFormat } from './convert/html-converter.ts';
 
+/** pdf.js/pdf-lib parsing on worker threads (the converter owns one; usable on its own too). */
+export { PdfThreads } from './threads/pdf-threads.ts';
+
 /** Anchor search in one call: pdf bytes + DocuSign anchor options → tab positions. */
 export { findAnchors } from './anchor/find-anchors.ts';
 /** Text with positions of every page (pdf.js), to search many anchors without re-parsing. */

@@ -23,11 +23,14 @@ export type PdfErrorCode = keyof typeof PDF_ERRORS;
 /** The one error class of @signet/pdf: code → status → message from {@link PDF_ERRORS}. */
 export class PdfError extends AppError<PdfErrorCode> {
   readonly status: number;
+  /** What was appended to the catalog message (lets the error cross a worker thread). */
+  readonly detail: string | undefined;
 
   constructor(code: PdfErrorCode, detail?: string, options?: ErrorOptions) {
     const { status, message } = PDF_ERRORS[code];
     super(code, detail ? `${message} ${detail}` : message, options);
     this.status = status;
+    this.detail = detail;
   }
 
   toBody(): Record<string, unknown> {

@@ -56,6 +56,16 @@ describe('html conversion touches neither the network nor the file system', () =
     assert.equal((await findAnchors([pdf], { anchorString: '/sn1/' })).length, 1);
   });
 
+  test('a meta refresh, away or back to itself, neither leaves the page nor loops (5 times each)', async () => {
+    for (const target of [`0; url=http://127.0.0.1:${port}/away`, '0']) {
+      for (let i = 0; i < 5; i++) {
+        const pdf = await converter.convert({ bytes: makeHtml(`Refresh ${i}`, `<meta http-equiv="refresh" content="${target}">`), fileExtension: 'html' });
+        assert.match(await popplerText(pdf), new RegExp(`Refresh ${i}`));
+      }
+    }
+    assert.deepEqual(seen, []);
+  });
+
   test('file:// frames, images and links do not read local files', async () => {
     const local = pathToFileURL(secretFile).href;
     const hostile = `

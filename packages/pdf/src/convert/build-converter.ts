@@ -6,8 +6,11 @@ import { documentKind, normalizeExtension } from './document-kind.ts';
 import { HtmlConverter, type PaperFormat } from './html-converter.ts';
 import { OfficeConverter } from './office-converter.ts';
 import type { OfficePaths } from './office-worker.ts';
-import { validatePdf } from './validate-pdf.ts';
 import { WorkQueue } from './work-queue.ts';
+import type { AnchorOptions } from '../anchor/anchor-options.ts';
+import type { DocumentText } from '../anchor/page-text.ts';
+import type { AnchorMatch } from '../anchor/search-anchors.ts';
+import { PdfThreads } from '../threads/pdf-threads.ts';
 
 export type ConverterOptions = {
   /** Warm LibreOffice workers, one profile each (~150 MB RSS apiece). Default 2. */
@@ -26,6 +29,8 @@ export type ConverterOptions = {
   officePaths?: OfficePaths;
   /** 'cold' runs `soffice --convert-to` per document (the benchmark's baseline). Default 'warm'. */
   officeMode?: 'warm' | 'cold';
+  /** Worker threads for pdf.js/pdf-lib parsing (validation, anchor search). Default 1. */
+  pdfThreads?: number;
 };
 
 /** One document to turn into PDF. */
@@ -45,6 +50,12 @@ export interface Converter {
   convert(input: ConvertInput): Promise<Uint8Array>;
   /** Starts LibreOffice and Chromium now rather than on the first document. */
   warmUp(): Promise<void>;
+  /** {@link extractText} on the converter's pdf threads, off the event loop. */
+  extractText(pdfs: readonly Uint8Array[]): Promise<DocumentText[]>;
+  /** {@link findAnchors} on the converter's pdf threads, off the event loop. */
+  findAnchors(pdfs: readonly Uint8Array[], options: AnchorOptions): Promise<AnchorMatch[]>;
+  /** Page count of a readable, unencrypted PDF ({@link validatePdf} off the event loop). */
+  pageCount(pdf: Uint8Array): Promise<number>;
   /** soffice.bin pids of the live warm workers. */
   officeWorkerPids(): Promise<number[]>;
   stats(): ConverterStats;
@@ -54,7 +65,7 @@ export interface Converter {
 
 /**
  * Builds the converter: html/htm through warm Chromium, docx/doc/odt/rtf/txt through warm
- * LibreOffice, pdf validated and passed through. Each engine has its own bounded queue, so a
+ * LibreOffice, pdf validated (on a worker thread) and passed through. Each engine has its own bounded queue, so a
  * burst of docx never starves html; the heavy work runs in child processes, off Node's thread.
  */
 export async function buildConverter(options: ConverterOptions = {}): Promise<Converter> {
@@ -71,7 +82,9 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
     ...(options.officePaths ? { paths: options.officePaths } : {}),
   });
   const html = new HtmlConverter({ paper: options.paper ?? 'Letter' });
-  const queues = { office: new WorkQueue(officeWorkers), html: new WorkQueue(htmlPages), pdf: new WorkQueue(2) };
+  const pdfThreads = options.pdfThreads ?? 1;
+  const threads = new PdfThreads(pdfThreads);
+  const queues = { office: new WorkQueue(officeWorkers), html: new WorkQueue(htmlPages), pdf: new WorkQueue(pdfThreads) };
   let closed = false;
 
   return {
@@ -84,8 +97,8 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
       if (bytes.byteLength === 0) throw new PdfError('CORRUPT_DOCUMENT', 'It is empty.');
       switch (kind) {
         case 'pdf':
-          return queues.pdf.run(async () => {
-            await validatePdf(bytes);
+          return queues.pdf.run(async (signal) => {
+            await threads.validate(bytes, signal);
             return bytes;
           }, deadline, 'pdf');
         case 'html':
@@ -97,8 +110,11 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
       }
     },
     async warmUp() {
-      await Promise.all([office.warmUp(), html.warmUp()]);
+      await Promise.all([office.warmUp(), html.warmUp(), threads.warmUp()]);
     },
+    extractText: (pdfs) => threads.extractText(pdfs),
+    findAnchors: (pdfs, anchor) => threads.findAnchors(pdfs, anchor),
+    pageCount: (pdf) => threads.validate(pdf),
     officeWorkerPids: () => office.workerPids(),
     stats: () => ({
       officeColdFallbacks: office.coldFallbacks,
@@ -110,7 +126,7 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
       if (closed) return;
       closed = true;
       for (const q of Object.values(queues)) q.close();
-      await Promise.allSettled([office.close(), html.close()]);
+      await Promise.allSettled([office.close(), html.close(), threads.close()]);
       await rm(scratch, { recursive: true, force: true });
     },
   };

@@ -93,8 +93,11 @@ export class HtmlConverter {
   async #serve(route: Route): Promise<void> {
     const request = route.request();
     const frame = request.frame();
-    const html = frame.parentFrame() === null ? this.#documents.get(frame.page()) : undefined;
+    const page = frame.page();
+    const html = frame.parentFrame() === null ? this.#documents.get(page) : undefined;
     if (html && request.url() === DOCUMENT_URL && request.isNavigationRequest()) {
+      // Served once: a `<meta http-equiv=refresh>` back to the document must not loop.
+      this.#documents.delete(page);
       await route.fulfill({
         status: 200,
         headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP },
@@ -103,6 +106,12 @@ export class HtmlConverter {
       return;
     }
     this.#blocked++;
+    if (request.isNavigationRequest()) {
+      // An aborted navigation (meta refresh, frame) would replace the page with Chromium's
+      // error page; a 204 answer makes the browser stay where it is (HTML: "no content").
+      await route.fulfill({ status: 204, body: '' });
+      return;
+    }
     await route.abort('blockedbyclient');
   }
 

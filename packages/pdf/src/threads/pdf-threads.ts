@@ -1,0 +1,131 @@
+import { Worker } from 'node:worker_threads';
+import { toAnchorSearch, type AnchorOptions } from '../anchor/anchor-options.ts';
+import type { DocumentText } from '../anchor/page-text.ts';
+import { searchAnchors, type AnchorMatch } from '../anchor/search-anchors.ts';
+import { PdfError } from '../pdf-error.ts';
+import type { ThreadReply, ThreadRequest } from './thread-messages.ts';
+
+const BOOT = new URL('./pdf-thread-boot.mjs', import.meta.url);
+
+type Pending = { resolve: (value: number | DocumentText[]) => void; reject: (err: Error) => void };
+
+/** One worker thread and the jobs it owes answers to. */
+class Thread {
+  readonly worker: Worker;
+  readonly ready: Promise<void>;
+  readonly pending = new Map<number, Pending>();
+  dead = false;
+  isReady = false;
+
+  constructor() {
+    this.worker = new Worker(BOOT);
+    this.ready = new Promise((resolve, reject) => {
+      const onFirst = (msg: { ready?: boolean }): void => {
+        if (msg.ready) resolve();
+      };
+      this.worker.once('message', onFirst);
+      this.worker.once('error', reject);
+      this.worker.once('exit', (code) => reject(new Error(`pdf thread exited with ${code} before it was ready`)));
+    });
+    this.ready.then(() => (this.isReady = true), () => undefined);
+    this.worker.on('message', (msg: ThreadReply | { ready: true }) => {
+      if ('ready' in msg) return;
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      if (msg.ok) p.resolve(msg.result);
+      else p.reject(msg.code ? new PdfError(msg.code, msg.message || undefined) : new Error(msg.message));
+    });
+    const die = (err: Error): void => {
+      this.dead = true;
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    this.worker.on('error', die);
+    this.worker.on('exit', (code) => die(new Error(`pdf thread exited with ${code}`)));
+  }
+}
+
+/**
+ * pdf.js and pdf-lib on worker threads: validation and text extraction parse whole files
+ * synchronously in large pieces, which would stall the server's event loop (and its health
+ * checks) on big PDFs. A job whose signal aborts terminates its thread, which is replaced.
+ */
+export class PdfThreads {
+  readonly #threads: (Thread | undefined)[];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(threads = 1) {
+    if (!Number.isInteger(threads) || threads < 1) throw new TypeError(`threads must be a positive integer, got ${threads}`);
+    this.#threads = Array.from({ length: threads }, () => undefined);
+  }
+
+  /** Starts every thread now (each loads pdf.js once, ~0.3-2 s). */
+  async warmUp(): Promise<void> {
+    await Promise.all(this.#threads.map((_t, i) => this.#thread(i).ready));
+  }
+
+  /** {@link validatePdf} off the event loop. */
+  async validate(pdf: Uint8Array, signal?: AbortSignal): Promise<number> {
+    return (await this.#run('validate', [pdf], signal)) as number;
+  }
+
+  /** {@link extractText} off the event loop. */
+  async extractText(pdfs: readonly Uint8Array[], signal?: AbortSignal): Promise<DocumentText[]> {
+    return (await this.#run('extractText', [...pdfs], signal)) as DocumentText[];
+  }
+
+  /** {@link findAnchors} with the parsing off the event loop. */
+  async findAnchors(pdfs: readonly Uint8Array[], options: AnchorOptions): Promise<AnchorMatch[]> {
+    const search = toAnchorSearch(options);
+    return searchAnchors(await this.extractText(pdfs), search);
+  }
+
+  /** Terminates every thread; pending jobs reject. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(this.#threads.map((t) => (t ? t.worker.terminate() : Promise.resolve(0))));
+  }
+
+  #thread(i: number): Thread {
+    const t = this.#threads[i];
+    if (t && !t.dead) return t;
+    const fresh = new Thread();
+    this.#threads[i] = fresh;
+    return fresh;
+  }
+
+  async #run(op: ThreadRequest['op'], pdfs: Uint8Array[], signal?: AbortSignal): Promise<number | DocumentText[]> {
+    if (this.#closed) throw new PdfError('CONVERTER_CLOSED');
+    signal?.throwIfAborted();
+    // The least busy thread (dead ones count as idle: they are replaced on pick).
+    let best = 0;
+    for (let i = 1; i < this.#threads.length; i++) {
+      if ((this.#threads[i]?.pending.size ?? 0) < (this.#threads[best]?.pending.size ?? 0)) best = i;
+    }
+    const thread = this.#thread(best);
+    // A ready thread gets the job synchronously, so an abort right after the call finds it posted.
+    if (!thread.isReady) {
+      await thread.ready.catch((err: unknown) => {
+        throw new PdfError('CONVERSION_FAILED', 'The pdf worker thread could not start.', { cause: err });
+      });
+      signal?.throwIfAborted();
+    }
+    const id = this.#nextId++;
+    const onAbort = (): void => void thread.worker.terminate();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await new Promise<number | DocumentText[]>((resolve, reject) => {
+        thread.pending.set(id, { resolve, reject });
+        const req: ThreadRequest = { id, op, pdfs };
+        thread.worker.postMessage(req);
+      });
+    } catch (err) {
+      signal?.throwIfAborted();
+      throw err;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
