@@ -8,11 +8,8 @@ import { listenOnLoopback } from '@signet/kit/testing';
 import { authHostOf, loadEsignConfig } from '../../src/config.ts';
 import type { EsignContext } from '../../src/context.ts';
 import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
-import { buildMailDelivery, type MailDelivery } from '../../src/mail/build-mail-delivery.ts';
-import { registerDevMailboxRoutes } from '../../src/mail/dev-mailbox-routes.ts';
-import { accountAccess, bearerAuth } from '../../src/restapi/bearer-auth.ts';
-import { buildEnvelopeDeps } from '../../src/restapi/envelopes/build-envelope-deps.ts';
-import { registerEnvelopeRoutes } from '../../src/restapi/envelopes/envelope-routes.ts';
+import type { MailDelivery } from '../../src/mail/build-mail-delivery.ts';
+import { installEnvelopes } from '../../src/restapi/envelopes/install-envelopes.ts';
 import { buildEsignServer } from '../../src/server.ts';
 import { openStore, runMigrations, storeLocation } from '../../src/store/index.ts';
 import { ALL_MIGRATIONS } from './envelope-db.ts';
@@ -36,10 +33,7 @@ export async function startEnvelopeEsign(t: TestContext, options: { converter: P
   const config = loadEsignConfig({ DATA_DIR: dataDir, PUBLIC_URL: origin, PORT: String(port), SMTP_URL: options.smtpUrl }, dataDir);
   const store = await openStore(storeLocation(config));
   await runMigrations(store.db.kysely, store.db.engine, { migrations: ALL_MIGRATIONS });
-  // The mail clock is real: the worker's backoff must elapse in real time for the poll to see it.
   const clock = new FakeClock();
-  const mail = buildMailDelivery({ db: store.db, smtpUrl: config.smtpUrl, publicUrl: config.publicUrl, workerId: `test-${port}`, worker: { pollIntervalMs: 50 } });
-  const envelopes = buildEnvelopeDeps({ db: store.db, converter: options.converter, publicUrl: config.publicUrl, now: clock.now, onMails: () => mail.worker.wake() });
   const app = await buildEsignServer(config, {
     store,
     now: clock.now,
@@ -49,13 +43,11 @@ export async function startEnvelopeEsign(t: TestContext, options: { converter: P
     },
   });
   const ctx: EsignContext = { config, store, now: clock.now, authHost: authHostOf(config.publicUrl), secureCookies: false };
-  registerEnvelopeRoutes(app, { envelopes, preHandler: [bearerAuth(ctx), accountAccess(ctx)] });
-  if (mail.devMailbox) registerDevMailboxRoutes(app, mail.devMailbox);
+  // The outbox worker runs on the real clock (its backoff must elapse for a poll to see it);
+  // the fake clock only stamps envelopes, and never runs ahead of real time here.
+  const { envelopes, mail } = installEnvelopes(app, ctx, { converter: options.converter, worker: { pollIntervalMs: 50 } });
   await app.ready();
-  mail.worker.start();
   t.after(async () => {
-    await mail.worker.stop();
-    await mail.transport.close();
     await app.close();
     server.closeAllConnections();
     await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import type { Converter } from '@signet/pdf';
+import type { EsignContext } from '../../context.ts';
+import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
+import { buildMailDelivery, type MailDelivery } from '../../mail/build-mail-delivery.ts';
+import { registerDevMailboxRoutes } from '../../mail/dev-mailbox-routes.ts';
+import type { OutboxWorkerOptions } from '../../mail/outbox-worker.ts';
+import { accountAccess, bearerAuth } from '../bearer-auth.ts';
+import { buildEnvelopeDeps } from './build-envelope-deps.ts';
+import { registerEnvelopeRoutes } from './envelope-routes.ts';
+
+/** What the envelope module needs beyond the server context. */
+export type EnvelopeModuleOptions = {
+  /** Documents → PDF (the pdf package's buildConverter); the caller owns and closes it. */
+  converter: Pick<Converter, 'convert'>;
+  /** Outbox worker tuning (tests poll faster). */
+  worker?: Partial<Pick<OutboxWorkerOptions, 'pollIntervalMs' | 'retry' | 'leaseMs' | 'batchSize'>>;
+};
+
+/**
+ * Installs envelopes on a server: the REST routes behind the Bearer check, mail delivery (an
+ * outbox worker per instance, started when the server is ready and stopped when it closes),
+ * and the dev mailbox pages when SMTP_URL is unset. Called once from server.ts.
+ */
+export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, options: EnvelopeModuleOptions): { envelopes: EnvelopeDeps; mail: MailDelivery } {
+  const mail = buildMailDelivery({
+    db: ctx.store.db,
+    smtpUrl: ctx.config.smtpUrl,
+    publicUrl: ctx.config.publicUrl,
+    // Several instances share one outbox; the id fences each one's claims.
+    workerId: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    worker: { ...options.worker, onError: (err) => app.log.warn({ err }, 'mail delivery failed') },
+  });
+  const envelopes = buildEnvelopeDeps({ db: ctx.store.db, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now, onMails: () => mail.worker.wake() });
+  registerEnvelopeRoutes(app, { envelopes, preHandler: [bearerAuth(ctx), accountAccess(ctx)] });
+  if (mail.devMailbox) registerDevMailboxRoutes(app, mail.devMailbox);
+  app.addHook('onReady', (done) => {
+    mail.worker.start();
+    done();
+  });
+  app.addHook('onClose', async () => {
+    await mail.worker.stop();
+    await mail.transport.close();
+  });
+  return { envelopes, mail };
+}
