@@ -4,7 +4,7 @@
 // phase is reported at once, in Kong's shape and as `file:line:col` lines for humans.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Snapshot } from './types.ts';
-import type { ErrTable, ErrValue, Input } from './schema.ts';
+import type { ErrTable, Input } from './schema.ts';
 import { validateField, validateRecord } from './schema.ts';
 import { GatewayError } from '../errors.ts';
 import { ConfigSyntaxError, readDocument, type ConfigDocument } from './read-document.ts';
@@ -13,6 +13,7 @@ import { PEM_FIELDS } from './entities/certificate.ts';
 import { migrateRoutePath } from './normalize-path.ts';
 import { errorsToJson, errorsToLua, flattenErrors } from './error-tree.ts';
 import { resolveEntities, type ErrorPlaces } from './resolve-entities.ts';
+import { humanLines } from './human-lines.ts';
 import { deepFreeze } from './deep-freeze.ts';
 
 /** Options of parseDeclarativeConfig. */
@@ -208,50 +209,4 @@ function declarativeError(
       ...(extra === undefined ? [] : humanLines(extra.errors, input, doc, fileName, extra.places)),
     ],
   });
-}
-
-// One `file:line:col: where: message` line per leaf of the error tree, in tree order.
-function humanLines(errors: ErrTable, input: Input, doc: ConfigDocument, fileName: string, places?: ErrorPlaces): string[] {
-  const lines: string[] = [];
-  const walk = (node: ErrValue, docPath: (string | number)[], label: string, value: unknown): void => {
-    if (typeof node === 'string') {
-      const { line, col } = doc.locate(docPath);
-      const where = entityLabel(label, value);
-      lines.push(`${fileName}:${line}:${col}: ${where === '' ? '' : `${where}: `}${node}`);
-      return;
-    }
-    // A list of messages (`@entity`, reference errors): one line each, same place.
-    const isMessageList = [...node].every(([k, v]) => typeof k === 'number' && typeof v === 'string') && !Array.isArray(value);
-    for (const [key, child] of node) {
-      if (key === '@entity' || isMessageList) {
-        walk(child, docPath, label, value);
-      } else if (typeof key === 'number') {
-        const i = key - 1;
-        const item: unknown = Array.isArray(value) ? value[i] : undefined;
-        walk(child, [...docPath, i], `${label}[${i}]`, item);
-      } else if (Array.isArray(value) && !/^\d+$/.test(key)) {
-        // A reference error keyed by the entity's name or id (declarative_config.lua validate_references).
-        const i = places?.get(`${String(docPath[docPath.length - 1])}:${key}`) ?? value.findIndex((e) => isRecord(e) && (e.name === key || e.id === key));
-        const field = firstForeignField(value[i]);
-        const path = i < 0 ? docPath : [...docPath, i, ...(field === undefined ? [] : [field])];
-        walk(child, path, `${label}[${i}]${field === undefined ? '' : `.${field}`}`, undefined);
-      } else {
-        const next: unknown = isRecord(value) ? value[key] : undefined;
-        walk(child, [...docPath, key], label === '' ? key : `${label}.${key}`, next);
-      }
-    }
-  };
-  walk(errors, [], '', input);
-  return lines;
-}
-
-function entityLabel(label: string, entity: unknown): string {
-  if (!isRecord(entity)) return label;
-  const name = typeof entity.name === 'string' ? entity.name : typeof entity.id === 'string' ? entity.id : undefined;
-  return name === undefined ? label : `${label} (${name})`;
-}
-
-function firstForeignField(entity: unknown): string | undefined {
-  if (!isRecord(entity)) return undefined;
-  return ['service', 'upstream', 'certificate', 'client_certificate'].find((f) => entity[f] !== undefined);
 }
