@@ -17,6 +17,7 @@ export const ESIGN_ERRORS = {
   INVALID_REDIRECT_URI: { status: 400, message: 'The redirect URI is invalid.' },
   INVALID_RSA_PUBLIC_KEY: { status: 400, message: 'The RSA public key is invalid.' },
   APP_NOT_FOUND: { status: 404, message: 'The app does not exist or you have no rights to it.' },
+  TOO_MANY_LOGIN_ATTEMPTS: { status: 429, message: 'Too many failed login attempts for this e-mail address. Try again in 15 minutes.' },
   CSRF_TOKEN_INVALID: { status: 403, message: 'The form has expired or did not come from this site. Reload the page and try again.' },
   // Envelopes (esign II). DocuSign answers 400 for nearly every errorCode (esign-wire.md §6.3).
   INVALID_EMAIL_ADDRESS_FOR_RECIPIENT: { status: 400, message: 'The email address for the recipient is invalid. The recipient Id follows.' },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { EsignContext } from '../context.ts';
 import { normalizeEmail } from '../domain/email-address.ts';
+import { isLocked } from '../domain/login-throttle.ts';
 import { EsignError } from '../errors.ts';
 import { hashPassword, verifyPassword } from '../security/password-hash.ts';
 import { registerUser } from '../use-cases/register-user.ts';
@@ -29,18 +30,27 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext): voi
     const returnTo = safeReturnPath(formField(request.body, 'return_to'));
     const rawEmail = formField(request.body, 'email') ?? '';
     const password = formField(request.body, 'password') ?? '';
-    let user;
+    const refuse = (failure: EsignError) =>
+      reply.code(failure.status).type(HTML).header('cache-control', 'no-store')
+        .send(loginPage({ csrf: csrfTokenFor(ctx, request, reply), returnTo, email: rawEmail, error: failure.message }));
+    let email: string | undefined;
     try {
-      user = await ctx.store.accounts.findUserByEmail(normalizeEmail(rawEmail));
+      email = normalizeEmail(rawEmail);
     } catch (err) {
       if (!(err instanceof EsignError)) throw err;
     }
+    // Checked before the password, so a locked address costs no scrypt and reveals nothing new.
+    if (email !== undefined && isLocked(await ctx.store.loginFailures.find(email), ctx.now())) {
+      return refuse(new EsignError('TOO_MANY_LOGIN_ATTEMPTS'));
+    }
+    const user = email === undefined ? undefined : await ctx.store.accounts.findUserByEmail(email);
     const ok = await verifyPassword(password, user?.password_hash ?? (await decoy()));
     if (!user || !ok) {
-      const failure = new EsignError('USER_AUTHENTICATION_FAILED');
-      return reply.code(failure.status).type(HTML).header('cache-control', 'no-store')
-        .send(loginPage({ csrf: csrfTokenFor(ctx, request, reply), returnTo, email: rawEmail, error: failure.message }));
+      // Unknown addresses count too: the answer must not tell which addresses exist.
+      const state = email === undefined ? undefined : await ctx.store.loginFailures.recordFailure(email, ctx.now());
+      return refuse(new EsignError(isLocked(state, ctx.now()) ? 'TOO_MANY_LOGIN_ATTEMPTS' : 'USER_AUTHENTICATION_FAILED'));
     }
+    await ctx.store.loginFailures.clear(user.email);
     await startSession(ctx, reply, user.id);
     return reply.redirect(returnTo, 303);
   });

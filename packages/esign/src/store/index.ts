@@ -1,5 +1,6 @@
 import { AccountsRepository } from './accounts-repository.ts';
 import { AppsRepository } from './apps-repository.ts';
+import { LoginFailuresRepository } from './login-failures-repository.ts';
 import { openDatabase, sqliteFileIn, type Db, type DatabaseLocation } from './database.ts';
 import { runMigrations } from './migrations.ts';
 import { OAuthRepository } from './oauth-repository.ts';
@@ -12,6 +13,7 @@ export type Store = {
   readonly apps: AppsRepository;
   readonly sessions: SessionsRepository;
   readonly oauth: OAuthRepository;
+  readonly loginFailures: LoginFailuresRepository;
   close(): Promise<void>;
 };
 
@@ -35,6 +37,7 @@ export async function openStore(location: DatabaseLocation): Promise<Store> {
     apps: new AppsRepository(db),
     sessions: new SessionsRepository(db),
     oauth: new OAuthRepository(db),
+    loginFailures: new LoginFailuresRepository(db),
     close: () => db.close(),
   };
 }

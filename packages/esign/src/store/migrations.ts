@@ -102,6 +102,19 @@ export const MIGRATIONS: readonly Migration[] = [
       await s.createIndex('tokens_grant_idx').on('tokens').column('grant_id').execute();
     },
   },
+  // Version 2 is the envelope tables (esign II, store/envelope-tables.ts).
+  {
+    version: 3,
+    name: 'login throttle',
+    async up(db) {
+      await db.schema.createTable('login_failures')
+        .addColumn('email', 'text', (c) => c.primaryKey())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('first_failed_at', 'text', (c) => c.notNull())
+        .addColumn('locked_until', 'text')
+        .execute();
+    },
+  },
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

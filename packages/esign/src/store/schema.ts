@@ -36,6 +36,7 @@ export type TokenRow = {
   revoked_at: string | null;
   created_at: string;
 };
+export type LoginFailureRow = { email: string; failures: number; first_failed_at: string; locked_until: string | null };
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
 /** The database as Kysely sees it. */
@@ -51,5 +52,6 @@ export type Database = {
   consents: ConsentRow;
   auth_codes: AuthCodeRow;
   tokens: TokenRow;
+  login_failures: LoginFailureRow;
   signet_migrations: MigrationRow;
 };

@@ -171,6 +171,14 @@ function storeSuite(engine: Engine): void {
     assert.equal(await s.sessions.purgeExpired(now), 0);
     assert.equal(await s.sessions.purgeExpired(new Date(later)), 1);
 
+    // Login failures: counted per address, concurrent failures all counted, cleared on demand.
+    await Promise.all(Array.from({ length: 3 }, () => s.loginFailures.recordFailure('a@example.com', now)));
+    assert.deepEqual(await s.loginFailures.find('a@example.com'), { failures: 3, firstFailedAt: now.toISOString(), lockedUntil: null });
+    await s.loginFailures.recordFailure('a@example.com', now);
+    assert.ok((await s.loginFailures.recordFailure('a@example.com', now)).lockedUntil);
+    await s.loginFailures.clear('a@example.com');
+    assert.equal(await s.loginFailures.find('a@example.com'), undefined);
+
     assert.equal(await s.oauth.consentedScopes(u.userId, app.id), undefined);
     await s.oauth.grantConsent(u.userId, app.id, ['signature'], now);
     await s.oauth.grantConsent(u.userId, app.id, ['impersonation', 'signature'], now);
