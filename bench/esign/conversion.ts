@@ -81,12 +81,14 @@ try {
     await doc.destroy();
   });
   await measure('@signet/pdf validatePdf (pdf.js + pdf-lib), 10-page pdf', RUNS, () => validatePdf(pdf10));
+  await measure('@signet/pdf converter pdf passthrough (validation on a worker thread), 10-page pdf', RUNS, () => warm.convert({ bytes: pdf10, fileExtension: 'pdf' }));
   await measure('raw pdf.js getTextContent of every page, 10-page pdf', RUNS, async () => {
     const doc = await openWithPdfJs(pdf10);
     for (let p = 1; p <= doc.numPages; p++) await (await doc.getPage(p)).getTextContent();
     await doc.destroy();
   });
   await measure('@signet/pdf findAnchors, 10-page pdf', RUNS, () => findAnchors([pdf10], { anchorString: '/sn1/' }));
+  await measure('@signet/pdf converter.findAnchors (worker thread), 10-page pdf', RUNS, () => warm.findAnchors([pdf10], { anchorString: '/sn1/' }));
 
   // Throughput with bounded concurrency: 20 docx at once through 2 warm workers.
   const t = process.hrtime.bigint();
