@@ -91,6 +91,27 @@ export class EnvelopesRepository implements EnvelopeStore {
     return row ? new Uint8Array(row.pdf) : undefined;
   }
 
+  /**
+   * The envelope and recipient a signing link's token belongs to (by its SHA-256), for the
+   * signing pages (issue 7); undefined for an unknown token.
+   */
+  async findSigningToken(tokenHash: string): Promise<{ envelopeId: string; accountId: string; recipientId: string; purpose: string; createdAt: Date; consumedAt?: Date } | undefined> {
+    const row = await this.#db.kysely.withTables<EnvelopeTables>().selectFrom('signing_tokens')
+      .innerJoin('envelopes', 'envelopes.id', 'signing_tokens.envelope_id')
+      .select(['signing_tokens.envelope_id', 'envelopes.account_id', 'signing_tokens.recipient_id', 'signing_tokens.purpose', 'signing_tokens.created_at', 'signing_tokens.consumed_at'])
+      .where('signing_tokens.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      envelopeId: row.envelope_id,
+      accountId: row.account_id,
+      recipientId: row.recipient_id,
+      purpose: row.purpose,
+      createdAt: new Date(row.created_at),
+      ...(row.consumed_at !== null ? { consumedAt: new Date(row.consumed_at) } : {}),
+    };
+  }
+
   /** Loads documents (without bytes), recipients and tabs of several envelopes in three queries. */
   async #hydrate(k: Kysely<EnvelopeTables>, rows: readonly EnvelopeRow[]): Promise<Envelope[]> {
     if (rows.length === 0) return [];

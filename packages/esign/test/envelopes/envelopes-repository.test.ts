@@ -81,6 +81,29 @@ describe('envelopes repository', () => {
       assert.equal(h.wakes(), 1);
       const tokens = await h.db.kysely.selectFrom('signing_tokens' as never).selectAll().execute();
       assert.equal(tokens.length, 1);
+      // The link's token is found by its hash, never stored in clear.
+      const message = JSON.parse(mails.find((m) => m.recipient_email === 's1@example.com')?.message_json ?? '{}') as { text: string };
+      const token = decodeURIComponent(/\/signing\/(\S+)/.exec(message.text)?.[1] ?? '');
+      assert.notEqual(token, '');
+      assert.ok(!JSON.stringify(tokens).includes(token));
+      assert.deepEqual(await h.store.findSigningToken(sha(token)), { envelopeId: created.envelopeId, accountId: h.accountId, recipientId: '1', purpose: 'signing', createdAt: created.statusChangedAt });
+      assert.equal(await h.store.findSigningToken(sha('guess')), undefined);
+    });
+
+    test(`${engine.name}: two concurrent sends of one draft: one sends, one is refused, mails go out once`, async (t) => {
+      const location = await engine.location(t);
+      const h = await setup(t, location);
+      // PostgreSQL: a second pool, as a second instance has. SQLite: the same handle, as two
+      // requests in one instance share it (better-sqlite3 waits for a file lock synchronously,
+      // so two handles in one process would block each other's event loop; across processes
+      // the store's BEGIN IMMEDIATE serializes them, see store/database.ts).
+      const other = new EnvelopesRepository(engine.name === 'postgres' ? await openMigrated(t, location) : h.db);
+      const draft = await createEnvelope(h.deps, { accountId: h.accountId, senderUserId: h.userId, draft: { ...DRAFT, status: 'created' } });
+      const results = await Promise.allSettled([sendEnvelope(h.deps, h.accountId, draft.envelopeId), sendEnvelope({ ...h.deps, store: other }, h.accountId, draft.envelopeId)]);
+      assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected']);
+      const refused = results.find((r) => r.status === 'rejected');
+      assert.equal((refused?.reason as { code?: string }).code, 'ENVELOPE_INVALID_STATUS');
+      assert.equal((await new OutboxRepository(h.db).list()).length, 2);
     });
 
     test(`${engine.name}: updates are version-checked; send and void write their mails in the same transaction`, async (t) => {
