@@ -35,6 +35,7 @@ const GATEWAY_ERRORS = {
   // DAO errors (kong/db/errors.lua ERRORS and kong/api/endpoints.lua ERRORS_HTTP_CODES).
   SCHEMA_VIOLATION: { status: 400, message: 'schema violation', kong: { code: 2, name: 'schema violation' } },
   INVALID_OFFSET: { status: 400, message: 'invalid offset', kong: { code: 7, name: 'invalid offset' } },
+  INVALID_SIZE: { status: 400, message: 'invalid size', kong: { code: 9, name: 'invalid size' } },
   OPERATION_UNSUPPORTED: {
     status: 405,
     message: 'operation unsupported',

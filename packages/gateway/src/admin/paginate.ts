@@ -1,5 +1,5 @@
 // Kong's collection pages (kong/api/endpoints.lua): `{data, next}` with at most `size` items
-// (default 100, at most 1000); `next` carries an opaque base64 offset.
+// (default 100, 1..1000); `next` carries an opaque base64 offset and the size asked for.
 import { GatewayError } from '../errors.ts';
 
 const DEFAULT_SIZE = 100;
@@ -10,14 +10,12 @@ export function paginate(items: readonly unknown[], path: string, query: URLSear
   const sizeParam = query.get('size');
   let size = DEFAULT_SIZE;
   if (sizeParam !== null) {
-    const n = Number(sizeParam);
-    if (!Number.isInteger(n) || n < 1) {
-      throw new GatewayError('SCHEMA_VIOLATION', {
-        message: 'schema violation (size: expected an integer)',
-        fields: { size: 'expected an integer' },
-      });
+    // kong/db/dao/init.lua validate_size_type / validate_size_value.
+    size = Number(sizeParam);
+    if (sizeParam.trim() === '' || Number.isNaN(size)) throw new GatewayError('INVALID_SIZE', { message: 'size must be a number' });
+    if (!Number.isInteger(size) || size < 1 || size > MAX_SIZE) {
+      throw new GatewayError('INVALID_SIZE', { message: `size must be an integer between 1 and ${MAX_SIZE}` });
     }
-    size = Math.min(n, MAX_SIZE);
   }
   let start = 0;
   const offset = query.get('offset');
@@ -32,5 +30,6 @@ export function paginate(items: readonly unknown[], path: string, query: URLSear
   const data = items.slice(start, start + size);
   if (start + size >= items.length) return { data, next: null };
   const nextOffset = Buffer.from(String(start + size)).toString('base64');
-  return { data, next: `${path}?offset=${encodeURIComponent(nextOffset)}`, offset: nextOffset };
+  const sizeArg = sizeParam === null ? '' : `&size=${sizeParam}`;
+  return { data, next: `${path}?offset=${encodeURIComponent(nextOffset)}${sizeArg}`, offset: nextOffset };
 }

@@ -91,9 +91,17 @@ test('pagination: size, next/offset, bad offset', async (t) => {
   const h = await admin(t);
   const first = (await call(h.base, '/routes?size=1')).body as { data: unknown[]; next: string; offset: string };
   assert.deepEqual(first.data, [plain(h.current.routes[0])]);
-  assert.equal(first.next, `/routes?offset=${encodeURIComponent(first.offset)}`);
-  const second = (await call(h.base, `${first.next}&size=1`)).body as { data: unknown[]; next: string | null };
+  assert.equal(first.next, `/routes?offset=${encodeURIComponent(first.offset)}&size=1`);
+  const second = (await call(h.base, first.next)).body as { data: unknown[]; next: string | null };
   assert.deepEqual(second, { data: [plain(h.current.routes[1])], next: null });
+  assert.deepEqual(await call(h.base, '/routes?size=x').then((r) => [r.status, r.body]), [
+    400,
+    { code: 9, name: 'invalid size', message: 'size must be a number' },
+  ]);
+  assert.deepEqual(await call(h.base, '/routes?size=1001').then((r) => [r.status, r.body]), [
+    400,
+    { code: 9, name: 'invalid size', message: 'size must be an integer between 1 and 1000' },
+  ]);
   assert.deepEqual(await call(h.base, '/routes?offset=%25%25').then((r) => [r.status, r.body]), [
     400,
     { code: 7, name: 'invalid offset', message: "'%%' is not a valid offset: bad base64 encoding" },
