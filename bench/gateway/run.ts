@@ -120,7 +120,10 @@ async function main(): Promise<void> {
       t.port = name === 'direct' ? up1 : await freePort();
       const proc = start(t.port);
       if (proc) t.proc = proc;
-      await pollUntil(async () => (await fetchOnce(t.port)).status === 200, { timeoutMs: 60_000, intervalMs: 200, what: name });
+      await pollUntil(async () => {
+        if (proc !== undefined && proc.child.exitCode !== null) throw new Error(`${name} exited; see ${join(dir, `${name}.log`)}`);
+        return (await fetchOnce(t.port)).status === 200;
+      }, { timeoutMs: 60_000, intervalMs: 200, what: name });
     } };
     targets.push(t);
   };
@@ -135,7 +138,7 @@ async function main(): Promise<void> {
   });
   add('haproxy-t1', (port) => {
     const conf = join(dir, `haproxy-${port}.cfg`);
-    writeFileSync(conf, `global\n  nbthread 1\n  maxconn 20000\ndefaults\n  mode http\n  timeout connect 5s\n  timeout client 30s\n  timeout server 30s\n  http-reuse always\n` +
+    writeFileSync(conf, `global\n  nbthread 1\n  maxconn 4096\ndefaults\n  mode http\n  timeout connect 5s\n  timeout client 30s\n  timeout server 30s\n  http-reuse always\n` +
       `frontend f\n  bind 127.0.0.1:${port}\n  default_backend b\nbackend b\n  balance roundrobin\n  server s1 127.0.0.1:${up1}\n  server s2 127.0.0.1:${up2}\n`);
     return launch('haproxy-t1', 'haproxy', ['-f', conf]);
   });
@@ -152,6 +155,8 @@ async function main(): Promise<void> {
 
   type Row = { name: string; mode: string; round: number; rps: number; p50: number; p99: number; cpuPct: number; usPerReq: number; errors: number };
   const rows: Row[] = [];
+  // Every target starts first and idles while the others are measured; rounds then go
+  // target by target, so machine noise (a shared VM) spreads over all of them alike.
   for (const t of selected) {
     await t.start();
     // Round-robin check: the proxies must reach both upstream ports.
@@ -160,7 +165,9 @@ async function main(): Promise<void> {
       for (let i = 0; i < 4; i++) ports.add((await fetchOnce(t.port)).upstreamPort);
       if (ports.size !== 2) throw new Error(`${t.name} does not balance over both upstreams: ${[...ports].join(',')}`);
     }
-    for (let round = 1; round <= ROUNDS; round++) {
+  }
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const t of selected) {
       for (const mode of MODES) {
         const url = `http://127.0.0.1:${t.port}/`;
         const header = mode === 'close' ? ['-H', 'Connection: close'] : [];
@@ -187,7 +194,6 @@ async function main(): Promise<void> {
         console.log(`${t.name.padEnd(12)} ${mode.padEnd(5)} round ${round}: ${Math.round(rps).toLocaleString('en')} req/s  p50 ${row.p50.toFixed(2)} ms  p99 ${row.p99.toFixed(2)} ms  cpu ${row.cpuPct.toFixed(0)}%  ${row.usPerReq.toFixed(1)} µs/req  errors ${errors}`);
       }
     }
-    if (t.proc) await stop(t.proc);
   }
 
   const median = (xs: number[]) => {

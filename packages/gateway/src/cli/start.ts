@@ -152,6 +152,9 @@ async function runPrimary(config: GatewayConfig, settings: StartSettings, snapsh
     log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
     cluster.fork();
   });
+  // node's default round-robin hand-off of connections is kept: letting workers accept on the
+  // shared socket (NODE_CLUSTER_SCHED_POLICY=none) costs less CPU per new connection but spreads
+  // connections unevenly, and measured slower keep-alive and close (docs/benchmarks.md).
   for (let i = 0; i < config.workers; i++) cluster.fork();
 
   const admin = await startAdmin(config, {
