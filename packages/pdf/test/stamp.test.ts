@@ -50,6 +50,8 @@ test('a typed signature is drawn in the handwriting font inside its box', async 
 test('a signature on a page that does not exist, or a bad image, is refused', async () => {
   const pdf = await makePdf();
   await assert.rejects(stampSignatures(pdf, [{ pageNumber: 3, x: 1, y: 1, signature: { type: 'typed', text: 'X' } }]), isPdfError('INVALID_TAB_POSITION'));
+  await assert.rejects(stampSignatures(pdf, [{ pageNumber: 1, x: 700, y: 10, signature: { type: 'typed', text: 'X' } }]), isPdfError('INVALID_TAB_POSITION'));
+  await assert.rejects(stampSignatures(pdf, [{ pageNumber: 1, x: 10, y: -50, signature: { type: 'typed', text: 'X' } }]), isPdfError('INVALID_TAB_POSITION'));
   await assert.rejects(stampSignatures(pdf, [{ pageNumber: 1, x: Number.NaN, y: 1, signature: { type: 'typed', text: 'X' } }]), isPdfError('INVALID_TAB_POSITION'));
   await assert.rejects(stampSignatures(pdf, [{ pageNumber: 1, x: 1, y: 1, signature: { type: 'image', image: Buffer.from('GIF89a') } }]), isPdfError('INVALID_SIGNATURE_IMAGE'));
   await assert.rejects(stampSignatures(pdf, [{ pageNumber: 1, x: 1, y: 1, signature: { type: 'image', image: makeSignaturePng().subarray(0, 40) } }]), isPdfError('INVALID_SIGNATURE_IMAGE'));

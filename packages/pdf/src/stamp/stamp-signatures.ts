@@ -85,6 +85,11 @@ export async function stampSignatures(pdfBytes: Uint8Array, stamps: readonly Sig
       throw new PdfError('INVALID_TAB_POSITION', 'Its position and size must be finite and positive.');
     }
     const rect = toPdfRect(page, box);
+    const crop = page.getCropBox();
+    // DocuSign refuses such tabs too (TAB_OUT_OF_BOUNDS: "Tab is placed off of the page").
+    if (rect.x >= crop.x + crop.width || rect.x + rect.width <= crop.x || rect.y >= crop.y + crop.height || rect.y + rect.height <= crop.y) {
+      throw new PdfError('INVALID_TAB_POSITION', `It lies off page ${stamp.pageNumber}.`);
+    }
     if (stamp.signature.type === 'image') {
       const image = await embedImage(pdf, stamp.signature.image);
       const scale = Math.min(rect.width / image.width, rect.height / image.height);
