@@ -69,3 +69,10 @@ test('rendered bodies are Kong\'s default templates', () => {
   });
   assert.deepEqual(JSON.parse(renderKongError('say "hi"', undefined, 'r').body), { message: 'say "hi"', request_id: 'r' });
 });
+
+test('every catalog code is documented in docs/gateway-config.md (house style: the catalog is the doc)', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const doc = await readFile(new URL('../../../docs/gateway-config.md', import.meta.url), 'utf8');
+  const missing = Object.keys(GATEWAY_ERROR_CATALOG).filter((code) => !new RegExp(`^\\| ${code}\\b`, 'm').test(doc));
+  assert.deepEqual(missing, [], 'add a row for each to the "Error catalog" table of docs/gateway-config.md');
+});
