@@ -26,12 +26,12 @@ async function serve(config: EsignConfig): Promise<void> {
     app.log.info({ signal }, 'stopping');
     void app.close().then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
   };
-  // Expired tokens, codes and sessions are useless; sweep them hourly. unref: never keeps the
+  // Expired tokens, codes, sessions and login failures are useless; sweep them hourly. unref: never keeps the
   // process alive, and an error only logs (the next sweep retries).
   const sweep = setInterval(() => {
     const now = new Date();
-    Promise.all([store.oauth.purgeExpired(now), store.sessions.purgeExpired(now)])
-      .then(([oauth, sessions]) => app.log.info({ ...oauth, sessions }, 'purged expired rows'))
+    Promise.all([store.oauth.purgeExpired(now), store.sessions.purgeExpired(now), store.loginFailures.purgeExpired(now)])
+      .then(([oauth, sessions, loginFailures]) => app.log.info({ ...oauth, sessions, loginFailures }, 'purged expired rows'))
       .catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
   }, 3_600_000);
   sweep.unref();

@@ -1,4 +1,4 @@
-import { afterFailure, type LoginFailures } from '../domain/login-throttle.ts';
+import { afterFailure, LOGIN_THROTTLE, type LoginFailures } from '../domain/login-throttle.ts';
 import type { Db } from './database.ts';
 
 /** Failed logins per e-mail address (the login throttle's memory, shared by every instance). */
@@ -19,16 +19,31 @@ export class LoginFailuresRepository {
    */
   async recordFailure(email: string, now: Date): Promise<LoginFailures> {
     return this.#db.transaction(async (trx) => {
-      const row = await trx.selectFrom('login_failures').selectAll().where('email', '=', email).$if(this.#db.engine === 'postgres', (q) => q.forUpdate()).executeTakeFirst();
-      const next = afterFailure(row && { failures: Number(row.failures), firstFailedAt: row.first_failed_at, lockedUntil: row.locked_until }, now);
-      const values = { failures: next.failures, first_failed_at: next.firstFailedAt, locked_until: next.lockedUntil };
-      if (row) await trx.updateTable('login_failures').set(values).where('email', '=', email).execute();
-      else await trx.insertInto('login_failures').values({ email, ...values }).onConflict((oc) => oc.column('email').doUpdateSet(values)).execute();
+      // Make sure the row exists first, so that FOR UPDATE has a row to lock even for the first
+      // failures of an address arriving together.
+      await trx.insertInto('login_failures').values({ email, failures: 0, first_failed_at: now.toISOString(), locked_until: null })
+        .onConflict((oc) => oc.column('email').doNothing()).execute();
+      const row = await trx.selectFrom('login_failures').selectAll().where('email', '=', email)
+        .$if(this.#db.engine === 'postgres', (q) => q.forUpdate()).executeTakeFirstOrThrow();
+      const next = afterFailure({ failures: Number(row.failures), firstFailedAt: row.first_failed_at, lockedUntil: row.locked_until }, now);
+      await trx.updateTable('login_failures')
+        .set({ failures: next.failures, first_failed_at: next.firstFailedAt, locked_until: next.lockedUntil })
+        .where('email', '=', email).execute();
       return next;
     });
   }
 
   async clear(email: string): Promise<void> {
     await this.#db.kysely.deleteFrom('login_failures').where('email', '=', email).execute();
+  }
+
+  /** Deletes rows that no longer count: window over and no lock in force. */
+  async purgeExpired(now: Date): Promise<number> {
+    const windowStart = new Date(now.getTime() - LOGIN_THROTTLE.windowSeconds * 1000).toISOString();
+    const res = await this.#db.kysely.deleteFrom('login_failures')
+      .where('first_failed_at', '<=', windowStart)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now.toISOString())]))
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
   }
 }

@@ -175,9 +175,14 @@ function storeSuite(engine: Engine): void {
     await Promise.all(Array.from({ length: 3 }, () => s.loginFailures.recordFailure('a@example.com', now)));
     assert.deepEqual(await s.loginFailures.find('a@example.com'), { failures: 3, firstFailedAt: now.toISOString(), lockedUntil: null });
     await s.loginFailures.recordFailure('a@example.com', now);
-    assert.ok((await s.loginFailures.recordFailure('a@example.com', now)).lockedUntil);
+    // The fifth failure, 10 minutes later, locks until 25 minutes after the first.
+    assert.equal((await s.loginFailures.recordFailure('a@example.com', new Date(now.getTime() + 600_000))).lockedUntil, new Date(now.getTime() + 1_500_000).toISOString());
+    assert.equal(await s.loginFailures.purgeExpired(new Date(now.getTime() + 1_000_000)), 0, 'window over but still locked');
     await s.loginFailures.clear('a@example.com');
     assert.equal(await s.loginFailures.find('a@example.com'), undefined);
+    await s.loginFailures.recordFailure('b@example.com', now);
+    assert.equal(await s.loginFailures.purgeExpired(new Date(now.getTime() + 899_000)), 0, 'window still open');
+    assert.equal(await s.loginFailures.purgeExpired(new Date(now.getTime() + 900_000)), 1);
 
     assert.equal(await s.oauth.consentedScopes(u.userId, app.id), undefined);
     await s.oauth.grantConsent(u.userId, app.id, ['signature'], now);
