@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollUntil } from '@signet/kit';
 import { buildConverter, findAnchors, PdfError, type AnchorMatch, type Converter } from '../src/index.ts';
+import { zip } from './zip.fixture.ts';
 import { encryptWithQpdf, makeDocx, makeLongDocx, saveAs, makeHtml, makePdf, PDF_LAYOUT, popplerText, popplerWords, type WordBox } from './documents.fixture.ts';
 
 const isPdfError = (code: string) => (e: unknown) => e instanceof PdfError && e.code === code;
@@ -184,6 +185,21 @@ describe('converter limits and fallbacks', () => {
       await converter.close();
     }
     await assert.rejects(converter.convert({ bytes: Buffer.from('x'), fileExtension: 'txt' }), isPdfError('CONVERTER_CLOSED'));
+  });
+
+  test('a docx that would unpack past maxInflatedBytes (a zip bomb) is refused before LibreOffice', async () => {
+    const converter = await buildConverter({ maxInflatedBytes: 50 * 1024 * 1024 });
+    try {
+      const bomb = zip([
+        { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
+        { name: 'word/document.xml', data: Buffer.alloc(1024, ' '), declare: 4_000_000_000 },
+      ]);
+      await assert.rejects(converter.convert({ bytes: bomb, fileExtension: 'docx' }), isPdfError('DOCUMENT_TOO_LARGE'));
+      await assert.rejects(converter.convert({ bytes: bomb, fileExtension: 'odt' }), isPdfError('DOCUMENT_TOO_LARGE'));
+      assert.deepEqual(await converter.officeWorkerPids(), [], 'no LibreOffice was started for it');
+    } finally {
+      await converter.close();
+    }
   });
 
   test('close() while documents convert rejects them with CONVERTER_CLOSED and stops LibreOffice', async () => {

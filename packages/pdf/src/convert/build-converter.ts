@@ -7,6 +7,7 @@ import { HtmlConverter, type PaperFormat } from './html-converter.ts';
 import { OfficeConverter } from './office-converter.ts';
 import type { OfficePaths } from './office-worker.ts';
 import { WorkQueue } from './work-queue.ts';
+import { zipInflatedSize } from './zip-inflated-size.ts';
 import type { AnchorOptions } from '../anchor/anchor-options.ts';
 import type { DocumentText } from '../anchor/page-text.ts';
 import type { AnchorMatch } from '../anchor/search-anchors.ts';
@@ -21,6 +22,8 @@ export type ConverterOptions = {
   timeoutMs?: number;
   /** Largest accepted input. Default 25 MB, DocuSign's per-file recommendation (esign-wire.md §6.6). */
   maxBytes?: number;
+  /** Largest total a docx/odt may declare for its unpacked parts. Default 200 MB: zip bombs stop here. */
+  maxInflatedBytes?: number;
   /** Paper for html documents. Default Letter, DocuSign's default page size. */
   paper?: PaperFormat;
   /** Parent of the converter's scratch directory. Default the OS temp dir. */
@@ -32,6 +35,9 @@ export type ConverterOptions = {
   /** Worker threads for pdf.js/pdf-lib parsing (validation, anchor search). Default 1. */
   pdfThreads?: number;
 };
+
+/** Formats that are zip packages, checked for zip bombs before LibreOffice unpacks them. */
+const ZIP_PACKAGES = new Set(['docx', 'odt']);
 
 /** One document to turn into PDF. */
 export type ConvertInput = {
@@ -73,6 +79,7 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
   const htmlPages = options.htmlPages ?? 2;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxBytes = options.maxBytes ?? 25 * 1024 * 1024;
+  const maxInflatedBytes = options.maxInflatedBytes ?? 200 * 1024 * 1024;
   const scratch = await mkdtemp(join(options.tmpDir ?? tmpdir(), 'signet-pdf-'));
 
   const office = new OfficeConverter({
@@ -105,6 +112,10 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
           return queues.html.run((signal) => html.convert(bytes, signal), deadline, 'html document');
         case 'office': {
           const ext = normalizeExtension(fileExtension);
+          const inflated = ZIP_PACKAGES.has(ext) ? zipInflatedSize(bytes) : undefined;
+          if (inflated !== undefined && inflated > maxInflatedBytes) {
+            throw new PdfError('DOCUMENT_TOO_LARGE', `Its ${bytes.byteLength} bytes would unpack to ${inflated}; the limit is ${maxInflatedBytes}.`);
+          }
           return queues.office.run((signal) => office.convert(bytes, ext, signal), deadline, `${ext} document`);
         }
       }
