@@ -8,8 +8,10 @@ import { KONG_VERSION, type AdminDeps, type AdminResult, type ServerStats } from
 import { routeEntityRequest } from './entity-routes.ts';
 import { postConfig, type RawBody } from './post-config.ts';
 
+// Kong's admin listener: client_max_body_size 10m (kong/templates/nginx_kong.lua).
 const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
 
+/** The whole request body, refused (413) past `limit` without buffering the rest. */
 async function readBody(req: IncomingMessage, limit: number): Promise<RawBody> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -21,6 +23,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<RawBody> {
   return { contentType: req.headers['content-type'] ?? '', bytes: Buffer.concat(chunks) };
 }
 
+// Entity writes carry JSON or a urlencoded form (lapis parses both into params); the body only
+// matters for the schema check that precedes the DB-less refusal.
 function parseJsonBody(body: RawBody): unknown {
   if (body.bytes.length === 0) return {};
   const type = body.contentType.split(';')[0]?.trim().toLowerCase();
@@ -36,7 +40,10 @@ const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)} MiB`
 
 /** Builds (does not start) the admin API server; listen on 127.0.0.1:8001 unless told otherwise. */
 export function buildAdminServer(deps: AdminDeps): Server {
+  // Without proxy figures from the runtime, GET /status reports this listener's own, in the
+  // shape of nginx stub_status that Kong returns.
   const counters = { accepted: 0, active: 0, requests: 0 };
+  // POST /config is serialised: a second one while the first applies gets Kong's 429.
   let loading = false;
 
   const ownStats = (): ServerStats => ({
@@ -74,6 +81,8 @@ export function buildAdminServer(deps: AdminDeps): Server {
     };
   };
 
+  // Routing order: extra hooks (health endpoints own /upstreams/{u}/health and …/healthy),
+  // then /, /status, /config, then the entity endpoints; anything else is Kong's 404.
   const handle = async (req: IncomingMessage): Promise<AdminResult> => {
     const url = new URL(req.url ?? '/', 'http://admin');
     const method = req.method ?? 'GET';
@@ -110,6 +119,7 @@ export function buildAdminServer(deps: AdminDeps): Server {
       }
       return readOnly(() => ({ config: exportConfig(deps.snapshot()) }));
     }
+    // Bodies are read before routing so a refused write still drains its request.
     let body: RawBody | undefined;
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') body = await readBody(req, deps.maxBodyBytes ?? DEFAULT_MAX_BODY);
     const result = routeEntityRequest(deps.snapshot(), method, path, url.searchParams, () =>
@@ -119,6 +129,7 @@ export function buildAdminServer(deps: AdminDeps): Server {
     return result;
   };
 
+  // JSON like Kong's admin API (cjson): no body at all for 204 and 304.
   const send = (req: IncomingMessage, res: ServerResponse, result: AdminResult): void => {
     const headers: Record<string, string> = { ...result.headers };
     if (result.body === undefined || result.status === 204 || result.status === 304) {
@@ -136,6 +147,8 @@ export function buildAdminServer(deps: AdminDeps): Server {
     handle(req).then(
       (result) => send(req, res, result),
       (error: unknown) => {
+        // Kong-shaped errors are answered as they are; anything else is logged and becomes the
+        // catalog's generic 500 (never its message).
         const e = error instanceof GatewayError ? error : new GatewayError('UNEXPECTED', {}, { cause: error });
         if (!(error instanceof GatewayError)) (deps.onError ?? ((x: unknown) => console.error('admin API:', x)))(error);
         // The request body may be unread (errors before readBody): close rather than reuse.
