@@ -3,14 +3,24 @@ import type { LocalHealth } from '../health/local-health.ts';
 import { HEALTH_TAG, isHealthMessage, type PrimaryToWorker, type StateEntry, type WorkerToPrimary } from './health-messages.ts';
 import type { WorkerHub } from './worker-hub.ts';
 
+export type ServeWorkerHealthOptions = {
+  /**
+   * true: a configuration a worker loads is loaded here too when its hash is new (the workers
+   * own the configuration). false (default): the primary's owner loads it, and a worker's copy
+   * never replaces it — a worker still holding an older snapshot during a reload must not roll
+   * the primary back.
+   */
+  readonly loadFromWorkers?: boolean;
+};
+
 /**
  * Makes a node's primary the single holder of its health state (Kong's `kong_healthchecks`
  * shm): workers' passive reports and operator calls come in over IPC and are applied here,
  * where the active probes also run, and every state change goes out to every worker (Kong's
- * worker events). A worker that loads a configuration sends it; the primary loads it if it is
- * new and answers with the full state. Returns the function that detaches it.
+ * worker events). A worker that loads a configuration says so and gets the full state for it
+ * (when it is the primary's). Returns the function that detaches it.
  */
-export function serveWorkerHealth(health: LocalHealth, hub: WorkerHub): () => void {
+export function serveWorkerHealth(health: LocalHealth, hub: WorkerHub, options: ServeWorkerHealthOptions = {}): () => void {
   const offState = health.onStateChange((upstream, key, h) => {
     const message: PrimaryToWorker = { tag: HEALTH_TAG, k: 'state', entry: [upstream, key, h] };
     hub.broadcast(message);
@@ -26,7 +36,11 @@ export function serveWorkerHealth(health: LocalHealth, hub: WorkerHub): () => vo
         health.setStatus(message.upstream, message.keys, message.healthy);
         return;
       case 'load': {
-        if (health.snapshot?.hash !== message.snapshot.hash) health.load(message.snapshot);
+        if (health.snapshot?.hash !== message.snapshot.hash) {
+          // Not the primary's configuration: the worker asks again once it has that one.
+          if (options.loadFromWorkers !== true) return;
+          health.load(message.snapshot);
+        }
         const reply: PrimaryToWorker = { tag: HEALTH_TAG, k: 'states', hash: message.snapshot.hash, entries: allStates(health) };
         hub.send(workerId, reply);
         return;

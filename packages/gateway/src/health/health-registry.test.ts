@@ -83,3 +83,13 @@ test('kong.md §6.30: a removed target finds its state again within 300 s, not a
   readd();
   assert.equal(reg.isAddressHealthy('d', '10.0.0.1:80'), true);
 });
+
+test('kong.md §6.37: the same IP under two host names is two health entries', () => {
+  const up = upstream('h', ON);
+  const reg = new HealthRegistry();
+  reg.load(snapshot([up], [target(up, 'localhost:8080'), target(up, '127.0.0.1:8080')]));
+  reg.report('h', 'localhost:8080', 500, 'passive');
+  assert.equal(reg.isAddressHealthy('h', 'localhost:8080'), false);
+  assert.equal(reg.isAddressHealthy('h', '127.0.0.1:8080'), true);
+  assert.equal(reg.checker('h')!.state('localhost:8080')!.health, 'unhealthy');
+});

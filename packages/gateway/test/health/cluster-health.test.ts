@@ -66,7 +66,8 @@ test('workers mirror the primary; a set from one worker resets the counters for 
     execArgv: ['--import', 'tsx'],
   });
   const primary = new LocalHealth();
-  const detach = serveWorkerHealth(primary, clusterWorkerHub());
+  // Here the workers bring the configuration; cli/start.ts loads it in the primary instead.
+  const detach = serveWorkerHealth(primary, clusterWorkerHub(), { loadFromWorkers: true });
   const workers = [await TestWorker.fork(), await TestWorker.fork()];
   t.after(async () => {
     for (const w of workers) await w.stop();

@@ -19,6 +19,24 @@ async function upstreams(t: TestContext, n: number): Promise<SwitchableUpstream[
 
 const count = (statuses: readonly number[], status: number): number => statuses.filter((s) => s === status).length;
 
+test('§6.22: checks off (Kong defaults): a failing target keeps getting its share, nothing is ejected', async (t) => {
+  const [s1] = (await upstreams(t, 1)) as [SwitchableUpstream];
+  const g = await startGatewayProcess(t, healthKongYml([s1], { healthchecks: {} }));
+  assert.deepEqual(await sendMany(`${g.proxy}/traffic`, 10), Array(10).fill(200));
+  s1.mode = 'fail';
+  assert.deepEqual(await sendMany(`${g.proxy}/traffic`, 10), Array(10).fill(500));
+  assert.deepEqual([s1.answered(200), s1.answered(500)], [10, 10]);
+  assert.equal((await targetHealth(g.admin, UPSTREAM))[s1.target], 'HEALTHCHECKS_OFF');
+});
+
+test('§6.27: a timeout without retries answers 504 and still counts: the next request gets 503', async (t) => {
+  const [s1] = (await upstreams(t, 1)) as [SwitchableUpstream];
+  s1.mode = 'hang';
+  const g = await startGatewayProcess(t, healthKongYml([s1], { retries: 0, readTimeoutMs: 300, healthchecks: { passive: { unhealthy: { timeouts: 1 } } } }));
+  assert.deepEqual(await sendMany(`${g.proxy}/traffic`, 2), [504, 503]);
+  assert.equal(s1.answered(0), 1);
+});
+
 for (const n of [1, 2, 3]) {
   test(`§6.23: passive http_failures ${n}: the client sees exactly ${n} 500s, then server 2 gets nothing`, async (t) => {
     const [s1, s2] = (await upstreams(t, 2)) as [SwitchableUpstream, SwitchableUpstream];
