@@ -58,7 +58,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext): voi
   app.post('/logout', async (request, reply) => {
     assertCsrf(request);
     await endSession(ctx, request, reply);
-    return reply.redirect('/login', 303);
+    const returnTo = formField(request.body, 'return_to');
+    return reply.redirect(returnTo === undefined ? '/login' : safeReturnPath(returnTo, '/login'), 303);
   });
 
   app.get('/signup', async (request, reply) => {

@@ -79,6 +79,8 @@ export function registerAuthorizationEndpoint(app: FastifyInstance, ctx: EsignCo
           appName: authz.app.name,
           scopes: authz.scopes,
           hidden: authorizationParamsOf(authz),
+          // After "Use another account", the login page resumes this same request.
+          returnTo: `/oauth/auth?${new URLSearchParams(authorizationParamsOf(authz)).toString()}`,
         }));
       }
     }

@@ -10,7 +10,7 @@ const SCOPE_TEXT: Record<string, string> = {
 };
 
 /** The consent page: the app, what it asks for, and the "Allow" / "Deny" buttons. */
-export function consentPage(v: { csrf: string; user: UserRow; appName: string; scopes: readonly string[]; hidden: Record<string, string> }): string {
+export function consentPage(v: { csrf: string; user: UserRow; appName: string; scopes: readonly string[]; hidden: Record<string, string>; returnTo: string }): string {
   const fields = Object.entries(v.hidden).map(([k, val]) => html`<input type="hidden" name="${k}" value="${val}">`);
   const items = v.scopes.map((s) => html`<li><strong>${s}</strong>: ${SCOPE_TEXT[s] ?? s}</li>`);
   return layout('Allow access?', html`<section>
@@ -21,6 +21,11 @@ export function consentPage(v: { csrf: string; user: UserRow; appName: string; s
 ${fields}
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</form>
+<form method="post" action="/logout">
+<input type="hidden" name="${CSRF_FIELD}" value="${v.csrf}">
+<input type="hidden" name="return_to" value="${v.returnTo}">
+<p>Not ${v.user.email}? <button type="submit" class="secondary">Use another account</button></p>
 </form>
 </section>`);
 }

@@ -90,6 +90,17 @@ test('login, consent with Allow, then no consent page the second time; code and 
   assert.equal(back.searchParams.get('state'), 'def');
   assert.notEqual(back.searchParams.get('code'), to.searchParams.get('code'));
 
+  // "Use another account" signs out and comes back to the same request's login page.
+  const consentAgain = await client.get(authQuery({ response_type: 'code', scope: 'signature impersonation', client_id: seed.clientId, redirect_uri: seed.redirectUris[0], state: 'ghi' }));
+  const switchForm = formFields(consentAgain.text, '/logout');
+  const switched = await client.post('/logout', switchForm);
+  assert.equal(switched.status, 303);
+  const resumed = await client.get(String(switched.headers.location));
+  assert.match(resumed.text, /type="password"/);
+  assert.match(resumed.text, /state=ghi/);
+  const relogin = await logIn(client, resumed.text, seed.email, seed.password);
+  assert.equal(relogin.status, 303);
+
   // A wider scope than consented asks again.
   const wider = await client.get(authQuery({ response_type: 'code', scope: 'signature impersonation', client_id: seed.clientId, redirect_uri: seed.redirectUris[0] }));
   assert.equal(wider.status, 200);
