@@ -157,6 +157,25 @@ const ROUTES: readonly EntityRoute[] = [
     },
   },
   { pattern: route('/snis'), entity: 'snis', kind: 'collection', get: (s, _, path, q) => ok(paginate(s.snis, path, q)) },
+  // Kong's other core collections exist but hold nothing here (plugins and consumers are
+  // rejected at load); tools such as decK read them.
+  ...(['plugins', 'consumers', 'ca_certificates'] as const).map((entity): EntityRoute => ({
+    pattern: route(`/${entity}`), entity, kind: 'collection', get: (_s, _a, path, q) => ok(paginate([], path, q)),
+  })),
+  {
+    pattern: route('/services/{}/plugins'), entity: 'plugins', kind: 'collection', parentField: 'service',
+    get: (s, a, path, q) => {
+      getService(s, p(a, 0)); // 404 for an unknown service
+      return ok(paginate([], path, q));
+    },
+  },
+  {
+    pattern: route('/routes/{}/plugins'), entity: 'plugins', kind: 'collection', parentField: 'route',
+    get: (s, a, path, q) => {
+      getRoute(s, p(a, 0)); // 404 for an unknown route
+      return ok(paginate([], path, q));
+    },
+  },
   {
     pattern: route('/snis/{}'), entity: 'snis', kind: 'entity',
     get: (s, a) => ok(getSni(s, p(a, 0))),

@@ -58,6 +58,9 @@ test('entity collections and single entities: exact bodies, by name or id', asyn
   assert.deepEqual((await call(h.base, `/upstreams/${up.id}`)).body, plain(up));
   assert.deepEqual((await call(h.base, '/snis')).body, { data: plain(snap.snis), next: null });
   assert.deepEqual((await call(h.base, '/snis/example.test')).body, plain(byName(snap.snis, 'example.test')));
+  for (const path of ['/plugins', '/consumers', '/ca_certificates', '/services/esign/plugins', '/routes/api/plugins']) {
+    assert.deepEqual((await call(h.base, path)).body, { data: [], next: null }, path);
+  }
   for (const path of ['/services/nope', '/routes/00000000-0000-4000-8000-0000000000ff', '/upstreams/nope', '/snis/nope', '/targets', '/nowhere']) {
     assert.deepEqual(await call(h.base, path).then((r) => [r.status, r.body]), [404, { message: 'Not found' }], path);
   }
@@ -114,6 +117,7 @@ test('writes in DB-less mode: 405 operation unsupported, after Kong\'s own check
   const unsupported = (message: string) => [405, { code: 12, name: 'operation unsupported', message }];
   const cases: [string, RequestInit, unknown[]][] = [
     ['/services', json('POST', { host: 'example.com' }), unsupported("cannot create 'services' entities when not using a database")],
+    ['/plugins', json('POST', { name: 'key-auth' }), unsupported("cannot create 'plugins' entities when not using a database")],
     ['/services/esign/routes', json('POST', { paths: ['/x'] }), unsupported("cannot create 'routes' entities when not using a database")],
     ['/upstreams/esign-upstream/targets', json('POST', { target: '1.2.3.4:80' }), unsupported("cannot create 'targets' entities when not using a database")],
     ['/services/esign', json('PATCH', { retries: 1 }), unsupported("cannot update 'services' entities when not using a database")],
