@@ -161,6 +161,20 @@ describe('conversion and anchors with real LibreOffice and Chromium', () => {
     assert.deepEqual(found.map((m) => m.documentIndex), [0, 1]);
   });
 
+  test('LibreOffice killed in the middle of a document: that document still converts', async () => {
+    const fallbacks = converter.stats().officeColdFallbacks;
+    const pids = await converter.officeWorkerPids();
+    const job = converter.convert({ bytes: await makeLongDocx(60), fileExtension: 'docx' });
+    await pollUntil(() => converter.stats().running === 1, { timeoutMs: 10_000, what: 'the conversion to start' });
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    const text = await popplerText(await job);
+    assert.match(text, /Page 1\./);
+    assert.match(text, /Page 60\./);
+    // Killed before the worker took it, it ran on a fresh worker; after, on the cold path.
+    const fresh = await converter.officeWorkerPids();
+    assert.ok(converter.stats().officeColdFallbacks === fallbacks + 1 || fresh.some((p) => !pids.includes(p)));
+  });
+
   test('bad inputs fail with typed errors', async () => {
     const pdf = await makePdf();
     await assert.rejects(converter.convert({ bytes: pdf, fileExtension: 'exe' }), isPdfError('UNSUPPORTED_FORMAT'));

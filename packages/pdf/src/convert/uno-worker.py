@@ -75,6 +75,10 @@ def main():
             convert(desktop, req)
             reply = {"id": req["id"], "ok": True}
         except Exception as e:  # report, keep serving: one bad document must not end the worker
+            if type(e).__name__ == "DisposedException" or "disposed" in str(e).lower():
+                # soffice died under us: that is not the document's fault. Exit without a
+                # reply so that Node replaces the worker and converts this document cold.
+                sys.exit(3)
             reply = {"id": req["id"], "ok": False, "error": "%s: %s" % (type(e).__name__, e)}
         out.write(json.dumps(reply) + "\n")
         out.flush()
