@@ -3,13 +3,15 @@ import { test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
 import { pollUntil } from '@signet/kit';
+import { extractText, validatePdf } from '@signet/pdf';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { startEnvelopeEsign } from '../support/envelope-harness.ts';
 import { seedUserAndApp } from '../support/esign-harness.ts';
 
 test('without SMTP_URL a sent envelope’s mail lands in the dev mailbox: listed, shown with a clickable link, HTML part sandboxed', async (t) => {
-  // PDFs pass through (the SDK test converts html/docx for real); the adapter still validates them.
-  const h = await startEnvelopeEsign(t, { converter: { convert: ({ bytes }) => Promise.resolve(bytes) } });
+  // PDFs pass through, parsed in-thread (the SDK test converts html/docx with the real converter).
+  const converter = { convert: ({ bytes }: { bytes: Uint8Array }) => Promise.resolve(bytes), pageCount: validatePdf, extractText };
+  const h = await startEnvelopeEsign(t, { converter });
   assert.equal(h.config.smtpUrl, undefined);
   const seed = await seedUserAndApp(h);
   const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';

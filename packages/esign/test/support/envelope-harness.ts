@@ -3,13 +3,13 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import type { Converter } from '@signet/pdf';
 import { listenOnLoopback } from '@signet/kit/testing';
 import { authHostOf, loadEsignConfig } from '../../src/config.ts';
 import type { EsignContext } from '../../src/context.ts';
 import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
 import type { MailDelivery } from '../../src/mail/build-mail-delivery.ts';
 import { installEnvelopes } from '../../src/restapi/envelopes/install-envelopes.ts';
+import type { EnvelopeConverter } from '../../src/restapi/envelopes/pdf-adapters.ts';
 import { buildEsignServer } from '../../src/server.ts';
 import { openStore, runMigrations, storeLocation } from '../../src/store/index.ts';
 import { ALL_MIGRATIONS } from './envelope-db.ts';
@@ -24,7 +24,7 @@ export type EnvelopeHarness = Harness & { envelopes: EnvelopeDeps; mail: MailDel
  * envelope module joins it: envelope routes behind the Bearer check, the outbox worker running
  * (woken by every change that writes mail), the dev mailbox pages when `smtpUrl` is unset.
  */
-export async function startEnvelopeEsign(t: TestContext, options: { converter: Pick<Converter, 'convert'>; smtpUrl?: string }): Promise<EnvelopeHarness> {
+export async function startEnvelopeEsign(t: TestContext, options: { converter: EnvelopeConverter; smtpUrl?: string }): Promise<EnvelopeHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'signet-esign-env-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const server: Server = createServer();

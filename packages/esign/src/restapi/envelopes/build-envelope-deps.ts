@@ -1,16 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Converter } from '@signet/pdf';
 import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
 import { buildNotifier } from '../../mail/compose-notification.ts';
 import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
 import type { Db } from '../../store/database.ts';
 import { EnvelopesRepository } from '../../store/envelopes-repository.ts';
-import { buildAnchorFinder, buildDocumentConverter } from './pdf-adapters.ts';
+import { buildAnchorFinder, buildDocumentConverter, type EnvelopeConverter } from './pdf-adapters.ts';
 
 /** Wires the envelope use cases to the database, the pdf package, the mail composer, the clock and crypto randomness. */
 export function buildEnvelopeDeps(input: {
   db: Db;
-  converter: Pick<Converter, 'convert'>;
+  converter: EnvelopeConverter;
   publicUrl: string;
   now: () => Date;
   /** Called after a commit that wrote outbox mails (wakes the delivery worker). */
@@ -19,7 +18,7 @@ export function buildEnvelopeDeps(input: {
   return {
     store: new EnvelopesRepository(input.db, input.onMails),
     converter: buildDocumentConverter(input.converter),
-    anchors: buildAnchorFinder(),
+    anchors: buildAnchorFinder(input.converter),
     notifier: buildNotifier(input.publicUrl),
     clock: input.now,
     random: { uuid: randomUUID, secretToken: () => newSecretToken(32) },

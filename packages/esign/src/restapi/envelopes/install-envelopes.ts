@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import type { Converter } from '@signet/pdf';
 import type { EsignContext } from '../../context.ts';
 import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
 import { buildMailDelivery, type MailDelivery } from '../../mail/build-mail-delivery.ts';
@@ -10,11 +9,12 @@ import type { OutboxWorkerOptions } from '../../mail/outbox-worker.ts';
 import { accountAccess, bearerAuth } from '../bearer-auth.ts';
 import { buildEnvelopeDeps } from './build-envelope-deps.ts';
 import { registerEnvelopeRoutes } from './envelope-routes.ts';
+import type { EnvelopeConverter } from './pdf-adapters.ts';
 
 /** What the envelope module needs beyond the server context. */
 export type EnvelopeModuleOptions = {
   /** Documents → PDF (the pdf package's buildConverter); the caller owns and closes it. */
-  converter: Pick<Converter, 'convert'>;
+  converter: EnvelopeConverter;
   /** Outbox worker tuning (tests poll faster). */
   worker?: Partial<Pick<OutboxWorkerOptions, 'pollIntervalMs' | 'retry' | 'leaseMs' | 'batchSize'>>;
 };

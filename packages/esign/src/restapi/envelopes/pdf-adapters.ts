@@ -1,4 +1,4 @@
-import { extractText, PdfError, searchAnchors, toAnchorSearch, validatePdf, type Converter, type DocumentText } from '@signet/pdf';
+import { PdfError, searchAnchors, toAnchorSearch, type Converter, type DocumentText } from '@signet/pdf';
 import type { AnchorFinder, DocumentConverter } from '../../domain/envelope/ports.ts';
 import { EsignError } from '../../errors.ts';
 
@@ -22,13 +22,16 @@ function toEsignError(err: unknown, document: { documentId: string; fileExtensio
   }
 }
 
-/** The domain's DocumentConverter over the pdf package's warm converter. */
-export function buildDocumentConverter(converter: Pick<Converter, 'convert'>): DocumentConverter {
+/** What the envelope module uses of the pdf package's converter. */
+export type EnvelopeConverter = Pick<Converter, 'convert' | 'pageCount' | 'extractText'>;
+
+/** The domain's DocumentConverter over the pdf package's warm converter (parsing runs on its pdf threads). */
+export function buildDocumentConverter(converter: EnvelopeConverter): DocumentConverter {
   return {
     async convert(document) {
       try {
         const pdf = await converter.convert({ bytes: document.bytes, fileExtension: document.fileExtension });
-        return { pdf, pageCount: await validatePdf(pdf) };
+        return { pdf, pageCount: await converter.pageCount(pdf) };
       } catch (err) {
         throw toEsignError(err, document);
       }
@@ -38,15 +41,16 @@ export function buildDocumentConverter(converter: Pick<Converter, 'convert'>): D
 
 /**
  * The domain's AnchorFinder over the pdf package's search. Text is extracted once per set of
- * documents (createEnvelope passes the same array for every tab), not once per anchor.
+ * documents (createEnvelope passes the same array for every tab), on the converter's pdf
+ * threads; matching it is cheap and runs here.
  */
-export function buildAnchorFinder(): AnchorFinder {
+export function buildAnchorFinder(converter: Pick<Converter, 'extractText'>): AnchorFinder {
   const texts = new WeakMap<readonly Uint8Array[], Promise<DocumentText[]>>();
   return {
     async find(pdfs, anchor) {
       let text = texts.get(pdfs);
       if (!text) {
-        text = extractText(pdfs);
+        text = converter.extractText(pdfs);
         texts.set(pdfs, text);
       }
       try {
