@@ -117,12 +117,13 @@ export class ProxyExchange implements ExchangeSink {
     if (!this.#hasBody) {
       conn.requestDone = true;
       conn.setTimeout(service.read_timeout);
-      conn.socket.write(head);
+      // latin1: node decoded the client's bytes as latin1, so this writes them back unchanged.
+      conn.socket.write(head, 'latin1');
       return;
     }
     // The body is streamed, never buffered: once it starts flowing the request cannot be retried.
     conn.setTimeout(service.write_timeout);
-    conn.socket.write(head);
+    conn.socket.write(head, 'latin1');
     this.#bodyStarted = true;
     // Bound here, not as class fields: most requests have no body (bench/gateway/run.ts).
     this.#req.on('data', (chunk: Buffer) => this.#onRequestData(chunk));
