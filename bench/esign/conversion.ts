@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { buildConverter, findAnchors, validatePdf } from '@signet/pdf';
-import { openWithPdfJs } from '../../packages/pdf/src/pdfjs.ts';
+import { openWithPdfJs } from '../../packages/pdf/src/open-with-pdf-js.ts';
 import { makeDocx, makeHtml } from '../../packages/pdf/test/documents.fixture.ts';
 
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 import type { TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api.js';
 import { PdfError } from '../pdf-error.ts';
-import { openWithPdfJs } from '../pdfjs.ts';
+import { openWithPdfJs } from '../open-with-pdf-js.ts';
 import type { DocumentText, PageText, TextRun } from './page-text.ts';
 
 const DEFAULT_ASCENT = 0.8;

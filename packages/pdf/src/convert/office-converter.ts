@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PdfError } from '../pdf-error.ts';
-import { convertWithColdSoffice } from './soffice-cold.ts';
+import { convertWithColdSoffice } from './convert-with-cold-soffice.ts';
 import { DEFAULT_OFFICE_PATHS, OfficeDocumentError, OfficeWorker, type OfficePaths, type OfficeRequest } from './office-worker.ts';
 
 export type OfficeConverterOptions = {

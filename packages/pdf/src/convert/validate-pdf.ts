@@ -1,6 +1,6 @@
 import { PDFDocument, EncryptedPDFError } from 'pdf-lib';
 import { PdfError } from '../pdf-error.ts';
-import { openWithPdfJs } from '../pdfjs.ts';
+import { openWithPdfJs } from '../open-with-pdf-js.ts';
 
 /**
  * Checks that `bytes` is a PDF we can search and stamp: pdf.js must parse it and find pages,
