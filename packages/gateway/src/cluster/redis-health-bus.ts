@@ -41,6 +41,8 @@ export class RedisHealthBus implements HealthBus {
       for (const h of this.#handlers) h(rest);
     });
     this.#ready = this.#sub.subscribe(HEALTH_CHANNEL);
+    // Rejected when closed before Redis ever answered; only ready() callers care.
+    this.#ready.catch(() => undefined);
   }
 
   /** Resolves once this node is subscribed (events published before that are not seen). */
@@ -57,9 +59,13 @@ export class RedisHealthBus implements HealthBus {
     this.#handlers.add(handler);
   }
 
+  /** Quits cleanly when connected; otherwise drops the connection attempts at once (a quit would wait for Redis forever). */
   async close(): Promise<void> {
     this.#handlers.clear();
-    await Promise.allSettled([this.#sub.quit(), this.#pub.quit()]);
+    await Promise.allSettled([this.#sub, this.#pub].map(async (client) => {
+      if (client.status === 'ready') await client.quit();
+      else client.disconnect();
+    }));
   }
 }
 

@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollUntil } from '@signet/kit';
 import { LocalHealth } from '../../src/health/local-health.ts';
+import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { listenOnLoopback } from '@signet/kit/testing';
 import { HEALTH_CHANNEL, RedisHealthBus } from '../../src/cluster/redis-health-bus.ts';
 import { healthchecks, snapshot, target, upstream } from './health.fixture.ts';
 import { startRedisServer } from './redis-server.ts';
@@ -68,4 +70,18 @@ test('events of other upstreams or garbage on the channel are ignored', async (t
   assert.equal(node.isAddressHealthy('svc', KEY), true);
   other.publish({ type: 'set_status', upstream: 'svc', keys: [KEY], healthy: false });
   await pollUntil(() => !node.isAddressHealthy('svc', KEY), { what: 'the valid event', timeoutMs: 5000 });
+});
+
+test('an unreachable Redis never blocks shutdown: close() returns at once', async () => {
+  const server = createServer();
+  const port = await listenOnLoopback(server);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const errors: Error[] = [];
+  const bus = new RedisHealthBus(`redis://127.0.0.1:${port}`, { onError: (e) => errors.push(e) });
+  const node = new LocalHealth({ bus });
+  node.setStatus('svc', [KEY], false); // queued for a Redis that never answers
+  await pollUntil(() => errors.length > 0, { what: 'a connection error reported', timeoutMs: 5000 });
+  const started = Date.now();
+  await node.close();
+  assert.ok(Date.now() - started < 1000, 'close did not wait for Redis');
 });
