@@ -1,11 +1,49 @@
 import { execFileSync } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listenOnLoopback } from '@signet/kit/testing';
 
 const BIN = '/usr/lib/postgresql/15/bin';
+const PREFIX = 'signet-pg-';
+const OWNER_FILE = 'owner.pid';
+
+function pgCommand(asRoot: boolean, cmd: string, args: string[]): void {
+  if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', join(BIN, cmd), ...args], { stdio: 'pipe' });
+  else execFileSync(join(BIN, cmd), args, { stdio: 'pipe' });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Stops and removes the clusters of test processes that died without their teardown (killed
+ * by a timeout, say). Only clusters whose recorded owner process is gone are touched, so the
+ * clusters of test files running in parallel are left alone.
+ */
+function sweepOrphans(asRoot: boolean): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(PREFIX)) continue;
+    const dir = join(tmpdir(), name);
+    const ownerFile = join(dir, OWNER_FILE);
+    if (!existsSync(ownerFile)) continue;
+    const owner = Number(readFileSync(ownerFile, 'utf8'));
+    if (!Number.isInteger(owner) || owner <= 0 || alive(owner)) continue;
+    try {
+      if (existsSync(join(dir, 'data', 'postmaster.pid'))) pgCommand(asRoot, 'pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // already stopped
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** A PostgreSQL cluster of the test's own, in a temp dir, on 127.0.0.1 and a free port. */
 export type PostgresCluster = { port: number; url: (database?: string) => string; stop: () => void };
@@ -21,14 +59,16 @@ function postgresIds(): { uid: number; gid: number } {
  * runs as the current user. The caller stops it (which also removes the directory).
  */
 export async function startPostgresCluster(): Promise<PostgresCluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'signet-pg-'));
   const asRoot = process.getuid?.() === 0;
+  sweepOrphans(asRoot);
+  const dir = mkdtempSync(join(tmpdir(), PREFIX));
+  // Who owns this cluster: a later sweep stops it if this process dies without teardown.
+  writeFileSync(join(dir, OWNER_FILE), String(process.pid));
   if (asRoot) {
     const { uid, gid } = postgresIds();
     chownSync(dir, uid, gid);
   }
-  const run = (cmd: string, args: string[]) =>
-    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', join(BIN, cmd), ...args], { stdio: 'pipe' }) : execFileSync(join(BIN, cmd), args, { stdio: 'pipe' });
+  const run = (cmd: string, args: string[]) => pgCommand(asRoot, cmd, args);
   const data = join(dir, 'data');
   let started = false;
   const stop = () => {
