@@ -10,7 +10,7 @@ import { seedUserAndApp } from '../support/esign-harness.ts';
 
 test('without SMTP_URL a sent envelope’s mail lands in the dev mailbox: listed, shown with a clickable link, HTML part sandboxed', async (t) => {
   // PDFs pass through, parsed in-thread (the SDK test converts html/docx with the real converter).
-  const converter = { convert: ({ bytes }: { bytes: Uint8Array }) => Promise.resolve(bytes), pageCount: validatePdf, extractText };
+  const converter = { convert: ({ bytes }: { bytes: Uint8Array }) => validatePdf(bytes).then(() => bytes), extractText };
   const h = await startEnvelopeEsign(t, { converter });
   assert.equal(h.config.smtpUrl, undefined);
   const seed = await seedUserAndApp(h);

@@ -4,7 +4,7 @@ import { buildNotifier } from '../../mail/compose-notification.ts';
 import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
 import type { Db } from '../../store/database.ts';
 import { EnvelopesRepository } from '../../store/envelopes-repository.ts';
-import { buildAnchorFinder, buildDocumentConverter, type EnvelopeConverter } from './pdf-adapters.ts';
+import { buildPdfPorts, type EnvelopeConverter } from './pdf-adapters.ts';
 
 /** Wires the envelope use cases to the database, the pdf package, the mail composer, the clock and crypto randomness. */
 export function buildEnvelopeDeps(input: {
@@ -15,10 +15,11 @@ export function buildEnvelopeDeps(input: {
   /** Called after a commit that wrote outbox mails (wakes the delivery worker). */
   onMails?: () => void;
 }): EnvelopeDeps {
+  const pdf = buildPdfPorts(input.converter);
   return {
     store: new EnvelopesRepository(input.db, input.onMails),
-    converter: buildDocumentConverter(input.converter),
-    anchors: buildAnchorFinder(input.converter),
+    converter: pdf.converter,
+    anchors: pdf.anchors,
     notifier: buildNotifier(input.publicUrl),
     clock: input.now,
     random: { uuid: randomUUID, secretToken: () => newSecretToken(32) },

@@ -23,51 +23,54 @@ function toEsignError(err: unknown, document: { documentId: string; fileExtensio
 }
 
 /** What the envelope module uses of the pdf package's converter. */
-export type EnvelopeConverter = Pick<Converter, 'convert' | 'pageCount' | 'extractText'>;
-
-/** The domain's DocumentConverter over the pdf package's warm converter (parsing runs on its pdf threads). */
-export function buildDocumentConverter(converter: EnvelopeConverter): DocumentConverter {
-  return {
-    async convert(document) {
-      try {
-        const pdf = await converter.convert({ bytes: document.bytes, fileExtension: document.fileExtension });
-        return { pdf, pageCount: await converter.pageCount(pdf) };
-      } catch (err) {
-        throw toEsignError(err, document);
-      }
-    },
-  };
-}
+export type EnvelopeConverter = Pick<Converter, 'convert' | 'extractText'>;
 
 /**
- * The domain's AnchorFinder over the pdf package's search. Text is extracted once per set of
- * documents (createEnvelope passes the same array for every tab), on the converter's pdf
- * threads; matching it is cheap and runs here.
+ * The domain's DocumentConverter and AnchorFinder over the pdf package. Each converted PDF's
+ * text is extracted once, on the converter's pdf threads (off the event loop), and serves both
+ * its page count and every anchor search of the envelope: parsing a 10-page PDF costs about
+ * what the whole search costs (docs/benchmarks.md).
  */
-export function buildAnchorFinder(converter: Pick<Converter, 'extractText'>): AnchorFinder {
-  const texts = new WeakMap<readonly Uint8Array[], Promise<DocumentText[]>>();
+export function buildPdfPorts(converter: EnvelopeConverter): { converter: DocumentConverter; anchors: AnchorFinder } {
+  const texts = new WeakMap<Uint8Array, Promise<DocumentText>>();
+  const textOf = (pdf: Uint8Array): Promise<DocumentText> => {
+    let text = texts.get(pdf);
+    if (!text) {
+      text = converter.extractText([pdf]).then(([document]) => document ?? Promise.reject(new TypeError('extractText returned no document')));
+      texts.set(pdf, text);
+    }
+    return text;
+  };
   return {
-    async find(pdfs, anchor) {
-      let text = texts.get(pdfs);
-      if (!text) {
-        text = converter.extractText(pdfs);
-        texts.set(pdfs, text);
-      }
-      try {
-        const search = toAnchorSearch({
-          anchorString: anchor.anchorString,
-          anchorUnits: anchor.units,
-          anchorXOffset: anchor.xOffset,
-          anchorYOffset: anchor.yOffset,
-          anchorCaseSensitive: anchor.caseSensitive,
-          anchorMatchWholeWord: anchor.matchWholeWord,
-          anchorHorizontalAlignment: anchor.horizontalAlignment,
-        });
-        return searchAnchors(await text, search).map((m) => ({ documentIndex: m.documentIndex, pageNumber: m.pageNumber, xPosition: m.x, yPosition: m.y }));
-      } catch (err) {
-        if (err instanceof PdfError && err.code === 'INVALID_ANCHOR') throw new EsignError('INVALID_REQUEST_BODY', err.message, { cause: err });
-        throw err;
-      }
+    converter: {
+      async convert(document) {
+        try {
+          const pdf = await converter.convert({ bytes: document.bytes, fileExtension: document.fileExtension });
+          return { pdf, pageCount: (await textOf(pdf)).pages.length };
+        } catch (err) {
+          throw toEsignError(err, document);
+        }
+      },
+    },
+    anchors: {
+      async find(pdfs, anchor) {
+        const documents = await Promise.all(pdfs.map(async (pdf, documentIndex) => ({ ...(await textOf(pdf)), documentIndex })));
+        try {
+          const search = toAnchorSearch({
+            anchorString: anchor.anchorString,
+            anchorUnits: anchor.units,
+            anchorXOffset: anchor.xOffset,
+            anchorYOffset: anchor.yOffset,
+            anchorCaseSensitive: anchor.caseSensitive,
+            anchorMatchWholeWord: anchor.matchWholeWord,
+            anchorHorizontalAlignment: anchor.horizontalAlignment,
+          });
+          return searchAnchors(documents, search).map((m) => ({ documentIndex: m.documentIndex, pageNumber: m.pageNumber, xPosition: m.x, yPosition: m.y }));
+        } catch (err) {
+          if (err instanceof PdfError && err.code === 'INVALID_ANCHOR') throw new EsignError('INVALID_REQUEST_BODY', err.message, { cause: err });
+          throw err;
+        }
+      },
     },
   };
 }
