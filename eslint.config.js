@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'var/**', '**/vendor/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'var/**', '.tmp/**', '**/vendor/**', 'coverage/**'] },
   js.configs.recommended,
   {
     files: ['**/*.ts'],
