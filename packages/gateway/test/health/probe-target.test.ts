@@ -1,6 +1,7 @@
 // Real-socket probes (kong.md §4.3, §6.43, §6.44) against upstreams on 127.0.0.1:0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer } from 'node:net';
 import { createCertificateAuthority, issueCertificate } from '@signet/kit';
 import { listenOnLoopback } from '@signet/kit/testing';
@@ -99,4 +100,19 @@ test('an aborted probe settles at once', async (t) => {
   const pending = probeTarget(request(up.port, { timeout: 30 }, '127.0.0.1', { signal: ac.signal }));
   ac.abort();
   assert.equal(await pending, 'tcp_failure');
+});
+
+test('https probes present upstream.client_certificate to an upstream that requires one', async (t) => {
+  const ca = createCertificateAuthority({ commonName: 'mTLS test CA' });
+  const serverPair = issueCertificate({ commonName: 'good.test', dnsNames: ['good.test'] }, ca);
+  const clientPair = issueCertificate({ commonName: 'gateway client' }, ca);
+  const server = createHttpsServer({ cert: serverPair.certPem, key: serverPair.keyPem, ca: [ca.certPem], requestCert: true, rejectUnauthorized: true }, (_req, res) => res.end('ok'));
+  const port = await listenOnLoopback(server);
+  t.after(() => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  }));
+  const base = request(port, { type: 'https', https_sni: 'good.test' }, 'good.test', { trustedCa: [ca.certPem] });
+  assert.equal(await probeTarget(base), 'tcp_failure', 'no client certificate: the handshake fails');
+  assert.equal(await probeTarget({ ...base, clientCertificate: { cert: clientPair.certPem, key: clientPair.keyPem } }), 200);
 });
