@@ -63,8 +63,9 @@ test('GET /upstreams/{u}/health: Kong shape, newest first, node_id', () => {
     next: null,
     node_id: NODE,
   });
-  // By id as well as by name.
+  // By id as well as by name; balancer_health other than "1" is the target list, as in Kong.
   assert.deepEqual(call(d, 'GET', `/upstreams/${up.id}/health`)?.body, res?.body);
+  assert.deepEqual(call(d, 'GET', `/upstreams/svc/health?balancer_health=true`)?.body, res?.body);
 });
 
 test('kong.md §6.31: checks off → HEALTHCHECKS_OFF, balancer_health still HEALTHY', () => {

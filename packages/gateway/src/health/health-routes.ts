@@ -55,10 +55,8 @@ export function upstreamHealth(deps: HealthRouteDeps, upstreamRef: string, query
   const snapshot = deps.snapshot();
   const upstream = findUpstream(snapshot, upstreamRef);
   if (upstream === undefined) throw new GatewayError('NOT_FOUND');
-  // Kong reads the argument as a truthy flag: balancer_health=1 (or true).
-  const flag = query.get('balancer_health');
-  const balancer = flag !== null && flag !== '0' && flag !== 'false';
-  const view = balancer
+  // kong/api/routes/upstreams.lua: `tostring(self.params.balancer_health) == "1"`, nothing else.
+  const view = query.get('balancer_health') === '1'
     ? balancerHealthView(snapshot, upstream, deps.health, deps.nodeId)
     : upstreamHealthView(snapshot, upstream, deps.health, deps.nodeId);
   return { status: 200, body: view };
