@@ -16,6 +16,9 @@ export const DEFAULT_OFFICE_PATHS: OfficePaths = {
 /** soffice.bin's "restart me" exit code (the first start on a fresh profile ends with it). */
 export const SOFFICE_RESTART = 81;
 
+/** How long an idle worker's soffice gets to terminate cleanly before it is killed. */
+const GRACEFUL_STOP_MS = 3000;
+
 const WORKER_SCRIPT = fileURLToPath(new URL('./uno-worker.py', import.meta.url));
 
 export type OfficeRequest = {
@@ -51,6 +54,7 @@ export class OfficeWorker {
   #pipe = '';
   #nextId = 1;
   #dead = false;
+  #stopping = false;
   #stderr = '';
 
   constructor(profileDir: string, paths: OfficePaths = DEFAULT_OFFICE_PATHS, startTimeoutMs = 60_000) {
@@ -107,7 +111,7 @@ export class OfficeWorker {
     this.#soffice = child;
     child.once('error', (err) => this.#die(err));
     child.once('exit', (code) => {
-      if (code === SOFFICE_RESTART && !this.#dead) this.#spawnSoffice(args);
+      if (code === SOFFICE_RESTART && !this.#dead && !this.#stopping) this.#spawnSoffice(args);
       else this.#die(new Error(`soffice exited with ${code}`));
     });
   }
@@ -125,6 +129,21 @@ export class OfficeWorker {
 
   /** Kills soffice's process group and the worker, then removes the profile directory. */
   async stop(): Promise<void> {
+    if (!this.#dead && this.#pending.size === 0 && this.#soffice && this.#python?.stdin) {
+      // Idle: end the worker's stdin so it asks soffice to terminate, which removes its pipes
+      // (a SIGKILLed soffice leaves OSL_PIPE_* files in /tmp); kill it if that takes too long.
+      const soffice = this.#soffice;
+      this.#stopping = true;
+      const exited = new Promise<void>((resolve) => {
+        if (soffice.exitCode !== null || soffice.signalCode !== null) resolve();
+        else soffice.once('exit', () => resolve());
+      });
+      this.#python.stdin.end();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, GRACEFUL_STOP_MS)))]);
+      clearTimeout(timer);
+      this.#stopping = false;
+    }
     this.#die(new Error('UNO worker stopped'));
     const exits = [this.#soffice, this.#python].map((c) =>
       c && c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : Promise.resolve(),
@@ -152,13 +171,17 @@ export class OfficeWorker {
   }
 
   #die(reason: Error): void {
-    if (!this.#dead) {
-      this.#dead = true;
-      // SIGKILL: a hung soffice ignores SIGTERM while stuck in an import filter.
-      if (this.#soffice?.exitCode === null) this.#soffice.kill('SIGKILL');
-      if (this.#python?.exitCode === null) this.#python.kill('SIGKILL');
-    }
+    this.#dead = true;
+    // While a graceful stop runs, the worker exits first and soffice is still shutting down:
+    // stop() kills whatever is left once the grace period ends.
+    if (!this.#stopping) this.#kill();
     for (const p of this.#pending.values()) p.reject(reason);
     this.#pending.clear();
+  }
+
+  #kill(): void {
+    // SIGKILL: a hung soffice ignores SIGTERM while stuck in an import filter.
+    if (this.#soffice?.exitCode === null && this.#soffice.signalCode === null) this.#soffice.kill('SIGKILL');
+    if (this.#python?.exitCode === null && this.#python.signalCode === null) this.#python.kill('SIGKILL');
   }
 }

@@ -5,7 +5,7 @@ Node starts soffice itself (so it can kill a hung one) and passes the pipe name.
 
 Protocol: one JSON object per line. stdout first says {"ready": true}; then for each request
 {"id", "input", "output", "filter", "infilter"?} on stdin it answers {"id", "ok": true} or
-{"id", "ok": false, "error": "..."}. EOF on stdin ends the worker.
+{"id", "ok": false, "error": "..."}. EOF on stdin ends the worker and terminates soffice.
 """
 import json
 import sys
@@ -82,6 +82,12 @@ def main():
             reply = {"id": req["id"], "ok": False, "error": "%s: %s" % (type(e).__name__, e)}
         out.write(json.dumps(reply) + "\n")
         out.flush()
+    # stdin closed: Node is stopping this worker. A clean terminate lets soffice remove its
+    # pipes and lock files; Node kills it anyway if this does not end it quickly.
+    try:
+        desktop.terminate()
+    except Exception:
+        pass
 
 
 if __name__ == "__main__":
