@@ -12,6 +12,8 @@ test('defaults: the architecture\'s ports, var/ under the repo, PUBLIC_URL throu
     redisUrl: undefined,
     gateway: { httpPort: 8000, httpsPort: 8443, adminPort: 8001 },
     esignPorts: [3001, 3002],
+    logFormat: 'pretty',
+    logHealthProbes: false,
   });
 });
 
@@ -28,4 +30,8 @@ test('a bad setting is named in the error', () => {
   assert.throws(() => loadSystemConfig({ DATABASE_URL: 'mysql://x' }, '/r'), /DATABASE_URL must use postgres: or postgresql:/);
   assert.throws(() => loadSystemConfig({ PUBLIC_URL: 'not a url' }, '/r'), /PUBLIC_URL is not a URL/);
   assert.throws(() => loadSystemConfig({ ESIGN_PORTS: 'a,b' }, '/r'), /ESIGN_PORTS\[0\]/);
+  assert.throws(() => loadSystemConfig({ ESIGN_PORTS: '3001,8000' }, '/r'), /port 8000 is given twice/);
+  assert.throws(() => loadSystemConfig({ LOG_FORMAT: 'xml' }, '/r'), /LOG_FORMAT must be one of pretty, json/);
+  assert.throws(() => loadSystemConfig({ LOG_HEALTH_PROBES: 'yes' }, '/r'), /LOG_HEALTH_PROBES/);
+  assert.equal(loadSystemConfig({ LOG_HEALTH_PROBES: 'true', LOG_FORMAT: 'json' }, '/r').logHealthProbes, true);
 });

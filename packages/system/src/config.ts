@@ -12,6 +12,10 @@ export type SystemConfig = {
   gateway: { httpPort: number; httpsPort: number; adminPort: number };
   /** One esign instance per port, all behind the gateway's upstream. */
   esignPorts: number[];
+  /** `pretty`: one readable line per event; `json`: the parts' pino lines as they are, for a log shipper. */
+  logFormat: 'pretty' | 'json';
+  /** Show the successful /health probes of the gateway's active checker (hidden by default: noise). */
+  logHealthProbes: boolean;
 };
 
 /** A setting that stops start, naming the setting. */
@@ -40,6 +44,13 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: readonly string[])
   return raw;
 }
 
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new SystemConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
 /** Reads and validates the whole system's settings; throws SystemConfigError on the first bad one. */
 export function loadSystemConfig(env: NodeJS.ProcessEnv, repoRoot: string): SystemConfig {
   const dataDir = env.DATA_DIR ? (isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(repoRoot, env.DATA_DIR)) : join(repoRoot, 'var');
@@ -47,13 +58,19 @@ export function loadSystemConfig(env: NodeJS.ProcessEnv, repoRoot: string): Syst
   const publicUrl = url(env, 'PUBLIC_URL', ['https:', 'http:']) ?? `https://localhost:${httpsPort}`;
   const esignPorts = (env.ESIGN_PORTS ?? '3001,3002').split(',').map((p, i) => port({ [`ESIGN_PORTS[${i}]`]: p.trim() }, `ESIGN_PORTS[${i}]`, 0));
   if (esignPorts.length === 0 || esignPorts.some((p) => p === 0)) throw new SystemConfigError('ESIGN_PORTS must list at least one port');
+  const gateway = { httpPort: port(env, 'GATEWAY_HTTP_PORT', 8000), httpsPort, adminPort: port(env, 'GATEWAY_ADMIN_PORT', 8001) };
+  const all = [...esignPorts, gateway.httpPort, gateway.httpsPort, gateway.adminPort];
+  const twice = all.find((p, i) => all.indexOf(p) !== i);
+  if (twice !== undefined) throw new SystemConfigError(`port ${twice} is given twice (ESIGN_PORTS, GATEWAY_HTTP_PORT, GATEWAY_HTTPS_PORT, GATEWAY_ADMIN_PORT must all differ)`);
   return {
     dataDir,
     publicUrl: publicUrl.replace(/\/+$/, ''),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    gateway: { httpPort: port(env, 'GATEWAY_HTTP_PORT', 8000), httpsPort, adminPort: port(env, 'GATEWAY_ADMIN_PORT', 8001) },
+    gateway,
     esignPorts,
+    logFormat: oneOf(env, 'LOG_FORMAT', ['pretty', 'json'], 'pretty'),
+    logHealthProbes: oneOf(env, 'LOG_HEALTH_PROBES', ['0', '1', 'false', 'true'], 'false') === '1' || env.LOG_HEALTH_PROBES === 'true',
   };
 }

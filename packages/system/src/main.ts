@@ -2,13 +2,18 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadSystemConfig, SystemConfigError } from './config.ts';
+import { loadSystemConfig, SystemConfigError, type SystemConfig } from './config.ts';
 import { ensureDevTls } from './dev-tls.ts';
 import { buildSystemPlan } from './plan.ts';
 import { renderKongYml } from './render-kong-yml.ts';
 import { Supervisor } from './supervisor.ts';
+import { createLogFormatter } from './create-log-formatter.ts';
+import { findBusyPorts } from './find-busy-ports.ts';
+import { waitUntilReady, type ReadinessProbe } from './wait-until-ready.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+// First start (LibreOffice and Chromium warm-up, SQLite migrations) fits well inside this.
+const START_TIMEOUT_MS = 120_000;
 const say = (line: string) => process.stdout.write(`system   | ${line}\n`);
 
 async function main(): Promise<number> {
@@ -35,8 +40,21 @@ async function main(): Promise<number> {
   say(`gateway config ${kongYml} (from deploy/kong.yml)`);
   const plan = buildSystemPlan(config, tls, kongYml, repoRoot);
   if (plan.missing.length > 0) say(`not available yet: ${plan.missing.join(', ')}`);
-
-  const supervisor = new Supervisor({ log: (l) => process.stdout.write(`${l}\n`) });
+  const { httpPort, httpsPort, adminPort } = config.gateway;
+  const busy = await findBusyPorts([
+    ...config.esignPorts.map((port) => ({ setting: 'ESIGN_PORTS', port })),
+    { setting: 'GATEWAY_HTTP_PORT', port: httpPort },
+    { setting: 'GATEWAY_HTTPS_PORT', port: httpsPort },
+    { setting: 'GATEWAY_ADMIN_PORT', port: adminPort },
+  ]);
+  if (busy.length > 0) {
+    for (const b of busy) console.error(`signet: port ${b.port} (${b.setting}) is already in use on 127.0.0.1; stop what listens there or choose another port`);
+    return 1;
+  }
+  const supervisor = new Supervisor({
+    log: (l) => process.stdout.write(`${l}\n`),
+    ...(config.logFormat === 'pretty' ? { formatter: (part: string) => createLogFormatter(part, { showHealthProbes: config.logHealthProbes }) } : {}),
+  });
   let signals = 0;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
@@ -47,14 +65,6 @@ async function main(): Promise<number> {
     });
   }
   for (const part of plan.parts) supervisor.start(part);
-
-  const { httpPort, httpsPort, adminPort } = config.gateway;
-  say(`public URL     ${config.publicUrl}`);
-  say(`console        ${config.publicUrl}/console`);
-  say(`dev mailbox    ${config.smtpUrl ? '(off: SMTP_URL is set)' : `${config.publicUrl}/dev/mailbox`}`);
-  say(`gateway        http://127.0.0.1:${httpPort}  https://127.0.0.1:${httpsPort}  admin http://127.0.0.1:${adminPort}`);
-  say(`running: ${supervisor.names.join(', ') || '(nothing yet)'}; Ctrl-C stops everything`);
-
   if (plan.parts.length === 0) {
     // Nothing to supervise yet: stay up until asked to stop, like the full system would
     // (signal listeners alone do not keep node's event loop alive).
@@ -62,9 +72,34 @@ async function main(): Promise<number> {
     await supervisor.done();
     clearInterval(keepAlive);
   }
+  say(`starting ${supervisor.names.join(', ')}; waiting until each one answers`);
+  const readiness = await waitUntilReady(readinessProbes(config), { timeoutMs: START_TIMEOUT_MS, stopped: supervisor.done() });
+  if (!readiness.ready) {
+    const { failure } = await Promise.race([supervisor.done(), Promise.resolve({ failure: undefined })]);
+    say(`start failed: ${failure ?? `${readiness.part}: ${readiness.reason}`}`);
+    await supervisor.stop();
+    return 1;
+  }
+  say(`ready. development CA   ${tls.caPath}  (NODE_EXTRA_CA_CERTS=${tls.caPath})`);
+  say(`public URL     ${config.publicUrl}`);
+  say(`console        ${config.publicUrl}/console`);
+  say(`dev mailbox    ${config.smtpUrl ? '(off: SMTP_URL is set)' : `${config.publicUrl}/dev/mailbox`}`);
+  say(`gateway        http://127.0.0.1:${httpPort}  https://127.0.0.1:${httpsPort}`);
+  say(`admin API      http://127.0.0.1:${adminPort}  (health: /upstreams/esign.upstream/health)`);
+  say(`running: ${supervisor.names.join(', ')}; Ctrl-C stops everything`);
   const { failure } = await supervisor.done();
   say(failure ? `stopped: ${failure}` : 'stopped');
   return failure ? 1 : 0;
+}
+
+/** What must answer before the URLs are printed: each esign instance, the admin API, and the proxy path to esign. */
+function readinessProbes(config: SystemConfig): ReadinessProbe[] {
+  const { httpPort, adminPort } = config.gateway;
+  return [
+    ...config.esignPorts.map((port, i) => ({ part: `esign-${i + 1}`, url: `http://127.0.0.1:${port}/health` })),
+    { part: 'gateway', url: `http://127.0.0.1:${adminPort}/status` },
+    { part: 'gateway', url: `http://127.0.0.1:${httpPort}/health` },
+  ];
 }
 
 process.exitCode = await main();

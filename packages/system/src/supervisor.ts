@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { LogFormatter } from './create-log-formatter.ts';
 
 /** One long-running part of the system, started as a child process. */
 export type ProcessSpec = {
@@ -15,7 +16,12 @@ export type SupervisorOptions = {
   log: (line: string) => void;
   /** Time a child gets between SIGTERM and SIGKILL. */
   stopGraceMs?: number;
+  /** How each part's lines are shown (default: as they are, behind the part's name). */
+  formatter?: (part: string) => LogFormatter;
 };
+
+const WIDTH = 8;
+const rawLines = (part: string): LogFormatter => (line) => `${part.padEnd(WIDTH)} | ${line}`;
 
 type Running = { spec: ProcessSpec; child: ChildProcess; exited: Promise<void> };
 
@@ -29,12 +35,14 @@ export class Supervisor {
   #failure: string | undefined;
   readonly #log: (line: string) => void;
   readonly #graceMs: number;
+  readonly #formatter: (part: string) => LogFormatter;
   readonly #done: Promise<void>;
   #resolveDone!: () => void;
 
   constructor(options: SupervisorOptions) {
     this.#log = options.log;
     this.#graceMs = options.stopGraceMs ?? 10_000;
+    this.#formatter = options.formatter ?? rawLines;
     this.#done = new Promise((resolve) => (this.#resolveDone = resolve));
   }
 
@@ -45,13 +53,19 @@ export class Supervisor {
       env: { ...process.env, ...spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const width = 8;
-    const prefix = `${spec.name.padEnd(width)} |`;
+    // One formatter for both streams: fastify's request pair may be split across them.
+    const format = this.#formatter(spec.name);
     for (const stream of [child.stdout, child.stderr]) {
-      if (stream) createInterface({ input: stream }).on('line', (line) => this.#log(`${prefix} ${line}`));
+      if (stream) {
+        createInterface({ input: stream }).on('line', (line) => {
+          const shown = format(line);
+          if (shown !== undefined) this.#log(shown);
+        });
+      }
     }
     const exited = new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
+      // 'close', not 'exit': it comes after the child's pipes are drained, so its last lines are logged first.
+      child.once('close', (code, signal) => {
         if (this.#stopping === undefined) {
           this.#failure = `${spec.name} exited unexpectedly (${signal ?? `code ${code}`})`;
           this.#log(`system   | ${this.#failure}; stopping the rest`);

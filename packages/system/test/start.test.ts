@@ -1,26 +1,88 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { readFileSync } from 'node:fs';
 import { pollUntil } from '@signet/kit';
-import { startProcess } from '@signet/kit/testing';
+import { listenOnLoopback, startProcess } from '@signet/kit/testing';
+import { freePorts } from './support/free-ports.ts';
 
 const repoRoot = join(import.meta.dirname, '../../..');
 
-test('`npm start` entry point starts, prints its URLs and stops cleanly on SIGINT', async (t) => {
+async function systemEnv(dataDir: string) {
+  const [http, https, admin, e1, e2] = await freePorts(5);
+  return {
+    ports: { http, https, admin, e1, e2 },
+    env: { ...process.env, DATA_DIR: dataDir, GATEWAY_HTTP_PORT: String(http), GATEWAY_HTTPS_PORT: String(https), GATEWAY_ADMIN_PORT: String(admin), ESIGN_PORTS: `${e1},${e2}` },
+  };
+}
+
+test('`npm start`: URLs printed once every part answers, readable logs without probe noise, clean stop on SIGINT', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signet-start-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
-  // Ports away from the defaults so a developer's running system does not collide.
-  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], {
-    cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: dataDir, GATEWAY_HTTP_PORT: '18000', GATEWAY_HTTPS_PORT: '18443', GATEWAY_ADMIN_PORT: '18001', ESIGN_PORTS: '13001,13002' },
-  });
+  const { ports, env } = await systemEnv(dataDir);
+  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env });
   t.after(() => proc.stop());
-  await pollUntil(() => proc.output().includes('Ctrl-C stops everything'), { timeoutMs: 60_000, what: 'start-up banner' });
-  assert.match(proc.output(), /public URL +https:\/\/localhost:18443/);
-  assert.ok(existsSync(join(dataDir, 'tls', 'ca.pem')));
+  await pollUntil(() => proc.output().includes('Ctrl-C stops everything'), { timeoutMs: 90_000, what: 'start-up banner' });
+  const out = proc.output();
+  assert.match(out, new RegExp(`public URL +https://localhost:${ports.https}\\n`));
+  assert.match(out, new RegExp(`console +https://localhost:${ports.https}/console\\n`));
+  assert.match(out, new RegExp(`admin API +http://127\\.0\\.0\\.1:${ports.admin}`));
+  const caPath = join(dataDir, 'tls', 'ca.pem');
+  assert.ok(existsSync(caPath));
+  assert.ok(out.includes(`NODE_EXTRA_CA_CERTS=${caPath}`));
+
+  // "ready" means ready: right after the banner the https listener answers through to esign,
+  // with a certificate the printed CA vouches for.
+  const trusting = new Agent({ connect: { ca: readFileSync(caPath, 'utf8') } });
+  t.after(() => trusting.close());
+  const health = await request(`https://localhost:${ports.https}/health`, { dispatcher: trusting });
+  assert.equal(health.statusCode, 200);
+  assert.deepEqual(await health.body.json(), { status: 'ok' });
+  // The URLs come after the parts said they listen.
+  assert.ok(out.indexOf('Server listening') < out.indexOf('public URL'), 'esign was up before the banner');
+
+  // Let the active checker probe a few times (interval 1-2 s per target), then look at the logs.
+  const admin = `http://127.0.0.1:${ports.admin}`;
+  await pollUntil(async () => {
+    const res = await request(`${admin}/upstreams/esign.upstream/health`);
+    const body = (await res.body.json()) as { data: { health: string }[] };
+    return body.data.length === 2 && body.data.every((d) => d.health === 'HEALTHY');
+  }, { timeoutMs: 20_000, what: 'both esign targets HEALTHY' });
+  await request(`http://127.0.0.1:${ports.http}/oauth/does-not-exist`).then((r) => r.body.dump());
+  await pollUntil(() => /GET \/oauth\/does-not-exist 404/.test(proc.output()), { timeoutMs: 10_000, what: 'the request in the log' });
+  const lines = proc.output().split('\n').filter((l) => l !== '');
+  for (const line of lines) {
+    assert.match(line, /^(system|esign-1|esign-2|gateway) +\| /, `every line names its part: ${line}`);
+    assert.doesNotMatch(line, /\| \{"level"/, `no raw pino JSON: ${line}`);
+  }
+  assert.ok(lines.some((l) => /^esign-\d +\| \d\d:\d\d:\d\d\.\d{3} INFO {2}Server listening at http:\/\/127\.0\.0\.1:\d+$/.test(l)));
+  assert.ok(!lines.some((l) => l.includes('/health 200')), 'successful health probes are not logged');
+
   proc.child.kill('SIGINT');
   assert.equal(await proc.exited, 0);
   assert.match(proc.output(), /system +\| stopped$/m);
+});
+
+test('`npm start` with a port already taken: exits 1 naming the port and its setting, starts nothing', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'signet-start-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const squatter = createServer();
+  const taken = await listenOnLoopback(squatter);
+  t.after(() => new Promise<void>((resolve) => squatter.close(() => resolve())));
+  const { env } = await systemEnv(dataDir);
+  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env: { ...env, GATEWAY_HTTPS_PORT: String(taken) } });
+  t.after(() => proc.stop());
+  assert.equal(await proc.exited, 1);
+  assert.match(proc.output(), new RegExp(`signet: port ${taken} \\(GATEWAY_HTTPS_PORT\\) is already in use on 127\\.0\\.0\\.1`));
+  assert.doesNotMatch(proc.output(), /esign-1 +\|/);
+});
+
+test('`npm start` with a bad setting: exits 2 naming it', async () => {
+  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env: { ...process.env, ESIGN_PORTS: '3001,x' } });
+  assert.equal(await proc.exited, 2);
+  assert.match(proc.output(), /signet: ESIGN_PORTS\[1\] must be a port number/);
 });
