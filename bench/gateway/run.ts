@@ -142,6 +142,9 @@ async function main(): Promise<void> {
       `frontend f\n  bind 127.0.0.1:${port}\n  default_backend b\nbackend b\n  balance roundrobin\n  server s1 127.0.0.1:${up1}\n  server s2 127.0.0.1:${up2}\n`);
     return launch('haproxy-t1', 'haproxy', ['-f', conf]);
   });
+  add('node-hello', (port) => launch('node-hello', process.execPath, ['--import', 'tsx', 'bench/gateway/peers/node-hello.ts'], {
+    PORT: String(port), UPSTREAM_PORTS: `${up1},${up2}`,
+  }));
   add('undici-min', (port) => launch('undici-min', process.execPath, ['--import', 'tsx', 'bench/gateway/peers/undici-min.ts'], {
     PORT: String(port), UPSTREAMS: `http://127.0.0.1:${up1},http://127.0.0.1:${up2}`,
   }));

@@ -44,12 +44,18 @@ export class UpstreamConnection {
   /** A second response arrived in the same read (no request was sent for it). */
   #broken = false;
   #timeoutMs = -1;
+  readonly #copyBodies: boolean;
 
-  constructor(owner: ConnectionOwner, poolKey: string, socket: Socket, sink: ExchangeSink) {
+  /**
+   * `sharedReadBuffer`: the socket reads into a buffer shared by the pool (net `onread`), so
+   * response bodies are copied before they leave the read callback. Otherwise stream reads.
+   */
+  constructor(owner: ConnectionOwner, poolKey: string, socket: Socket, sink: ExchangeSink, sharedReadBuffer: boolean) {
     this.#owner = owner;
     this.poolKey = poolKey;
     this.socket = socket;
     this.sink = sink;
+    this.#copyBodies = sharedReadBuffer;
     const parser = new HTTPParser();
     parser.initialize(HTTPParser.RESPONSE, {}, 0, 0);
     parser[HTTPParser.kOnHeaders] = this.#onHeaders;
@@ -57,7 +63,7 @@ export class UpstreamConnection {
     parser[HTTPParser.kOnBody] = this.#onBody;
     parser[HTTPParser.kOnMessageComplete] = this.#onMessageComplete;
     this.#parser = parser;
-    socket.on('data', this.#onData);
+    if (!sharedReadBuffer) socket.on('data', this.#onData);
     socket.on('end', this.#onEnd);
     socket.on('close', this.#onClose);
     socket.on('error', this.#onError);
@@ -93,6 +99,12 @@ export class UpstreamConnection {
     const sink = this.sink;
     this.destroy();
     sink?.onUpstreamFailure(this, timedOut, error);
+  }
+
+  /** net `onread` callback: `n` bytes in the pool's shared buffer; true = keep reading. */
+  onRead(n: number, buffer: Buffer): boolean {
+    this.#onData(buffer.subarray(0, n));
+    return true;
   }
 
   readonly #onData = (data: Buffer): void => {
@@ -154,7 +166,8 @@ export class UpstreamConnection {
   };
 
   readonly #onBody = (chunk: Buffer): void => {
-    this.sink?.onResponseBody(chunk);
+    // The chunk points into the read buffer; with a shared one it is overwritten on the next read.
+    this.sink?.onResponseBody(this.#copyBodies ? Buffer.from(chunk) : chunk);
   };
 
   readonly #onMessageComplete = (): void => {

@@ -29,6 +29,7 @@ export class UpstreamPool implements ConnectionOwner {
   readonly #all = new Set<UpstreamConnection>();
   readonly #maxIdle: number;
   readonly #idleTimeoutMs: number;
+  readonly #readBuffer = Buffer.allocUnsafe(64 * 1024);
 
   constructor(options: UpstreamPoolOptions = {}) {
     this.#maxIdle = options.maxIdlePerAddress ?? 512;
@@ -50,6 +51,7 @@ export class UpstreamPool implements ConnectionOwner {
         return;
       }
     }
+    const holder: { conn?: UpstreamConnection } = {};
     const socket = tls
       ? tlsConnect({
           host: endpoint.host,
@@ -57,8 +59,15 @@ export class UpstreamPool implements ConnectionOwner {
           servername: isIP(endpoint.host) === 0 ? endpoint.host : undefined,
           rejectUnauthorized: tls.rejectUnauthorized,
         })
-      : netConnect({ host: endpoint.host, port: endpoint.port });
-    const conn = new UpstreamConnection(this, poolKey, socket, sink);
+      : netConnect({
+          host: endpoint.host,
+          port: endpoint.port,
+          // Reads land in one buffer shared by every connection and go straight to llhttp,
+          // skipping the Readable machinery (bench/gateway/run.ts: signet-w1 µs/req).
+          onread: { buffer: this.#readBuffer, callback: (n: number, buf: Uint8Array) => holder.conn?.onRead(n, buf as Buffer) ?? true },
+        });
+    const conn = new UpstreamConnection(this, poolKey, socket, sink, tls === undefined);
+    holder.conn = conn;
     this.#all.add(conn);
     conn.setTimeout(connectTimeoutMs);
     // RFC 6066 §3: SNI is a host name, never an IP literal.
