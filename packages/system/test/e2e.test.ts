@@ -1,0 +1,92 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { launchChromium, pollUntil } from '@signet/kit';
+import { listenOnLoopback } from '@signet/kit/testing';
+import { startSmtpListener } from '../../esign/test/support/smtp-listener.ts';
+import { envelopeDefinition, threeDocuments } from './support/documents.ts';
+import { sdkCall } from './support/sdk.ts';
+import { esignCli, startSystem } from './support/start-system.ts';
+
+type UserInfo = { sub: string; email: string; accounts: { accountId: string; isDefault: string; baseUri: string }[] };
+type Token = { accessToken: string; tokenType: string; expiresIn: string };
+
+const addressOf = (m: { to?: unknown }) => {
+  const to = m.to as { value: { address?: string }[] } | undefined;
+  return to?.value[0]?.address ?? '';
+};
+
+test('end to end through the gateway\'s https listener with the docusign-esign SDK: CLI → consent in Chromium → token → userinfo → envelope → mail', async (t) => {
+  const smtp = await startSmtpListener(t);
+  const system = await startSystem(t, { SMTP_URL: smtp.url });
+  const { origin, caPath } = system;
+  const authHost = origin.replace('https://', '');
+
+  // The integrator's callback: a real listener that records what the browser brings back.
+  const callbacks: URL[] = [];
+  const callbackServer = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/favicon.ico') callbacks.push(url);
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('callback received');
+  });
+  const callbackPort = await listenOnLoopback(callbackServer);
+  t.after(() => new Promise<void>((resolve) => {
+    callbackServer.closeAllConnections();
+    callbackServer.close(() => resolve());
+  }));
+  const redirectUri = `http://127.0.0.1:${callbackPort}/ds/callback`;
+
+  // 1. User and app with the CLI, beside the running system (same DATA_DIR).
+  const user = await esignCli<{ userId: string; accountId: string }>(system.env, ['user', 'create', '--email', 'ada@example.com', '--password', 'correct horse battery staple', '--name', 'Ada Lovelace']);
+  const app = await esignCli<{ integrationKey: string; secretKey: string; accountId: string; baseUri: string }>(system.env, ['app', 'create', '--user', 'ada@example.com', '--name', 'Order desk', '--redirect-uri', redirectUri]);
+  assert.equal(app.accountId, user.accountId);
+  assert.equal(app.baseUri, origin);
+
+  // 2. The SDK's authorization URL, opened in Chromium: log in, Allow.
+  const authUri = await sdkCall<string>(caPath, 'authorizationUri', { authHost, clientId: app.integrationKey, scopes: ['signature'], redirectUri, state: 'e2e' });
+  assert.ok(authUri.startsWith(`${origin}/oauth/auth?`), authUri);
+  const browser = await launchChromium();
+  t.after(() => browser.close());
+  // Chromium keeps its own trust store; the SDK (Node + NODE_EXTRA_CA_CERTS) is the client whose trust is under test.
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  await page.goto(authUri);
+  await page.locator('input[type=email]').fill('ada@example.com');
+  await page.locator('input[type=password]').fill('correct horse battery staple');
+  await page.locator('button[type=submit], input[type=submit]').first().click();
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/ds\/callback/);
+  const callback = callbacks.at(-1);
+  assert.equal(callback?.searchParams.get('state'), 'e2e');
+  const code = callback?.searchParams.get('code');
+  assert.ok(code, 'an authorization code came back');
+
+  // 3. Token, userinfo, base_uri: all through the gateway's TLS listener with the dev CA.
+  const token = await sdkCall<Token>(caPath, 'generateAccessToken', { authHost, clientId: app.integrationKey, clientSecret: app.secretKey, code });
+  assert.equal(token.tokenType, 'Bearer');
+  const info = await sdkCall<UserInfo>(caPath, 'getUserInfo', { authHost, accessToken: token.accessToken });
+  assert.equal(info.sub, user.userId);
+  const account = info.accounts.find((a) => a.isDefault === 'true');
+  assert.equal(account?.accountId, user.accountId);
+  assert.equal(account?.baseUri, origin, 'base_uri points at the gateway');
+  const basePath = `${account.baseUri}/restapi`;
+
+  // 4. createEnvelope: html + docx + pdf, anchors, two signers in order, one carbon copy.
+  const documents = await threeDocuments();
+  const summary = await sdkCall<{ envelopeId: string; status: string }>(caPath, 'createEnvelope', { basePath, accessToken: token.accessToken, accountId: account.accountId, envelopeDefinition: envelopeDefinition(documents) });
+  assert.equal(summary.status, 'sent');
+  const envelope = await sdkCall<{ status: string; recipients: { signers: { status: string; tabs?: { signHereTabs?: { documentId: string }[] } }[] } }>(
+    caPath, 'getEnvelope', { basePath, accessToken: token.accessToken, accountId: account.accountId, envelopeId: summary.envelopeId, options: { include: 'recipients,tabs' } });
+  assert.equal(envelope.status, 'sent');
+  assert.deepEqual(envelope.recipients.signers.map((s) => s.status), ['sent', 'created']);
+
+  // 5. Routing order 1 is mailed at the real SMTP listener: the first signer and the carbon copy.
+  await pollUntil(() => smtp.received.length >= 2, { timeoutMs: 30_000, what: 'two mails at the SMTP listener' });
+  assert.deepEqual(smtp.received.map(addressOf).sort(), ['copy@example.com', 'first@example.com']);
+  const signerMail = smtp.received.find((m) => addressOf(m) === 'first@example.com');
+  assert.equal(signerMail?.subject, 'Please sign the purchase order');
+  const link = signerMail?.text?.split(/\s+/).find((w) => w.startsWith(`${origin}/signing/`));
+  assert.ok(link, `the signer's mail carries a plain https signing link through the gateway:\n${signerMail?.text}`);
+  const signing = await page.goto(link);
+  assert.equal(signing?.status(), 200, 'the signing link opens through the gateway');
+});

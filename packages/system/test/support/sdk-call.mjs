@@ -1,0 +1,44 @@
+// One call of the REAL docusign-esign SDK in a child process, so that NODE_EXTRA_CA_CERTS (read
+// by Node only at start) makes it trust the dev CA that `npm start` generated: the SDK is used
+// unchanged, over the gateway's https listener.
+// Input: argv[2] = JSON {step, ...}; output: one JSON line {ok, value} or {ok:false, status, data}.
+import docusign from 'docusign-esign';
+
+const input = JSON.parse(process.argv[2] ?? '{}');
+
+function client() {
+  const api = new docusign.ApiClient();
+  if (input.basePath) api.setBasePath(input.basePath);
+  if (input.authHost) api.setOAuthBasePath(input.authHost);
+  if (input.accessToken) api.addDefaultHeader('Authorization', `Bearer ${input.accessToken}`);
+  return api;
+}
+
+async function run() {
+  switch (input.step) {
+    case 'authorizationUri':
+      return client().getAuthorizationUri(input.clientId, input.scopes, input.redirectUri, 'code', input.state);
+    case 'generateAccessToken':
+      return client().generateAccessToken(input.clientId, input.clientSecret, input.code);
+    case 'getUserInfo':
+      return client().getUserInfo(input.accessToken);
+    case 'createEnvelope':
+      return new docusign.EnvelopesApi(client()).createEnvelope(input.accountId, { envelopeDefinition: input.envelopeDefinition });
+    case 'getEnvelope':
+      return new docusign.EnvelopesApi(client()).getEnvelope(input.accountId, input.envelopeId, input.options ?? {});
+    case 'getDocument': {
+      const bytes = await new docusign.EnvelopesApi(client()).getDocument(input.accountId, input.envelopeId, input.documentId);
+      return Buffer.from(bytes).toString('base64');
+    }
+    default:
+      throw new Error(`unknown step ${input.step}`);
+  }
+}
+
+try {
+  const value = await run();
+  process.stdout.write(`${JSON.stringify({ ok: true, value })}\n`);
+} catch (err) {
+  // The SDK rejects with the raw AxiosError.
+  process.stdout.write(`${JSON.stringify({ ok: false, status: err?.response?.status, data: err?.response?.data, code: err?.code, message: String(err?.message ?? err) })}\n`);
+}
