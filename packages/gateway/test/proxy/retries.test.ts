@@ -92,7 +92,7 @@ test('read timeout is retried onto the next target (kong.md §6.26)', async (t) 
   const good = await startUpstream(t);
   const up = upstream({ name: 'mixed.test' });
   const rec = recorder();
-  const g = await startGateway(t, setup(up, [target(up, `127.0.0.1:${silent.port}`, 10), target(up, `127.0.0.1:${good.port}`, 10)], { read_timeout: 150 }), { hooks: rec.hooks, random: () => 0 });
+  const g = await startGateway(t, setup(up, [target(up, `127.0.0.1:${silent.port}`, 10), target(up, `127.0.0.1:${good.port}`, 10)], { read_timeout: 1500 }), { hooks: rec.hooks, random: () => 0 });
   for (let i = 0; i < 3; i++) assert.equal((await send(g, '/')).status, 200);
   // Without passive checks nothing ejects the slow target: each request tries it first.
   assert.equal(good.hits, 3);
@@ -104,7 +104,7 @@ test('a request body that has started streaming is not retried', async (t) => {
   const silent = await startUpstream(t, (req) => req.resume());
   const good = await startUpstream(t);
   const up = upstream({ name: 'post.test' });
-  const g = await startGateway(t, setup(up, [target(up, `127.0.0.1:${silent.port}`, 10), target(up, `127.0.0.1:${good.port}`, 10)], { read_timeout: 150 }), { random: () => 0 });
+  const g = await startGateway(t, setup(up, [target(up, `127.0.0.1:${silent.port}`, 10), target(up, `127.0.0.1:${good.port}`, 10)], { read_timeout: 1500 }), { random: () => 0 });
   const statuses: number[] = [];
   for (let i = 0; i < 2; i++) statuses.push((await send(g, '/', { method: 'POST', body: 'payload' })).status);
   assert.deepEqual(statuses.sort(), [200, 504]);
