@@ -41,7 +41,8 @@ export class UpstreamPool implements ConnectionOwner {
    * reports the connect failure or timeout through `onUpstreamFailure`. `fresh` skips idle ones.
    */
   acquire(endpoint: UpstreamEndpoint, tls: UpstreamTls | undefined, connectTimeoutMs: number, sink: ExchangeSink, fresh = false): void {
-    const poolKey = tls === undefined ? endpoint.key : 'tls:' + endpoint.key;
+    // A verified and an unverified TLS connection to one address are not interchangeable.
+    const poolKey = tls === undefined ? endpoint.key : (tls.rejectUnauthorized ? 'tls+verify:' : 'tls:') + endpoint.key;
     if (!fresh) {
       const idle = this.#idle.get(poolKey);
       const conn = idle?.pop();
@@ -56,6 +57,7 @@ export class UpstreamPool implements ConnectionOwner {
       ? tlsConnect({
           host: endpoint.host,
           port: endpoint.port,
+          // RFC 6066 §3: SNI is a host name, never an IP literal.
           servername: isIP(endpoint.host) === 0 ? endpoint.host : undefined,
           rejectUnauthorized: tls.rejectUnauthorized,
         })
@@ -70,7 +72,6 @@ export class UpstreamPool implements ConnectionOwner {
     holder.conn = conn;
     this.#all.add(conn);
     conn.setTimeout(connectTimeoutMs);
-    // RFC 6066 §3: SNI is a host name, never an IP literal.
     socket.once(tls ? 'secureConnect' : 'connect', () => {
       socket.setNoDelay(true);
       conn.connected = true;

@@ -115,3 +115,29 @@ test('https listener proxies with X-Forwarded-Proto https and routes by sni', as
   assert.equal(miss.statusCode, 404);
   await miss.body.text();
 });
+
+test('https service: TLS to the target, verified only when tls_verify is set', async (t) => {
+  const { createServer: createHttpsServer } = await import('node:https');
+  const pairForTarget = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
+  const target = createHttpsServer({ cert: pairForTarget.certPem, key: pairForTarget.keyPem }, (req, res) => {
+    res.end(JSON.stringify({ servername: (req.socket as TLSSocket).servername ?? null, host: req.headers.host }));
+  });
+  const port = await listenOnLoopback(target);
+  t.after(() => new Promise<void>((resolve) => {
+    target.closeAllConnections();
+    target.close(() => resolve());
+  }));
+  const plain = service({ host: 'localhost', port, protocol: 'https' });
+  const verified = service({ host: 'localhost', port, protocol: 'https', tls_verify: true, retries: 0 });
+  const g = await startGateway(t, snapshot({
+    services: [plain, verified],
+    routes: [route({ paths: ['/plain'], service: { id: plain.id } }), route({ paths: ['/verified'], service: { id: verified.id } })],
+  }));
+  const ok = await request(`${g.url}/plain`, { dispatcher: g.client });
+  assert.equal(ok.statusCode, 200);
+  assert.deepEqual(await ok.body.json(), { servername: 'localhost', host: `localhost:${port}` });
+  // The target's certificate is self-signed: verification fails the handshake → 502.
+  const refused = await request(`${g.url}/verified`, { dispatcher: g.client });
+  assert.equal(refused.statusCode, 502);
+  await refused.body.text();
+});
