@@ -13,13 +13,10 @@ import { Pool } from 'undici';
 import { buildConverter } from '@signet/pdf';
 import { loadEsignConfig } from '../../packages/esign/src/config.ts';
 import { buildEsignServer } from '../../packages/esign/src/server.ts';
-import { installEnvelopes } from '../../packages/esign/src/restapi/envelopes/install-envelopes.ts';
 import { newSecretToken, sha256Hex } from '../../packages/esign/src/security/secret-token.ts';
-import { ENVELOPE_TABLES_MIGRATION } from '../../packages/esign/src/store/envelope-tables.ts';
-import { MIGRATIONS, openStore, runMigrations, storeLocation } from '../../packages/esign/src/store/index.ts';
+import { openStore, storeLocation } from '../../packages/esign/src/store/index.ts';
 import { createApp } from '../../packages/esign/src/use-cases/create-app.ts';
 import { registerUser } from '../../packages/esign/src/use-cases/register-user.ts';
-import { authHostOf } from '../../packages/esign/src/config.ts';
 import { openWithPdfJs } from '../../packages/pdf/src/open-with-pdf-js.ts';
 
 const arg = process.argv.indexOf('--envelopes');
@@ -48,9 +45,7 @@ const converter = await buildConverter({ officeWorkers: 1, htmlPages: 1 });
 const config = loadEsignConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://127.0.0.1:0', PORT: '0' }, dataDir);
 const store = await openStore(storeLocation(config));
 try {
-  await runMigrations(store.db.kysely, store.db.engine, { migrations: MIGRATIONS.some((m) => m.version === 2) ? MIGRATIONS : [...MIGRATIONS, ENVELOPE_TABLES_MIGRATION] });
-  const app = await buildEsignServer(config, { store });
-  installEnvelopes(app, { config, store, now: () => new Date(), authHost: authHostOf(config.publicUrl), secureCookies: false }, { converter });
+  const app = await buildEsignServer(config, { store, converter });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no address');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { authHostOf, EsignConfigError, loadEsignConfig, type EsignConfig } from './config.ts';
 import { EsignError } from './errors.ts';
+import { buildConverter } from '@signet/pdf';
 import { buildEsignServer } from './server.ts';
 import { openStore, storeLocation } from './store/index.ts';
 import { createApp } from './use-cases/create-app.ts';
@@ -18,13 +19,15 @@ class UsageError extends Error {}
 
 async function serve(config: EsignConfig): Promise<void> {
   const store = await openStore(storeLocation(config));
-  const app = await buildEsignServer(config, { store, logger: { level: 'info' } });
+  // LibreOffice and Chromium start on the first document that needs them, not here.
+  const converter = await buildConverter();
+  const app = await buildEsignServer(config, { store, converter, logger: { level: 'info' } });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping');
-    void app.close().then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
+    void app.close().then(() => converter.close()).then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
   };
   // Expired tokens, codes, sessions and login failures are useless; sweep them hourly. unref: never keeps the
   // process alive, and an error only logs (the next sweep retries).

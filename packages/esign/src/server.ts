@@ -7,6 +7,9 @@ import { registerConsoleRoutes } from './console/console-routes.ts';
 import type { EsignContext } from './context.ts';
 import { registerOAuthRoutes } from './oauth/index.ts';
 import { registerRestApi } from './restapi/index.ts';
+import { installEnvelopes, type EnvelopeModuleOptions } from './restapi/envelopes/install-envelopes.ts';
+import type { EnvelopeConverter } from './restapi/envelopes/pdf-adapters.ts';
+import { EsignError } from './errors.ts';
 import type { Store } from './store/index.ts';
 import { installErrorHandling } from './web/error-handler.ts';
 import { securityHeaders } from './web/security-headers.ts';
@@ -24,6 +27,18 @@ export type EsignDeps = {
   serverFactory?: FastifyServerFactory;
   /** Fastify/pino logger options; false (default) logs nothing. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Documents → PDF (the pdf package's buildConverter; the caller owns and closes it). Without
+   * one, creating an envelope answers SERVICE_UNAVAILABLE; the other routes work.
+   */
+  converter?: EnvelopeConverter;
+  /** Outbox worker tuning (tests poll faster). */
+  mailWorker?: EnvelopeModuleOptions['worker'];
+};
+
+const NO_CONVERTER: EnvelopeConverter = {
+  convert: () => Promise.reject(new EsignError('SERVICE_UNAVAILABLE', 'Document conversion is not configured on this instance.')),
+  extractText: () => Promise.reject(new EsignError('SERVICE_UNAVAILABLE', 'Document conversion is not configured on this instance.')),
 };
 
 // compat/esign-wire.md §0.12: documents arrive as base64 JSON; DocuSign takes ~25-32 MB.
@@ -65,5 +80,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   registerConsoleRoutes(app, ctx);
   registerOAuthRoutes(app, ctx);
   registerRestApi(app, ctx);
+  // Envelopes routes, the mail outbox worker (started on ready, stopped on close), dev mailbox.
+  installEnvelopes(app, ctx, { converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}) });
   return app;
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
 import type { Database } from './schema.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -102,7 +103,8 @@ export const MIGRATIONS: readonly Migration[] = [
       await s.createIndex('tokens_grant_idx').on('tokens').column('grant_id').execute();
     },
   },
-  // Version 2 is the envelope tables (esign II, store/envelope-tables.ts).
+  // Envelopes, recipients, tabs, signing tokens, mail outbox, dev mailbox (store/envelope-tables.ts).
+  ENVELOPE_TABLES_MIGRATION,
   {
     version: 3,
     name: 'login throttle',

@@ -1,3 +1,5 @@
+import type { EnvelopeTables } from './envelope-tables.ts';
+
 /**
  * Table shapes, identical on SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text (always
  * 24 characters, so they compare as text on both engines); flags are 0/1 integers. That keeps
@@ -39,8 +41,8 @@ export type TokenRow = {
 export type LoginFailureRow = { email: string; failures: number; first_failed_at: string; locked_until: string | null };
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
-/** The database as Kysely sees it. */
-export type Database = {
+/** The database as Kysely sees it (the envelope tables are in envelope-tables.ts). */
+export type Database = EnvelopeTables & {
   accounts: AccountRow;
   users: UserRow;
   memberships: MembershipRow;

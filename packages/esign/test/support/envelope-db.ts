@@ -5,11 +5,8 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import pg from 'pg';
 import { openDatabase, runMigrations, MIGRATIONS, sqliteFileIn, type Db, type DatabaseLocation } from '../../src/store/index.ts';
-import { ENVELOPE_TABLES_MIGRATION } from '../../src/store/envelope-tables.ts';
 import type { PostgresCluster } from './postgres-cluster.ts';
 
-/** Every migration including the envelope tables (until they join MIGRATIONS). */
-export const ALL_MIGRATIONS = MIGRATIONS.some((m) => m.version === ENVELOPE_TABLES_MIGRATION.version) ? MIGRATIONS : [...MIGRATIONS, ENVELOPE_TABLES_MIGRATION];
 
 /** A fresh SQLite file in a temp dir, removed in teardown. */
 export function freshSqlite(t: TestContext): DatabaseLocation {
@@ -35,6 +32,6 @@ export async function freshPostgres(cluster: PostgresCluster): Promise<DatabaseL
 export async function openMigrated(t: TestContext, location: DatabaseLocation): Promise<Db> {
   const db = openDatabase(location);
   t.after(() => db.close());
-  await runMigrations(db.kysely, db.engine, { migrations: ALL_MIGRATIONS });
+  await runMigrations(db.kysely, db.engine, { migrations: MIGRATIONS });
   return db;
 }
