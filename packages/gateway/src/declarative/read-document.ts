@@ -63,7 +63,15 @@ function readYaml(text: string): ConfigDocument {
     const { line, col } = lineCounter.linePos(first.pos[0]);
     throw new ConfigSyntaxError(first.message.split('\n')[0] ?? first.message, line, col);
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 1000 });
+  // toJS throws on an alias used before its anchor (ReferenceError) and on alias expansion past
+  // maxAliasCount (a "billion laughs" document): both are the author's syntax errors, not ours.
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    if (!(e instanceof Error)) throw e;
+    throw new ConfigSyntaxError(e.message.split('\n')[0] ?? e.message, 1, 1);
+  }
   const nodeAt = (path: readonly (string | number)[]): Node | undefined => {
     let node: unknown = doc.contents;
     let last: unknown = node;
