@@ -49,7 +49,11 @@ test('redirect URIs: absolute, no fragment, https except loopback', () => {
 
 test('e-mail addresses are trimmed and lower-cased; malformed ones refused', () => {
   assert.equal(normalizeEmail('  Ada@Example.COM '), 'ada@example.com');
-  for (const bad of ['ada', 'ada@', '@example.com', 'a b@example.com', 'ada@example']) {
+  for (const good of ['first.last+tag@mail.example.co.uk', "o'brien@example.com", 'é@exämple.com', 'x@127.example']) assert.equal(normalizeEmail(good), good);
+  // The second row came from the bad-input corpus (test/reliability): header and markup characters,
+  // empty or hyphen-edged domain labels.
+  for (const bad of ['ada', 'ada@', '@example.com', 'a b@example.com', 'ada@example',
+    '<script>@example.com', 'a@example..com', 'a@-example.com', 'a..b@example.com', '.a@example.com', '"q"@example.com', 'a,b@example.com', 'a@exa_mple.com']) {
     assert.throws(() => normalizeEmail(bad), (e: unknown) => e instanceof EsignError && e.code === 'INVALID_EMAIL_ADDRESS', bad);
   }
 });
