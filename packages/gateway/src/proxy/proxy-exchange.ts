@@ -210,9 +210,15 @@ export class ProxyExchange implements ExchangeSink {
     this.#res.end();
   }
 
-  onUpstreamFailure(conn: UpstreamConnection, timedOut: boolean): void {
+  onUpstreamFailure(conn: UpstreamConnection, timedOut: boolean, error: Error | undefined): void {
     this.#conn = undefined;
     if (this.#done) return;
+    // Kong handler.lua: a host that does not resolve is 503 "name resolution failed", no retry.
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (!conn.connected && (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA')) {
+      this.#fail('NAME_RESOLUTION');
+      return;
+    }
     if (this.#responded) {
       // Mid-response: the client cannot be told otherwise; cut its connection as nginx does.
       this.#finish();

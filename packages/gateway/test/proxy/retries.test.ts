@@ -124,3 +124,11 @@ test('direct service (host is not an upstream): proxied to host:port; refused â†
   assert.equal((JSON.parse(res.body) as { url: string }).url, '/x');
   assert.equal((await send(g, '/dead')).status, 502);
 });
+
+test('a service host that does not resolve: 503 name resolution failed, not retried', async (t) => {
+  const svc = service({ host: 'nothing.invalid', port: 80 });
+  const g = await startGateway(t, snapshot({ services: [svc], routes: [route({ paths: ['/'], service: { id: svc.id } })] }));
+  const res = await send(g, '/');
+  assert.equal(res.status, 503);
+  assert.equal((JSON.parse(res.body) as { message: string }).message, 'name resolution failed');
+});
