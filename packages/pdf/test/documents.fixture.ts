@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { zip } from './zip.fixture.ts';
 
 const run = promisify(execFile);
 
@@ -39,6 +40,23 @@ export async function makeLongDocx(pages: number): Promise<Uint8Array> {
     }],
   });
   return new Uint8Array(await Packer.toBuffer(doc));
+}
+
+/**
+ * A hand-made docx whose only image is *linked* (TargetMode="External") to `imageUrl`:
+ * LibreOffice fetches such images over http while loading, unless stopped.
+ */
+export function makeDocxLinkingImage(imageUrl: string, text = 'Linked image document'): Uint8Array {
+  const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+  const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const PKG = 'http://schemas.openxmlformats.org/package/2006';
+  const xml = (body: string): Buffer => Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>${body}`);
+  return zip([
+    { name: '[Content_Types].xml', data: xml(`<Types xmlns="${PKG}/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`) },
+    { name: '_rels/.rels', data: xml(`<Relationships xmlns="${PKG}/relationships"><Relationship Id="rId1" Type="${R}/officeDocument" Target="word/document.xml"/></Relationships>`) },
+    { name: 'word/_rels/document.xml.rels', data: xml(`<Relationships xmlns="${PKG}/relationships"><Relationship Id="rId5" Type="${R}/image" Target="${imageUrl}" TargetMode="External"/></Relationships>`) },
+    { name: 'word/document.xml', data: xml(`<w:document xmlns:w="${W}" xmlns:r="${R}" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p><w:p><w:r><w:drawing><wp:inline><wp:extent cx="952500" cy="952500"/><wp:docPr id="1" name="Picture 1"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="0" name="linked.png"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:link="rId5"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="952500" cy="952500"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p></w:body></w:document>`) },
+  ]);
 }
 
 /** An offer letter in html: white anchors in a full-width table and inline. */

@@ -5,7 +5,8 @@ import { PdfError } from '../pdf-error.ts';
 import { documentKind, normalizeExtension } from './document-kind.ts';
 import { HtmlConverter, type PaperFormat } from './html-converter.ts';
 import { OfficeConverter } from './office-converter.ts';
-import type { OfficePaths } from './office-worker.ts';
+import { DEFAULT_OFFICE_PATHS, type OfficePaths } from './office-worker.ts';
+import { detectNetworkSandbox } from './detect-network-sandbox.ts';
 import { WorkQueue } from './work-queue.ts';
 import { zipInflatedSize } from './zip-inflated-size.ts';
 import type { AnchorOptions } from '../anchor/anchor-options.ts';
@@ -30,6 +31,11 @@ export type ConverterOptions = {
   tmpDir?: string;
   /** LibreOffice and python3-uno locations (Debian's by default). */
   officePaths?: OfficePaths;
+  /**
+   * Run soffice in a network namespace of its own (`unshare --net`) when the machine allows
+   * it, so no document can make it reach the network. Default true (falls back silently).
+   */
+  isolateOfficeNetwork?: boolean;
   /** 'cold' runs `soffice --convert-to` per document (the benchmark's baseline). Default 'warm'. */
   officeMode?: 'warm' | 'cold';
   /** Worker threads for pdf.js/pdf-lib parsing (validation, anchor search). Default 1. */
@@ -48,7 +54,14 @@ export type ConvertInput = {
 };
 
 /** Counters for operators and tests. */
-export type ConverterStats = { officeColdFallbacks: number; htmlBlockedRequests: number; running: number; waiting: number };
+export type ConverterStats = {
+  officeColdFallbacks: number;
+  htmlBlockedRequests: number;
+  /** soffice runs without network (`unshare --net`). */
+  officeNetworkIsolated: boolean;
+  running: number;
+  waiting: number;
+};
 
 /** Documents in, PDF out. Knows nothing of envelopes. */
 export interface Converter {
@@ -82,11 +95,13 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
   const maxInflatedBytes = options.maxInflatedBytes ?? 200 * 1024 * 1024;
   const scratch = await mkdtemp(join(options.tmpDir ?? tmpdir(), 'signet-pdf-'));
 
+  const paths = options.officePaths ?? DEFAULT_OFFICE_PATHS;
+  const sandbox = paths.sandbox ?? (options.isolateOfficeNetwork === false ? undefined : detectNetworkSandbox());
   const office = new OfficeConverter({
     workers: officeWorkers,
     tmpDir: scratch,
     coldOnly: options.officeMode === 'cold',
-    ...(options.officePaths ? { paths: options.officePaths } : {}),
+    paths: { ...paths, sandbox },
   });
   const html = new HtmlConverter({ paper: options.paper ?? 'Letter' });
   const pdfThreads = options.pdfThreads ?? 1;
@@ -130,6 +145,7 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
     stats: () => ({
       officeColdFallbacks: office.coldFallbacks,
       htmlBlockedRequests: html.blockedRequests,
+      officeNetworkIsolated: sandbox !== undefined,
       running: queues.office.running + queues.html.running + queues.pdf.running,
       waiting: queues.office.waiting + queues.html.waiting + queues.pdf.waiting,
     }),

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SOFFICE_RESTART } from './office-worker.ts';
+import { PROFILE_SETTINGS, SOFFICE_RESTART } from './office-worker.ts';
 
 /**
  * The cold path: one `soffice --convert-to pdf` process per document, with its own throw-away
@@ -12,8 +12,8 @@ import { SOFFICE_RESTART } from './office-worker.ts';
  * Resolves with the PDF's path inside `outDir`.
  */
 export async function convertWithColdSoffice(
-  /** soffice.bin itself, as for the warm workers. */
-  sofficePath: string,
+  /** soffice.bin itself, as for the warm workers, and its sandbox prefix. */
+  paths: { soffice: string; sandbox?: readonly string[] | undefined },
   input: string,
   outDir: string,
   signal: AbortSignal,
@@ -21,6 +21,8 @@ export async function convertWithColdSoffice(
 ): Promise<string> {
   const profile = await mkdtemp(join(tmpdir(), 'signet-lo-cold-'));
   try {
+    await mkdir(join(profile, 'user'));
+    await writeFile(join(profile, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
     const args = [
       '--headless', '--invisible', '--nologo', '--norestore', '--nolockcheck',
       `-env:UserInstallation=${pathToFileURL(profile).href}`,
@@ -32,7 +34,8 @@ export async function convertWithColdSoffice(
     // A fresh profile makes soffice.bin exit with 81 once, asking to be started again.
     for (let attempt = 0; code === SOFFICE_RESTART && attempt < 3; attempt++) {
       signal.throwIfAborted();
-      const child = spawn(sofficePath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+      const [command, ...prefix] = [...(paths.sandbox ?? []), paths.soffice];
+      const child = spawn(command, [...prefix, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
       child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
       const onAbort = (): void => void child.kill('SIGKILL');
       signal.addEventListener('abort', onAbort, { once: true });

@@ -121,7 +121,7 @@ export class OfficeConverter {
   async #cold(input: string, dir: string, signal: AbortSignal, filters: Pick<OfficeRequest, 'infilter' | 'infilterOptions'>): Promise<string> {
     const infilter = filters.infilter && (filters.infilterOptions ? `${filters.infilter}:${filters.infilterOptions}` : filters.infilter);
     try {
-      return await convertWithColdSoffice(this.#paths.soffice, input, dir, AbortSignal.any([signal, this.#closing.signal]), infilter || undefined);
+      return await convertWithColdSoffice(this.#paths, input, dir, AbortSignal.any([signal, this.#closing.signal]), infilter || undefined);
     } catch (err) {
       signal.throwIfAborted();
       this.#closing.signal.throwIfAborted();

@@ -1,12 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 
 /** Where Debian puts LibreOffice and the Python that has `uno` (pyenv's python3 does not). */
-export type OfficePaths = { soffice: string; python: string };
+export type OfficePaths = {
+  soffice: string;
+  python: string;
+  /** Command prefix soffice runs under, e.g. `unshare --net --` ({@link detectNetworkSandbox}). */
+  sandbox?: readonly string[] | undefined;
+};
 
 export const DEFAULT_OFFICE_PATHS: OfficePaths = {
   soffice: '/usr/lib/libreoffice/program/soffice.bin',
@@ -15,6 +20,18 @@ export const DEFAULT_OFFICE_PATHS: OfficePaths = {
 
 /** soffice.bin's "restart me" exit code (the first start on a fresh profile ends with it). */
 export const SOFFICE_RESTART = 81;
+
+/**
+ * Settings written into every fresh profile. BlockUntrustedRefererLinks stops a document from
+ * making LibreOffice fetch linked content (a docx image with TargetMode="External" is fetched
+ * over http at load otherwise: server-side request forgery). Macros are off as well.
+ */
+export const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="BlockUntrustedRefererLinks" oor:op="fuse"><value>true</value></prop></item>
+<item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="DisableMacrosExecution" oor:op="fuse"><value>true</value></prop></item>
+</oor:items>
+`;
 
 /** How long an idle worker's soffice gets to terminate cleanly before it is killed. */
 const GRACEFUL_STOP_MS = 3000;
@@ -75,6 +92,8 @@ export class OfficeWorker {
 
   /** Starts soffice and the UNO worker; resolves once the worker has connected. */
   async start(): Promise<void> {
+    await mkdir(join(this.#profileDir, 'user'), { recursive: true });
+    await writeFile(join(this.#profileDir, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
     const pipe = `signet-${process.pid}-${randomBytes(6).toString('hex')}`;
     this.#pipe = pipe;
     this.#spawnSoffice([
@@ -107,7 +126,9 @@ export class OfficeWorker {
   // together, oosplash would orphan soffice.bin to a PID 1 that may never reap it. oosplash's
   // one job we need is the restart after a fresh profile is created (exit code 81).
   #spawnSoffice(args: string[]): void {
-    const child = spawn(this.#paths.soffice, args, { stdio: 'ignore' });
+    // `unshare` execs soffice.bin in place, so the child's pid is soffice's own.
+    const [command, ...prefix] = [...(this.#paths.sandbox ?? []), this.#paths.soffice];
+    const child = spawn(command, [...prefix, ...args], { stdio: 'ignore' });
     this.#soffice = child;
     child.once('error', (err) => this.#die(err));
     child.once('exit', (code) => {

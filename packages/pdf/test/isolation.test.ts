@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { listenOnLoopback } from '@signet/kit/testing';
 import { buildConverter, findAnchors, type Converter } from '../src/index.ts';
-import { makeHtml, popplerText } from './documents.fixture.ts';
+import { makeDocxLinkingImage, makeHtml, popplerText } from './documents.fixture.ts';
 
 describe('html conversion touches neither the network nor the file system', () => {
   const seen: string[] = [];
@@ -86,5 +86,42 @@ describe('html conversion touches neither the network nor the file system', () =
     const pdf = await converter.convert({ bytes: makeHtml('Styled offer', `<img alt="dot" src="data:image/png;base64,${png}">`), fileExtension: 'html' });
     assert.match(await popplerText(pdf), /Styled offer/);
     assert.deepEqual(seen, []);
+  });
+});
+
+describe('LibreOffice does not fetch what a document links to', () => {
+  const seen: string[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    seen.push(req.url ?? '');
+    res.end();
+  });
+  let port = 0;
+  before(async () => {
+    port = await listenOnLoopback(server);
+  });
+  after(() => server.close());
+
+  // Without both guards LibreOffice requests the linked image three times while loading.
+  test('with its network namespace and the profile setting (the defaults)', async () => {
+    const converter = await buildConverter({ officeWorkers: 1 });
+    try {
+      const pdf = await converter.convert({ bytes: makeDocxLinkingImage(`http://127.0.0.1:${port}/warm.png`, 'Warm linked'), fileExtension: 'docx' });
+      assert.match(await popplerText(pdf), /Warm linked/);
+      assert.deepEqual(seen, []);
+    } finally {
+      await converter.close();
+    }
+  });
+
+  test('with the profile setting alone (no namespace), on the cold path', async () => {
+    const converter = await buildConverter({ officeMode: 'cold', isolateOfficeNetwork: false });
+    try {
+      assert.equal(converter.stats().officeNetworkIsolated, false);
+      const pdf = await converter.convert({ bytes: makeDocxLinkingImage(`http://127.0.0.1:${port}/cold.png`, 'Cold linked'), fileExtension: 'docx' });
+      assert.match(await popplerText(pdf), /Cold linked/);
+      assert.deepEqual(seen, []);
+    } finally {
+      await converter.close();
+    }
   });
 });
