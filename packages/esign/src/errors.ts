@@ -30,6 +30,8 @@ export const ESIGN_ERRORS = {
   TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT: { status: 400, message: 'The pagenumber specified in the tab element is not in the document that the tab refers to.' },
   PDF_VALIDATION_FAILED: { status: 400, message: 'The validation of the PDF file failed.' },
   FORMAT_CONVERSION_ERROR: { status: 400, message: 'The data could not be converted.' },
+  // Signing (esign III): createRecipientView names a recipient that is not an embedded signer of the envelope.
+  UNKNOWN_ENVELOPE_RECIPIENT: { status: 400, message: 'The recipient you have identified is not a valid recipient of the specified envelope.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'The URL provided does not resolve to a resource.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable.' },
   UNSPECIFIED_ERROR: { status: 500, message: 'An unexpected error occurred.' },

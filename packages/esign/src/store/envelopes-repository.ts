@@ -3,6 +3,7 @@ import type { AnchorSpec, Envelope, EnvelopeStatus, Recipient, RecipientStatus, 
 import type { EnvelopeChange, EnvelopeQuery, EnvelopeStore, SigningTokenRecord } from '../domain/envelope/ports.ts';
 import type { Db } from './database.ts';
 import type { EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTabRow, EnvelopeTables } from './envelope-tables.ts';
+import { appendAuditEvents } from './audit-events-repository.ts';
 import { enqueueMails } from './outbox-repository.ts';
 
 const iso = (d: Date | undefined) => (d === undefined ? null : d.toISOString());
@@ -41,6 +42,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       }
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
+      await appendAuditEvents(trx, change.audit ?? []);
     });
     if (change.mails.length > 0) this.#onMails();
   }
@@ -57,6 +59,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       }
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
+      await appendAuditEvents(trx, change.audit ?? []);
       return true;
     });
     if (saved && change.mails.length > 0) this.#onMails();

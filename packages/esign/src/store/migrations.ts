@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
 import type { Database } from './schema.ts';
+import { SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -117,6 +118,8 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  // Audit trail, adopted signatures, completion results, recipient views (store/signing-tables.ts).
+  SIGNING_TABLES_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

@@ -1,4 +1,5 @@
 import type { MailMessage } from '../../mail/mail-message.ts';
+import type { AuditEvent } from '../signing/audit-event.ts';
 import type { AnchorSpec, Envelope } from './envelope.ts';
 
 /** The clock; tests inject a fixed one. */
@@ -53,6 +54,8 @@ export type EnvelopeChange = {
   readonly envelope: Envelope;
   readonly signingTokens: readonly SigningTokenRecord[];
   readonly mails: readonly MailMessage[];
+  /** Audit-trail lines of this change, appended in the same transaction (issue 7). */
+  readonly audit?: readonly AuditEvent[];
 };
 
 /** The listStatusChanges filter (restapi/envelopes parses the query). */

@@ -25,7 +25,9 @@ export function sendDraft(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'no
     }
     return deps.notifier.compose(notification, routed);
   });
-  return { envelope: routed, signingTokens, mails };
+  // The audit trail's first line (issue 7); one per recipient reached, as DocuSign lists them.
+  const audit = reached.map((r) => ({ envelopeId: envelope.envelopeId, at: now, action: 'Sent' as const, envelopeStatus: routed.status, source: 'api' as const, name: r.name, email: r.email, recipientId: r.recipientId, message: `Sent to ${r.name} <${r.email}> (routing order ${r.routingOrder}).` }));
+  return { envelope: routed, signingTokens, mails, audit };
 }
 
 /** DocuSign Envelopes::update {status:"sent"}: sends a draft. */

@@ -16,7 +16,8 @@ export function voidSent(deps: Pick<EnvelopeDeps, 'notifier'>, envelope: Envelop
   const mails = voided.recipients
     .filter((r) => r.sentAt !== undefined)
     .map((r) => deps.notifier.compose({ kind: 'envelope-voided', recipientId: r.recipientId }, voided));
-  return { envelope: voided, signingTokens: [], mails };
+  const audit = [{ envelopeId: envelope.envelopeId, at: now, action: 'Voided' as const, envelopeStatus: 'voided', source: 'api' as const, message: `The sender voided the envelope: ${voidedReason}` }];
+  return { envelope: voided, signingTokens: [], mails, audit };
 }
 
 /** DocuSign Envelopes::update {status:"voided", voidedReason}. */

@@ -15,6 +15,8 @@ export type EnvelopeRouteDeps = {
   readonly envelopes: EnvelopeDeps;
   /** bearerAuth then accountAccess (restapi/bearer-auth.ts): every route is behind them. */
   readonly preHandler: readonly preHandlerAsyncHookHandler[];
+  /** A completed envelope's stamped version of a document (signing/, issue 7), served instead of the original. */
+  readonly signedDocumentPdf?: (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined>;
 };
 
 type AccountParams = { accountId: string };
@@ -109,7 +111,8 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     const document = envelope.documents.find((doc) => doc.documentId === documentId);
     // combined/archive/certificate arrive with completion (issue 7).
     if (!document) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${documentId}" is not in the envelope.`);
-    const pdf = await d.store.documentPdf(accountId, envelopeId, documentId);
+    const signed = envelope.status === 'completed' ? await deps.signedDocumentPdf?.(envelopeId, documentId) : undefined;
+    const pdf = signed ?? (await d.store.documentPdf(accountId, envelopeId, documentId));
     if (!pdf) throw new EsignError('DOCUMENT_DOES_NOT_EXIST');
     // esign-wire.md §0.13: the SDK reads raw PDF bytes with Accept: application/pdf.
     return reply.type('application/pdf').header('content-disposition', `file; filename="${pdfFileName(document.name)}"`).send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));

@@ -17,6 +17,8 @@ export type EnvelopeModuleOptions = {
   converter: EnvelopeConverter;
   /** Outbox worker tuning (tests poll faster). */
   worker?: Partial<Pick<OutboxWorkerOptions, 'pollIntervalMs' | 'retry' | 'leaseMs' | 'batchSize'>>;
+  /** Completed documents with their signatures (signing/install-signing.ts signedDocumentSource). */
+  signedDocumentPdf?: (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined>;
 };
 
 /**
@@ -34,7 +36,7 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
     worker: { ...options.worker, onError: (err) => app.log.warn({ err }, 'mail delivery failed') },
   });
   const envelopes = buildEnvelopeDeps({ db: ctx.store.db, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now, onMails: () => mail.worker.wake() });
-  registerEnvelopeRoutes(app, { envelopes, preHandler: [bearerAuth(ctx), accountAccess(ctx)] });
+  registerEnvelopeRoutes(app, { envelopes, preHandler: [bearerAuth(ctx), accountAccess(ctx)], ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}) });
   if (mail.devMailbox) registerDevMailboxRoutes(app, mail.devMailbox);
   app.addHook('onReady', (done) => {
     mail.worker.start();

@@ -1,0 +1,92 @@
+import { SIGN_HERE_SIZE, mergePdfs, renderCertificate, sealPdf, signedCaption, stampSignatures, type SealIdentity, type Signature, type SignatureStamp } from '@signet/pdf';
+import type { Envelope } from '../domain/envelope/envelope.ts';
+import type { AuditEvent } from '../domain/signing/audit-event.ts';
+import type { AdoptedSignature, CompletionResult } from '../store/signing-repository.ts';
+
+export type CompletionInput = {
+  readonly envelope: Envelope;
+  /** The stored (converted) PDF of each document, by documentId. */
+  readonly pdfs: ReadonlyMap<string, Uint8Array>;
+  readonly signatures: ReadonlyMap<string, AdoptedSignature>;
+  readonly audit: readonly AuditEvent[];
+  readonly sender?: { name: string; email: string } | undefined;
+  readonly seal: SealIdentity;
+  readonly now: Date;
+  /** The typed-signature font (the pdf package loads Debian's Dancing Script by default). */
+  readonly signatureFont?: Uint8Array;
+};
+
+function toSignature(s: AdoptedSignature): Signature {
+  if (s.kind === 'image' && s.image) return { type: 'image', image: s.image };
+  return { type: 'typed', text: s.typedText ?? '' };
+}
+
+/**
+ * The completed envelope's files, in the only order that keeps a seal valid: stamp every
+ * signature into its document at its tab (pdf-lib), merge, append the certificate of
+ * completion, and seal last (compat/dependency-trials.md §4: any re-save after sealing breaks
+ * it). Three sealed files come out (combined with and without the certificate, and the
+ * certificate alone) plus each stamped document, which is not sealed on its own.
+ */
+export async function buildCompletedPdfs(input: CompletionInput): Promise<CompletionResult> {
+  const { envelope } = input;
+  const signedDocuments = new Map<string, Uint8Array>();
+  for (const document of envelope.documents) {
+    const original = input.pdfs.get(document.documentId);
+    if (!original) throw new TypeError(`no stored PDF for document ${document.documentId}`);
+    const stamps: SignatureStamp[] = [];
+    for (const signer of envelope.recipients) {
+      const adopted = input.signatures.get(signer.recipientId);
+      if (signer.type !== 'signer' || !adopted) continue;
+      const signedTabs = new Set(adopted.signedTabIds);
+      for (const tab of signer.tabs) {
+        if (tab.documentId !== document.documentId || !signedTabs.has(tab.tabId)) continue;
+        const scale = tab.scaleValue ?? 1;
+        stamps.push({
+          pageNumber: tab.pageNumber,
+          x: tab.xPosition,
+          y: tab.yPosition,
+          width: SIGN_HERE_SIZE.width * scale,
+          height: SIGN_HERE_SIZE.height * scale,
+          signature: toSignature(adopted),
+          caption: signedCaption(signer.name, signer.signedAt ?? adopted.adoptedAt),
+        });
+      }
+    }
+    signedDocuments.set(document.documentId, stamps.length === 0 ? original : await stampSignatures(original, stamps, input.signatureFont ? { signatureFont: input.signatureFont } : {}));
+  }
+
+  const signedEvent = (recipientId: string) => input.audit.find((e) => e.action === 'Signed' && e.recipientId === recipientId);
+  const certificate = await renderCertificate({
+    envelopeId: envelope.envelopeId,
+    subject: envelope.emailSubject,
+    status: 'completed',
+    ...(input.sender ? { sender: input.sender } : {}),
+    ...(envelope.sentAt ? { sentAt: envelope.sentAt } : {}),
+    completedAt: input.now,
+    signers: envelope.recipients.filter((r) => r.type === 'signer').map((r) => {
+      const event = signedEvent(r.recipientId);
+      return { name: r.name, email: r.email, status: r.status, routingOrder: r.routingOrder, ...(event?.ipAddress ? { ipAddress: event.ipAddress } : {}), ...(r.signedAt ? { signedAt: r.signedAt } : {}) };
+    }),
+    carbonCopies: envelope.recipients.filter((r) => r.type === 'carbonCopy').map((r) => ({ name: r.name, email: r.email })),
+    events: [...input.audit, { at: input.now, action: 'Completed', message: 'Every signer has signed; the documents were stamped and sealed.' }].map((e) => ({
+      at: e.at,
+      event: `${e.action}: ${e.message}`,
+      ...('name' in e && e.name ? { actor: 'email' in e && e.email ? `${e.name} <${e.email}>` : e.name } : {}),
+      ...('ipAddress' in e && e.ipAddress ? { ipAddress: e.ipAddress } : {}),
+      ...('userAgent' in e && e.userAgent ? { userAgent: e.userAgent } : {}),
+    })),
+    // The fingerprints of the documents as sent, which is what the signers were shown.
+    documents: envelope.documents.map((d) => ({ name: d.name, sha256: d.sha256, pages: d.pageCount })),
+    generatedAt: input.now,
+  });
+
+  const ordered = envelope.documents.map((d) => signedDocuments.get(d.documentId) as Uint8Array);
+  const seal = { ...input.seal, signingTime: input.now };
+  const [combinedWithCertificate, combinedDocuments, sealedCertificate] = await Promise.all([
+    mergePdfs([...ordered, certificate]).then((pdf) => sealPdf(pdf, seal)),
+    mergePdfs(ordered).then((pdf) => sealPdf(pdf, seal)),
+    sealPdf(certificate, seal),
+  ]);
+  return { combinedWithCertificate, combinedDocuments, certificate: sealedCertificate, signedDocuments };
+}

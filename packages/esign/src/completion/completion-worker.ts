@@ -1,0 +1,149 @@
+import type { SealIdentity } from '@signet/pdf';
+import type { EnvelopeDeps, SigningTokenRecord } from '../domain/envelope/ports.ts';
+import { markCompleted } from '../domain/signing/signing-changes.ts';
+import { signingUrl } from '../mail/compose-notification.ts';
+import type { MailMessage } from '../mail/mail-message.ts';
+import { envelopeCompletedMail } from '../mail/templates/envelope-completed-mail.ts';
+import type { AuditEventsRepository } from '../store/audit-events-repository.ts';
+import type { SigningRepository } from '../store/signing-repository.ts';
+import { buildCompletedPdfs } from './build-completed-pdfs.ts';
+
+export type CompletionWorkerOptions = {
+  readonly envelopes: Pick<EnvelopeDeps, 'store' | 'clock' | 'random' | 'hashSecret'>;
+  readonly signing: SigningRepository;
+  readonly audit: AuditEventsRepository;
+  readonly publicUrl: string;
+  /** The service's seal (configurable P12; a generated development one by default). */
+  readonly seal: () => Promise<SealIdentity>;
+  /** The sender's name and e-mail for the certificate. */
+  readonly senderOf?: (userId: string) => Promise<{ name: string; email: string } | undefined>;
+  readonly pollIntervalMs?: number;
+  readonly onError?: (err: unknown, envelopeId?: string) => void;
+};
+
+/** The path under a signing link that downloads the completed PDF (signing/ serves it). */
+export const DOWNLOAD_SUFFIX = '/download';
+
+/** A file name for the combined PDF: the subject, ASCII-safe. */
+function combinedFileName(subject: string): string {
+  return `${subject.replace(/[^A-Za-z0-9 ._-]+/g, '_').trim().slice(0, 80) || 'envelope'}.pdf`;
+}
+
+/**
+ * Turns `signed` envelopes into `completed` ones. The `signed` status is itself the queue: the
+ * signer's finish wrote it in the same transaction as the signature's audit line, so a crash
+ * before completion loses nothing; the next pass (here or on another instance) picks the
+ * envelope up again. Work is idempotent: results are stored first-writer-wins and the status
+ * change is guarded by the envelope's version, so two instances racing produce one completion
+ * and one set of mails.
+ */
+export class CompletionWorker {
+  readonly #o: CompletionWorkerOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = true;
+  #again = false;
+
+  constructor(options: CompletionWorkerOptions) {
+    this.#o = options;
+  }
+
+  /** Completes every envelope waiting; returns the ids this pass completed. */
+  async runOnce(): Promise<string[]> {
+    const done: string[] = [];
+    for (const { envelopeId, accountId } of await this.#o.signing.envelopesAwaitingCompletion(10)) {
+      try {
+        if (await this.complete(accountId, envelopeId)) done.push(envelopeId);
+      } catch (err) {
+        this.#o.onError?.(err, envelopeId);
+      }
+    }
+    return done;
+  }
+
+  /** Completes one envelope if it is `signed`; false when there was nothing to do. */
+  async complete(accountId: string, envelopeId: string): Promise<boolean> {
+    const { store, clock, random, hashSecret } = this.#o.envelopes;
+    const envelope = await store.find(accountId, envelopeId);
+    if (envelope?.status !== 'signed') return false;
+    const now = clock();
+    let result = await this.#o.signing.result(envelopeId);
+    if (!result) {
+      const pdfs = new Map<string, Uint8Array>();
+      for (const d of envelope.documents) {
+        const pdf = await store.documentPdf(accountId, envelopeId, d.documentId);
+        if (!pdf) throw new TypeError(`document ${d.documentId} of ${envelopeId} has no PDF`);
+        pdfs.set(d.documentId, pdf);
+      }
+      const built = await buildCompletedPdfs({
+        envelope,
+        pdfs,
+        signatures: await this.#o.signing.signatures(envelopeId),
+        audit: await this.#o.audit.list(envelopeId),
+        sender: await this.#o.senderOf?.(envelope.senderUserId),
+        seal: await this.#o.seal(),
+        now,
+      });
+      await this.#o.signing.saveResult(envelopeId, built, now);
+      result = await this.#o.signing.result(envelopeId);
+      if (!result) throw new TypeError(`completion result of ${envelopeId} was not stored`);
+    }
+    // Every signer and carbon copy gets the sealed PDF, and a personal link to download it
+    // (the link is what they get instead of the attachment above 5 MB, esign-wire.md §6.6).
+    const signingTokens: SigningTokenRecord[] = [];
+    const mails: MailMessage[] = envelope.recipients.map((r) => {
+      const token = random.secretToken();
+      signingTokens.push({ tokenHash: hashSecret(token), envelopeId, recipientId: r.recipientId, purpose: 'signing', createdAt: now });
+      return envelopeCompletedMail({
+        envelopeId,
+        to: { email: r.email, name: r.name },
+        emailSubject: envelope.emailSubject,
+        pdf: { filename: combinedFileName(envelope.emailSubject), bytes: new Uint8Array(result.combined_with_certificate) },
+        downloadUrl: `${signingUrl(this.#o.publicUrl, token)}${DOWNLOAD_SUFFIX}`,
+      });
+    });
+    const change = markCompleted(envelope, now, { mails, signingTokens });
+    return change !== undefined && (await store.update(change));
+  }
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#schedule(0);
+  }
+
+  /** A signer just finished the last signature: complete now rather than at the next poll. */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running;
+  }
+
+  #schedule(delayMs: number): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#running = this.#loop().finally(() => (this.#running = undefined));
+    }, delayMs);
+  }
+
+  async #loop(): Promise<void> {
+    this.#again = false;
+    try {
+      await this.runOnce();
+    } catch (err) {
+      this.#o.onError?.(err);
+    }
+    if (!this.#stopped) this.#schedule(this.#again ? 0 : (this.#o.pollIntervalMs ?? 2_000));
+  }
+}

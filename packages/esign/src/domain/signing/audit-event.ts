@@ -1,0 +1,26 @@
+/**
+ * One line of an envelope's audit trail (DocuSign listAuditEvents, esign-wire.md §2): stored
+ * append-only, never updated. Actions use DocuSign's words where it has them.
+ */
+export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' | 'Completed';
+
+/** Who did it and from where; absent for the service's own steps (completion) and API calls without a browser. */
+export type AuditActor = {
+  readonly name?: string;
+  readonly email?: string;
+  readonly recipientId?: string;
+  readonly ipAddress?: string;
+  readonly userAgent?: string;
+};
+
+export type AuditEvent = AuditActor & {
+  readonly envelopeId: string;
+  readonly at: Date;
+  readonly action: AuditAction;
+  /** The envelope status right after the event. */
+  readonly envelopeStatus: string;
+  /** A sentence for people (the certificate of completion prints it). */
+  readonly message: string;
+  /** web (signing page), api (REST), system (the service). */
+  readonly source: 'web' | 'api' | 'system';
+};

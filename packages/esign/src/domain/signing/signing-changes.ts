@@ -1,0 +1,113 @@
+import { EsignError } from '../../errors.ts';
+import { assertEnvelopeTransition, assertRecipientTransition } from '../envelope/envelope-transitions.ts';
+import type { Envelope, Recipient } from '../envelope/envelope.ts';
+import type { EnvelopeChange, EnvelopeDeps, Notification, SigningTokenRecord } from '../envelope/ports.ts';
+import { advanceRouting, currentRoutingOrder } from '../envelope/routing.ts';
+import type { AuditActor, AuditEvent } from './audit-event.ts';
+import { signerAccess } from './signer-access.ts';
+
+/** What composing the next order's mails needs (the same ports sendDraft uses). */
+export type RoutingDeps = Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'notifier'>;
+
+/** DocuSign caps the decline reason; a bounded column keeps the certificate readable. */
+export const MAX_DECLINE_REASON = 2000;
+
+function replaceRecipient(envelope: Envelope, next: Recipient): Envelope {
+  return { ...envelope, recipients: envelope.recipients.map((r) => (r.recipientId === next.recipientId ? next : r)) };
+}
+
+function audit(envelope: Envelope, recipient: Recipient, actor: AuditActor, at: Date, action: AuditEvent['action'], message: string): AuditEvent {
+  return { ...actor, name: recipient.name, email: recipient.email, recipientId: recipient.recipientId, envelopeId: envelope.envelopeId, at, action, envelopeStatus: envelope.status, message, source: 'web' };
+}
+
+/**
+ * First view of the signing page: the recipient becomes `delivered`, and so does the envelope
+ * on its first view by anyone (issue 7: "sent → delivered (first viewed)"). Later views change
+ * nothing, so they write nothing; undefined means "no change".
+ */
+export function recordView(envelope: Envelope, recipientId: string, now: Date, actor: AuditActor): EnvelopeChange | undefined {
+  const access = signerAccess(envelope, recipientId);
+  if (access.kind !== 'sign' || access.recipient.status !== 'sent') return undefined;
+  assertRecipientTransition(access.recipient.status, 'delivered');
+  let next = replaceRecipient(envelope, { ...access.recipient, status: 'delivered', deliveredAt: now });
+  if (next.status === 'sent') {
+    assertEnvelopeTransition(next.status, 'delivered');
+    next = { ...next, status: 'delivered', deliveredAt: now, statusChangedAt: now };
+  }
+  next = { ...next, version: envelope.version + 1 };
+  return { envelope: next, signingTokens: [], mails: [], audit: [audit(next, access.recipient, actor, now, 'Viewed', `${access.recipient.name} opened the envelope.`)] };
+}
+
+/**
+ * The signer finished: they are `completed`, and routing moves on in the same change. When
+ * every signer of the current routing order is done, the next order is reached: its signers get
+ * a mail with a fresh link, its carbon copies their copy (routing.ts). When nobody is left the
+ * envelope becomes `signed`, DocuSign's transient state, which the completion worker turns into
+ * `completed` once the sealed PDF exists. Undefined when the signer had already finished
+ * (idempotent); throws for a signer who may not sign.
+ */
+export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId: string, now: Date, actor: AuditActor): EnvelopeChange | undefined {
+  const access = signerAccess(envelope, recipientId);
+  if (access.kind === 'finished') return undefined;
+  if (access.kind !== 'sign') throw notAllowed(access.kind);
+  const signer = access.recipient;
+  assertRecipientTransition(signer.status, 'completed');
+  const done: Recipient = { ...signer, status: 'completed', deliveredAt: signer.deliveredAt ?? now, signedAt: now, completedAt: now };
+  let next = replaceRecipient(envelope, done);
+  const { envelope: routed, reached } = advanceRouting(next, now);
+  next = routed;
+  const signingTokens: SigningTokenRecord[] = [];
+  const mails = reached.map((recipient) => {
+    let notification: Notification = { kind: 'envelope-sent', recipientId: recipient.recipientId };
+    // As in sendDraft: embedded signers (clientUserId) and carbon copies get no link by mail.
+    if (recipient.type === 'signer' && recipient.clientUserId === undefined) {
+      const token = deps.random.secretToken();
+      signingTokens.push({ tokenHash: deps.hashSecret(token), envelopeId: envelope.envelopeId, recipientId: recipient.recipientId, purpose: 'signing', createdAt: now });
+      notification = { ...notification, signingToken: token };
+    }
+    return deps.notifier.compose(notification, next);
+  });
+  if (currentRoutingOrder(next.recipients) === undefined) {
+    assertEnvelopeTransition(next.status, 'signed');
+    next = { ...next, status: 'signed', statusChangedAt: now };
+  }
+  next = { ...next, version: envelope.version + 1 };
+  const events = [audit(next, signer, actor, now, 'Signed', `${signer.name} signed the envelope.`)];
+  for (const r of reached) {
+    events.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'system', name: r.name, email: r.email, recipientId: r.recipientId, message: r.type === 'signer' ? `Routing order ${r.routingOrder}: sent to ${r.name}.` : `Routing order ${r.routingOrder}: copy sent to ${r.name}.` });
+  }
+  return { envelope: next, signingTokens, mails, audit: events };
+}
+
+/** The signer declined with a reason: they and the envelope are `declined` (esign-wire.md §6.1). Undefined when they had already declined. */
+export function declineSigning(envelope: Envelope, recipientId: string, reason: string, now: Date, actor: AuditActor): EnvelopeChange | undefined {
+  const access = signerAccess(envelope, recipientId);
+  if (access.kind === 'declined' && access.byThisSigner) return undefined;
+  if (access.kind !== 'sign') throw notAllowed(access.kind);
+  const trimmed = reason.trim();
+  if (trimmed === '' || trimmed.length > MAX_DECLINE_REASON) throw new EsignError('INVALID_REQUEST_PARAMETER', `A reason for declining of 1 to ${MAX_DECLINE_REASON} characters is required.`);
+  const signer = access.recipient;
+  assertRecipientTransition(signer.status, 'declined');
+  assertEnvelopeTransition(envelope.status, 'declined');
+  let next = replaceRecipient(envelope, { ...signer, status: 'declined', declinedAt: now, declinedReason: trimmed });
+  next = { ...next, status: 'declined', declinedAt: now, statusChangedAt: now, version: envelope.version + 1 };
+  return { envelope: next, signingTokens: [], mails: [], audit: [audit(next, signer, actor, now, 'Declined', `${signer.name} declined to sign: ${trimmed}`)] };
+}
+
+/** The pages show a friendly page for each access kind before acting; this guards the rest. */
+function notAllowed(kind: string): EsignError {
+  return new EsignError('ENVELOPE_INVALID_STATUS', `The recipient cannot sign now (${kind}).`);
+}
+
+/**
+ * The sealed PDF exists: the envelope leaves DocuSign's transient `signed` state for
+ * `completed`, with the completion mails in the same change. Undefined when it is not `signed`
+ * (another instance completed it first).
+ */
+export function markCompleted(envelope: Envelope, now: Date, completion: { mails: EnvelopeChange['mails']; signingTokens: readonly SigningTokenRecord[] }): EnvelopeChange | undefined {
+  if (envelope.status !== 'signed') return undefined;
+  assertEnvelopeTransition(envelope.status, 'completed');
+  const next: Envelope = { ...envelope, status: 'completed', completedAt: now, statusChangedAt: now, version: envelope.version + 1 };
+  const event: AuditEvent = { envelopeId: envelope.envelopeId, at: now, action: 'Completed', envelopeStatus: 'completed', source: 'system', message: 'Every signer has signed; the documents were stamped and sealed.' };
+  return { envelope: next, signingTokens: completion.signingTokens, mails: completion.mails, audit: [event] };
+}

@@ -1,0 +1,56 @@
+import { EsignError } from '../../errors.ts';
+
+/** The RecipientViewRequest fields embedded signing uses (esign-wire.md §2, §9.1 [9]). */
+export type RecipientViewRequest = {
+  readonly returnUrl: string;
+  readonly clientUserId: string;
+  readonly recipientId?: string;
+  readonly userName?: string;
+  readonly email?: string;
+  readonly authenticationMethod?: string;
+};
+
+/** Wire strings or numbers (esign-wire.md §3.1): both arrive for ids. */
+function str(body: Record<string, unknown>, name: string): string | undefined {
+  const v = body[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v.trim() === '' ? undefined : v.trim();
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  throw new EsignError('INVALID_REQUEST_PARAMETER', `'${name}' must be a string.`);
+}
+
+/**
+ * Checks a createRecipientView body. DocuSign requires returnUrl and the clientUserId the signer
+ * was created with (a captive recipient), and identifies the signer by recipientId or by
+ * userName and email.
+ */
+export function parseRecipientViewRequest(body: unknown): RecipientViewRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY');
+  const b = body as Record<string, unknown>;
+  const returnUrl = str(b, 'returnUrl');
+  if (returnUrl === undefined) throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' is required.");
+  let parsed: URL;
+  try {
+    parsed = new URL(returnUrl);
+  } catch {
+    throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' must be an absolute http(s) URL.");
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' must be an absolute http(s) URL.");
+  const clientUserId = str(b, 'clientUserId');
+  if (clientUserId === undefined) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', "'clientUserId' is required for embedded signing.");
+  const recipientId = str(b, 'recipientId');
+  const userName = str(b, 'userName');
+  const email = str(b, 'email');
+  const authenticationMethod = str(b, 'authenticationMethod');
+  if (recipientId === undefined && (userName === undefined || email === undefined)) {
+    throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', "Name the signer by 'recipientId', or by 'userName' and 'email'.");
+  }
+  return {
+    returnUrl: parsed.toString(),
+    clientUserId,
+    ...(recipientId !== undefined ? { recipientId } : {}),
+    ...(userName !== undefined ? { userName } : {}),
+    ...(email !== undefined ? { email } : {}),
+    ...(authenticationMethod !== undefined ? { authenticationMethod } : {}),
+  };
+}

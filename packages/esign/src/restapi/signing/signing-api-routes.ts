@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
+import { mergePdfs } from '@signet/pdf';
+import { getEnvelope } from '../../domain/envelope/get-envelope.ts';
+import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
+import { EsignError } from '../../errors.ts';
+import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
+import type { AuditEventsRepository } from '../../store/audit-events-repository.ts';
+import type { SigningRepository } from '../../store/signing-repository.ts';
+import { findEmbeddedSigner } from './find-embedded-signer.ts';
+import { parseRecipientViewRequest } from './parse-recipient-view-request.ts';
+import { toWireAuditEvents } from './to-wire-audit-events.ts';
+
+export type SigningApiDeps = {
+  readonly envelopes: EnvelopeDeps;
+  readonly signing: SigningRepository;
+  readonly audit: AuditEventsRepository;
+  readonly publicUrl: string;
+  /** How long a recipient view URL can be redeemed (DocuSign: 5 minutes). */
+  readonly viewTtlMs: number;
+  readonly preHandler: readonly preHandlerAsyncHookHandler[];
+};
+
+type EnvelopeParams = { accountId: string; envelopeId: string };
+const BASE = '/restapi/v2.1/accounts/:accountId/envelopes/:envelopeId';
+
+/** The path a recipient view URL redeems at (signing/recipient-view-redeem.ts). */
+export const VIEW_PATH = '/signing/view/';
+
+function sendPdf(reply: FastifyReply, bytes: Uint8Array, name: string) {
+  // esign-wire.md §0.13: the SDK reads raw PDF bytes with Accept: application/pdf.
+  return reply.type('application/pdf').header('content-disposition', `file; filename="${name}"`).send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+/**
+ * The REST side of signing (esign-wire.md §2): createRecipientView, listAuditEvents, and
+ * getDocument for `combined` and `certificate`. Static path segments win over the envelope
+ * module's `documents/:documentId` in Fastify's router, so these need no change there.
+ */
+export function registerSigningApiRoutes(app: FastifyInstance, deps: SigningApiDeps): void {
+  const preHandler = [...deps.preHandler];
+  const d = deps.envelopes;
+
+  app.post<{ Params: EnvelopeParams }>(`${BASE}/views/recipient`, { preHandler }, async (request, reply) => {
+    const view = parseRecipientViewRequest(request.body);
+    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    if (!['sent', 'delivered'].includes(envelope.status)) throw new EsignError('ENVELOPE_INVALID_STATUS', `The envelope is ${envelope.status}; only sent or delivered envelopes can be signed.`);
+    const signer = findEmbeddedSigner(envelope, view);
+    const token = newSecretToken();
+    const now = d.clock();
+    await deps.signing.createRecipientView({ tokenHash: sha256Hex(token), envelopeId: envelope.envelopeId, recipientId: signer.recipientId, returnUrl: view.returnUrl, createdAt: now, expiresAt: new Date(now.getTime() + deps.viewTtlMs) });
+    // ViewUrl {url}: short-lived and single-use; the browser is sent there (iframe or redirect).
+    return reply.code(201).send({ url: `${deps.publicUrl}${VIEW_PATH}${token}` });
+  });
+
+  app.get<{ Params: EnvelopeParams }>(`${BASE}/audit_events`, { preHandler }, async (request) => {
+    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    return toWireAuditEvents(await deps.audit.list(envelope.envelopeId));
+  });
+
+  app.get<{ Params: EnvelopeParams; Querystring: Record<string, string | string[] | undefined> }>(`${BASE}/documents/combined`, { preHandler }, async (request, reply) => {
+    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    const raw = request.query.certificate;
+    // DocuSign: "When set to false, the envelope signing certificate is removed from the download."
+    const withCertificate = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase() !== 'false';
+    const result = envelope.status === 'completed' ? await deps.signing.result(envelope.envelopeId) : undefined;
+    if (result) return sendPdf(reply, withCertificate ? result.combined_with_certificate : result.combined_documents, `envelope-${envelope.envelopeId}.pdf`);
+    // In process: the documents as sent, merged (no signatures or certificate exist yet).
+    const pdfs: Uint8Array[] = [];
+    for (const doc of envelope.documents) {
+      const pdf = await d.store.documentPdf(envelope.accountId, envelope.envelopeId, doc.documentId);
+      if (!pdf) throw new EsignError('DOCUMENT_DOES_NOT_EXIST');
+      pdfs.push(pdf);
+    }
+    return sendPdf(reply, await mergePdfs(pdfs), `envelope-${envelope.envelopeId}.pdf`);
+  });
+
+  app.get<{ Params: EnvelopeParams }>(`${BASE}/documents/certificate`, { preHandler }, async (request, reply) => {
+    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    const result = envelope.status === 'completed' ? await deps.signing.result(envelope.envelopeId) : undefined;
+    if (!result) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', 'The certificate of completion exists once the envelope is completed.');
+    return sendPdf(reply, result.certificate, `certificate-${envelope.envelopeId}.pdf`);
+  });
+}

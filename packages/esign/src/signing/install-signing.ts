@@ -1,0 +1,102 @@
+import { loadSignatureFont, type SealIdentity } from '@signet/pdf';
+import type { FastifyInstance } from 'fastify';
+import { CompletionWorker } from '../completion/completion-worker.ts';
+import { loadOrCreateDevSeal } from '../completion/dev-seal-identity.ts';
+import type { EsignContext } from '../context.ts';
+import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
+import { accountAccess, bearerAuth } from '../restapi/bearer-auth.ts';
+import { registerSigningApiRoutes } from '../restapi/signing/signing-api-routes.ts';
+import { AuditEventsRepository } from '../store/audit-events-repository.ts';
+import { EnvelopesRepository } from '../store/envelopes-repository.ts';
+import { SigningRepository } from '../store/signing-repository.ts';
+import { PageRenderer } from './page-renderer.ts';
+import { registerRecipientViewRedeem } from './recipient-view-redeem.ts';
+import { SIGNING_SCRIPT } from './signing-script.ts';
+import { SIGNING_STYLESHEET } from './signing-stylesheet.ts';
+import { registerSigningRoutes } from './signing-routes.ts';
+
+export type SigningModuleOptions = {
+  /** The envelope use cases' ports (installEnvelopes returns them). */
+  envelopes: EnvelopeDeps;
+  /** The service's seal P12; default: a development seal generated once in DATA_DIR. */
+  seal?: SealIdentity;
+  /** Completion polling (tests go faster); a finishing signer also wakes it at once. */
+  completionPollMs?: number;
+  /** createRecipientView URL lifetime; DocuSign's is 5 minutes. */
+  viewTtlMs?: number;
+  /** The embedded signing session's lifetime. */
+  sessionTtlMs?: number;
+};
+
+/**
+ * CSP of the signing pages: the default (web/security-headers.ts) plus a same-origin script,
+ * the signature font, and data: images (a drawn signature is previewed from the canvas).
+ * No form-action: Chromium applies it to the redirect after Finish, which goes to the
+ * integrator's returnUrl.
+ */
+const SIGNING_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/**
+ * Installs signing on a server (issue 7): the ceremony pages under /signing, the REST routes
+ * (views/recipient, audit_events, documents/combined|certificate), and the completion worker,
+ * started when the server is ready and stopped when it closes. Called once, after
+ * installEnvelopes; `signedDocumentSource` is what installEnvelopes' `signedDocumentPdf` takes.
+ */
+export function installSigning(app: FastifyInstance, ctx: EsignContext, options: SigningModuleOptions): { completion: CompletionWorker } {
+  const signing = new SigningRepository(ctx.store.db);
+  const audit = new AuditEventsRepository(ctx.store.db);
+  const tokens = new EnvelopesRepository(ctx.store.db);
+  let seal: Promise<SealIdentity> | undefined;
+  const completion = new CompletionWorker({
+    envelopes: options.envelopes,
+    signing,
+    audit,
+    publicUrl: ctx.config.publicUrl,
+    seal: () => (seal ??= options.seal ? Promise.resolve(options.seal) : Promise.resolve().then(() => loadOrCreateDevSeal(ctx.config.dataDir))),
+    senderOf: async (userId) => {
+      const user = await ctx.store.db.kysely.selectFrom('users').select(['name', 'email']).where('id', '=', userId).executeTakeFirst();
+      return user ? { name: user.name, email: user.email } : undefined;
+    },
+    ...(options.completionPollMs !== undefined ? { pollIntervalMs: options.completionPollMs } : {}),
+    onError: (err, envelopeId) => app.log.error({ err, envelopeId }, 'envelope completion failed'),
+  });
+
+  // An encapsulated scope: its onSend hook (the CSP below) applies to the signing pages only.
+  void app.register((scope, _options, done) => {
+    // Runs after the server-wide onSend hook, so this CSP replaces the default one here.
+    scope.addHook('onSend', async (_request, reply) => {
+      reply.header('content-security-policy', SIGNING_CSP);
+    });
+    let font: Promise<Uint8Array> | undefined;
+    scope.get('/signing/assets/signing.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(SIGNING_SCRIPT));
+    scope.get('/signing/assets/signing.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(SIGNING_STYLESHEET));
+    // The same font file the stamp uses: what the signer adopts is what the PDF shows.
+    scope.get('/signing/assets/signature.otf', async (_request, reply) => reply.type('font/otf').header('cache-control', 'public, max-age=86400').send(Buffer.from(await (font ??= loadSignatureFont()))));
+    registerRecipientViewRedeem(scope, { ctx, signing, sessionTtlMs: options.sessionTtlMs ?? 60 * 60_000 });
+    registerSigningRoutes(scope, {
+      ctx,
+      envelopes: options.envelopes,
+      lookup: { findSigningToken: (hash) => tokens.findSigningToken(hash), signing, now: ctx.now },
+      signing,
+      pages: new PageRenderer(),
+      onSigned: () => completion.wake(),
+    });
+    done();
+  });
+  registerSigningApiRoutes(app, { envelopes: options.envelopes, signing, audit, publicUrl: ctx.config.publicUrl, viewTtlMs: options.viewTtlMs ?? 5 * 60_000, preHandler: [bearerAuth(ctx), accountAccess(ctx)] });
+
+  app.addHook('onReady', (done) => {
+    completion.start();
+    done();
+  });
+  app.addHook('onClose', async () => {
+    await completion.stop();
+  });
+  return { completion };
+}
+
+/** The stamped document of a completed envelope, for installEnvelopes' `signedDocumentPdf`. */
+export function signedDocumentSource(ctx: EsignContext): (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined> {
+  const signing = new SigningRepository(ctx.store.db);
+  return (envelopeId, documentId) => signing.signedDocument(envelopeId, documentId);
+}

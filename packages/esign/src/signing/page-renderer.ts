@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { PDFDocument } from 'pdf-lib';
+
+/**
+ * Page images for the signing page, rendered on the server by poppler's pdftoppm
+ * (poppler-utils, installed by scripts/setup.mjs). Measured on this machine: 10-50 ms for a
+ * Letter page at 110 dpi, and the browser needs no PDF engine at all (pdf.js would ship ~1 MB
+ * of script and a worker to every signer, phones included). Documents never change once sent,
+ * so renders and page sizes are cached by key.
+ */
+export class PageRenderer {
+  readonly #dpi: number;
+  readonly #maxEntries: number;
+  readonly #timeoutMs: number;
+  readonly #images = new Map<string, Promise<Buffer>>();
+  readonly #sizes = new Map<string, Promise<{ width: number; height: number }[]>>();
+
+  constructor(options: { dpi?: number; maxEntries?: number; timeoutMs?: number } = {}) {
+    this.#dpi = options.dpi ?? 110;
+    this.#maxEntries = options.maxEntries ?? 200;
+    this.#timeoutMs = options.timeoutMs ?? 20_000;
+  }
+
+  /** CropBox sizes in points of every page: the frame tab positions are measured in. */
+  pageSizes(key: string, pdf: () => Promise<Uint8Array>): Promise<{ width: number; height: number }[]> {
+    return this.#cached(this.#sizes, key, async () => {
+      const doc = await PDFDocument.load(await pdf(), { updateMetadata: false });
+      return doc.getPages().map((p) => {
+        const crop = p.getCropBox();
+        return { width: crop.width, height: crop.height };
+      });
+    });
+  }
+
+  /** One page as PNG. */
+  png(key: string, pageNumber: number, pdf: () => Promise<Uint8Array>): Promise<Buffer> {
+    return this.#cached(this.#images, `${key}#${pageNumber}`, async () => this.#render(await pdf(), pageNumber));
+  }
+
+  #cached<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+    const hit = map.get(key);
+    if (hit) {
+      // Map order is insertion order: re-inserting makes this the most recently used.
+      map.delete(key);
+      map.set(key, hit);
+      return hit;
+    }
+    const value = make();
+    map.set(key, value);
+    value.catch(() => map.delete(key));
+    while (map.size > this.#maxEntries) map.delete(map.keys().next().value as string);
+    return value;
+  }
+
+  #render(pdf: Uint8Array, pageNumber: number): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      // "-" reads the PDF from stdin; without an output root and with -singlefile the PNG goes to stdout.
+      const child = spawn('pdftoppm', ['-png', '-r', String(this.#dpi), '-f', String(pageNumber), '-l', String(pageNumber), '-singlefile', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      let err = '';
+      const timer = setTimeout(() => child.kill('SIGKILL'), this.#timeoutMs);
+      child.stdout.on('data', (c: Buffer) => out.push(c));
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      child.on('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        if (code === 0 && out.length > 0) resolve(Buffer.concat(out));
+        else reject(new Error(`pdftoppm exited with ${code}: ${err.trim().slice(0, 300)}`));
+      });
+      child.stdin.on('error', () => {});
+      child.stdin.end(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { EsignError } from '../errors.ts';
+import { parseFinishForm } from './parse-finish-form.ts';
+
+const tabs = { requiredTabIds: ['t1', 't2'], allTabIds: ['t1', 't2', 't3'] };
+const png = `data:image/png;base64,${Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]).toString('base64')}`;
+
+test('a typed signature with every required tab is accepted; whitespace is collapsed', () => {
+  const form = parseFinishForm({ signatureKind: 'typed', signatureText: '  Ada   Lovelace ', signedTabs: 't1,t2,t2' }, tabs);
+  assert.deepEqual(form, { signature: { kind: 'typed', text: 'Ada Lovelace' }, signedTabIds: ['t1', 't2'] });
+});
+
+test('a drawn signature must be a PNG data URL', () => {
+  const form = parseFinishForm({ signatureKind: 'image', signatureImage: png, signedTabs: 't1,t2,t3' }, tabs);
+  assert.equal(form.signature.kind, 'image');
+  assert.throws(() => parseFinishForm({ signatureKind: 'image', signatureImage: 'data:image/png;base64,AAAA', signedTabs: 't1,t2' }, tabs), /not a PNG/);
+  assert.throws(() => parseFinishForm({ signatureKind: 'image', signatureImage: 'data:image/svg+xml;base64,AAAA', signedTabs: 't1,t2' }, tabs), /must be a PNG/);
+});
+
+test('unsigned required tabs, foreign tabs and a missing signature are refused with INVALID_REQUEST_PARAMETER', () => {
+  const cases = [
+    { signatureKind: 'typed', signatureText: 'Ada', signedTabs: 't1' },
+    { signatureKind: 'typed', signatureText: 'Ada', signedTabs: 't1,t2,other' },
+    { signatureKind: 'typed', signatureText: '   ', signedTabs: 't1,t2' },
+    { signedTabs: 't1,t2' },
+  ];
+  for (const body of cases) {
+    assert.throws(() => parseFinishForm(body, tabs), (err: unknown) => err instanceof EsignError && err.code === 'INVALID_REQUEST_PARAMETER');
+  }
+});

@@ -1,0 +1,30 @@
+// Brings @fastify/cookie's reply.setCookie types into scope.
+import type {} from '@fastify/cookie';
+import type { FastifyInstance } from 'fastify';
+import type { EsignContext } from '../context.ts';
+import { newSecretToken, sha256Hex } from '../security/secret-token.ts';
+import type { SigningRepository } from '../store/signing-repository.ts';
+import { returnWithEvent, SESSION_COOKIE, SESSION_REF } from './resolve-signer.ts';
+import { noticePage } from './signing-pages.ts';
+
+/**
+ * GET /signing/view/{token}: redeems a createRecipientView URL once. The URL is a bearer
+ * secret that travels through the integrator's page, logs and browser history, so it works
+ * only once and only for `viewTtlMs`; redeeming trades it for an HttpOnly session cookie scoped
+ * to /signing. A used or expired URL sends the browser back with DocuSign's `ttl_expired`.
+ */
+export function registerRecipientViewRedeem(app: FastifyInstance, deps: { ctx: EsignContext; signing: SigningRepository; sessionTtlMs: number }): void {
+  app.get<{ Params: { token: string } }>('/signing/view/:token', async (request, reply) => {
+    const now = deps.ctx.now();
+    const view = /^[A-Za-z0-9_-]{20,100}$/.test(request.params.token) ? await deps.signing.redeemRecipientView(sha256Hex(request.params.token), now) : undefined;
+    if (!view) {
+      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store')
+        .send(noticePage('This link is not valid', 'The signing link is unknown. Ask the sender for a new one.'));
+    }
+    if (view.outcome !== 'redeemed') return reply.code(303).header('cache-control', 'no-store').redirect(returnWithEvent(view.returnUrl, 'ttl_expired'));
+    const session = newSecretToken();
+    await deps.signing.createSession({ tokenHash: sha256Hex(session), envelopeId: view.envelopeId, recipientId: view.recipientId, returnUrl: view.returnUrl, createdAt: now, expiresAt: new Date(now.getTime() + deps.sessionTtlMs) });
+    reply.setCookie(SESSION_COOKIE, session, { path: '/signing', httpOnly: true, sameSite: 'lax', secure: deps.ctx.secureCookies, maxAge: Math.floor(deps.sessionTtlMs / 1000) });
+    return reply.code(303).header('cache-control', 'no-store').redirect(`/signing/${SESSION_REF}`);
+  });
+}

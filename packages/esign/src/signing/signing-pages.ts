@@ -1,0 +1,91 @@
+import { SIGN_HERE_SIZE } from '@signet/pdf';
+import type { Envelope, Recipient } from '../domain/envelope/envelope.ts';
+import { CSRF_FIELD } from '../web/csrf.ts';
+import { html, type SafeHtml } from '../web/html.ts';
+
+/** Page sizes (points, CropBox) of one document, in page order. */
+export type DocumentPages = { readonly documentId: string; readonly name: string; readonly sizes: readonly { width: number; height: number }[] };
+
+function frame(title: string, body: SafeHtml, withScript = false): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title} · Signet</title>
+<link rel="stylesheet" href="/signing/assets/signing.css">
+${withScript ? html`<script src="/signing/assets/signing.js" defer></script>` : ''}
+</head>
+<body>
+${body}
+</body>
+</html>
+`.value;
+}
+
+/** A one-message page: not your turn, already signed, voided, declined, completed, expired. */
+export function noticePage(title: string, message: string, extra?: SafeHtml): string {
+  return frame(title, html`<main class="notice"><h1>${title}</h1><p>${message}</p>${extra}</main>`);
+}
+
+/**
+ * The ceremony: every page of every document as an image, the signer's SignHere tabs over them
+ * as buttons named "Sign here" (ARCHITECTURE.md §4), the Finish form and the Decline dialog.
+ */
+export function ceremonyPage(v: { base: string; csrf: string; envelope: Envelope; recipient: Recipient; documents: readonly DocumentPages[] }): string {
+  const csrf = html`<input type="hidden" name="${CSRF_FIELD}" value="${v.csrf}">`;
+  const tabsOn = (documentId: string, page: number) => v.recipient.tabs.filter((t) => t.documentId === documentId && t.pageNumber === page);
+  const documents = v.documents.map((d) => html`<section class="document" aria-label="${d.name}">
+<h2>${d.name}</h2>
+${d.sizes.map((size, i) => html`<div class="page" data-width="${size.width}" data-height="${size.height}">
+<img class="render" src="${v.base}/documents/${encodeURIComponent(d.documentId)}/pages/${i + 1}" alt="${d.name}, page ${i + 1} of ${d.sizes.length}" width="${Math.round(size.width)}" height="${Math.round(size.height)}" loading="${i < 2 ? 'eager' : 'lazy'}">
+${tabsOn(d.documentId, i + 1).map((t) => {
+    const scale = t.scaleValue ?? 1;
+    return html`<button type="button" class="tab" data-tab-id="${t.tabId}" data-required="${t.optional ? 'false' : 'true'}" data-x="${t.xPosition}" data-y="${t.yPosition}" data-w="${SIGN_HERE_SIZE.width * scale}" data-h="${SIGN_HERE_SIZE.height * scale}">Sign here${t.optional ? ' (optional)' : ''}</button>`;
+  })}
+</div>`)}
+</section>`);
+  return frame(`Sign: ${v.envelope.emailSubject}`, html`<div class="bar">
+<h1>${v.envelope.emailSubject}</h1>
+<form id="finish-form" method="post" action="${v.base}/finish">
+${csrf}
+<input type="hidden" name="signatureKind" value="">
+<input type="hidden" name="signatureText" value="">
+<input type="hidden" name="signatureImage" value="">
+<input type="hidden" name="signedTabs" value="">
+<button type="submit" id="finish" disabled>Finish</button>
+</form>
+<button type="button" id="decline-open" class="secondary">Decline</button>
+<p id="progress" role="status">${v.recipient.name}, please review the documents and select each "Sign here" tab.</p>
+</div>
+<main class="documents">${documents}</main>
+<dialog id="adopt-dialog" aria-labelledby="adopt-title">
+<h2 id="adopt-title">Adopt your signature</h2>
+<fieldset class="modes"><legend class="visually-hidden">Signature style</legend>
+<label><input type="radio" name="mode" value="typed" checked> Type</label>
+<label><input type="radio" name="mode" value="drawn"> Draw</label>
+</fieldset>
+<div id="typed-panel">
+<label for="signature-text">Your name</label>
+<input id="signature-text" type="text" maxlength="100" autocomplete="name" value="${v.recipient.name}">
+<span id="typed-preview" aria-hidden="true"></span>
+</div>
+<div id="drawn-panel" hidden>
+<canvas id="signature-pad" width="600" height="200" aria-label="Draw your signature here"></canvas>
+<button type="button" id="clear-pad" class="secondary">Clear</button>
+</div>
+<p id="adopt-error" class="error" role="alert"></p>
+<p>By selecting Adopt and sign, I agree that this signature is the electronic representation of my signature on these documents.</p>
+<div class="actions"><button type="button" id="adopt-button">Adopt and sign</button><button type="button" id="adopt-cancel" class="secondary">Cancel</button></div>
+</dialog>
+<dialog id="decline-dialog" aria-labelledby="decline-title">
+<h2 id="decline-title">Decline to sign</h2>
+<form method="post" action="${v.base}/decline">
+${csrf}
+<label for="decline-reason">Reason for declining</label>
+<textarea id="decline-reason" name="reason" required maxlength="2000"></textarea>
+<div class="actions"><button type="submit">Decline to sign</button><button type="button" id="decline-cancel" class="secondary">Cancel</button></div>
+</form>
+</dialog>`, true);
+}

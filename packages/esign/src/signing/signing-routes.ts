@@ -1,0 +1,173 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EsignContext } from '../context.ts';
+import type { Envelope } from '../domain/envelope/envelope.ts';
+import { getEnvelope } from '../domain/envelope/get-envelope.ts';
+import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
+import { applySigningChange } from '../domain/signing/apply-signing-change.ts';
+import type { AuditActor } from '../domain/signing/audit-event.ts';
+import { signerAccess, type SignerAccess } from '../domain/signing/signer-access.ts';
+import { declineSigning, finishSigning, recordView } from '../domain/signing/signing-changes.ts';
+import { EsignError } from '../errors.ts';
+import type { SigningRepository } from '../store/signing-repository.ts';
+import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
+import { formField } from '../web/form.ts';
+import { html } from '../web/html.ts';
+import type { PageRenderer } from './page-renderer.ts';
+import { parseFinishForm } from './parse-finish-form.ts';
+import { resolveSigner, returnWithEvent, type SignerLookup, type SignerRef } from './resolve-signer.ts';
+import { ceremonyPage, noticePage, type DocumentPages } from './signing-pages.ts';
+
+export type SigningRouteDeps = {
+  readonly ctx: EsignContext;
+  readonly envelopes: EnvelopeDeps;
+  readonly lookup: SignerLookup;
+  readonly signing: SigningRepository;
+  readonly pages: PageRenderer;
+  /** Told when a finish left the envelope `signed` (the completion worker seals it now). */
+  readonly onSigned: () => void;
+};
+
+type RefParams = { ref: string };
+
+function actorOf(request: FastifyRequest): AuditActor {
+  const ua = request.headers['user-agent'];
+  return { ipAddress: request.ip, ...(typeof ua === 'string' && ua !== '' ? { userAgent: ua.slice(0, 500) } : {}) };
+}
+
+function sendPage(reply: FastifyReply, body: string, status = 200) {
+  // Signing links are bearer secrets: no cache may keep a page that embeds one.
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+}
+
+function unknownLink(reply: FastifyReply) {
+  return sendPage(reply, noticePage('This link is not valid', 'The signing link is unknown or has expired. Ask the sender for a new one.'), 404);
+}
+
+/** The friendly page for every state in which nothing is left to sign. */
+function statePage(access: Exclude<SignerAccess, { kind: 'sign' }>, ref: SignerRef, envelope: Envelope): string {
+  switch (access.kind) {
+    case 'not-your-turn':
+      return noticePage('Not your turn yet', `Other people sign "${envelope.emailSubject}" before you. You will get an e-mail when it is your turn.`);
+    case 'finished':
+      return noticePage('Thank you for signing', envelope.status === 'completed'
+        ? 'Everyone has signed. You will receive the completed documents by e-mail.'
+        : 'Your signature is saved. You will receive the completed documents by e-mail when everyone has signed.', envelope.status === 'completed' ? html`<p><a href="${ref.base}/download">Download the completed documents</a></p>` : undefined);
+    case 'completed':
+      return noticePage('Completed', 'Everyone has signed these documents.', html`<p><a href="${ref.base}/download">Download the completed documents</a></p>`);
+    case 'declined':
+      return noticePage('Declined', access.byThisSigner ? 'You declined to sign. The sender has been told.' : 'A signer declined, so these documents will not be signed.');
+    case 'voided':
+      return noticePage('Voided', `The sender voided these documents${access.reason ? `: ${access.reason}` : '.'}`);
+    case 'unknown-recipient':
+      return noticePage('Nothing to sign', 'This link is not for signing.');
+  }
+}
+
+/**
+ * The signing ceremony (issue 7): the page, its page images, Finish and Decline. Each request
+ * re-reads the envelope: what a signer may do depends on routing and on the other signers.
+ */
+export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDeps): void {
+  const { envelopes: d, lookup } = deps;
+
+  const signerOr404 = async (request: FastifyRequest<{ Params: RefParams }>) => resolveSigner(lookup, request, request.params.ref);
+
+  async function documentPages(envelope: Envelope): Promise<DocumentPages[]> {
+    return Promise.all(envelope.documents.map(async (doc) => ({
+      documentId: doc.documentId,
+      name: doc.name,
+      sizes: await deps.pages.pageSizes(`${envelope.envelopeId}/${doc.documentId}`, () => originalPdf(envelope, doc.documentId)),
+    })));
+  }
+
+  async function originalPdf(envelope: Envelope, documentId: string): Promise<Uint8Array> {
+    const pdf = await d.store.documentPdf(envelope.accountId, envelope.envelopeId, documentId);
+    if (!pdf) throw new EsignError('DOCUMENT_DOES_NOT_EXIST');
+    return pdf;
+  }
+
+  app.get<{ Params: RefParams }>('/signing/:ref', async (request, reply) => {
+    const ref = await signerOr404(request);
+    if (!ref) return unknownLink(reply);
+    let envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    let access = signerAccess(envelope, ref.recipientId);
+    if (access.kind === 'sign') {
+      ({ envelope } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => recordView(current, ref.recipientId, deps.ctx.now(), actorOf(request))));
+      access = signerAccess(envelope, ref.recipientId);
+    }
+    if (access.kind !== 'sign') return sendPage(reply, statePage(access, ref, envelope));
+    const csrf = csrfTokenFor(deps.ctx, request, reply);
+    return sendPage(reply, ceremonyPage({ base: ref.base, csrf, envelope, recipient: access.recipient, documents: await documentPages(envelope) }));
+  });
+
+  app.get<{ Params: RefParams & { documentId: string; page: string } }>('/signing/:ref/documents/:documentId/pages/:page', async (request, reply) => {
+    const ref = await signerOr404(request);
+    if (!ref) return unknownLink(reply);
+    const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    const doc = envelope.documents.find((x) => x.documentId === request.params.documentId);
+    const page = Number(request.params.page);
+    if (!doc || !Number.isInteger(page) || page < 1 || page > doc.pageCount) throw new EsignError('RESOURCE_NOT_FOUND');
+    const png = await deps.pages.png(`${envelope.envelopeId}/${doc.documentId}`, page, () => originalPdf(envelope, doc.documentId));
+    return reply.type('image/png').header('cache-control', 'private, max-age=600').send(png);
+  });
+
+  app.post<{ Params: RefParams }>('/signing/:ref/finish', async (request, reply) => {
+    assertCsrf(request);
+    const ref = await signerOr404(request);
+    if (!ref) return unknownLink(reply);
+    const before = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    const access = signerAccess(before, ref.recipientId);
+    if (access.kind === 'sign') {
+      const tabs = access.recipient.tabs;
+      const form = parseFinishForm(request.body, { requiredTabIds: tabs.filter((t) => !t.optional).map((t) => t.tabId), allTabIds: tabs.map((t) => t.tabId) });
+      const now = deps.ctx.now();
+      // Saved before the status change: once the envelope is `signed`, completion finds every signature.
+      await deps.signing.saveSignature(ref.envelopeId, ref.recipientId, {
+        kind: form.signature.kind,
+        ...(form.signature.kind === 'typed' ? { typedText: form.signature.text } : { image: form.signature.png }),
+        signedTabIds: form.signedTabIds,
+        adoptedAt: now,
+      });
+      const { envelope } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => finishSigning(d, current, ref.recipientId, now, actorOf(request)));
+      if (envelope.status === 'signed') deps.onSigned();
+    } else if (access.kind !== 'finished') {
+      return sendPage(reply, statePage(access, ref, before), 409);
+    }
+    // A second Finish (double click, back button) lands here too: idempotent.
+    return reply.code(303).redirect(ref.returnUrl ? returnWithEvent(ref.returnUrl, 'signing_complete') : `${ref.base}/done`);
+  });
+
+  app.post<{ Params: RefParams }>('/signing/:ref/decline', async (request, reply) => {
+    assertCsrf(request);
+    const ref = await signerOr404(request);
+    if (!ref) return unknownLink(reply);
+    const before = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    const access = signerAccess(before, ref.recipientId);
+    if (access.kind === 'sign') {
+      const reason = formField(request.body, 'reason') ?? '';
+      await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => declineSigning(current, ref.recipientId, reason, deps.ctx.now(), actorOf(request)));
+    } else if (!(access.kind === 'declined' && access.byThisSigner)) {
+      return sendPage(reply, statePage(access, ref, before), 409);
+    }
+    return reply.code(303).redirect(ref.returnUrl ? returnWithEvent(ref.returnUrl, 'decline') : `${ref.base}/done`);
+  });
+
+  app.get<{ Params: RefParams }>('/signing/:ref/done', async (request, reply) => {
+    const ref = await signerOr404(request);
+    if (!ref) return unknownLink(reply);
+    const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    const access = signerAccess(envelope, ref.recipientId);
+    if (access.kind === 'sign') return reply.code(303).redirect(ref.base);
+    return sendPage(reply, statePage(access, ref, envelope));
+  });
+
+  /** The sealed combined PDF, for any recipient of a completed envelope (the completion mail links here). */
+  app.get<{ Params: RefParams }>('/signing/:ref/download', async (request, reply) => {
+    const ref = await signerOr404(request);
+    if (!ref) return unknownLink(reply);
+    const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    const result = envelope.status === 'completed' ? await deps.signing.result(envelope.envelopeId) : undefined;
+    if (!result) return sendPage(reply, noticePage('Not completed yet', 'The documents can be downloaded once everyone has signed.'), 409);
+    return reply.type('application/pdf').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="envelope-${envelope.envelopeId}.pdf"`).send(Buffer.from(result.combined_with_certificate));
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * The signing pages' stylesheet (served at /signing/assets/signing.css). Mobile first: pages
+ * scale to the screen's width and the action bar stays reachable at the top.
+ */
+export const SIGNING_STYLESHEET = `
+@font-face{font-family:"Signet Script";src:url(/signing/assets/signature.otf) format("opentype");font-display:block}
+body{font-family:system-ui,sans-serif;margin:0;color:#1d2330;background:#eceef2}
+.bar{position:sticky;top:0;z-index:5;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;padding:.6rem 1rem;background:#1d2330;color:#fff}
+.bar h1{font-size:1rem;margin:0;flex:1 1 12rem;overflow-wrap:anywhere}.bar p{margin:0;font-size:.85rem;flex:1 1 100%}
+.bar form{margin:0}
+button{padding:.5rem 1rem;font:inherit;cursor:pointer;border-radius:4px;border:1px solid #3056d3;background:#3056d3;color:#fff;min-height:2.5rem}
+button.secondary{background:#fff;color:#3056d3}button:disabled{opacity:.5;cursor:not-allowed}
+.documents{max-width:60rem;margin:0 auto;padding:.5rem}
+.document h2{font-size:1rem;margin:1rem .25rem .5rem}
+.page{position:relative;margin:0 auto 1rem;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.25)}
+.page img.render{display:block;width:100%;height:auto}
+.tab{position:absolute;margin:0;padding:0;min-height:0;box-sizing:border-box;border:2px dashed #d39e00;background:rgba(255,214,0,.35);color:#5c4400;font-size:clamp(.55rem,1.6vw,.9rem);font-weight:600;display:flex;align-items:center;justify-content:center;overflow:hidden}
+.tab.next{outline:3px solid #d39e00}
+.tab.signed{border:1px solid transparent;background:transparent;color:#0d1a59;cursor:default}
+.tab img{max-width:100%;max-height:100%}
+.script,#typed-preview{font-family:"Signet Script",cursive;font-size:clamp(1rem,3.2vw,1.6rem);white-space:nowrap}
+#typed-preview{display:block;min-height:2.5rem;border-bottom:1px solid #999;margin:.5rem 0;font-size:2rem}
+dialog{border:none;border-radius:8px;padding:1rem;width:min(32rem,92vw);box-sizing:border-box}
+dialog::backdrop{background:rgba(0,0,0,.4)}
+dialog h2{margin-top:0;font-size:1.1rem}
+label{display:block;margin:.5rem 0 .2rem}input[type=text],textarea{width:100%;padding:.5rem;box-sizing:border-box;font:inherit}
+textarea{min-height:6rem}
+.modes{display:flex;gap:1rem;border:none;padding:0;margin:0}.modes label{display:inline;margin:0}
+canvas{width:100%;height:auto;aspect-ratio:3/1;border:1px solid #999;border-radius:4px;touch-action:none;background:#fff}
+.actions{display:flex;gap:.5rem;flex-wrap:wrap;margin-top:.75rem}
+.error{color:#8e1c1c;min-height:1.2rem;margin:.25rem 0}
+.notice{max-width:36rem;margin:2rem auto;background:#fff;border-radius:8px;padding:1.25rem 1.5rem;box-shadow:0 1px 4px rgba(0,0,0,.15)}
+.notice h1{font-size:1.3rem;margin-top:0}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+`;
