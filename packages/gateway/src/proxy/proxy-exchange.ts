@@ -214,7 +214,7 @@ export class ProxyExchange implements ExchangeSink {
     this.#conn = undefined;
     if (this.#done) return;
     // Kong handler.lua: a host that does not resolve is 503 "name resolution failed", no retry.
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    const code = error !== undefined && 'code' in error ? String(error.code) : undefined;
     if (!conn.connected && (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA')) {
       this.#fail('NAME_RESOLUTION');
       return;
