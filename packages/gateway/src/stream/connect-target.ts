@@ -1,0 +1,101 @@
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect, rootCertificates } from 'node:tls';
+import type { Address } from '../balancer/index.ts';
+import type { ProxyHooks } from '../proxy/proxy-hooks.ts';
+import type { StreamTarget } from './stream-target.ts';
+
+/** How a connection to the target ended up. */
+export type ConnectResult =
+  | { readonly ok: true; readonly socket: Socket; readonly address: Address | undefined }
+  /** `no_peer`: the balancer is unhealthy or has no available address (Kong: 503). */
+  | { readonly ok: false; readonly reason: 'no_peer' | 'tcp_failure' | 'timeout' | 'aborted' };
+
+type Attempt = 'ok' | 'tcp_failure' | 'timeout' | 'aborted';
+
+export type ConnectOptions = {
+  readonly hooks: ProxyHooks;
+  /** Extra trusted CAs (PEM) for `tls` services that verify the target. */
+  readonly trustedCa?: readonly string[] | undefined;
+  /** Aborted when the client goes away while connecting. */
+  readonly signal: AbortSignal;
+};
+
+/** One connect (and, for `tls` services, handshake) bounded by `connect_timeout`. */
+function connectOnce(target: StreamTarget, host: string, port: number, options: ConnectOptions): Promise<{ attempt: Attempt; socket: Socket }> {
+  const timeoutMs = target.service.connect_timeout;
+  const tls = target.tls;
+  return new Promise((resolve) => {
+    let socket: Socket;
+    if (tls !== undefined) {
+      const sni = tls.servername ?? host;
+      socket = tlsConnect({
+        host,
+        port,
+        // Node refuses an IP as SNI.
+        ...(isIP(sni) === 0 ? { servername: sni } : {}),
+        rejectUnauthorized: tls.rejectUnauthorized,
+        ...(options.trustedCa ? { ca: [...rootCertificates, ...options.trustedCa] } : {}),
+        ...(tls.clientCertificate ? { cert: tls.clientCertificate.cert, key: tls.clientCertificate.key } : {}),
+      });
+    } else {
+      socket = netConnect({ host, port, allowHalfOpen: true });
+    }
+    let settled = false;
+    const settle = (attempt: Attempt): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      socket.off('error', onError);
+      socket.off('close', onClose);
+      if (attempt !== 'ok') socket.destroy();
+      resolve({ attempt, socket });
+    };
+    const onError = (): void => settle('tcp_failure');
+    const onClose = (): void => settle('tcp_failure');
+    const onAbort = (): void => settle('aborted');
+    // nginx proxy_connect_timeout: the TCP connect and, for TLS, the handshake.
+    const timer = setTimeout(() => settle('timeout'), timeoutMs);
+    socket.once(tls !== undefined ? 'secureConnect' : 'connect', () => settle('ok'));
+    socket.on('error', onError);
+    socket.on('close', onClose);
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Connects a stream connection to its target as a request is sent: a peer from the upstream's
+ * balancer, and on a connect error or timeout another peer, up to `service.retries` more times
+ * (nginx proxy_next_upstream error timeout, kong.md §3.8). Every attempt on a balancer address
+ * is told to `hooks.onAttempt`: failures as `tcp_failure`/`timeout` with `retried` set when
+ * another attempt follows (kong.md §4.4), a connect as 200 (nginx stream `$status` 200).
+ */
+export async function connectTarget(target: StreamTarget, options: ConnectOptions): Promise<ConnectResult> {
+  let triesLeft = target.service.retries;
+  for (;;) {
+    let address: Address | undefined;
+    let host: string;
+    let port: number;
+    if (target.balancer !== undefined) {
+      address = target.balancer.getPeer();
+      if (address === undefined) return { ok: false, reason: 'no_peer' };
+      host = address.host;
+      port = address.port;
+    } else {
+      host = target.endpoint!.host;
+      port = target.endpoint!.port;
+    }
+    const { attempt, socket } = await connectOnce(target, host, port, options);
+    if (attempt === 'ok') {
+      if (address !== undefined && target.upstream !== undefined) options.hooks.onAttempt?.(target.upstream, address, 200, false);
+      return { ok: true, socket, address };
+    }
+    if (address !== undefined) target.balancer!.release(address);
+    if (attempt === 'aborted') return { ok: false, reason: 'aborted' };
+    const retry = triesLeft > 0;
+    if (address !== undefined && target.upstream !== undefined) options.hooks.onAttempt?.(target.upstream, address, attempt, retry);
+    if (!retry) return { ok: false, reason: attempt };
+    triesLeft--;
+  }
+}
