@@ -10,6 +10,7 @@ import { registerRestApi } from './restapi/index.ts';
 import { installEnvelopes, type EnvelopeModuleOptions } from './restapi/envelopes/install-envelopes.ts';
 import type { EnvelopeConverter } from './restapi/envelopes/pdf-adapters.ts';
 import { EsignError } from './errors.ts';
+import { installSigning, signedDocumentSource, type SigningModuleOptions } from './signing/install-signing.ts';
 import type { Store } from './store/index.ts';
 import { installErrorHandling } from './web/error-handler.ts';
 import { securityHeaders } from './web/security-headers.ts';
@@ -34,6 +35,8 @@ export type EsignDeps = {
   converter?: EnvelopeConverter;
   /** Outbox worker tuning (tests poll faster). */
   mailWorker?: EnvelopeModuleOptions['worker'];
+  /** The seal P12 (default: a development seal generated in DATA_DIR), completion and view timings. */
+  signing?: Omit<SigningModuleOptions, 'envelopes'>;
 };
 
 const NO_CONVERTER: EnvelopeConverter = {
@@ -81,6 +84,8 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   registerOAuthRoutes(app, ctx);
   registerRestApi(app, ctx);
   // Envelopes routes, the mail outbox worker (started on ready, stopped on close), dev mailbox.
-  installEnvelopes(app, ctx, { converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}) });
+  const { envelopes } = installEnvelopes(app, ctx, { converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}), signedDocumentPdf: signedDocumentSource(ctx) });
+  // Signing pages, recipient views, audit trail, completion worker (issue 7).
+  installSigning(app, ctx, { envelopes, ...deps.signing });
   return app;
 }
