@@ -42,6 +42,8 @@ test('envelope routes over HTTP: Bearer and account checks, query rules, no-op u
   const listed = (await call('GET', `${base}?envelope_ids=${envelopeId}&include=recipients`)).json() as { resultSetSize: string; totalSetSize: string; startPosition: string; endPosition: string; envelopes: { envelopeId: string; recipients?: { signers: unknown[] } }[] };
   assert.deepEqual([listed.resultSetSize, listed.totalSetSize, listed.startPosition, listed.endPosition], ['1', '1', '0', '0']);
   assert.equal(listed.envelopes[0]?.recipients?.signers.length, 1);
+  const paged = (await call('GET', `${base}?from_date=2020-01-01&count=1`)).json() as { nextUri: string; previousUri: string };
+  assert.deepEqual([paged.nextUri, paged.previousUri], ['', ''], 'one envelope fits one page');
   const none = (await call('GET', `${base}?from_date=2999-01-01T00:00:00Z`)).json() as { resultSetSize: string; envelopes: unknown[] };
   assert.deepEqual([none.resultSetSize, none.envelopes], ['0', []], 'an empty page still has an envelopes array');
 
@@ -56,6 +58,9 @@ test('envelope routes over HTTP: Bearer and account checks, query rules, no-op u
   const recipients = (await call('GET', `${base}/${envelopeId}/recipients?include_tabs=true`)).json() as { signers: { tabs: { signHereTabs: { pageNumber: string; xPosition: string; yPosition: string }[] } }[]; carbonCopies: unknown[] };
   assert.deepEqual(recipients.signers[0]?.tabs.signHereTabs.map((x) => [x.pageNumber, x.xPosition, x.yPosition]), [['2', '10', '20']]);
   assert.deepEqual(recipients.carbonCopies, []);
+  const tabs = (await call('GET', `${base}/${envelopeId}/recipients/1/tabs`)).json() as { signHereTabs: { recipientId: string; pageNumber: string }[] };
+  assert.deepEqual(tabs.signHereTabs.map((x) => [x.recipientId, x.pageNumber]), [['1', '2']]);
+  assert.equal((await call('GET', `${base}/${envelopeId}/recipients/7/tabs`)).json().errorCode, 'UNKNOWN_ENVELOPE_RECIPIENT');
   const documents = (await call('GET', `${base}/${envelopeId}/documents`)).json() as { envelopeDocuments: { documentId: string; pages: unknown[] }[] };
   assert.deepEqual(documents.envelopeDocuments.map((d) => [d.documentId, d.pages.length]), [['1', 2]]);
   const bytes = await request(`${base}/${envelopeId}/documents/1`, { headers: { authorization: `Bearer ${token}`, accept: 'application/pdf', 'content-type': 'application/json' } });
@@ -72,4 +77,11 @@ test('envelope routes over HTTP: Bearer and account checks, query rules, no-op u
   assert.equal(garbage.statusCode, 400);
   assert.equal(((await garbage.body.json()) as { errorCode: string }).errorCode, 'INVALID_REQUEST_BODY');
   assert.equal(((await call('GET', `${base}?from_date=2020-01-01`)).json() as { totalSetSize: string }).totalSetSize, '1', 'the refused creates stored nothing');
+  const second = await call('POST', base, definition);
+  assert.equal(second.status, 201);
+  const page1 = (await call('GET', `${base}?from_date=2020-01-01&count=1`)).json() as { envelopes: { envelopeId: string }[]; nextUri: string; previousUri: string };
+  assert.deepEqual([page1.envelopes[0]?.envelopeId, page1.previousUri], [envelopeId, '']);
+  assert.equal(page1.nextUri, '/envelopes?from_date=2020-01-01&count=1&start_position=1');
+  const page2 = (await call('GET', `${base}${page1.nextUri.slice('/envelopes'.length)}`)).json() as { envelopes: { envelopeId: string }[]; nextUri: string; previousUri: string; startPosition: string };
+  assert.deepEqual([page2.envelopes[0]?.envelopeId, page2.startPosition, page2.nextUri, page2.previousUri], [(second.json() as { envelopeId: string }).envelopeId, '1', '', '/envelopes?from_date=2020-01-01&count=1&start_position=0']);
 });

@@ -8,7 +8,7 @@ import { EsignError } from '../../errors.ts';
 import { parseEnvelopeDefinition } from './parse-envelope-definition.ts';
 import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
 import { parseStatusChangesQuery, type RawQuery } from './parse-status-changes-query.ts';
-import { toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients } from './to-wire-envelope.ts';
+import { toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients, toWireSignHere } from './to-wire-envelope.ts';
 import type { WireEnvelopesInformation } from './wire-types.ts';
 
 export type EnvelopeRouteDeps = {
@@ -42,6 +42,14 @@ function senderOf(request: FastifyRequest): string {
   return request.principal.userId;
 }
 
+/** `/envelopes?…` with the request's own query and another start_position. */
+function pageUri(query: RawQuery, startPosition: number): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (k !== 'start_position' && v !== undefined) params.set(k, Array.isArray(v) ? v.join(',') : v);
+  params.set('start_position', String(startPosition));
+  return `/envelopes?${params.toString()}`;
+}
+
 /** A file name for Content-Disposition: the document's name, ASCII-safe, ending in .pdf. */
 function pdfFileName(name: string): string {
   const base = name.replace(/\.[A-Za-z0-9]{1,10}$/, '').replace(/[^A-Za-z0-9 ._-]+/g, '_').trim() || 'document';
@@ -72,8 +80,9 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
       totalSetSize: String(totalSetSize),
       startPosition: String(query.startPosition),
       endPosition: String(Math.max(query.startPosition, query.startPosition + envelopes.length - 1)),
-      nextUri: '',
-      previousUri: '',
+      // DocuSign pages with nextUri/previousUri: the same query at the next (previous) start_position.
+      nextUri: query.startPosition + envelopes.length < totalSetSize ? pageUri(request.query, query.startPosition + envelopes.length) : '',
+      previousUri: query.startPosition > 0 ? pageUri(request.query, Math.max(0, query.startPosition - query.count)) : '',
       envelopes: envelopes.map((e) => toWireEnvelope(e, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') })),
     };
     return body;
@@ -98,6 +107,14 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
   app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId/recipients`, { preHandler }, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     return toWireRecipients(envelope, flag(request.query, 'include_tabs') || flag(request.query, 'include_anchor_tab_locations'));
+  });
+
+  // listTabs: one recipient's tabs (DocuSign's Tabs object; every tab type but signHere is empty here).
+  app.get<{ Params: EnvelopeParams & { recipientId: string } }>(`${BASE}/:envelopeId/recipients/:recipientId/tabs`, { preHandler }, async (request) => {
+    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    const recipient = envelope.recipients.find((r) => r.recipientId === request.params.recipientId);
+    if (!recipient) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', `recipientId "${request.params.recipientId}"`);
+    return { signHereTabs: recipient.tabs.map((tab) => toWireSignHere(tab, recipient)) };
   });
 
   app.get<{ Params: EnvelopeParams }>(`${BASE}/:envelopeId/documents`, { preHandler }, async (request) => {
