@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { startGatewayProcess } from '../health/gateway-process.ts';
 import { FaultUpstream } from './fault-upstream.ts';
+import { faultKongYml } from './fault-kong-yml.ts';
 
 async function upstreams(t: TestContext, n: number): Promise<FaultUpstream[]> {
   const list: FaultUpstream[] = [];
@@ -14,26 +15,6 @@ async function upstreams(t: TestContext, n: number): Promise<FaultUpstream[]> {
     for (const u of list) await u.close();
   });
   return list;
-}
-
-/** One service on "/" over one upstream of the given targets; passive checks as given. */
-export function faultKongYml(targets: readonly string[], o: { retries?: number; readTimeoutMs?: number; healthchecks?: object } = {}): string {
-  return `_format_version: "3.0"
-services:
-  - name: svc
-    host: svc.upstream
-    retries: ${o.retries ?? 5}
-    connect_timeout: 1000
-    read_timeout: ${o.readTimeoutMs ?? 60000}
-    routes:
-      - name: all
-        paths: ["/"]
-upstreams:
-  - name: svc.upstream
-    healthchecks: ${JSON.stringify(o.healthchecks ?? {})}
-    targets:
-${targets.map((t) => `      - target: ${t}`).join('\n')}
-`;
 }
 
 type Outcome = { status: number; body: string } | { error: string };
