@@ -16,11 +16,12 @@ export function healthchecksOn(hc: Healthchecks): boolean {
   ) {
     return false;
   }
-  // lua-resty-healthcheck `new()` asserts tcp/http/https (check_valid_type): a grpc type passes
-  // Kong's schema but no checker can be built, so the upstream ends up unchecked (kong.md §2.2).
+  // lua-resty-healthcheck `new()` asserts tcp/http/https (check_valid_type), so in Kong a grpc
+  // type leaves the upstream unchecked (kong.md §2.2). Here grpc/grpcs checks are implemented
+  // (probe-grpc.ts: grpc.health.v1.Health/Check), as the spec's type list asks.
   return isCheckerType(active.type) && isCheckerType(passive.type);
 }
 
 function isCheckerType(type: HealthcheckType): boolean {
-  return type === 'tcp' || type === 'http' || type === 'https';
+  return type === 'tcp' || type === 'http' || type === 'https' || type === 'grpc' || type === 'grpcs';
 }

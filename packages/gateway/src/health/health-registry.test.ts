@@ -16,8 +16,9 @@ test('kong.md §4.1: checks are on only with an active interval or a passive unh
   // Counts alone do not switch checks on: a passive success count or active thresholds.
   assert.equal(healthchecksOn(healthchecks({ passive: { healthy: { successes: 3 } } })), false);
   assert.equal(healthchecksOn(healthchecks({ active: { unhealthy: { http_failures: 3 }, healthy: { successes: 3 } } })), false);
-  // grpc passes the schema but no checker supports it.
-  assert.equal(healthchecksOn(healthchecks({ active: { type: 'grpc', healthy: { interval: 5 } } })), false);
+  // grpc/grpcs checks are implemented here (probe-grpc.ts), unlike lua-resty-healthcheck 3.1.
+  assert.equal(healthchecksOn(healthchecks({ active: { type: 'grpc', healthy: { interval: 5 } } })), true);
+  assert.equal(healthchecksOn(healthchecks({ active: { type: 'grpcs' }, passive: { type: 'grpc', unhealthy: { tcp_failures: 1 } } })), true);
 });
 
 test('kong.md §6.22: checks off → no checker, every report a no-op, every address up', () => {

@@ -1,4 +1,5 @@
 import type { Certificate, Snapshot, Upstream } from '../declarative/types.ts';
+import { activeChecksApply } from './active-checks-apply.ts';
 import { ActiveProber, type Probe, type Timers } from './active-prober.ts';
 import type { HealthOutcome } from './health-checker.ts';
 import { HealthRegistry } from './health-registry.ts';
@@ -76,6 +77,7 @@ export class LocalHealth implements NodeHealth {
     for (const checker of this.registry.checkers()) {
       const { healthy, unhealthy } = checker.upstream.healthchecks.active;
       if (healthy.interval === 0 && unhealthy.interval === 0) continue;
+      if (!activeChecksApply(snapshot, checker.upstream)) continue;
       const clientCertificate = clientCertificateOf(snapshot, checker.upstream);
       const prober = new ActiveProber(checker, {
         probe: this.#options.probe ?? probeTarget,

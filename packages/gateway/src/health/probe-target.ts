@@ -2,6 +2,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, rootCertificates } from 'node:tls';
 import type { HealthOutcome } from './health-checker.ts';
 import type { ProbeRequest } from './active-prober.ts';
+import { probeGrpc } from './probe-grpc.ts';
 
 // healthcheck.lua run_single_check reads only the status line.
 const STATUS_LINE = /^HTTP\/\d+\.\d+\s+(\d+)/i;
@@ -19,10 +20,11 @@ export function probeRequestText(request: Pick<ProbeRequest, 'active' | 'hostHea
 
 /**
  * One active probe over a real socket: `tcp` is a bare connect; `http`/`https` send Kong's
- * request and read the status line. `active.timeout` (seconds) bounds each socket operation;
+ * request and read the status line; `grpc`/`grpcs` ask grpc.health.v1 (probe-grpc.ts). `active.timeout` (seconds) bounds each socket operation;
  * a TLS handshake failure (bad or wrong-host certificate) is a TCP failure, as in Kong.
  */
 export function probeTarget(request: ProbeRequest): Promise<HealthOutcome> {
+  if (request.active.type === 'grpc' || request.active.type === 'grpcs') return probeGrpc(request);
   const { address, active, signal } = request;
   return new Promise<HealthOutcome>((resolve) => {
     let settled = false;

@@ -1,0 +1,43 @@
+import { createSecureServer, createServer, type Http2SecureServer, type Http2Server, type ServerHttp2Stream } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type { CertificateStore, PemPair } from '../tls/index.ts';
+import { MIN_TLS_VERSION } from '../tls/index.ts';
+import type { GrpcProxy } from './grpc-proxy.ts';
+
+export type GrpcServerOptions = {
+  /** h2 with ALPN and the SNI certificate store; else h2c (prior knowledge). */
+  readonly ssl: boolean;
+  /** The node default certificate (clients without SNI). */
+  readonly defaultCertificate: PemPair;
+  /** The current configuration's certificates (read per handshake, so reloads apply). */
+  readonly certificates: () => CertificateStore;
+};
+
+/**
+ * An HTTP/2 server (not listening yet) whose calls go to `proxy`: cleartext h2c for `grpc`
+ * routes, or TLS with ALPN `h2` and certificates chosen by SNI for `grpcs` routes.
+ */
+export function createGrpcServer(proxy: GrpcProxy, options: GrpcServerOptions): Http2Server | Http2SecureServer {
+  const server: Http2Server | Http2SecureServer = options.ssl
+    ? createSecureServer({
+        cert: options.defaultCertificate.certPem,
+        key: options.defaultCertificate.keyPem,
+        minVersion: MIN_TLS_VERSION,
+        ALPNProtocols: ['h2'],
+        SNICallback: (servername, cb) => cb(null, options.certificates().find(servername)),
+      })
+    : createServer();
+  server.on('stream', (stream: ServerHttp2Stream, headers) => {
+    const socket = stream.session?.socket;
+    proxy.handleStream(stream, headers, {
+      scheme: options.ssl ? 'https' : 'http',
+      port: (server.address() as AddressInfo | null)?.port ?? 0,
+      sni: options.ssl ? ((socket as TLSSocket | undefined)?.servername || undefined) : undefined,
+      remoteAddress: socket?.remoteAddress ?? '',
+    });
+  });
+  // A broken client session is the client's problem, never the process's.
+  server.on('sessionError', () => undefined);
+  return server;
+}

@@ -1,0 +1,212 @@
+import { constants, type ClientHttp2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import type { Address } from '../balancer/index.ts';
+import { GATEWAY_ERROR_CATALOG, type GatewayErrorCode } from '../errors.ts';
+import type { ProxyHooks } from '../proxy/proxy-hooks.ts';
+import { addressHostHeader } from '../proxy/proxy-route.ts';
+import type { RuntimeState } from '../runtime.ts';
+import { compileGrpcState, type GrpcState, type GrpcTarget } from './grpc-target.ts';
+import { grpcStatusOfHttpStatus, httpStatusOfGrpcStatus } from './grpc-status.ts';
+import { Http2SessionPool, SessionError } from './http2-session-pool.ts';
+
+/** Where a call came in. */
+export type GrpcCallInfo = {
+  readonly scheme: 'http' | 'https';
+  /** The listener's port (hosts with a port match on it). */
+  readonly port: number;
+  readonly sni: string | undefined;
+  readonly remoteAddress: string;
+};
+
+export type GrpcProxyDeps = {
+  readonly getState: () => RuntimeState;
+  /** Passive health checks (the same hooks as the HTTP proxy). */
+  readonly hooks?: ProxyHooks;
+  /** Extra trusted CAs (PEM) for grpcs services with tls_verify. */
+  readonly trustedCa?: readonly string[];
+};
+
+// RFC 9113 §8.2.2: connection-specific fields never travel in HTTP/2; the rest are rebuilt.
+const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host', 'http2-settings']);
+
+function forwardable(headers: IncomingHttpHeaders, into: OutgoingHttpHeaders): OutgoingHttpHeaders {
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name.startsWith(':') || NOT_FORWARDED.has(name)) continue;
+    into[name] = value;
+  }
+  return into;
+}
+
+/**
+ * Kong's grpc/grpcs services: a call on an HTTP/2 stream is routed on its path
+ * (`/package.Service/Method`), host and headers, balanced over the upstream's targets like a
+ * request (connect errors and timeouts retried on another target, kong.md §3.8), relayed as
+ * HTTP/2 with its trailers, and reported to passive checks with the HTTP status its
+ * `grpc-status` stands for. Gateway errors are answered as gRPC trailers-only responses.
+ */
+export class GrpcProxy {
+  readonly #deps: GrpcProxyDeps;
+  readonly #states = new WeakMap<RuntimeState, GrpcState>();
+  readonly #pool: Http2SessionPool;
+
+  constructor(deps: GrpcProxyDeps) {
+    this.#deps = deps;
+    this.#pool = new Http2SessionPool({ trustedCa: deps.trustedCa });
+  }
+
+  /** Closes the sessions to targets. */
+  close(): void {
+    this.#pool.close();
+  }
+
+  /** Serves one call (an http2 server's 'stream' event). */
+  handleStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo): void {
+    stream.on('error', () => undefined);
+    const runtime = this.#deps.getState();
+    let state = this.#states.get(runtime);
+    if (state === undefined) {
+      state = compileGrpcState(runtime.snapshot, runtime.balancers);
+      this.#states.set(runtime, state);
+    }
+    const rawPath = headers[':path'] ?? '/';
+    const q = rawPath.indexOf('?');
+    const match = state.router.find({
+      method: headers[':method'] ?? 'POST',
+      host: headers[':authority'] ?? headers.host,
+      path: q === -1 ? rawPath : rawPath.slice(0, q),
+      headers,
+      scheme: info.scheme,
+      port: info.port,
+      sni: info.sni,
+    });
+    if (match === undefined) return answerError(stream, 'NO_ROUTE');
+    if (match.httpsRedirectStatus !== undefined) return answerError(stream, 'HTTPS_REQUIRED');
+    void this.#forward(stream, headers, info, match.value);
+  }
+
+  async #forward(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo, target: GrpcTarget): Promise<void> {
+    const { service, upstream, balancer } = target;
+    let triesLeft = service.retries;
+    let address: Address | undefined;
+    let session: ClientHttp2Session;
+    for (;;) {
+      let host: string;
+      let port: number;
+      if (balancer !== undefined) {
+        address = balancer.getPeer();
+        if (address === undefined) return answerError(stream, 'NO_PEER');
+        host = address.host;
+        port = address.port;
+      } else {
+        host = target.endpoint!.host;
+        port = target.endpoint!.port;
+      }
+      try {
+        session = await this.#pool.get(host, port, target.tls, service.connect_timeout);
+        break;
+      } catch (err) {
+        const failure = err instanceof SessionError ? err.failure : 'tcp_failure';
+        const retry = triesLeft > 0 && !stream.destroyed;
+        if (address !== undefined) {
+          balancer!.release(address);
+          this.#deps.hooks?.onAttempt?.(upstream!, address, failure, retry);
+        }
+        if (!retry) return answerError(stream, failure === 'timeout' ? 'UPSTREAM_TIMEOUT' : 'BAD_GATEWAY');
+        triesLeft--;
+      }
+    }
+    if (stream.destroyed) {
+      if (address !== undefined) balancer!.release(address);
+      return;
+    }
+    const authority = upstream !== undefined && address !== undefined
+      ? (target.route.preserve_host && headers[':authority'] ? headers[':authority'] : addressHostHeader(upstream, address, service.protocol))
+      : (target.route.preserve_host && headers[':authority'] ? headers[':authority'] : target.endpointAuthority);
+    const out = forwardable(headers, {
+      ':method': headers[':method'] ?? 'POST',
+      ':path': headers[':path'] ?? '/',
+      ':scheme': target.tls ? 'https' : 'http',
+      ':authority': authority,
+    });
+    // Kong's X-Forwarded-* (no trusted_ips: the client's own values are replaced).
+    out['x-forwarded-for'] = info.remoteAddress;
+    out['x-forwarded-proto'] = info.scheme === 'https' ? 'grpcs' : 'grpc';
+    out['x-forwarded-port'] = String(info.port);
+    out['x-real-ip'] = info.remoteAddress;
+
+    let settled = false;
+    const settle = (outcome: number | 'tcp_failure' | 'timeout'): void => {
+      if (settled) return;
+      settled = true;
+      if (address !== undefined) {
+        balancer!.release(address);
+        this.#deps.hooks?.onAttempt?.(upstream!, address, outcome, false);
+      }
+    };
+    const call = session.request(out);
+    call.on('error', () => {
+      if (settled) return;
+      settle('tcp_failure');
+      if (!stream.headersSent) answerError(stream, 'BAD_GATEWAY');
+      else stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    });
+    // nginx grpc_read_timeout / grpc_send_timeout: the longest the call may sit idle.
+    call.setTimeout(Math.max(service.read_timeout, service.write_timeout), () => {
+      settle('timeout');
+      call.close(constants.NGHTTP2_CANCEL);
+      if (!stream.headersSent) answerError(stream, 'UPSTREAM_TIMEOUT');
+      else stream.close(constants.NGHTTP2_CANCEL);
+    });
+    // The client went away: cancel the call upstream.
+    stream.once('close', () => {
+      if (!call.closed) call.close(constants.NGHTTP2_CANCEL);
+      settle(499);
+    });
+    stream.pipe(call);
+
+    let trailers: IncomingHttpHeaders | undefined;
+    let httpStatus = 0;
+    call.once('response', (h) => {
+      httpStatus = Number(h[':status']);
+      const response = forwardable(h, { ':status': httpStatus });
+      if (h['grpc-status'] !== undefined) {
+        // A trailers-only response (gRPC over HTTP/2 spec): the status is in the headers.
+        settle(httpStatusOfGrpcStatus(h['grpc-status'] as string));
+        stream.respond(response, { endStream: true });
+        return;
+      }
+      stream.respond(response, { waitForTrailers: true });
+      call.pipe(stream);
+    });
+    call.on('trailers', (t: IncomingHttpHeaders) => {
+      trailers = t;
+    });
+    stream.on('wantTrailers', () => {
+      const status = trailers?.['grpc-status'];
+      settle(status !== undefined ? httpStatusOfGrpcStatus(status as string) : httpStatus);
+      if (trailers !== undefined) stream.sendTrailers(forwardable(trailers, {}));
+      else stream.close();
+    });
+  }
+}
+
+/**
+ * A gateway error as a gRPC trailers-only response (grpc/doc/PROTOCOL-HTTP2.md): Kong's
+ * message in grpc-message, its HTTP status mapped to a gRPC status.
+ */
+function answerError(stream: ServerHttp2Stream, code: GatewayErrorCode): void {
+  const { status: httpStatus, message } = GATEWAY_ERROR_CATALOG[code];
+  if (stream.destroyed || stream.closed) return;
+  if (stream.headersSent) {
+    stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    return;
+  }
+  stream.respond({
+    ':status': 200,
+    'content-type': 'application/grpc',
+    'grpc-status': String(grpcStatusOfHttpStatus(httpStatus)),
+    // grpc-message is percent-encoded; Kong's messages are plain ASCII.
+    'grpc-message': encodeURIComponent(message),
+  }, { endStream: true });
+  // Whatever the client still sends is not wanted.
+  stream.resume();
+}

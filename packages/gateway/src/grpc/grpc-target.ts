@@ -1,0 +1,57 @@
+import { isIP } from 'node:net';
+import type { Balancer } from '../balancer/index.ts';
+import type { Protocol, Route, Service, Snapshot, Upstream } from '../declarative/types.ts';
+import { hostHeaderFor } from '../proxy/proxy-route.ts';
+import { Router, type RouterEntry } from '../router/index.ts';
+
+/** Everything the gRPC proxy needs for one route, resolved once per configuration. */
+export type GrpcTarget = {
+  readonly route: Route;
+  readonly service: Service;
+  readonly upstream: Upstream | undefined;
+  readonly balancer: Balancer | undefined;
+  /** service.host:port when no upstream has that name. */
+  readonly endpoint: { readonly host: string; readonly port: number; readonly key: string } | undefined;
+  /** `:authority` for `endpoint` (kong.md §3.9: no port for 80/grpc, 443/grpcs). */
+  readonly endpointAuthority: string;
+  /** grpcs: HTTP/2 over TLS (ALPN h2) to the target. */
+  readonly tls: { readonly rejectUnauthorized: boolean; readonly servername: string | undefined } | undefined;
+};
+
+/** The gRPC side of one configuration. */
+export type GrpcState = { readonly router: Router<GrpcTarget> };
+
+const GRPC_ROUTE = new Set<Protocol>(['grpc', 'grpcs']);
+
+/**
+ * Compiles the grpc/grpcs routes of a configuration for the HTTP router (hosts, headers, paths
+ * such as `/package.Service/Method`, snis, Kong's priorities). The router speaks http/https:
+ * grpc stands for cleartext HTTP/2 (h2c) and grpcs for HTTP/2 over TLS, so the protocols are
+ * handed to it under those names.
+ */
+export function compileGrpcState(snapshot: Snapshot, balancers: ReadonlyMap<string, Balancer>): GrpcState {
+  const services = new Map(snapshot.services.map((s) => [s.id, s]));
+  const upstreams = new Map(snapshot.upstreams.map((u) => [u.name, u]));
+  const entries: RouterEntry<GrpcTarget>[] = [];
+  for (const route of snapshot.routes) {
+    if (!route.protocols.some((p) => GRPC_ROUTE.has(p))) continue;
+    const service = route.service === null ? undefined : services.get(route.service.id);
+    if (service === undefined || !service.enabled || !GRPC_ROUTE.has(service.protocol)) continue;
+    const upstream = upstreams.get(service.host);
+    const servername = upstream ? upstream.host_header?.replace(/:\d+$/, '') : service.host;
+    const value: GrpcTarget = {
+      route,
+      service,
+      upstream,
+      balancer: upstream ? balancers.get(upstream.name) : undefined,
+      endpoint: upstream ? undefined : { host: service.host, port: service.port, key: `${service.host}:${service.port}` },
+      endpointAuthority: hostHeaderFor(service.host, service.port, service.protocol),
+      tls: service.protocol === 'grpcs'
+        ? { rejectUnauthorized: service.tls_verify === true, servername: servername !== undefined && isIP(servername) === 0 ? servername : undefined }
+        : undefined,
+    };
+    const asHttp = { ...route, protocols: route.protocols.map((p): Protocol => (p === 'grpcs' ? 'https' : 'http')) };
+    entries.push({ route: asHttp, servicePath: null, value });
+  }
+  return { router: new Router(entries) };
+}
