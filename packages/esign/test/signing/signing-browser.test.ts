@@ -225,9 +225,13 @@ test('two signers in sequence and a carbon copy: mail link → adopt → sign �
     assert.equal(e.ClientIPAddress, '127.0.0.1');
     assert.match(e.UserAgent ?? '', /Chrome/);
   }
-  // Reopening a link after completion says so, with the download.
-  await page1.goto(await signingLink(smtp, 'first@example.com'));
+  // Reopening a link after completion says so, and offers the same sealed PDF for download.
+  const firstLink = await signingLink(smtp, 'first@example.com');
+  await page1.goto(firstLink);
   await page1.getByRole('heading', { name: 'Thank you for signing' }).waitFor();
+  const download = await page1.request.get(`${firstLink}/download`);
+  assert.equal(download.status(), 200);
+  assert.equal(Buffer.compare(await download.body(), Buffer.from(combined)), 0);
 });
 
 test('a parallel pair: both are asked at once, finish concurrently, and the envelope completes once', async (t) => {
