@@ -1,5 +1,5 @@
 // kong/db/schema/entities/routes.lua and routes_subschemas.lua (traditional_compatible router).
-import type { CheckContext, Field, FieldTable, RecordSchema } from '../schema.ts';
+import type { CheckContext, Field, FieldTable, Input, RecordSchema } from '../schema.ts';
 import { conditional, isNonEmpty, quotedList } from '../schema.ts';
 import { normalizeIp } from '../host-names.ts';
 import { normalizePath, validatePathCharacters } from '../normalize-path.ts';
@@ -212,7 +212,16 @@ const snisNeedTls = conditional(
   "'snis' can only be set when 'protocols' is 'grpcs', 'https', 'tls' or 'tls_passthrough'",
 );
 
+// routes_subschemas.lua: the grpc subschema redeclares strip_path with `default = false`, so a
+// grpc route that does not mention strip_path gets false (only an explicit true is an error).
+function grpcStripPathDefault(input: Input): Input {
+  const protocols = input.protocols;
+  if (!Array.isArray(protocols) || (protocols[0] !== 'grpc' && protocols[0] !== 'grpcs')) return input;
+  if (input.strip_path !== undefined && input.strip_path !== null) return input;
+  return { ...input, strip_path: false };
+}
+
 /** The route record schema. */
 export function routeSchema(foreign: Field): RecordSchema {
-  return { fields: ROUTE_FIELDS(foreign), checks: [snisNeedTls, protocolChecks] };
+  return { fields: ROUTE_FIELDS(foreign), shorthands: grpcStripPathDefault, checks: [snisNeedTls, protocolChecks] };
 }
