@@ -65,7 +65,7 @@ async function writeConfig(t: TestContext, text: string): Promise<string> {
 }
 
 for (const workers of [1, 2]) {
-  test(`start --workers ${workers}: proxies, reloads by POST /config, stops on SIGTERM`, async (t) => {
+  test(`start --workers ${workers}: proxies, reloads by POST /config, stops on a signal`, async (t) => {
     const first = await startUpstream(t);
     const second = await startUpstream(t);
     const file = await writeConfig(t, kongYml(first.port));
@@ -90,8 +90,13 @@ for (const workers of [1, 2]) {
       return results.every((r) => r.status === 200 && (JSON.parse(r.body) as { port: number }).port === second.port);
     }, { timeoutMs: 10_000, what: 'all workers to serve the new configuration' });
 
-    const code = await g.proc.stop(15_000);
+    // SIGTERM for one, SIGINT (Ctrl-C) for the other: both stop cleanly with exit code 0.
+    const signal = workers === 1 ? 'SIGTERM' : 'SIGINT';
+    g.proc.child.kill(signal);
+    await pollUntil(() => g.proc.child.exitCode !== null, { timeoutMs: 20_000, what: `exit after ${signal}` });
+    const code = await g.proc.exited;
     assert.equal(code, 0, g.proc.output());
+    assert.match(g.proc.output(), new RegExp(`"signal":"${signal}"`));
     assert.match(g.proc.output(), /"msg":"stopped"/);
   });
 }
