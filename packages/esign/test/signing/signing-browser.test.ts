@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +16,22 @@ import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.t
 import { b64, samplePdf, startSigningEsign, type SigningHarness } from './signing-harness.ts';
 
 const run = promisify(execFile);
+
+// The official SDK, unmodified (CommonJS, no typings): only the calls used here are typed.
+type SdkEnvelopesApi = {
+  createRecipientView(accountId: string, envelopeId: string, opts: { recipientViewRequest: unknown }): Promise<{ url: string }>;
+  listAuditEvents(accountId: string, envelopeId: string): Promise<{ auditEvents: { eventFields: { name: string; value: string }[] }[] }>;
+  getDocument(accountId: string, envelopeId: string, documentId: string, opts?: Record<string, string>): Promise<Buffer>;
+};
+type Sdk = { ApiClient: new () => { setBasePath(p: string): void; addDefaultHeader(k: string, v: string): void }; EnvelopesApi: new (client: unknown) => SdkEnvelopesApi };
+const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
+
+function sdkFor(h: SigningHarness): SdkEnvelopesApi {
+  const client = new docusign.ApiClient();
+  client.setBasePath(`${h.origin}/restapi`);
+  client.addDefaultHeader('Authorization', `Bearer ${h.token}`);
+  return new docusign.EnvelopesApi(client);
+}
 
 // One browser and one converter for the whole file (the house rule: share the browser).
 let browser: Browser;
@@ -320,9 +337,9 @@ test('embedded signing: createRecipientView → single-use URL → sign → retu
   await page.goto(((await laterRes.json()) as { url: string }).url);
   await page.getByRole('heading', { name: 'Not your turn yet' }).waitFor();
 
-  const res = await view({ email: 'emb@example.com', userName: 'Emma Embedded', clientUserId: 1001 });
-  assert.equal(res.status, 201);
-  const { url } = (await res.json()) as { url: string };
+  // The real SDK's createRecipientView (esign-wire.md §9.1 [9]: the body it sends).
+  const sdk = sdkFor(h);
+  const { url } = await sdk.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl, authenticationMethod: 'none', email: 'emb@example.com', userName: 'Emma Embedded', clientUserId: '1001', pingFrequency: '600' } });
   assert.ok(url.startsWith(`${h.origin}/signing/view/`));
   await page.goto(url);
   await page.getByRole('button', { name: 'Adopt and sign' }).waitFor({ state: 'hidden' });
@@ -341,4 +358,9 @@ test('embedded signing: createRecipientView → single-use URL → sign → retu
   const status = await envelopeStatus(h, envelopeId);
   assert.equal(status.recipients.signers[0]?.status, 'completed');
   assert.equal(status.recipients.signers[1]?.status, 'sent');
+  // listAuditEvents and getDocument('combined') through the SDK: its models read our wire shapes.
+  const audit = await sdk.listAuditEvents(h.accountId, envelopeId);
+  assert.deepEqual(audit.auditEvents.map((e) => e.eventFields.find((f) => f.name === 'Action')?.value), ['Sent', 'Viewed', 'Signed', 'Sent']);
+  const combined = await sdk.getDocument(h.accountId, envelopeId, 'combined', { certificate: 'true' });
+  assert.equal(Buffer.from(combined).subarray(0, 5).toString('latin1'), '%PDF-');
 });

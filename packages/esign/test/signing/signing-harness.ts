@@ -15,6 +15,8 @@ import { FakeClock } from '../support/fake-clock.ts';
 
 export type SigningHarness = Harness & {
   accountId: string;
+  /** The user's OAuth access token (for the docusign-esign SDK). */
+  token: string;
   /** JSON (or bytes) from the REST API with the user's bearer token. */
   api(method: string, path: string, body?: unknown): Promise<Response>;
 };
@@ -62,7 +64,7 @@ export async function startSigningEsign(t: TestContext, options: { converter: Co
       headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
-  return { ...h, accountId: seed.accountId, api };
+  return { ...h, accountId: seed.accountId, token, api };
 }
 
 /** A Letter PDF of `pages` pages with a heading on each (the tabs sit on blank areas). */
