@@ -21,6 +21,13 @@ export type GatewayDeps = {
   readonly random?: Random;
   readonly isAddressHealthy?: (upstreamName: string, address: Address) => boolean;
   readonly warn?: (message: string) => void;
+  /**
+   * Called with each proxy listener's server before it accepts connections: lets another
+   * protocol share the listener (grpc/ share-listener-with-grpc.ts).
+   */
+  readonly configureListener?: (server: Server, address: ListenAddress) => void;
+  /** ALPN protocols offered by `ssl` listeners (e.g. ['h2', 'http/1.1'] for gRPC); default none. */
+  readonly alpnProtocols?: readonly string[];
 };
 
 /** A gateway's data plane in one process: the runtime and its proxy listeners. */
@@ -62,11 +69,13 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
           key: defaultCertificate.keyPem,
           minVersion: MIN_TLS_VERSION,
           SNICallback: (servername, cb) => cb(null, runtime.state.certificates.find(servername)),
+          ...(deps.alpnProtocols ? { ALPNProtocols: [...deps.alpnProtocols] } : {}),
         })
       : createHttpServer();
     // Kong/nginx keep client connections 60 s (keepalive_timeout); node's default is 5 s.
     server.keepAliveTimeout = 60_000;
     servers.push(server);
+    deps.configureListener?.(server, address);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(address.port, address.host, () => {

@@ -141,3 +141,16 @@ test('https service: TLS to the target, verified only when tls_verify is set', a
   assert.equal(refused.statusCode, 502);
   await refused.body.text();
 });
+
+test('listener hooks: configureListener sees each server before it accepts; ALPN offered on ssl listeners', async (t) => {
+  const seen: string[] = [];
+  const g = await startGateway(t, snapshot({}), {
+    configureListener: (server, address) => seen.push(`${address.ssl ? 'https' : 'http'}:${server.listening}`),
+    alpnProtocols: ['h2', 'http/1.1'],
+  }, { proxyListen: [{ host: '127.0.0.1', port: 0, ssl: true }], sslCert: DEFAULT });
+  assert.deepEqual(seen, ['https:false']);
+  const socket = connect({ host: '127.0.0.1', port: g.port, rejectUnauthorized: false, ALPNProtocols: ['h2'] });
+  t.after(() => socket.destroy());
+  await once(socket, 'secureConnect');
+  assert.equal(socket.alpnProtocol, 'h2');
+});
