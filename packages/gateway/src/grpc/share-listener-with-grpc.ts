@@ -1,0 +1,74 @@
+import type { Server as HttpServer } from 'node:http';
+import { createServer, type Http2Session } from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { grpcStreamListener } from './create-grpc-server.ts';
+import type { GrpcProxy } from './grpc-proxy.ts';
+
+// RFC 9113 §3.4: an h2c client with prior knowledge opens with this preface; HTTP/1.1 reserves
+// the PRI method for it, so its first bytes tell the two apart.
+const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
+
+function startsLikePreface(chunk: Buffer): boolean {
+  const n = Math.min(chunk.length, PREFACE.length);
+  return n > 0 && chunk.compare(PREFACE, 0, n, 0, n) === 0;
+}
+
+/** The HTTP/2 side of a shared listener; close() ends its client sessions. */
+export type SharedGrpc = { close(): void };
+
+/**
+ * Serves gRPC on an HTTP/1.1 proxy listener (Kong serves grpc routes on proxy_listen): on a
+ * plain `node:http` server an h2c connection is recognised by its preface, on a `node:https`
+ * server by ALPN `h2` (the server must offer it: `ALPNProtocols: ['h2', 'http/1.1']`). Such
+ * connections go to an HTTP/2 session whose calls the GrpcProxy serves; every other connection
+ * reaches the server's own HTTP/1.1 handling unchanged. Call before the server accepts.
+ */
+export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl: boolean): SharedGrpc {
+  const h2 = createServer();
+  h2.on('stream', grpcStreamListener(proxy, ssl, () => (server.address() as AddressInfo | null)?.port ?? 0));
+  h2.on('sessionError', () => undefined);
+  const sessions = new Set<Http2Session>();
+  h2.on('session', (s: Http2Session) => {
+    sessions.add(s);
+    s.once('close', () => sessions.delete(s));
+  });
+  const event = ssl ? 'secureConnection' : 'connection';
+  const http1 = server.listeners(event) as ((socket: Socket) => void)[];
+  server.removeAllListeners(event);
+  const toHttp1 = (socket: Socket): void => {
+    for (const listener of http1) listener.call(server, socket);
+  };
+  server.on(event, (socket: Socket) => {
+    if (ssl) {
+      if ((socket as TLSSocket).alpnProtocol === 'h2') h2.emit('connection', socket);
+      else toHttp1(socket);
+      return;
+    }
+    // Until the first bytes arrive neither protocol owns the socket: bound the wait here (as
+    // node:http's headersTimeout would), so idle connections cannot pile up.
+    const idle = (): void => {
+      socket.destroy();
+    };
+    socket.setTimeout(server.headersTimeout || 60_000, idle);
+    socket.once('data', (first: Buffer) => {
+      socket.setTimeout(0);
+      socket.off('timeout', idle);
+      socket.pause();
+      socket.unshift(first);
+      if (startsLikePreface(first)) {
+        // node:http2 takes bytes already buffered on the socket before reading from it.
+        h2.emit('connection', socket);
+      } else {
+        toHttp1(socket);
+        // node:http adds its 'data' listener to a socket it expects flowing: undo the pause.
+        socket.resume();
+      }
+    });
+  });
+  return {
+    close() {
+      for (const s of sessions) s.close();
+    },
+  };
+}

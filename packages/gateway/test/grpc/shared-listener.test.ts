@@ -1,0 +1,57 @@
+// gRPC on the HTTP proxy's listener types: a node:http server (h2c told apart by its preface)
+// and a node:https server offering ALPN h2 — HTTP/1.1 requests on the same port still reach the
+// server's own handler.
+import assert from 'node:assert/strict';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { test, type TestContext } from 'node:test';
+import { createCertificateAuthority, issueCertificate } from '@signet/kit';
+import { listenOnLoopback } from '@signet/kit/testing';
+import { Agent, request } from 'undici';
+import { GrpcProxy, shareListenerWithGrpc } from '../../src/grpc/index.ts';
+import { Runtime } from '../../src/runtime.ts';
+import { route, service, snapshot } from '../snapshot.fixture.ts';
+import { echoClient, say, startBackend } from './grpc.fixture.ts';
+
+const ca = createCertificateAuthority({ commonName: 'shared listener CA' });
+const cert = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost'] }, ca);
+
+async function sharedServer(t: TestContext, ssl: boolean, backendPort: number): Promise<number> {
+  const svc = service({ host: '127.0.0.1', port: backendPort, protocol: 'grpc' });
+  const runtime = new Runtime(snapshot({
+    services: [svc],
+    routes: [route({ protocols: ['grpc', 'grpcs'], paths: ['/signet.test.Echo/'], strip_path: false, service: { id: svc.id } })],
+  }), { defaultCertificate: cert });
+  const proxy = new GrpcProxy({ getState: () => runtime.state });
+  const server: Server = ssl
+    ? createHttpsServer({ cert: cert.certPem, key: cert.keyPem, ALPNProtocols: ['h2', 'http/1.1'] })
+    : createHttpServer();
+  server.on('request', (req, res) => res.end(`http1 ${req.httpVersion} ${req.url}`));
+  const shared = shareListenerWithGrpc(server, proxy, ssl);
+  const port = await listenOnLoopback(server);
+  t.after(() => new Promise<void>((resolve) => {
+    shared.close();
+    proxy.close();
+    server.closeAllConnections();
+    server.close(() => resolve());
+  }));
+  return port;
+}
+
+for (const ssl of [false, true]) {
+  test(`${ssl ? 'https listener, ALPN h2' : 'http listener, h2c preface'}: gRPC calls and HTTP/1.1 requests on one port`, async (t) => {
+    const backend = await startBackend(t, 'A');
+    const port = await sharedServer(t, ssl, backend.port);
+    const client = echoClient(t, port, ssl ? { ca: ca.certPem, servername: 'localhost' } : undefined);
+    const r = await say(client, 'shared');
+    assert.deepEqual(r.reply, { text: 'shared', server: 'A' });
+    assert.equal(r.trailers['x-served-by'], 'A');
+
+    const agent = new Agent({ connect: { ca: ca.certPem } });
+    t.after(() => agent.close());
+    for (const path of ['/one', '/two']) {
+      const res = await request(`${ssl ? 'https' : 'http'}://localhost:${port}${path}`, { dispatcher: agent });
+      assert.equal(await res.body.text(), `http1 1.1 ${path}`);
+    }
+  });
+}
