@@ -8,3 +8,5 @@ export { addressHostHeader, hostHeaderFor, type ProxyRoute } from './proxy-route
 export { UpstreamPool, type UpstreamEndpoint, type UpstreamPoolOptions, type UpstreamTls } from './upstream-pool.ts';
 /** Kong's version tokens and request ids. */
 export { KONG_VERSION, RequestIdSource, SERVER, VIA } from './kong-headers.ts';
+/** Kong's passive-report rules between the proxy's attempts and a NodeHealth. */
+export { passiveHealthHooks } from './passive-health-hooks.ts';
