@@ -3,10 +3,12 @@ import { PDFDocument } from 'pdf-lib';
 
 /**
  * Page images for the signing page, rendered on the server by poppler's pdftoppm
- * (poppler-utils, installed by scripts/setup.mjs). Measured on this machine: 10-50 ms for a
- * Letter page at 110 dpi, and the browser needs no PDF engine at all (pdf.js would ship ~1 MB
- * of script and a worker to every signer, phones included). Documents never change once sent,
- * so renders and page sizes are cached by key.
+ * (poppler-utils, installed by scripts/setup.mjs), so the browser needs no PDF engine (pdf.js
+ * would ship 1.7 MB of script and worker to every signer, phones included: bench/esign/signing.ts).
+ * JPEG, not PNG: for a text-heavy Letter page at 110 dpi pdftoppm spends ~0.18 s of CPU
+ * compressing the PNG and ~0.01 s writing a quality-85 JPEG of about the same size (measured
+ * here, docs/benchmarks.md). Documents never change once sent, so renders and page sizes are
+ * cached by key.
  */
 export class PageRenderer {
   readonly #dpi: number;
@@ -32,8 +34,8 @@ export class PageRenderer {
     });
   }
 
-  /** One page as PNG. */
-  png(key: string, pageNumber: number, pdf: () => Promise<Uint8Array>): Promise<Buffer> {
+  /** One page as JPEG. */
+  jpeg(key: string, pageNumber: number, pdf: () => Promise<Uint8Array>): Promise<Buffer> {
     return this.#cached(this.#images, `${key}#${pageNumber}`, async () => this.#render(await pdf(), pageNumber));
   }
 
@@ -54,8 +56,8 @@ export class PageRenderer {
 
   #render(pdf: Uint8Array, pageNumber: number): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      // "-" reads the PDF from stdin; without an output root and with -singlefile the PNG goes to stdout.
-      const child = spawn('pdftoppm', ['-png', '-r', String(this.#dpi), '-f', String(pageNumber), '-l', String(pageNumber), '-singlefile', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      // "-" reads the PDF from stdin; without an output root and with -singlefile the image goes to stdout.
+      const child = spawn('pdftoppm', ['-jpeg', '-jpegopt', 'quality=85', '-r', String(this.#dpi), '-f', String(pageNumber), '-l', String(pageNumber), '-singlefile', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
       const out: Buffer[] = [];
       let err = '';
       const timer = setTimeout(() => child.kill('SIGKILL'), this.#timeoutMs);

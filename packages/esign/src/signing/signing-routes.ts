@@ -107,8 +107,8 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const doc = envelope.documents.find((x) => x.documentId === request.params.documentId);
     const page = Number(request.params.page);
     if (!doc || !Number.isInteger(page) || page < 1 || page > doc.pageCount) throw new EsignError('RESOURCE_NOT_FOUND');
-    const png = await deps.pages.png(`${envelope.envelopeId}/${doc.documentId}`, page, () => originalPdf(envelope, doc.documentId));
-    return reply.type('image/png').header('cache-control', 'private, max-age=600').send(png);
+    const jpeg = await deps.pages.jpeg(`${envelope.envelopeId}/${doc.documentId}`, page, () => originalPdf(envelope, doc.documentId));
+    return reply.type('image/jpeg').header('cache-control', 'private, max-age=600').send(jpeg);
   });
 
   app.post<{ Params: RefParams }>('/signing/:ref/finish', async (request, reply) => {
