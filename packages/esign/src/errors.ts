@@ -33,6 +33,9 @@ export const ESIGN_ERRORS = {
   // Signing (esign III): createRecipientView names a recipient that is not an embedded signer of the envelope.
   UNKNOWN_ENVELOPE_RECIPIENT: { status: 400, message: 'The recipient you have identified is not a valid recipient of the specified envelope.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'The URL provided does not resolve to a resource.' },
+  // DocuSign's API limits (restapi/api-rate-limit.ts); DocuSign's own text, the limit follows.
+  HOURLY_APIINVOCATION_LIMIT_EXCEEDED: { status: 429, message: 'The maximum number of hourly API invocations has been exceeded.' },
+  BURST_APIINVOCATION_LIMIT_EXCEEDED: { status: 429, message: 'The maximum number of API invocations in a burst window has been exceeded.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable.' },
   UNSPECIFIED_ERROR: { status: 500, message: 'An unexpected error occurred.' },
 } as const satisfies ErrorCatalog;

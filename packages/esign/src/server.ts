@@ -7,12 +7,13 @@ import { registerConsoleRoutes } from './console/console-routes.ts';
 import type { EsignContext } from './context.ts';
 import { registerOAuthRoutes } from './oauth/index.ts';
 import { registerRestApi } from './restapi/index.ts';
+import { DOCUSIGN_RATE_LIMITS, installApiRateLimit } from './restapi/api-rate-limit.ts';
 import { installEnvelopes, type EnvelopeModuleOptions } from './restapi/envelopes/install-envelopes.ts';
 import type { EnvelopeConverter } from './restapi/envelopes/pdf-adapters.ts';
 import { EsignError } from './errors.ts';
 import { installSigning, signedDocumentSource, type SigningModuleOptions } from './signing/install-signing.ts';
 import type { Store } from './store/index.ts';
-import { installErrorHandling } from './web/error-handler.ts';
+import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
 import { securityHeaders } from './web/security-headers.ts';
 import { STYLESHEET } from './web/stylesheet.ts';
 
@@ -37,6 +38,8 @@ export type EsignDeps = {
   mailWorker?: EnvelopeModuleOptions['worker'];
   /** The seal P12 (default: a development seal generated in DATA_DIR), completion and view timings. */
   signing?: Omit<SigningModuleOptions, 'envelopes'>;
+  /** DocuSign's API limits per account (default 3,000 per hour, 500 per 30 s); tests lower them. */
+  apiRateLimits?: { hourly: number; burst: number; burstWindowMs: number };
 };
 
 const NO_CONVERTER: EnvelopeConverter = {
@@ -50,7 +53,7 @@ const BODY_LIMIT = 36 * 1024 * 1024;
 /** The one place that wires the esign service: store, clock, routes, errors, headers. */
 export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Promise<FastifyInstance> {
   const logger = deps.logger ?? false;
-  const app = Fastify({ logger, bodyLimit: BODY_LIMIT, ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}) }) as unknown as FastifyInstance;
+  const app = Fastify({ logger, bodyLimit: BODY_LIMIT, frameworkErrors: answerFrameworkError, ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}) }) as unknown as FastifyInstance;
   const ctx: EsignContext = {
     config,
     store: deps.store,
@@ -82,6 +85,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   registerAuthRoutes(app, ctx);
   registerConsoleRoutes(app, ctx);
   registerOAuthRoutes(app, ctx);
+  installApiRateLimit(app, { ...DOCUSIGN_RATE_LIMITS, ...deps.apiRateLimits, now: ctx.now });
   registerRestApi(app, ctx);
   // Envelopes routes, the mail outbox worker (started on ready, stopped on close), dev mailbox.
   const { envelopes } = installEnvelopes(app, ctx, { converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}), signedDocumentPdf: signedDocumentSource(ctx) });

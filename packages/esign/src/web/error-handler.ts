@@ -42,6 +42,17 @@ function send(reply: FastifyReply, error: AppError, surface: Surface) {
   return reply.code(error.status).header('cache-control', 'no-store').send(error.toBody());
 }
 
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route runs (a URL that does
+ * not decode, a path parameter over maxParamLength) answered in the surface's shape, not
+ * Fastify's own `{error, code, statusCode}`.
+ */
+export function answerFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const surface = surfaceOf(request.url);
+  const error = surface === 'oauth-json' ? new OAuthError('INVALID_REQUEST', err.message, { cause: err }) : new EsignError(surface === 'restapi' ? 'INVALID_REQUEST_PARAMETER' : 'RESOURCE_NOT_FOUND', undefined, { cause: err });
+  void send(reply, error, surface);
+}
+
 /** One error handler and one not-found handler for the whole server. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {

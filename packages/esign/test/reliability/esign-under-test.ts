@@ -25,7 +25,7 @@ export type EsignUnderTest = Harness & {
 
 export async function startEsignUnderTest(
   t: TestContext,
-  options: { converter?: EnvelopeConverter; smtpUrl?: string; https?: { key: string; cert: string } } = {},
+  options: { converter?: EnvelopeConverter; smtpUrl?: string; https?: { key: string; cert: string }; apiRateLimits?: { hourly: number; burst: number; burstWindowMs: number } } = {},
 ): Promise<EsignUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'signet-rel-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -49,6 +49,7 @@ export async function startEsignUnderTest(
     logger: { level: 'info', stream },
     ...(options.converter ? { converter: options.converter } : {}),
     mailWorker: { pollIntervalMs: 50 },
+    ...(options.apiRateLimits ? { apiRateLimits: options.apiRateLimits } : {}),
     serverFactory: (handler) => {
       server.on('request', handler);
       return server;
