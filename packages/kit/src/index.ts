@@ -5,4 +5,4 @@ export { pollUntil, type PollOptions } from './poll-until.ts';
 /** Development and test PKI: a CA and certificates it issues. */
 export { createCertificateAuthority, issueCertificate, type KeyPair, type CertificateRequest } from './dev-pki.ts';
 /** Debian's headless Chromium through playwright-core, with the flags this network needs. */
-export { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './chromium.ts';
+export { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './launch-chromium.ts';

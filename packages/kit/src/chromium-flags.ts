@@ -1,5 +1,3 @@
-import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
-
 /** Debian's Chromium; playwright-core never downloads a browser of its own here. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -18,13 +16,3 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-sync',
   '--disable-dev-shm-usage',
 ];
-
-/** Launches Debian's Chromium through playwright-core. The caller must close it. */
-export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    ...options,
-    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
-  });
-}

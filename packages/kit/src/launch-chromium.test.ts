@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchChromium } from './chromium.ts';
+import { launchChromium } from './launch-chromium.ts';
 
 test('Debian Chromium launches headless and renders a page', async () => {
   const browser = await launchChromium();
