@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { authHostOf, EsignConfigError, loadEsignConfig, type EsignConfig } from './config.ts';
 import { EsignError } from './errors.ts';
 import { buildConverter } from '@signet/pdf';
+import { loadSealIdentity } from './completion/load-seal-identity.ts';
 import { buildEsignServer } from './server.ts';
 import { openStore, storeLocation } from './store/index.ts';
 import { createApp } from './use-cases/create-app.ts';
@@ -10,7 +11,7 @@ import { registerUser } from './use-cases/register-user.ts';
 import { normalizeEmail } from './domain/email-address.ts';
 
 const USAGE = `usage:
-  signet-esign serve                      (env: PORT, HOST, PUBLIC_URL, DATA_DIR, DATABASE_URL, SMTP_URL)
+  signet-esign serve                      (env: PORT, HOST, PUBLIC_URL, DATA_DIR, DATABASE_URL, SMTP_URL, SEAL_P12_FILE, SEAL_P12_PASSPHRASE)
   signet-esign user create --email E --password P --name N
   signet-esign app create --user E --name N --redirect-uri U [--redirect-uri U2] [--rsa-public-key FILE]`;
 
@@ -18,10 +19,12 @@ const USAGE = `usage:
 class UsageError extends Error {}
 
 async function serve(config: EsignConfig): Promise<void> {
+  // The configured seal, checked first; without one, completion generates a development seal in DATA_DIR.
+  const seal = config.sealP12File ? await loadSealIdentity(config.sealP12File, config.sealP12Passphrase ?? '') : undefined;
   const store = await openStore(storeLocation(config));
   // LibreOffice and Chromium start on the first document that needs them, not here.
   const converter = await buildConverter();
-  const app = await buildEsignServer(config, { store, converter, logger: { level: 'info' } });
+  const app = await buildEsignServer(config, { store, converter, logger: { level: 'info' }, ...(seal ? { signing: { seal } } : {}) });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

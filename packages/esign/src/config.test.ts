@@ -11,6 +11,8 @@ test('defaults come from one place; DATA_DIR resolves against the working direct
     dataDir: '/srv/signet/var',
     databaseUrl: undefined,
     smtpUrl: undefined,
+    sealP12File: undefined,
+    sealP12Passphrase: undefined,
   });
   assert.ok(Object.isFrozen(config));
 });
@@ -18,11 +20,11 @@ test('defaults come from one place; DATA_DIR resolves against the working direct
 test('every setting is read and normalised; PUBLIC_URL loses its trailing slash', () => {
   const config = loadEsignConfig({
     PORT: '3001', HOST: '0.0.0.0', PUBLIC_URL: 'https://sign.example.com/tenant-a/', DATA_DIR: '/data',
-    DATABASE_URL: 'postgres://u@db/esign', SMTP_URL: 'smtp://mail:25',
+    DATABASE_URL: 'postgres://u@db/esign', SMTP_URL: 'smtp://mail:25', SEAL_P12_FILE: 'seal/prod.p12', SEAL_P12_PASSPHRASE: 's3cret',
   }, '/x');
   assert.deepEqual(config, {
     port: 3001, host: '0.0.0.0', publicUrl: 'https://sign.example.com/tenant-a', dataDir: '/data',
-    databaseUrl: 'postgres://u@db/esign', smtpUrl: 'smtp://mail:25',
+    databaseUrl: 'postgres://u@db/esign', smtpUrl: 'smtp://mail:25', sealP12File: '/x/seal/prod.p12', sealP12Passphrase: 's3cret',
   });
   assert.equal(authHostOf(config.publicUrl), 'sign.example.com/tenant-a');
   assert.equal(authHostOf('http://127.0.0.1:3001'), '127.0.0.1:3001');
@@ -38,5 +40,6 @@ test('bad settings are all reported at once, each by name', () => {
     },
   );
   assert.throws(() => loadEsignConfig({ PORT: '12abc' }, '/'), /PORT must be a port number/);
+  assert.throws(() => loadEsignConfig({ SEAL_P12_PASSPHRASE: 'x' }, '/'), /SEAL_P12_PASSPHRASE is set but SEAL_P12_FILE is not/);
   assert.throws(() => loadEsignConfig({ PUBLIC_URL: 'https://x.example/?a=1' }, '/'), /must not carry a query/);
 });

@@ -17,6 +17,10 @@ export type EsignConfig = {
   readonly databaseUrl: string | undefined;
   /** smtp://host:port for mail delivery (used by the mail/ module of a later issue). */
   readonly smtpUrl: string | undefined;
+  /** PKCS#12 file that seals completed envelopes; unset → a development seal generated in DATA_DIR. */
+  readonly sealP12File: string | undefined;
+  /** Its passphrase (empty when unset). */
+  readonly sealP12Passphrase: string | undefined;
 };
 
 /** Every default, in one place. */
@@ -35,6 +39,8 @@ export type RawEsignSettings = {
   DATA_DIR?: string | undefined;
   DATABASE_URL?: string | undefined;
   SMTP_URL?: string | undefined;
+  SEAL_P12_FILE?: string | undefined;
+  SEAL_P12_PASSPHRASE?: string | undefined;
 };
 
 /** A bad setting; the message names it. */
@@ -104,8 +110,12 @@ export function loadEsignConfig(raw: RawEsignSettings, cwd: string): EsignConfig
     undefined,
   );
 
+  const sealP12File = present(raw.SEAL_P12_FILE) ? (isAbsolute(raw.SEAL_P12_FILE.trim()) ? raw.SEAL_P12_FILE.trim() : resolve(cwd, raw.SEAL_P12_FILE.trim())) : undefined;
+  if (sealP12File === undefined && present(raw.SEAL_P12_PASSPHRASE)) problems.push('SEAL_P12_PASSPHRASE is set but SEAL_P12_FILE is not');
+  const sealP12Passphrase = raw.SEAL_P12_PASSPHRASE !== undefined && sealP12File !== undefined ? raw.SEAL_P12_PASSPHRASE : undefined;
+
   if (problems.length > 0) throw new EsignConfigError(problems.join('; '));
-  return Object.freeze({ port, host, publicUrl, dataDir, databaseUrl, smtpUrl });
+  return Object.freeze({ port, host, publicUrl, dataDir, databaseUrl, smtpUrl, sealP12File, sealP12Passphrase });
 }
 
 /**
