@@ -4,6 +4,7 @@ import { EsignError } from '../../errors.ts';
 import type { Envelope, Recipient, RecipientType } from '../envelope/envelope.ts';
 import type { Notification } from '../envelope/ports.ts';
 import { sendDraft } from '../envelope/send-envelope.ts';
+import { voidSent } from '../envelope/void-envelope.ts';
 import { signerAccess } from './signer-access.ts';
 import { declineSigning, finishSigning, markCompleted, recordView, type RoutingDeps } from './signing-changes.ts';
 
@@ -103,4 +104,13 @@ test('markCompleted turns `signed` into `completed` once, with its mails and one
   assert.deepEqual(done?.audit?.map((a) => a.action), ['Completed']);
   assert.equal(markCompleted(done.envelope, T2, { mails: [], signingTokens: [] }), undefined);
   assert.equal(markCompleted(sent, T2, { mails: [], signingTokens: [] }), undefined);
+});
+
+test('sending and voiding write their audit lines in the same change', () => {
+  const d = deps();
+  const sent = sendDraft(d, draft([recipient('1', 'signer', 1), recipient('2', 'carbonCopy', 1)]), T0);
+  assert.deepEqual(sent.audit?.map((a) => `${a.action}:${a.recipientId}:${a.source}`), ['Sent:1:api', 'Sent:2:api']);
+  const voided = voidSent(d, sent.envelope, 'Wrong file', T1);
+  assert.deepEqual(voided.audit?.map((a) => [a.action, a.envelopeStatus, a.at]), [['Voided', 'voided', T1]]);
+  assert.match(voided.audit?.[0]?.message ?? '', /Wrong file/);
 });
