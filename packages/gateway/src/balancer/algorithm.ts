@@ -1,15 +1,24 @@
 import type { Address } from './address.ts';
 
-/** What a pick may depend on. Round-robin needs nothing; consistent-hashing will read `hashValue`. */
+/** What a pick may depend on, one object per request, reused by its retries. */
 export type PeerContext = {
-  /** Kong balancer/init.lua get_value_to_hash: computed once per request, reused on retries. */
+  /**
+   * Kong balancer/init.lua get_value_to_hash: computed once per request, reused on retries so a
+   * retry starts at the same point of the ring (consistent-hashing only; absent hashes "").
+   */
   readonly hashValue?: string;
-  /** Addresses that already failed for this request (least-connections and latency skip them). */
-  readonly failed?: ReadonlySet<Address>;
+  /**
+   * Addresses that already failed for this request. least-connections and latency skip them;
+   * least-connections clears the set once every address has failed (least_connections.lua).
+   */
+  readonly failed?: Set<Address>;
 };
 
 /** Uniform random number in [0, 1); injected so wheels are reproducible in tests. */
 export type Random = () => number;
+
+/** Milliseconds from a monotonic clock; injected so the latency EWMA is testable. */
+export type Clock = () => number;
 
 /**
  * One per upstream.algorithm, the same shape as Kong's round_robin.lua / least_connections.lua.
@@ -20,6 +29,9 @@ export interface Algorithm {
   afterHostUpdate(): void;
   /** An available address, or undefined when none is; the caller answers 503 NO_PEER. */
   getPeer(ctx: PeerContext): Address | undefined;
-  /** Called when a picked address is done with (least-connections counts connections). */
-  release?(address: Address): void;
+  /**
+   * A picked address is done with (least-connections counts connections). `elapsedMs` is the
+   * attempt's connect + response time when it got a response (latency.lua afterBalance).
+   */
+  release?(address: Address, elapsedMs: number | undefined): void;
 }

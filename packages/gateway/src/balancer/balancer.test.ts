@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Balancer } from './balancer.ts';
-import { parseTarget } from './address.ts';
+import { addressOf } from '../health/health-registry.ts';
 
 // A seeded PRNG (mulberry32): wheels are shuffled, but reproducibly.
 function seeded(seed: number): () => number {
@@ -107,11 +107,15 @@ test('setAddressStatus on an unknown address is refused', () => {
   assert.equal(new Balancer(upstream(), targets(1)).setAddressStatus('10.0.0.1:1', false), false);
 });
 
-test('parseTarget: Kong target strings, default port 8000', () => {
-  assert.deepEqual(parseTarget('10.0.0.1:81'), { host: '10.0.0.1', port: 81 });
-  assert.deepEqual(parseTarget('10.0.0.1'), { host: '10.0.0.1', port: 8000 });
-  assert.deepEqual(parseTarget('svc.test:443'), { host: 'svc.test', port: 443 });
-  assert.deepEqual(parseTarget('[::1]:9000'), { host: '::1', port: 9000 });
-  assert.deepEqual(parseTarget('[::1]'), { host: '::1', port: 8000 });
-  assert.deepEqual(parseTarget('::1'), { host: '::1', port: 8000 });
+test('addresses are keyed by the canonical target form, the same key health checks use', () => {
+  const written = ['10.0.0.1:81', '10.0.0.1', 'svc.test:443', '[::1]:9000', '010.0.0.2:5'];
+  const b = new Balancer(upstream(), written.map((target, i) => ({ id: `t${i}`, target, weight: 1 })));
+  assert.deepEqual(b.addresses.map((a) => a.key), [
+    '10.0.0.1:81',
+    '10.0.0.1:8000',
+    'svc.test:443',
+    '[0000:0000:0000:0000:0000:0000:0000:0001]:9000',
+    '10.0.0.2:5',
+  ]);
+  assert.deepEqual(written.map((t) => addressOf(t).key), b.addresses.map((a) => a.key));
 });

@@ -1,5 +1,11 @@
-import { parseTarget, type Address } from './address.ts';
-import type { Algorithm, PeerContext, Random } from './algorithm.ts';
+import { performance } from 'node:perf_hooks';
+import { parseTarget } from '../declarative/entities/target.ts';
+import type { Address } from './address.ts';
+import type { Algorithm, Clock, PeerContext, Random } from './algorithm.ts';
+import { ConsistentHashing } from './consistent-hashing.ts';
+import type { HashSettings } from './hash-value.ts';
+import { Latency } from './latency.ts';
+import { LeastConnections } from './least-connections.ts';
 import { RoundRobin } from './round-robin.ts';
 
 /** The upstream fields the balancer reads (Kong snake_case, from the snapshot). */
@@ -7,13 +13,17 @@ export type BalancerUpstream = {
   readonly name: string;
   readonly algorithm: string;
   readonly healthchecks: { readonly threshold: number };
-};
+  /** Continuum size for consistent-hashing (Kong default 10000); absent: 10000. */
+  readonly slots?: number;
+} & Partial<HashSettings>;
 
 /** The target fields the balancer reads. */
 export type BalancerTarget = { readonly id: string; readonly target: string; readonly weight: number };
 
 export type BalancerOptions = {
   random?: Random;
+  /** Milliseconds, monotonic; the latency algorithm's EWMA decay. Default performance.now. */
+  now?: Clock;
   /**
    * Asked once per address when the balancer is built: lets health state survive a reload
    * (Kong keeps it 300 s, kong.md §0.15). Absent: every address starts available.
@@ -21,17 +31,21 @@ export type BalancerOptions = {
   isAddressHealthy?: (upstreamName: string, address: Address) => boolean;
 };
 
-type AlgorithmFactory = (addresses: readonly Address[], random: Random) => Algorithm;
+type AlgorithmInput = { readonly addresses: readonly Address[]; readonly random: Random; readonly now: Clock; readonly slots: number };
+type AlgorithmFactory = (input: AlgorithmInput) => Algorithm;
 
-/**
- * Algorithms by upstream.algorithm. consistent-hashing, least-connections and latency are
- * declared by kong.yml but not implemented yet: they fall back to round-robin (issue 3).
- */
+// upstreams.lua default slots.
+const DEFAULT_SLOTS = 10_000;
+
+/** Algorithms by upstream.algorithm (kong.md §3.3-§3.6). */
 const ALGORITHMS: Readonly<Record<string, AlgorithmFactory>> = {
-  'round-robin': (addresses, random) => new RoundRobin(addresses, random),
+  'round-robin': ({ addresses, random }) => new RoundRobin(addresses, random),
+  'consistent-hashing': ({ addresses, slots }) => new ConsistentHashing(addresses, slots),
+  'least-connections': ({ addresses }) => new LeastConnections(addresses),
+  latency: ({ addresses, now }) => new Latency(addresses, now),
 };
 
-/** True when `name` has its own implementation (the rest fall back to round-robin). */
+/** True when `name` has its own implementation (anything else falls back to round-robin). */
 export function isAlgorithmImplemented(name: string): boolean {
   return Object.hasOwn(ALGORITHMS, name);
 }
@@ -46,6 +60,8 @@ export class Balancer {
   readonly #byKey = new Map<string, Address>();
   readonly #threshold: number;
   readonly #algorithm: Algorithm;
+  /** Set for consistent-hashing upstreams: what the proxy hashes (hash-value.ts). */
+  readonly hashSettings: HashSettings | undefined;
   #totalWeight = 0;
   #unavailableWeight = 0;
 
@@ -66,7 +82,13 @@ export class Balancer {
     }
     this.addresses = addresses;
     const factory = ALGORITHMS[upstream.algorithm] ?? ALGORITHMS['round-robin']!;
-    this.#algorithm = factory(addresses, options.random ?? Math.random);
+    this.#algorithm = factory({
+      addresses,
+      random: options.random ?? Math.random,
+      now: options.now ?? (() => performance.now()),
+      slots: upstream.slots ?? DEFAULT_SLOTS,
+    });
+    this.hashSettings = upstream.algorithm === 'consistent-hashing' ? hashSettingsOf(upstream) : undefined;
   }
 
   /** Kong balancers.lua updateStatus: strict `>` against the threshold; no weight = unhealthy. */
@@ -98,9 +120,12 @@ export class Balancer {
     return this.#algorithm.getPeer(ctx);
   }
 
-  /** The attempt on `address` is over (least-connections bookkeeping). */
-  release(address: Address): void {
-    this.#algorithm.release?.(address);
+  /**
+   * The attempt on `address` is over (least-connections bookkeeping); `elapsedMs`, when it got a
+   * response, is its connect + response time (the latency algorithm's sample).
+   */
+  release(address: Address, elapsedMs?: number): void {
+    this.#algorithm.release?.(address, elapsedMs);
   }
 
   /**
@@ -116,4 +141,19 @@ export class Balancer {
     this.#algorithm.afterHostUpdate();
     return true;
   }
+}
+
+function hashSettingsOf(u: Partial<HashSettings>): HashSettings {
+  return {
+    hash_on: u.hash_on ?? 'none',
+    hash_fallback: u.hash_fallback ?? 'none',
+    hash_on_header: u.hash_on_header ?? null,
+    hash_fallback_header: u.hash_fallback_header ?? null,
+    hash_on_cookie: u.hash_on_cookie ?? null,
+    hash_on_cookie_path: u.hash_on_cookie_path ?? '/',
+    hash_on_query_arg: u.hash_on_query_arg ?? null,
+    hash_fallback_query_arg: u.hash_fallback_query_arg ?? null,
+    hash_on_uri_capture: u.hash_on_uri_capture ?? null,
+    hash_fallback_uri_capture: u.hash_fallback_uri_capture ?? null,
+  };
 }

@@ -1,4 +1,4 @@
-import { parseTarget } from '../balancer/address.ts';
+import { parseTarget } from '../declarative/entities/target.ts';
 import type { Snapshot } from '../declarative/types.ts';
 import { healthchecksOn } from './checks-on.ts';
 import { HealthChecker, type CheckedAddress, type HealthChangeListener, type HealthOutcome } from './health-checker.ts';
