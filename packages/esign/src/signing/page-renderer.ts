@@ -16,11 +16,16 @@ export class PageRenderer {
   readonly #timeoutMs: number;
   readonly #images = new Map<string, Promise<Buffer>>();
   readonly #sizes = new Map<string, Promise<{ width: number; height: number }[]>>();
+  /** At most this many pdftoppm processes at once (a long document asks for many pages together). */
+  readonly #maxProcesses: number;
+  #running = 0;
+  readonly #waiting: (() => void)[] = [];
 
-  constructor(options: { dpi?: number; maxEntries?: number; timeoutMs?: number } = {}) {
+  constructor(options: { dpi?: number; maxEntries?: number; timeoutMs?: number; maxProcesses?: number } = {}) {
     this.#dpi = options.dpi ?? 110;
     this.#maxEntries = options.maxEntries ?? 200;
     this.#timeoutMs = options.timeoutMs ?? 20_000;
+    this.#maxProcesses = options.maxProcesses ?? 2;
   }
 
   /** CropBox sizes in points of every page: the frame tab positions are measured in. */
@@ -36,7 +41,19 @@ export class PageRenderer {
 
   /** One page as JPEG. */
   jpeg(key: string, pageNumber: number, pdf: () => Promise<Uint8Array>): Promise<Buffer> {
-    return this.#cached(this.#images, `${key}#${pageNumber}`, async () => this.#render(await pdf(), pageNumber));
+    return this.#cached(this.#images, `${key}#${pageNumber}`, async () => {
+      const bytes = await pdf();
+      // A finishing render hands its slot straight to the next waiter, so the bound holds.
+      if (this.#running < this.#maxProcesses) this.#running++;
+      else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      try {
+        return await this.#render(bytes, pageNumber);
+      } finally {
+        const next = this.#waiting.shift();
+        if (next) next();
+        else this.#running--;
+      }
+    });
   }
 
   #cached<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
