@@ -1,3 +1,4 @@
+import { compileHeaderRegex, compileRouteRegex } from '../declarative/pcre-regex.ts';
 import type { Route } from '../declarative/types.ts';
 
 /** A host pattern of `route.hosts`: exact, `*.x` (suffix) or `x.*` (prefix), with an optional port. */
@@ -36,11 +37,6 @@ function compileHost(host: string): HostPattern {
   return { kind: 'exact', text, port };
 }
 
-// Kong regex paths are PCRE; `(?P<name>` is PCRE/Python spelling of a named group.
-function compileRegexPath(path: string): RegExp {
-  return new RegExp('^(?:' + path.slice(1).replace(/\(\?P</g, '(?<') + ')');
-}
-
 /** Compiles a route into one matcher per path (or one without a path). */
 export function compileRoute(route: Route, order: number): CompiledRoute[] {
   const methods = route.methods && route.methods.length > 0 ? new Set(route.methods) : undefined;
@@ -50,7 +46,8 @@ export function compileRoute(route: Route, order: number): CompiledRoute[] {
     const values: string[] = [];
     const regexes: RegExp[] = [];
     for (const v of list) {
-      if (v.startsWith('~*')) regexes.push(new RegExp(v.slice(2), 'i'));
+      // The declarative module's compiler: what validation accepted is exactly what runs here.
+      if (v.startsWith('~*')) regexes.push(compileHeaderRegex(v.slice(2)));
       else values.push(v.toLowerCase());
     }
     headers.push({ name: name.toLowerCase(), values, regexes });
@@ -68,7 +65,7 @@ export function compileRoute(route: Route, order: number): CompiledRoute[] {
       headers,
       snis,
       prefix: path !== undefined && !isRegex ? path : undefined,
-      regex: isRegex ? compileRegexPath(path) : undefined,
+      regex: isRegex ? compileRouteRegex(path.slice(1)) : undefined,
       priority: [
         criteria,
         plainHostsOnly,

@@ -62,3 +62,29 @@ test('router: PCRE named groups (?P<name>) compile', () => {
   const router = build([route({ name: 'n', paths: ['~/(?P<ns>[^/]+)/(?P<id>\\d+)'] })]);
   assert.equal(router.find(req({ path: '/foo/123' }))?.value, 'n');
 });
+
+// The router compiles regexes with the declarative module's compiler (pcre-regex.ts), so PCRE
+// spellings validation accepts (\A, \z, (?P=name), a leading (?i)) route as validation meant.
+test('regex paths and header regexes run the PCRE translations validation accepts', () => {
+  const r = build([
+    { ...route({ name: 'anchored', paths: ['~\\A/a/\\d+\\z'] }) },
+    { ...route({ name: 'backref', paths: ['~/(?P<w>[a-z]+)/(?P=w)$'] }) },
+    { ...route({ name: 'ci', paths: ['~(?i)/CaSe$'] }) },
+    { ...route({ name: 'hdr', headers: { 'x-v': ['~*^v(?P<n>\\d)$'] } }) },
+  ]);
+  assert.equal(r.find(req({ path: '/a/12' }))?.route.name, 'anchored');
+  assert.equal(r.find(req({ path: '/a/12/x' }))?.route.name, undefined);
+  assert.equal(r.find(req({ path: '/ab/ab' }))?.route.name, 'backref');
+  assert.equal(r.find(req({ path: '/ab/cd' }))?.route.name, undefined);
+  assert.equal(r.find(req({ path: '/case' }))?.route.name, 'ci');
+  assert.equal(r.find(req({ path: '/zz', headers: { 'x-v': 'V3' } }))?.route.name, 'hdr');
+});
+
+test('regex matches carry their named and numbered captures (hash_on uri_capture)', () => {
+  const r = build([route({ name: 'ns', paths: ['~/(?<namespace>[^/]+)/(?<id>[0-9]+)/?'] }), route({ name: 'p', paths: ['/'] })]);
+  const m = r.find(req({ path: '/foo/123' }));
+  assert.equal(m?.captures?.namespace, 'foo');
+  assert.equal(m?.captures?.id, '123');
+  assert.equal(m?.captures?.[2], '123');
+  assert.equal(r.find(req({ path: '/' }))?.captures, undefined);
+});

@@ -25,6 +25,8 @@ export type RouteMatch<T> = {
   readonly upstreamPath: string;
   /** The part of the path the route's path matched (prefix, or whole regex match). */
   readonly matched: string;
+  /** Named and numbered groups of a regex path match (upstream hash_on uri_capture), if any. */
+  readonly captures: Readonly<Record<string, string | undefined>> | undefined;
   /** Set when the route is https-only and the request came over http (Kong: 426 by default). */
   readonly httpsRedirectStatus: number | undefined;
 };
@@ -60,6 +62,13 @@ function headerMatches(c: CompiledRoute, headers: RouterRequest['headers']): boo
     if (!ok) return false;
   }
   return true;
+}
+
+// Kong's uri_captures: numbered groups by position, named ones by name as well.
+function capturesOf(m: RegExpExecArray): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = { ...m.groups };
+  for (let i = 1; i < m.length; i++) out[i] = m[i];
+  return out;
 }
 
 /**
@@ -99,6 +108,7 @@ export class Router<T> {
       if (c.snis !== undefined && (req.sni === undefined || !c.snis.has(req.sni.toLowerCase()))) continue;
       if (c.headers.length > 0 && !headerMatches(c, req.headers)) continue;
       let matched = '';
+      let captures: Record<string, string | undefined> | undefined;
       if (c.prefix !== undefined) {
         if (!path.startsWith(c.prefix)) continue;
         matched = c.prefix;
@@ -106,6 +116,7 @@ export class Router<T> {
         const m = c.regex.exec(path);
         if (m === null) continue;
         matched = m[0];
+        if (m.length > 1) captures = capturesOf(m);
       }
       const route = c.route;
       const httpsRedirectStatus =
@@ -118,6 +129,7 @@ export class Router<T> {
         value: c.entry.value,
         upstreamPath: composeUpstreamPath(c.entry.servicePath, path, matched, route.strip_path),
         matched,
+        captures,
         httpsRedirectStatus,
       };
     }
