@@ -40,6 +40,8 @@ function connectOnce(target: StreamTarget, host: string, port: number, options: 
     } else {
       socket = netConnect({ host, port, allowHalfOpen: true });
     }
+    // nginx stream tcp_nodelay is on by default: small writes go out at once.
+    socket.setNoDelay(true);
     let settled = false;
     const settle = (attempt: Attempt): void => {
       if (settled) return;

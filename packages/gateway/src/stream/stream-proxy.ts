@@ -54,7 +54,8 @@ export class StreamProxy {
   async listen(addresses: readonly ListenAddress[]): Promise<ListenAddress[]> {
     const bound: ListenAddress[] = [];
     for (const address of addresses) {
-      const server = createServer({ allowHalfOpen: true }, (socket) => this.handle(socket, address.ssl));
+      // nginx stream tcp_nodelay is on by default: small writes go out at once.
+      const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.handle(socket, address.ssl));
       this.#servers.push(server);
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
