@@ -4,6 +4,8 @@ import type { Snapshot } from '../declarative/index.ts';
 export type AdminResult = {
   readonly status: number;
   readonly body?: object;
+  /** A non-JSON body (e.g. Prometheus text), sent as is; its content-type goes in `headers`. */
+  readonly text?: string;
   readonly headers?: Readonly<Record<string, string>>;
 };
 

@@ -132,6 +132,11 @@ export function buildAdminServer(deps: AdminDeps): Server {
   // JSON like Kong's admin API (cjson): no body at all for 204 and 304.
   const send = (req: IncomingMessage, res: ServerResponse, result: AdminResult): void => {
     const headers: Record<string, string> = { ...result.headers };
+    if (result.text !== undefined) {
+      headers['content-length'] = String(Buffer.byteLength(result.text));
+      res.writeHead(result.status, headers).end(req.method === 'HEAD' ? undefined : result.text);
+      return;
+    }
     if (result.body === undefined || result.status === 204 || result.status === 304) {
       res.writeHead(result.status, headers).end();
       return;

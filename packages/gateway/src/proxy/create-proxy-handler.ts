@@ -58,6 +58,11 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     const match = router.find(routerRequest);
     if (match === undefined) {
       sendProxyError(res, 'NO_ROUTE', req.headers.accept, requestId);
+      ctx.hooks.onRequestDone?.({
+        requestId, method: routerRequest.method, uri: req.url ?? '/', clientIp: req.socket.remoteAddress ?? '', status: res.statusCode,
+        source: 'kong', service: undefined, route: undefined, upstreamAddress: undefined, proxyLatencyMs: undefined,
+        upstreamLatencyMs: undefined, totalMs: performance.now() - startedAt,
+      });
       return;
     }
     if (match.httpsRedirectStatus !== undefined) {
@@ -96,6 +101,9 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
       tail,
       requestId,
       startedAt,
+      path,
+      query: query === '' ? '' : query.slice(1),
+      captures: match.captures,
     }).start();
   };
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { Address } from '../balancer/index.ts';
+import { hashValueFor, type Address, type Balancer, type PeerContext } from '../balancer/index.ts';
 import type { GatewayErrorCode } from '../errors.ts';
 import { VIA } from './kong-headers.ts';
 import type { ProxyHooks } from './proxy-hooks.ts';
@@ -44,7 +44,13 @@ export type ExchangeRequest = {
   readonly tail: string;
   readonly requestId: string;
   readonly startedAt: number;
+  /** Raw path and query (without `?`) and regex route captures: what hash_on reads. */
+  readonly path?: string;
+  readonly query?: string;
+  readonly captures?: Readonly<Record<string, string | undefined>> | undefined;
 };
+
+const NO_PEER_CONTEXT: PeerContext = {};
 
 /**
  * One proxied request: pick a peer, send the request, relay the response, retry on connect
@@ -64,6 +70,11 @@ export class ProxyExchange implements ExchangeSink {
   #bodyStarted = false;
   #responded = false;
   #done = false;
+  /** The balancer's per-request context (hash value, failed addresses), made on first pick. */
+  #peer: PeerContext | undefined;
+  /** Cookie hashing without the cookie: the Set-Cookie Kong adds to the response. */
+  #setCookie: string | undefined;
+  #upstreamLatency: number | undefined;
   #upstreamStartedAt = 0;
   #onClientDrain: (() => void) | undefined;
   #onUpstreamDrain: (() => void) | undefined;
@@ -88,7 +99,7 @@ export class ProxyExchange implements ExchangeSink {
     const preserveHost = t.route.preserve_host && this.#x.headers.host !== undefined;
     if (t.balancer !== undefined) {
       if (!sameAddress) {
-        const address = t.balancer.getPeer();
+        const address = t.balancer.getPeer((this.#peer ??= this.#peerContext(t.balancer)));
         if (address === undefined) {
           this.#fail('NO_PEER');
           return;
@@ -164,6 +175,7 @@ export class ProxyExchange implements ExchangeSink {
     const t = this.#x.target;
     if (t.upstream !== undefined) this.#ctx.hooks.onAttempt?.(t.upstream, this.#address!, status, false);
     const now = performance.now();
+    this.#upstreamLatency = now - this.#upstreamStartedAt;
     let headers: string[] = [];
     let via: string | undefined;
     let connectionTokens: string[] | undefined;
@@ -188,6 +200,7 @@ export class ProxyExchange implements ExchangeSink {
       'X-Kong-Proxy-Latency', String(Math.round(this.#upstreamStartedAt - this.#x.startedAt)),
       'X-Kong-Request-Id', this.#x.requestId,
     );
+    if (this.#setCookie !== undefined) headers.push('Set-Cookie', this.#setCookie);
     this.#res.writeHead(status, statusMessage, headers);
     return this.#req.method === 'HEAD' ? 1 : 0;
   }
@@ -235,7 +248,13 @@ export class ProxyExchange implements ExchangeSink {
     if (t.upstream !== undefined) this.#ctx.hooks.onAttempt?.(t.upstream, this.#address!, timedOut ? 'timeout' : 'tcp_failure', canRetry);
     if (canRetry) {
       this.#triesLeft--;
-      if (this.#address !== undefined) t.balancer?.release(this.#address);
+      if (this.#address !== undefined && t.balancer !== undefined) {
+        t.balancer.release(this.#address);
+        // least-connections and latency skip the addresses this request already failed on.
+        const failed = this.#peer?.failed ?? new Set<Address>();
+        failed.add(this.#address);
+        this.#peer = { ...this.#peer, failed };
+      }
       this.#attempt(false);
       return;
     }
@@ -244,20 +263,60 @@ export class ProxyExchange implements ExchangeSink {
   }
 
   #fail(code: GatewayErrorCode): void {
-    this.#finish();
     sendProxyError(this.#res, code, this.#req.headers.accept, this.#x.requestId);
+    this.#finish();
   }
 
-  #finish(): void {
+  /** The request is over (answered, failed or abandoned): release the address, report it. */
+  #finish(clientClosed = false): void {
     this.#done = true;
-    if (this.#address !== undefined) this.#x.target.balancer?.release(this.#address);
+    // The latency algorithm's sample: connect + response time, for attempts that got one.
+    if (this.#address !== undefined) {
+      this.#x.target.balancer?.release(this.#address, this.#responded ? performance.now() - this.#upstreamStartedAt : undefined);
+    }
+    // nginx logs 499 for a request whose client closed the connection first.
+    if (this.#ctx.hooks.onRequestDone !== undefined) this.#report(clientClosed ? 499 : this.#res.statusCode);
+  }
+
+  #peerContext(balancer: Balancer): PeerContext {
+    const settings = balancer.hashSettings;
+    if (settings === undefined) return NO_PEER_CONTEXT;
+    const x = this.#x;
+    const hashed = hashValueFor(settings, {
+      clientIp: this.#req.socket.remoteAddress ?? '',
+      headers: this.#req.headers,
+      path: x.path ?? '/',
+      query: x.query ?? '',
+      captures: x.captures,
+    });
+    this.#setCookie = hashed.setCookie;
+    return { hashValue: hashed.value };
+  }
+
+  /** Metrics and the access log: once per request, only when a hook wants it. */
+  #report(status: number): void {
+    const x = this.#x;
+    this.#ctx.hooks.onRequestDone?.({
+      requestId: x.requestId,
+      method: this.#req.method ?? 'GET',
+      uri: this.#req.url ?? '/',
+      clientIp: this.#req.socket.remoteAddress ?? '',
+      status,
+      source: this.#responded ? 'upstream' : 'kong',
+      service: x.target.service,
+      route: x.target.route,
+      upstreamAddress: this.#address?.key,
+      proxyLatencyMs: this.#upstreamStartedAt === 0 ? undefined : this.#upstreamStartedAt - x.startedAt,
+      upstreamLatencyMs: this.#upstreamLatency,
+      totalMs: performance.now() - x.startedAt,
+    });
   }
 
   /** The client connection closed: called by the socket watcher for the exchange in flight. */
   onClientClose(): void {
     if (this.#done) return;
     // The client went away first: the upstream exchange is abandoned, its connection closed.
-    this.#finish();
+    this.#finish(true);
     const conn = this.#conn;
     this.#conn = undefined;
     conn?.destroy();
