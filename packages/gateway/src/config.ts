@@ -11,6 +11,8 @@ export type GatewayConfig = {
   readonly proxyListen: readonly ListenAddress[];
   /** Admin API listeners (Kong admin_listen); empty when "off". */
   readonly adminListen: readonly ListenAddress[];
+  /** Stream (tcp/tls/tls_passthrough) listeners (Kong stream_listen); empty or absent when "off" (the default). */
+  readonly streamListen?: readonly ListenAddress[];
   /** Worker processes (Kong nginx_worker_processes); 1 = no cluster. */
   readonly workers: number;
   /** The node default certificate (Kong ssl_cert / ssl_cert_key), PEM; undefined → generated at start. */
@@ -24,6 +26,7 @@ export type GatewaySettings = {
   readonly declarative_config?: string | undefined;
   readonly proxy_listen?: string | undefined;
   readonly admin_listen?: string | undefined;
+  readonly stream_listen?: string | undefined;
   readonly nginx_worker_processes?: string | undefined;
   /** PEM text (the cli layer reads files). */
   readonly ssl_cert?: string | undefined;
@@ -44,6 +47,7 @@ export class ConfigError extends Error {
 const DEFAULTS = {
   proxy_listen: '0.0.0.0:8000, 0.0.0.0:8443 ssl',
   admin_listen: '127.0.0.1:8001',
+  stream_listen: 'off',
 };
 
 // Kong listen flags this gateway accepts; the ones that change nothing here are ignored.
@@ -77,6 +81,7 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
   const proxyListen = parseListen(settings.proxy_listen ?? DEFAULTS.proxy_listen, 'proxy_listen');
   if (proxyListen.length === 0) throw new ConfigError('proxy_listen', 'the proxy cannot be "off"');
   const adminListen = parseListen(settings.admin_listen ?? DEFAULTS.admin_listen, 'admin_listen');
+  const streamListen = parseListen(settings.stream_listen ?? DEFAULTS.stream_listen, 'stream_listen');
   let workers = availableParallelism();
   const w = settings.nginx_worker_processes;
   if (w !== undefined && w !== 'auto') {
@@ -95,6 +100,7 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
     declarativeConfig: settings.declarative_config,
     proxyListen,
     adminListen,
+    streamListen,
     workers,
     sslCert: cert !== undefined && key !== undefined ? { certPem: cert, keyPem: key } : undefined,
     shutdownGraceMs: 10_000,

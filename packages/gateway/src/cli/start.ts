@@ -8,7 +8,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { buildAdminServer } from '../admin/index.ts';
-import { buildGateway, loadSnapshot } from '../build-gateway.ts';
+import { loadSnapshot } from '../build-gateway.ts';
+import { buildGatewayWithStreams } from '../build-gateway-with-streams.ts';
 import type { CommandIo } from '../cli.ts';
 import { RedisHealthBus } from '../cluster/redis-health-bus.ts';
 import { serveWorkerHealth } from '../cluster/serve-worker-health.ts';
@@ -69,7 +70,7 @@ function startAdmin(
       nodeId: deps.nodeId,
       pids: deps.pids,
       extraRoutes: [(method, path, query) => routeHealthRequest({ snapshot: deps.snapshot, health: deps.health, nodeId: deps.nodeId }, method, path, query)],
-      configuration: { proxy_listen: config.proxyListen.map(urlOf), admin_listen: config.adminListen.map(urlOf), nginx_worker_processes: config.workers },
+      configuration: { proxy_listen: config.proxyListen.map(urlOf), admin_listen: config.adminListen.map(urlOf), stream_listen: (config.streamListen ?? []).map((a) => `${a.host}:${a.port}${a.ssl ? ' ssl' : ''}`), nginx_worker_processes: config.workers },
     });
     const bound = await listenAdmin(server, address);
     log.info({ url: urlOf(bound) }, `admin listening on ${urlOf(bound)}`);
@@ -89,11 +90,13 @@ async function runSingle(config: GatewayConfig, settings: StartSettings, snapsho
   const nodeId = randomUUID();
   const health = healthFor(settings, nodeId, log);
   health.load(snapshot);
-  const gateway = await buildGateway(config, {
+  // The proxy listeners also serve grpc/grpcs routes; stream_listen adds tcp/tls listeners.
+  const gateway = await buildGatewayWithStreams(config, {
     snapshot,
     hooks: passiveHealthHooks(health),
     isAddressHealthy: (upstream, address) => health.isAddressHealthy(upstream, address.key),
     warn: (message) => log.warn(message),
+    info: (message) => log.info(message),
   });
   health.onAvailabilityChange((upstream, key, up) => gateway.runtime.setAddressStatus(upstream, key, up));
   const stopped = stopSignal();
@@ -203,11 +206,13 @@ async function runWorker(config: GatewayConfig, log: Logger): Promise<number> {
   port.send({ tag: CONFIG_TAG, k: 'request' } satisfies ConfigMessage);
   const snapshot = await first;
   health.load(snapshot);
-  const gateway = await buildGateway(config, {
+  // The proxy listeners also serve grpc/grpcs routes; stream_listen adds tcp/tls listeners.
+  const gateway = await buildGatewayWithStreams(config, {
     snapshot,
     hooks: passiveHealthHooks(health),
     isAddressHealthy: (upstream, address) => health.isAddressHealthy(upstream, address.key),
     warn: (message) => log.warn(message),
+    info: (message) => log.info(message),
   });
   health.onAvailabilityChange((upstream, key, up) => gateway.runtime.setAddressStatus(upstream, key, up));
   port.onMessage((m) => {

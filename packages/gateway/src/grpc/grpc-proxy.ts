@@ -58,15 +58,25 @@ export class GrpcProxy {
     this.#pool.close();
   }
 
-  /** Serves one call (an http2 server's 'stream' event). */
-  handleStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo): void {
-    stream.on('error', () => undefined);
+  /** Whether a TLS client with this server name is offered HTTP/2 (a grpcs route names it). */
+  offersHttp2(servername: string | undefined): boolean {
+    return servername !== undefined && servername !== '' && this.#state().grpcsServerName(servername);
+  }
+
+  #state(): GrpcState {
     const runtime = this.#deps.getState();
     let state = this.#states.get(runtime);
     if (state === undefined) {
       state = compileGrpcState(runtime.snapshot, runtime.balancers);
       this.#states.set(runtime, state);
     }
+    return state;
+  }
+
+  /** Serves one call (an http2 server's 'stream' event). */
+  handleStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo): void {
+    stream.on('error', () => undefined);
+    const state = this.#state();
     const rawPath = headers[':path'] ?? '/';
     const q = rawPath.indexOf('?');
     const match = state.router.find({

@@ -19,7 +19,31 @@ export type GrpcTarget = {
 };
 
 /** The gRPC side of one configuration. */
-export type GrpcState = { readonly router: Router<GrpcTarget> };
+export type GrpcState = {
+  readonly router: Router<GrpcTarget>;
+  /**
+   * True for a TLS server name a grpcs route names in its `snis` or `hosts` (exact, `*.x`,
+   * `x.*`): only those connections are offered HTTP/2 by ALPN, so browsers and other HTTP/2
+   * clients of the HTTP routes keep HTTP/1.1.
+   */
+  readonly grpcsServerName: (servername: string) => boolean;
+};
+
+function serverNameMatcher(names: readonly string[]): (servername: string) => boolean {
+  const exact = new Set<string>();
+  const suffixes: string[] = [];
+  const prefixes: string[] = [];
+  for (const raw of names) {
+    const name = raw.toLowerCase().replace(/:\d+$/, '');
+    if (name.startsWith('*.')) suffixes.push(name.slice(1));
+    else if (name.endsWith('.*')) prefixes.push(name.slice(0, -1));
+    else exact.add(name);
+  }
+  return (servername) => {
+    const n = servername.toLowerCase();
+    return exact.has(n) || suffixes.some((s) => n.endsWith(s) && n.length > s.length) || prefixes.some((p) => n.startsWith(p) && n.length > p.length);
+  };
+}
 
 const GRPC_ROUTE = new Set<Protocol>(['grpc', 'grpcs']);
 
@@ -33,6 +57,7 @@ export function compileGrpcState(snapshot: Snapshot, balancers: ReadonlyMap<stri
   const services = new Map(snapshot.services.map((s) => [s.id, s]));
   const upstreams = new Map(snapshot.upstreams.map((u) => [u.name, u]));
   const entries: RouterEntry<GrpcTarget>[] = [];
+  const grpcsNames: string[] = [];
   for (const route of snapshot.routes) {
     if (!route.protocols.some((p) => GRPC_ROUTE.has(p))) continue;
     const service = route.service === null ? undefined : services.get(route.service.id);
@@ -50,8 +75,9 @@ export function compileGrpcState(snapshot: Snapshot, balancers: ReadonlyMap<stri
         ? { rejectUnauthorized: service.tls_verify === true, servername: servername !== undefined && isIP(servername) === 0 ? servername : undefined }
         : undefined,
     };
+    if (route.protocols.includes('grpcs')) grpcsNames.push(...(route.snis ?? []), ...(route.hosts ?? []));
     const asHttp = { ...route, protocols: route.protocols.map((p): Protocol => (p === 'grpcs' ? 'https' : 'http')) };
     entries.push({ route: asHttp, servicePath: null, value });
   }
-  return { router: new Router(entries) };
+  return { router: new Router(entries), grpcsServerName: serverNameMatcher(grpcsNames) };
 }

@@ -14,15 +14,19 @@ function startsLikePreface(chunk: Buffer): boolean {
   return n > 0 && chunk.compare(PREFACE, 0, n, 0, n) === 0;
 }
 
+type AlpnCallback = (arg: { servername: string; protocols: string[] }) => string | undefined;
+
 /** The HTTP/2 side of a shared listener; close() ends its client sessions. */
 export type SharedGrpc = { close(): void };
 
 /**
  * Serves gRPC on an HTTP/1.1 proxy listener (Kong serves grpc routes on proxy_listen): on a
- * plain `node:http` server an h2c connection is recognised by its preface, on a `node:https`
- * server by ALPN `h2` (the server must offer it: `ALPNProtocols: ['h2', 'http/1.1']`). Such
- * connections go to an HTTP/2 session whose calls the GrpcProxy serves; every other connection
- * reaches the server's own HTTP/1.1 handling unchanged. Call before the server accepts.
+ * plain `node:http` server an h2c connection is recognised by its preface; on a `node:https`
+ * server ALPN offers `h2` to clients whose server name a grpcs route names (`snis`/`hosts`),
+ * `http/1.1` to everyone else (so browsers on HTTP routes keep HTTP/1.1). HTTP/2 connections
+ * go to a session whose calls the GrpcProxy serves; every other connection reaches the
+ * server's own HTTP/1.1 handling unchanged. Call before the server accepts; the server must
+ * not set ALPNProtocols (node allows either that or an ALPN callback).
  */
 export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl: boolean): SharedGrpc {
   const h2 = createServer();
@@ -33,6 +37,13 @@ export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl:
     sessions.add(s);
     s.once('close', () => sessions.delete(s));
   });
+  if (ssl) {
+    // node:tls reads the server's ALPNCallback for each connection (tls.createServer option).
+    (server as HttpServer & { ALPNCallback?: AlpnCallback }).ALPNCallback = ({ servername, protocols }) => {
+      if (protocols.includes('h2') && proxy.offersHttp2(servername)) return 'h2';
+      return protocols.includes('http/1.1') ? 'http/1.1' : undefined;
+    };
+  }
   const event = ssl ? 'secureConnection' : 'connection';
   const http1 = server.listeners(event) as ((socket: Socket) => void)[];
   server.removeAllListeners(event);

@@ -14,17 +14,21 @@ import { route, service, snapshot } from '../snapshot.fixture.ts';
 import { echoClient, say, startBackend } from './grpc.fixture.ts';
 
 const ca = createCertificateAuthority({ commonName: 'shared listener CA' });
-const cert = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost'] }, ca);
+const cert = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost', 'grpc.test'] }, ca);
 
 async function sharedServer(t: TestContext, ssl: boolean, backendPort: number): Promise<number> {
   const svc = service({ host: '127.0.0.1', port: backendPort, protocol: 'grpc' });
   const runtime = new Runtime(snapshot({
     services: [svc],
-    routes: [route({ protocols: ['grpc', 'grpcs'], paths: ['/signet.test.Echo/'], strip_path: false, service: { id: svc.id } })],
+    routes: [
+      route({ protocols: ['grpc'], paths: ['/signet.test.Echo/'], strip_path: false, service: { id: svc.id } }),
+      // A grpcs route names its server name: only those TLS clients are offered h2.
+      route({ protocols: ['grpcs'], snis: ['grpc.test'], paths: ['/signet.test.Echo/'], strip_path: false, service: { id: svc.id } }),
+    ],
   }), { defaultCertificate: cert });
   const proxy = new GrpcProxy({ getState: () => runtime.state });
   const server: Server = ssl
-    ? createHttpsServer({ cert: cert.certPem, key: cert.keyPem, ALPNProtocols: ['h2', 'http/1.1'] })
+    ? createHttpsServer({ cert: cert.certPem, key: cert.keyPem })
     : createHttpServer();
   server.on('request', (req, res) => res.end(`http1 ${req.httpVersion} ${req.url}`));
   const shared = shareListenerWithGrpc(server, proxy, ssl);
@@ -42,12 +46,13 @@ for (const ssl of [false, true]) {
   test(`${ssl ? 'https listener, ALPN h2' : 'http listener, h2c preface'}: gRPC calls and HTTP/1.1 requests on one port`, async (t) => {
     const backend = await startBackend(t, 'A');
     const port = await sharedServer(t, ssl, backend.port);
-    const client = echoClient(t, port, ssl ? { ca: ca.certPem, servername: 'localhost' } : undefined);
+    const client = echoClient(t, port, ssl ? { ca: ca.certPem, servername: 'grpc.test' } : undefined);
     const r = await say(client, 'shared');
     assert.deepEqual(r.reply, { text: 'shared', server: 'A' });
     assert.equal(r.trailers['x-served-by'], 'A');
 
-    const agent = new Agent({ connect: { ca: ca.certPem } });
+    // An HTTP/2-capable client (allowH2) of another server name keeps HTTP/1.1.
+    const agent = new Agent({ connect: { ca: ca.certPem }, allowH2: true });
     t.after(() => agent.close());
     for (const path of ['/one', '/two']) {
       const res = await request(`${ssl ? 'https' : 'http'}://localhost:${port}${path}`, { dispatcher: agent });
