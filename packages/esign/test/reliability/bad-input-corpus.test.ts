@@ -331,10 +331,17 @@ test('html documents with scripts, remote resources and file: URLs convert with 
     canaryHits++;
     res.end('canary');
   });
+  let canaryConnections = 0;
+  canary.on('connection', () => canaryConnections++);
   const canaryPort = await listenOnLoopback(canary);
-  t.after(() => new Promise<void>((resolve) => canary.close(() => resolve())));
+  t.after(() => {
+    canary.closeAllConnections();
+    return new Promise<void>((resolve) => canary.close(() => resolve()));
+  });
+  const setupStarted = performance.now();
   const h = await startEsignUnderTest(t, { converter });
   const me = await signedInIntegration(h);
+  t.diagnostic(`html test setup ${(performance.now() - setupStarted).toFixed(0)} ms`);
   const remote = `http://127.0.0.1:${canaryPort}`;
   const pages = [
     `<p>Sign /sn1/</p><img src="${remote}/img.png"><link rel="stylesheet" href="${remote}/x.css"><script src="${remote}/x.js"></script>`,
@@ -354,7 +361,7 @@ test('html documents with scripts, remote resources and file: URLs convert with 
       headersTimeout: 120_000,
     });
     const text = await res.body.text();
-    t.diagnostic(`html page ${i}: ${res.statusCode} in ${(performance.now() - started).toFixed(0)} ms`);
+    t.diagnostic(`html page ${i}: ${res.statusCode} in ${(performance.now() - started).toFixed(0)} ms; canary connections so far ${canaryConnections}`);
     assert.ok(res.statusCode < 500, `page ${i}: ${res.statusCode} ${text}`);
     if (res.statusCode !== 201) {
       // Refusing (e.g. a script that never ends) is fine if it is a DocuSign error.
@@ -369,5 +376,12 @@ test('html documents with scripts, remote resources and file: URLs convert with 
     const words = JSON.stringify(extracted);
     assert.ok(!/root:x:0:0|canary/.test(words), `page ${i} shows local or remote content`);
   }
+  t.diagnostic(`canary: ${canaryHits} requests, ${canaryConnections} TCP connections`);
   assert.equal(canaryHits, 0, 'the converter fetched a remote resource');
+  // Found here: the html conversion opens a TCP connection to a host named in the document
+  // (no HTTP request follows; likely Chromium's preconnect). packages/pdf is another engineer's
+  // active area: recorded as todo and reported, see docs/reliability.md.
+  await t.test('no TCP connection to hosts named in the document', { todo: 'html conversion preconnects to remote hosts (reported to the pdf engineer)' }, () => {
+    assert.equal(canaryConnections, 0);
+  });
 });

@@ -57,8 +57,12 @@ export async function startEsignUnderTest(
   });
   await app.ready();
   t.after(async () => {
-    await app.close();
+    // Idle keep-alive sockets first: otherwise close waits out the client's keep-alive (up to
+    // Fastify's 72 s) on a server handed over through serverFactory.
+    server.closeIdleConnections();
+    const closing = app.close();
     server.closeAllConnections();
+    await closing;
     await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
     await store.close();
   });
