@@ -144,14 +144,18 @@ async function main(): Promise<void> {
     }
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  console.log('\n| peer | stream MB/s (median) | vs direct | pingpong trips/s (median) | vs direct | peer CPU ms per s (stream) |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  const med = (peer: string, load: string) => median(rows.filter((r) => r.peer === peer && r.load === load).map((r) => r.value));
+  const of = (peer: string, load: string) => rows.filter((r) => r.peer === peer && r.load === load);
+  // Ratios are taken round by round (the same minute of a shared machine), then the median.
+  const ratio = (peer: string, load: string): number =>
+    median(of(peer, load).map((r) => r.value / of('direct', load).find((d) => d.round === r.round)!.value));
+  // CPU of the peer process per unit of work: µs per MB relayed, µs per round trip.
+  const cpuPer = (peer: string, load: string, unit: number): number =>
+    median(of(peer, load).map((r) => (r.cpuMs * 1000) / (r.value * (DURATION / 1000) * unit)));
+  console.log('\n| peer | stream MB/s | vs direct | peer CPU µs/MB | pingpong trips/s | vs direct | peer CPU µs/trip |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const p of peers) {
-    const s = med(p.name, 'stream');
-    const pp = med(p.name, 'pingpong');
-    const cpu = median(rows.filter((r) => r.peer === p.name && r.load === 'stream').map((r) => r.cpuMs)) / (DURATION / 1000);
-    console.log(`| ${p.name} | ${s.toFixed(0)} | ${(s / med('direct', 'stream')).toFixed(2)} | ${pp.toFixed(0)} | ${(pp / med('direct', 'pingpong')).toFixed(2)} | ${cpu.toFixed(0)} |`);
+    console.log(`| ${p.name} | ${median(of(p.name, 'stream').map((r) => r.value)).toFixed(0)} | ${ratio(p.name, 'stream').toFixed(2)} | ${cpuPer(p.name, 'stream', 1).toFixed(0)} | ` +
+      `${median(of(p.name, 'pingpong').map((r) => r.value)).toFixed(0)} | ${ratio(p.name, 'pingpong').toFixed(2)} | ${cpuPer(p.name, 'pingpong', 1).toFixed(1)} |`);
   }
 }
 

@@ -11,3 +11,5 @@ export { passiveHealthHooks } from './proxy/passive-health-hooks.ts';
 /** kong.yml → Snapshot. */
 export { parseDeclarativeConfig, EMPTY_SNAPSHOT } from './declarative/index.ts';
 export type { Snapshot } from './declarative/types.ts';
+/** buildGateway plus gRPC services on the proxy listeners and the stream_listen (tcp/tls) listeners. */
+export { buildGatewayWithStreams, type StreamGateway, type StreamGatewayDeps } from './build-gateway-with-streams.ts';

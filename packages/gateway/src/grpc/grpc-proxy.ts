@@ -63,6 +63,11 @@ export class GrpcProxy {
     return servername !== undefined && servername !== '' && this.#state().grpcsServerName(servername);
   }
 
+  /** Whether plain connections may be h2c calls (a grpc route exists in the configuration). */
+  takesH2c(): boolean {
+    return this.#state().h2c;
+  }
+
   #state(): GrpcState {
     const runtime = this.#deps.getState();
     let state = this.#states.get(runtime);

@@ -27,6 +27,8 @@ export type GrpcState = {
    * clients of the HTTP routes keep HTTP/1.1.
    */
   readonly grpcsServerName: (servername: string) => boolean;
+  /** Some route takes cleartext (h2c) calls: only then do plain listeners look for the preface. */
+  readonly h2c: boolean;
 };
 
 function serverNameMatcher(names: readonly string[]): (servername: string) => boolean {
@@ -58,6 +60,7 @@ export function compileGrpcState(snapshot: Snapshot, balancers: ReadonlyMap<stri
   const upstreams = new Map(snapshot.upstreams.map((u) => [u.name, u]));
   const entries: RouterEntry<GrpcTarget>[] = [];
   const grpcsNames: string[] = [];
+  let h2c = false;
   for (const route of snapshot.routes) {
     if (!route.protocols.some((p) => GRPC_ROUTE.has(p))) continue;
     const service = route.service === null ? undefined : services.get(route.service.id);
@@ -75,9 +78,10 @@ export function compileGrpcState(snapshot: Snapshot, balancers: ReadonlyMap<stri
         ? { rejectUnauthorized: service.tls_verify === true, servername: servername !== undefined && isIP(servername) === 0 ? servername : undefined }
         : undefined,
     };
+    if (route.protocols.includes('grpc')) h2c = true;
     if (route.protocols.includes('grpcs')) grpcsNames.push(...(route.snis ?? []), ...(route.hosts ?? []));
     const asHttp = { ...route, protocols: route.protocols.map((p): Protocol => (p === 'grpcs' ? 'https' : 'http')) };
     entries.push({ route: asHttp, servicePath: null, value });
   }
-  return { router: new Router(entries), grpcsServerName: serverNameMatcher(grpcsNames) };
+  return { router: new Router(entries), grpcsServerName: serverNameMatcher(grpcsNames), h2c };
 }

@@ -21,7 +21,8 @@ export type SharedGrpc = { close(): void };
 
 /**
  * Serves gRPC on an HTTP/1.1 proxy listener (Kong serves grpc routes on proxy_listen): on a
- * plain `node:http` server an h2c connection is recognised by its preface; on a `node:https`
+ * plain `node:http` server an h2c connection is recognised by its preface (looked for only
+ * while the configuration has a grpc route); on a `node:https`
  * server ALPN offers `h2` to clients whose server name a grpcs route names (`snis`/`hosts`),
  * `http/1.1` to everyone else (so browsers on HTTP routes keep HTTP/1.1). HTTP/2 connections
  * go to a session whose calls the GrpcProxy serves; every other connection reaches the
@@ -54,6 +55,11 @@ export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl:
     if (ssl) {
       if ((socket as TLSSocket).alpnProtocol === 'h2') h2.emit('connection', socket);
       else toHttp1(socket);
+      return;
+    }
+    // Without grpc routes nothing is sniffed: the HTTP path stays exactly as it was.
+    if (!proxy.takesH2c()) {
+      toHttp1(socket);
       return;
     }
     // Until the first bytes arrive neither protocol owns the socket: bound the wait here (as
