@@ -21,12 +21,29 @@ import { GatewayError } from '../errors.ts';
 import { routeHealthRequest } from '../health/health-routes.ts';
 import { LocalHealth } from '../health/local-health.ts';
 import type { NodeHealth } from '../health/node-health.ts';
+import { accessLogHooks, addMetricsStates, combineHooks, emptyMetricsState, metricsRoute, ProxyMetrics, type MetricsState } from '../metrics/index.ts';
 import { passiveHealthHooks } from '../proxy/passive-health-hooks.ts';
+import type { ProxyHooks } from '../proxy/proxy-hooks.ts';
 import { readStartSettings, type StartSettings } from './read-start-settings.ts';
 
 const CONFIG_TAG = 'signet:config';
 type ConfigMessage = { tag: typeof CONFIG_TAG; k: 'request' } | { tag: typeof CONFIG_TAG; k: 'snapshot'; snapshot: Snapshot } | { tag: typeof CONFIG_TAG; k: 'ready'; addresses: ListenAddress[] };
 const isConfigMessage = (m: unknown): m is ConfigMessage => typeof m === 'object' && m !== null && (m as { tag?: unknown }).tag === CONFIG_TAG;
+
+// Workers push their proxy metrics to the primary, which serves GET /metrics (summed).
+const METRICS_TAG = 'signet:metrics';
+const METRICS_PUSH_MS = 1000;
+type MetricsMessage = { tag: typeof METRICS_TAG; state: MetricsState };
+const isMetricsMessage = (m: unknown): m is MetricsMessage => typeof m === 'object' && m !== null && (m as { tag?: unknown }).tag === METRICS_TAG;
+
+/**
+ * The proxy's hooks: passive health checks, metrics, and JSON access logs (one pino line per
+ * request, on unless KONG_PROXY_ACCESS_LOG=off, as Kong's proxy_access_log).
+ */
+function proxyHooks(health: NodeHealth, metrics: ProxyMetrics, log: Logger): ProxyHooks {
+  const accessLog = process.env.KONG_PROXY_ACCESS_LOG !== 'off';
+  return combineHooks(passiveHealthHooks(health), metrics.hooks(), ...(accessLog ? [accessLogHooks(log)] : []));
+}
 
 const urlOf = (a: ListenAddress): string => `${a.ssl ? 'https' : 'http'}://${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`;
 
@@ -60,7 +77,7 @@ const closeServer = (server: Server): Promise<void> =>
 /** The admin API of a node: entity endpoints, POST /config, health endpoints. */
 function startAdmin(
   config: GatewayConfig,
-  deps: { snapshot: () => Snapshot; applyConfig: (s: Snapshot) => void; health: NodeHealth; nodeId: string; pids: () => { master: number; workers: number[] } },
+  deps: { snapshot: () => Snapshot; applyConfig: (s: Snapshot) => void; health: NodeHealth; nodeId: string; pids: () => { master: number; workers: number[] }; metrics: () => MetricsState },
   log: Logger,
 ): Promise<Server[]> {
   return Promise.all(config.adminListen.map(async (address) => {
@@ -69,7 +86,10 @@ function startAdmin(
       applyConfig: deps.applyConfig,
       nodeId: deps.nodeId,
       pids: deps.pids,
-      extraRoutes: [(method, path, query) => routeHealthRequest({ snapshot: deps.snapshot, health: deps.health, nodeId: deps.nodeId }, method, path, query)],
+      extraRoutes: [
+        (method, path, query) => routeHealthRequest({ snapshot: deps.snapshot, health: deps.health, nodeId: deps.nodeId }, method, path, query),
+        metricsRoute({ state: deps.metrics, snapshot: deps.snapshot, health: deps.health }),
+      ],
       configuration: { proxy_listen: config.proxyListen.map(urlOf), admin_listen: config.adminListen.map(urlOf), stream_listen: (config.streamListen ?? []).map((a) => `${a.host}:${a.port}${a.ssl ? ' ssl' : ''}`), nginx_worker_processes: config.workers },
     });
     const bound = await listenAdmin(server, address);
@@ -91,9 +111,11 @@ async function runSingle(config: GatewayConfig, settings: StartSettings, snapsho
   const health = healthFor(settings, nodeId, log);
   health.load(snapshot);
   // The proxy listeners also serve grpc/grpcs routes; stream_listen adds tcp/tls listeners.
+  const metrics = new ProxyMetrics();
   const gateway = await buildGatewayWithStreams(config, {
     snapshot,
-    hooks: passiveHealthHooks(health),
+    hooks: proxyHooks(health, metrics, log),
+    configureListener: (server) => metrics.trackConnections(server),
     isAddressHealthy: (upstream, address) => health.isAddressHealthy(upstream, address.key),
     warn: (message) => log.warn(message),
     info: (message) => log.info(message),
@@ -111,6 +133,7 @@ async function runSingle(config: GatewayConfig, settings: StartSettings, snapsho
     health,
     nodeId,
     pids: () => ({ master: process.pid, workers: [process.pid] }),
+    metrics: () => metrics.state(),
   }, log);
   log.info({ workers: 1 }, 'gateway started');
   const signal = await stopped;
@@ -135,7 +158,9 @@ async function runPrimary(config: GatewayConfig, settings: StartSettings, snapsh
   let announced = false;
   const stopped = stopSignal();
 
+  const workerMetrics = new Map<number, MetricsState>();
   cluster.on('message', (worker, message: unknown) => {
+    if (isMetricsMessage(message)) workerMetrics.set(worker.id, message.state);
     if (!isConfigMessage(message)) return;
     if (message.k === 'request') {
       worker.send({ tag: CONFIG_TAG, k: 'snapshot', snapshot: current } satisfies ConfigMessage);
@@ -150,6 +175,9 @@ async function runPrimary(config: GatewayConfig, settings: StartSettings, snapsh
   });
   cluster.on('exit', (worker, code, signal) => {
     ready.delete(worker.id);
+    // A dead worker's connections are gone; its counters are kept (they were served).
+    const last = workerMetrics.get(worker.id);
+    if (last !== undefined) last.activeConnections = 0;
     if (stopping) return;
     // A worker died on its own: replace it, as nginx's master does.
     log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
@@ -171,6 +199,7 @@ async function runPrimary(config: GatewayConfig, settings: StartSettings, snapsh
     health,
     nodeId,
     pids: () => ({ master: process.pid, workers: Object.values(cluster.workers ?? {}).map((w) => w?.process.pid ?? 0) }),
+    metrics: () => [...workerMetrics.values()].reduce(addMetricsStates, emptyMetricsState()),
   }, log);
 
   const signal = await stopped;
@@ -207,9 +236,11 @@ async function runWorker(config: GatewayConfig, log: Logger): Promise<number> {
   const snapshot = await first;
   health.load(snapshot);
   // The proxy listeners also serve grpc/grpcs routes; stream_listen adds tcp/tls listeners.
+  const metrics = new ProxyMetrics();
   const gateway = await buildGatewayWithStreams(config, {
     snapshot,
-    hooks: passiveHealthHooks(health),
+    hooks: proxyHooks(health, metrics, log),
+    configureListener: (server) => metrics.trackConnections(server),
     isAddressHealthy: (upstream, address) => health.isAddressHealthy(upstream, address.key),
     warn: (message) => log.warn(message),
     info: (message) => log.info(message),
@@ -223,10 +254,13 @@ async function runWorker(config: GatewayConfig, log: Logger): Promise<number> {
   });
   const addresses = await gateway.listen();
   port.send({ tag: CONFIG_TAG, k: 'ready', addresses } satisfies ConfigMessage);
+  const pushMetrics = setInterval(() => port.send({ tag: METRICS_TAG, state: metrics.state() } satisfies MetricsMessage), METRICS_PUSH_MS);
+  pushMetrics.unref();
   // The primary decides when workers stop (disconnect); signals to the group are its to handle.
   process.on('SIGINT', () => undefined);
   process.on('SIGTERM', () => process.disconnect());
   await new Promise<void>((resolve) => process.once('disconnect', () => resolve()));
+  clearInterval(pushMetrics);
   await gateway.close();
   await health.close();
   return 0;

@@ -1,0 +1,68 @@
+import type { Snapshot } from '../declarative/types.ts';
+import { addressOf } from '../health/health-registry.ts';
+import type { HealthReader } from '../health/health-view.ts';
+import { isUp } from '../health/target-state.ts';
+import { LATENCY_BUCKETS_MS, type HistogramState, type MetricsState } from './proxy-metrics.ts';
+
+// Prometheus text exposition format 0.0.4 (prometheus.io/docs/instrumenting/exposition_formats):
+// label values escape backslash, double quote and newline.
+function esc(v: string): string {
+  return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+function labels(pairs: readonly (readonly [string, string])[]): string {
+  return '{' + pairs.map(([k, v]) => `${k}="${esc(v)}"`).join(',') + '}';
+}
+
+function histogram(out: string[], name: string, help: string, data: Readonly<Record<string, HistogramState>>): void {
+  out.push(`# HELP ${name} ${help}`, `# TYPE ${name} histogram`);
+  for (const [key, h] of Object.entries(data)) {
+    const [service = '', route = ''] = key.split('\0');
+    const base: [string, string][] = [['service', service], ['route', route]];
+    let cumulative = 0;
+    LATENCY_BUCKETS_MS.forEach((le, i) => {
+      cumulative += h.buckets[i] ?? 0;
+      out.push(`${name}_bucket${labels([...base, ['le', String(le)]])} ${cumulative}`);
+    });
+    out.push(`${name}_bucket${labels([...base, ['le', '+Inf']])} ${h.count}`);
+    out.push(`${name}_sum${labels(base)} ${h.sum}`, `${name}_count${labels(base)} ${h.count}`);
+  }
+}
+
+const HEALTH_STATES = ['healthy', 'unhealthy', 'dns_error', 'healthchecks_off'] as const;
+
+/**
+ * The GET /metrics body: metric names and labels as Kong's Prometheus plugin exposes them
+ * (kong/plugins/prometheus/exporter.lua): kong_http_requests_total, kong_upstream_latency_ms,
+ * kong_kong_latency_ms, kong_request_latency_ms, kong_upstream_target_health,
+ * kong_nginx_connections_total.
+ */
+export function renderPrometheus(state: MetricsState, snapshot: Snapshot, health: HealthReader): string {
+  const out: string[] = [];
+  out.push('# HELP kong_http_requests_total HTTP status codes per service/route in Kong', '# TYPE kong_http_requests_total counter');
+  for (const [key, n] of Object.entries(state.requests)) {
+    const [service = '', route = '', code = '', source = ''] = key.split('\0');
+    out.push(`kong_http_requests_total${labels([['service', service], ['route', route], ['code', code], ['source', source]])} ${n}`);
+  }
+  histogram(out, 'kong_upstream_latency_ms', 'Latency added by upstream response for each service/route in Kong', state.upstreamLatency);
+  histogram(out, 'kong_kong_latency_ms', 'Latency added by Kong for each service/route in Kong', state.kongLatency);
+  histogram(out, 'kong_request_latency_ms', 'Total latency incurred during requests for each service/route in Kong', state.requestLatency);
+
+  out.push('# HELP kong_upstream_target_health Health status of targets of upstream. States = healthchecks_off|healthy|unhealthy|dns_error, value is 1 when state is populated.', '# TYPE kong_upstream_target_health gauge');
+  for (const upstream of snapshot.upstreams) {
+    const on = health.checksOn(upstream.name);
+    for (const t of snapshot.targets) {
+      if (t.upstream.id !== upstream.id) continue;
+      const address = addressOf(t.target).key;
+      const h = on && t.weight > 0 ? health.addressHealth(upstream.name, address) : undefined;
+      const state = h === undefined ? 'healthchecks_off' : isUp(h) ? 'healthy' : 'unhealthy';
+      for (const s of HEALTH_STATES) {
+        out.push(`kong_upstream_target_health${labels([['upstream', upstream.name], ['target', t.target], ['address', address], ['state', s]])} ${s === state ? 1 : 0}`);
+      }
+    }
+  }
+  out.push('# HELP kong_nginx_connections_total Number of connections by subsystem', '# TYPE kong_nginx_connections_total gauge');
+  out.push(`kong_nginx_connections_total{state="active"} ${state.activeConnections}`);
+  out.push(`kong_nginx_connections_total{state="accepted"} ${state.acceptedConnections}`);
+  return out.join('\n') + '\n';
+}
