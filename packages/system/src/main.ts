@@ -75,8 +75,7 @@ async function main(): Promise<number> {
   say(`starting ${supervisor.names.join(', ')}; waiting until each one answers`);
   const readiness = await waitUntilReady(readinessProbes(config), { timeoutMs: START_TIMEOUT_MS, stopped: supervisor.done() });
   if (!readiness.ready) {
-    const { failure } = await Promise.race([supervisor.done(), Promise.resolve({ failure: undefined })]);
-    say(`start failed: ${failure ?? `${readiness.part}: ${readiness.reason}`}`);
+    say(`start failed: ${supervisor.failure ?? `${readiness.part}: ${readiness.reason}`}`);
     await supervisor.stop();
     return 1;
   }

@@ -108,6 +108,11 @@ export class Supervisor {
     return { failure: this.#failure };
   }
 
+  /** Why the system stopped on its own (a part died), if it did. */
+  get failure(): string | undefined {
+    return this.#failure;
+  }
+
   /** Names of the parts started so far. */
   get names(): string[] {
     return this.#running.map((r) => r.spec.name);

@@ -39,7 +39,7 @@ export async function waitUntilReady(probes: readonly ReadinessProbe[], options:
     } catch (err) {
       const cause = (err as Error).cause;
       const detail = cause instanceof Error ? `: ${cause.cause instanceof Error ? cause.cause.message : cause.message}` : '';
-      return { ready: false, part: probe.part, reason: `${probe.url} did not answer 2xx within ${Math.round(options.timeoutMs / 1000)} s${detail}` };
+      return { ready: false, part: probe.part, reason: `${probe.url} did not answer 2xx within ${options.timeoutMs / 1000} s${detail}` };
     }
   }
   return { ready: true };

@@ -86,3 +86,16 @@ test('`npm start` with a bad setting: exits 2 naming it', async () => {
   assert.equal(await proc.exited, 2);
   assert.match(proc.output(), /signet: ESIGN_PORTS\[1\] must be a port number/);
 });
+
+test('`npm start` when a part dies while starting (database unreachable): exits 1 with the part and its error', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'signet-start-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const { env } = await systemEnv(dataDir);
+  const [closed] = await freePorts(1);
+  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env: { ...env, DATABASE_URL: `postgres://postgres@127.0.0.1:${closed}/signet` } });
+  t.after(() => proc.stop());
+  assert.equal(await proc.exited, 1);
+  assert.match(proc.output(), /esign-\d +\| signet-esign: Error: connect ECONNREFUSED/);
+  assert.match(proc.output(), /system +\| start failed: esign-\d exited unexpectedly \(code 1\)/);
+  assert.doesNotMatch(proc.output(), /Ctrl-C stops everything/);
+});
