@@ -47,16 +47,17 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
   const audit = new AuditEventsRepository(ctx.store.db);
   const tokens = new EnvelopesRepository(ctx.store.db);
   let seal: Promise<SealIdentity> | undefined;
+  const senderOf = async (userId: string) => {
+    const user = await ctx.store.db.kysely.selectFrom('users').select(['name', 'email']).where('id', '=', userId).executeTakeFirst();
+    return user ? { name: user.name, email: user.email } : undefined;
+  };
   const completion = new CompletionWorker({
     envelopes: options.envelopes,
     signing,
     audit,
     publicUrl: ctx.config.publicUrl,
     seal: () => (seal ??= options.seal ? Promise.resolve(options.seal) : Promise.resolve().then(() => loadOrCreateDevSeal(ctx.config.dataDir))),
-    senderOf: async (userId) => {
-      const user = await ctx.store.db.kysely.selectFrom('users').select(['name', 'email']).where('id', '=', userId).executeTakeFirst();
-      return user ? { name: user.name, email: user.email } : undefined;
-    },
+    senderOf,
     ...(options.completionPollMs !== undefined ? { pollIntervalMs: options.completionPollMs } : {}),
     onError: (err, envelopeId) => app.log.error({ err, envelopeId }, 'envelope completion failed'),
   });
@@ -80,6 +81,7 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
       signing,
       pages: new PageRenderer(),
       onSigned: () => completion.wake(),
+      senderOf,
     });
     done();
   });

@@ -8,6 +8,7 @@ import type { AuditActor } from '../domain/signing/audit-event.ts';
 import { signerAccess, type SignerAccess } from '../domain/signing/signer-access.ts';
 import { declineSigning, finishSigning, recordView } from '../domain/signing/signing-changes.ts';
 import { EsignError } from '../errors.ts';
+import { envelopeDeclinedMail } from '../mail/templates/envelope-declined-mail.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
@@ -25,6 +26,8 @@ export type SigningRouteDeps = {
   readonly pages: PageRenderer;
   /** Told when a finish left the envelope `signed` (the completion worker seals it now). */
   readonly onSigned: () => void;
+  /** The sender's name and e-mail (told when a signer declines). */
+  readonly senderOf: (userId: string) => Promise<{ name: string; email: string } | undefined>;
 };
 
 type RefParams = { ref: string };
@@ -145,7 +148,14 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const access = signerAccess(before, ref.recipientId);
     if (access.kind === 'sign') {
       const reason = formField(request.body, 'reason') ?? '';
-      await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => declineSigning(current, ref.recipientId, reason, deps.ctx.now(), actorOf(request)));
+      const sender = await deps.senderOf(before.senderUserId);
+      await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => {
+        const change = declineSigning(current, ref.recipientId, reason, deps.ctx.now(), actorOf(request));
+        const signer = change?.envelope.recipients.find((r) => r.recipientId === ref.recipientId);
+        if (!change || !sender || !signer) return change;
+        // The sender hears of it in the same transaction (DocuSign mails the sender on a decline).
+        return { ...change, mails: [envelopeDeclinedMail({ envelopeId: current.envelopeId, to: sender, emailSubject: current.emailSubject, signer: { name: signer.name, email: signer.email }, reason: signer.declinedReason ?? reason })] };
+      });
     } else if (!(access.kind === 'declined' && access.byThisSigner)) {
       return sendPage(reply, statePage(access, ref, before), 409);
     }

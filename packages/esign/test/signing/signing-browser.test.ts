@@ -305,6 +305,10 @@ test('decline with a reason: the signer and the envelope are declined, the link 
   await page.goto(link);
   await page.getByRole('heading', { name: 'Declined' }).waitFor();
   assert.equal(await page.getByRole('button', { name: /Sign here/ }).count(), 0);
+  // The sender is told, with the reason.
+  const told = await pollUntil(() => smtp.received.find((m) => m.subject === 'Declined: Please sign the service agreement'), { timeoutMs: 15_000, intervalMs: 25, what: 'the decline mail to the sender' });
+  assert.match(told.text ?? '', /Dee Decliner <dee@example.com> declined/);
+  assert.match(told.text ?? '', /Reason: The fee on page 2 is wrong\./);
 });
 
 test('embedded signing: createRecipientView → single-use URL → sign → returnUrl?event=signing_complete; a later order is "not your turn yet"', async (t) => {
