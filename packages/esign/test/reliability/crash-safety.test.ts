@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
 import { Document as DocxDocument, Packer, Paragraph, TextRun } from 'docx';
+import { PDFDocument } from 'pdf-lib';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { sql } from 'kysely';
@@ -23,12 +24,14 @@ import { mintTokens } from '../../src/oauth/token-issuer.ts';
 import { openStore, sqliteFileIn, type Store } from '../../src/store/index.ts';
 import { createApp } from '../../src/use-cases/create-app.ts';
 import { registerUser } from '../../src/use-cases/register-user.ts';
+import { FormClient, formFields } from '../support/form-client.ts';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/signet-esign.mjs');
 
 /** A real SMTP listener; `hold` keeps DATA unanswered (the sender sees no 250) until released. */
 async function smtpCounter(t: TestContext) {
   const accepted: Array<{ to: string; subject: string }> = [];
+  const mails: Array<{ to: string; text: string }> = [];
   const held: Array<() => void> = [];
   const state = { hold: false };
   const server = new SMTPServer({
@@ -38,7 +41,9 @@ async function smtpCounter(t: TestContext) {
     onData(stream, session, callback) {
       simpleParser(stream).then((mail) => {
         const accept = () => {
-          accepted.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), subject: mail.subject ?? '' });
+          const to = session.envelope.rcptTo.map((r) => r.address).join(',');
+          accepted.push({ to, subject: mail.subject ?? '' });
+          mails.push({ to, text: mail.text ?? '' });
           callback();
         };
         if (state.hold) held.push(() => callback(Object.assign(new Error('released after a crash'), { responseCode: 451 })));
@@ -52,7 +57,7 @@ async function smtpCounter(t: TestContext) {
     open = false;
   });
   t.after(close);
-  return { url: `smtp://127.0.0.1:${port}`, accepted, held, state, close };
+  return { url: `smtp://127.0.0.1:${port}`, accepted, mails, held, state, close };
 }
 
 type Serve = { proc: StartedProcess; origin: string };
@@ -204,4 +209,72 @@ test('kill -9 during mail delivery (SMTP DATA unanswered): after restart each ma
   await pollUntil(() => smtp.accepted.length >= 8 || undefined, { timeoutMs: 300_000, intervalMs: 100, what: 'all 8 mails after the restart' });
   t.diagnostic(`mail crash: all mails delivered ${((performance.now() - started) / 1000).toFixed(0)} s after the restart (outbox lease 120 s)`);
   assertEachMailOnce(smtp.accepted, await assertNoHalfEnvelopes(store));
+});
+
+/** The Finish form of a signing page, filled as the page's script fills it (typed signature, every tab). */
+function finishForm(page: string, base: string): Record<string, string> {
+  const fields = formFields(page, `${base}/finish`);
+  const tabs = [...page.matchAll(/data-tab-id="([^"]+)"/g)].map((m) => m[1] ?? '');
+  return { ...fields, signatureKind: 'typed', signatureText: 'Crash Signer', signedTabs: tabs.join(',') };
+}
+
+test('kill -9 during signing (the last signer\'s Finish in flight): after restart the envelope completes once, each mail once', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'signet-crash-sign-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const smtp = await smtpCounter(t);
+  const first = await serve(t, dataDir, smtp.url);
+  const store = await openStore({ sqliteFile: sqliteFileIn(dataDir) });
+  t.after(() => store.close());
+  const me = await seed(store);
+  const pdfDoc = await PDFDocument.create();
+  pdfDoc.addPage([612, 792]);
+  const pdf = Buffer.from(await pdfDoc.save()).toString('base64');
+  const tab = { documentId: '1', pageNumber: '1', xPosition: '100', yPosition: '100' };
+  const res = await request(`${first.origin}/restapi/v2.1/accounts/${me.accountId}/envelopes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      status: 'sent', emailSubject: 'Crash while signing', documents: [{ documentId: '1', name: 'a.pdf', fileExtension: 'pdf', documentBase64: pdf }],
+      recipients: { signers: [{ email: 'one@example.com', name: 'One', recipientId: '1', tabs: { signHereTabs: [tab] } }, { email: 'two@example.com', name: 'Two', recipientId: '2', tabs: { signHereTabs: [tab] } }] },
+    }),
+  });
+  const { envelopeId } = (await res.body.json()) as { envelopeId: string };
+  assert.equal(res.statusCode, 201);
+  await pollUntil(() => smtp.accepted.length >= 2 || undefined, { timeoutMs: 30_000, intervalMs: 20, what: 'the two signing mails' });
+  const links = new Map<string, string>();
+  for (const m of smtp.mails) links.set(m.to, new URL(/https?:\/\/\S+\/signing\/[A-Za-z0-9_-]+/.exec(m.text)?.[0] ?? 'http://x/').pathname);
+  const sign = async (origin: string, who: string) => {
+    const base = links.get(who) ?? '';
+    const client = new FormClient(origin);
+    const page = await client.get(base);
+    assert.equal(page.status, 200, page.text.slice(0, 200));
+    return { client, base, form: finishForm(page.text, base) };
+  };
+  const one = await sign(first.origin, 'one@example.com');
+  assert.equal((await one.client.post(`${one.base}/finish`, one.form)).status, 303);
+  // The last signer's Finish triggers completion (stamp, seal, completed mails): kill it in flight.
+  const two = await sign(first.origin, 'two@example.com');
+  const finishing = two.client.post(`${two.base}/finish`, two.form).then((a) => a.status, () => 0);
+  await new Promise((resolve) => setImmediate(resolve));
+  await killHard(first);
+  const status = await finishing;
+  t.diagnostic(`signing crash: the in-flight Finish got ${status === 0 ? 'no answer' : status}`);
+
+  const second = await serve(t, dataDir, smtp.url);
+  // The signer retries if their Finish was lost; a finished signer sees the done page instead.
+  const again = await sign(second.origin, 'two@example.com').catch(() => undefined);
+  if (again) await again.client.post(`${again.base}/finish`, again.form);
+  const envelope = async () => {
+    const r = await request(`${second.origin}/restapi/v2.1/accounts/${me.accountId}/envelopes/${envelopeId}`, { headers: { authorization: `Bearer ${me.token}` } });
+    return ((await r.body.json()) as { status: string }).status;
+  };
+  await pollUntil(async () => (await envelope()) === 'completed' || undefined, { timeoutMs: 120_000, intervalMs: 200, what: 'the envelope to complete after the restart' });
+  await pollUntil(() => smtp.accepted.filter((m) => m.subject.startsWith('Completed:')).length >= 2 || undefined, { timeoutMs: 60_000, intervalMs: 100, what: 'the completed mails' });
+  const keys = smtp.accepted.map((m) => `${m.to} ${m.subject}`);
+  assert.deepEqual(keys.filter((k, i) => keys.indexOf(k) !== i), [], 'a mail was sent twice');
+  const { rows } = await sql<{ results: number; signed: number; completed: number }>`select
+      (select count(*) from envelope_results where envelope_id = ${envelopeId}) as results,
+      (select count(*) from signed_documents where envelope_id = ${envelopeId}) as signed,
+      (select count(*) from envelope_recipients where envelope_id = ${envelopeId} and status = 'completed') as completed`.execute(store.db.kysely);
+  assert.deepEqual([Number(rows[0]?.results), Number(rows[0]?.signed), Number(rows[0]?.completed)], [1, 1, 2]);
 });
