@@ -86,6 +86,11 @@ test('end to end through the gateway\'s https listener with the docusign-esign S
     caPath, 'getEnvelope', { basePath, accessToken: token.accessToken, accountId: account.accountId, envelopeId: summary.envelopeId, options: { include: 'recipients,tabs' } });
   assert.equal(envelope.status, 'sent');
   assert.deepEqual(envelope.recipients.signers.map((s) => s.status), ['sent', 'created']);
+  // Anchors: /sn1/ in the html and the docx for the first signer, /sn2/ in the pdf for the second.
+  const recipients = await sdkCall<{ signers: { tabs?: { signHereTabs?: { documentId: string }[] } }[]; carbonCopies: unknown[] }>(
+    caPath, 'listRecipients', { basePath, accessToken: token.accessToken, accountId: account.accountId, envelopeId: summary.envelopeId });
+  assert.deepEqual(recipients.signers.map((s) => (s.tabs?.signHereTabs ?? []).map((tab) => tab.documentId)), [['1', '2'], ['3']]);
+  assert.equal(recipients.carbonCopies.length, 1);
 
   // 5. Routing order 1 is mailed at the real SMTP listener: the first signer and the carbon copy.
   await pollUntil(() => smtp.received.length >= 2, { timeoutMs: 30_000, what: 'two mails at the SMTP listener' });
@@ -119,6 +124,9 @@ test('end to end through the gateway\'s https listener with the docusign-esign S
   assert.match(report, /Signature #1/);
   assert.match(report, /Signature is Valid/, report);
   assert.match(report, /Total document signed/, report);
+  // All three documents (converted from html, docx and pdf) are in the sealed whole.
+  const text = await pdfText(combined);
+  for (const words of ['Purchase order', 'Contract between the parties.', 'Terms and conditions']) assert.ok(text.includes(words), `"${words}" in the combined PDF`);
 });
 
 /** The signing link: a plain https URL through the gateway in the mail's text part (ARCHITECTURE.md §4). */
@@ -139,6 +147,17 @@ async function signEverything(page: Page, link: string): Promise<void> {
   while ((await tabs.count()) > 0) await tabs.first().click();
   await page.getByRole('button', { name: 'Finish' }).click();
   await page.getByRole('heading', { name: 'Thank you for signing' }).waitFor();
+}
+
+/** The PDF's text, by poppler's pdftotext (an independent reader). */
+async function pdfText(pdf: Buffer): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'signet-e2e-text-'));
+  try {
+    writeFileSync(join(dir, 'combined.pdf'), pdf);
+    return (await run('pdftotext', [join(dir, 'combined.pdf'), '-'])).stdout;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** poppler's report on the PDF's signatures (pdfsig exits non-zero for an invalid one; the report is what counts). */

@@ -26,6 +26,8 @@ async function run() {
       return new docusign.EnvelopesApi(client()).createEnvelope(input.accountId, { envelopeDefinition: input.envelopeDefinition });
     case 'getEnvelope':
       return new docusign.EnvelopesApi(client()).getEnvelope(input.accountId, input.envelopeId, input.options ?? {});
+    case 'listRecipients':
+      return new docusign.EnvelopesApi(client()).listRecipients(input.accountId, input.envelopeId, { includeTabs: 'true' });
     case 'getDocument': {
       const bytes = await new docusign.EnvelopesApi(client()).getDocument(input.accountId, input.envelopeId, input.documentId);
       return Buffer.from(bytes).toString('base64');
