@@ -13,6 +13,7 @@ import type { SigningRepository } from '../store/signing-repository.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
 import { html } from '../web/html.ts';
+import { clientIp } from './client-ip.ts';
 import type { PageRenderer } from './page-renderer.ts';
 import { parseFinishForm } from './parse-finish-form.ts';
 import { resolveSigner, returnWithEvent, type SignerLookup, type SignerRef } from './resolve-signer.ts';
@@ -34,7 +35,8 @@ type RefParams = { ref: string };
 
 function actorOf(request: FastifyRequest): AuditActor {
   const ua = request.headers['user-agent'];
-  return { ipAddress: request.ip, ...(typeof ua === 'string' && ua !== '' ? { userAgent: ua.slice(0, 500) } : {}) };
+  const ip = clientIp(request.socket.remoteAddress, request.headers['x-forwarded-for']);
+  return { ...(ip !== undefined ? { ipAddress: ip } : {}), ...(typeof ua === 'string' && ua !== '' ? { userAgent: ua.slice(0, 500) } : {}) };
 }
 
 function sendPage(reply: FastifyReply, body: string, status = 200) {

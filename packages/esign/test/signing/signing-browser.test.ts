@@ -286,7 +286,8 @@ test('decline with a reason: the signer and the envelope are declined, the link 
   const h = await startSigningEsign(t, { converter, smtpUrl: smtp.url });
   const envelopeId = await createEnvelope(h, [{ email: 'dee@example.com', name: 'Dee Decliner', recipientId: '1', routingOrder: 1, tabs: [{ pageNumber: 1, x: 100, y: 500 }] }]);
   const link = await signingLink(smtp, 'dee@example.com');
-  const context = await browser.newContext();
+  // As behind the gateway, which appends the client's address to X-Forwarded-For.
+  const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.9' } });
   t.after(() => context.close());
   const page = await context.newPage();
   await page.goto(link);
@@ -302,6 +303,7 @@ test('decline with a reason: the signer and the envelope are declined, the link 
   const events = await auditActions(h, envelopeId);
   assert.deepEqual(events.map((e) => e.Action), ['Sent', 'Viewed', 'Declined']);
   assert.match(events[2]?.Message ?? '', /The fee on page 2 is wrong\./);
+  assert.equal(events[2]?.ClientIPAddress, '203.0.113.9');
   await page.goto(link);
   await page.getByRole('heading', { name: 'Declined' }).waitFor();
   assert.equal(await page.getByRole('button', { name: /Sign here/ }).count(), 0);
