@@ -3,11 +3,12 @@
 // client and with `openssl s_client`.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { pollUntil } from '@signet/kit';
-import { startProcess } from '@signet/kit/testing';
+import { listenOnLoopback, startProcess } from '@signet/kit/testing';
 import { healthchecks } from '../health/health.fixture.ts';
 import { certificate, route, service, sni, snapshot, target, upstream } from '../snapshot.fixture.ts';
 import { exchange, pki, startEcho, startStreamGateway, type Echo } from './stream.fixture.ts';
@@ -150,4 +151,33 @@ test('SNI routing checked with openssl s_client: tls is terminated with the SNI 
   assert.equal(plainEcho.accepted, 1);
   assert.equal(tlsEcho.accepted, 1);
   assert.deepEqual(gw.events.map((e) => [e.event, e.protocol, e.sni]), [['no_route', 'tls', 'c.test']]);
+});
+
+test('active http probes skip an upstream only tcp services use; the same checks on an http upstream run', async (t) => {
+  const streamTarget = await startEcho(t, 'S');
+  let httpProbes = 0;
+  const control = createServer((_req, res) => {
+    httpProbes++;
+    res.end('ok');
+  });
+  const controlPort = await listenOnLoopback(control);
+  t.after(() => new Promise<void>((resolve) => {
+    control.closeAllConnections();
+    control.close(() => resolve());
+  }));
+  const checks = healthchecks({ active: { type: 'http', healthy: { interval: 0.05, successes: 1 }, unhealthy: { interval: 0.05, http_failures: 1 } } });
+  const tcpUp = upstream({ name: 'tcp-only.upstream', healthchecks: checks });
+  const httpUp = upstream({ name: 'http.upstream', healthchecks: checks });
+  const tcpSvc = service({ host: 'tcp-only.upstream', protocol: 'tcp' });
+  const httpSvc = service({ host: 'http.upstream', protocol: 'http' });
+  await startStreamGateway(t, snapshot({
+    services: [tcpSvc, httpSvc],
+    routes: [route({ protocols: ['tcp'], sources: [{ ip: '127.0.0.1' }], service: { id: tcpSvc.id } }), route({ paths: ['/'], service: { id: httpSvc.id } })],
+    upstreams: [tcpUp, httpUp],
+    targets: [target(tcpUp, `127.0.0.1:${streamTarget.port}`), target(httpUp, `127.0.0.1:${controlPort}`)],
+  }));
+  // Both probers would start together with the same interval: once the control has seen three
+  // rounds, a prober for the tcp-only upstream would have connected at least twice.
+  await pollUntil(() => httpProbes >= 3, { what: 'three probes of the http upstream' });
+  assert.equal(streamTarget.accepted, 0, 'no probe reached the tcp-only upstream');
 });
