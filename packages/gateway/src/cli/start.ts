@@ -38,10 +38,13 @@ const isMetricsMessage = (m: unknown): m is MetricsMessage => typeof m === 'obje
 
 /**
  * The proxy's hooks: passive health checks, metrics, and JSON access logs (one pino line per
- * request, on unless KONG_PROXY_ACCESS_LOG=off, as Kong's proxy_access_log).
+ * request on stdout) when KONG_PROXY_ACCESS_LOG is set to anything but `off`. Off by default,
+ * unlike Kong: a synchronous log line costs ~10 µs of CPU per request, about a third of the
+ * proxy's (bench/gateway/algorithms.ts, docs/benchmarks.md).
  */
 function proxyHooks(health: NodeHealth, metrics: ProxyMetrics, log: Logger): ProxyHooks {
-  const accessLog = process.env.KONG_PROXY_ACCESS_LOG !== 'off';
+  const setting = process.env.KONG_PROXY_ACCESS_LOG;
+  const accessLog = setting !== undefined && setting !== '' && setting !== 'off';
   return combineHooks(passiveHealthHooks(health), metrics.hooks(), ...(accessLog ? [accessLogHooks(log)] : []));
 }
 

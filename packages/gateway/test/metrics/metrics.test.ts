@@ -42,7 +42,7 @@ async function startGateway(t: TestContext, workers: number, okPort: number, dea
   const file = join(dir, 'kong.yml');
   await writeFile(file, kongYml(okPort, deadPort));
   const args = ['start', '--config', file, '--proxy-listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0', '--workers', String(workers)];
-  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env }, cwd: ROOT });
+  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, KONG_PROXY_ACCESS_LOG: 'stdout' }, cwd: ROOT });
   t.after(() => proc.stop());
   const urls = await pollUntil(() => {
     const out = proc.output();
