@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { test } from 'node:test';
+import { after, before, describe, test, type TestContext } from 'node:test';
 import { createDevSealP12 } from '@signet/pdf';
 import { CompletionWorker } from '../../src/completion/completion-worker.ts';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
@@ -13,14 +13,29 @@ import { AuditEventsRepository } from '../../src/store/audit-events-repository.t
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { SigningRepository } from '../../src/store/signing-repository.ts';
-import { freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
+import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 import { samplePdf } from './signing-harness.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
-test('a `signed` envelope left by a crashed instance is completed by the next worker, exactly once even when two race', async (t) => {
-  const db = await openMigrated(t, freshSqlite(t));
+let cluster: PostgresCluster | undefined;
+const ENGINES = [
+  { name: 'sqlite', location: (t: TestContext) => Promise.resolve(freshSqlite(t)) },
+  { name: 'postgres', location: () => (cluster ? freshPostgres(cluster) : Promise.reject(new Error('no cluster'))) },
+];
+
+describe('completion worker', () => {
+  before(async () => {
+    cluster = await startPostgresCluster();
+  });
+  after(() => cluster?.stop());
+  for (const engine of ENGINES) test(`${engine.name}: a \`signed\` envelope left by a crashed instance is completed by the next worker, exactly once even when two race`, (t) => crashedThenCompleted(t, engine.location));
+});
+
+async function crashedThenCompleted(t: TestContext, location: (t: TestContext) => Promise<Parameters<typeof openMigrated>[1]>): Promise<void> {
+  const db = await openMigrated(t, await location(t));
   const clock = new FakeClock(Date.parse('2026-05-06T07:08:09.123Z'));
   const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Sender', passwordHash: 'x', accountName: 'Co', now: clock.now() });
   assert.ok(account);
@@ -66,4 +81,4 @@ test('a `signed` envelope left by a crashed instance is completed by the next wo
   const actions = (await audit.list(envelope.envelopeId)).map((e) => e.action);
   assert.deepEqual(actions, ['Sent', 'Signed', 'Sent', 'Completed']);
   assert.deepEqual(await worker().runOnce(), [], 'nothing is left to complete');
-});
+}
