@@ -3,6 +3,7 @@ import type { Balancer } from '../balancer/index.ts';
 import type { Protocol, Route, Service, Snapshot, Upstream } from '../declarative/types.ts';
 import { hostHeaderFor } from '../proxy/proxy-route.ts';
 import { Router, type RouterEntry } from '../router/index.ts';
+import type { SessionTls } from './http2-session-pool.ts';
 
 /** Everything the gRPC proxy needs for one route, resolved once per configuration. */
 export type GrpcTarget = {
@@ -15,8 +16,15 @@ export type GrpcTarget = {
   /** `:authority` for `endpoint` (kong.md §3.9: no port for 80/grpc, 443/grpcs). */
   readonly endpointAuthority: string;
   /** grpcs: HTTP/2 over TLS (ALPN h2) to the target. */
-  readonly tls: { readonly rejectUnauthorized: boolean; readonly servername: string | undefined } | undefined;
+  readonly tls: SessionTls | undefined;
 };
+
+function clientCertificateOf(snapshot: Snapshot, upstream: Upstream | undefined): SessionTls['clientCertificate'] {
+  const ref = upstream?.client_certificate;
+  if (ref === null || ref === undefined) return undefined;
+  const c = snapshot.certificates.find((x) => x.id === ref.id);
+  return c ? { id: c.id, cert: c.cert, key: c.key } : undefined;
+}
 
 /** The gRPC side of one configuration. */
 export type GrpcState = {
@@ -75,7 +83,12 @@ export function compileGrpcState(snapshot: Snapshot, balancers: ReadonlyMap<stri
       endpoint: upstream ? undefined : { host: service.host, port: service.port, key: `${service.host}:${service.port}` },
       endpointAuthority: hostHeaderFor(service.host, service.port, service.protocol),
       tls: service.protocol === 'grpcs'
-        ? { rejectUnauthorized: service.tls_verify === true, servername: servername !== undefined && isIP(servername) === 0 ? servername : undefined }
+        ? {
+            rejectUnauthorized: service.tls_verify === true,
+            servername: servername !== undefined && isIP(servername) === 0 ? servername : undefined,
+            // Kong allows client_certificate on https/tls services only; for grpcs the upstream's is sent.
+            clientCertificate: clientCertificateOf(snapshot, upstream),
+          }
         : undefined,
     };
     if (route.protocols.includes('grpc')) h2c = true;

@@ -5,7 +5,12 @@ import { rootCertificates } from 'node:tls';
 /** Why a session could not be had: refused/reset/handshake failure, or connect_timeout. */
 export type SessionFailure = 'tcp_failure' | 'timeout';
 
-export type SessionTls = { readonly rejectUnauthorized: boolean; readonly servername: string | undefined };
+export type SessionTls = {
+  readonly rejectUnauthorized: boolean;
+  readonly servername: string | undefined;
+  /** Sent for mutual TLS (the upstream's client_certificate); `id` keeps pools apart. */
+  readonly clientCertificate?: { readonly id: string; readonly cert: string; readonly key: string } | undefined;
+};
 
 /**
  * HTTP/2 sessions to gRPC targets, one per address (and TLS-ness), shared by every call: gRPC
@@ -22,7 +27,7 @@ export class Http2SessionPool {
 
   /** A connected session to host:port; rejects with a {@link SessionFailure}. */
   get(host: string, port: number, tls: SessionTls | undefined, connectTimeoutMs: number): Promise<ClientHttp2Session> {
-    const key = `${tls ? 'h2' : 'h2c'}|${host}|${port}|${tls?.servername ?? ''}|${tls?.rejectUnauthorized ?? ''}`;
+    const key = `${tls ? 'h2' : 'h2c'}|${host}|${port}|${tls?.servername ?? ''}|${tls?.rejectUnauthorized ?? ''}|${tls?.clientCertificate?.id ?? ''}`;
     const existing = this.#sessions.get(key);
     if (existing !== undefined) return existing;
     const opening = this.#open(host, port, tls, connectTimeoutMs);
@@ -53,6 +58,7 @@ export class Http2SessionPool {
             // Node refuses an IP as SNI.
             ...(isIP(sni) === 0 ? { servername: sni } : {}),
             ...(this.#trustedCa ? { ca: [...rootCertificates, ...this.#trustedCa] } : {}),
+            ...(tls.clientCertificate ? { cert: tls.clientCertificate.cert, key: tls.clientCertificate.key } : {}),
           }
         : {});
       // nginx grpc_connect_timeout: TCP connect and, for grpcs, the TLS handshake.

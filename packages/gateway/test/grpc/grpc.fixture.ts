@@ -34,7 +34,8 @@ export type GrpcBackend = {
   stop(): void;
 };
 
-export async function startBackend(t: TestContext, name: string, tls?: KeyPair): Promise<GrpcBackend> {
+/** `clientCa`: the server requires a client certificate issued by it (mutual TLS). */
+export async function startBackend(t: TestContext, name: string, tls?: KeyPair, clientCa?: string): Promise<GrpcBackend> {
   const server = new grpc.Server();
   const backend: GrpcBackend = { name, port: 0, serving: 'SERVING', calls: 0, healthChecks: 0, stop: () => server.forceShutdown() };
   server.addService(echoPackage.signet.test.Echo.service, {
@@ -68,7 +69,7 @@ export async function startBackend(t: TestContext, name: string, tls?: KeyPair):
     },
   });
   const credentials = tls
-    ? grpc.ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(tls.certPem), private_key: Buffer.from(tls.keyPem) }], false)
+    ? grpc.ServerCredentials.createSsl(clientCa ? Buffer.from(clientCa) : null, [{ cert_chain: Buffer.from(tls.certPem), private_key: Buffer.from(tls.keyPem) }], clientCa !== undefined)
     : grpc.ServerCredentials.createInsecure();
   const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', credentials, (err, p) => (err ? reject(err) : resolve(p))));
   (backend as { port: number }).port = port;

@@ -12,6 +12,7 @@ import { echoClient, say, startBackend, startGrpcGateway, type EchoReply } from 
 const ca = createCertificateAuthority({ commonName: 'gRPC test CA' });
 const frontCert = issueCertificate({ commonName: 'grpc.test', dnsNames: ['grpc.test'] }, ca);
 const backendCert = issueCertificate({ commonName: 'backend.test', dnsNames: ['backend.test'] }, ca);
+const gatewayClientCert = issueCertificate({ commonName: 'gateway client' }, ca);
 
 test('h2c: unary, server-streaming and bidi calls balanced over two grpc-js servers, trailers preserved', async (t) => {
   const a = await startBackend(t, 'A');
@@ -115,21 +116,39 @@ test('no route: UNIMPLEMENTED with Kong’s message; a refused target is retried
   assert.equal(countErr.details, 'no Route matched with those values');
 });
 
-test('h2 with ALPN and SNI in front, grpcs (verified TLS) to the target', async (t) => {
-  const a = await startBackend(t, 'A', backendCert);
-  const up = upstream({ name: 'secure.grpc', host_header: 'backend.test' });
-  const svc = service({ host: 'secure.grpc', protocol: 'grpcs', tls_verify: true });
-  const cert = certificate(frontCert.certPem, frontCert.keyPem);
+for (const mutual of [false, true]) {
+  test(`h2 with ALPN and SNI in front, grpcs (verified TLS${mutual ? ', upstream client_certificate' : ''}) to the target`, async (t) => {
+    const a = await startBackend(t, 'A', backendCert, mutual ? ca.certPem : undefined);
+    const clientCert = certificate(gatewayClientCert.certPem, gatewayClientCert.keyPem);
+    const up = upstream({ name: 'secure.grpc', host_header: 'backend.test', ...(mutual ? { client_certificate: { id: clientCert.id } } : {}) });
+    const svc = service({ host: 'secure.grpc', protocol: 'grpcs', tls_verify: true });
+    const cert = certificate(frontCert.certPem, frontCert.keyPem);
+    const gw = await startGrpcGateway(t, snapshot({
+      services: [svc],
+      routes: [route({ protocols: ['grpcs'], snis: ['grpc.test'], paths: ['/signet.test.Echo/'], strip_path: false, service: { id: svc.id } })],
+      upstreams: [up], targets: [target(up, `127.0.0.1:${a.port}`)],
+      certificates: [cert, clientCert], snis: [sni('grpc.test', cert)],
+    }), { ssl: true, trustedCa: [ca.certPem] });
+    const client = echoClient(t, gw.port, { ca: ca.certPem, servername: 'grpc.test' });
+    const r = await say(client, 'over tls');
+    assert.deepEqual(r.reply, { text: 'over tls', server: 'A' });
+    assert.equal(r.trailers['x-served-by'], 'A');
+  });
+}
+
+test('grpcs target requiring a client certificate, none configured: UNAVAILABLE, reported as a TCP failure', async (t) => {
+  const a = await startBackend(t, 'A', backendCert, ca.certPem);
+  const up = upstream({ name: 'mtls.grpc', host_header: 'backend.test' });
+  const svc = service({ host: 'mtls.grpc', protocol: 'grpcs', tls_verify: true, retries: 0 });
   const gw = await startGrpcGateway(t, snapshot({
     services: [svc],
-    routes: [route({ protocols: ['grpcs'], snis: ['grpc.test'], paths: ['/signet.test.Echo/'], strip_path: false, service: { id: svc.id } })],
+    routes: [route({ protocols: ['grpc'], paths: ['/signet.test.Echo/'], strip_path: false, service: { id: svc.id } })],
     upstreams: [up], targets: [target(up, `127.0.0.1:${a.port}`)],
-    certificates: [cert], snis: [sni('grpc.test', cert)],
-  }), { ssl: true, trustedCa: [ca.certPem] });
-  const client = echoClient(t, gw.port, { ca: ca.certPem, servername: 'grpc.test' });
-  const r = await say(client, 'over tls');
-  assert.deepEqual(r.reply, { text: 'over tls', server: 'A' });
-  assert.equal(r.trailers['x-served-by'], 'A');
+  }), { trustedCa: [ca.certPem] });
+  const r = await say(echoClient(t, gw.port), 'no cert');
+  assert.equal(r.error?.code, grpc.status.UNAVAILABLE);
+  assert.equal(a.calls, 0);
+  assert.deepEqual(gw.attempts.map((x) => x.outcome), ['tcp_failure']);
 });
 
 test('grpc active checks: health service NOT_SERVING → target ejected; SERVING again → back', async (t) => {
