@@ -68,12 +68,25 @@ const labelOf = (e: { readonly name: string | null; readonly id: string } | unde
  */
 export class ProxyMetrics {
   readonly #state = emptyMetricsState();
+  // Label keys per route object (a reload makes new ones): no string building per request.
+  readonly #keys = new WeakMap<object, { sr: string; byCode: Map<number, string> }>();
+  readonly #noRoute = { sr: '\0', byCode: new Map<number, string>() };
 
   /** Counts one finished request. */
   record(done: RequestDone): void {
     const s = this.#state;
-    const sr = labelOf(done.service) + '\0' + labelOf(done.route);
-    const key = sr + '\0' + done.status + '\0' + (done.source === 'upstream' ? 'service' : 'kong');
+    let keys = done.route === undefined ? this.#noRoute : this.#keys.get(done.route);
+    if (keys === undefined) {
+      keys = { sr: labelOf(done.service) + '\0' + labelOf(done.route), byCode: new Map() };
+      this.#keys.set(done.route!, keys);
+    }
+    const sr = keys.sr;
+    const code = done.source === 'upstream' ? done.status : -done.status;
+    let key = keys.byCode.get(code);
+    if (key === undefined) {
+      key = sr + '\0' + done.status + '\0' + (done.source === 'upstream' ? 'service' : 'kong');
+      keys.byCode.set(code, key);
+    }
     s.requests[key] = (s.requests[key] ?? 0) + 1;
     if (done.upstreamLatencyMs !== undefined) observe(s.upstreamLatency, sr, done.upstreamLatencyMs);
     if (done.proxyLatencyMs !== undefined) observe(s.kongLatency, sr, done.proxyLatencyMs);
