@@ -194,7 +194,7 @@ test('security headers on pages, API answers and error pages', async (t) => {
   }
 });
 
-test('XSS: names and subjects are escaped in the consent page, the mails and the signing page; signing links are unguessable and scoped', async (t) => {
+test('XSS: names and subjects are escaped in the consent page, the mails and the signing page; signing links are unguessable, scoped and CSRF-protected', async (t) => {
   const smtp = await startSmtpListener(t);
   const converter = await buildConverter({ officeWorkers: 1, htmlPages: 1 });
   t.after(() => converter.close());
@@ -250,6 +250,20 @@ test('XSS: names and subjects are escaped in the consent page, the mails and the
     assert.ok(guessed.statusCode >= 400 && guessed.statusCode < 500, `${guessed.statusCode}`);
     assert.ok(!guessedText.includes(first) && !guessedText.includes(second));
   }
+  // CSRF on the signing forms: Finish and Decline without the page's token, or with a token
+  // from another browser session, are refused and change nothing.
+  const alicePath = new URL(alice).pathname;
+  const victim = new FormClient(h.origin);
+  await victim.get(alicePath);
+  const attacker = new FormClient(h.origin);
+  const attackerToken = hiddenField((await attacker.get(alicePath)).text, '_csrf');
+  for (const action of ['finish', 'decline']) {
+    const form = { signatureKind: 'typed', signatureText: 'Forged', signedTabs: '', reason: 'forged' };
+    assert.equal((await victim.post(`${alicePath}/${action}`, form)).status, 403, `${action} without a token`);
+    assert.equal((await victim.post(`${alicePath}/${action}`, { ...form, _csrf: attackerToken })).status, 403, `${action} with another session's token`);
+  }
+  const stillOpen = await victim.get(alicePath);
+  assert.match(stillOpen.text, /Sign here/);
   // Scoped: Alice's link shows Alice's envelope and not Bob's; links carry no envelope id.
   assert.ok(!alice.includes(first) && !bob.includes(second));
   const alicePage = await (await request(alice)).body.text();
