@@ -161,7 +161,13 @@ test('two signers in sequence and a carbon copy: mail link → adopt → sign �
   const first = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   t.after(() => first.close());
   const page1 = await first.newPage();
-  await page1.goto(await signingLink(smtp, 'first@example.com'));
+  const opened = await page1.goto(await signingLink(smtp, 'first@example.com'));
+  // The signing scope's CSP: same-origin script and font, still no framing, no inline script.
+  const csp = opened?.headers()['content-security-policy'] ?? '';
+  assert.match(csp, /script-src 'self'/);
+  assert.match(csp, /frame-ancestors 'none'/);
+  assert.doesNotMatch(csp, /unsafe-inline/);
+  assert.equal(opened?.headers()['cache-control'], 'no-store');
   assert.equal(mailTo(smtp, 'second@example.com').length, 0, 'order 2 is not told before order 1 signs');
   assert.equal(await page1.locator('img.render').count(), 2, 'every page of the document is shown');
   // The tab sits where the tab is: left edge at 160/612 of the page image's width.
@@ -348,7 +354,7 @@ test('embedded signing: createRecipientView → single-use URL → sign → retu
   const { url } = await sdk.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl, authenticationMethod: 'none', email: 'emb@example.com', userName: 'Emma Embedded', clientUserId: '1001', pingFrequency: '600' } });
   assert.ok(url.startsWith(`${h.origin}/signing/view/`));
   await page.goto(url);
-  await page.getByRole('button', { name: 'Adopt and sign' }).waitFor({ state: 'hidden' });
+  assert.equal(new URL(page.url()).pathname, '/signing/session', 'the view URL is traded for a session cookie');
   await page.getByRole('button', { name: /Sign here/ }).first().click();
   await page.getByRole('button', { name: 'Adopt and sign' }).click();
   await page.getByRole('button', { name: 'Finish' }).click();
