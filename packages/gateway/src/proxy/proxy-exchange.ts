@@ -217,7 +217,15 @@ export class ProxyExchange implements ExchangeSink {
   }
 
   onResponseEnd(): void {
+    // The response may end in the very read whose write hit client back-pressure: the upstream
+    // socket is then paused, and must be resumed before it goes back to the keep-alive pool
+    // (test/proxy/backpressure.test.ts).
+    const conn = this.#conn;
     this.#conn = undefined;
+    if (this.#onClientDrain !== undefined && conn !== undefined) {
+      this.#res.off('drain', this.#onClientDrain);
+      if (conn.socket.isPaused()) conn.socket.resume();
+    }
     if (this.#done) return;
     this.#finish();
     this.#res.end();
