@@ -134,7 +134,11 @@ export class HtmlConverter {
     // First use, or the browser crashed: start a new one (its old pages are gone with it).
     this.#idle.length = 0;
     this.#browser = (async () => {
-      const browser = await launchChromium();
+      // Requests are all answered by the route below, but Chromium's network predictor still
+      // opens TCP connections to hosts a document names (a meta refresh target, seen by
+      // packages/esign/test/reliability): a proxy that refuses everything, loopback included,
+      // keeps those connects off the network (port 9 is discard; nothing listens there).
+      const browser = await launchChromium({ args: ['--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>'] });
       const context = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: 'block', acceptDownloads: false });
       await context.route('**/*', (route) => this.#serve(route));
       return { browser, context };
