@@ -98,22 +98,15 @@ test('end to end through the gateway\'s https listener with the docusign-esign S
   const signerMail = smtp.received.find((m) => addressOf(m) === 'first@example.com');
   assert.equal(signerMail?.subject, 'Please sign the purchase order');
   const link = signingLink(signerMail?.text);
-  // WORKAROUND (gateway bug, reported in issue 8's report): the ceremony page loads a 63 KB font
-  // and page images in parallel; a response larger than the client socket's buffer makes the
-  // gateway pause the upstream socket (proxy-exchange.ts onResponseBody), and when the response
-  // ends before 'drain' the paused socket goes back to the pool, so a later request on it never
-  // gets an answer. Until that is fixed the browser signs on an esign instance directly; the link
-  // itself is checked above to point at the gateway. Revert to `link` when the gateway is fixed.
-  const viaInstance = (url: string) => url.replace(origin, `http://127.0.0.1:${system.ports.esign[0]}`);
 
   // 6. The first signer signs in Chromium through the gateway; then the second is mailed and signs.
   const signer1 = await browser.newContext({ ignoreHTTPSErrors: true });
   t.after(() => signer1.close());
-  await signEverything(await signer1.newPage(), viaInstance(link));
+  await signEverything(await signer1.newPage(), link);
   const secondMail = await pollUntil(() => smtp.received.find((m) => addressOf(m) === 'second@example.com'), { timeoutMs: 30_000, what: 'the second signer\'s mail' });
   const signer2 = await browser.newContext({ ignoreHTTPSErrors: true });
   t.after(() => signer2.close());
-  await signEverything(await signer2.newPage(), viaInstance(signingLink(secondMail.text)));
+  await signEverything(await signer2.newPage(), signingLink(secondMail.text));
 
   // 7. Completed; the combined document is stamped and sealed, and pdfsig says the seal is valid.
   const api = { basePath, accessToken: token.accessToken, accountId: account.accountId, envelopeId: summary.envelopeId };
