@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -97,9 +98,18 @@ test('a large payload and a half-close pass through unchanged (service without u
     services: [svc], routes: [route({ protocols: ['tcp'], sources: [{ ip: '127.0.0.1' }], service: { id: svc.id } })],
   }));
   const line = 'z'.repeat(3 * 1024 * 1024);
-  const reply = await exchange(gw.plainPort, line);
+  // Write everything, then half-close at once: the echo must still send it all back, then close.
+  const reply = await new Promise<string>((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: gw.plainPort }, () => socket.end(line));
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => (received += d));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received));
+  });
   // The echo prefixes each chunk it reads: strip the prefixes and the bytes must be intact.
-  assert.equal(reply.replaceAll('A:', '').length, line.length);
+  assert.equal(reply.replaceAll('A:', ''), line);
+  assert.deepEqual(gw.events, []);
 });
 
 /** Runs `openssl s_client -brief` with this SNI, sends a line, and returns what it printed. */
