@@ -7,7 +7,13 @@ export interface ExchangeSink {
   onUpstreamConnected(conn: UpstreamConnection): void;
   /** A final (non-1xx) response head; return 1 when the response has no body (HEAD). */
   onResponseHead(status: number, statusMessage: string, rawHeaders: string[]): number;
-  onResponseBody(chunk: Buffer): void;
+  /**
+   * Body bytes. `transient`: the chunk points into a read buffer the pool reuses, so it is only
+   * valid during this call (copy it to keep it).
+   */
+  onResponseBody(chunk: Buffer, transient: boolean): void;
+  /** Everything one read delivered has been parsed (and the response is not complete yet). */
+  onReadParsed(): void;
   onResponseEnd(): void;
   /** Connect error, reset, premature close, invalid response, or a timeout (`timedOut`). */
   onUpstreamFailure(conn: UpstreamConnection, timedOut: boolean, error: Error | undefined): void;
@@ -44,18 +50,19 @@ export class UpstreamConnection {
   /** A second response arrived in the same read (no request was sent for it). */
   #broken = false;
   #timeoutMs = -1;
-  readonly #copyBodies: boolean;
+  readonly #transientBodies: boolean;
 
   /**
    * `sharedReadBuffer`: the socket reads into a buffer shared by the pool (net `onread`), so
-   * response bodies are copied before they leave the read callback. Otherwise stream reads.
+   * body chunks are only valid during onResponseBody (the sink copies what it keeps). Otherwise
+   * stream reads.
    */
   constructor(owner: ConnectionOwner, poolKey: string, socket: Socket, sink: ExchangeSink, sharedReadBuffer: boolean) {
     this.#owner = owner;
     this.poolKey = poolKey;
     this.socket = socket;
     this.sink = sink;
-    this.#copyBodies = sharedReadBuffer;
+    this.#transientBodies = sharedReadBuffer;
     const parser = new HTTPParser();
     parser.initialize(HTTPParser.RESPONSE, {}, 0, 0);
     parser[HTTPParser.kOnHeaders] = this.#onHeaders;
@@ -114,9 +121,11 @@ export class UpstreamConnection {
       return;
     }
     this.received = true;
+    const sink = this.sink;
     const r = this.#parser.execute(data);
     if (typeof r !== 'number') this.#fail(false, r);
     else if (this.#broken) this.destroy();
+    else if (this.sink === sink) sink.onReadParsed();
   };
 
   readonly #onEnd = (): void => {
@@ -167,7 +176,7 @@ export class UpstreamConnection {
 
   readonly #onBody = (chunk: Buffer): void => {
     // The chunk points into the read buffer; with a shared one it is overwritten on the next read.
-    this.sink?.onResponseBody(this.#copyBodies ? Buffer.from(chunk) : chunk);
+    this.sink?.onResponseBody(chunk, this.#transientBodies);
   };
 
   readonly #onMessageComplete = (): void => {
