@@ -2,6 +2,8 @@
 // fields a protocol family does not allow.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { readStartSettings } from '../../src/cli/read-start-settings.ts';
+import { buildGatewayConfig, ConfigError } from '../../src/config.ts';
 import { parseDeclarativeConfig } from '../../src/declarative/index.ts';
 import { GatewayError } from '../../src/errors.ts';
 
@@ -83,4 +85,17 @@ services:
       ],
     }],
   });
+});
+
+test('stream_listen: --stream-listen or KONG_STREAM_LISTEN, Kong syntax, off by default, bad values named', async () => {
+  const none = (path: string): Promise<string> => Promise.reject(new Error(`unexpected read of ${path}`));
+  assert.deepEqual(buildGatewayConfig({}).streamListen, []);
+  const fromFlag = await readStartSettings(['--stream-listen', '127.0.0.1:9000, 127.0.0.1:9443 ssl'], { KONG_STREAM_LISTEN: '0.0.0.0:1' }, none);
+  assert.deepEqual(buildGatewayConfig(fromFlag).streamListen, [
+    { host: '127.0.0.1', port: 9000, ssl: false },
+    { host: '127.0.0.1', port: 9443, ssl: true },
+  ]);
+  const fromEnv = await readStartSettings([], { KONG_STREAM_LISTEN: '[::1]:7000 ssl' }, none);
+  assert.deepEqual(buildGatewayConfig(fromEnv).streamListen, [{ host: '::1', port: 7000, ssl: true }]);
+  assert.throws(() => buildGatewayConfig({ stream_listen: '127.0.0.1' }), (e: unknown) => e instanceof ConfigError && e.setting === 'stream_listen');
 });
