@@ -1,4 +1,4 @@
-// kong.md §6 items 10-15 and 19 through real listeners: the proxy hands the balancer the request
+// kong.md §6 items 10-15, 19 and 21 through real listeners: the proxy hands the balancer the request
 // (headers, cookies, path, query, regex captures, client ip) and its retries' failed addresses.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
@@ -81,4 +81,24 @@ test('19. least-connections retries skip the failed address', async (t) => {
     assert.equal(res.status, 200, res.body);
   }
   assert.equal(ok.hits, 5);
+});
+
+// kong.md §6.21 (07-latency_spec.lua) through real sockets: a 100 ms and a 1000 ms target of
+// equal weight, 6 clients in a closed loop for 3 s: the fast one serves more than 10× the slow.
+test('21. latency: 100 ms vs 1000 ms targets, 6 clients for 3 s: fast/slow > 10', async (t) => {
+  const delayed = (ms: number) => startUpstream(t, (_req, res, u) => {
+    const timer = setTimeout(() => res.end(JSON.stringify({ port: u.port })), ms);
+    res.on('close', () => clearTimeout(timer));
+  });
+  const [fast, slow] = await Promise.all([delayed(100), delayed(1000)]);
+  const up = upstream({ name: 'latency.test', algorithm: 'latency' });
+  const svc = service({ host: 'latency.test', name: 'svc' });
+  const rt = route({ name: 'r', paths: ['/'], service: { id: svc.id } });
+  const g = await startGateway(t, snapshot({ services: [svc], routes: [rt], upstreams: [up], targets: [target(up, `127.0.0.1:${fast!.port}`, 100), target(up, `127.0.0.1:${slow!.port}`, 100)] }));
+  const end = Date.now() + 3000;
+  const client = async () => {
+    while (Date.now() < end) assert.equal((await send(g, '/')).status, 200);
+  };
+  await Promise.all(Array.from({ length: 6 }, client));
+  assert.ok(fast!.hits > 10 * slow!.hits, `fast ${fast!.hits} slow ${slow!.hits}`);
 });
