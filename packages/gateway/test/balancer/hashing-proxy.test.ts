@@ -94,11 +94,11 @@ test('21. latency: 100 ms vs 1000 ms targets, 6 clients for 3 s: fast/slow > 10'
   const up = upstream({ name: 'latency.test', algorithm: 'latency' });
   const svc = service({ host: 'latency.test', name: 'svc' });
   const rt = route({ name: 'r', paths: ['/'], service: { id: svc.id } });
-  const g = await startGateway(t, snapshot({ services: [svc], routes: [rt], upstreams: [up], targets: [target(up, `127.0.0.1:${fast!.port}`, 100), target(up, `127.0.0.1:${slow!.port}`, 100)] }));
+  const g = await startGateway(t, snapshot({ services: [svc], routes: [rt], upstreams: [up], targets: [target(up, `127.0.0.1:${fast.port}`, 100), target(up, `127.0.0.1:${slow.port}`, 100)] }));
   const end = Date.now() + 3000;
   const client = async () => {
     while (Date.now() < end) assert.equal((await send(g, '/')).status, 200);
   };
   await Promise.all(Array.from({ length: 6 }, client));
-  assert.ok(fast!.hits > 10 * slow!.hits, `fast ${fast!.hits} slow ${slow!.hits}`);
+  assert.ok(fast.hits > 10 * slow.hits, `fast ${fast.hits} slow ${slow.hits}`);
 });
