@@ -43,3 +43,17 @@ test('a part that ignores SIGTERM is killed after the grace time', async () => {
   assert.ok(Date.now() - started < 5000);
   assert.equal((await stubborn.done()).failure, undefined);
 });
+
+test('stop waits for the last-started part (the gateway) to exit before it signals the ones behind it', async () => {
+  const lines: string[] = [];
+  const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 5000 });
+  // The backend notes when it is told to stop; the entry point takes a while to drain, as the gateway does.
+  sup.start({ name: 'backend', command: node, args: ['-e', "console.log('up'); process.on('SIGTERM', () => { console.log('term'); process.exit(0); }); setInterval(() => {}, 1000);"] });
+  sup.start({ name: 'entry', command: node, args: ['-e', "console.log('up'); process.on('SIGTERM', () => setTimeout(() => { console.log('drained'); process.exit(0); }, 300)); setInterval(() => {}, 1000);"] });
+  await pollUntil(() => lines.filter((l) => l.endsWith('| up')).length === 2, { what: 'both parts up' });
+  await sup.stop();
+  const drained = lines.indexOf('entry    | drained');
+  const term = lines.indexOf('backend  | term');
+  assert.ok(drained >= 0 && term >= 0, lines.join('\n'));
+  assert.ok(drained < term, `the backend was signalled before the entry point had drained:\n${lines.join('\n')}`);
+});

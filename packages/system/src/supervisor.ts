@@ -88,18 +88,25 @@ export class Supervisor {
   /** Stops every part (SIGTERM, then SIGKILL after the grace time); idempotent. */
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
-      // Reverse start order: the entry point (gateway) goes first, so no request reaches a dying part.
-      for (const r of [...this.#running].reverse()) {
-        if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
-      }
-      const timer = setTimeout(() => {
-        for (const r of this.#running) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-      }, this.#graceMs);
-      await Promise.all(this.#running.map((r) => r.exited));
-      clearTimeout(timer);
+      // Reverse start order, one at a time: the entry point (gateway) drains and exits before the
+      // esign instances behind it are told to stop, so no request reaches a dying part
+      // (docs/operations.md §3). Signalling all at once let esign close while the gateway still
+      // forwarded its in-flight requests.
+      for (const r of [...this.#running].reverse()) await this.#stopOne(r);
       this.#resolveDone();
     })();
     return this.#stopping;
+  }
+
+  /** SIGTERM, then SIGKILL if the part is still running after the grace time; resolves on exit. */
+  async #stopOne(r: Running): Promise<void> {
+    if (r.child.exitCode !== null || r.child.signalCode !== null) return r.exited;
+    r.child.kill('SIGTERM');
+    const timer = setTimeout(() => {
+      if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+    }, this.#graceMs);
+    await r.exited;
+    clearTimeout(timer);
   }
 
   /** Resolves when everything has stopped; carries the reason if a part died on its own. */
