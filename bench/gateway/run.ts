@@ -4,7 +4,8 @@
 //   node --import tsx bench/gateway/run.ts
 //
 // Env knobs: DURATION (s, default 10), ROUNDS (default 1), CONNS (default 64),
-// ONLY="direct nginx-w1 signet-w2" (names), MODES="ka close". Everything binds 127.0.0.1,
+// ONLY="direct nginx-w1 signet-w2" (names), MODES="ka close", BASELINE_DIR=/path/to/an/older/checkout
+// (adds signet-base-w1/-w2: that checkout's gateway, for before/after in one run). Everything binds 127.0.0.1,
 // configs and logs go to a temp dir, every process started is stopped at the end (by its own
 // process group). Results: a table on stdout and results.json / summary.md in that dir.
 // Method follows compat/proxy-baseline.md (upstream = nginx `return 200`, 100-byte JSON, two ports).
@@ -23,6 +24,7 @@ const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const CONNS = Number(process.env.CONNS ?? 64);
 const MODES = (process.env.MODES ?? 'ka close').split(/\s+/).filter(Boolean) as ('ka' | 'close')[];
 const ONLY = process.env.ONLY?.split(/\s+/).filter(Boolean);
+const BASELINE_DIR = process.env.BASELINE_DIR;
 const dir = mkdtempSync(join(tmpdir(), 'signet-bench-'));
 const BODY = JSON.stringify({ ok: true, service: 'bench-upstream', padding: 'x'.repeat(54) });
 
@@ -37,9 +39,9 @@ async function freePort(): Promise<number> {
 type Proc = { name: string; child: ChildProcess };
 const running: Proc[] = [];
 
-function launch(name: string, command: string, args: string[], env: Record<string, string> = {}): Proc {
+function launch(name: string, command: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): Proc {
   const log = openSync(join(dir, `${name}.log`), 'a');
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', log, log], env: { ...process.env, ...env } });
+  const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', log, log], env: { ...process.env, ...env } });
   const proc = { name, child };
   running.push(proc);
   return proc;
@@ -148,11 +150,13 @@ async function main(): Promise<void> {
   add('undici-min', (port) => launch('undici-min', process.execPath, ['--import', 'tsx', 'bench/gateway/peers/undici-min.ts'], {
     PORT: String(port), UPSTREAMS: `http://127.0.0.1:${up1},http://127.0.0.1:${up2}`,
   }));
-  for (const workers of [1, 2]) {
-    add(`signet-w${workers}`, (port) => launch(`signet-w${workers}`, process.execPath, [
-      '--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', kongYml,
-      '--proxy-listen', `127.0.0.1:${port}`, '--admin-listen', 'off', '--workers', String(workers),
-    ], { LOG_LEVEL: 'warn' }));
+  for (const [prefix, cwd] of [['signet', ROOT], ...(BASELINE_DIR ? [['signet-base', BASELINE_DIR]] : [])] as const) {
+    for (const workers of [1, 2]) {
+      add(`${prefix}-w${workers}`, (port) => launch(`${prefix}-w${workers}`, process.execPath, [
+        '--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', kongYml,
+        '--proxy-listen', `127.0.0.1:${port}`, '--admin-listen', 'off', '--workers', String(workers),
+      ], { LOG_LEVEL: 'warn' }, cwd));
+    }
   }
   const selected = targets.filter((t) => !ONLY || ONLY.includes(t.name));
 
