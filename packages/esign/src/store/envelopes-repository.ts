@@ -81,7 +81,8 @@ export class EnvelopesRepository implements EnvelopeStore {
     if (query.statuses) q = q.where('status', 'in', query.statuses.length > 0 ? [...query.statuses] : ['']);
     if (query.envelopeIds) q = q.where('id', 'in', query.envelopeIds.length > 0 ? [...query.envelopeIds] : ['']);
     const total = await q.select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
-    const rows = await q.selectAll().orderBy('status_changed_at').orderBy('id').offset(query.startPosition).limit(query.count).execute();
+    const direction = query.order ?? 'asc';
+    const rows = await q.selectAll().orderBy('status_changed_at', direction).orderBy('id', direction).offset(query.startPosition).limit(query.count).execute();
     return { envelopes: await this.#hydrate(k, rows), totalSetSize: Number(total.n) };
   }
 

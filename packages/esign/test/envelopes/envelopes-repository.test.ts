@@ -152,6 +152,11 @@ describe('envelopes repository', () => {
       const byId = await h.store.list(h.accountId, { envelopeIds: [ids[4] ?? '', 'nope'], startPosition: 0, count: 100 });
       assert.deepEqual(byId.envelopes.map((e) => e.envelopeId), [ids[4]]);
       assert.equal((await h.store.list(randomUUID(), { fromDate: new Date(0), startPosition: 0, count: 100 })).totalSetSize, 0);
+      // order=desc: the newest first, and paging walks back from the newest.
+      const newest = await h.store.list(h.accountId, { fromDate: new Date(0), startPosition: 0, count: 2, order: 'desc' });
+      assert.deepEqual([newest.envelopes.map((e) => e.envelopeId), newest.totalSetSize], [[ids[4], ids[3]], 5]);
+      const older = await h.store.list(h.accountId, { fromDate: new Date(0), startPosition: 2, count: 2, order: 'desc' });
+      assert.deepEqual(older.envelopes.map((e) => e.envelopeId), [ids[2], ids[1]]);
     });
   }
 });

@@ -66,6 +66,8 @@ export type EnvelopeQuery = {
   readonly envelopeIds?: readonly string[];
   readonly startPosition: number;
   readonly count: number;
+  /** By status change time: 'asc' (default, oldest first) or 'desc' (newest first). */
+  readonly order?: 'asc' | 'desc';
 };
 
 /** Envelope persistence (store/ implements it over Kysely). */

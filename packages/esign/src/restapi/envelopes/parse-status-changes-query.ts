@@ -56,7 +56,12 @@ export function parseStatusChangesQuery(query: RawQuery): EnvelopeQuery {
   let statuses = list(query, 'status')?.map((s) => s.toLowerCase());
   if (statuses?.includes('any')) statuses = undefined;
   for (const s of statuses ?? []) if (!STATUSES.has(s)) invalid(`Query parameter 'status' has an unknown status "${s}".`);
+  // `order` (asc|desc) flips the listing; asking for the newest N (order=desc&count=N) must not
+  // silently return the oldest N. `order_by` is not honoured: the key is always the status change time.
+  const order = first(query, 'order')?.toLowerCase();
+  if (order !== undefined && order !== 'asc' && order !== 'desc') invalid(`Query parameter 'order' must be asc or desc, got "${order}".`);
   return {
+    ...(order === 'desc' ? { order } : {}),
     ...(fromDate ? { fromDate } : {}),
     ...(toDate ? { toDate } : {}),
     ...(statuses ? { statuses } : {}),
