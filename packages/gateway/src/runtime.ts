@@ -1,6 +1,7 @@
 import { Balancer, isAlgorithmImplemented, type Address, type Random } from './balancer/index.ts';
-import type { Snapshot, Target, Upstream } from './declarative/types.ts';
+import type { Service, Snapshot, Target, Upstream } from './declarative/types.ts';
 import { hostHeaderFor, type ProxyRoute } from './proxy/proxy-route.ts';
+import type { UpstreamTls } from './proxy/upstream-pool.ts';
 import { Router, type RouterEntry } from './router/index.ts';
 import { CertificateStore, type PemPair } from './tls/index.ts';
 
@@ -26,6 +27,19 @@ export type RuntimeOptions = {
 
 // Balancer state (wheel, pointer, availability) is kept when none of this changed (Kong
 // handler.lua rebuilds balancers only when upstreams/targets hashes change).
+/**
+ * TLS settings of an https service: verification follows tls_verify; the client certificate is
+ * the service's, else its upstream's (Kong: service.client_certificate, upstream.client_certificate).
+ */
+function upstreamTls(snapshot: Snapshot, service: Service, upstream: Upstream | undefined): UpstreamTls {
+  const ref = service.client_certificate ?? upstream?.client_certificate ?? null;
+  const certificate = ref === null ? undefined : snapshot.certificates.find((c) => c.id === ref.id);
+  return {
+    rejectUnauthorized: service.tls_verify === true,
+    ...(certificate ? { clientCertificate: { id: certificate.id, cert: certificate.cert, key: certificate.key } } : {}),
+  };
+}
+
 function balancerSignature(upstream: Upstream, targets: readonly Target[]): string {
   return JSON.stringify([upstream.id, upstream.algorithm, upstream.healthchecks.threshold, targets.map((t) => [t.id, t.target, t.weight])]);
 }
@@ -89,7 +103,7 @@ export class Runtime {
       if (service === undefined || !service.enabled) continue;
       if (service.protocol !== 'http' && service.protocol !== 'https') continue;
       const upstream = upstreamsByName.get(service.host);
-      const tls = service.protocol === 'https' ? { rejectUnauthorized: service.tls_verify === true } : undefined;
+      const tls = service.protocol === 'https' ? upstreamTls(snapshot, service, upstream) : undefined;
       const value: ProxyRoute = upstream !== undefined
         ? { route, service, upstream, balancer: balancers.get(upstream.name), endpoint: undefined, endpointHostHeader: '', tls }
         : {

@@ -10,8 +10,14 @@ export type UpstreamEndpoint = {
   readonly key: string;
 };
 
-/** TLS to the target for https services (Kong proxy_ssl_verify follows service.tls_verify). */
-export type UpstreamTls = { readonly rejectUnauthorized: boolean };
+/**
+ * TLS to the target for https services (Kong proxy_ssl_verify follows service.tls_verify), with
+ * the client certificate for mutual TLS when the service or its upstream names one.
+ */
+export type UpstreamTls = {
+  readonly rejectUnauthorized: boolean;
+  readonly clientCertificate?: { readonly id: string; readonly cert: string; readonly key: string };
+};
 
 export type UpstreamPoolOptions = {
   /** Idle connections kept per address (Kong upstream_keepalive_pool_size, 512). */
@@ -42,7 +48,10 @@ export class UpstreamPool implements ConnectionOwner {
    */
   acquire(endpoint: UpstreamEndpoint, tls: UpstreamTls | undefined, connectTimeoutMs: number, sink: ExchangeSink, fresh = false): void {
     // A verified and an unverified TLS connection to one address are not interchangeable.
-    const poolKey = tls === undefined ? endpoint.key : (tls.rejectUnauthorized ? 'tls+verify:' : 'tls:') + endpoint.key;
+    // Nor are connections made with different client certificates.
+    const poolKey = tls === undefined
+      ? endpoint.key
+      : `${tls.rejectUnauthorized ? 'tls+verify' : 'tls'}${tls.clientCertificate ? `+${tls.clientCertificate.id}` : ''}:${endpoint.key}`;
     if (!fresh) {
       const idle = this.#idle.get(poolKey);
       const conn = idle?.pop();
@@ -60,6 +69,7 @@ export class UpstreamPool implements ConnectionOwner {
           // RFC 6066 §3: SNI is a host name, never an IP literal.
           servername: isIP(endpoint.host) === 0 ? endpoint.host : undefined,
           rejectUnauthorized: tls.rejectUnauthorized,
+          ...(tls.clientCertificate ? { cert: tls.clientCertificate.cert, key: tls.clientCertificate.key } : {}),
         })
       : netConnect({
           host: endpoint.host,

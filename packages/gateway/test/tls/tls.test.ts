@@ -154,3 +154,36 @@ test('listener hooks: configureListener sees each server before it accepts; ALPN
   await once(socket, 'secureConnect');
   assert.equal(socket.alpnProtocol, 'h2');
 });
+
+test('https service with client_certificate: mutual TLS to a target that requires it', async (t) => {
+  const { createServer: createHttpsServer } = await import('node:https');
+  const { createCertificateAuthority } = await import('@signet/kit');
+  const clientCa = createCertificateAuthority({ commonName: 'clients CA', days: 1 });
+  const clientPair = issueCertificate({ commonName: 'gateway-client', dnsNames: ['gateway-client'] }, clientCa);
+  const targetPair = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
+  const target = createHttpsServer({ cert: targetPair.certPem, key: targetPair.keyPem, ca: clientCa.certPem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
+    res.end(JSON.stringify({ client: (req.socket as TLSSocket).getPeerCertificate().subject?.CN ?? null }));
+  });
+  const port = await listenOnLoopback(target);
+  t.after(() => new Promise<void>((resolve) => {
+    target.closeAllConnections();
+    target.close(() => resolve());
+  }));
+  const clientCert = certificate(clientPair.certPem, clientPair.keyPem);
+  const withCert = service({ host: 'localhost', port, protocol: 'https', client_certificate: { id: clientCert.id } });
+  const withoutCert = service({ host: 'localhost', port, protocol: 'https', retries: 0 });
+  const g = await startGateway(t, snapshot({
+    certificates: [clientCert],
+    services: [withCert, withoutCert],
+    routes: [route({ paths: ['/mtls'], service: { id: withCert.id } }), route({ paths: ['/anonymous'], service: { id: withoutCert.id } })],
+  }));
+  for (let i = 0; i < 3; i++) {
+    const ok = await request(`${g.url}/mtls`, { dispatcher: g.client });
+    assert.equal(ok.statusCode, 200);
+    assert.deepEqual(await ok.body.json(), { client: 'gateway-client' });
+  }
+  // Same target, no certificate: the handshake is refused → 502; pooled mTLS connections are not reused for it.
+  const refused = await request(`${g.url}/anonymous`, { dispatcher: g.client });
+  assert.equal(refused.statusCode, 502);
+  await refused.body.text();
+});
