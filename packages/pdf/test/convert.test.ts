@@ -118,9 +118,12 @@ describe('conversion and anchors with real LibreOffice and Chromium', () => {
 
   test('a conversion past its deadline fails with CONVERSION_TIMEOUT and the worker is replaced', async () => {
     const before = await converter.officeWorkerPids();
-    // 400 pages cannot be converted in 200 ms (a one-page docx takes ~50 ms).
+    // 1500 pages take ~5 s on an idle machine, so they cannot be converted in 1 s; and 1 s is
+    // long enough for the job to reach its worker even on a loaded machine (a deadline that
+    // fires before then aborts the job without a worker to replace).
+    const long = await makeLongDocx(1500);
     await assert.rejects(
-      converter.convert({ bytes: await makeLongDocx(400), fileExtension: 'docx', timeoutMs: 200 }),
+      converter.convert({ bytes: long, fileExtension: 'docx', timeoutMs: 1000 }),
       isPdfError('CONVERSION_TIMEOUT'),
     );
     const pdf = await converter.convert({ bytes: await makeDocx('After the timeout'), fileExtension: 'docx' });
