@@ -124,6 +124,16 @@ test('a draft notifies nobody; sending it later reaches routing order 1 only', a
   await assert.rejects(sendEnvelope(h.deps, 'acc', created.envelopeId), (e: unknown) => e instanceof EsignError && e.code === 'ENVELOPE_INVALID_STATUS');
 });
 
+test('an envelope of carbon copies only has nobody left to wait for once sent: it goes on to completion', async () => {
+  const h = harness();
+  const copyOnly = draft({ recipients: [{ type: 'carbonCopy', recipientId: '1', email: 'cc@example.com', name: 'Casey', routingOrder: 1, signHereTabs: [] }] });
+  const envelope = await createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: copyOnly });
+  // 'signed' is the completion worker's input (signing-changes.ts does the same when the last signer finishes).
+  assert.equal(envelope.status, 'signed');
+  assert.deepEqual(envelope.recipients.map((r) => r.status), ['completed']);
+  assert.deepEqual(h.store.changes[0]?.mails.map((m) => m.to.email), ['cc@example.com']);
+});
+
 test('voiding tells only the recipients already reached, with the reason', async () => {
   const h = harness(TWO_MATCHES);
   const created = await createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: draft() });

@@ -2,7 +2,7 @@ import { assertSendable } from './assert-sendable.ts';
 import { assertEnvelopeTransition } from './envelope-transitions.ts';
 import type { Envelope } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps, Notification, SigningTokenRecord } from './ports.ts';
-import { advanceRouting } from './routing.ts';
+import { advanceRouting, currentRoutingOrder } from './routing.ts';
 import { updateEnvelope } from './update-envelope.ts';
 
 /**
@@ -13,7 +13,11 @@ export function sendDraft(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'no
   assertEnvelopeTransition(envelope.status, 'sent');
   assertSendable(envelope);
   const sent: Envelope = { ...envelope, status: 'sent', sentAt: now, statusChangedAt: now, version: envelope.version + 1 };
-  const { envelope: routed, reached } = advanceRouting(sent, now);
+  const { envelope: after, reached } = advanceRouting(sent, now);
+  // Nobody left to wait for (carbon copies only): straight to `signed`, which the completion
+  // worker seals into `completed`, as finishSigning does after the last signer. Left `sent`, such
+  // an envelope would wait forever for a signer it does not have.
+  const routed: Envelope = currentRoutingOrder(after.recipients) === undefined ? { ...after, status: 'signed' } : after;
   const signingTokens: SigningTokenRecord[] = [];
   const mails = reached.map((recipient) => {
     let notification: Notification = { kind: 'envelope-sent', recipientId: recipient.recipientId };
