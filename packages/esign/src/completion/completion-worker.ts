@@ -1,4 +1,5 @@
 import type { SealIdentity } from '@signet/pdf';
+import { PollingLoop } from '../background/polling-loop.ts';
 import type { EnvelopeDeps, SigningTokenRecord } from '../domain/envelope/ports.ts';
 import { markCompleted } from '../domain/signing/signing-changes.ts';
 import { signingUrl } from '../mail/compose-notification.ts';
@@ -39,13 +40,14 @@ function combinedFileName(subject: string): string {
  */
 export class CompletionWorker {
   readonly #o: CompletionWorkerOptions;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #stopped = true;
-  #again = false;
+  readonly #loop: PollingLoop;
 
   constructor(options: CompletionWorkerOptions) {
     this.#o = options;
+    this.#loop = new PollingLoop(async () => {
+      await this.runOnce();
+      return false;
+    }, { intervalMs: options.pollIntervalMs ?? 2_000, onError: (err) => options.onError?.(err) });
   }
 
   /** Completes every envelope waiting; returns the ids this pass completed. */
@@ -107,43 +109,15 @@ export class CompletionWorker {
   }
 
   start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    this.#schedule(0);
+    this.#loop.start();
   }
 
   /** A signer just finished the last signature: complete now rather than at the next poll. */
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#schedule(0);
+    this.#loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
-  }
-
-  #schedule(delayMs: number): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#running = this.#loop().finally(() => (this.#running = undefined));
-    }, delayMs);
-  }
-
-  async #loop(): Promise<void> {
-    this.#again = false;
-    try {
-      await this.runOnce();
-    } catch (err) {
-      this.#o.onError?.(err);
-    }
-    if (!this.#stopped) this.#schedule(this.#again ? 0 : (this.#o.pollIntervalMs ?? 2_000));
+    await this.#loop.stop();
   }
 }

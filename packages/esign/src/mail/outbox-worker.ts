@@ -1,4 +1,5 @@
 import type { MailTransport } from './mail-transport.ts';
+import { PollingLoop } from '../background/polling-loop.ts';
 import { MailDeliveryError } from './mail-transport.ts';
 import type { OutboxItem, OutboxQueue } from './outbox-queue.ts';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-delay.ts';
@@ -32,10 +33,7 @@ export type OutboxPass = { claimed: number; delivered: number; retried: number; 
  */
 export class OutboxWorker {
   readonly #o: Required<Omit<OutboxWorkerOptions, 'onError'>> & Pick<OutboxWorkerOptions, 'onError'>;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #stopped = true;
-  #wakeRequested = false;
+  readonly #loop: PollingLoop;
 
   constructor(options: OutboxWorkerOptions) {
     this.#o = {
@@ -47,6 +45,12 @@ export class OutboxWorker {
       pollIntervalMs: 1_000,
       ...options,
     };
+    // A full batch is followed at once by the next; an empty one by a pause. A pass that throws
+    // (the database was unreachable) is retried at the next poll.
+    this.#loop = new PollingLoop(async () => (await this.runOnce()).claimed === this.#o.batchSize, {
+      intervalMs: this.#o.pollIntervalMs,
+      onError: (err) => this.#o.onError?.(err),
+    });
   }
 
   /** Claims and delivers one batch. */
@@ -73,47 +77,16 @@ export class OutboxWorker {
 
   /** Polls until stop(): a full batch is followed at once by the next, an empty one by a pause. */
   start(): void {
-    if (!this.#stopped) return;
-    this.#stopped = false;
-    this.#schedule(0);
+    this.#loop.start();
   }
 
   /** Runs a pass soon (after an envelope change wrote mails), instead of at the next poll. */
   wake(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#wakeRequested = true;
-      return;
-    }
-    this.#schedule(0);
+    this.#loop.wake();
   }
 
   /** Stops polling and waits for the pass in progress. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#running;
-  }
-
-  #schedule(delayMs: number): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#running = this.#loop().finally(() => (this.#running = undefined));
-    }, delayMs);
-  }
-
-  async #loop(): Promise<void> {
-    let next = this.#o.pollIntervalMs;
-    try {
-      this.#wakeRequested = false;
-      const pass = await this.runOnce();
-      if (pass.claimed === this.#o.batchSize || this.#wakeRequested) next = 0;
-    } catch (err) {
-      // The database was unreachable: try again at the next poll.
-      this.#o.onError?.(err);
-    }
-    if (!this.#stopped) this.#schedule(next);
+    await this.#loop.stop();
   }
 }
