@@ -24,8 +24,16 @@ test('`npm start`: URLs printed once every part answers, readable logs without p
   const dataDir = mkdtempSync(join(tmpdir(), 'signet-start-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const { ports, env } = await systemEnv(dataDir);
-  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env });
-  t.after(() => proc.stop());
+  // Own process group, so teardown removes every part even if the supervisor was killed first.
+  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env, detached: true });
+  t.after(async () => {
+    await proc.stop(40_000);
+    try {
+      if (proc.child.pid !== undefined) process.kill(-proc.child.pid, 'SIGKILL');
+    } catch {
+      // ESRCH: nothing left in the group.
+    }
+  });
   await pollUntil(() => proc.output().includes('Ctrl-C stops everything'), { timeoutMs: 90_000, what: 'start-up banner' });
   const out = proc.output();
   assert.match(out, new RegExp(`public URL +https://localhost:${ports.https}\\n`));

@@ -41,9 +41,17 @@ export async function startSystem(t: TestContext, extraEnv: Record<string, strin
     ESIGN_PORTS: `${e1},${e2}`,
     ...extraEnv,
   };
-  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env });
+  // Its own process group: the parts it starts join that group, so teardown can remove every
+  // one of them even if the supervisor itself had to be killed before it stopped them.
+  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env, detached: true });
   t.after(async () => {
-    await proc.stop(15_000);
+    // The supervisor stops the parts one after another, each with its own grace time.
+    await proc.stop(40_000);
+    try {
+      if (proc.child.pid !== undefined) process.kill(-proc.child.pid, 'SIGKILL');
+    } catch {
+      // ESRCH: the group is already gone, as it should be.
+    }
   });
   try {
     await pollUntil(() => proc.output().includes('Ctrl-C stops everything') || proc.child.exitCode !== null, { timeoutMs: 90_000, what: 'the system to start' });
