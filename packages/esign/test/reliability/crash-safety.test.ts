@@ -63,10 +63,20 @@ async function smtpCounter(t: TestContext) {
 type Serve = { proc: StartedProcess; origin: string };
 
 async function serve(t: TestContext, dataDir: string, smtpUrl: string): Promise<Serve> {
+  // Its own process group: SIGKILL leaves the LibreOffice and Chromium it started orphaned, so
+  // teardown removes the whole group.
   const proc = startProcess(process.execPath, [BIN, 'serve'], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SMTP_URL: smtpUrl, PUBLIC_URL: 'http://127.0.0.1:9' },
+    detached: true,
   });
-  t.after(() => proc.stop());
+  t.after(async () => {
+    await proc.stop();
+    try {
+      if (proc.child.pid !== undefined) process.kill(-proc.child.pid, 'SIGKILL');
+    } catch {
+      // ESRCH: nothing left in the group.
+    }
+  });
   const origin = await pollUntil(() => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(proc.output())?.[1], { timeoutMs: 90_000, intervalMs: 50, what: 'serve to listen' });
   return { proc, origin };
 }
