@@ -25,8 +25,16 @@ export async function startGatewayProcess(
   t.after(() => rm(dir, { recursive: true, force: true }));
   const file = join(dir, 'kong.yml');
   await writeFile(file, yml);
-  const args = ['--import', 'tsx', CLI, 'start', '--config', file, '--proxy-listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0', '--workers', String(options.workers ?? 1)];
-  const proc = startProcess(process.execPath, args, { env: { ...process.env, ...options.env }, cwd: ROOT });
+  const args = ['--config', file, '--proxy-listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0', '--workers', String(options.workers ?? 1)];
+  return spawnGateway(t, args, options.env);
+}
+
+/**
+ * `signet-gateway start <args>` as a real process, stopped in teardown; resolves with the proxy
+ * and admin URLs it logs once started, and rejects with its output if it exits first.
+ */
+export async function spawnGateway(t: TestContext, args: readonly string[], env: Record<string, string> = {}): Promise<GatewayProcess> {
+  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', ...args], { env: { ...process.env, ...env }, cwd: ROOT });
   t.after(() => proc.stop());
   const exitedEarly = proc.exited.then((code) => {
     throw new Error(`gateway exited early (${code}):\n${proc.output()}`);

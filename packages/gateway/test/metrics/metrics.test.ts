@@ -1,19 +1,13 @@
 // GET /metrics on the admin listener of a real `signet-gateway start` process (one process and
 // two workers), scraped and parsed; the JSON access log and the request id forwarded upstream.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { startGatewayProcess } from '../health/gateway-process.ts';
 import { test, type TestContext } from 'node:test';
 import { pollUntil } from '@signet/kit';
-import { startProcess } from '@signet/kit/testing';
 import { request } from 'undici';
 import { refusedPort, startUpstream } from '../proxy/proxy.fixture.ts';
 import { find, parsePrometheusText, type Parsed } from './prometheus-text.fixture.ts';
 
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 const kongYml = (okPort: number, deadPort: number) => `_format_version: "3.0"
 services:
@@ -37,21 +31,7 @@ upstreams:
 `;
 
 async function startGateway(t: TestContext, workers: number, okPort: number, deadPort: number) {
-  const dir = await mkdtemp(join(tmpdir(), 'signet-metrics-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  const file = join(dir, 'kong.yml');
-  await writeFile(file, kongYml(okPort, deadPort));
-  const args = ['start', '--config', file, '--proxy-listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0', '--workers', String(workers)];
-  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, KONG_PROXY_ACCESS_LOG: 'stdout' }, cwd: ROOT });
-  t.after(() => proc.stop());
-  const urls = await pollUntil(() => {
-    const out = proc.output();
-    if (!out.includes('"gateway started"')) return undefined;
-    const proxy = /proxy listening on (http:\/\/[\d.:]+)/.exec(out)?.[1];
-    const admin = /admin listening on (http:\/\/[\d.:]+)/.exec(out)?.[1];
-    return proxy && admin ? { proxy, admin } : undefined;
-  }, { timeoutMs: 60_000, intervalMs: 100, what: 'the gateway to start' });
-  return { proc, ...urls };
+  return startGatewayProcess(t, kongYml(okPort, deadPort), { workers, env: { KONG_PROXY_ACCESS_LOG: 'stdout' } });
 }
 
 async function scrape(admin: string): Promise<Parsed> {

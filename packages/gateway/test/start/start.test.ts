@@ -1,6 +1,7 @@
 // `signet-gateway start` as a real process with a real kong.yml: it proxies, serves the admin
 // API, reloads through POST /config, and stops cleanly on SIGTERM, with one process or two workers.
 import assert from 'node:assert/strict';
+import { spawnGateway } from '../health/gateway-process.ts';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { connect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { test, type TestContext } from 'node:test';
 import { issueCertificate, pollUntil } from '@signet/kit';
-import { startProcess, type StartedProcess } from '@signet/kit/testing';
+import { startProcess } from '@signet/kit/testing';
 import { request } from 'undici';
 import { startUpstream } from '../proxy/proxy.fixture.ts';
 
@@ -31,25 +32,6 @@ upstreams:
         weight: 100
 `;
 
-type Started = { proc: StartedProcess; proxy: string; admin: string };
-
-async function startGatewayProcess(t: TestContext, args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', ...args], { env: { ...process.env, ...env }, cwd: ROOT });
-  t.after(() => proc.stop());
-  const exitedEarly = proc.exited.then((code) => {
-    throw new Error(`gateway exited early (${code}):\n${proc.output()}`);
-  });
-  const started = pollUntil(() => {
-    const out = proc.output();
-    if (!out.includes('"gateway started"')) return undefined;
-    const proxy = /proxy listening on (http:\/\/[\d.:]+)/.exec(out)?.[1];
-    const admin = /admin listening on (http:\/\/[\d.:]+)/.exec(out)?.[1];
-    return proxy && admin ? { proxy, admin } : undefined;
-  }, { timeoutMs: 60_000, intervalMs: 100, what: 'the gateway to start' });
-  const urls = await Promise.race([started, exitedEarly]);
-  exitedEarly.catch(() => undefined);
-  return { proc, ...urls };
-}
 
 async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await request(url, { headers: { connection: 'close' } });
@@ -69,7 +51,7 @@ for (const workers of [1, 2]) {
     const first = await startUpstream(t);
     const second = await startUpstream(t);
     const file = await writeConfig(t, kongYml(first.port));
-    const g = await startGatewayProcess(t, ['--config', file, '--proxy-listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0', '--workers', String(workers)]);
+    const g = await spawnGateway(t, ['--config', file, '--proxy-listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0', '--workers', String(workers)]);
 
     const res = await get(`${g.proxy}/api/hello`);
     assert.equal(res.status, 200);
@@ -120,7 +102,7 @@ test('start: KONG_* environment is read, TLS listener uses KONG_SSL_CERT', async
   const pair = issueCertificate({ commonName: 'env-cert.test' });
   const upstream = await startUpstream(t);
   const file = await writeConfig(t, kongYml(upstream.port));
-  const g = await startGatewayProcess(t, ['--workers', '1'], {
+  const g = await spawnGateway(t, ['--workers', '1'], {
     KONG_DECLARATIVE_CONFIG: file,
     KONG_PROXY_LISTEN: '127.0.0.1:0, 127.0.0.1:0 ssl',
     KONG_ADMIN_LISTEN: '127.0.0.1:0',
