@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
+import { CONNECT_MIGRATIONS } from './connect-tables.ts';
 import { ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
+import { NOTIFICATION_MIGRATIONS } from './notification-tables.ts';
 import type { Database } from './schema.ts';
 import { SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
 
@@ -120,6 +122,10 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // Audit trail, adopted signatures, completion results, recipient views (store/signing-tables.ts).
   SIGNING_TABLES_MIGRATION,
+  // Connect configurations, HMAC keys, deliveries (store/connect-tables.ts).
+  ...CONNECT_MIGRATIONS,
+  // Reminder and expiration settings and schedule (store/notification-tables.ts).
+  ...NOTIFICATION_MIGRATIONS,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */
