@@ -28,6 +28,8 @@ export const ESIGN_ERRORS = {
   ENVELOPE_CANNOT_VOID_INVALID_STATE: { status: 400, message: "Only envelopes in the 'Sent' or 'Delivered' states may be voided." },
   ANCHOR_TAB_STRING_NOT_FOUND: { status: 400, message: 'The specified Anchor Tab string was not found in the document.' },
   TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT: { status: 400, message: 'The pagenumber specified in the tab element is not in the document that the tab refers to.' },
+  // DocuSign's text as its API returns it (docusign-esign-csharp-client#3); where the tab lies follows.
+  TAB_OUT_OF_BOUNDS: { status: 400, message: 'Tab is placed off of the page.' },
   PDF_VALIDATION_FAILED: { status: 400, message: 'The validation of the PDF file failed.' },
   FORMAT_CONVERSION_ERROR: { status: 400, message: 'The data could not be converted.' },
   // Signing (esign III): createRecipientView names a recipient that is not an embedded signer of the envelope.

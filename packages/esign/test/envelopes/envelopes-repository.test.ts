@@ -27,7 +27,7 @@ async function setup(t: TestContext, location: DatabaseLocation) {
   const deps: EnvelopeDeps = {
     store,
     // The pdf package is exercised in the end-to-end test; here the bytes only have to round-trip.
-    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pageCount: 3 }) },
+    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: Array.from({ length: 3 }, () => ({ width: 612, height: 792 })) }) },
     anchors: { find: (_pdfs, anchor) => Promise.resolve(anchor.anchorString === '/sn1/' ? [{ documentIndex: 1, pageNumber: 3, xPosition: 101.25, yPosition: 650.5 }] : []) },
     notifier: buildNotifier('https://esign.test'),
     clock: clock.now,

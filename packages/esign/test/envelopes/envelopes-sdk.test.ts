@@ -190,6 +190,9 @@ test('the docusign-esign SDK: html + docx + pdf with white-text anchors, routing
   await bad((d) => ((d.documents[0] as { fileExtension: string }).fileExtension = 'exe'), 'FORMAT_CONVERSION_ERROR', 'exe');
   await bad((d) => ((d.documents[2] as { documentBase64: string }).documentBase64 = b64('%PDF-1.7 this is not a pdf')), 'PDF_VALIDATION_FAILED', 'documentId 3');
   await bad((d) => (d.recipients.signers[1]!.tabs.signHereTabs[0]!.anchorString = '/nowhere/'), 'ANCHOR_TAB_STRING_NOT_FOUND', '/nowhere/');
+  // Off the page, placed absolutely or pushed off by an anchor offset: refused at creation (assert-tab-on-page.ts).
+  await bad((d) => (d.recipients.signers[1]!.tabs.signHereTabs = [{ documentId: '3', pageNumber: '1', xPosition: '700', yPosition: '100' }] as never), 'TAB_OUT_OF_BOUNDS', 'off of page 1 of documentId 3');
+  await bad((d) => (d.recipients.signers[1]!.tabs.signHereTabs[0]!.anchorXOffset = '400'), 'TAB_OUT_OF_BOUNDS', 'anchor "/sn2/"');
   const missing = await sdkError(api.getEnvelope(acc, '00000000-0000-4000-8000-000000000000'));
   assert.deepEqual(missing, { ...missing, status: 400, data: { errorCode: 'ENVELOPE_DOES_NOT_EXIST', message: 'The envelope specified either does not exist or you have no rights to it.' } });
   const all = await api.listStatusChanges(acc, { fromDate: '2020-01-01T00:00:00.000Z' });

@@ -42,7 +42,7 @@ async function crashedThenCompleted(t: TestContext, location: (t: TestContext) =
   const pdf = await samplePdf(1);
   const deps: EnvelopeDeps = {
     store: new EnvelopesRepository(db),
-    converter: { convert: () => Promise.resolve({ pdf, pageCount: 1 }) },
+    converter: { convert: () => Promise.resolve({ pdf, pages: [{ width: 612, height: 792 }] }) },
     anchors: { find: () => Promise.resolve([]) },
     notifier: buildNotifier('https://esign.test'),
     clock: clock.now,

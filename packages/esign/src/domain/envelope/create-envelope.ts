@@ -4,10 +4,12 @@ import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from './envel
 import type { ConvertedDocument, EnvelopeDeps } from './ports.ts';
 import { sendDraft } from './send-envelope.ts';
 import { assertSendable } from './assert-sendable.ts';
+import { assertTabOnPage, type PageSize } from './assert-tab-on-page.ts';
 
 /**
  * DocuSign CreateEnvelope. Converts every document to PDF, resolves every SignHere tab (anchor
- * search across all documents, or an absolute position checked against the page count), then
+ * search across all documents, or an absolute position), checks that each lies on a page of its
+ * document (assert-tab-on-page.ts), then
  * stores the envelope, and when `status` is `sent` also the signing tokens and mails of the
  * first routing order, in one store call: nothing is stored unless all of it succeeded.
  */
@@ -19,19 +21,20 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
   // Documents convert concurrently; the converter bounds its own concurrency per engine.
   const converted: ConvertedDocument[] = await Promise.all(draft.documents.map((d) => deps.converter.convert(d)));
   const pdfs = converted.map((c) => c.pdf);
+  const pageSizes = converted.map((c) => c.pages);
   const documents: EnvelopeDocument[] = draft.documents.map((d, i) => ({
     documentId: d.documentId,
     name: d.name,
     fileExtension: d.fileExtension,
     order: i + 1,
-    pageCount: converted[i]?.pageCount ?? 0,
+    pageCount: converted[i]?.pages.length ?? 0,
     sha256: deps.hashBytes(pdfs[i] ?? new Uint8Array()),
   }));
 
   const recipients: Recipient[] = [];
   for (const r of draft.recipients) {
     const tabs: SignHereTab[] = [];
-    for (const tab of r.signHereTabs) tabs.push(...(await resolveSignHere(deps, tab, r.recipientId, documents, pdfs)));
+    for (const tab of r.signHereTabs) tabs.push(...(await resolveSignHere(deps, tab, r.recipientId, documents, pdfs, pageSizes)));
     recipients.push({
       recipientId: r.recipientId,
       recipientIdGuid: deps.random.uuid(),
@@ -72,6 +75,7 @@ async function resolveSignHere(
   recipientId: string,
   documents: readonly EnvelopeDocument[],
   pdfs: readonly Uint8Array[],
+  pageSizes: readonly (readonly PageSize[])[],
 ): Promise<SignHereTab[]> {
   const common = {
     recipientId,
@@ -91,14 +95,17 @@ async function resolveSignHere(
     return placements.map((p) => {
       const document = documents[p.documentIndex];
       if (!document) throw new TypeError(`anchor finder returned document index ${p.documentIndex} of ${documents.length}`);
-      return { ...common, tabId: deps.random.uuid(), documentId: document.documentId, pageNumber: p.pageNumber, xPosition: p.xPosition, yPosition: p.yPosition, anchor };
+      const placed = { documentId: document.documentId, pageNumber: p.pageNumber, xPosition: p.xPosition, yPosition: p.yPosition };
+      // An offset can push an anchored tab off its page. DocuSign documents no clamping, and
+      // moving a signature elsewhere than asked is worse than refusing: the same 400 as an
+      // absolute tab (docs/reliability.md).
+      assertTabOnPage(placed, pageSizes[p.documentIndex] ?? [], `The SignHere tab of recipientId ${recipientId} at anchor "${anchor.anchorString}" (offset ${anchor.xOffset}, ${anchor.yOffset} ${anchor.units})`);
+      return { ...common, tabId: deps.random.uuid(), ...placed, anchor };
     });
   }
   const document = documents.find((d) => d.documentId === tab.documentId);
   if (!document) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `A signHereTab of recipientId ${recipientId} names documentId "${tab.documentId ?? ''}", which is not in the envelope.`);
-  const pageNumber = tab.pageNumber ?? 1;
-  if (pageNumber > document.pageCount) {
-    throw new EsignError('TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT', `Page ${pageNumber} of documentId ${document.documentId}, which has ${document.pageCount} page(s).`);
-  }
-  return [{ ...common, tabId: deps.random.uuid(), documentId: document.documentId, pageNumber, xPosition: tab.xPosition ?? 0, yPosition: tab.yPosition ?? 0 }];
+  const placed = { documentId: document.documentId, pageNumber: tab.pageNumber ?? 1, xPosition: tab.xPosition ?? 0, yPosition: tab.yPosition ?? 0 };
+  assertTabOnPage(placed, pageSizes[document.order - 1] ?? [], `The SignHere tab of recipientId ${recipientId}`);
+  return [{ ...common, tabId: deps.random.uuid(), ...placed }];
 }

@@ -40,6 +40,9 @@ class MemoryStore implements EnvelopeStore {
   }
 }
 
+/** US Letter in points, DocuSign's default page. */
+const LETTER = { width: 612, height: 792 };
+
 function harness(placements: Record<string, AnchorPlacement[]> = {}) {
   let n = 0;
   let now = new Date('2026-03-04T05:06:07.000Z');
@@ -50,7 +53,7 @@ function harness(placements: Record<string, AnchorPlacement[]> = {}) {
     converter: {
       convert(d) {
         if (d.fileExtension === 'exe') return Promise.reject(new EsignError('FORMAT_CONVERSION_ERROR', `documentId ${d.documentId}`));
-        return Promise.resolve({ pdf: new TextEncoder().encode(`%PDF ${d.name}`), pageCount: 2 });
+        return Promise.resolve({ pdf: new TextEncoder().encode(`%PDF ${d.name}`), pages: [LETTER, LETTER] });
       },
     },
     anchors: {
@@ -203,4 +206,25 @@ test('a concurrent change is retried on the fresh state', async () => {
     return realUpdate(change);
   };
   await assert.rejects(sendEnvelope(h.deps, 'acc', e.envelopeId), (err: unknown) => err instanceof EsignError && err.code === 'ENVELOPE_INVALID_STATUS');
+});
+
+test('a tab off its page is refused at creation (TAB_OUT_OF_BOUNDS), absolute or pushed off by its anchor offset; nothing is stored', async () => {
+  const offPage = { '/sn1/': [{ documentIndex: 1, pageNumber: 2, xPosition: 650, yPosition: 60 }], '/sn2/': TWO_MATCHES['/sn2/'] };
+  const h = harness(offPage);
+  await assert.rejects(
+    createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: draft() }),
+    (e: unknown) => e instanceof EsignError && e.code === 'TAB_OUT_OF_BOUNDS' && e.status === 400 && /recipientId 1 at anchor "\/sn1\/".*page 2 of documentId 2: \(650, 60\) on a page of 612 × 792/.test(e.message),
+  );
+  const withTab = (tab: Record<string, unknown>) => draft({ recipients: [{ ...signer('1', 1), signHereTabs: [{ optional: false, ...tab }] }] });
+  for (const [x, y] of [[612, 10], [10, 792], [99999, 99999]]) {
+    await assert.rejects(
+      createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: withTab({ documentId: '1', pageNumber: 1, xPosition: x, yPosition: y }) }),
+      (e: unknown) => e instanceof EsignError && e.code === 'TAB_OUT_OF_BOUNDS',
+      `(${x}, ${y})`,
+    );
+  }
+  assert.equal(h.store.changes.length, 0);
+  // The last point on the page is still on it.
+  const edge = await createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: withTab({ documentId: '1', pageNumber: 1, xPosition: 611.5, yPosition: 791.5 }) });
+  assert.deepEqual(edge.recipients[0]?.tabs.map((t) => [t.xPosition, t.yPosition]), [[611.5, 791.5]]);
 });

@@ -1,6 +1,7 @@
 import type { MailMessage } from '../../mail/mail-message.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import type { AnchorSpec, Envelope } from './envelope.ts';
+import type { PageSize } from './assert-tab-on-page.ts';
 
 /** The clock; tests inject a fixed one. */
 export type Clock = () => Date;
@@ -15,11 +16,12 @@ export interface Random {
 
 /** One document to turn into PDF (the pdf package's Converter behind an adapter). */
 export interface DocumentConverter {
-  /** PDF bytes and page count; throws EsignError (FORMAT_CONVERSION_ERROR, PDF_VALIDATION_FAILED) naming the document. */
+  /** PDF bytes and page sizes; throws EsignError (FORMAT_CONVERSION_ERROR, PDF_VALIDATION_FAILED) naming the document. */
   convert(document: { documentId: string; name: string; fileExtension: string; bytes: Uint8Array }): Promise<ConvertedDocument>;
 }
 
-export type ConvertedDocument = { pdf: Uint8Array; pageCount: number };
+/** The PDF and the size of each of its pages (tab positions are checked against them). */
+export type ConvertedDocument = { pdf: Uint8Array; pages: readonly PageSize[] };
 
 /** Where an anchor matched, offsets and alignment already applied (the pdf package's geometry). */
 export type AnchorPlacement = { documentIndex: number; pageNumber: number; xPosition: number; yPosition: number };

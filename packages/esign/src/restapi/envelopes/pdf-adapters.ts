@@ -28,7 +28,7 @@ export type EnvelopeConverter = Pick<Converter, 'convert' | 'extractText'>;
 /**
  * The domain's DocumentConverter and AnchorFinder over the pdf package. Each converted PDF's
  * text is extracted once, on the converter's pdf threads (off the event loop), and serves both
- * its page count and every anchor search of the envelope: parsing a 10-page PDF costs about
+ * its page sizes and every anchor search of the envelope: parsing a 10-page PDF costs about
  * what the whole search costs (docs/benchmarks.md).
  */
 export function buildPdfPorts(converter: EnvelopeConverter): { converter: DocumentConverter; anchors: AnchorFinder } {
@@ -46,7 +46,8 @@ export function buildPdfPorts(converter: EnvelopeConverter): { converter: Docume
       async convert(document) {
         try {
           const pdf = await converter.convert({ bytes: document.bytes, fileExtension: document.fileExtension });
-          return { pdf, pageCount: (await textOf(pdf)).pages.length };
+          // pdf.js's view box, the space anchors and the stamp use (page-text.ts).
+          return { pdf, pages: (await textOf(pdf)).pages.map((p) => ({ width: p.width, height: p.height })) };
         } catch (err) {
           throw toEsignError(err, document);
         }
