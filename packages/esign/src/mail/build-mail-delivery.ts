@@ -31,6 +31,7 @@ export function buildMailDelivery(options: MailDeliveryOptions): MailDelivery {
     queue: new OutboxRepository(options.db),
     transport,
     workerId: options.workerId,
+    messageIdHost: host,
     ...(options.clock ? { clock: options.clock } : {}),
     ...options.worker,
   });

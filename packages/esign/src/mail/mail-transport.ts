@@ -2,8 +2,12 @@ import type { MailMessage } from './mail-message.ts';
 
 /** Sends one mail; SMTP (smtp-transport.ts) or the dev mailbox (dev-mailbox-transport.ts). */
 export interface MailTransport {
-  /** Resolves once the peer accepted the message; throws MailDeliveryError otherwise. */
-  send(message: MailMessage): Promise<void>;
+  /**
+   * Resolves once the peer accepted the message; throws MailDeliveryError otherwise.
+   * `messageId` is its Message-ID header (outbox-message-id.ts): every attempt at one outbox
+   * row carries the same one, so a copy sent twice is one message to the receiver.
+   */
+  send(message: MailMessage, messageId: string): Promise<void>;
   close(): Promise<void>;
 }
 

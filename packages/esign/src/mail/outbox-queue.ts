@@ -15,4 +15,6 @@ export interface OutboxQueue {
   markDelivered(id: string, workerId: string, now: Date): Promise<void>;
   /** Records a failure; `retryAt` undefined means give up (the row becomes dead). */
   markFailed(id: string, workerId: string, error: string, retryAt: Date | undefined): Promise<void>;
+  /** Gives back claimed rows that were not attempted: due again at once, the claim's attempt not counted. */
+  release(ids: readonly string[], workerId: string): Promise<void>;
 }

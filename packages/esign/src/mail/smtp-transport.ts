@@ -25,10 +25,12 @@ export function buildSmtpTransport(options: SmtpTransportOptions): MailTransport
     socketTimeout: timeoutMs,
   });
   return {
-    async send(message: MailMessage): Promise<void> {
+    async send(message: MailMessage, messageId: string): Promise<void> {
       try {
         await transporter.sendMail({
           from: options.from,
+          // Otherwise nodemailer makes a new one per attempt, and a re-sent copy looks like a new mail.
+          messageId,
           to: { name: message.to.name, address: message.to.email },
           subject: message.subject,
           text: message.text,

@@ -5,7 +5,7 @@ import type { Db } from './database.ts';
 import type { DevMailboxRow, EnvelopeTables } from './envelope-tables.ts';
 
 /** A message in the dev mailbox. */
-export type DevMailboxMessage = { id: string; receivedAt: string; message: MailMessage };
+export type DevMailboxMessage = { id: string; receivedAt: string; messageId?: string; message: MailMessage };
 
 /** The development mailbox: mails "delivered" into the database when SMTP_URL is unset. */
 export class DevMailboxRepository {
@@ -18,9 +18,14 @@ export class DevMailboxRepository {
     return this.#db.kysely.withTables<EnvelopeTables>();
   }
 
-  async add(message: MailMessage, now: Date): Promise<string> {
+  /**
+   * Stores a delivered message once per Message-ID: a second copy of the same outbox row (sent
+   * again after a crash between delivery and its record) is dropped, as a mail store drops a
+   * duplicate, and the first copy's id is returned.
+   */
+  async add(message: MailMessage, messageId: string, now: Date): Promise<string> {
     const id = randomUUID();
-    await this.#k.insertInto('dev_mailbox').values({
+    const inserted = await this.#k.insertInto('dev_mailbox').values({
       id,
       received_at: now.toISOString(),
       kind: message.kind,
@@ -31,8 +36,11 @@ export class DevMailboxRepository {
       text_body: message.text,
       html_body: message.html,
       attachments_json: JSON.stringify(message.attachments ?? []),
-    }).execute();
-    return id;
+      message_id: messageId,
+    }).onConflict((oc) => oc.column('message_id').doNothing()).returning('id').executeTakeFirst();
+    if (inserted) return inserted.id;
+    const first = await this.#k.selectFrom('dev_mailbox').select('id').where('message_id', '=', messageId).executeTakeFirstOrThrow();
+    return first.id;
   }
 
   /** Newest first. */
@@ -52,6 +60,7 @@ function toMessage(row: DevMailboxRow): DevMailboxMessage {
   return {
     id: row.id,
     receivedAt: row.received_at,
+    ...(row.message_id !== null ? { messageId: row.message_id } : {}),
     message: {
       kind: row.kind,
       ...(row.envelope_id !== null ? { envelopeId: row.envelope_id } : {}),

@@ -96,6 +96,8 @@ export type DevMailboxRow = {
   text_body: string;
   html_body: string;
   attachments_json: string;
+  /** The Message-ID it was delivered with (store/mail-tables.ts, version 40); NULL for older rows. */
+  message_id: string | null;
 };
 
 /** The envelope tables as Kysely sees them (merged into the Database type with withTables). */

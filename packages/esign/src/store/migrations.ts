@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { CONNECT_MIGRATIONS } from './connect-tables.ts';
 import { ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
+import { MAIL_MIGRATIONS } from './mail-tables.ts';
 import { NOTIFICATION_MIGRATIONS } from './notification-tables.ts';
 import type { Database } from './schema.ts';
 import { SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
@@ -126,6 +127,8 @@ export const MIGRATIONS: readonly Migration[] = [
   ...CONNECT_MIGRATIONS,
   // Reminder and expiration settings and schedule (store/notification-tables.ts).
   ...NOTIFICATION_MIGRATIONS,
+  // Mail delivery: the dev mailbox's Message-ID (store/mail-tables.ts).
+  ...MAIL_MIGRATIONS,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

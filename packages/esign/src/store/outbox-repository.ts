@@ -81,6 +81,13 @@ export class OutboxRepository implements OutboxQueue {
       .where('id', '=', id).where('claimed_by', '=', workerId).execute();
   }
 
+  async release(ids: readonly string[], workerId: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#k.updateTable('mail_outbox')
+      .set((eb) => ({ claimed_by: null, lease_until: null, attempts: eb('attempts', '-', 1) }))
+      .where('id', 'in', ids).where('claimed_by', '=', workerId).where('status', '=', 'pending').execute();
+  }
+
   /** Rows for operators and tests, oldest first. */
   list(): Promise<MailOutboxRow[]> {
     return this.#k.selectFrom('mail_outbox').selectAll().orderBy('created_at').orderBy('id').execute();

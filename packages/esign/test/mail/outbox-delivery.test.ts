@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Kysely } from 'kysely';
+import { buildDevMailboxTransport } from '../../src/mail/dev-mailbox-transport.ts';
 import type { MailMessage } from '../../src/mail/mail-message.ts';
+import type { MailTransport } from '../../src/mail/mail-transport.ts';
+import type { OutboxQueue } from '../../src/mail/outbox-queue.ts';
 import { OutboxWorker } from '../../src/mail/outbox-worker.ts';
 import { buildSmtpTransport } from '../../src/mail/smtp-transport.ts';
 import { envelopeSentMail } from '../../src/mail/templates/envelope-sent-mail.ts';
 import type { Db, DatabaseLocation } from '../../src/store/index.ts';
+import { DevMailboxRepository } from '../../src/store/dev-mailbox-repository.ts';
 import type { EnvelopeTables } from '../../src/store/envelope-tables.ts';
 import { enqueueMails, OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
@@ -23,11 +27,12 @@ async function enqueue(db: Db, mails: MailMessage[], now: Date): Promise<void> {
   await db.transaction((trx) => enqueueMails(trx as unknown as Kysely<EnvelopeTables>, mails, now));
 }
 
-function worker(db: Db, smtpUrl: string, clock: FakeClock, workerId: string, maxAttempts = 4) {
-  const transport = buildSmtpTransport({ smtpUrl, from: FROM, timeoutMs: 5_000 });
+function worker(db: Db, smtpUrl: string, clock: FakeClock, workerId: string, maxAttempts = 4, wrap: (t: MailTransport) => MailTransport = (t) => t, queue: OutboxQueue = new OutboxRepository(db)) {
+  const smtp = buildSmtpTransport({ smtpUrl, from: FROM, timeoutMs: 5_000 });
+  const transport = wrap(smtp);
   return {
     transport,
-    worker: new OutboxWorker({ queue: new OutboxRepository(db), transport, workerId, clock: clock.now, random: () => 0.5, retry: { baseMs: 1_000, maxMs: 60_000, maxAttempts }, batchSize: 50 }),
+    worker: new OutboxWorker({ queue, transport, workerId, messageIdHost: 'esign.test', clock: clock.now, random: () => 0.5, retry: { baseMs: 1_000, maxMs: 60_000, maxAttempts }, batchSize: 50 }),
   };
 }
 
@@ -53,15 +58,18 @@ describe('mail outbox', () => {
       await enqueue(db, [mail(1), mail(2)], clock.now());
       const { worker: w, transport } = worker(db, smtp.url, clock, 'w1');
       t.after(() => transport.close());
-      assert.deepEqual(await w.runOnce(), { claimed: 2, delivered: 2, retried: 0, dead: 0 });
+      assert.deepEqual(await w.runOnce(), { claimed: 2, delivered: 2, retried: 0, dead: 0, released: 0 });
       assert.deepEqual(smtp.received.map((m) => m.subject).sort(), ['Please sign #1', 'Please sign #2']);
       const first = smtp.received.find((m) => m.subject === 'Please sign #1');
       assert.ok(first?.text?.split('\n').includes('https://esign.test/signing/token-1'));
       assert.ok(typeof first?.html === 'string' && first.html.includes('href="https://esign.test/signing/token-1"'));
       assert.equal(first?.headers.get('x-signet-envelope-id'), 'env-1');
       const rows = await new OutboxRepository(db).list();
+      // Each row's mail carries <row id @ PUBLIC_URL host> (outbox-message-id.ts).
+      const rowOf = (to: string) => rows.find((r) => r.recipient_email === to)?.id ?? 'none';
+      assert.deepEqual(smtp.received.map((m) => m.messageId).sort(), [`<${rowOf('signer1@example.com')}@esign.test>`, `<${rowOf('signer2@example.com')}@esign.test>`].sort());
       assert.deepEqual(rows.map((r) => [r.status, r.message_json, Number(r.attempts)]), [['delivered', null, 1], ['delivered', null, 1]]);
-      assert.deepEqual(await w.runOnce(), { claimed: 0, delivered: 0, retried: 0, dead: 0 });
+      assert.deepEqual(await w.runOnce(), { claimed: 0, delivered: 0, retried: 0, dead: 0, released: 0 });
     });
 
     test(`${engine.name}: a 4xx is retried with exponential backoff, a 5xx or the last attempt gives up`, async (t) => {
@@ -73,23 +81,23 @@ describe('mail outbox', () => {
       const { worker: w, transport } = worker(db, smtp.url, clock, 'w1', 3);
       t.after(() => transport.close());
       smtp.rejectNext(2, 451);
-      assert.deepEqual(await w.runOnce(), { claimed: 1, delivered: 0, retried: 1, dead: 0 });
+      assert.deepEqual(await w.runOnce(), { claimed: 1, delivered: 0, retried: 1, dead: 0, released: 0 });
       // Attempt 1 failed: the next try is 1 s × 2^0 with equal jitter at 0.5 → 750 ms later.
       assert.equal((await repo.list())[0]?.next_attempt_at, new Date(clock.now().getTime() + 750).toISOString());
       assert.match((await repo.list())[0]?.last_error ?? '', /451|Try again later/);
       clock.advance(0.7);
       assert.equal((await w.runOnce()).claimed, 0, 'not due yet');
       clock.advance(0.1);
-      assert.deepEqual(await w.runOnce(), { claimed: 1, delivered: 0, retried: 1, dead: 0 });
+      assert.deepEqual(await w.runOnce(), { claimed: 1, delivered: 0, retried: 1, dead: 0, released: 0 });
       // Attempt 2 failed: 2 s step → 1.5 s.
       clock.advance(1.5);
-      assert.deepEqual(await w.runOnce(), { claimed: 1, delivered: 1, retried: 0, dead: 0 });
+      assert.deepEqual(await w.runOnce(), { claimed: 1, delivered: 1, retried: 0, dead: 0, released: 0 });
       assert.equal(smtp.received.length, 1);
       assert.equal(Number((await repo.list())[0]?.attempts), 3);
 
       await enqueue(db, [mail(2)], clock.now());
       smtp.rejectNext(1, 550);
-      assert.deepEqual(await w.runOnce(), { claimed: 1, delivered: 0, retried: 0, dead: 1 });
+      assert.deepEqual(await w.runOnce(), { claimed: 1, delivered: 0, retried: 0, dead: 1, released: 0 });
       const dead = (await repo.list()).find((r) => r.recipient_email === 'signer2@example.com');
       assert.equal(dead?.status, 'dead');
       assert.ok(dead?.message_json, 'a dead mail keeps its message for an operator');
@@ -102,12 +110,12 @@ describe('mail outbox', () => {
       // Port 1 on loopback: nothing listens, the connection is refused.
       const down = worker(db, 'smtp://127.0.0.1:1', clock, 'w1');
       t.after(() => down.transport.close());
-      assert.deepEqual(await down.worker.runOnce(), { claimed: 2, delivered: 0, retried: 2, dead: 0 });
+      assert.deepEqual(await down.worker.runOnce(), { claimed: 2, delivered: 0, retried: 2, dead: 0, released: 0 });
       const smtp = await startSmtpListener(t);
       const up = worker(db, smtp.url, clock, 'w2');
       t.after(() => up.transport.close());
       clock.advance(1);
-      assert.deepEqual(await up.worker.runOnce(), { claimed: 2, delivered: 2, retried: 0, dead: 0 });
+      assert.deepEqual(await up.worker.runOnce(), { claimed: 2, delivered: 2, retried: 0, dead: 0, released: 0 });
       assert.equal(smtp.received.length, 2);
     });
 
@@ -128,6 +136,79 @@ describe('mail outbox', () => {
       assert.equal((await repo.list())[0]?.status, 'pending');
       await repo.markDelivered(claimed.id, 'w2', clock.now());
       assert.equal((await repo.list())[0]?.status, 'delivered');
+    });
+
+    test(`${engine.name}: accepted by SMTP but not recorded (the crash window): sent again after the lease with the same Message-ID`, async (t) => {
+      const db = await openMigrated(t, await engine.location(t));
+      const smtp = await startSmtpListener(t);
+      const clock = new FakeClock();
+      const repo = new OutboxRepository(db);
+      await enqueue(db, [mail(1)], clock.now());
+      // The delivery cannot be written (what a kill right after the 250 leaves behind, in-process).
+      const unrecordable: OutboxQueue = {
+        claim: (input) => repo.claim(input),
+        markFailed: (...args) => repo.markFailed(...args),
+        release: (...args) => repo.release(...args),
+        markDelivered: () => Promise.reject(new Error('database unavailable')),
+      };
+      const outcomes: Array<string | undefined> = [];
+      const transport = buildSmtpTransport({ smtpUrl: smtp.url, from: FROM, timeoutMs: 5_000 });
+      t.after(() => transport.close());
+      const options = { transport, messageIdHost: 'esign.test', clock: clock.now, leaseMs: 60_000 };
+      const w1 = new OutboxWorker({ ...options, queue: unrecordable, workerId: 'w1', onError: (_err, _item, outcome) => outcomes.push(outcome) });
+      assert.deepEqual(await w1.runOnce(), { claimed: 1, delivered: 1, retried: 0, dead: 0, released: 0 });
+      assert.deepEqual(outcomes, ['unrecorded'], 'reported once, after the record retries; never taken for a failed send');
+      const [row] = await repo.list();
+      assert.ok(row);
+      assert.deepEqual([row.status, row.claimed_by, row.last_error, Number(row.attempts)], ['pending', 'w1', null, 1], 'no retry scheduled: the lease decides');
+      const w2 = new OutboxWorker({ ...options, queue: repo, workerId: 'w2' });
+      assert.equal((await w2.runOnce()).claimed, 0, 'not while the lease lasts');
+      clock.advance(61);
+      assert.deepEqual(await w2.runOnce(), { claimed: 1, delivered: 1, retried: 0, dead: 0, released: 0 });
+      // Two copies on the wire, one message to the receiver: both carry the row's Message-ID.
+      assert.deepEqual(smtp.received.map((m) => m.messageId), [`<${row.id}@esign.test>`, `<${row.id}@esign.test>`]);
+      assert.equal((await repo.list())[0]?.status, 'delivered');
+    });
+
+    test(`${engine.name}: the dev mailbox keeps one copy per Message-ID`, async (t) => {
+      const db = await openMigrated(t, await engine.location(t));
+      const clock = new FakeClock();
+      const mailbox = new DevMailboxRepository(db);
+      const dev = buildDevMailboxTransport(mailbox, clock.now);
+      await dev.send(mail(1), '<row-1@esign.test>');
+      clock.advance(120);
+      await dev.send(mail(1), '<row-1@esign.test>');
+      await dev.send(mail(2), '<row-2@esign.test>');
+      const list = await mailbox.list();
+      assert.deepEqual(list.map((m) => [m.messageId, m.message.subject]).sort(), [['<row-1@esign.test>', 'Please sign #1'], ['<row-2@esign.test>', 'Please sign #2']]);
+      const kept = list.find((m) => m.messageId === '<row-1@esign.test>');
+      assert.equal(kept?.receivedAt, new Date(clock.now().getTime() - 120_000).toISOString(), 'the first copy is the one kept');
+      assert.equal(await mailbox.add(mail(1), '<row-1@esign.test>', clock.now()), kept?.id, 'a duplicate resolves to the stored message');
+    });
+
+    test(`${engine.name}: no send starts once half the lease is spent; the rest of the batch is released unattempted`, async (t) => {
+      const db = await openMigrated(t, await engine.location(t));
+      const smtp = await startSmtpListener(t);
+      const clock = new FakeClock();
+      const repo = new OutboxRepository(db);
+      await enqueue(db, [1, 2, 3, 4].map(mail), clock.now());
+      // A slow SMTP server: each exchange takes 30 % of the 120 s lease (on the fake clock).
+      const slow = (inner: MailTransport): MailTransport => ({
+        send: async (message, messageId) => {
+          await inner.send(message, messageId);
+          clock.advance(36);
+        },
+        close: () => inner.close(),
+      });
+      const { worker: w, transport } = worker(db, smtp.url, clock, 'w1', 4, slow);
+      t.after(() => transport.close());
+      assert.deepEqual(await w.runOnce(), { claimed: 4, delivered: 2, retried: 0, dead: 0, released: 2 });
+      const released = (await repo.list()).filter((r) => r.status === 'pending');
+      assert.deepEqual(released.map((r) => [r.claimed_by, r.lease_until, Number(r.attempts)]), [[null, null, 0], [null, null, 0]], 'free to claim at once, the attempt not counted');
+      const other = worker(db, smtp.url, clock, 'w2');
+      t.after(() => other.transport.close());
+      assert.deepEqual(await other.worker.runOnce(), { claimed: 2, delivered: 2, retried: 0, dead: 0, released: 0 });
+      assert.deepEqual(smtp.received.map((m) => m.subject).sort(), ['Please sign #1', 'Please sign #2', 'Please sign #3', 'Please sign #4']);
     });
 
     test(`${engine.name}: concurrent workers on separate connections claim disjoint rows; every mail goes out once`, async (t) => {

@@ -15,7 +15,7 @@ test('a started worker delivers what is enqueued (woken at once) and stops clean
   const smtp = await startSmtpListener(t);
   const transport = buildSmtpTransport({ smtpUrl: smtp.url, from: 'no-reply@signet.test' });
   // A long poll interval: only wake() can make this delivery prompt.
-  const worker = new OutboxWorker({ queue: new OutboxRepository(db), transport, workerId: 'loop', pollIntervalMs: 60_000 });
+  const worker = new OutboxWorker({ queue: new OutboxRepository(db), transport, workerId: 'loop', messageIdHost: 'signet.test', pollIntervalMs: 60_000 });
   t.after(async () => {
     await worker.stop();
     await transport.close();

@@ -33,7 +33,15 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
     publicUrl: ctx.config.publicUrl,
     // Several instances share one outbox; the id fences each one's claims.
     workerId: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-    worker: { ...options.worker, onError: (err) => app.log.warn({ err }, 'mail delivery failed') },
+    worker: {
+      ...options.worker,
+      // The row id finds it in mail_outbox (docs/operations.md); never the message, which may hold a signing link.
+      onError: (err, item, outcome) => {
+        const where = item ? { outboxId: item.id, kind: item.message.kind, envelopeId: item.message.envelopeId, attempts: item.attempts } : {};
+        if (outcome === 'dead') app.log.error({ err, ...where }, 'mail dead: not retried; mail_outbox row left with status dead');
+        else app.log.warn({ err, ...where, outcome }, 'mail delivery failed');
+      },
+    },
   });
   const envelopes = buildEnvelopeDeps({ db: ctx.store.db, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now, onMails: () => mail.worker.wake() });
   registerEnvelopeRoutes(app, { envelopes, preHandler: [bearerAuth(ctx), accountAccess(ctx)], ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}) });
