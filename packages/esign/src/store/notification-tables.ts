@@ -1,8 +1,65 @@
+import type { Kysely } from 'kysely';
+import { API_DEFAULT_SETTINGS } from '../reminders/envelope-notification.ts';
+import type { EnvelopeTables } from './envelope-tables.ts';
 import type { Migration } from './migrations.ts';
 
 /**
- * Reminders and expiration (issue 11): the schema steps for envelope notification settings and
- * their schedule, versions 30-39 (this file owns that range). Registered in migrations.ts;
- * the steps are added with the feature.
+ * Reminders and expiration (issue 11): one row per envelope with its notification settings
+ * and the schedule's progress. Same conventions as schema.ts: ISO-8601 UTC text, 0/1 flags.
  */
-export const NOTIFICATION_MIGRATIONS: readonly Migration[] = [];
+export type EnvelopeNotificationRow = {
+  envelope_id: string;
+  use_account_defaults: number;
+  reminder_enabled: number;
+  reminder_delay_days: number;
+  reminder_frequency_days: number;
+  expire_after_days: number;
+  expire_warn_days: number;
+  warned_at: string | null;
+  /** Reminders sent so far: JSON {recipientId: {count, lastAt}}. */
+  reminded_json: string;
+  /**
+   * When the scheduler next has something to do for this envelope (reminders/
+   * notification-schedule.ts nextDueAt), recomputed on every save; null when never.
+   */
+  next_due_at: string | null;
+};
+
+export type NotificationTables = { envelope_notifications: EnvelopeNotificationRow };
+
+const DAY_MS = 86_400_000;
+
+/** Versions 30-39 are this feature's (store/migrations.ts). */
+export const NOTIFICATION_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 30,
+    name: 'envelope notification settings and reminder/expiry schedule',
+    async up(untyped) {
+      const db = untyped as unknown as Kysely<NotificationTables & EnvelopeTables>;
+      await db.schema.createTable('envelope_notifications')
+        .addColumn('envelope_id', 'text', (c) => c.primaryKey().references('envelopes.id'))
+        .addColumn('use_account_defaults', 'integer', (c) => c.notNull())
+        .addColumn('reminder_enabled', 'integer', (c) => c.notNull())
+        .addColumn('reminder_delay_days', 'integer', (c) => c.notNull())
+        .addColumn('reminder_frequency_days', 'integer', (c) => c.notNull())
+        .addColumn('expire_after_days', 'integer', (c) => c.notNull())
+        .addColumn('expire_warn_days', 'integer', (c) => c.notNull())
+        .addColumn('warned_at', 'text')
+        .addColumn('reminded_json', 'text', (c) => c.notNull())
+        .addColumn('next_due_at', 'text')
+        .execute();
+      // The scheduler's one query: rows due by now, earliest first.
+      await db.schema.createIndex('envelope_notifications_due_idx').on('envelope_notifications').column('next_due_at').execute();
+      // Envelopes already in process get DocuSign's API default: expiry 120 days after sending.
+      const inProcess = await db.selectFrom('envelopes').select(['id', 'sent_at']).where('status', 'in', ['sent', 'delivered']).execute();
+      for (const e of inProcess) {
+        const d = API_DEFAULT_SETTINGS;
+        const due = e.sent_at === null ? null : new Date(Date.parse(e.sent_at) + d.expireAfterDays * DAY_MS).toISOString();
+        await db.insertInto('envelope_notifications').values({
+          envelope_id: e.id, use_account_defaults: 0, reminder_enabled: 0, reminder_delay_days: d.reminderDelayDays, reminder_frequency_days: d.reminderFrequencyDays,
+          expire_after_days: d.expireAfterDays, expire_warn_days: d.expireWarnDays, warned_at: null, reminded_json: '{}', next_due_at: due,
+        }).execute();
+      }
+    },
+  },
+];

@@ -1,3 +1,5 @@
+import type { EnvelopeNotification } from '../../reminders/envelope-notification.ts';
+
 /**
  * The envelope model, in DocuSign's vocabulary (compat/esign-wire.md §3, §6.1-§6.2). Pure data:
  * ids are strings as on the wire, times are Dates, positions are PDF points (1/72 inch, which
@@ -96,6 +98,8 @@ export type Envelope = {
   readonly voidedReason?: string;
   readonly documents: readonly EnvelopeDocument[];
   readonly recipients: readonly Recipient[];
+  /** Reminders and expiration (issue 11): settings and the schedule's progress; absent = DocuSign's API defaults. */
+  readonly notification?: EnvelopeNotification;
   /** Optimistic-concurrency counter: every saved change increments it. */
   readonly version: number;
 };

@@ -1,0 +1,48 @@
+import { html } from '../../web/html.ts';
+import type { MailMessage } from '../mail-message.ts';
+import { mailButton, mailLayout, oneLine } from './mail-layout.ts';
+
+export type EnvelopeReminderMailInput = {
+  envelopeId: string;
+  to: { email: string; name: string };
+  emailSubject: string;
+  documentNames: readonly string[];
+  /** A fresh personal signing link (the first one is stored only as a hash). */
+  signingUrl: string;
+  /** When the envelope expires, so the signer knows how long they have. */
+  expiresAt: Date;
+};
+
+/** A day as people read it in a mail: "21 November 2026" (UTC). */
+export function mailDate(at: Date): string {
+  return at.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+/**
+ * "Reminder: <subject>" to a signer who has not signed yet (issue 11). Like the first mail,
+ * the signing link is a plain https URL on a line of its own in the text part.
+ */
+export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMessage {
+  const subject = `Reminder: ${oneLine(input.emailSubject)}`;
+  const heading = `${input.to.name}, your signature is still needed`;
+  const text = [
+    heading,
+    '',
+    'These documents are still waiting for your signature:',
+    input.documentNames.map((n) => `  - ${oneLine(n)}`).join('\n'),
+    '',
+    'Review and sign them here:',
+    input.signingUrl,
+    '',
+    `The envelope expires on ${mailDate(input.expiresAt)}.`,
+    '',
+    `Envelope ID: ${input.envelopeId}`,
+  ].join('\n');
+  const body = html`
+<p>These documents are still waiting for your signature:</p>
+<ul>${input.documentNames.map((n) => html`<li>${n}</li>`)}</ul>
+${mailButton('Review and sign', input.signingUrl)}
+<p>The envelope expires on ${mailDate(input.expiresAt)}.</p>
+<p style="font-size:12px;color:#656d76">Envelope ID: ${input.envelopeId}</p>`;
+  return { kind: 'envelope-reminder', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body) };
+}

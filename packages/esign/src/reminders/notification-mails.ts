@@ -1,0 +1,19 @@
+import { signingUrl } from '../mail/compose-notification.ts';
+import { envelopeExpiredMail } from '../mail/templates/envelope-expired-mail.ts';
+import { envelopeReminderMail } from '../mail/templates/envelope-reminder-mail.ts';
+import { expirationWarningMail } from '../mail/templates/expiration-warning-mail.ts';
+import { notificationOf } from './envelope-notification.ts';
+import type { NotificationMails } from './notification-step.ts';
+
+/** The scheduler's mails, with signing links on PUBLIC_URL. */
+export function buildNotificationMails(publicUrl: string): NotificationMails {
+  const to = (r: { email: string; name: string }) => ({ email: r.email, name: r.name });
+  return {
+    reminder: (envelope, recipient, token, expiresAt) =>
+      envelopeReminderMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, documentNames: envelope.documents.map((d) => d.name), signingUrl: signingUrl(publicUrl, token), expiresAt }),
+    expirationWarning: (envelope, recipient, token, expiresAt) =>
+      expirationWarningMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, signingUrl: signingUrl(publicUrl, token), expiresAt }),
+    expired: (envelope, recipient) =>
+      envelopeExpiredMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, expireAfterDays: notificationOf(envelope).settings.expireAfterDays }),
+  };
+}

@@ -1,0 +1,73 @@
+import { PollingLoop } from '../background/polling-loop.ts';
+import type { Clock, EnvelopeStore } from '../domain/envelope/ports.ts';
+import type { NotificationRepository } from '../store/notification-repository.ts';
+import { notificationStep, type NotificationStepDeps } from './notification-step.ts';
+
+export type ReminderSchedulerOptions = NotificationStepDeps & {
+  readonly store: Pick<EnvelopeStore, 'find' | 'update'>;
+  readonly due: Pick<NotificationRepository, 'dueEnvelopes' | 'refreshNextDue'>;
+  /** Injected: tests move it forward by days. */
+  readonly clock: Clock;
+  /** Reminders count in days; a minute between polls is plenty (tests poll faster). */
+  readonly pollIntervalMs?: number;
+  readonly batchSize?: number;
+  readonly onError?: (err: unknown, envelopeId?: string) => void;
+};
+
+/** What one pass did. */
+export type ReminderPass = { due: number; changed: number; lost: number };
+
+/**
+ * Sends due reminders and expiration warnings and expires envelopes (issue 11). Safe with any
+ * number of instances on one database: each envelope's step is saved with the envelope's
+ * version check (store/envelopes-repository.ts), so when two schedulers pick the same envelope
+ * one saves and the other's save is refused — and its mails, which are in the same
+ * transaction, never exist. The loser does not retry: the winner moved next_due_at on.
+ */
+export class ReminderScheduler {
+  readonly #o: ReminderSchedulerOptions;
+  readonly #loop: PollingLoop;
+
+  constructor(options: ReminderSchedulerOptions) {
+    this.#o = options;
+    const batch = options.batchSize ?? 20;
+    // A full batch that all moved on is followed at once by the next (a backlog after downtime
+    // drains quickly); one that failed waits for the next poll rather than spinning.
+    this.#loop = new PollingLoop(async () => {
+      const pass = await this.runOnce();
+      return pass.changed + pass.lost === batch;
+    }, { intervalMs: options.pollIntervalMs ?? 60_000, onError: (err) => options.onError?.(err) });
+  }
+
+  async runOnce(): Promise<ReminderPass> {
+    const o = this.#o;
+    const now = o.clock();
+    const due = await o.due.dueEnvelopes(now, o.batchSize ?? 20);
+    const pass: ReminderPass = { due: due.length, changed: 0, lost: 0 };
+    for (const { envelopeId, accountId } of due) {
+      try {
+        const envelope = await o.store.find(accountId, envelopeId);
+        if (!envelope) continue;
+        const change = notificationStep(o, envelope, now);
+        if (!change) await o.due.refreshNextDue(envelope);
+        else if (await o.store.update(change)) pass.changed++;
+        else pass.lost++;
+      } catch (err) {
+        o.onError?.(err, envelopeId);
+      }
+    }
+    return pass;
+  }
+
+  start(): void {
+    this.#loop.start();
+  }
+
+  wake(): void {
+    this.#loop.wake();
+  }
+
+  async stop(): Promise<void> {
+    await this.#loop.stop();
+  }
+}

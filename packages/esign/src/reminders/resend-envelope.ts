@@ -1,0 +1,30 @@
+import type { Envelope } from '../domain/envelope/envelope.ts';
+import type { EnvelopeChange, EnvelopeDeps, SigningTokenRecord } from '../domain/envelope/ports.ts';
+import { updateEnvelope } from '../domain/envelope/update-envelope.ts';
+import type { AuditEvent } from '../domain/signing/audit-event.ts';
+import { EsignError } from '../errors.ts';
+import { isInProcess, pendingSigners } from './notification-schedule.ts';
+
+/**
+ * The pure part of Envelopes::update with resend_envelope=true ("sends the specified envelope
+ * again", SDK UpdateOptions): every signer whose turn it is and who has not signed gets the
+ * signing mail again, with a fresh link. Embedded signers get no mail (as when first sent).
+ */
+export function resendPending(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'notifier'>, envelope: Envelope, now: Date): EnvelopeChange {
+  if (!isInProcess(envelope)) throw new EsignError('ENVELOPE_INVALID_STATUS', `Only an envelope in process (sent or delivered) can be resent; this one is ${envelope.status}.`);
+  const next: Envelope = { ...envelope, version: envelope.version + 1 };
+  const signingTokens: SigningTokenRecord[] = [];
+  const audit: AuditEvent[] = [];
+  const mails = pendingSigners(envelope).map((r) => {
+    const token = deps.random.secretToken();
+    signingTokens.push({ tokenHash: deps.hashSecret(token), envelopeId: envelope.envelopeId, recipientId: r.recipientId, purpose: 'signing', createdAt: now });
+    audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: envelope.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Resent to ${r.name} <${r.email}>.` });
+    return deps.notifier.compose({ kind: 'envelope-sent', recipientId: r.recipientId, signingToken: token }, next);
+  });
+  return { envelope: next, signingTokens, mails, audit };
+}
+
+/** Envelopes::update ?resend_envelope=true. */
+export function resendEnvelope(deps: EnvelopeDeps, accountId: string, envelopeId: string): Promise<Envelope> {
+  return updateEnvelope(deps, accountId, envelopeId, (current) => resendPending(deps, current, deps.clock()));
+}
