@@ -3,7 +3,9 @@
 // half-exists (documents, recipients, tabs and outbox rows all there or none), every accepted
 // envelope is there, and a real SMTP listener receives each (envelope, recipient) mail exactly
 // once. The mail-delivery case waits out the outbox lease (120 s), so it runs only with
-// RELIABILITY_SLOW=1 (docs/reliability.md has its figures).
+// RELIABILITY_SLOW=1 (docs/reliability.md has its figures). A kill after the SMTP server's 250
+// and before the delivery is recorded sends that mail again: the test shows both copies carry
+// the outbox row's Message-ID, so the receiver keeps one.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,12 +30,15 @@ import { FormClient, formFields } from '../support/form-client.ts';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/signet-esign.mjs');
 
-/** A real SMTP listener; `hold` keeps DATA unanswered (the sender sees no 250) until released. */
+/**
+ * A real SMTP listener; `hold` keeps DATA unanswered (the sender sees no 250) until released;
+ * `intercept`, when set, is handed the 250 to send (the message counts as received either way).
+ */
 async function smtpCounter(t: TestContext) {
-  const accepted: Array<{ to: string; subject: string }> = [];
+  const accepted: Array<{ to: string; subject: string; messageId: string }> = [];
   const mails: Array<{ to: string; text: string }> = [];
   const held: Array<() => void> = [];
-  const state = { hold: false };
+  const state: { hold: boolean; intercept?: ((reply: () => void) => void) | undefined } = { hold: false };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -42,12 +47,17 @@ async function smtpCounter(t: TestContext) {
       simpleParser(stream).then((mail) => {
         const accept = () => {
           const to = session.envelope.rcptTo.map((r) => r.address).join(',');
-          accepted.push({ to, subject: mail.subject ?? '' });
+          accepted.push({ to, subject: mail.subject ?? '', messageId: mail.messageId ?? '' });
           mails.push({ to, text: mail.text ?? '' });
-          callback();
         };
         if (state.hold) held.push(() => callback(Object.assign(new Error('released after a crash'), { responseCode: 451 })));
-        else accept();
+        else if (state.intercept) {
+          accept();
+          state.intercept(() => callback());
+        } else {
+          accept();
+          callback();
+        }
       }, (err: Error) => callback(err));
     },
   });
@@ -219,6 +229,71 @@ test('kill -9 during mail delivery (SMTP DATA unanswered): after restart each ma
   await pollUntil(() => smtp.accepted.length >= 8 || undefined, { timeoutMs: 300_000, intervalMs: 100, what: 'all 8 mails after the restart' });
   t.diagnostic(`mail crash: all mails delivered ${((performance.now() - started) / 1000).toFixed(0)} s after the restart (outbox lease 120 s)`);
   assertEachMailOnce(smtp.accepted, await assertNoHalfEnvelopes(store));
+});
+
+test('kill -9 between the SMTP server\'s 250 and the delivery record: the mail goes out again with the same Message-ID, one message to the receiver', async (t) => {
+  // RELIABILITY_SLOW=1 waits out the real 120 s outbox lease; otherwise its end is written into
+  // the row (the one thing the restarted worker waits for), which is what 120 s would do.
+  const realLease = process.env.RELIABILITY_SLOW === '1';
+  const dataDir = mkdtempSync(join(tmpdir(), 'signet-crash-250-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const smtp = await smtpCounter(t);
+  const first = await serve(t, dataDir, smtp.url);
+  const pid = first.proc.child.pid;
+  assert.ok(pid);
+  const store = await openStore({ sqliteFile: sqliteFileIn(dataDir) });
+  t.after(() => store.close());
+  const me = await seed(store);
+  // Hitting the window deterministically: when the first message is in, the esign process is
+  // frozen (SIGSTOP) before the 250 goes out, so it cannot read it, let alone record the
+  // delivery; then the 250 is sent and the process killed. The receiver has the mail; the
+  // outbox row still says pending.
+  let killed = false;
+  smtp.state.intercept = (reply) => {
+    smtp.state.intercept = undefined;
+    process.kill(pid, 'SIGSTOP');
+    reply();
+    process.kill(pid, 'SIGKILL');
+    killed = true;
+  };
+  const pdfDoc = await PDFDocument.create();
+  pdfDoc.addPage([612, 792]);
+  const tab = { documentId: '1', pageNumber: '1', xPosition: '100', yPosition: '100' };
+  const res = await request(`${first.origin}/restapi/v2.1/accounts/${me.accountId}/envelopes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      status: 'sent', emailSubject: 'Crash after the 250', documents: [{ documentId: '1', name: 'a.pdf', fileExtension: 'pdf', documentBase64: Buffer.from(await pdfDoc.save()).toString('base64') }],
+      recipients: { signers: [{ email: 'one@example.com', name: 'One', recipientId: '1', tabs: { signHereTabs: [tab] } }, { email: 'two@example.com', name: 'Two', recipientId: '2', tabs: { signHereTabs: [tab] } }] },
+    }),
+  });
+  assert.equal(res.statusCode, 201, await res.body.text());
+  await pollUntil(() => killed || undefined, { timeoutMs: 30_000, intervalMs: 10, what: 'the first mail to reach SMTP' });
+  await first.proc.exited;
+
+  const outbox = async () => (await sql<{ id: string; recipient_email: string; status: string; attempts: number }>`select id, recipient_email, status, attempts from mail_outbox order by recipient_email`.execute(store.db.kysely)).rows;
+  const [sentOnce] = smtp.accepted;
+  assert.ok(sentOnce);
+  const rowOf = async (email: string) => (await outbox()).find((r) => r.recipient_email === email);
+  const inWindow = await rowOf(sentOnce.to);
+  assert.ok(inWindow);
+  assert.deepEqual([smtp.accepted.length, inWindow.status, Number(inWindow.attempts)], [1, 'pending', 1], 'the receiver has the mail, the outbox does not know it');
+  assert.equal(sentOnce.messageId, `<${inWindow.id}@127.0.0.1>`, 'the Message-ID is the row id at the PUBLIC_URL host');
+
+  if (!realLease) await sql`update mail_outbox set lease_until = ${new Date(Date.now() - 1000).toISOString()} where status = 'pending'`.execute(store.db.kysely);
+  const started = performance.now();
+  await serve(t, dataDir, smtp.url);
+  await pollUntil(async () => (await outbox()).every((r) => r.status === 'delivered') || undefined, { timeoutMs: realLease ? 300_000 : 60_000, intervalMs: 100, what: 'every outbox mail delivered after the restart' });
+  t.diagnostic(`250-window crash: every mail delivered ${((performance.now() - started) / 1000).toFixed(1)} s after the restart (${realLease ? 'real 120 s lease' : 'lease end written into the row'}); ${smtp.accepted.length} copies on the wire`);
+
+  // On the wire: the mail in the window twice, with one Message-ID; the other once.
+  const rows = await outbox();
+  assert.deepEqual(smtp.accepted.map((m) => m.messageId).sort(), [inWindow.id, inWindow.id, ...rows.filter((r) => r.id !== inWindow.id).map((r) => r.id)].map((id) => `<${id}@127.0.0.1>`).sort());
+  const copies = smtp.accepted.filter((m) => m.to === sentOnce.to);
+  assert.deepEqual(copies.map((m) => [m.subject, m.messageId]), [[sentOnce.subject, sentOnce.messageId], [sentOnce.subject, sentOnce.messageId]]);
+  // What the receiver keeps (RFC 5322 §3.6.4: one message per Message-ID): each recipient's mail once.
+  const kept = [...new Map(smtp.accepted.map((m) => [m.messageId, m])).values()];
+  assertEachMailOnce(kept, 1);
 });
 
 /** The Finish form of a signing page, filled as the page's script fills it (typed signature, every tab). */
