@@ -10,6 +10,8 @@ test('outboxMessageId: <row id @ PUBLIC_URL host>, the same for the same row', (
   // Hosts as new URL(PUBLIC_URL).hostname gives them.
   assert.equal(outboxMessageId(id, new URL('http://127.0.0.1:9').hostname), `<${id}@127.0.0.1>`);
   assert.equal(outboxMessageId(id, new URL('https://[::1]:8443').hostname), `<${id}@[::1]>`);
+  // WHATWG URL keeps an underscore in a host name; RFC 5322 atext allows it.
+  assert.equal(outboxMessageId(id, new URL('http://mail_host.local').hostname), `<${id}@mail_host.local>`);
 });
 
 test('outboxMessageId: nothing that would break the header (RFC 5322 §3.6.4 msg-id)', () => {

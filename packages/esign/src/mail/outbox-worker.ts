@@ -48,6 +48,8 @@ export class OutboxWorker {
   readonly #loop: PollingLoop;
 
   constructor(options: OutboxWorkerOptions) {
+    // A host that cannot make a Message-ID stops the server at start, not every mail later.
+    outboxMessageId('probe', options.messageIdHost);
     this.#o = {
       clock: () => new Date(),
       random: Math.random,

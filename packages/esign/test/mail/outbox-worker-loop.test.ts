@@ -30,3 +30,10 @@ test('a started worker delivers what is enqueued (woken at once) and stops clean
   await worker.stop();
   assert.equal((await new OutboxRepository(db).list())[0]?.status, 'delivered');
 });
+
+test('a PUBLIC_URL host that cannot make a Message-ID stops the worker at construction, not each mail later', () => {
+  const transport = { send: () => Promise.resolve(), close: () => Promise.resolve() };
+  const queue = { claim: () => Promise.resolve([]), markDelivered: () => Promise.resolve(), markFailed: () => Promise.resolve(), release: () => Promise.resolve() };
+  assert.throws(() => new OutboxWorker({ queue, transport, workerId: 'w', messageIdHost: 'bad host' }), /host "bad host" \(PUBLIC_URL's\) cannot be a Message-ID's right part/);
+  assert.doesNotThrow(() => new OutboxWorker({ queue, transport, workerId: 'w', messageIdHost: 'esign.example.com' }));
+});
