@@ -107,3 +107,40 @@ test('`npm start` when a part dies while starting (database unreachable): exits 
   assert.match(proc.output(), /system +\| start failed: esign-\d exited unexpectedly \(code 1\)/);
   assert.doesNotMatch(proc.output(), /Ctrl-C stops everything/);
 });
+
+/** True while any process is left in process group `pgid`. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('a SIGTERM to `npm start` itself runs the ordered stop and leaves no part behind', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'signet-start-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const { env } = await systemEnv(dataDir);
+  // The real npm (the one running this suite when there is one): it forwards SIGTERM only to
+  // its direct child, so the script must exec the supervisor rather than leave a shell between.
+  const npm = process.env.npm_execpath;
+  const [command, args] = npm?.endsWith('.js') ? [process.execPath, [npm, 'start']] : ['npm', ['start']];
+  const proc = startProcess(command, args, { cwd: repoRoot, env, detached: true });
+  const pgid = proc.child.pid!;
+  t.after(async () => {
+    if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
+    await proc.exited;
+  });
+  await pollUntil(() => proc.output().includes('Ctrl-C stops everything'), { timeoutMs: 120_000, what: 'start-up banner' });
+
+  proc.child.kill('SIGTERM');
+  await proc.exited;
+  await pollUntil(() => !groupAlive(pgid), { timeoutMs: 30_000, what: 'every part of npm start to exit' });
+  const out = proc.output();
+  assert.match(out, /system +\| SIGTERM: stopping/);
+  // Ordered: the gateway stops taking traffic before the esign instances go.
+  const gatewayStopped = out.search(/gateway +\| .*stopped/);
+  assert.ok(gatewayStopped >= 0 && gatewayStopped < out.search(/esign-\d +\| .*stopping/), 'gateway stopped before esign');
+  assert.match(out, /system +\| stopped$/m);
+});
