@@ -13,6 +13,9 @@ test('defaults come from one place; DATA_DIR resolves against the working direct
     smtpUrl: undefined,
     sealP12File: undefined,
     sealP12Passphrase: undefined,
+    connectAllowHttp: false,
+    connectAllowPrivate: false,
+    connectSecretKey: undefined,
   });
   assert.ok(Object.isFrozen(config));
 });
@@ -25,6 +28,7 @@ test('every setting is read and normalised; PUBLIC_URL loses its trailing slash'
   assert.deepEqual(config, {
     port: 3001, host: '0.0.0.0', publicUrl: 'https://sign.example.com/tenant-a', dataDir: '/data',
     databaseUrl: 'postgres://u@db/esign', smtpUrl: 'smtp://mail:25', sealP12File: '/x/seal/prod.p12', sealP12Passphrase: 's3cret',
+    connectAllowHttp: false, connectAllowPrivate: false, connectSecretKey: undefined,
   });
   assert.equal(authHostOf(config.publicUrl), 'sign.example.com/tenant-a');
   assert.equal(authHostOf('http://127.0.0.1:3001'), '127.0.0.1:3001');
@@ -42,4 +46,15 @@ test('bad settings are all reported at once, each by name', () => {
   assert.throws(() => loadEsignConfig({ PORT: '12abc' }, '/'), /PORT must be a port number/);
   assert.throws(() => loadEsignConfig({ SEAL_P12_PASSPHRASE: 'x' }, '/'), /SEAL_P12_PASSPHRASE is set but SEAL_P12_FILE is not/);
   assert.throws(() => loadEsignConfig({ PUBLIC_URL: 'https://x.example/?a=1' }, '/'), /must not carry a query/);
+});
+
+test('Connect settings: the SSRF allowances are explicit flags, the secret key is 32 bytes of base64', () => {
+  const key = Buffer.alloc(32, 7).toString('base64');
+  const config = loadEsignConfig({ CONNECT_ALLOW_HTTP: '1', CONNECT_ALLOW_PRIVATE: 'true', CONNECT_SECRET_KEY: key }, '/');
+  assert.equal(config.connectAllowHttp, true);
+  assert.equal(config.connectAllowPrivate, true);
+  assert.deepEqual(config.connectSecretKey, new Uint8Array(32).fill(7));
+  assert.equal(loadEsignConfig({ CONNECT_ALLOW_HTTP: 'false' }, '/').connectAllowHttp, false);
+  assert.throws(() => loadEsignConfig({ CONNECT_ALLOW_PRIVATE: 'yes' }, '/'), /CONNECT_ALLOW_PRIVATE must be 1\/true or 0\/false/);
+  assert.throws(() => loadEsignConfig({ CONNECT_SECRET_KEY: Buffer.alloc(16).toString('base64') }, '/'), /CONNECT_SECRET_KEY must be 32 random bytes/);
 });

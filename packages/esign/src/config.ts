@@ -21,6 +21,12 @@ export type EsignConfig = {
   readonly sealP12File: string | undefined;
   /** Its passphrase (empty when unset). */
   readonly sealP12Passphrase: string | undefined;
+  /** Connect listeners may use plain http (CONNECT_ALLOW_HTTP; default: https only). */
+  readonly connectAllowHttp: boolean;
+  /** Connect listeners may be loopback/private addresses (CONNECT_ALLOW_PRIVATE; default: refused, SSRF). */
+  readonly connectAllowPrivate: boolean;
+  /** 32-byte key sealing Connect HMAC secrets (CONNECT_SECRET_KEY, base64); unset → a key file in DATA_DIR. */
+  readonly connectSecretKey: Uint8Array | undefined;
 };
 
 /** Every default, in one place. */
@@ -41,6 +47,9 @@ export type RawEsignSettings = {
   SMTP_URL?: string | undefined;
   SEAL_P12_FILE?: string | undefined;
   SEAL_P12_PASSPHRASE?: string | undefined;
+  CONNECT_ALLOW_HTTP?: string | undefined;
+  CONNECT_ALLOW_PRIVATE?: string | undefined;
+  CONNECT_SECRET_KEY?: string | undefined;
 };
 
 /** A bad setting; the message names it. */
@@ -114,8 +123,25 @@ export function loadEsignConfig(raw: RawEsignSettings, cwd: string): EsignConfig
   if (sealP12File === undefined && present(raw.SEAL_P12_PASSPHRASE)) problems.push('SEAL_P12_PASSPHRASE is set but SEAL_P12_FILE is not');
   const sealP12Passphrase = raw.SEAL_P12_PASSPHRASE !== undefined && sealP12File !== undefined ? raw.SEAL_P12_PASSPHRASE : undefined;
 
+  const flag = (name: 'CONNECT_ALLOW_HTTP' | 'CONNECT_ALLOW_PRIVATE') => attempt(() => {
+    const value = raw[name]?.trim().toLowerCase();
+    if (!present(value)) return false;
+    if (value === '1' || value === 'true') return true;
+    if (value === '0' || value === 'false') return false;
+    throw new EsignConfigError(`${name} must be 1/true or 0/false, got "${raw[name]}"`);
+  }, false);
+  const connectAllowHttp = flag('CONNECT_ALLOW_HTTP');
+  const connectAllowPrivate = flag('CONNECT_ALLOW_PRIVATE');
+  const connectSecretKey = attempt(() => {
+    if (!present(raw.CONNECT_SECRET_KEY)) return undefined;
+    const text = raw.CONNECT_SECRET_KEY.trim();
+    const key = Buffer.from(text, 'base64');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) || key.byteLength !== 32) throw new EsignConfigError('CONNECT_SECRET_KEY must be 32 random bytes in base64 (e.g. `openssl rand -base64 32`)');
+    return new Uint8Array(key);
+  }, undefined);
+
   if (problems.length > 0) throw new EsignConfigError(problems.join('; '));
-  return Object.freeze({ port, host, publicUrl, dataDir, databaseUrl, smtpUrl, sealP12File, sealP12Passphrase });
+  return Object.freeze({ port, host, publicUrl, dataDir, databaseUrl, smtpUrl, sealP12File, sealP12Passphrase, connectAllowHttp, connectAllowPrivate, connectSecretKey });
 }
 
 /**

@@ -4,6 +4,8 @@ import Fastify, { type FastifyInstance, type FastifyServerFactory, type FastifyS
 import { authHostOf, type EsignConfig } from './config.ts';
 import { registerAuthRoutes } from './console/auth-routes.ts';
 import { registerConsoleRoutes } from './console/console-routes.ts';
+import { registerConnectConsoleRoutes } from './console/connect-console-routes.ts';
+import { installConnect, type ConnectModuleOptions } from './connect/install-connect.ts';
 import type { EsignContext } from './context.ts';
 import { registerOAuthRoutes } from './oauth/index.ts';
 import { registerRestApi } from './restapi/index.ts';
@@ -36,6 +38,8 @@ export type EsignDeps = {
   converter?: EnvelopeConverter;
   /** Outbox worker tuning (tests poll faster). */
   mailWorker?: EnvelopeModuleOptions['worker'];
+  /** Connect delivery worker tuning and DNS seam (tests retry fast). */
+  connect?: ConnectModuleOptions;
   /** The seal P12 (default: a development seal generated in DATA_DIR), completion and view timings. */
   signing?: Omit<SigningModuleOptions, 'envelopes'>;
   /** DocuSign's API limits per account (default 3,000 per hour, 500 per 30 s); tests lower them. */
@@ -88,7 +92,10 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   installApiRateLimit(app, { ...DOCUSIGN_RATE_LIMITS, ...deps.apiRateLimits, now: ctx.now });
   registerRestApi(app, ctx);
   // Envelopes routes, the mail outbox worker (started on ready, stopped on close), dev mailbox.
-  const { envelopes } = installEnvelopes(app, ctx, { converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}), signedDocumentPdf: signedDocumentSource(ctx) });
+  // Connect (issue 11): configuration routes, HMAC keys, the delivery worker; envelope changes wake it.
+  const connect = installConnect(app, ctx, deps.connect);
+  registerConnectConsoleRoutes(app, ctx, connect);
+  const { envelopes } = installEnvelopes(app, ctx, { converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}), signedDocumentPdf: signedDocumentSource(ctx), onConnectEvents: () => connect.worker.wake(), checkListener: connect.checkListener });
   // Signing pages, recipient views, audit trail, completion worker (issue 7).
   installSigning(app, ctx, { envelopes, ...deps.signing });
   return app;

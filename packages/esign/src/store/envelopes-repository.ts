@@ -4,6 +4,7 @@ import type { EnvelopeChange, EnvelopeQuery, EnvelopeStore, SigningTokenRecord }
 import type { Db } from './database.ts';
 import type { EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTabRow, EnvelopeTables } from './envelope-tables.ts';
 import { appendAuditEvents } from './audit-events-repository.ts';
+import { readEnvelopeStatuses, recordConnectEvents } from './connect-event-recorder.ts';
 import { enqueueMails } from './outbox-repository.ts';
 
 const iso = (d: Date | undefined) => (d === undefined ? null : d.toISOString());
@@ -17,9 +18,12 @@ export class EnvelopesRepository implements EnvelopeStore {
   readonly #db: Db;
   /** Told after a commit that wrote mails (the server wakes the outbox worker). */
   readonly #onMails: () => void;
-  constructor(db: Db, onMails: () => void = () => {}) {
+  /** Told after a commit that wrote Connect deliveries (the server wakes the Connect worker). */
+  readonly #onConnectEvents: () => void;
+  constructor(db: Db, onMails: () => void = () => {}, onConnectEvents: () => void = () => {}) {
     this.#db = db;
     this.#onMails = onMails;
+    this.#onConnectEvents = onConnectEvents;
   }
 
   #tx<T>(fn: (trx: Kysely<EnvelopeTables>) => Promise<T>): Promise<T> {
@@ -28,7 +32,7 @@ export class EnvelopesRepository implements EnvelopeStore {
 
   async create(change: EnvelopeChange, pdfs: ReadonlyMap<string, Uint8Array>): Promise<void> {
     const e = change.envelope;
-    await this.#tx(async (trx) => {
+    const deliveries = await this.#tx(async (trx) => {
       await trx.insertInto('envelopes').values(toEnvelopeRow(e)).execute();
       for (const d of e.documents) {
         const pdf = pdfs.get(d.documentId);
@@ -43,16 +47,21 @@ export class EnvelopesRepository implements EnvelopeStore {
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
+      // Connect (issue 11): the new envelope's events become deliveries in this transaction.
+      return recordConnectEvents(trx, { before: undefined, after: e, eventNotification: change.eventNotification });
     });
     if (change.mails.length > 0) this.#onMails();
+    if (deliveries > 0) this.#onConnectEvents();
   }
 
   async update(change: EnvelopeChange): Promise<boolean> {
     const e = change.envelope;
-    const saved = await this.#tx(async (trx) => {
+    const outcome = await this.#tx(async (trx) => {
+      // The statuses this change replaces (the version check below guarantees it): Connect derives its events from them.
+      const before = await readEnvelopeStatuses(trx, e.envelopeId);
       const { id: _id, account_id: _a, sender_user_id: _s, created_at: _c, ...fields } = toEnvelopeRow(e);
       const res = await trx.updateTable('envelopes').set(fields).where('id', '=', e.envelopeId).where('version', '=', e.version - 1).executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return false;
+      if (Number(res.numUpdatedRows) !== 1) return { saved: false, deliveries: 0 };
       for (const [order, r] of e.recipients.entries()) {
         const { envelope_id: _e, recipient_id: _r, recipient_id_guid: _g, ...recipientFields } = toRecipientRow(e.envelopeId, r, order);
         await trx.updateTable('envelope_recipients').set(recipientFields).where('envelope_id', '=', e.envelopeId).where('recipient_id', '=', r.recipientId).execute();
@@ -60,10 +69,11 @@ export class EnvelopesRepository implements EnvelopeStore {
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
-      return true;
+      return { saved: true, deliveries: await recordConnectEvents(trx, { before, after: e }) };
     });
-    if (saved && change.mails.length > 0) this.#onMails();
-    return saved;
+    if (outcome.saved && change.mails.length > 0) this.#onMails();
+    if (outcome.deliveries > 0) this.#onConnectEvents();
+    return outcome.saved;
   }
 
   async find(accountId: string, envelopeId: string): Promise<Envelope | undefined> {

@@ -64,7 +64,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
   };
   const change = draft.status === 'sent' ? sendDraft(deps, envelope, now) : { envelope, signingTokens: [], mails: [] };
   // A new envelope starts at version 1 whether or not it was sent on creation.
-  const stored = { ...change, envelope: { ...change.envelope, version: 1 } };
+  const stored = { ...change, envelope: { ...change.envelope, version: 1 }, ...(draft.eventNotification ? { eventNotification: draft.eventNotification } : {}) };
   await deps.store.create(stored, new Map(documents.map((d, i) => [d.documentId, pdfs[i] ?? new Uint8Array()])));
   return stored.envelope;
 }

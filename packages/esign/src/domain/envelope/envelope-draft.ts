@@ -1,3 +1,4 @@
+import type { EventSubscription } from '../../connect/event-subscription.ts';
 import type { AnchorSpec, RecipientType } from './envelope.ts';
 
 /**
@@ -10,6 +11,8 @@ export type EnvelopeDraft = {
   readonly emailBlurb?: string;
   readonly documents: readonly DocumentDraft[];
   readonly recipients: readonly RecipientDraft[];
+  /** The envelope's own Connect webhook (`eventNotification`, issue 11). */
+  readonly eventNotification?: EventSubscription;
 };
 
 export type DocumentDraft = {

@@ -1,3 +1,4 @@
+import type { EventSubscription } from '../../connect/event-subscription.ts';
 import type { MailMessage } from '../../mail/mail-message.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import type { AnchorSpec, Envelope } from './envelope.ts';
@@ -58,6 +59,8 @@ export type EnvelopeChange = {
   readonly mails: readonly MailMessage[];
   /** Audit-trail lines of this change, appended in the same transaction (issue 7). */
   readonly audit?: readonly AuditEvent[];
+  /** A new envelope's own Connect webhook, stored with it (create only; issue 11). */
+  readonly eventNotification?: EventSubscription;
 };
 
 /** The listStatusChanges filter (restapi/envelopes parses the query). */

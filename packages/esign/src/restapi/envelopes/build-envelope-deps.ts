@@ -14,10 +14,12 @@ export function buildEnvelopeDeps(input: {
   now: () => Date;
   /** Called after a commit that wrote outbox mails (wakes the delivery worker). */
   onMails?: () => void;
+  /** Called after a commit that wrote Connect deliveries (wakes the Connect worker). */
+  onConnectEvents?: () => void;
 }): EnvelopeDeps {
   const pdf = buildPdfPorts(input.converter);
   return {
-    store: new EnvelopesRepository(input.db, input.onMails),
+    store: new EnvelopesRepository(input.db, input.onMails, input.onConnectEvents),
     converter: pdf.converter,
     anchors: pdf.anchors,
     notifier: buildNotifier(input.publicUrl),

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { CheckListener } from '../../connect/check-listener.ts';
 import { createEnvelope } from '../../domain/envelope/create-envelope.ts';
 import { getEnvelope } from '../../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
@@ -17,6 +18,8 @@ export type EnvelopeRouteDeps = {
   readonly preHandler: readonly preHandlerAsyncHookHandler[];
   /** A completed envelope's stamped version of a document (signing/, issue 7), served instead of the original. */
   readonly signedDocumentPdf?: (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined>;
+  /** Connect's configuration-time SSRF check of eventNotification.url (issue 11); delivery checks again. */
+  readonly checkListener?: CheckListener;
 };
 
 type AccountParams = { accountId: string };
@@ -66,6 +69,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
 
   app.post<{ Params: AccountParams }>(BASE, { preHandler }, async (request, reply) => {
     const draft = parseEnvelopeDefinition(request.body);
+    if (draft.eventNotification) await deps.checkListener?.(draft.eventNotification.url, 'eventNotification.url');
     const envelope = await createEnvelope(d, { accountId: request.params.accountId, senderUserId: senderOf(request), draft });
     // esign-wire.md §0.15: DocuSign answers 201 to CreateEnvelope.
     return reply.code(201).send(toWireEnvelopeSummary(envelope));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
+import type { CheckListener } from '../../connect/check-listener.ts';
 import type { EsignContext } from '../../context.ts';
 import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
 import { buildMailDelivery, type MailDelivery } from '../../mail/build-mail-delivery.ts';
@@ -19,6 +20,10 @@ export type EnvelopeModuleOptions = {
   worker?: Partial<Pick<OutboxWorkerOptions, 'pollIntervalMs' | 'retry' | 'leaseMs' | 'batchSize'>>;
   /** Completed documents with their signatures (signing/install-signing.ts signedDocumentSource). */
   signedDocumentPdf?: (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined>;
+  /** Connect (connect/install-connect.ts): wakes its worker after a change wrote deliveries. */
+  onConnectEvents?: () => void;
+  /** Connect's SSRF check of an envelope's eventNotification.url. */
+  checkListener?: CheckListener;
 };
 
 /**
@@ -43,8 +48,8 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
       },
     },
   });
-  const envelopes = buildEnvelopeDeps({ db: ctx.store.db, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now, onMails: () => mail.worker.wake() });
-  registerEnvelopeRoutes(app, { envelopes, preHandler: [bearerAuth(ctx), accountAccess(ctx)], ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}) });
+  const envelopes = buildEnvelopeDeps({ db: ctx.store.db, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now, onMails: () => mail.worker.wake(), ...(options.onConnectEvents ? { onConnectEvents: options.onConnectEvents } : {}) });
+  registerEnvelopeRoutes(app, { envelopes, preHandler: [bearerAuth(ctx), accountAccess(ctx)], ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}), ...(options.checkListener ? { checkListener: options.checkListener } : {}) });
   if (mail.devMailbox) registerDevMailboxRoutes(app, mail.devMailbox);
   app.addHook('onReady', (done) => {
     mail.worker.start();

@@ -1,4 +1,5 @@
 import { normalizeExtension, SUPPORTED_EXTENSIONS } from '@signet/pdf';
+import { parseEventNotification } from '../../connect/parse-event-notification.ts';
 import { normalizeEmail } from '../../domain/email-address.ts';
 import type { AnchorSpec, AnchorUnits } from '../../domain/envelope/envelope.ts';
 import type { DocumentDraft, EnvelopeDraft, RecipientDraft, SignHereDraft } from '../../domain/envelope/envelope-draft.ts';
@@ -60,7 +61,9 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
 
   const emailSubject = root.field('emailSubject').optionalString(100) ?? defaultSubject(documents);
   const emailBlurb = root.field('emailBlurb').optionalString(10_000);
-  return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients };
+  // Connect (issue 11): the envelope's own webhook; the SSRF rules run in the route.
+  const eventNotification = parseEventNotification(root.field('eventNotification'));
+  return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}) };
 }
 
 /** DocuSign's web app proposes "Please DocuSign: <first document>"; ours says sign. */

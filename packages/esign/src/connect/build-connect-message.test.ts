@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { test } from 'node:test';
+import type { Envelope } from '../domain/envelope/envelope.ts';
+import { buildConnectMessage, connectBody } from './build-connect-message.ts';
+import { connectSignatures } from './connect-signatures.ts';
+import type { EventSubscription } from './event-subscription.ts';
+
+const ENVELOPE: Envelope = {
+  envelopeId: 'e1', accountId: 'a1', senderUserId: 'u1', status: 'sent', emailSubject: 'Lease',
+  createdAt: new Date('2026-11-21T10:00:00Z'), statusChangedAt: new Date('2026-11-21T10:00:00Z'), sentAt: new Date('2026-11-21T10:00:00Z'),
+  documents: [{ documentId: '1', name: 'Lease', fileExtension: 'pdf', order: 1, pageCount: 1, sha256: 'ab' }],
+  recipients: [{ recipientId: '1', recipientIdGuid: 'g1', type: 'signer', email: 'tess@example.com', name: 'Tess', routingOrder: 1, status: 'sent', tabs: [] }],
+  version: 1,
+};
+const SUB: EventSubscription = { url: 'https://h.example/', events: ['recipient-sent'], includeHMAC: true, includeDocuments: false, includeData: [], requireAcknowledgment: true };
+const NOW = new Date('2026-11-21T10:00:01.234Z');
+
+test('a SIM message: DocuSign field order, numeric configurationId and retryCount, no summary unless asked', () => {
+  const message = buildConnectMessage({ envelope: ENVELOPE, occurrence: { event: 'recipient-sent', recipientId: '1' }, subscription: SUB, configurationId: '7654321', now: NOW });
+  assert.equal(connectBody(message, 2), JSON.stringify({
+    event: 'recipient-sent', apiVersion: 'v2.1', uri: '/restapi/v2.1/accounts/a1/envelopes/e1', retryCount: 2, configurationId: 7654321,
+    generatedDateTime: '2026-11-21T10:00:01.2340000Z', data: { accountId: 'a1', userId: 'u1', envelopeId: 'e1', recipientId: '1' },
+  }));
+});
+
+test('includeData asks for the envelope summary in the REST Envelope shape (strings, no nulls)', () => {
+  const message = buildConnectMessage({ envelope: ENVELOPE, occurrence: { event: 'envelope-sent' }, subscription: { ...SUB, includeData: ['recipients'] }, configurationId: '0', now: NOW });
+  const summary = message.data.envelopeSummary as { envelopeId: string; status: string; recipients: { signers: { email: string; status: string }[] } };
+  assert.equal(summary.envelopeId, 'e1');
+  assert.equal(summary.status, 'sent');
+  assert.equal(summary.recipients.signers[0]?.email, 'tess@example.com');
+  assert.equal('recipientId' in message.data, false);
+  assert.doesNotMatch(JSON.stringify(summary), /null/);
+});
+
+test('X-DocuSign-Signature-N: base64 HMAC-SHA256 of the raw body, one per key in order', () => {
+  const body = '{"event":"envelope-sent"}';
+  const headers = connectSignatures(['first-key', 'second-key'], body);
+  assert.deepEqual(Object.keys(headers), ['x-docusign-signature-1', 'x-docusign-signature-2']);
+  // An independent computation, as a listener would do it.
+  assert.equal(headers['x-docusign-signature-1'], createHmac('sha256', 'first-key').update(Buffer.from(body)).digest('base64'));
+  assert.equal(headers['x-docusign-signature-2'], createHmac('sha256', 'second-key').update(Buffer.from(body)).digest('base64'));
+  assert.notEqual(connectSignatures(['first-key'], `${body} `)['x-docusign-signature-1'], headers['x-docusign-signature-1']);
+  assert.deepEqual(connectSignatures([], body), {});
+});

@@ -1,0 +1,96 @@
+import { PollingLoop } from '../background/polling-loop.ts';
+import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from '../mail/retry-delay.ts';
+import type { ClaimedDelivery } from '../store/connect-repository.ts';
+import { connectBody } from './build-connect-message.ts';
+import { connectSignatures } from './connect-signatures.ts';
+import type { PostToListener } from './post-to-listener.ts';
+
+/** The delivery outbox as the worker sees it (store/connect-repository.ts implements it). */
+export interface ConnectDeliveryQueue {
+  claim(input: { workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]>;
+  markDelivered(id: string, workerId: string, now: Date): Promise<void>;
+  markFailed(id: string, workerId: string, error: string, retryAt: Date | undefined): Promise<void>;
+}
+
+export type ConnectWorkerOptions = {
+  readonly queue: ConnectDeliveryQueue;
+  /** The account's active HMAC secrets, opened, oldest first. */
+  readonly hmacSecrets: (accountId: string) => Promise<string[]>;
+  readonly post: PostToListener;
+  /** Unique per process (several esign instances share one outbox). */
+  readonly workerId: string;
+  readonly clock?: () => Date;
+  /** In [0, 1); jitter for the backoff. */
+  readonly random?: () => number;
+  readonly retry?: RetryPolicy;
+  /** Per POST: DocuSign expects listeners to answer within seconds. */
+  readonly timeoutMs?: number;
+  /** Longer than timeoutMs times batchSize, so a live worker never loses its claim. */
+  readonly leaseMs?: number;
+  readonly batchSize?: number;
+  readonly pollIntervalMs?: number;
+  readonly onError?: (err: unknown, delivery?: ClaimedDelivery) => void;
+};
+
+/** What one pass did. */
+export type ConnectPass = { claimed: number; delivered: number; retried: number; failed: number };
+
+/** Connect's default backoff: 30 s doubling to 1 h over 8 attempts (about 3 hours in all). */
+export const CONNECT_RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, baseMs: 30_000, maxMs: 3_600_000, maxAttempts: 8 };
+
+/**
+ * Delivers Connect messages: claims due deliveries, POSTs each message's raw JSON (retryCount
+ * set to the attempts before this one) with one X-DocuSign-Signature-N per active HMAC key
+ * when the subscription asked for HMAC, and records a 2xx as delivered; anything else (a
+ * status, a timeout, a refused address) is retried with exponential backoff, and marked
+ * failed after the last attempt, where the failure log and republish find it.
+ */
+export class ConnectDeliveryWorker {
+  readonly #o: Required<Omit<ConnectWorkerOptions, 'onError'>> & Pick<ConnectWorkerOptions, 'onError'>;
+  readonly #loop: PollingLoop;
+
+  constructor(options: ConnectWorkerOptions) {
+    this.#o = { clock: () => new Date(), random: Math.random, retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, pollIntervalMs: 1_000, ...options };
+    this.#loop = new PollingLoop(async () => (await this.runOnce()).claimed === this.#o.batchSize, {
+      intervalMs: this.#o.pollIntervalMs,
+      onError: (err) => this.#o.onError?.(err),
+    });
+  }
+
+  /** Claims and delivers one batch, in the order the events happened. */
+  async runOnce(): Promise<ConnectPass> {
+    const o = this.#o;
+    const items = await o.queue.claim({ workerId: o.workerId, now: o.clock(), leaseMs: o.leaseMs, limit: o.batchSize });
+    const pass: ConnectPass = { claimed: items.length, delivered: 0, retried: 0, failed: 0 };
+    for (const item of items) {
+      try {
+        const body = connectBody(item.message, item.attempts - 1);
+        const headers = item.includeHMAC ? connectSignatures(await o.hmacSecrets(item.accountId), body) : {};
+        const status = await o.post({ url: item.url, body, headers, timeoutMs: o.timeoutMs });
+        if (status < 200 || status > 299) throw new Error(`The listener answered HTTP ${status}.`);
+        await o.queue.markDelivered(item.id, o.workerId, o.clock());
+        pass.delivered++;
+      } catch (err) {
+        o.onError?.(err, item);
+        const retryAt = item.attemptsSinceRepublish >= o.retry.maxAttempts ? undefined : new Date(o.clock().getTime() + retryDelayMs(item.attemptsSinceRepublish, o.retry, o.random()));
+        await o.queue.markFailed(item.id, o.workerId, err instanceof Error ? err.message.slice(0, 1000) : String(err), retryAt);
+        if (retryAt) pass.retried++;
+        else pass.failed++;
+      }
+    }
+    return pass;
+  }
+
+  start(): void {
+    this.#loop.start();
+  }
+
+  /** Runs a pass soon (an envelope change wrote deliveries, or a republish). */
+  wake(): void {
+    this.#loop.wake();
+  }
+
+  async stop(): Promise<void> {
+    await this.#loop.stop();
+  }
+}

@@ -1,0 +1,38 @@
+import type { ConnectEvent } from './connect-events.ts';
+
+/**
+ * What a listener subscribed to and how its messages are shaped: the common part of an
+ * envelope's own `eventNotification` and of an account Connect configuration, in domain terms.
+ */
+export type EventSubscription = {
+  /** The listener: an absolute http(s) URL, checked against the SSRF rules when it was set. */
+  readonly url: string;
+  /** The events that are published to it (legacy status codes already mapped). */
+  readonly events: readonly ConnectEvent[];
+  /** Sign each message with the account's active HMAC keys (X-DocuSign-Signature-N). */
+  readonly includeHMAC: boolean;
+  /** DocuSign `includeDocuments`: the envelope summary carries its documents' metadata (see docs/esign-connect.md). */
+  readonly includeDocuments: boolean;
+  /** `eventData.includeData` items (recipients, documents, ...), lower case. */
+  readonly includeData: readonly string[];
+  /** Kept as given; every delivery here waits for a 2xx whatever this says. */
+  readonly requireAcknowledgment: boolean;
+};
+
+/** An account-level Connect configuration (DocuSign ConnectCustomConfiguration). */
+export type ConnectConfiguration = EventSubscription & {
+  /** DocuSign's connectId: a numeric string. */
+  readonly connectId: string;
+  readonly accountId: string;
+  readonly name: string;
+  /** `allowEnvelopePublish`: false pauses the configuration (the console's Disable). */
+  readonly enabled: boolean;
+  /** `allUsers`: every sender of the account; else only the senders in `userIds`. */
+  readonly allUsers: boolean;
+  readonly userIds: readonly string[];
+};
+
+/** Does this configuration publish envelopes sent by `senderUserId`? */
+export function coversSender(configuration: ConnectConfiguration, senderUserId: string): boolean {
+  return configuration.enabled && (configuration.allUsers || configuration.userIds.includes(senderUserId));
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import type { EsignContext } from '../context.ts';
+import type { RetryPolicy } from '../mail/retry-delay.ts';
+import { accountAccess, bearerAuth } from '../restapi/bearer-auth.ts';
+import { ConnectRepository } from '../store/connect-repository.ts';
+import { buildCheckListener, type CheckListener } from './check-listener.ts';
+import { ConnectDeliveryWorker } from './connect-delivery-worker.ts';
+import { registerConnectRoutes } from './connect-routes.ts';
+import type { ResolveHost } from './guarded-lookup.ts';
+import type { ListenerPolicy } from './listener-address-policy.ts';
+import { loadSecretKey } from './load-secret-key.ts';
+import { buildPostToListener } from './post-to-listener.ts';
+import { SecretBox } from './secret-box.ts';
+
+/** Worker tuning and test seams. */
+export type ConnectModuleOptions = {
+  worker?: { pollIntervalMs?: number; retry?: RetryPolicy; timeoutMs?: number; leaseMs?: number; batchSize?: number; clock?: () => Date };
+  /** DNS for the configuration-time check (tests resolve names without a DNS server). */
+  resolveHost?: ResolveHost;
+};
+
+/** What the rest of the server uses of Connect. */
+export type ConnectModule = {
+  readonly repository: ConnectRepository;
+  readonly secrets: SecretBox;
+  readonly checkListener: CheckListener;
+  readonly policy: ListenerPolicy;
+  readonly worker: ConnectDeliveryWorker;
+};
+
+/**
+ * Installs Connect on a server: the ConnectApi routes behind the Bearer check, and a delivery
+ * worker per instance (started when the server is ready, stopped when it closes). The envelope
+ * module tells it about new deliveries through `worker.wake`. Called once from server.ts.
+ */
+export function installConnect(app: FastifyInstance, ctx: EsignContext, options: ConnectModuleOptions = {}): ConnectModule {
+  const policy: ListenerPolicy = { allowHttp: ctx.config.connectAllowHttp, allowPrivate: ctx.config.connectAllowPrivate };
+  const repository = new ConnectRepository(ctx.store.db);
+  const secrets = new SecretBox(loadSecretKey(ctx.config.connectSecretKey, ctx.config.dataDir));
+  const checkListener = buildCheckListener(policy, options.resolveHost);
+  const worker = new ConnectDeliveryWorker({
+    queue: repository,
+    hmacSecrets: async (accountId) => (await repository.activeSealedSecrets(accountId)).map((sealed) => secrets.open(sealed)),
+    post: buildPostToListener(policy),
+    // Several instances share one outbox; the id fences each one's claims.
+    workerId: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    ...options.worker,
+    onError: (err, delivery) => app.log.warn({ err, deliveryId: delivery?.id, url: delivery?.url }, 'connect delivery failed'),
+  });
+  registerConnectRoutes(app, { repository, checkListener, now: ctx.now, wake: () => worker.wake(), preHandler: [bearerAuth(ctx), accountAccess(ctx)] });
+  app.addHook('onReady', (done) => {
+    worker.start();
+    done();
+  });
+  app.addHook('onClose', async () => {
+    await worker.stop();
+  });
+  return { repository, secrets, checkListener, policy, worker };
+}

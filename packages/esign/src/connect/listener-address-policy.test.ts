@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { assertListener } from './guarded-lookup.ts';
+import { assertListenerUrl, isForbiddenAddress, ListenerRefused } from './listener-address-policy.ts';
+
+const STRICT = { allowHttp: false, allowPrivate: false };
+
+test('isForbiddenAddress: loopback, private, link-local, unique-local, unspecified and mapped forms are refused', () => {
+  const refused = [
+    '127.0.0.1', '127.255.255.254', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '224.0.0.1', '255.255.255.255',
+    '::1', '::', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456::1', 'ff02::1',
+    '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::127.0.0.1', '64:ff9b::10.0.0.1', '[::1]',
+  ];
+  for (const ip of refused) assert.equal(isForbiddenAddress(ip), true, `${ip} must be refused`);
+  const allowed = ['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8'];
+  for (const ip of allowed) assert.equal(isForbiddenAddress(ip), false, `${ip} is public`);
+});
+
+test('assertListenerUrl: https only, no credentials, IP literals normalised before the check', () => {
+  assert.equal(assertListenerUrl('https://hooks.example.com/docusign', STRICT).host, 'hooks.example.com');
+  const refuses = (url: string, pattern: RegExp, policy = STRICT) => assert.throws(() => assertListenerUrl(url, policy), (err: unknown) => err instanceof ListenerRefused && pattern.test(err.message), url);
+  refuses('http://hooks.example.com/', /must use https/);
+  refuses('ftp://hooks.example.com/', /must use https/);
+  refuses('not a url', /not an absolute URL/);
+  refuses('https://user:pw@hooks.example.com/', /credentials/);
+  refuses('https://127.0.0.1/', /not public/);
+  refuses('https://2130706433/', /127\.0\.0\.1 .*not public/);
+  refuses('https://0x7f.1/', /not public/);
+  refuses('https://[::ffff:127.0.0.1]/', /not public/);
+  refuses('https://[fd00::1]:8443/', /not public/);
+  // The allowances, one at a time.
+  assert.doesNotThrow(() => assertListenerUrl('http://hooks.example.com/', { allowHttp: true, allowPrivate: false }));
+  refuses('http://127.0.0.1:9/', /not public/, { allowHttp: true, allowPrivate: false });
+  assert.doesNotThrow(() => assertListenerUrl('http://127.0.0.1:9/', { allowHttp: true, allowPrivate: true }));
+});
+
+test('assertListener: every resolved address must be public (a name pointing inside is refused)', async () => {
+  const dns: Record<string, string[]> = { 'public.example': ['93.184.216.34'], 'inside.example': ['93.184.216.34', '10.0.0.7'], 'rebind.example': ['::ffff:127.0.0.1'] };
+  const resolve = (host: string) => (dns[host] ? Promise.resolve(dns[host]) : Promise.reject(new Error('ENOTFOUND')));
+  assert.equal((await assertListener('https://public.example/hook', STRICT, resolve)).hostname, 'public.example');
+  await assert.rejects(assertListener('https://inside.example/hook', STRICT, resolve), /resolves to 10\.0\.0\.7/);
+  await assert.rejects(assertListener('https://rebind.example/hook', STRICT, resolve), /resolves to ::ffff:127\.0\.0\.1/);
+  await assert.rejects(assertListener('https://nowhere.example/hook', STRICT, resolve), /does not resolve/);
+  // With private addresses allowed, no lookup is needed at all.
+  await assert.doesNotReject(assertListener('https://nowhere.example/hook', { allowHttp: false, allowPrivate: true }, resolve));
+});

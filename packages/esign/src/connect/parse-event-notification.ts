@@ -1,0 +1,66 @@
+import type { WireReader } from '../restapi/envelopes/wire-reader.ts';
+import { CONNECT_EVENTS, findConnectEvent, LEGACY_ENVELOPE_EVENTS, LEGACY_RECIPIENT_EVENTS, type ConnectEvent } from './connect-events.ts';
+import type { EventSubscription } from './event-subscription.ts';
+
+// A listener URL longer than this is not a listener (DocuSign's own limit is not published).
+export const MAX_LISTENER_URL = 2048;
+const INCLUDE_DATA = ['custom_fields', 'documents', 'extensions', 'attachments', 'folders', 'payment_tabs', 'powerform', 'prefill_tabs', 'recipients', 'tabs'];
+
+/** A legacy status code read from a string or from `{<field>: code}`. */
+function legacy(item: WireReader, field: string, table: Readonly<Record<string, ConnectEvent | undefined>>): ConnectEvent[] {
+  const code = (typeof item.value === 'object' ? item.field(field) : item).string(64);
+  const key = code.toLowerCase();
+  if (!(key in table)) item.fail(`"${code}" is not a status code Connect publishes (${Object.keys(table).join(', ')}).`);
+  const event = table[key];
+  return event ? [event] : [];
+}
+
+/**
+ * The subscription part shared by EventNotification and ConnectCustomConfiguration: `events`
+ * (SIM names), the legacy `envelopeEvents`/`recipientEvents` (objects in EventNotification,
+ * plain strings in configurations), `eventData`, and the include flags. At least one event
+ * is required. `url` is read by the caller, which knows the field's name.
+ */
+export function readSubscription(r: WireReader, url: string, ackField: 'requireAcknowledgment' | 'requiresAcknowledgement'): EventSubscription {
+  const events = new Set<ConnectEvent>();
+  for (const item of r.field('events').items()) {
+    const name = item.string(64);
+    const event = findConnectEvent(name) ?? item.fail(`"${name}" is not a Connect event this service publishes (${CONNECT_EVENTS.join(', ')}).`);
+    events.add(event);
+  }
+  for (const item of r.field('envelopeEvents').items()) for (const e of legacy(item, 'envelopeEventStatusCode', LEGACY_ENVELOPE_EVENTS)) events.add(e);
+  for (const item of r.field('recipientEvents').items()) for (const e of legacy(item, 'recipientEventStatusCode', LEGACY_RECIPIENT_EVENTS)) events.add(e);
+  if (events.size === 0) r.fail('names no events: set events (e.g. "envelope-completed"), envelopeEvents or recipientEvents.');
+
+  const eventData = r.field('eventData');
+  const format = eventData.field('format').optionalString(16)?.toLowerCase();
+  // Only the JSON SIM format is implemented; XML messages are not.
+  if (format !== undefined && format !== 'json') eventData.field('format').fail('must be "json" (the JSON SIM format is the one this service sends).');
+  if (r.field('useSoapInterface').boolean(false)) r.field('useSoapInterface').fail('must be false: SOAP delivery is not supported.');
+  const includeData = eventData.field('includeData').items().map((item) => {
+    const name = item.string(32).toLowerCase();
+    if (!INCLUDE_DATA.includes(name)) item.fail(`must be one of ${INCLUDE_DATA.join(', ')}, got "${name}".`);
+    return name;
+  });
+  return {
+    url,
+    events: [...events],
+    includeHMAC: r.field('includeHMAC').boolean(false),
+    includeDocuments: r.field('includeDocuments').boolean(false),
+    includeData,
+    requireAcknowledgment: r.field(ackField).boolean(false),
+  };
+}
+
+/**
+ * Reads an EnvelopeDefinition's `eventNotification` (esign-wire.md §3 EventNotification),
+ * undefined when absent. The URL is checked here only for shape; the SSRF rules need the
+ * service's settings and a DNS lookup, and run in the route (connect/assert-listener).
+ */
+export function parseEventNotification(r: WireReader): EventSubscription | undefined {
+  if (!r.present) return undefined;
+  if (r.object() === undefined) r.fail('must be an EventNotification object.');
+  const url = r.field('url').string(MAX_LISTENER_URL);
+  if (!URL.canParse(url)) r.field('url').fail(`must be an absolute URL, got "${url}".`);
+  return readSubscription(r, url, 'requireAcknowledgment');
+}

@@ -1,0 +1,54 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import { guardedLookup } from './guarded-lookup.ts';
+import { assertListenerUrl, isForbiddenAddress, ListenerRefused, type ListenerPolicy } from './listener-address-policy.ts';
+
+/** One POST of a Connect message. */
+export type ListenerPost = { url: string; body: string; headers: Record<string, string>; timeoutMs: number };
+
+/** Sends one message; resolves with the listener's HTTP status, rejects on network failure or refusal. */
+export type PostToListener = (post: ListenerPost) => Promise<number>;
+
+// The listener's answer is not used; reading a little of it lets keep-alive sockets be reused
+// and bounds what a hostile listener can make us buffer.
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * POSTs with node:http(s), the SSRF rules applied at the socket: the URL rules again (a
+ * configuration saved under looser settings), an IP-literal host checked directly (no lookup
+ * happens for it), and a name resolved through guardedLookup, which refuses private answers
+ * (DNS rebinding). Redirects are not followed: a 3xx is a failed delivery, as for DocuSign.
+ */
+export function buildPostToListener(policy: ListenerPolicy): PostToListener {
+  const lookup = guardedLookup(policy);
+  return (post) =>
+    new Promise<number>((resolve, reject) => {
+      let url: URL;
+      try {
+        url = assertListenerUrl(post.url, policy);
+        const host = url.hostname.replace(/^\[|\]$/g, '');
+        if (isIP(host) !== 0 && !policy.allowPrivate && isForbiddenAddress(host)) throw new ListenerRefused(`The listener address ${host} is not public.`);
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req = send(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(post.body)), 'user-agent': 'Signet-Connect/1.0', ...post.headers },
+        signal: AbortSignal.timeout(post.timeoutMs),
+        ...(policy.allowPrivate ? {} : { lookup }),
+      }, (res) => {
+        let seen = 0;
+        res.on('data', (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen > MAX_ANSWER_BYTES) res.destroy();
+        });
+        res.on('close', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end(post.body);
+    });
+}
