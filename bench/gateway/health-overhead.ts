@@ -1,13 +1,15 @@
 // What health checking costs on the proxy path (issue 4: under 5% throughput). The same gateway
 // and upstreams twice — health checks off (Kong's defaults) and on (active http probes every
-// second plus passive counting of every proxied response) — measured in alternating rounds so
-// drift on this shared machine hits both alike.
+// second plus passive counting of every proxied response). Every round starts a fresh pair of
+// gateway processes, in alternating launch order, and measures them in alternating order: a
+// single long-lived pair once showed a steady 10% gap that was the processes, not the checks.
+// CONTROL=1 adds an off-vs-off pair per round (the same config twice): the noise floor.
 //
 //   node --import tsx bench/gateway/health-overhead.ts
 //
-// Env knobs: DURATION (s, default 10), ROUNDS (default 3), CONNS (default 64), WORKERS ("1 2").
-// Upstream: nginx `return 200` on two ports, as bench/gateway/run.ts. Everything binds 127.0.0.1
-// and every process started here is stopped (by process group) at the end.
+// Env knobs: DURATION (s, default 10), ROUNDS (default 3), CONNS (default 64), WORKERS ("1 2"),
+// CONTROL (unset). Upstream: nginx `return 200` on two ports, as bench/gateway/run.ts.
+// Everything binds 127.0.0.1 and every process started here is stopped (by process group).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
@@ -22,6 +24,7 @@ const DURATION = Number(process.env.DURATION ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const CONNS = Number(process.env.CONNS ?? 64);
 const WORKERS = (process.env.WORKERS ?? '1 2').split(/\s+/).filter(Boolean).map(Number);
+const CONTROL = process.env.CONTROL === '1';
 const dir = mkdtempSync(join(tmpdir(), 'signet-bench-health-'));
 const running: ChildProcess[] = [];
 
@@ -40,8 +43,8 @@ function launch(name: string, command: string, args: string[]): ChildProcess {
   return child;
 }
 
-async function stopAll(): Promise<void> {
-  for (const child of running.reverse()) {
+async function stopAll(children: ChildProcess[] = running.splice(0).reverse()): Promise<void> {
+  for (const child of children) {
     if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
@@ -115,34 +118,44 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, 'off.yml'), kongYml(up1, up2, ''));
   writeFileSync(join(dir, 'on.yml'), kongYml(up1, up2, CHECKS_ON));
 
-  const lines = [`wrk -t1 -c${CONNS} -d${DURATION}s keep-alive, ${ROUNDS} alternating rounds, median; ${new Date().toISOString()}`, '',
-    '| workers | checks off req/s | checks on req/s | on/off | off µs CPU/req | on µs CPU/req |', '| ---: | ---: | ---: | ---: | ---: | ---: |'];
+  const lines = [`wrk -t1 -c${CONNS} -d${DURATION}s keep-alive, ${ROUNDS} rounds (fresh processes each), median; ${new Date().toISOString()}`, '',
+    '| workers | pair | A req/s | B req/s | B/A | A µs CPU/req | B µs CPU/req |', '| ---: | --- | ---: | ---: | ---: | ---: | ---: |'];
+  const pairs: { name: string; a: string; b: string }[] = [{ name: 'off → on', a: 'off', b: 'on' }, ...(CONTROL ? [{ name: 'off → off (control)', a: 'off', b: 'off' }] : [])];
   for (const workers of WORKERS) {
-    const ports = { off: await freePort(), on: await freePort() };
-    const pgids = { off: 0, on: 0 };
-    for (const which of ['off', 'on'] as const) {
-      pgids[which] = launch(`signet-${which}-w${workers}`, process.execPath, ['--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', join(dir, `${which}.yml`),
-        '--proxy-listen', `127.0.0.1:${ports[which]}`, '--admin-listen', 'off', '--workers', String(workers)]).pid ?? 0;
-      await pollUntil(async () => (await status(ports[which])) === 200, { timeoutMs: 60_000, intervalMs: 200, what: `signet ${which}` });
-    }
-    const rps = { off: [] as number[], on: [] as number[] };
-    const cpu = { off: [] as number[], on: [] as number[] };
-    for (let round = 1; round <= ROUNDS; round++) {
-      // Alternate which goes first, so neither always runs on a warmer or cooler machine.
-      for (const which of round % 2 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-        const cpu0 = groupCpuSeconds(pgids[which]);
-        const r = wrk(ports[which]);
-        // CPU per request includes the warm-up run: both sides alike.
-        const us = ((groupCpuSeconds(pgids[which]) - cpu0) * 1e6) / (r * (DURATION + 3));
-        rps[which].push(r);
-        cpu[which].push(us);
-        console.log(`workers ${workers} checks ${which.padEnd(3)} round ${round}: ${Math.round(r).toLocaleString('en')} req/s, ${us.toFixed(1)} µs CPU/req`);
+    for (const pair of pairs) {
+      const rps = { a: [] as number[], b: [] as number[] };
+      const cpu = { a: [] as number[], b: [] as number[] };
+      for (let round = 1; round <= ROUNDS; round++) {
+        // Alternate which is launched and measured first, so neither is always the older process
+        // or runs on a warmer or cooler machine.
+        const order = round % 2 ? (['a', 'b'] as const) : (['b', 'a'] as const);
+        const ports = { a: await freePort(), b: await freePort() };
+        const children: Record<'a' | 'b', ChildProcess | undefined> = { a: undefined, b: undefined };
+        for (const side of order) {
+          const child = launch(`signet-w${workers}-r${round}-${side}-${pair[side]}`, process.execPath, ['--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', join(dir, `${pair[side]}.yml`),
+            '--proxy-listen', `127.0.0.1:${ports[side]}`, '--admin-listen', 'off', '--workers', String(workers)]);
+          children[side] = child;
+          await pollUntil(async () => (await status(ports[side])) === 200, { timeoutMs: 60_000, intervalMs: 200, what: `signet ${pair[side]}` });
+        }
+        for (const side of order) {
+          const pgid = children[side]?.pid ?? 0;
+          const cpu0 = groupCpuSeconds(pgid);
+          const r = wrk(ports[side]);
+          // CPU per request includes the warm-up run: both sides alike.
+          const us = ((groupCpuSeconds(pgid) - cpu0) * 1e6) / (r * (DURATION + 3));
+          rps[side].push(r);
+          cpu[side].push(us);
+          console.log(`workers ${workers} ${pair.name} round ${round} ${side}=${pair[side].padEnd(3)}: ${Math.round(r).toLocaleString('en')} req/s, ${us.toFixed(1)} µs CPU/req`);
+        }
+        const started = [children.a, children.b].filter((c): c is ChildProcess => c !== undefined);
+        await stopAll(started);
+        running.splice(0, running.length, ...running.filter((c) => !started.includes(c)));
       }
+      const a = median(rps.a);
+      const b = median(rps.b);
+      lines.push(`| ${workers} | ${pair.name} | ${Math.round(a).toLocaleString('en')} | ${Math.round(b).toLocaleString('en')} | ${(b / a).toFixed(3)} | ` +
+        `${median(cpu.a).toFixed(1)} | ${median(cpu.b).toFixed(1)} |`);
     }
-    const off = median(rps.off);
-    const on = median(rps.on);
-    lines.push(`| ${workers} | ${Math.round(off).toLocaleString('en')} | ${Math.round(on).toLocaleString('en')} | ${(on / off).toFixed(3)} | ` +
-      `${median(cpu.off).toFixed(1)} | ${median(cpu.on).toFixed(1)} |`);
   }
   writeFileSync(join(dir, 'summary.md'), lines.join('\n') + '\n');
   console.log('\n' + lines.join('\n') + `\n\nlogs and configs: ${dir}`);
