@@ -11,6 +11,7 @@ import { registerOAuthRoutes } from './oauth/index.ts';
 import { registerRestApi } from './restapi/index.ts';
 import { DOCUSIGN_RATE_LIMITS, installApiRateLimit } from './restapi/api-rate-limit.ts';
 import { installEnvelopes, type EnvelopeModuleOptions } from './restapi/envelopes/install-envelopes.ts';
+import { installReminders } from './reminders/install-reminders.ts';
 import type { EnvelopeConverter } from './restapi/envelopes/pdf-adapters.ts';
 import { EsignError } from './errors.ts';
 import { installSigning, signedDocumentSource, type SigningModuleOptions } from './signing/install-signing.ts';
@@ -40,6 +41,8 @@ export type EsignDeps = {
   mailWorker?: EnvelopeModuleOptions['worker'];
   /** Connect delivery worker tuning and DNS seam (tests retry fast). */
   connect?: ConnectModuleOptions;
+  /** Reminder/expiry scheduler polling (default one minute); tests poll faster. */
+  reminderPollMs?: number;
   /** The seal P12 (default: a development seal generated in DATA_DIR), completion and view timings. */
   signing?: Omit<SigningModuleOptions, 'envelopes'>;
   /** DocuSign's API limits per account (default 3,000 per hour, 500 per 30 s); tests lower them. */
@@ -96,6 +99,8 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   const connect = installConnect(app, ctx, deps.connect);
   registerConnectConsoleRoutes(app, ctx, connect);
   const { envelopes } = installEnvelopes(app, ctx, { converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}), signedDocumentPdf: signedDocumentSource(ctx), onConnectEvents: () => connect.worker.wake(), checkListener: connect.checkListener });
+  // Reminders, expiration warnings and expiry (issue 11): notification routes and the scheduler.
+  installReminders(app, ctx, { envelopes, ...(deps.reminderPollMs !== undefined ? { pollIntervalMs: deps.reminderPollMs } : {}) });
   // Signing pages, recipient views, audit trail, completion worker (issue 7).
   installSigning(app, ctx, { envelopes, ...deps.signing });
   return app;

@@ -6,6 +6,7 @@ import type { EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTa
 import { appendAuditEvents } from './audit-events-repository.ts';
 import { readEnvelopeStatuses, recordConnectEvents } from './connect-event-recorder.ts';
 import { enqueueMails } from './outbox-repository.ts';
+import { loadEnvelopeNotifications, saveEnvelopeNotification } from './notification-repository.ts';
 
 const iso = (d: Date | undefined) => (d === undefined ? null : d.toISOString());
 
@@ -47,6 +48,8 @@ export class EnvelopesRepository implements EnvelopeStore {
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
+      // Reminders and expiration (issue 11): settings, progress and the scheduler's due time.
+      await saveEnvelopeNotification(trx, e);
       // Connect (issue 11): the new envelope's events become deliveries in this transaction.
       return recordConnectEvents(trx, { before: undefined, after: e, eventNotification: change.eventNotification });
     });
@@ -69,6 +72,8 @@ export class EnvelopesRepository implements EnvelopeStore {
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
+      // Reminders and expiration (issue 11): settings, progress and the scheduler's due time.
+      await saveEnvelopeNotification(trx, e);
       return { saved: true, deliveries: await recordConnectEvents(trx, { before, after: e }) };
     });
     if (outcome.saved && change.mails.length > 0) this.#onMails();
@@ -130,10 +135,11 @@ export class EnvelopesRepository implements EnvelopeStore {
   async #hydrate(k: Kysely<EnvelopeTables>, rows: readonly EnvelopeRow[]): Promise<Envelope[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [documents, recipients, tabs] = await Promise.all([
+    const [documents, recipients, tabs, notifications] = await Promise.all([
       k.selectFrom('envelope_documents').select(['envelope_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256']).where('envelope_id', 'in', ids).orderBy('doc_order').execute(),
       k.selectFrom('envelope_recipients').selectAll().where('envelope_id', 'in', ids).orderBy('recipient_order').execute(),
       k.selectFrom('envelope_tabs').selectAll().where('envelope_id', 'in', ids).orderBy('tab_order').execute(),
+      loadEnvelopeNotifications(k, ids),
     ]);
     return rows.map((row) => ({
       envelopeId: row.id,
@@ -148,9 +154,14 @@ export class EnvelopesRepository implements EnvelopeStore {
       ...(row.voided_reason !== null ? { voidedReason: row.voided_reason } : {}),
       documents: documents.filter((d) => d.envelope_id === row.id).map((d) => ({ documentId: d.document_id, name: d.name, fileExtension: d.file_extension, order: Number(d.doc_order), pageCount: Number(d.page_count), sha256: d.sha256 })),
       recipients: recipients.filter((r) => r.envelope_id === row.id).map((r) => toRecipient(r, tabs.filter((t) => t.envelope_id === row.id && t.recipient_id === r.recipient_id))),
+      ...withNotification(notifications.get(row.id)),
       version: Number(row.version),
     }));
   }
+}
+
+function withNotification(notification: Envelope['notification']): Pick<Envelope, 'notification'> {
+  return notification === undefined ? {} : { notification };
 }
 
 function optionalDates<K extends string>(fields: Record<K, string | null>): Partial<Record<K, Date>> {

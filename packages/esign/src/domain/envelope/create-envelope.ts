@@ -4,6 +4,7 @@ import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from './envel
 import type { ConvertedDocument, EnvelopeDeps } from './ports.ts';
 import { sendDraft } from './send-envelope.ts';
 import { assertSendable } from './assert-sendable.ts';
+import { API_DEFAULT_SETTINGS } from '../../reminders/envelope-notification.ts';
 import { assertTabOnPage, type PageSize } from './assert-tab-on-page.ts';
 
 /**
@@ -60,6 +61,8 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     statusChangedAt: now,
     documents,
     recipients,
+    // Reminders and expiration (issue 11): the store derives the scheduler's due time from it.
+    notification: { settings: draft.notification ?? API_DEFAULT_SETTINGS, reminded: {} },
     version: 1,
   };
   const change = draft.status === 'sent' ? sendDraft(deps, envelope, now) : { envelope, signingTokens: [], mails: [] };

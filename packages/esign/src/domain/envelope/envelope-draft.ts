@@ -1,4 +1,5 @@
 import type { EventSubscription } from '../../connect/event-subscription.ts';
+import type { NotificationSettings } from '../../reminders/envelope-notification.ts';
 import type { AnchorSpec, RecipientType } from './envelope.ts';
 
 /**
@@ -13,6 +14,8 @@ export type EnvelopeDraft = {
   readonly recipients: readonly RecipientDraft[];
   /** The envelope's own Connect webhook (`eventNotification`, issue 11). */
   readonly eventNotification?: EventSubscription;
+  /** Reminders and expiration (`notification`, issue 11); absent = DocuSign's API defaults. */
+  readonly notification?: NotificationSettings;
 };
 
 export type DocumentDraft = {

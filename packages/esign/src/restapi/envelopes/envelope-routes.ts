@@ -6,6 +6,8 @@ import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
 import { sendEnvelope } from '../../domain/envelope/send-envelope.ts';
 import { voidEnvelope } from '../../domain/envelope/void-envelope.ts';
 import { EsignError } from '../../errors.ts';
+import { resendEnvelope } from '../../reminders/resend-envelope.ts';
+import { parseEnvelopeEmailUpdate, updateEnvelopeEmail } from '../../reminders/update-envelope-email.ts';
 import { parseEnvelopeDefinition } from './parse-envelope-definition.ts';
 import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
 import { parseStatusChangesQuery, type RawQuery } from './parse-status-changes-query.ts';
@@ -95,15 +97,20 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
   app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId`, { preHandler }, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     const wanted = includes(request.query);
-    return toWireEnvelope(envelope, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') || flag(request.query, 'include_anchor_tab_locations') });
+    return toWireEnvelope(envelope, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') || flag(request.query, 'include_anchor_tab_locations'), notification: true });
   });
 
-  app.put<{ Params: EnvelopeParams }>(`${BASE}/:envelopeId`, { preHandler }, async (request) => {
+  app.put<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId`, { preHandler }, async (request) => {
     const { accountId, envelopeId } = request.params;
     const update = parseEnvelopeUpdate(request.body);
+    const email = parseEnvelopeEmailUpdate(request.body);
+    // Issue 11: a new subject/message first, so a send or resend in the same call uses it.
+    if (email.emailSubject !== undefined || email.emailBlurb !== undefined) await updateEnvelopeEmail(d, accountId, envelopeId, email);
     if (update.action === 'send') await sendEnvelope(d, accountId, envelopeId);
     else if (update.action === 'void') await voidEnvelope(d, accountId, envelopeId, update.voidedReason);
     else await getEnvelope(d, accountId, envelopeId);
+    // resend_envelope=true (EnvelopesApi.update option): the pending signers get their mail again.
+    if (flag(request.query, 'resend_envelope')) await resendEnvelope(d, accountId, envelopeId);
     // EnvelopeUpdateSummary: DocuSign answers the id (esign-wire.md §9.1 [11]).
     return { envelopeId };
   });

@@ -1,5 +1,7 @@
 import { normalizeExtension, SUPPORTED_EXTENSIONS } from '@signet/pdf';
 import { parseEventNotification } from '../../connect/parse-event-notification.ts';
+import { API_DEFAULT_SETTINGS } from '../../reminders/envelope-notification.ts';
+import { applyNotificationRequest, parseNotificationRequest } from '../../reminders/parse-notification.ts';
 import { normalizeEmail } from '../../domain/email-address.ts';
 import type { AnchorSpec, AnchorUnits } from '../../domain/envelope/envelope.ts';
 import type { DocumentDraft, EnvelopeDraft, RecipientDraft, SignHereDraft } from '../../domain/envelope/envelope-draft.ts';
@@ -63,7 +65,10 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   const emailBlurb = root.field('emailBlurb').optionalString(10_000);
   // Connect (issue 11): the envelope's own webhook; the SSRF rules run in the route.
   const eventNotification = parseEventNotification(root.field('eventNotification'));
-  return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}) };
+  // Reminders and expiration (issue 11): DocuSign's rules and our defaults in reminders/parse-notification.ts.
+  const notificationField = root.field('notification');
+  const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
+  return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}) };
 }
 
 /** DocuSign's web app proposes "Please DocuSign: <first document>"; ours says sign. */

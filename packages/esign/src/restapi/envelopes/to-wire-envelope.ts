@@ -1,10 +1,12 @@
 import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from '../../domain/envelope/envelope.ts';
 import { currentRoutingOrder } from '../../domain/envelope/routing.ts';
+import { notificationOf } from '../../reminders/envelope-notification.ts';
+import { toWireNotification } from '../../reminders/to-wire-notification.ts';
 import { toDocuSignDateTime } from './docusign-date-time.ts';
 import type { WireEnvelope, WireEnvelopeDocument, WireEnvelopeSummary, WireRecipient, WireRecipients, WireSignHere } from './wire-types.ts';
 
 /** What a read asked to include (GET envelope `include`, listRecipients `include_tabs`...). */
-export type WireIncludes = { recipients?: boolean; documents?: boolean; tabs?: boolean; anchorTabLocations?: boolean };
+export type WireIncludes = { recipients?: boolean; documents?: boolean; tabs?: boolean; anchorTabLocations?: boolean; notification?: boolean };
 
 const at = (d: Date | undefined) => (d === undefined ? undefined : toDocuSignDateTime(d));
 
@@ -120,6 +122,7 @@ export function toWireEnvelope(envelope: Envelope, includes: WireIncludes = {}):
     envelopeUri: uri,
     documentsUri: `${uri}/documents`,
     recipientsUri: `${uri}/recipients`,
+    notificationUri: `${uri}/notification`,
     createdDateTime: toDocuSignDateTime(envelope.createdAt),
     lastModifiedDateTime: toDocuSignDateTime(envelope.statusChangedAt),
     statusChangedDateTime: toDocuSignDateTime(envelope.statusChangedAt),
@@ -132,5 +135,6 @@ export function toWireEnvelope(envelope: Envelope, includes: WireIncludes = {}):
     sender: { userId: envelope.senderUserId, accountId: envelope.accountId },
     recipients: includes.recipients ? toWireRecipients(envelope, includes.tabs ?? false) : undefined,
     envelopeDocuments: includes.documents ? envelope.documents.map((d) => toWireEnvelopeDocument(envelope, d)) : undefined,
+    notification: includes.notification ? toWireNotification(notificationOf(envelope).settings) : undefined,
   });
 }

@@ -1,3 +1,5 @@
+import type { WireNotification } from '../../reminders/to-wire-notification.ts';
+
 /**
  * Response bodies in DocuSign's wire spelling (esign-wire.md §3). Every scalar is a string, as
  * the SDK's models declare; arrays are always present (possibly empty), never null (§0.9).
@@ -83,6 +85,8 @@ export type WireEnvelope = {
   envelopeUri: string;
   documentsUri: string;
   recipientsUri: string;
+  /** Where getNotificationSettings reads the reminders and expiration (issue 11). */
+  notificationUri: string;
   createdDateTime: string;
   lastModifiedDateTime: string;
   statusChangedDateTime: string;
@@ -95,6 +99,7 @@ export type WireEnvelope = {
   sender: { userId: string; accountId: string };
   recipients?: WireRecipients;
   envelopeDocuments?: WireEnvelopeDocument[];
+  notification?: WireNotification;
 };
 
 export type WireEnvelopesInformation = {

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { test, type TestContext } from 'node:test';
+import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
+import type { EnvelopeDeps, EnvelopeStore } from '../../src/domain/envelope/ports.ts';
+import { buildNotifier } from '../../src/mail/compose-notification.ts';
+import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
+import { notificationStep } from '../../src/reminders/notification-step.ts';
+import { ReminderScheduler } from '../../src/reminders/reminder-scheduler.ts';
+import { AccountsRepository } from '../../src/store/accounts-repository.ts';
+import { openDatabase, type Db } from '../../src/store/index.ts';
+import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
+import { NotificationRepository } from '../../src/store/notification-repository.ts';
+import { OutboxRepository } from '../../src/store/outbox-repository.ts';
+import { freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import { FakeClock } from '../support/fake-clock.ts';
+
+const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+const DAY_S = 86_400;
+
+/** Two "instances": separate handles on one SQLite file, as two esign processes have. */
+async function twoInstances(t: TestContext) {
+  const location = freshSqlite(t);
+  const first: Db = await openMigrated(t, location);
+  const second: Db = openDatabase(location);
+  t.after(() => second.close());
+  const clock = new FakeClock(Date.parse('2026-05-06T07:08:09.123Z'));
+  const account = await new AccountsRepository(first).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
+  assert.ok(account);
+  const deps = (db: Db): EnvelopeDeps => ({
+    store: new EnvelopesRepository(db),
+    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: [{ width: 612, height: 792 }] }) },
+    anchors: { find: () => Promise.resolve([]) },
+    notifier: buildNotifier('https://esign.test'),
+    clock: clock.now,
+    random: { uuid: randomUUID, secretToken: () => randomUUID() },
+    hashSecret: sha,
+    hashBytes: sha,
+  });
+  const scheduler = (db: Db, store: Pick<EnvelopeStore, 'find' | 'update'> = new EnvelopesRepository(db)) =>
+    new ReminderScheduler({ store, due: new NotificationRepository(db), clock: clock.now, random: { secretToken: () => randomUUID() }, hashSecret: sha, mails: buildNotificationMails('https://esign.test') });
+  const envelope = await createEnvelope(deps(first), { accountId: account.accountId, senderUserId: account.userId, draft: {
+    status: 'sent', emailSubject: 'Twice?',
+    documents: [{ documentId: '1', name: 'A', fileExtension: 'pdf', bytes: new Uint8Array([1]) }],
+    recipients: [{ type: 'signer', recipientId: '1', email: 'once@example.com', name: 'Once', routingOrder: 1, signHereTabs: [] }],
+    notification: { useAccountDefaults: false, reminderEnabled: true, reminderDelayDays: 1, reminderFrequencyDays: 1, expireAfterDays: 10, expireWarnDays: 0 },
+  } });
+  const reminders = async () => (await new OutboxRepository(first).list()).filter((m) => m.kind === 'envelope-reminder');
+  return { first, second, clock, deps, scheduler, envelope, reminders };
+}
+
+/**
+ * A store that holds `find` answers and `update` calls until the test lets them through, so
+ * the two schedulers interleave exactly as two processes racing would. (Two better-sqlite3
+ * handles in one thread cannot hold overlapping transactions: the second would block the
+ * thread that has to commit the first; so the saves run one after the other, the race's
+ * interesting part — both computed from the same version — is kept.)
+ */
+function gated(inner: EnvelopeStore, gates: { beforeUpdate: Promise<unknown> }, onFound: () => void, onUpdated: () => void): Pick<EnvelopeStore, 'find' | 'update'> {
+  return {
+    find: async (accountId, envelopeId) => {
+      const found = await inner.find(accountId, envelopeId);
+      onFound();
+      return found;
+    },
+    update: async (change) => {
+      await gates.beforeUpdate;
+      const saved = await inner.update(change);
+      onUpdated();
+      return saved;
+    },
+  };
+}
+
+test('two schedulers on one database, same clock, both finding the envelope due: the reminder is sent once', async (t) => {
+  const { first, second, clock, scheduler, reminders } = await twoInstances(t);
+  clock.advance(DAY_S + 1);
+  let bothFound!: () => void;
+  let firstSaved!: () => void;
+  const found = { n: 0 };
+  const allFound = new Promise<void>((resolve) => (bothFound = resolve));
+  const firstDone = new Promise<void>((resolve) => (firstSaved = resolve));
+  const onFound = () => {
+    if (++found.n === 2) bothFound();
+  };
+  // A saves once both have read version N; B saves after A.
+  const a = scheduler(first, gated(new EnvelopesRepository(first), { beforeUpdate: allFound }, onFound, () => firstSaved()));
+  const b = scheduler(second, gated(new EnvelopesRepository(second), { beforeUpdate: firstDone }, onFound, () => {}));
+  const passes = await Promise.all([a.runOnce(), b.runOnce()]);
+  assert.deepEqual(passes, [{ due: 1, changed: 1, lost: 0 }, { due: 1, changed: 0, lost: 1 }]);
+  assert.deepEqual((await reminders()).map((m) => m.recipient_email), ['once@example.com']);
+  // Both again at the same time: nothing is due any more (the winner moved next_due_at on).
+  assert.deepEqual([(await scheduler(first).runOnce()).due, (await scheduler(second).runOnce()).due], [0, 0]);
+  assert.equal((await reminders()).length, 1);
+});
+
+test('the race itself: both instances load the same version and compute the same step; the version check lets one save', async (t) => {
+  const { first, second, clock, deps, envelope, reminders } = await twoInstances(t);
+  clock.advance(DAY_S + 1);
+  const mails = buildNotificationMails('https://esign.test');
+  const [a, b] = await Promise.all([deps(first).store.find(envelope.accountId, envelope.envelopeId), deps(second).store.find(envelope.accountId, envelope.envelopeId)]);
+  assert.ok(a && b);
+  const stepA = notificationStep({ random: { secretToken: randomUUID }, hashSecret: sha, mails }, a, clock.now());
+  const stepB = notificationStep({ random: { secretToken: randomUUID }, hashSecret: sha, mails }, b, clock.now());
+  assert.ok(stepA && stepB);
+  assert.deepEqual([stepA.mails.length, stepB.mails.length], [1, 1]);
+  assert.equal(await deps(first).store.update(stepA), true);
+  assert.equal(await deps(second).store.update(stepB), false);
+  assert.equal((await reminders()).length, 1, 'the loser\'s mail was never written');
+});
