@@ -1,8 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import { guardedLookup } from './guarded-lookup.ts';
-import { assertListenerUrl, isForbiddenAddress, ListenerRefused, type ListenerPolicy } from './listener-address-policy.ts';
+import { assertListenerUrl, type ListenerPolicy } from './listener-address-policy.ts';
 
 /** One POST of a Connect message. */
 export type ListenerPost = { url: string; body: string; headers: Record<string, string>; timeoutMs: number };
@@ -16,8 +15,8 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
  * POSTs with node:http(s), the SSRF rules applied at the socket: the URL rules again (a
- * configuration saved under looser settings), an IP-literal host checked directly (no lookup
- * happens for it), and a name resolved through guardedLookup, which refuses private answers
+ * configuration saved under looser settings; they also check an IP-literal host, for which no
+ * lookup happens), and a name resolved through guardedLookup, which refuses private answers
  * (DNS rebinding). Redirects are not followed: a 3xx is a failed delivery, as for DocuSign.
  */
 export function buildPostToListener(policy: ListenerPolicy): PostToListener {
@@ -26,9 +25,8 @@ export function buildPostToListener(policy: ListenerPolicy): PostToListener {
     new Promise<number>((resolve, reject) => {
       let url: URL;
       try {
+        // Also refuses a non-public IP literal: no lookup happens for one, so this is its check.
         url = assertListenerUrl(post.url, policy);
-        const host = url.hostname.replace(/^\[|\]$/g, '');
-        if (isIP(host) !== 0 && !policy.allowPrivate && isForbiddenAddress(host)) throw new ListenerRefused(`The listener address ${host} is not public.`);
       } catch (err) {
         reject(err instanceof Error ? err : new Error(String(err)));
         return;
