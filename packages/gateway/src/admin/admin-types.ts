@@ -20,6 +20,9 @@ export type AdminRouteHook = (
 ) => AdminResult | undefined | Promise<AdminResult | undefined>;
 
 /** Live figures for GET /status (nginx's stub_status in Kong). */
+/** Client connections and requests of the proxy listeners, so far. */
+export type ProxyStats = { readonly accepted: number; readonly active: number; readonly requests: number };
+
 export type ServerStats = {
   readonly connections_accepted: number;
   readonly connections_active: number;
@@ -40,8 +43,11 @@ export type AdminDeps = {
   readonly nodeId: string;
   /** Routes tried before the entity endpoints (health endpoints, metrics, …). */
   readonly extraRoutes?: readonly AdminRouteHook[];
-  /** Proxy listener figures for GET /status; default: this admin server's own counters. */
-  readonly serverStats?: () => ServerStats;
+  /**
+   * The proxy listeners' client connections and requests, added to the admin listener's own in
+   * GET /status (nginx stub_status, which Kong returns, counts every listener of the node).
+   */
+  readonly proxyStats?: () => ProxyStats;
   /** Worker pids for GET /; default this process. */
   readonly pids?: () => { master: number; workers: number[] };
   /** Shown as `configuration` in GET / (never secrets). */

@@ -40,21 +40,28 @@ const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)} MiB`
 
 /** Builds (does not start) the admin API server; listen on 127.0.0.1:8001 unless told otherwise. */
 export function buildAdminServer(deps: AdminDeps): Server {
-  // Without proxy figures from the runtime, GET /status reports this listener's own, in the
-  // shape of nginx stub_status that Kong returns.
+  // GET /status in the shape of nginx stub_status that Kong returns: this listener's own
+  // connections and requests plus the proxy listeners'. Only totals are tracked, so the
+  // reading/writing split is nginx's view of a quiet node: the status request itself writing,
+  // every other open connection waiting.
   const counters = { accepted: 0, active: 0, requests: 0 };
   // POST /config is serialised: a second one while the first applies gets Kong's 429.
   let loading = false;
 
-  const ownStats = (): ServerStats => ({
-    connections_accepted: counters.accepted,
-    connections_active: counters.active,
-    connections_handled: counters.accepted,
-    connections_reading: 0,
-    connections_writing: 1,
-    connections_waiting: Math.max(0, counters.active - 1),
-    total_requests: counters.requests,
-  });
+  const serverStats = (): ServerStats => {
+    const proxy = deps.proxyStats?.() ?? { accepted: 0, active: 0, requests: 0 };
+    const accepted = counters.accepted + proxy.accepted;
+    const active = counters.active + proxy.active;
+    return {
+      connections_accepted: accepted,
+      connections_active: active,
+      connections_handled: accepted,
+      connections_reading: 0,
+      connections_writing: 1,
+      connections_waiting: Math.max(0, active - 1),
+      total_requests: counters.requests + proxy.requests,
+    };
+  };
 
   const root = (): object => ({
     tagline: 'Welcome to kong',
@@ -76,7 +83,7 @@ export function buildAdminServer(deps: AdminDeps): Server {
         workers_lua_vms: [{ http_allocated_gc: mib(mem.heapUsed), pid: process.pid }],
         lua_shared_dicts: {},
       },
-      server: (deps.serverStats ?? ownStats)(),
+      server: serverStats(),
       configuration_hash: deps.snapshot().hash,
     };
   };

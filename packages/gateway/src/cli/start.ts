@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
-import { buildAdminServer } from '../admin/index.ts';
+import { buildAdminServer, type ProxyStats } from '../admin/index.ts';
 import { loadSnapshot } from '../build-gateway.ts';
 import { buildGatewayWithStreams } from '../build-gateway-with-streams.ts';
 import type { CommandIo } from '../cli.ts';
@@ -77,6 +77,13 @@ const closeServer = (server: Server): Promise<void> =>
     server.closeAllConnections();
   });
 
+/** GET /status figures from the proxy metrics (summed over workers by the caller). */
+function proxyStatsOf(state: MetricsState): ProxyStats {
+  let requests = 0;
+  for (const n of Object.values(state.requests)) requests += n;
+  return { accepted: state.acceptedConnections, active: state.activeConnections, requests };
+}
+
 /** The admin API of a node: entity endpoints, POST /config, health endpoints. */
 function startAdmin(
   config: GatewayConfig,
@@ -89,6 +96,7 @@ function startAdmin(
       applyConfig: deps.applyConfig,
       nodeId: deps.nodeId,
       pids: deps.pids,
+      proxyStats: () => proxyStatsOf(deps.metrics()),
       extraRoutes: [
         (method, path, query) => routeHealthRequest({ snapshot: deps.snapshot, health: deps.health, nodeId: deps.nodeId }, method, path, query),
         metricsRoute({ state: deps.metrics, snapshot: deps.snapshot, health: deps.health }),

@@ -1,5 +1,6 @@
 // GET /metrics on the admin listener of a real `signet-gateway start` process (one process and
-// two workers), scraped and parsed; the JSON access log and the request id forwarded upstream.
+// two workers), scraped and parsed; GET /status; the JSON access log and the request id
+// forwarded upstream.
 import assert from 'node:assert/strict';
 import { startGatewayProcess } from '../health/gateway-process.ts';
 import { test, type TestContext } from 'node:test';
@@ -98,6 +99,24 @@ for (const workers of [1, 2]) {
     assert.equal(value(p, 'kong_upstream_target_health', { upstream: 'echo.upstream', address: `127.0.0.1:${dead}`, state: 'healthy' }), 0);
     assert.ok(value(p, 'kong_nginx_connections_total', { state: 'accepted' }) >= okCount + 3);
     assert.ok(value(p, 'kong_nginx_connections_total', { state: 'active' }) >= 0);
+
+    // GET /status (nginx stub_status in Kong's shape) counts the proxy's requests and client
+    // connections too, not only the admin listener's: 5 more proxied requests show up exactly.
+    let adminCalls = 0;
+    const readStatus = async () => {
+      adminCalls++;
+      const res = await request(`${g.admin}/status`);
+      return ((await res.body.json()) as { server: { total_requests: number; connections_accepted: number; connections_handled: number } }).server;
+    };
+    const before = await readStatus();
+    adminCalls = 0;
+    for (let i = 0; i < 5; i++) await (await request(`${g.proxy}/api/again`, { headers: { connection: 'close' } })).body.text();
+    const after = await pollUntil(async () => {
+      const s = await readStatus();
+      return s.total_requests === before.total_requests + 5 + adminCalls ? s : undefined;
+    }, { timeoutMs: 15_000, intervalMs: 200, what: '/status to count the 5 proxied requests' });
+    assert.ok(after.connections_accepted >= before.connections_accepted + 5, 'each proxied connection is counted');
+    assert.equal(after.connections_handled, after.connections_accepted);
 
     // One JSON access-log line per request, with the id the client and the upstream saw.
     const lines = g.proc.output().split('\n').filter((l) => l.includes('"msg":"access"')).map((l) => JSON.parse(l) as Record<string, unknown>);
