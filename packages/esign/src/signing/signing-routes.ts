@@ -9,6 +9,7 @@ import { signerAccess, type SignerAccess } from '../domain/signing/signer-access
 import { declineSigning, finishSigning, recordView } from '../domain/signing/signing-changes.ts';
 import { EsignError } from '../errors.ts';
 import { envelopeDeclinedMail } from '../mail/templates/envelope-declined-mail.ts';
+import { EXPIRED_VOIDED_REASON } from '../reminders/notification-step.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
@@ -62,6 +63,8 @@ function statePage(access: Exclude<SignerAccess, { kind: 'sign' }>, ref: SignerR
     case 'declined':
       return noticePage('Declined', access.byThisSigner ? 'You declined to sign. The sender has been told.' : 'A signer declined, so these documents will not be signed.');
     case 'voided':
+      // An expired envelope is voided by the service, not the sender (issue 11).
+      if (access.reason === EXPIRED_VOIDED_REASON) return noticePage('Expired', `${EXPIRED_VOIDED_REASON} These documents were not completed in time and can no longer be signed.`);
       return noticePage('Voided', `The sender voided these documents${access.reason ? `: ${access.reason}` : '.'}`);
     case 'unknown-recipient':
       return noticePage('Nothing to sign', 'This link is not for signing.');
