@@ -30,6 +30,8 @@ export const ESIGN_ERRORS = {
   TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT: { status: 400, message: 'The pagenumber specified in the tab element is not in the document that the tab refers to.' },
   // DocuSign's text as its API returns it (docusign-esign-csharp-client#3); where the tab lies follows.
   TAB_OUT_OF_BOUNDS: { status: 400, message: 'Tab is placed off of the page.' },
+  // A tab naming a documentId the envelope lacks (DocuSign's text; which tab and id follow).
+  TAB_REFERS_TO_MISSING_DOCUMENT: { status: 400, message: 'The DocumentId specified in the tab element does not refer to a document in this envelope.' },
   PDF_VALIDATION_FAILED: { status: 400, message: 'The validation of the PDF file failed.' },
   FORMAT_CONVERSION_ERROR: { status: 400, message: 'The data could not be converted.' },
   // Signing (esign III): createRecipientView names a recipient that is not an embedded signer of the envelope.

@@ -107,7 +107,7 @@ async function resolveSignHere(
     });
   }
   const document = documents.find((d) => d.documentId === tab.documentId);
-  if (!document) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `A signHereTab of recipientId ${recipientId} names documentId "${tab.documentId ?? ''}", which is not in the envelope.`);
+  if (!document) throw new EsignError('TAB_REFERS_TO_MISSING_DOCUMENT', `A signHereTab of recipientId ${recipientId} refers to documentId "${tab.documentId ?? ''}", which is not present.`);
   const placed = { documentId: document.documentId, pageNumber: tab.pageNumber ?? 1, xPosition: tab.xPosition ?? 0, yPosition: tab.yPosition ?? 0 };
   assertTabOnPage(placed, pageSizes[document.order - 1] ?? [], `The SignHere tab of recipientId ${recipientId}`);
   return [{ ...common, tabId: deps.random.uuid(), ...placed }];

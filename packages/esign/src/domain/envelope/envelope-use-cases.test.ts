@@ -172,7 +172,7 @@ test('absolute tabs are checked against the document and its pages', async () =>
   const withTab = (tab: Record<string, unknown>) => draft({ recipients: [{ ...signer('1', 1), signHereTabs: [{ optional: false, ...tab }] }] });
   const ok = await createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: withTab({ documentId: '2', pageNumber: 2, xPosition: 72, yPosition: 144 }) });
   assert.deepEqual(ok.recipients[0]?.tabs.map((t) => [t.documentId, t.pageNumber, t.xPosition, t.yPosition, t.anchor]), [['2', 2, 72, 144, undefined]]);
-  await assert.rejects(createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: withTab({ documentId: '9', pageNumber: 1 }) }), (e: unknown) => e instanceof EsignError && e.code === 'DOCUMENT_DOES_NOT_EXIST');
+  await assert.rejects(createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: withTab({ documentId: '9', pageNumber: 1 }) }), (e: unknown) => e instanceof EsignError && e.code === 'TAB_REFERS_TO_MISSING_DOCUMENT');
   await assert.rejects(createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: withTab({ documentId: '1', pageNumber: 3 }) }), (e: unknown) => e instanceof EsignError && e.code === 'TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT');
   assert.equal(h.store.changes.length, 1);
 });

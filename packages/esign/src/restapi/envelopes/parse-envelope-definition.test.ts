@@ -90,6 +90,6 @@ test('bad bodies are DocuSign 400s that name the problem', () => {
   rejects(noPlace, 'INVALID_REQUEST_BODY', 'needs an anchorString');
   const badDocRef = body();
   (badDocRef.recipients as { signers: { tabs: { signHereTabs: unknown[] } }[] }).signers[0]!.tabs.signHereTabs = [{ documentId: '7', pageNumber: 1, xPosition: 1, yPosition: 1 }];
-  rejects(badDocRef, 'DOCUMENT_DOES_NOT_EXIST', 'documentId "7"');
+  rejects(badDocRef, 'TAB_REFERS_TO_MISSING_DOCUMENT', 'documentId "7"');
   rejects({ ...body(), recipients: { agents: [{ email: 'a@example.com' }] } }, 'INVALID_REQUEST_BODY', 'recipients.agents is not supported');
 });

@@ -56,7 +56,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   for (const r of recipients) {
     for (const tab of r.signHereTabs) {
       if (!tab.anchor && tab.documentId !== undefined && !documentIds.has(tab.documentId)) {
-        throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `A signHereTab of recipientId ${r.recipientId} names documentId "${tab.documentId}", which is not in the envelope.`);
+        throw new EsignError('TAB_REFERS_TO_MISSING_DOCUMENT', `A signHereTab of recipientId ${r.recipientId} refers to documentId "${tab.documentId}", which is not present.`);
       }
     }
   }
