@@ -35,8 +35,11 @@ export type ConnectWorkerOptions = {
 /** What one pass did. */
 export type ConnectPass = { claimed: number; delivered: number; retried: number; failed: number };
 
-/** Connect's default backoff: 30 s doubling to 1 h over 8 attempts (about 3 hours in all). */
-export const CONNECT_RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, baseMs: 30_000, maxMs: 3_600_000, maxAttempts: 8 };
+/**
+ * Connect's default backoff: 30 s doubling up to 1 h, 12 attempts; with the equal jitter of
+ * retryDelayMs the retries span about 2.5 to 5 hours before a delivery is marked failed.
+ */
+export const CONNECT_RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, baseMs: 30_000, maxMs: 3_600_000, maxAttempts: 12 };
 
 /**
  * Delivers Connect messages: claims due deliveries, POSTs each message's raw JSON (retryCount
