@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { test, type TestContext } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import type { EnvelopeDeps, EnvelopeStore } from '../../src/domain/envelope/ports.ts';
 import { buildNotifier } from '../../src/mail/compose-notification.ts';
@@ -8,19 +8,19 @@ import { buildNotificationMails } from '../../src/reminders/notification-mails.t
 import { notificationStep } from '../../src/reminders/notification-step.ts';
 import { ReminderScheduler } from '../../src/reminders/reminder-scheduler.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
-import { openDatabase, type Db } from '../../src/store/index.ts';
+import { openDatabase, type Db, type DatabaseLocation } from '../../src/store/index.ts';
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { NotificationRepository } from '../../src/store/notification-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
-import { freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
+import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 const DAY_S = 86_400;
 
-/** Two "instances": separate handles on one SQLite file, as two esign processes have. */
-async function twoInstances(t: TestContext) {
-  const location = freshSqlite(t);
+/** Two "instances": separate handles on one database, as two esign processes have. */
+async function twoInstances(t: TestContext, location: DatabaseLocation = freshSqlite(t)) {
   const first: Db = await openMigrated(t, location);
   const second: Db = openDatabase(location);
   t.after(() => second.close());
@@ -107,4 +107,23 @@ test('the race itself: both instances load the same version and compute the same
   assert.equal(await deps(first).store.update(stepA), true);
   assert.equal(await deps(second).store.update(stepB), false);
   assert.equal((await reminders()).length, 1, 'the loser\'s mail was never written');
+});
+
+let cluster: PostgresCluster | undefined;
+before(async () => {
+  cluster = await startPostgresCluster();
+});
+after(() => cluster?.stop());
+
+test('postgres: two schedulers on separate connections, run at the same time: the reminder is sent once', async (t) => {
+  if (!cluster) throw new Error('no cluster');
+  const { first, second, clock, scheduler, reminders } = await twoInstances(t, await freshPostgres(cluster));
+  clock.advance(DAY_S + 1);
+  // Real concurrency here: each pass's transaction is on its own connection.
+  const passes = await Promise.all([scheduler(first).runOnce(), scheduler(second).runOnce()]);
+  assert.equal(passes.reduce((n, p) => n + p.changed, 0), 1, JSON.stringify(passes));
+  assert.deepEqual((await reminders()).map((m) => m.recipient_email), ['once@example.com']);
+  clock.advance(DAY_S);
+  await Promise.all([scheduler(first).runOnce(), scheduler(second).runOnce()]);
+  assert.equal((await reminders()).length, 2, 'the next day, the next reminder, once');
 });
