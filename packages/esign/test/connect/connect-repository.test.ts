@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { after, before, describe, test, type TestContext } from 'node:test';
+import { ConnectRepository } from '../../src/store/connect-repository.ts';
+import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
+import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
+import { voidEnvelope } from '../../src/domain/envelope/void-envelope.ts';
+import { buildNotifier } from '../../src/mail/compose-notification.ts';
+import { AccountsRepository } from '../../src/store/accounts-repository.ts';
+import type { DatabaseLocation } from '../../src/store/database.ts';
+import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
+import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import { FakeClock } from '../support/fake-clock.ts';
+import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
+import { samplePdf } from '../signing/signing-harness.ts';
+
+const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+
+let cluster: PostgresCluster | undefined;
+const ENGINES = [
+  { name: 'sqlite', location: (t: TestContext) => Promise.resolve(freshSqlite(t)) },
+  { name: 'postgres', location: () => (cluster ? freshPostgres(cluster) : Promise.reject(new Error('no cluster'))) },
+];
+
+describe('Connect deliveries in the store', () => {
+  before(async () => {
+    cluster = await startPostgresCluster();
+  });
+  after(() => cluster?.stop());
+  for (const engine of ENGINES) test(`${engine.name}: written in the change's transaction for each matching subscription; claims are disjoint and leased`, (t) => deliveriesAndClaims(t, engine.location));
+});
+
+async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) => Promise<DatabaseLocation>): Promise<void> {
+  const where = await location(t);
+  const db = await openMigrated(t, where);
+  const clock = new FakeClock(Date.parse('2026-11-21T10:00:00.000Z'));
+  const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Sender', passwordHash: 'x', accountName: 'Co', now: clock.now() });
+  assert.ok(account);
+  const connect = new ConnectRepository(db);
+  const sub = { includeHMAC: true, includeDocuments: false, includeData: [], requireAcknowledgment: true };
+  await connect.createConfiguration(account.accountId, { ...sub, name: 'Voids', url: 'https://voids.example/', events: ['envelope-voided'], enabled: true, allUsers: true, userIds: [] }, clock.now());
+  // Paused, and another sender's: neither gets anything.
+  await connect.createConfiguration(account.accountId, { ...sub, name: 'Paused', url: 'https://paused.example/', events: ['envelope-sent', 'envelope-voided'], enabled: false, allUsers: true, userIds: [] }, clock.now());
+  await connect.createConfiguration(account.accountId, { ...sub, name: 'Other sender', url: 'https://other.example/', events: ['envelope-sent', 'envelope-voided'], enabled: true, allUsers: false, userIds: ['someone-else'] }, clock.now());
+
+  let wakes = 0;
+  const pdf = await samplePdf(1);
+  const deps: EnvelopeDeps = {
+    store: new EnvelopesRepository(db, () => {}, () => wakes++),
+    converter: { convert: () => Promise.resolve({ pdf, pages: [{ width: 612, height: 792 }] }) },
+    anchors: { find: () => Promise.resolve([]) },
+    notifier: buildNotifier('https://esign.test'),
+    clock: clock.now,
+    random: { uuid: randomUUID, secretToken: () => randomUUID() },
+    hashSecret: sha,
+    hashBytes: sha,
+  };
+  const envelope = await createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
+    status: 'sent', emailSubject: 'Lease',
+    documents: [{ documentId: '1', name: 'Lease', fileExtension: 'pdf', bytes: pdf }],
+    recipients: [
+      { type: 'signer', recipientId: '1', email: 'a@example.com', name: 'A', routingOrder: 1, signHereTabs: [{ documentId: '1', pageNumber: 1, xPosition: 100, yPosition: 500, optional: false }] },
+      { type: 'signer', recipientId: '2', email: 'b@example.com', name: 'B', routingOrder: 2, signHereTabs: [{ documentId: '1', pageNumber: 1, xPosition: 100, yPosition: 600, optional: false }] },
+    ],
+    eventNotification: { ...sub, url: 'https://own.example/', events: ['envelope-sent', 'recipient-sent', 'envelope-voided'] },
+  } });
+  const rows = () => connect.listDeliveries(account.accountId, envelope.envelopeId);
+  assert.deepEqual((await rows()).map((r) => [r.event, r.recipient_id, r.url, r.configuration_id]), [
+    ['envelope-sent', null, 'https://own.example/', '0'],
+    ['recipient-sent', '1', 'https://own.example/', '0'],
+  ]);
+  assert.equal(wakes, 1);
+
+  // A change that loses the version race writes no delivery (nothing of it commits).
+  assert.equal(await deps.store.update({ envelope: { ...envelope, status: 'voided', version: envelope.version + 5 }, signingTokens: [], mails: [] }), false);
+  assert.equal((await rows()).length, 2);
+
+  await voidEnvelope(deps, account.accountId, envelope.envelopeId, 'Wrong tenant');
+  const all = await rows();
+  assert.deepEqual(all.slice(2).map((r) => [r.event, r.url]), [['envelope-voided', 'https://own.example/'], ['envelope-voided', 'https://voids.example/']]);
+  assert.equal(wakes, 2);
+
+  // Two workers (two connections) claim at once: disjoint batches that cover everything due.
+  const second = new ConnectRepository(await openMigrated(t, where));
+  const now = new Date();
+  const [a, b] = await Promise.all([connect.claim({ workerId: 'w1', now, leaseMs: 60_000, limit: 3 }), second.claim({ workerId: 'w2', now, leaseMs: 60_000, limit: 3 })]);
+  const ids = [...a, ...b].map((d) => d.id);
+  assert.equal(new Set(ids).size, ids.length, 'no delivery claimed twice');
+  assert.deepEqual([...ids].sort(), all.map((r) => r.id).sort());
+  // Within a batch, the order the events happened.
+  const firstBatch = a.length >= b.length ? a : b;
+  const order = all.map((r) => r.id);
+  assert.deepEqual(firstBatch.map((d) => order.indexOf(d.id)), [...firstBatch.map((d) => order.indexOf(d.id))].sort((x, y) => x - y));
+
+  // Nothing more is due while the leases hold; once they run out, another worker takes over,
+  // and the first worker's late answer is fenced off.
+  assert.deepEqual(await connect.claim({ workerId: 'w3', now, leaseMs: 60_000, limit: 10 }), []);
+  const later = new Date(now.getTime() + 61_000);
+  const retaken = await connect.claim({ workerId: 'w3', now: later, leaseMs: 60_000, limit: 10 });
+  assert.equal(retaken.length, 4);
+  assert.ok(retaken.every((d) => d.attempts === 2));
+  const stale = a[0] ?? b[0];
+  assert.ok(stale);
+  await connect.markDelivered(stale.id, stale === a[0] ? 'w1' : 'w2', later);
+  assert.equal((await rows()).find((r) => r.id === stale.id)?.status, 'pending');
+  await connect.markDelivered(stale.id, 'w3', later);
+  assert.equal((await rows()).find((r) => r.id === stale.id)?.status, 'delivered');
+}
