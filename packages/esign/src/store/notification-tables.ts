@@ -51,15 +51,32 @@ export const NOTIFICATION_MIGRATIONS: readonly Migration[] = [
       // The scheduler's one query: rows due by now, earliest first.
       await db.schema.createIndex('envelope_notifications_due_idx').on('envelope_notifications').column('next_due_at').execute();
       // Envelopes already in process get DocuSign's API default: expiry 120 days after sending.
-      const inProcess = await db.selectFrom('envelopes').select(['id', 'sent_at']).where('status', 'in', ['sent', 'delivered']).execute();
-      for (const e of inProcess) {
-        const d = API_DEFAULT_SETTINGS;
-        const due = e.sent_at === null ? null : new Date(Date.parse(e.sent_at) + d.expireAfterDays * DAY_MS).toISOString();
-        await db.insertInto('envelope_notifications').values({
-          envelope_id: e.id, use_account_defaults: 0, reminder_enabled: 0, reminder_delay_days: d.reminderDelayDays, reminder_frequency_days: d.reminderFrequencyDays,
-          expire_after_days: d.expireAfterDays, expire_warn_days: d.expireWarnDays, warned_at: null, reminded_json: '{}', next_due_at: due,
-        }).execute();
-      }
+      await backfillDefaults(db, ['sent', 'delivered']);
+    },
+  },
+  {
+    version: 31,
+    name: 'notification rows for envelopes stored before reminders (drafts included)',
+    async up(untyped) {
+      // Version 30 filled in only envelopes in process; a draft stored before it and sent
+      // later would have had no row, so no expiry. Every envelope gets the API defaults.
+      await backfillDefaults(untyped as unknown as Kysely<NotificationTables & EnvelopeTables>);
     },
   },
 ];
+
+/** Rows with DocuSign's API defaults for the envelopes (of these statuses) that have none. */
+async function backfillDefaults(db: Kysely<NotificationTables & EnvelopeTables>, statuses?: readonly string[]): Promise<void> {
+  let q = db.selectFrom('envelopes').select(['id', 'status', 'sent_at'])
+    .where('id', 'not in', db.selectFrom('envelope_notifications').select('envelope_id'));
+  if (statuses) q = q.where('status', 'in', [...statuses]);
+  const d = API_DEFAULT_SETTINGS;
+  for (const e of await q.execute()) {
+    const inProcess = e.status === 'sent' || e.status === 'delivered';
+    const due = inProcess && e.sent_at !== null ? new Date(Date.parse(e.sent_at) + d.expireAfterDays * DAY_MS).toISOString() : null;
+    await db.insertInto('envelope_notifications').values({
+      envelope_id: e.id, use_account_defaults: 0, reminder_enabled: 0, reminder_delay_days: d.reminderDelayDays, reminder_frequency_days: d.reminderFrequencyDays,
+      expire_after_days: d.expireAfterDays, expire_warn_days: d.expireWarnDays, warned_at: null, reminded_json: '{}', next_due_at: due,
+    }).execute();
+  }
+}

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { API_DEFAULT_SETTINGS } from '../../src/reminders/envelope-notification.ts';
+import { AccountsRepository } from '../../src/store/accounts-repository.ts';
+import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
+import { MIGRATIONS, openDatabase, runMigrations } from '../../src/store/index.ts';
+import type { EnvelopeNotificationRow, NotificationTables } from '../../src/store/notification-tables.ts';
+import type { EnvelopeTables } from '../../src/store/envelope-tables.ts';
+import { freshSqlite } from '../support/envelope-db.ts';
+
+test('envelopes stored before reminders get DocuSign\'s API defaults: in process ones expire 120 days after sending, drafts once sent', async (t) => {
+  const db = openDatabase(freshSqlite(t));
+  t.after(() => db.close());
+  await runMigrations(db.kysely, db.engine, { migrations: MIGRATIONS.filter((m) => m.version < 30) });
+  const now = new Date('2026-01-10T00:00:00.000Z');
+  const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now });
+  assert.ok(account);
+  const k = db.kysely.withTables<EnvelopeTables & NotificationTables>();
+  const row = (id: string, status: string, sentAt: string | null) => ({
+    id, account_id: account.accountId, sender_user_id: account.userId, status, email_subject: 'Old', email_blurb: null, created_at: now.toISOString(), status_changed_at: now.toISOString(),
+    sent_at: sentAt, delivered_at: null, completed_at: null, declined_at: null, voided_at: null, voided_reason: null, version: 1,
+  });
+  await k.insertInto('envelopes').values([row('sent-before', 'sent', '2026-01-01T00:00:00.000Z'), row('draft-before', 'created', null), row('done-before', 'completed', '2026-01-01T00:00:00.000Z')]).execute();
+
+  assert.deepEqual((await runMigrations(db.kysely, db.engine)).filter((v) => v >= 30 && v < 40), [30, 31]);
+  const rows = new Map((await k.selectFrom('envelope_notifications').selectAll().execute()).map((r: EnvelopeNotificationRow) => [r.envelope_id, r.next_due_at]));
+  assert.deepEqual(Object.fromEntries(rows), { 'sent-before': '2026-05-01T00:00:00.000Z', 'draft-before': null, 'done-before': null });
+  const store = new EnvelopesRepository(db);
+  assert.deepEqual((await store.find(account.accountId, 'draft-before'))?.notification, { settings: API_DEFAULT_SETTINGS, reminded: {} });
+  // The old draft is sent now: its row exists, so the save gives it an expiry.
+  const draft = await store.find(account.accountId, 'draft-before');
+  assert.ok(draft);
+  const sentAt = new Date('2026-02-01T00:00:00.000Z');
+  assert.equal(await store.update({ envelope: { ...draft, status: 'sent', sentAt, statusChangedAt: sentAt, version: draft.version + 1 }, signingTokens: [], mails: [] }), true);
+  const after = await k.selectFrom('envelope_notifications').select('next_due_at').where('envelope_id', '=', 'draft-before').executeTakeFirstOrThrow();
+  assert.equal(after.next_due_at, '2026-06-01T00:00:00.000Z');
+});
