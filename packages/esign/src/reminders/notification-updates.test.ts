@@ -47,3 +47,9 @@ test('subject and message change on drafts and envelopes in process, not on fini
   assert.deepEqual([withEmail(envelope(), { emailSubject: 'New' }).emailSubject, withEmail(envelope({ status: 'created' }), { emailBlurb: 'Hi' }).emailBlurb], ['New', 'Hi']);
   for (const status of ['completed', 'declined', 'voided'] as const) assert.throws(() => withEmail(envelope({ status }), { emailSubject: 'New' }), code('ENVELOPE_INVALID_STATUS'));
 });
+
+test('an envelope whose expiry is due but not yet acted on can still change its reminders', () => {
+  const late = new Date(SENT.getTime() + 121 * DAY_MS);
+  assert.equal(withNotificationSettings(envelope(), { reminderEnabled: true }, late).notification?.settings.reminderEnabled, true);
+  assert.throws(() => withNotificationSettings(envelope(), { expireAfterDays: 100 }, late), code('INVALID_REQUEST_PARAMETER'));
+});

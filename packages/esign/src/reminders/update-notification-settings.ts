@@ -19,8 +19,10 @@ export function withNotificationSettings(envelope: Envelope, request: Notificati
   const current = notificationOf(envelope);
   const next: Envelope = { ...envelope, notification: { ...current, settings: applyNotificationRequest(current.settings, request) }, version: envelope.version + 1 };
   const expiry = expiresAt(next);
-  // Expiry counts from the sent date; a setting that is already over would void at once.
-  if (expiry !== undefined && expiry.getTime() <= now.getTime()) {
+  // Expiry counts from the sent date; a new setting that is already over would void at once.
+  // (An unchanged one that the scheduler has not acted on yet is not the caller's doing.)
+  const changed = notificationOf(next).settings.expireAfterDays !== current.settings.expireAfterDays;
+  if (changed && expiry !== undefined && expiry.getTime() <= now.getTime()) {
     throw new EsignError('INVALID_REQUEST_PARAMETER', `expireAfter ${notificationOf(next).settings.expireAfterDays} day(s) from the sent date has already passed (${expiry.toISOString()}).`);
   }
   return next;
