@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { test } from 'node:test';
 import type { Envelope } from '../domain/envelope/envelope.ts';
-import { buildConnectMessage, connectBody } from './build-connect-message.ts';
+import { buildConnectMessage, connectBody, withDocumentBytes } from './build-connect-message.ts';
 import { connectSignatures } from './connect-signatures.ts';
 import type { EventSubscription } from './event-subscription.ts';
 
@@ -43,4 +43,16 @@ test('X-DocuSign-Signature-N: base64 HMAC-SHA256 of the raw body, one per key in
   assert.equal(headers['x-docusign-signature-2'], createHmac('sha256', 'second-key').update(Buffer.from(body)).digest('base64'));
   assert.notEqual(connectSignatures(['first-key'], `${body} `)['x-docusign-signature-1'], headers['x-docusign-signature-1']);
   assert.deepEqual(connectSignatures([], body), {});
+});
+
+test('includeDocuments: each summary document gets its PDFBytes; an unknown document keeps none', async () => {
+  const message = buildConnectMessage({ envelope: ENVELOPE, occurrence: { event: 'envelope-sent' }, subscription: { ...SUB, includeDocuments: true }, configurationId: '0', now: NOW });
+  const filled = await withDocumentBytes(message, (id) => Promise.resolve(id === '1' ? new Uint8Array([37, 80, 68, 70]) : undefined));
+  const docs = (filled.data.envelopeSummary as { envelopeDocuments: { documentId: string; PDFBytes?: string }[] }).envelopeDocuments;
+  assert.deepEqual(docs.map((d) => [d.documentId, d.PDFBytes]), [['1', Buffer.from('%PDF').toString('base64')]]);
+  assert.equal('PDFBytes' in ((message.data.envelopeSummary as { envelopeDocuments: object[] }).envelopeDocuments[0] ?? {}), false, 'the stored message is not changed');
+  const none = await withDocumentBytes(message, () => Promise.resolve(undefined));
+  assert.deepEqual(none, message);
+  const noSummary = buildConnectMessage({ envelope: ENVELOPE, occurrence: { event: 'envelope-sent' }, subscription: SUB, configurationId: '0', now: NOW });
+  assert.equal(await withDocumentBytes(noSummary, () => Promise.reject(new Error('not asked'))), noSummary);
 });

@@ -54,6 +54,20 @@ export function buildConnectMessage(input: { envelope: Envelope; occurrence: Con
   };
 }
 
+/**
+ * The message with each summary document's bytes (DocuSign's `PDFBytes`, base64), for
+ * includeDocuments. `bytesOf` answers per documentId; a document it does not know keeps no bytes.
+ */
+export async function withDocumentBytes(message: ConnectMessage, bytesOf: (documentId: string) => Promise<Uint8Array | undefined>): Promise<ConnectMessage> {
+  const summary = message.data.envelopeSummary as { envelopeDocuments?: { documentId: string }[] } | undefined;
+  if (!summary?.envelopeDocuments) return message;
+  const envelopeDocuments = await Promise.all(summary.envelopeDocuments.map(async (d) => {
+    const bytes = await bytesOf(d.documentId);
+    return bytes ? { ...d, PDFBytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') } : d;
+  }));
+  return { ...message, data: { ...message.data, envelopeSummary: { ...summary, envelopeDocuments } } };
+}
+
 /** The raw body of one attempt: the stored message with this attempt's retryCount (0 first). */
 export function connectBody(message: ConnectMessage, retryCount: number): string {
   const { event, apiVersion, uri, configurationId, generatedDateTime, data } = message;

@@ -1,7 +1,7 @@
 import { PollingLoop } from '../background/polling-loop.ts';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from '../mail/retry-delay.ts';
 import type { ClaimedDelivery } from '../store/connect-repository.ts';
-import { connectBody } from './build-connect-message.ts';
+import { connectBody, withDocumentBytes, type ConnectMessage } from './build-connect-message.ts';
 import { connectSignatures } from './connect-signatures.ts';
 import type { PostToListener } from './post-to-listener.ts';
 
@@ -17,6 +17,12 @@ export type ConnectWorkerOptions = {
   /** The account's active HMAC secrets, opened, oldest first. */
   readonly hmacSecrets: (accountId: string) => Promise<string[]>;
   readonly post: PostToListener;
+  /**
+   * A document's PDF for includeDocuments: the sealed one when `signed` (the message is about a
+   * completed envelope), else the original. Read at each attempt; both are immutable, so every
+   * attempt of a message sends the same bytes.
+   */
+  readonly documentBytes?: (accountId: string, envelopeId: string, documentId: string, signed: boolean) => Promise<Uint8Array | undefined>;
   /** Unique per process (several esign instances share one outbox). */
   readonly workerId: string;
   readonly clock?: () => Date;
@@ -53,7 +59,7 @@ export class ConnectDeliveryWorker {
   readonly #loop: PollingLoop;
 
   constructor(options: ConnectWorkerOptions) {
-    this.#o = { clock: () => new Date(), random: Math.random, retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, pollIntervalMs: 1_000, ...options };
+    this.#o = { clock: () => new Date(), random: Math.random, documentBytes: () => Promise.resolve(undefined), retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, pollIntervalMs: 1_000, ...options };
     this.#loop = new PollingLoop(async () => (await this.runOnce()).claimed === this.#o.batchSize, {
       intervalMs: this.#o.pollIntervalMs,
       onError: (err) => this.#o.onError?.(err),
@@ -67,7 +73,8 @@ export class ConnectDeliveryWorker {
     const pass: ConnectPass = { claimed: items.length, delivered: 0, retried: 0, failed: 0 };
     for (const item of items) {
       try {
-        const body = connectBody(item.message, item.attempts - 1);
+        const message = item.includeDocuments ? await this.#withDocuments(item) : item.message;
+        const body = connectBody(message, item.attempts - 1);
         const headers = item.includeHMAC ? connectSignatures(await o.hmacSecrets(item.accountId), body) : {};
         const status = await o.post({ url: item.url, body, headers, timeoutMs: o.timeoutMs });
         if (status < 200 || status > 299) throw new Error(`The listener answered HTTP ${status}.`);
@@ -82,6 +89,12 @@ export class ConnectDeliveryWorker {
       }
     }
     return pass;
+  }
+
+  #withDocuments(item: ClaimedDelivery): Promise<ConnectMessage> {
+    const { accountId, envelopeId } = item.message.data;
+    const signed = (item.message.data.envelopeSummary as { status?: string } | undefined)?.status === 'completed';
+    return withDocumentBytes(item.message, (documentId) => this.#o.documentBytes(accountId, envelopeId, documentId, signed));
   }
 
   start(): void {

@@ -11,7 +11,7 @@ export type EventSubscription = {
   readonly events: readonly ConnectEvent[];
   /** Sign each message with the account's active HMAC keys (X-DocuSign-Signature-N). */
   readonly includeHMAC: boolean;
-  /** DocuSign `includeDocuments`: the envelope summary carries its documents' metadata (see docs/esign-connect.md). */
+  /** DocuSign `includeDocuments`: the envelope summary carries its documents with their PDFBytes (the sealed ones once completed). */
   readonly includeDocuments: boolean;
   /** `eventData.includeData` items (recipients, documents, ...), lower case. */
   readonly includeData: readonly string[];

@@ -5,6 +5,8 @@ import type { EsignContext } from '../context.ts';
 import type { RetryPolicy } from '../mail/retry-delay.ts';
 import { accountAccess, bearerAuth } from '../restapi/bearer-auth.ts';
 import { ConnectRepository } from '../store/connect-repository.ts';
+import { EnvelopesRepository } from '../store/envelopes-repository.ts';
+import { SigningRepository } from '../store/signing-repository.ts';
 import { buildCheckListener, type CheckListener } from './check-listener.ts';
 import { ConnectDeliveryWorker } from './connect-delivery-worker.ts';
 import { registerConnectRoutes } from './connect-routes.ts';
@@ -40,10 +42,15 @@ export function installConnect(app: FastifyInstance, ctx: EsignContext, options:
   const repository = new ConnectRepository(ctx.store.db);
   const secrets = new SecretBox(loadSecretKey(ctx.config.connectSecretKey, ctx.config.dataDir));
   const checkListener = buildCheckListener(policy, options.resolveHost);
+  // Read-only here: the documents' bytes for includeDocuments.
+  const documents = new EnvelopesRepository(ctx.store.db);
+  const signing = new SigningRepository(ctx.store.db);
   const worker = new ConnectDeliveryWorker({
     queue: repository,
     hmacSecrets: async (accountId) => (await repository.activeSealedSecrets(accountId)).map((sealed) => secrets.open(sealed)),
     post: buildPostToListener(policy),
+    documentBytes: async (accountId, envelopeId, documentId, signed) =>
+      (signed ? await signing.signedDocument(envelopeId, documentId) : undefined) ?? (await documents.documentPdf(accountId, envelopeId, documentId)),
     // Several instances share one outbox; the id fences each one's claims.
     workerId: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
     ...options.worker,

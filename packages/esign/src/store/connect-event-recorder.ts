@@ -63,6 +63,7 @@ export async function recordConnectEvents(envelopeTrx: Kysely<EnvelopeTables>, i
         configuration_id: configurationId,
         url: subscription.url,
         include_hmac: subscription.includeHMAC ? 1 : 0,
+        include_documents: subscription.includeDocuments ? 1 : 0,
         message_json: JSON.stringify(message),
         status: 'pending',
         attempts: 0,

@@ -12,6 +12,8 @@ export type ClaimedDelivery = {
   readonly accountId: string;
   readonly url: string;
   readonly includeHMAC: boolean;
+  /** The summary's documents get their PDFBytes when sent (includeDocuments). */
+  readonly includeDocuments: boolean;
   readonly attempts: number;
   /** Attempts since the last republish (the retry budget's count). */
   readonly attemptsSinceRepublish: number;
@@ -118,14 +120,14 @@ export class ConnectRepository {
     const at = now.toISOString();
     const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
     const lock = this.#db.engine === 'postgres' ? sql`for update skip locked` : sql``;
-    const result = await sql<Pick<ConnectDeliveryRow, 'id' | 'account_id' | 'url' | 'include_hmac' | 'attempts' | 'attempts_base' | 'message_json' | 'created_at' | 'seq'>>`
+    const result = await sql<Pick<ConnectDeliveryRow, 'id' | 'account_id' | 'url' | 'include_hmac' | 'include_documents' | 'attempts' | 'attempts_base' | 'message_json' | 'created_at' | 'seq'>>`
       update connect_deliveries set claimed_by = ${workerId}, lease_until = ${leaseUntil}, attempts = attempts + 1, last_attempt_at = ${at}
       where id in (
         select id from connect_deliveries
         where status = 'pending' and next_attempt_at <= ${at} and (claimed_by is null or lease_until < ${at})
         order by next_attempt_at, created_at, seq limit ${limit} ${lock}
       )
-      returning id, account_id, url, include_hmac, attempts, attempts_base, message_json, created_at, seq`.execute(this.#db.kysely);
+      returning id, account_id, url, include_hmac, include_documents, attempts, attempts_base, message_json, created_at, seq`.execute(this.#db.kysely);
     // RETURNING has no order: deliver in the order the events happened.
     const rows = [...result.rows].sort((a, b) => a.created_at.localeCompare(b.created_at) || Number(a.seq) - Number(b.seq));
     return rows.map((row) => ({
@@ -133,6 +135,7 @@ export class ConnectRepository {
       accountId: row.account_id,
       url: row.url,
       includeHMAC: Number(row.include_hmac) === 1,
+      includeDocuments: Number(row.include_documents) === 1,
       attempts: Number(row.attempts),
       attemptsSinceRepublish: Number(row.attempts) - Number(row.attempts_base),
       message: JSON.parse(row.message_json) as ConnectMessage,

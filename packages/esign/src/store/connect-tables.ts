@@ -44,6 +44,8 @@ export type ConnectDeliveryRow = {
   configuration_id: string;
   url: string;
   include_hmac: number;
+  /** includeDocuments: the worker adds each document's PDFBytes to the summary when it sends (migration 21). */
+  include_documents: number;
   /** The SIM message without retryCount (connect/build-connect-message.ts). */
   message_json: string;
   /** pending → delivered; failed after the last attempt; discarded when deleted from the failure log. */
@@ -128,6 +130,15 @@ export const CONNECT_MIGRATIONS: readonly Migration[] = [
       // The worker's claim scans pending rows in due order; the failure log and republish go by account and envelope.
       await s.createIndex('connect_deliveries_due_idx').on('connect_deliveries').columns(['status', 'next_attempt_at']).execute();
       await s.createIndex('connect_deliveries_account_idx').on('connect_deliveries').columns(['account_id', 'envelope_id']).execute();
+    },
+  },
+  {
+    version: 21,
+    name: 'connect deliveries carry includeDocuments',
+    async up(untyped) {
+      await (untyped as unknown as Kysely<ConnectTables>).schema.alterTable('connect_deliveries')
+        .addColumn('include_documents', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
   },
 ];

@@ -20,7 +20,7 @@ before(async () => {
 });
 after(() => converter.close());
 
-type Message = { event: string; apiVersion: string; uri: string; retryCount: number; configurationId: number; generatedDateTime: string; data: { accountId: string; userId: string; envelopeId: string; recipientId?: string; envelopeSummary?: { status: string; recipients?: { signers: { status: string }[] } } } };
+type Message = { event: string; apiVersion: string; uri: string; retryCount: number; configurationId: number; generatedDateTime: string; data: { accountId: string; userId: string; envelopeId: string; recipientId?: string; envelopeSummary?: { status: string; recipients?: { signers: { status: string }[] }; envelopeDocuments?: { documentId: string; PDFBytes?: string }[] } } };
 const parse = (r: Received) => JSON.parse(r.raw) as Message;
 const label = (m: Message) => (m.data.recipientId ? `${m.event}:${m.data.recipientId}` : m.event);
 
@@ -50,7 +50,7 @@ test('a full envelope life reaches a real listener: every event once, HMAC-signe
   await repository.revokeHmacKey(h.accountId, revokedId, new Date());
 
   // Account-level configurations through the REST API: completions without HMAC, and one whose listener is down.
-  const completions = await h.api('POST', '/connect', { name: 'Completions', urlToPublishTo: `${listener.url}/account`, events: ['envelope-completed'], allUsers: 'true', allowEnvelopePublish: 'true' });
+  const completions = await h.api('POST', '/connect', { name: 'Completions', urlToPublishTo: `${listener.url}/account`, events: ['envelope-completed'], allUsers: 'true', allowEnvelopePublish: 'true', includeDocuments: 'true' });
   assert.equal(completions.status, 201, await completions.clone().text());
   const down = await h.api('POST', '/connect', { name: 'Down', urlToPublishTo: `${listener.url}/down`, envelopeEvents: ['Sent'], allUsers: 'true' });
   assert.equal(down.status, 201);
@@ -115,6 +115,12 @@ test('a full envelope life reaches a real listener: every event once, HMAC-signe
   assert.deepEqual(account.map((r) => parse(r).event), ['envelope-completed']);
   assert.equal(parse(account[0] as Received).configurationId, Number(((await completions.json()) as { connectId: string }).connectId));
   assert.equal(account[0]?.headers['x-docusign-signature-1'], undefined);
+  // includeDocuments: the summary's documents carry the sealed PDF, the bytes getDocument serves.
+  const documents = parse(account[0] as Received).data.envelopeSummary?.envelopeDocuments ?? [];
+  assert.deepEqual(documents.map((d) => d.documentId), ['1']);
+  const sealed = Buffer.from(await (await h.api('GET', `/envelopes/${envelopeId}/documents/1`)).arrayBuffer());
+  assert.equal(Buffer.from(documents[0]?.PDFBytes ?? '', 'base64').equals(sealed), true, 'PDFBytes is the sealed document');
+  assert.notEqual(sealed.byteLength, (await samplePdf(1)).byteLength);
 
   // The down listener: envelope-sent was tried 4 times, then logged as a failure.
   const failures = await pollUntil(async () => {
