@@ -74,8 +74,8 @@ export function registerConnectRoutes(app: FastifyInstance, deps: ConnectRouteDe
   });
 
   app.put<{ Params: AccountParams }>(`${BASE}/envelopes/retry_queue`, { preHandler }, async (request) => {
-    const body = new WireReader('', request.body ?? {});
-    if (body.object() === undefined) body.fail('must be a ConnectFailureFilter object.');
+    if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a JSON ConnectFailureFilter object.');
+    const body = new WireReader('', request.body);
     const envelopeIds = [...new Set(body.field('envelopeIds').items().map((item) => item.string(100)))];
     if (envelopeIds.length === 0) body.field('envelopeIds').fail('must name at least one envelope.');
     if (envelopeIds.length > MAX_REPUBLISH) body.field('envelopeIds').fail(`may name at most ${MAX_REPUBLISH} envelopes.`);
