@@ -66,29 +66,39 @@ export class ConnectDeliveryWorker {
     });
   }
 
-  /** Claims and delivers one batch, in the order the events happened. */
+  /**
+   * Claims and delivers one batch. Each listener URL gets its messages one at a time, in the
+   * order the events happened; different listeners are served concurrently, so one slow or
+   * silent listener (up to timeoutMs per message) does not hold up the others.
+   */
   async runOnce(): Promise<ConnectPass> {
     const o = this.#o;
     const items = await o.queue.claim({ workerId: o.workerId, now: o.clock(), leaseMs: o.leaseMs, limit: o.batchSize });
     const pass: ConnectPass = { claimed: items.length, delivered: 0, retried: 0, failed: 0 };
-    for (const item of items) {
-      try {
-        const message = item.includeDocuments ? await this.#withDocuments(item) : item.message;
-        const body = connectBody(message, item.attempts - 1);
-        const headers = item.includeHMAC ? connectSignatures(await o.hmacSecrets(item.accountId), body) : {};
-        const status = await o.post({ url: item.url, body, headers, timeoutMs: o.timeoutMs });
-        if (status < 200 || status > 299) throw new Error(`The listener answered HTTP ${status}.`);
-        await o.queue.markDelivered(item.id, o.workerId, o.clock());
-        pass.delivered++;
-      } catch (err) {
-        o.onError?.(err, item);
-        const retryAt = item.attemptsSinceRepublish >= o.retry.maxAttempts ? undefined : new Date(o.clock().getTime() + retryDelayMs(item.attemptsSinceRepublish, o.retry, o.random()));
-        await o.queue.markFailed(item.id, o.workerId, err instanceof Error ? err.message.slice(0, 1000) : String(err), retryAt);
-        if (retryAt) pass.retried++;
-        else pass.failed++;
-      }
-    }
+    const byListener = new Map<string, ClaimedDelivery[]>();
+    for (const item of items) byListener.set(item.url, [...(byListener.get(item.url) ?? []), item]);
+    await Promise.all([...byListener.values()].map(async (queue) => {
+      for (const item of queue) pass[await this.#deliver(item)]++;
+    }));
     return pass;
+  }
+
+  async #deliver(item: ClaimedDelivery): Promise<'delivered' | 'retried' | 'failed'> {
+    const o = this.#o;
+    try {
+      const message = item.includeDocuments ? await this.#withDocuments(item) : item.message;
+      const body = connectBody(message, item.attempts - 1);
+      const headers = item.includeHMAC ? connectSignatures(await o.hmacSecrets(item.accountId), body) : {};
+      const status = await o.post({ url: item.url, body, headers, timeoutMs: o.timeoutMs });
+      if (status < 200 || status > 299) throw new Error(`The listener answered HTTP ${status}.`);
+      await o.queue.markDelivered(item.id, o.workerId, o.clock());
+      return 'delivered';
+    } catch (err) {
+      o.onError?.(err, item);
+      const retryAt = item.attemptsSinceRepublish >= o.retry.maxAttempts ? undefined : new Date(o.clock().getTime() + retryDelayMs(item.attemptsSinceRepublish, o.retry, o.random()));
+      await o.queue.markFailed(item.id, o.workerId, err instanceof Error ? err.message.slice(0, 1000) : String(err), retryAt);
+      return retryAt ? 'retried' : 'failed';
+    }
   }
 
   #withDocuments(item: ClaimedDelivery): Promise<ConnectMessage> {

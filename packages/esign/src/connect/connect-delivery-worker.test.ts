@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { test } from 'node:test';
+import { pollUntil } from '@signet/kit';
+import type { ClaimedDelivery } from '../store/connect-repository.ts';
+import type { ConnectMessage } from './build-connect-message.ts';
+import { ConnectDeliveryWorker, type ConnectDeliveryQueue } from './connect-delivery-worker.ts';
+import type { ListenerPost } from './post-to-listener.ts';
+
+const MESSAGE: ConnectMessage = { event: 'envelope-sent', apiVersion: 'v2.1', uri: '/u', configurationId: 0, generatedDateTime: 'g', data: { accountId: 'a1', userId: 'u1', envelopeId: 'e1' } };
+const NOW = new Date('2026-11-21T12:00:00.000Z');
+
+function delivery(id: string, url: string, extra: Partial<ClaimedDelivery> = {}): ClaimedDelivery {
+  return { id, accountId: 'a1', url, includeHMAC: false, includeDocuments: false, attempts: 1, attemptsSinceRepublish: 1, message: MESSAGE, ...extra };
+}
+
+/** A queue that hands out `items` once and records what the worker said about each. */
+function queueOf(items: ClaimedDelivery[]) {
+  const log: string[] = [];
+  let claimed = false;
+  const queue: ConnectDeliveryQueue = {
+    claim: () => Promise.resolve(claimed ? [] : ((claimed = true), items)),
+    markDelivered: (id) => Promise.resolve(void log.push(`delivered ${id}`)),
+    markFailed: (id, _w, error, retryAt) => Promise.resolve(void log.push(`failed ${id} ${retryAt ? `retry at ${retryAt.toISOString()}` : 'for good'}: ${error}`)),
+  };
+  return { queue, log };
+}
+
+test('worker: 2xx delivered; other statuses and errors retried with backoff from the injected clock, failed after the last attempt', async () => {
+  const { queue, log } = queueOf([
+    delivery('ok', 'https://ok.example/'),
+    delivery('500', 'https://500.example/'),
+    delivery('down', 'https://down.example/', { attempts: 3, attemptsSinceRepublish: 3 }),
+    delivery('redirect', 'https://redirect.example/'),
+  ]);
+  const status: Record<string, number> = { 'https://ok.example/': 204, 'https://500.example/': 500, 'https://redirect.example/': 302 };
+  const worker = new ConnectDeliveryWorker({
+    queue, workerId: 'w', clock: () => NOW, random: () => 0, retry: { baseMs: 1_000, maxMs: 60_000, maxAttempts: 3 },
+    hmacSecrets: () => Promise.resolve([]),
+    post: (p) => (status[p.url] !== undefined ? Promise.resolve(status[p.url] ?? 0) : Promise.reject(new Error('connect ECONNREFUSED'))),
+  });
+  assert.deepEqual(await worker.runOnce(), { claimed: 4, delivered: 1, retried: 2, failed: 1 });
+  assert.deepEqual([...log].sort(), [
+    'delivered ok',
+    'failed 500 retry at 2026-11-21T12:00:00.500Z: The listener answered HTTP 500.',
+    'failed down for good: connect ECONNREFUSED',
+    'failed redirect retry at 2026-11-21T12:00:00.500Z: The listener answered HTTP 302.',
+  ].sort());
+});
+
+test('worker: the body carries retryCount = attempts before this one, signed with every key given', async () => {
+  const { queue } = queueOf([delivery('d', 'https://h.example/', { includeHMAC: true, attempts: 3 })]);
+  const posts: ListenerPost[] = [];
+  const worker = new ConnectDeliveryWorker({ queue, workerId: 'w', hmacSecrets: () => Promise.resolve(['k1', 'k2']), post: (p) => Promise.resolve(void posts.push(p)).then(() => 200) });
+  await worker.runOnce();
+  const sent = posts[0];
+  assert.ok(sent);
+  assert.equal((JSON.parse(sent.body) as { retryCount: number }).retryCount, 2);
+  assert.deepEqual(sent.headers, {
+    'x-docusign-signature-1': createHmac('sha256', 'k1').update(sent.body).digest('base64'),
+    'x-docusign-signature-2': createHmac('sha256', 'k2').update(sent.body).digest('base64'),
+  });
+  assert.equal(sent.timeoutMs, 10_000);
+});
+
+test('worker: a silent listener does not hold up another; one listener still gets its messages in order', async () => {
+  const { queue, log } = queueOf([delivery('slow-1', 'https://slow.example/'), delivery('slow-2', 'https://slow.example/'), delivery('fast-1', 'https://fast.example/'), delivery('fast-2', 'https://fast.example/')]);
+  let release: (status: number) => void = () => {};
+  const slowAnswer = new Promise<number>((resolve) => (release = resolve));
+  const order: string[] = [];
+  const worker = new ConnectDeliveryWorker({
+    queue, workerId: 'w', hmacSecrets: () => Promise.resolve([]),
+    post: (p) => {
+      order.push(p.url);
+      return p.url === 'https://slow.example/' ? slowAnswer : Promise.resolve(200);
+    },
+  });
+  const pass = worker.runOnce();
+  // Both fast messages are delivered while the slow listener has not answered its first one.
+  await pollUntil(() => log.length >= 2 || undefined, { timeoutMs: 2_000, intervalMs: 1, what: 'the fast listener\'s two deliveries' });
+  assert.deepEqual(log, ['delivered fast-1', 'delivered fast-2']);
+  assert.deepEqual(order.filter((u) => u === 'https://slow.example/').length, 1, 'the second slow message waits for the first');
+  release(200);
+  assert.deepEqual(await pass, { claimed: 4, delivered: 4, retried: 0, failed: 0 });
+  assert.deepEqual(log.slice(2), ['delivered slow-1', 'delivered slow-2']);
+});
