@@ -22,6 +22,7 @@ function queueOf(items: ClaimedDelivery[]) {
     claim: () => Promise.resolve(claimed ? [] : ((claimed = true), items)),
     markDelivered: (id) => Promise.resolve(void log.push(`delivered ${id}`)),
     markFailed: (id, _w, error, retryAt) => Promise.resolve(void log.push(`failed ${id} ${retryAt ? `retry at ${retryAt.toISOString()}` : 'for good'}: ${error}`)),
+    purgeFinished: () => Promise.resolve(0),
   };
   return { queue, log };
 }
@@ -83,4 +84,22 @@ test('worker: a silent listener does not hold up another; one listener still get
   release(200);
   assert.deepEqual(await pass, { claimed: 4, delivered: 4, retried: 0, failed: 0 });
   assert.deepEqual(log.slice(2), ['delivered slow-1', 'delivered slow-2']);
+});
+
+test('worker: finished deliveries older than the retention are purged, at most once an hour', async () => {
+  let now = NOW.getTime();
+  const purges: string[] = [];
+  const queue: ConnectDeliveryQueue = {
+    claim: () => Promise.resolve([]),
+    markDelivered: () => Promise.resolve(),
+    markFailed: () => Promise.resolve(),
+    purgeFinished: (before) => Promise.resolve(purges.push(before.toISOString())),
+  };
+  const worker = new ConnectDeliveryWorker({ queue, workerId: 'w', clock: () => new Date(now), retentionMs: 86_400_000, hmacSecrets: () => Promise.resolve([]), post: () => Promise.resolve(200) });
+  await worker.runOnce();
+  now += 3_599_000;
+  await worker.runOnce();
+  now += 1_000;
+  await worker.runOnce();
+  assert.deepEqual(purges, ['2026-11-20T12:00:00.000Z', '2026-11-20T13:00:00.000Z']);
 });

@@ -10,6 +10,8 @@ export interface ConnectDeliveryQueue {
   claim(input: { workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]>;
   markDelivered(id: string, workerId: string, now: Date): Promise<void>;
   markFailed(id: string, workerId: string, error: string, retryAt: Date | undefined): Promise<void>;
+  /** Deletes finished (delivered, discarded) deliveries created before `before`. */
+  purgeFinished(before: Date): Promise<number>;
 }
 
 export type ConnectWorkerOptions = {
@@ -35,6 +37,8 @@ export type ConnectWorkerOptions = {
   readonly leaseMs?: number;
   readonly batchSize?: number;
   readonly pollIntervalMs?: number;
+  /** How long finished deliveries are kept (default 30 days); the purge runs at most hourly per instance. */
+  readonly retentionMs?: number;
   readonly onError?: (err: unknown, delivery?: ClaimedDelivery) => void;
 };
 
@@ -57,9 +61,10 @@ export const CONNECT_RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, base
 export class ConnectDeliveryWorker {
   readonly #o: Required<Omit<ConnectWorkerOptions, 'onError'>> & Pick<ConnectWorkerOptions, 'onError'>;
   readonly #loop: PollingLoop;
+  #nextPurgeAt = 0;
 
   constructor(options: ConnectWorkerOptions) {
-    this.#o = { clock: () => new Date(), random: Math.random, documentBytes: () => Promise.resolve(undefined), retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, pollIntervalMs: 1_000, ...options };
+    this.#o = { clock: () => new Date(), random: Math.random, documentBytes: () => Promise.resolve(undefined), retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, pollIntervalMs: 1_000, retentionMs: 30 * 86_400_000, ...options };
     this.#loop = new PollingLoop(async () => (await this.runOnce()).claimed === this.#o.batchSize, {
       intervalMs: this.#o.pollIntervalMs,
       onError: (err) => this.#o.onError?.(err),
@@ -73,6 +78,7 @@ export class ConnectDeliveryWorker {
    */
   async runOnce(): Promise<ConnectPass> {
     const o = this.#o;
+    await this.#purge();
     const items = await o.queue.claim({ workerId: o.workerId, now: o.clock(), leaseMs: o.leaseMs, limit: o.batchSize });
     const pass: ConnectPass = { claimed: items.length, delivered: 0, retried: 0, failed: 0 };
     const byListener = new Map<string, ClaimedDelivery[]>();
@@ -81,6 +87,14 @@ export class ConnectDeliveryWorker {
       for (const item of queue) pass[await this.#deliver(item)]++;
     }));
     return pass;
+  }
+
+  /** Keeps the table from growing forever: delivered rows are only history. */
+  async #purge(): Promise<void> {
+    const now = this.#o.clock().getTime();
+    if (now < this.#nextPurgeAt) return;
+    this.#nextPurgeAt = now + 3_600_000;
+    await this.#o.queue.purgeFinished(new Date(now - this.#o.retentionMs));
   }
 
   async #deliver(item: ClaimedDelivery): Promise<'delivered' | 'retried' | 'failed'> {

@@ -199,6 +199,12 @@ export class ConnectRepository {
     });
   }
 
+  /** Deletes delivered and discarded deliveries created before `before`; returns how many. Failed ones stay in the log. */
+  async purgeFinished(before: Date): Promise<number> {
+    const res = await this.#k.deleteFrom('connect_deliveries').where('status', 'in', ['delivered', 'discarded']).where('created_at', '<', before.toISOString()).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
   /** An envelope's deliveries in the order they were written (tests and the console). */
   listDeliveries(accountId: string, envelopeId?: string): Promise<ConnectDeliveryRow[]> {
     let q = this.#k.selectFrom('connect_deliveries').selectAll().where('account_id', '=', accountId);

@@ -105,4 +105,9 @@ async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) =>
   assert.equal((await rows()).find((r) => r.id === stale.id)?.status, 'pending');
   await connect.markDelivered(stale.id, 'w3', later);
   assert.equal((await rows()).find((r) => r.id === stale.id)?.status, 'delivered');
+
+  // Retention: finished rows older than the cut-off go, pending ones stay whatever their age.
+  assert.equal(await connect.purgeFinished(new Date(Date.now() - 86_400_000)), 0);
+  assert.equal(await connect.purgeFinished(new Date(Date.now() + 86_400_000)), 1);
+  assert.deepEqual((await rows()).map((r) => r.status), ['pending', 'pending', 'pending']);
 }
