@@ -1,14 +1,17 @@
 // What health checking costs on the proxy path (issue 4: under 5% throughput). The same gateway
 // and upstreams twice — health checks off (Kong's defaults) and on (active http probes every
 // second plus passive counting of every proxied response). Every round starts a fresh pair of
-// gateway processes, in alternating launch order, and measures them in alternating order: a
-// single long-lived pair once showed a steady 10% gap that was the processes, not the checks.
-// CONTROL=1 adds an off-vs-off pair per round (the same config twice): the noise floor.
+// gateway processes (alternating launch order), warms both, then measures them in SEGMENTS short
+// alternating slices, so that load from elsewhere on the machine hits both alike; the round's
+// figure is B/A of the pooled requests. The result is the median over rounds. Fresh processes
+// matter: one long-lived pair once showed a steady 10% gap that was the processes, not the
+// checks (two identical processes differ by up to ~8%). CONTROL=1 adds an off-vs-off pair per
+// round (the same config twice): the noise floor.
 //
 //   node --import tsx bench/gateway/health-overhead.ts
 //
-// Env knobs: DURATION (s, default 10), ROUNDS (default 3), CONNS (default 64), WORKERS ("1 2"),
-// CONTROL (unset). Upstream: nginx `return 200` on two ports, as bench/gateway/run.ts.
+// Env knobs: DURATION (s per slice, default 3), SEGMENTS (slices per side, default 4), ROUNDS
+// (default 5), CONNS (default 64), WORKERS ("1 2"), CONTROL (unset). Upstream: nginx `return 200` on two ports, as bench/gateway/run.ts.
 // Everything binds 127.0.0.1 and every process started here is stopped (by process group).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,8 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DURATION = Number(process.env.DURATION ?? 10);
-const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const DURATION = Number(process.env.DURATION ?? 3);
+const SEGMENTS = Number(process.env.SEGMENTS ?? 4);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const CONNS = Number(process.env.CONNS ?? 64);
 const WORKERS = (process.env.WORKERS ?? '1 2').split(/\s+/).filter(Boolean).map(Number);
 const CONTROL = process.env.CONTROL === '1';
@@ -94,12 +98,14 @@ function groupCpuSeconds(pgid: number): number {
   return ticks / 100;
 }
 
-function wrk(port: number): number {
+/** Requests completed in one wrk run of `seconds` against `port` (keep-alive, CONNS connections). */
+function wrk(port: number, seconds: number): number {
   const url = `http://127.0.0.1:${port}/`;
-  spawnSync('wrk', ['-t1', `-c${CONNS}`, '-d3s', url], { stdio: 'ignore' });
-  const out = spawnSync('timeout', ['-k', '5', String(DURATION + 30), 'wrk', '-t1', `-c${CONNS}`, `-d${DURATION}s`, url], { encoding: 'utf8' }).stdout;
+  const out = spawnSync('timeout', ['-k', '5', String(seconds + 30), 'wrk', '-t1', `-c${CONNS}`, `-d${seconds}s`, url], { encoding: 'utf8' }).stdout;
   if (/Non-2xx/.test(out)) throw new Error(`non-2xx responses on ${url}:\n${out}`);
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  const done = /(\d+) requests in/.exec(out)?.[1];
+  if (done === undefined) throw new Error(`no wrk result for ${url}:\n${out}`);
+  return Number(done);
 }
 
 const median = (xs: number[]): number => {
@@ -118,43 +124,47 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, 'off.yml'), kongYml(up1, up2, ''));
   writeFileSync(join(dir, 'on.yml'), kongYml(up1, up2, CHECKS_ON));
 
-  const lines = [`wrk -t1 -c${CONNS} -d${DURATION}s keep-alive, ${ROUNDS} rounds (fresh processes each), median; ${new Date().toISOString()}`, '',
-    '| workers | pair | A req/s | B req/s | B/A | A µs CPU/req | B µs CPU/req |', '| ---: | --- | ---: | ---: | ---: | ---: | ---: |'];
+  const lines = [`wrk -t1 -c${CONNS}, ${ROUNDS} rounds of fresh processes, ${SEGMENTS} alternating ${DURATION} s slices per side; ${new Date().toISOString()}`, '',
+    '| workers | pair | A req/s | B req/s | B/A median (rounds) | A µs CPU/req | B µs CPU/req |', '| ---: | --- | ---: | ---: | --- | ---: | ---: |'];
   const pairs: { name: string; a: string; b: string }[] = [{ name: 'off → on', a: 'off', b: 'on' }, ...(CONTROL ? [{ name: 'off → off (control)', a: 'off', b: 'off' }] : [])];
   for (const workers of WORKERS) {
     for (const pair of pairs) {
-      const rps = { a: [] as number[], b: [] as number[] };
-      const cpu = { a: [] as number[], b: [] as number[] };
+      const rounds: { rps: Record<'a' | 'b', number>; cpu: Record<'a' | 'b', number> }[] = [];
       for (let round = 1; round <= ROUNDS; round++) {
-        // Alternate which is launched and measured first, so neither is always the older process
-        // or runs on a warmer or cooler machine.
+        // Alternate which is launched and measured first, so neither is always the older process.
         const order = round % 2 ? (['a', 'b'] as const) : (['b', 'a'] as const);
         const ports = { a: await freePort(), b: await freePort() };
         const children: Record<'a' | 'b', ChildProcess | undefined> = { a: undefined, b: undefined };
         for (const side of order) {
-          const child = launch(`signet-w${workers}-r${round}-${side}-${pair[side]}`, process.execPath, ['--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', join(dir, `${pair[side]}.yml`),
+          children[side] = launch(`signet-w${workers}-r${round}-${side}-${pair[side]}`, process.execPath, ['--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', join(dir, `${pair[side]}.yml`),
             '--proxy-listen', `127.0.0.1:${ports[side]}`, '--admin-listen', 'off', '--workers', String(workers)]);
-          children[side] = child;
           await pollUntil(async () => (await status(ports[side])) === 200, { timeoutMs: 60_000, intervalMs: 200, what: `signet ${pair[side]}` });
         }
-        for (const side of order) {
-          const pgid = children[side]?.pid ?? 0;
-          const cpu0 = groupCpuSeconds(pgid);
-          const r = wrk(ports[side]);
-          // CPU per request includes the warm-up run: both sides alike.
-          const us = ((groupCpuSeconds(pgid) - cpu0) * 1e6) / (r * (DURATION + 3));
-          rps[side].push(r);
-          cpu[side].push(us);
-          console.log(`workers ${workers} ${pair.name} round ${round} ${side}=${pair[side].padEnd(3)}: ${Math.round(r).toLocaleString('en')} req/s, ${us.toFixed(1)} µs CPU/req`);
+        for (const side of order) wrk(ports[side], 3);
+        const done = { a: 0, b: 0 };
+        const cpuSeconds = { a: 0, b: 0 };
+        for (let slice = 0; slice < SEGMENTS; slice++) {
+          for (const side of slice % 2 ? [...order].reverse() : order) {
+            const pgid = children[side]?.pid ?? 0;
+            const cpu0 = groupCpuSeconds(pgid);
+            done[side] += wrk(ports[side], DURATION);
+            cpuSeconds[side] += groupCpuSeconds(pgid) - cpu0;
+          }
         }
+        const result = {
+          rps: { a: done.a / (SEGMENTS * DURATION), b: done.b / (SEGMENTS * DURATION) },
+          cpu: { a: (cpuSeconds.a * 1e6) / done.a, b: (cpuSeconds.b * 1e6) / done.b },
+        };
+        rounds.push(result);
+        console.log(`workers ${workers} ${pair.name} round ${round}: A=${pair.a} ${Math.round(result.rps.a).toLocaleString('en')} req/s ${result.cpu.a.toFixed(1)} µs CPU/req, ` +
+          `B=${pair.b} ${Math.round(result.rps.b).toLocaleString('en')} req/s ${result.cpu.b.toFixed(1)} µs CPU/req, B/A ${(result.rps.b / result.rps.a).toFixed(3)}`);
         const started = [children.a, children.b].filter((c): c is ChildProcess => c !== undefined);
         await stopAll(started);
         running.splice(0, running.length, ...running.filter((c) => !started.includes(c)));
       }
-      const a = median(rps.a);
-      const b = median(rps.b);
-      lines.push(`| ${workers} | ${pair.name} | ${Math.round(a).toLocaleString('en')} | ${Math.round(b).toLocaleString('en')} | ${(b / a).toFixed(3)} | ` +
-        `${median(cpu.a).toFixed(1)} | ${median(cpu.b).toFixed(1)} |`);
+      const ratios = rounds.map((r) => r.rps.b / r.rps.a);
+      lines.push(`| ${workers} | ${pair.name} | ${Math.round(median(rounds.map((r) => r.rps.a))).toLocaleString('en')} | ${Math.round(median(rounds.map((r) => r.rps.b))).toLocaleString('en')} | ` +
+        `**${median(ratios).toFixed(3)}** (${ratios.map((x) => x.toFixed(2)).join(', ')}) | ${median(rounds.map((r) => r.cpu.a)).toFixed(1)} | ${median(rounds.map((r) => r.cpu.b)).toFixed(1)} |`);
     }
   }
   writeFileSync(join(dir, 'summary.md'), lines.join('\n') + '\n');
