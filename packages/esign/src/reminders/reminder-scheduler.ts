@@ -5,17 +5,22 @@ import { notificationStep, type NotificationStepDeps } from './notification-step
 
 export type ReminderSchedulerOptions = NotificationStepDeps & {
   readonly store: Pick<EnvelopeStore, 'find' | 'update'>;
-  readonly due: Pick<NotificationRepository, 'dueEnvelopes' | 'refreshNextDue'>;
+  readonly due: Pick<NotificationRepository, 'dueEnvelopes' | 'refreshNextDue' | 'postpone'>;
   /** Injected: tests move it forward by days. */
   readonly clock: Clock;
   /** Reminders count in days; a minute between polls is plenty (tests poll faster). */
   readonly pollIntervalMs?: number;
   readonly batchSize?: number;
+  /** How long an envelope whose step failed waits before it is tried again (default 10 minutes). */
+  readonly failureRetryMs?: number;
   readonly onError?: (err: unknown, envelopeId?: string) => void;
 };
 
-/** What one pass did. */
-export type ReminderPass = { due: number; changed: number; lost: number };
+/**
+ * What one pass did: `changed` saved a step, `lost` found another writer first, `refreshed`
+ * only corrected a stale next_due_at, `failed` threw (the envelope was postponed).
+ */
+export type ReminderPass = { due: number; changed: number; lost: number; refreshed: number; failed: number };
 
 /**
  * Sends due reminders and expiration warnings and expires envelopes (issue 11). Safe with any
@@ -31,11 +36,11 @@ export class ReminderScheduler {
   constructor(options: ReminderSchedulerOptions) {
     this.#o = options;
     const batch = options.batchSize ?? 20;
-    // A full batch that all moved on is followed at once by the next (a backlog after downtime
-    // drains quickly); one that failed waits for the next poll rather than spinning.
+    // A full batch is followed at once by the next (a backlog after downtime drains quickly).
+    // A pass that failed as a whole (the database is down) throws and waits for the next poll.
     this.#loop = new PollingLoop(async () => {
       const pass = await this.runOnce();
-      return pass.changed + pass.lost === batch;
+      return pass.due === batch;
     }, { intervalMs: options.pollIntervalMs ?? 60_000, onError: (err) => options.onError?.(err) });
   }
 
@@ -43,17 +48,24 @@ export class ReminderScheduler {
     const o = this.#o;
     const now = o.clock();
     const due = await o.due.dueEnvelopes(now, o.batchSize ?? 20);
-    const pass: ReminderPass = { due: due.length, changed: 0, lost: 0 };
-    for (const { envelopeId, accountId } of due) {
+    const pass: ReminderPass = { due: due.length, changed: 0, lost: 0, refreshed: 0, failed: 0 };
+    for (const { envelopeId, accountId, nextDueAt } of due) {
       try {
         const envelope = await o.store.find(accountId, envelopeId);
-        if (!envelope) continue;
+        if (!envelope) throw new Error(`envelope ${envelopeId} of account ${accountId} has a notification row but could not be loaded`);
         const change = notificationStep(o, envelope, now);
-        if (!change) await o.due.refreshNextDue(envelope);
-        else if (await o.store.update(change)) pass.changed++;
+        if (!change) {
+          await o.due.refreshNextDue(envelope);
+          pass.refreshed++;
+        } else if (await o.store.update(change)) pass.changed++;
         else pass.lost++;
       } catch (err) {
+        pass.failed++;
         o.onError?.(err, envelopeId);
+        // Out of the head of the queue, or the same failures fill every batch and nothing
+        // due after them is ever sent. If the database itself is failing this throws too,
+        // and the pass ends: the loop retries at the next poll.
+        await o.due.postpone(envelopeId, nextDueAt, new Date(now.getTime() + (o.failureRetryMs ?? 10 * 60_000)));
       }
     }
     return pass;

@@ -68,6 +68,9 @@ export async function loadEnvelopeNotifications(k: Kysely<EnvelopeTables>, envel
   return new Map(rows.map((r) => [r.envelope_id, fromRow(r)]));
 }
 
+/** A row the scheduler found due; `nextDueAt` is the stored text, as read. */
+export type DueEnvelope = { envelopeId: string; accountId: string; nextDueAt: string };
+
 /** The scheduler's reads over the notification rows. */
 export class NotificationRepository {
   readonly #db: Db;
@@ -76,25 +79,45 @@ export class NotificationRepository {
   }
 
   /** Envelopes with something due by `now`, earliest first (an index range scan on next_due_at). */
-  async dueEnvelopes(now: Date, limit: number): Promise<{ envelopeId: string; accountId: string }[]> {
+  async dueEnvelopes(now: Date, limit: number): Promise<DueEnvelope[]> {
     const rows = await this.#db.kysely.withTables<NotificationTables & EnvelopeTables>().selectFrom('envelope_notifications')
       .innerJoin('envelopes', 'envelopes.id', 'envelope_notifications.envelope_id')
-      .select(['envelope_notifications.envelope_id', 'envelopes.account_id'])
+      .select(['envelope_notifications.envelope_id', 'envelopes.account_id', 'envelope_notifications.next_due_at'])
       .where('envelope_notifications.next_due_at', '<=', now.toISOString())
       .orderBy('envelope_notifications.next_due_at').orderBy('envelope_notifications.envelope_id')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ envelopeId: r.envelope_id, accountId: r.account_id }));
+    return rows.map((r) => ({ envelopeId: r.envelope_id, accountId: r.account_id, nextDueAt: r.next_due_at ?? '' }));
   }
 
   /**
    * Rewrites a row's next_due_at from the envelope as loaded. Only for a row that claimed work
    * its envelope does not have (a row written by an older version): without this it would be
-   * picked again on every pass.
+   * picked again on every pass. Guarded by the envelope's version, so a save that landed since
+   * the envelope was loaded (a signer finishing, another scheduler) is not overwritten with a
+   * schedule computed from the older state.
    */
   async refreshNextDue(envelope: Envelope): Promise<void> {
-    await this.#db.kysely.withTables<NotificationTables>().updateTable('envelope_notifications')
+    const k = this.#db.kysely.withTables<NotificationTables & EnvelopeTables>();
+    await k.updateTable('envelope_notifications')
       .set({ next_due_at: nextDueAt(envelope)?.toISOString() ?? null })
-      .where('envelope_id', '=', envelope.envelopeId).execute();
+      .where('envelope_id', '=', envelope.envelopeId)
+      .where((eb) => eb.exists(eb.selectFrom('envelopes').select('envelopes.id').where('envelopes.id', '=', envelope.envelopeId).where('envelopes.version', '=', envelope.version)))
+      .execute();
+  }
+
+  /**
+   * Moves a row whose step failed to `until`, so that it leaves the head of the due queue: the
+   * scheduler takes due rows earliest first, and a batch of envelopes that fail every time
+   * (a bug, bad stored data) would otherwise be picked again at every pass and starve every
+   * envelope due after them. Only while the row still holds the due time the scheduler read
+   * (`seenDueAt`): a save that rescheduled the envelope meanwhile wins.
+   */
+  async postpone(envelopeId: string, seenDueAt: string, until: Date): Promise<void> {
+    await this.#db.kysely.withTables<NotificationTables>().updateTable('envelope_notifications')
+      .set({ next_due_at: until.toISOString() })
+      .where('envelope_id', '=', envelopeId)
+      .where('next_due_at', '=', seenDueAt)
+      .execute();
   }
 }

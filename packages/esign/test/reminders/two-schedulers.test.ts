@@ -87,7 +87,7 @@ test('two schedulers on one database, same clock, both finding the envelope due:
   const a = scheduler(first, gated(new EnvelopesRepository(first), { beforeUpdate: allFound }, onFound, () => firstSaved()));
   const b = scheduler(second, gated(new EnvelopesRepository(second), { beforeUpdate: firstDone }, onFound, () => {}));
   const passes = await Promise.all([a.runOnce(), b.runOnce()]);
-  assert.deepEqual(passes, [{ due: 1, changed: 1, lost: 0 }, { due: 1, changed: 0, lost: 1 }]);
+  assert.deepEqual(passes, [{ due: 1, changed: 1, lost: 0, refreshed: 0, failed: 0 }, { due: 1, changed: 0, lost: 1, refreshed: 0, failed: 0 }]);
   assert.deepEqual((await reminders()).map((m) => m.recipient_email), ['once@example.com']);
   // Both again at the same time: nothing is due any more (the winner moved next_due_at on).
   assert.deepEqual([(await scheduler(first).runOnce()).due, (await scheduler(second).runOnce()).due], [0, 0]);

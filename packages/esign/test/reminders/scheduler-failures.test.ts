@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { test, type TestContext } from 'node:test';
+import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
+import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
+import { buildNotifier } from '../../src/mail/compose-notification.ts';
+import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
+import type { NotificationMails } from '../../src/reminders/notification-step.ts';
+import { ReminderScheduler } from '../../src/reminders/reminder-scheduler.ts';
+import { AccountsRepository } from '../../src/store/accounts-repository.ts';
+import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
+import { NotificationRepository } from '../../src/store/notification-repository.ts';
+import { OutboxRepository } from '../../src/store/outbox-repository.ts';
+import { freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import { FakeClock } from '../support/fake-clock.ts';
+
+const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+const DAY_S = 86_400;
+
+/** One database, envelopes to one signer each, reminders daily from one day after sending. */
+async function setup(t: TestContext) {
+  const db = await openMigrated(t, freshSqlite(t));
+  const clock = new FakeClock(Date.parse('2026-02-27T12:00:00.000Z'));
+  const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
+  assert.ok(account);
+  const store = new EnvelopesRepository(db);
+  const deps: EnvelopeDeps = {
+    store,
+    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: [{ width: 612, height: 792 }] }) },
+    anchors: { find: () => Promise.resolve([]) },
+    notifier: buildNotifier('https://esign.test'),
+    clock: clock.now,
+    random: { uuid: randomUUID, secretToken: () => randomUUID() },
+    hashSecret: sha,
+    hashBytes: sha,
+  };
+  const send = (email: string) => createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
+    status: 'sent', emailSubject: `For ${email}`,
+    documents: [{ documentId: '1', name: 'A', fileExtension: 'pdf', bytes: new Uint8Array([1]) }],
+    recipients: [{ type: 'signer', recipientId: '1', email, name: email, routingOrder: 1, signHereTabs: [] }],
+    notification: { useAccountDefaults: false, reminderEnabled: true, reminderDelayDays: 1, reminderFrequencyDays: 1, expireAfterDays: 30, expireWarnDays: 0 },
+  } });
+  const reminded = async () => (await new OutboxRepository(db).list()).filter((m) => m.kind === 'envelope-reminder').map((m) => m.recipient_email);
+  return { db, clock, store, send, reminded };
+}
+
+test('an envelope whose step keeps failing is postponed: it no longer holds the head of the due queue', async (t) => {
+  const { db, clock, store, send, reminded } = await setup(t);
+  // Sent first, so its reminder is due first: every batch of one starts with it.
+  const poison = await send('poison@example.com');
+  clock.advance(60);
+  await send('healthy@example.com');
+  clock.advance(DAY_S + 120);
+
+  const real = buildNotificationMails('https://esign.test');
+  // A bug that hits one envelope only (here: its reminder cannot be rendered).
+  const mails: NotificationMails = {
+    ...real,
+    reminder: (envelope, recipient, token, expiresAt) => {
+      if (recipient.email === 'poison@example.com') throw new Error('cannot render this one');
+      return real.reminder(envelope, recipient, token, expiresAt);
+    },
+  };
+  const errors: (string | undefined)[] = [];
+  const scheduler = new ReminderScheduler({
+    store, due: new NotificationRepository(db), clock: clock.now, random: { secretToken: () => randomUUID() }, hashSecret: sha, mails,
+    batchSize: 1, failureRetryMs: 15 * 60_000, onError: (_err, envelopeId) => errors.push(envelopeId),
+  });
+
+  assert.deepEqual(await scheduler.runOnce(), { due: 1, changed: 0, lost: 0, refreshed: 0, failed: 1 });
+  assert.deepEqual(errors, [poison.envelopeId]);
+  // The next pass gets past it to the envelope due after it.
+  assert.deepEqual(await scheduler.runOnce(), { due: 1, changed: 1, lost: 0, refreshed: 0, failed: 0 });
+  assert.deepEqual(await reminded(), ['healthy@example.com']);
+  assert.equal((await scheduler.runOnce()).due, 0, 'the failed one waits for its retry time');
+
+  // Its retry time comes (still failing): tried again, postponed again, nothing else lost.
+  clock.advance(15 * 60);
+  assert.deepEqual(await scheduler.runOnce(), { due: 1, changed: 0, lost: 0, refreshed: 0, failed: 1 });
+  assert.deepEqual(errors, [poison.envelopeId, poison.envelopeId]);
+  const row = await db.kysely.selectFrom('envelope_notifications' as never).select(['next_due_at' as never]).where('envelope_id' as never, '=', poison.envelopeId as never).executeTakeFirstOrThrow() as { next_due_at: string };
+  assert.equal(row.next_due_at, new Date(clock.now().getTime() + 15 * 60_000).toISOString());
+});
+
+test('a postponement never overwrites a schedule that a save changed meanwhile', async (t) => {
+  const { db, clock, send } = await setup(t);
+  const envelope = await send('someone@example.com');
+  clock.advance(DAY_S + 1);
+  const due = new NotificationRepository(db);
+  const [found] = await due.dueEnvelopes(clock.now(), 10);
+  assert.ok(found);
+  // Another writer reschedules the row after the scheduler read it.
+  await db.kysely.updateTable('envelope_notifications' as never).set({ next_due_at: '2026-03-10T00:00:00.000Z' } as never).where('envelope_id' as never, '=', envelope.envelopeId as never).execute();
+  await due.postpone(found.envelopeId, found.nextDueAt, new Date(clock.now().getTime() + 60_000));
+  const row = await db.kysely.selectFrom('envelope_notifications' as never).select(['next_due_at' as never]).executeTakeFirstOrThrow() as { next_due_at: string };
+  assert.equal(row.next_due_at, '2026-03-10T00:00:00.000Z');
+});
