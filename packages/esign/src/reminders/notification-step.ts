@@ -70,3 +70,14 @@ export function notificationStep(deps: NotificationStepDeps, envelope: Envelope,
   };
   return { envelope: next, signingTokens, mails, audit };
 }
+
+/**
+ * The expiry alone, when it is due at `now` (undefined otherwise): what a signing request does
+ * to an envelope whose expiry the scheduler has not acted on yet (it polls once a minute, and
+ * can be behind). Without it a signer could still sign, view or decline an expired envelope in
+ * that gap. It is the scheduler's own step, so whichever saves first wins (version check) and
+ * the other recomputes or drops its change: the envelope expires once, with one set of mails.
+ */
+export function expiryIfDue(deps: NotificationStepDeps, envelope: Envelope, now: Date): EnvelopeChange | undefined {
+  return dueWork(envelope, now).kind === 'expire' ? notificationStep(deps, envelope, now) : undefined;
+}

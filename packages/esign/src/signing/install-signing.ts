@@ -4,6 +4,7 @@ import { CompletionWorker } from '../completion/completion-worker.ts';
 import { loadOrCreateDevSeal } from '../completion/dev-seal-identity.ts';
 import type { EsignContext } from '../context.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
+import { buildNotificationMails } from '../reminders/notification-mails.ts';
 import { accountAccess, bearerAuth } from '../restapi/bearer-auth.ts';
 import { registerSigningApiRoutes } from '../restapi/signing/signing-api-routes.ts';
 import { AuditEventsRepository } from '../store/audit-events-repository.ts';
@@ -82,6 +83,7 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
       pages: new PageRenderer(),
       onSigned: () => completion.wake(),
       senderOf,
+      expiry: { random: options.envelopes.random, hashSecret: options.envelopes.hashSecret, mails: buildNotificationMails(ctx.config.publicUrl) },
     });
     done();
   });

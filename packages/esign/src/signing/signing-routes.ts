@@ -9,7 +9,7 @@ import { signerAccess, type SignerAccess } from '../domain/signing/signer-access
 import { declineSigning, finishSigning, recordView } from '../domain/signing/signing-changes.ts';
 import { EsignError } from '../errors.ts';
 import { envelopeDeclinedMail } from '../mail/templates/envelope-declined-mail.ts';
-import { EXPIRED_VOIDED_REASON } from '../reminders/notification-step.ts';
+import { EXPIRED_VOIDED_REASON, expiryIfDue, type NotificationStepDeps } from '../reminders/notification-step.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
@@ -30,6 +30,8 @@ export type SigningRouteDeps = {
   readonly onSigned: () => void;
   /** The sender's name and e-mail (told when a signer declines). */
   readonly senderOf: (userId: string) => Promise<{ name: string; email: string } | undefined>;
+  /** Expires an envelope past its expiry date that the scheduler has not reached yet (issue 11). */
+  readonly expiry: NotificationStepDeps;
 };
 
 type RefParams = { ref: string };
@@ -78,6 +80,17 @@ function statePage(access: Exclude<SignerAccess, { kind: 'sign' }>, ref: SignerR
 export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDeps): void {
   const { envelopes: d, lookup } = deps;
 
+  /**
+   * The envelope as the signer acts on it at `now`: one whose expiry date has passed is expired
+   * first (reminders/notification-step.ts expiryIfDue), so nobody views, signs or declines an
+   * expired envelope while the scheduler has yet to get to it.
+   */
+  async function envelopeAt(ref: SignerRef, now: Date): Promise<Envelope> {
+    const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    if (!expiryIfDue(deps.expiry, envelope, now)) return envelope;
+    return (await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => expiryIfDue(deps.expiry, current, now))).envelope;
+  }
+
   const signerOr404 = async (request: FastifyRequest<{ Params: RefParams }>) => resolveSigner(lookup, request, request.params.ref);
 
   async function documentPages(envelope: Envelope): Promise<DocumentPages[]> {
@@ -97,10 +110,11 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
   app.get<{ Params: RefParams }>('/signing/:ref', async (request, reply) => {
     const ref = await signerOr404(request);
     if (!ref) return unknownLink(reply);
-    let envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    const now = deps.ctx.now();
+    let envelope = await envelopeAt(ref, now);
     let access = signerAccess(envelope, ref.recipientId);
     if (access.kind === 'sign') {
-      ({ envelope } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => recordView(current, ref.recipientId, deps.ctx.now(), actorOf(request))));
+      ({ envelope } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => recordView(current, ref.recipientId, now, actorOf(request))));
       access = signerAccess(envelope, ref.recipientId);
     }
     if (access.kind !== 'sign') return sendPage(reply, statePage(access, ref, envelope));
@@ -123,12 +137,12 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     assertCsrf(request);
     const ref = await signerOr404(request);
     if (!ref) return unknownLink(reply);
-    const before = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    const now = deps.ctx.now();
+    const before = await envelopeAt(ref, now);
     const access = signerAccess(before, ref.recipientId);
     if (access.kind === 'sign') {
       const tabs = access.recipient.tabs;
       const form = parseFinishForm(request.body, { requiredTabIds: tabs.filter((t) => !t.optional).map((t) => t.tabId), allTabIds: tabs.map((t) => t.tabId) });
-      const now = deps.ctx.now();
       // Saved before the status change: once the envelope is `signed`, completion finds every signature.
       await deps.signing.saveSignature(ref.envelopeId, ref.recipientId, {
         kind: form.signature.kind,
@@ -136,8 +150,19 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
         signedTabIds: form.signedTabIds,
         adoptedAt: now,
       });
-      const { envelope } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => finishSigning(d, current, ref.recipientId, now, actorOf(request)));
-      if (envelope.status === 'signed') deps.onSigned();
+      let finished: Envelope;
+      try {
+        ({ envelope: finished } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => finishSigning(d, current, ref.recipientId, now, actorOf(request))));
+      } catch (err) {
+        // Lost a race to a change that closed the envelope (the scheduler expired it, the
+        // sender voided it, a co-signer declined): the signer sees that state, not an error.
+        if (!(err instanceof EsignError) || err.code !== 'ENVELOPE_INVALID_STATUS') throw err;
+        const closed = await getEnvelope(d, ref.accountId, ref.envelopeId);
+        const state = signerAccess(closed, ref.recipientId);
+        if (state.kind === 'sign') throw err;
+        return sendPage(reply, statePage(state, ref, closed), 409);
+      }
+      if (finished.status === 'signed') deps.onSigned();
     } else if (access.kind !== 'finished') {
       return sendPage(reply, statePage(access, ref, before), 409);
     }
@@ -149,7 +174,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     assertCsrf(request);
     const ref = await signerOr404(request);
     if (!ref) return unknownLink(reply);
-    const before = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    const before = await envelopeAt(ref, deps.ctx.now());
     const access = signerAccess(before, ref.recipientId);
     if (access.kind === 'sign') {
       const reason = formField(request.body, 'reason') ?? '';

@@ -22,7 +22,7 @@ export const DAY_S = 86_400;
  * the real clock and sends a mail once its due time (the fake time it was written at) has
  * passed, so fake time must never run ahead of real time.
  */
-export async function startReminderEsign(t: TestContext, smtpUrl: string) {
+export async function startReminderEsign(t: TestContext, smtpUrl: string, options: { reminderPollMs?: number } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'signet-reminders-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const server: Server = createServer();
@@ -37,7 +37,7 @@ export async function startReminderEsign(t: TestContext, smtpUrl: string) {
     // PDFs pass through (no LibreOffice/Chromium): these tests are about time, not documents.
     converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText },
     mailWorker: { pollIntervalMs: 50 },
-    reminderPollMs: 50,
+    reminderPollMs: options.reminderPollMs ?? 50,
     serverFactory: (handler) => {
       server.on('request', handler);
       return server;

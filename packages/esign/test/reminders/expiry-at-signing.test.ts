@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { test, type TestContext } from 'node:test';
+import type { ParsedMail } from 'mailparser';
+import { pollUntil } from '@signet/kit';
+import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
+import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
+import { applySigningChange } from '../../src/domain/signing/apply-signing-change.ts';
+import { finishSigning } from '../../src/domain/signing/signing-changes.ts';
+import { buildNotifier } from '../../src/mail/compose-notification.ts';
+import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
+import { expiryIfDue } from '../../src/reminders/notification-step.ts';
+import { AccountsRepository } from '../../src/store/accounts-repository.ts';
+import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
+import { OutboxRepository } from '../../src/store/outbox-repository.ts';
+import { freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import { FakeClock } from '../support/fake-clock.ts';
+import { FormClient, hiddenField } from '../support/form-client.ts';
+import { startSmtpListener } from '../support/smtp-listener.ts';
+import { DAY_S, onePagePdf, startReminderEsign } from './reminders-harness.ts';
+
+const wait = { timeoutMs: 15_000, intervalMs: 20 };
+const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
+
+test('past its expiry date, a signing link expires the envelope itself: no signing in the gap before the scheduler\'s next pass', async (t) => {
+  const smtp = await startSmtpListener(t);
+  // The scheduler passes once at start, then not for an hour: only the signing request can expire it.
+  const { h, clock, call } = await startReminderEsign(t, smtp.url, { reminderPollMs: 3_600_000 });
+  const created = await call('POST', '', {
+    emailSubject: 'Sign by tomorrow', status: 'sent',
+    documents: [{ documentId: '1', name: 'A.pdf', documentBase64: await onePagePdf() }],
+    recipients: { signers: [{ email: 'late@example.com', name: 'Late', recipientId: '1' }, { email: 'other@example.com', name: 'Other', recipientId: '2' }] },
+    notification: { expirations: { expireEnabled: 'true', expireAfter: '1', expireWarn: '0' } },
+  });
+  assert.equal(created.status, 201, created.text);
+  const envelopeId = String(created.json().envelopeId);
+  await pollUntil(() => smtp.received.length >= 2, { ...wait, what: 'the invitations' });
+  const linkOf = (email: string) => smtp.received.find((m) => toAddress(m) === email)?.text?.split('\n').find((l) => l.startsWith(`${h.origin}/signing/`))?.trim() ?? '';
+  const late = new URL(linkOf('late@example.com')).pathname;
+  const other = new URL(linkOf('other@example.com')).pathname;
+
+  // The signer opens the page while it is still valid...
+  const browser = new FormClient(h.origin);
+  const page = await browser.get(late);
+  assert.equal(page.status, 200);
+  const csrf = hiddenField(page.text, '_csrf');
+  // ...and presses Finish a second after the expiry date.
+  clock.advance(DAY_S + 1);
+  const finish = await browser.post(`${late}/finish`, { _csrf: csrf, signatureKind: 'typed', signatureText: 'Late', signedTabs: '' });
+  assert.equal(finish.status, 409, finish.text);
+  assert.match(finish.text, /Expired/);
+  const envelope = (await call('GET', `/${envelopeId}?include=recipients`)).json() as { status: string; voidedReason: string; recipients: { signers: { status: string }[] } };
+  assert.deepEqual([envelope.status, envelope.voidedReason], ['voided', 'Envelope has expired.']);
+  assert.deepEqual(envelope.recipients.signers.map((s) => s.status), ['delivered', 'sent'], 'nobody signed (the first had opened it)');
+  // The other signer's link and decline are closed too.
+  const otherPage = await new FormClient(h.origin).get(other);
+  assert.match(otherPage.text, /Expired/);
+  assert.doesNotMatch(otherPage.text, /id="finish"/);
+  // Expired once: one notice per signer, not one per request that noticed.
+  await pollUntil(() => smtp.received.length >= 4, { ...wait, what: 'the expiry notices' });
+  assert.deepEqual(smtp.received.slice(2).map((m) => `${m.subject ?? ''} -> ${toAddress(m)}`).sort(), ['Voided: Sign by tomorrow -> late@example.com', 'Voided: Sign by tomorrow -> other@example.com']);
+  const outbox = await new OutboxRepository(h.store.db).list();
+  assert.equal(outbox.filter((m) => m.kind === 'envelope-expired').length, 2);
+});
+
+/** A store-level setup: one signer, expiry after 1 day. */
+async function oneSignerExpiringTomorrow(t: TestContext) {
+  const db = await openMigrated(t, freshSqlite(t));
+  const clock = new FakeClock(Date.parse('2028-02-28T23:30:00.000Z'));
+  const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
+  assert.ok(account);
+  const deps: EnvelopeDeps = {
+    store: new EnvelopesRepository(db),
+    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: [{ width: 612, height: 792 }] }) },
+    anchors: { find: () => Promise.resolve([]) },
+    notifier: buildNotifier('https://esign.test'),
+    clock: clock.now,
+    random: { uuid: randomUUID, secretToken: () => randomUUID() },
+    hashSecret: sha,
+    hashBytes: sha,
+  };
+  const envelope = await createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
+    status: 'sent', emailSubject: 'Race',
+    documents: [{ documentId: '1', name: 'A', fileExtension: 'pdf', bytes: new Uint8Array([1]) }],
+    recipients: [{ type: 'signer', recipientId: '1', email: 'racer@example.com', name: 'Racer', routingOrder: 1, signHereTabs: [] }],
+    notification: { useAccountDefaults: false, reminderEnabled: false, reminderDelayDays: 0, reminderFrequencyDays: 0, expireAfterDays: 1, expireWarnDays: 0 },
+  } });
+  const stepDeps = { random: deps.random, hashSecret: sha, mails: buildNotificationMails('https://esign.test') };
+  const kinds = async () => (await new OutboxRepository(db).list()).map((m) => m.kind).filter((k) => k !== 'envelope-sent');
+  return { clock, deps, envelope, stepDeps, kinds };
+}
+
+const actor = { ipAddress: '127.0.0.1' };
+
+test('a signature and the expiry computed from the same version at the same instant: the expiry saves first, the signature is refused, no signing mail', async (t) => {
+  const { clock, deps, envelope, stepDeps, kinds } = await oneSignerExpiringTomorrow(t);
+  clock.advance(DAY_S); // exactly at the expiry instant (2028-02-29T23:30Z, a leap day)
+  const now = clock.now();
+  const loaded = await deps.store.find(envelope.accountId, envelope.envelopeId);
+  assert.ok(loaded);
+  const expiry = expiryIfDue(stepDeps, loaded, now);
+  assert.ok(expiry, 'due at the instant itself');
+  // The signer's request computed its change from the same version (before it saw the expiry).
+  const signature = finishSigning(deps, loaded, '1', now, actor);
+  assert.ok(signature);
+  assert.equal(await deps.store.update(expiry), true);
+  assert.equal(await deps.store.update(signature), false, 'the version check refuses the signature');
+  // Recomputed on the fresh state, as applySigningChange does: the envelope is closed.
+  await assert.rejects(applySigningChange(deps, envelope.accountId, envelope.envelopeId, (current) => finishSigning(deps, current, '1', now, actor)), { code: 'ENVELOPE_INVALID_STATUS' });
+  const after = await deps.store.find(envelope.accountId, envelope.envelopeId);
+  assert.deepEqual([after?.status, after?.recipients[0]?.status, after?.version], ['voided', 'sent', loaded.version + 1]);
+  assert.deepEqual(await kinds(), ['envelope-expired']);
+});
+
+test('the same race the other way round: the signature saves first, the expiry step is refused and its notice never exists', async (t) => {
+  const { clock, deps, envelope, stepDeps, kinds } = await oneSignerExpiringTomorrow(t);
+  clock.advance(DAY_S - 1); // a second before expiry: the signer is in time
+  const loaded = await deps.store.find(envelope.accountId, envelope.envelopeId);
+  assert.ok(loaded);
+  const signature = finishSigning(deps, loaded, '1', clock.now(), actor);
+  assert.ok(signature);
+  clock.advance(1);
+  const expiry = expiryIfDue(stepDeps, loaded, clock.now());
+  assert.ok(expiry);
+  assert.equal(await deps.store.update(signature), true);
+  assert.equal(await deps.store.update(expiry), false);
+  const after = await deps.store.find(envelope.accountId, envelope.envelopeId);
+  assert.equal(after?.status, 'signed');
+  assert.equal(after && expiryIfDue(stepDeps, after, clock.now()), undefined, 'a signed envelope no longer expires');
+  assert.deepEqual(await kinds(), []);
+});
