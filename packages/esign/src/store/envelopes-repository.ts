@@ -5,6 +5,7 @@ import type { Db } from './database.ts';
 import type { EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTabRow, EnvelopeTables } from './envelope-tables.ts';
 import { appendAuditEvents } from './audit-events-repository.ts';
 import { readEnvelopeStatuses, recordConnectEvents } from './connect-event-recorder.ts';
+import { envelopeSortKey, matchesSearchText } from './envelope-list-sql.ts';
 import { enqueueMails } from './outbox-repository.ts';
 import { loadEnvelopeNotifications, saveEnvelopeNotification } from './notification-repository.ts';
 
@@ -95,9 +96,15 @@ export class EnvelopesRepository implements EnvelopeStore {
     if (query.toDate) q = q.where('status_changed_at', '<=', query.toDate.toISOString());
     if (query.statuses) q = q.where('status', 'in', query.statuses.length > 0 ? [...query.statuses] : ['']);
     if (query.envelopeIds) q = q.where('id', 'in', query.envelopeIds.length > 0 ? [...query.envelopeIds] : ['']);
+    if (query.searchText !== undefined) q = q.where(matchesSearchText(this.#db.engine, query.searchText));
     const total = await q.select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
     const direction = query.order ?? 'asc';
-    const rows = await q.selectAll().orderBy('status_changed_at', direction).orderBy('id', direction).offset(query.startPosition).limit(query.count).execute();
+    // order_by's key, then the status change time and the id: a total order, so pages never overlap.
+    const sort = envelopeSortKey(this.#db.engine, query.orderBy ?? 'status_changed');
+    const rows = await q.selectAll()
+      .orderBy(sort.expression, (ob) => (sort.nullable ? ob[direction]().nullsLast() : ob[direction]()))
+      .orderBy('status_changed_at', direction).orderBy('id', direction)
+      .offset(query.startPosition).limit(query.count).execute();
     return { envelopes: await this.#hydrate(k, rows), totalSetSize: Number(total.n) };
   }
 

@@ -71,9 +71,16 @@ export type EnvelopeQuery = {
   readonly envelopeIds?: readonly string[];
   readonly startPosition: number;
   readonly count: number;
-  /** By status change time: 'asc' (default, oldest first) or 'desc' (newest first). */
+  /** 'asc' (default: oldest or A first) or 'desc', along `orderBy`. */
   readonly order?: 'asc' | 'desc';
+  /** The sort key (listStatusChanges' order_by); the status change time when absent. */
+  readonly orderBy?: EnvelopeOrderBy;
+  /** Only envelopes whose subject, or a recipient's name or email, contains this (ASCII case folded). */
+  readonly searchText?: string;
 };
+
+/** What listStatusChanges can sort by (restapi/envelopes/parse-status-changes-query.ts maps DocuSign's names). */
+export type EnvelopeOrderBy = 'status_changed' | 'created' | 'sent' | 'completed' | 'subject' | 'status' | 'user_name' | 'expire';
 
 /** Envelope persistence (store/ implements it over Kysely). */
 export interface EnvelopeStore {

@@ -1,4 +1,4 @@
-import type { EnvelopeQuery } from '../../domain/envelope/ports.ts';
+import type { EnvelopeOrderBy, EnvelopeQuery } from '../../domain/envelope/ports.ts';
 import { EsignError } from '../../errors.ts';
 
 /** A query string as Fastify parses it (form semantics: `+` is a space, esign-wire.md §0.14). */
@@ -8,6 +8,28 @@ const STATUSES = new Set(['created', 'sent', 'delivered', 'signed', 'completed',
 // Page size: our own default and ceiling (a page of 1000 envelopes is already large).
 const DEFAULT_COUNT = 100;
 const MAX_COUNT = 1000;
+/**
+ * order_by's values as DocuSign documents them (Envelopes: listStatusChanges, eSignature
+ * OpenAPI v2.1) and the key each sorts by here. `last_modified` is the status change time
+ * because that is what we answer as lastModifiedDateTime (to-wire-envelope.ts); an envelope's
+ * name is its subject. undefined: documented, but about a user's inbox (action_required) or a
+ * column we do not keep (signer_list), so refused rather than silently sorted another way.
+ */
+const ORDER_BY = new Map<string, EnvelopeOrderBy | undefined>([
+  ['status_changed', 'status_changed'],
+  ['last_modified', 'status_changed'],
+  ['created', 'created'],
+  ['sent', 'sent'],
+  ['completed', 'completed'],
+  ['expire', 'expire'],
+  ['subject', 'subject'],
+  ['envelope_name', 'subject'],
+  ['status', 'status'],
+  ['user_name', 'user_name'],
+  ['action_required', undefined],
+  ['signer_list', undefined],
+]);
+const SUPPORTED_ORDER_BY = [...ORDER_BY].filter(([, key]) => key !== undefined).map(([name]) => name).join(', ');
 
 function first(query: RawQuery, name: string): string | undefined {
   const v = query[name];
@@ -40,10 +62,18 @@ function list(query: RawQuery, name: string): string[] | undefined {
   return items.length === 0 ? undefined : items;
 }
 
+function orderBy(query: RawQuery): EnvelopeOrderBy | undefined {
+  const name = first(query, 'order_by')?.toLowerCase();
+  if (name === undefined) return undefined;
+  if (!ORDER_BY.has(name)) invalid(`Query parameter 'order_by' must be one of ${SUPPORTED_ORDER_BY}, got "${name}".`);
+  return ORDER_BY.get(name) ?? invalid(`Query parameter 'order_by' value "${name}" is not supported by this server; use one of ${SUPPORTED_ORDER_BY}.`);
+}
+
 /**
  * listStatusChanges' query (esign-wire.md §2): `from_date` is required unless `envelope_ids`
  * or `transaction_ids` is given, in DocuSign's own words; `status` is a comma list ("any"
- * means all); `count` and `start_position` page the result.
+ * means all); `count` and `start_position` page the result; `order_by` and `order` sort it;
+ * `search_text` keeps the envelopes whose subject or a recipient's name or email contains it.
  */
 export function parseStatusChangesQuery(query: RawQuery): EnvelopeQuery {
   const envelopeIds = list(query, 'envelope_ids');
@@ -57,11 +87,15 @@ export function parseStatusChangesQuery(query: RawQuery): EnvelopeQuery {
   if (statuses?.includes('any')) statuses = undefined;
   for (const s of statuses ?? []) if (!STATUSES.has(s)) invalid(`Query parameter 'status' has an unknown status "${s}".`);
   // `order` (asc|desc) flips the listing; asking for the newest N (order=desc&count=N) must not
-  // silently return the oldest N. `order_by` is not honoured: the key is always the status change time.
+  // silently return the oldest N.
   const order = first(query, 'order')?.toLowerCase();
   if (order !== undefined && order !== 'asc' && order !== 'desc') invalid(`Query parameter 'order' must be asc or desc, got "${order}".`);
+  const sortKey = orderBy(query);
+  const searchText = first(query, 'search_text');
   return {
     ...(order === 'desc' ? { order } : {}),
+    ...(sortKey !== undefined && sortKey !== 'status_changed' ? { orderBy: sortKey } : {}),
+    ...(searchText !== undefined ? { searchText } : {}),
     ...(fromDate ? { fromDate } : {}),
     ...(toDate ? { toDate } : {}),
     ...(statuses ? { statuses } : {}),

@@ -1,0 +1,73 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { EnvelopeOrderBy } from '../domain/envelope/ports.ts';
+import type { Engine } from './migrations.ts';
+
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * Lower case for A-Z only. SQLite's lower() folds ASCII only (it is built without ICU), so
+ * PostgreSQL folds the same letters with translate() rather than its Unicode lower(): a search
+ * or a sort answers the same on both engines ("É" and "é" stay distinct on both).
+ */
+export function foldAscii(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+function folded(engine: Engine, value: RawBuilder<unknown>): RawBuilder<string> {
+  return engine === 'postgres' ? sql<string>`translate(${value}, ${UPPER}, ${LOWER})` : sql<string>`lower(${value})`;
+}
+
+/**
+ * A text sort key: ASCII-folded, then compared byte by byte. SQLite's default collation is
+ * binary; PostgreSQL's follows the database locale (en_US ignores spaces and punctuation at
+ * first), so it is pinned to "C", which compares UTF-8 bytes as SQLite does.
+ */
+function textKey(engine: Engine, value: RawBuilder<unknown>): RawBuilder<string> {
+  return engine === 'postgres' ? sql<string>`${folded(engine, value)} collate "C"` : folded(engine, value);
+}
+
+/**
+ * listStatusChanges' search_text: the subject, or any recipient's name or email, contains the
+ * text (ASCII case folded; LIKE's own wildcards in the text are escaped, so they match
+ * themselves). The recipients' part is one EXISTS per envelope on their primary key.
+ */
+export function matchesSearchText(engine: Engine, text: string): RawBuilder<SqlBool> {
+  const pattern = `%${foldAscii(text).replace(/[!%_]/g, '!$&')}%`;
+  const like = (column: string) => sql<SqlBool>`${folded(engine, sql.ref(column))} like ${pattern} escape '!'`;
+  return sql<SqlBool>`(${like('envelopes.email_subject')} or exists (select 1 from envelope_recipients r where r.envelope_id = envelopes.id and (${like('r.name')} or ${like('r.email')})))`;
+}
+
+/** The expression listStatusChanges sorts by, and whether it can be NULL (those come last). */
+export type EnvelopeSortKey = { readonly expression: RawBuilder<unknown>; readonly nullable: boolean };
+
+/** The sort key of an order_by (parse-status-changes-query.ts maps DocuSign's names to ours). */
+export function envelopeSortKey(engine: Engine, orderBy: EnvelopeOrderBy): EnvelopeSortKey {
+  const column = (name: string, nullable = false): EnvelopeSortKey => ({ expression: sql.ref(`envelopes.${name}`), nullable });
+  switch (orderBy) {
+    case 'status_changed':
+      return column('status_changed_at');
+    case 'created':
+      return column('created_at');
+    // Timestamps are ISO-8601 UTC text of one length (schema.ts): text order is time order.
+    case 'sent':
+      return column('sent_at', true);
+    case 'completed':
+      return column('completed_at', true);
+    case 'subject':
+      return { expression: textKey(engine, sql.ref('envelopes.email_subject')), nullable: false };
+    case 'status':
+      return { expression: textKey(engine, sql.ref('envelopes.status')), nullable: false };
+    case 'user_name':
+      // The sender's name (users.name), as DocuSign's senderName.
+      return { expression: textKey(engine, sql`(select u.name from users u where u.id = envelopes.sender_user_id)`), nullable: false };
+    case 'expire':
+      // reminders/notification-schedule.ts expiresAt: sent + expireAfter days; none for a draft.
+      return {
+        expression: engine === 'postgres'
+          ? sql`(select cast(envelopes.sent_at as timestamptz) + n.expire_after_days * interval '1 day' from envelope_notifications n where n.envelope_id = envelopes.id)`
+          : sql`(select julianday(envelopes.sent_at) + n.expire_after_days from envelope_notifications n where n.envelope_id = envelopes.id)`,
+        nullable: true,
+      };
+  }
+}
