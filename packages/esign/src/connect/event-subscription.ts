@@ -1,4 +1,4 @@
-import type { ConnectEvent } from './connect-events.ts';
+import type { SubscribableEvent } from './connect-events.ts';
 
 /**
  * What a listener subscribed to and how its messages are shaped: the common part of an
@@ -7,8 +7,8 @@ import type { ConnectEvent } from './connect-events.ts';
 export type EventSubscription = {
   /** The listener: an absolute http(s) URL, checked against the SSRF rules when it was set. */
   readonly url: string;
-  /** The events that are published to it (legacy status codes already mapped). */
-  readonly events: readonly ConnectEvent[];
+  /** The events it asked for (legacy status codes already mapped); those this service never publishes never fire. */
+  readonly events: readonly SubscribableEvent[];
   /** Sign each message with the account's active HMAC keys (X-DocuSign-Signature-N). */
   readonly includeHMAC: boolean;
   /** DocuSign `includeDocuments`: the envelope summary carries its documents with their PDFBytes (the sealed ones once completed). */

@@ -18,21 +18,36 @@ test('eventNotification: SIM events, legacy codes mapped, flags read leniently (
     eventData: { version: 'restv2.1', format: 'json', includeData: ['recipients', 'Tabs'] },
   }), {
     url: 'https://hooks.example.com/ds',
-    events: ['envelope-sent', 'envelope-completed', 'envelope-voided', 'recipient-completed'],
+    events: ['envelope-sent', 'envelope-completed', 'envelope-voided', 'recipient-completed', 'recipient-authenticationfailed'],
     includeHMAC: true, includeDocuments: false, includeData: ['recipients', 'tabs'], requireAcknowledgment: true,
   });
+});
+
+test('eventNotification: every event name DocuSign publishes is accepted (as DocuSign\'s own samples list them), those never published here included', () => {
+  // The list DocuSign integrations commonly send: refusing any of it would fail their createEnvelope.
+  const docusignList = [
+    'envelope-sent', 'envelope-delivered', 'envelope-completed', 'envelope-declined', 'envelope-voided', 'envelope-resent', 'envelope-corrected', 'envelope-purge', 'envelope-deleted', 'envelope-discard',
+    'recipient-sent', 'recipient-autoresponded', 'recipient-delivered', 'recipient-completed', 'recipient-declined', 'recipient-authenticationfailed', 'recipient-resent', 'recipient-delegate', 'recipient-reassign', 'recipient-finish-later',
+  ];
+  assert.deepEqual(read({ url: 'https://hooks.example.com/ds', events: docusignList })?.events, docusignList);
+  assert.deepEqual(parseConnectConfiguration({ urlToPublishTo: 'https://hooks.example.com/ds', events: ['envelope-created', 'template-created', 'click-agreed', 'Recipient-Finish-Later'] }).events, ['envelope-created', 'template-created', 'click-agreed', 'recipient-finish-later']);
+  // A name DocuSign does not publish stays a 400: it is a typo, and the listener would wait for it forever.
+  bad(() => read({ url: 'https://h.example/', events: ['envelope-signed'] }), /"envelope-signed" is not a DocuSign Connect event/);
 });
 
 test('eventNotification: bad input is a 400 naming the field', () => {
   bad(() => read({ events: ['envelope-sent'] }), /eventNotification\.url is required/);
   bad(() => read({ url: '/relative', events: ['envelope-sent'] }), /eventNotification\.url must be an absolute URL/);
   bad(() => read({ url: 'https://h.example/' }), /eventNotification names no events/);
-  bad(() => read({ url: 'https://h.example/', events: ['envelope-exploded'] }), /eventNotification\.events\[0\] "envelope-exploded" is not a Connect event/);
+  bad(() => read({ url: 'https://h.example/', events: ['envelope-exploded'] }), /eventNotification\.events\[0\] "envelope-exploded" is not a DocuSign Connect event/);
   bad(() => read({ url: 'https://h.example/', envelopeEvents: [{ envelopeEventStatusCode: 'Nope' }] }), /envelopeEvents\[0\] "Nope" is not a status code/);
   bad(() => read({ url: 'https://h.example/', events: ['envelope-sent'], eventData: { format: 'xml' } }), /eventData\.format must be "json"/);
   bad(() => read({ url: 'https://h.example/', events: ['envelope-sent'], useSoapInterface: 'true' }), /useSoapInterface must be false/);
   bad(() => read({ url: 'https://h.example/', events: ['envelope-sent'], includeHMAC: 'maybe' }), /includeHMAC must be true or false/);
   bad(() => read('https://h.example/'), /eventNotification must be an object/);
+  // Aggregate messages (one per envelope status, the legacy shape) are not what this service sends.
+  bad(() => read({ url: 'https://h.example/', events: ['envelope-sent'], deliveryMode: 'aggregate' }), /deliveryMode must be "SIM"/);
+  assert.deepEqual(read({ url: 'https://h.example/', events: ['envelope-sent'], deliveryMode: 'sim' })?.events, ['envelope-sent']);
 });
 
 test('ConnectCustomConfiguration: legacy events are plain strings, requiresAcknowledgement is spelled its way, connectId is numeric', () => {

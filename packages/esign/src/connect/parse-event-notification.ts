@@ -1,5 +1,5 @@
 import type { WireReader } from '../restapi/envelopes/wire-reader.ts';
-import { CONNECT_EVENTS, findConnectEvent, LEGACY_ENVELOPE_EVENTS, LEGACY_RECIPIENT_EVENTS, type ConnectEvent } from './connect-events.ts';
+import { CONNECT_EVENTS, findSubscribableEvent, LEGACY_ENVELOPE_EVENTS, LEGACY_RECIPIENT_EVENTS, type SubscribableEvent } from './connect-events.ts';
 import type { EventSubscription } from './event-subscription.ts';
 
 // A listener URL longer than this is not a listener (DocuSign's own limit is not published).
@@ -7,12 +7,9 @@ export const MAX_LISTENER_URL = 2048;
 const INCLUDE_DATA = ['custom_fields', 'documents', 'extensions', 'attachments', 'folders', 'payment_tabs', 'powerform', 'prefill_tabs', 'recipients', 'tabs'];
 
 /** A legacy status code read from a string or from `{<field>: code}`. */
-function legacy(item: WireReader, field: string, table: Readonly<Record<string, ConnectEvent | undefined>>): ConnectEvent[] {
+function legacy(item: WireReader, field: string, table: Readonly<Record<string, SubscribableEvent>>): SubscribableEvent {
   const code = (typeof item.value === 'object' ? item.field(field) : item).string(64);
-  const key = code.toLowerCase();
-  if (!(key in table)) item.fail(`"${code}" is not a status code Connect publishes (${Object.keys(table).join(', ')}).`);
-  const event = table[key];
-  return event ? [event] : [];
+  return table[code.toLowerCase()] ?? item.fail(`"${code}" is not a status code Connect publishes (${Object.keys(table).join(', ')}).`);
 }
 
 /**
@@ -22,20 +19,24 @@ function legacy(item: WireReader, field: string, table: Readonly<Record<string, 
  * is required. `url` is read by the caller, which knows the field's name.
  */
 export function readSubscription(r: WireReader, url: string, ackField: 'requireAcknowledgment' | 'requiresAcknowledgement'): EventSubscription {
-  const events = new Set<ConnectEvent>();
+  const events = new Set<SubscribableEvent>();
   for (const item of r.field('events').items()) {
     const name = item.string(64);
-    const event = findConnectEvent(name) ?? item.fail(`"${name}" is not a Connect event this service publishes (${CONNECT_EVENTS.join(', ')}).`);
-    events.add(event);
+    // Any of DocuSign's names is accepted (those this service never publishes just never fire);
+    // anything else is a typo the listener would wait for forever.
+    events.add(findSubscribableEvent(name) ?? item.fail(`"${name}" is not a DocuSign Connect event (this service publishes ${CONNECT_EVENTS.join(', ')}).`));
   }
-  for (const item of r.field('envelopeEvents').items()) for (const e of legacy(item, 'envelopeEventStatusCode', LEGACY_ENVELOPE_EVENTS)) events.add(e);
-  for (const item of r.field('recipientEvents').items()) for (const e of legacy(item, 'recipientEventStatusCode', LEGACY_RECIPIENT_EVENTS)) events.add(e);
+  for (const item of r.field('envelopeEvents').items()) events.add(legacy(item, 'envelopeEventStatusCode', LEGACY_ENVELOPE_EVENTS));
+  for (const item of r.field('recipientEvents').items()) events.add(legacy(item, 'recipientEventStatusCode', LEGACY_RECIPIENT_EVENTS));
   if (events.size === 0) r.fail('names no events: set events (e.g. "envelope-completed"), envelopeEvents or recipientEvents.');
 
   const eventData = r.field('eventData');
   const format = eventData.field('format').optionalString(16)?.toLowerCase();
   // Only the JSON SIM format is implemented; XML messages are not.
   if (format !== undefined && format !== 'json') eventData.field('format').fail('must be "json" (the JSON SIM format is the one this service sends).');
+  // SIM (one message per event) is the only mode; "aggregate" messages have another shape.
+  const deliveryMode = r.field('deliveryMode').optionalString(16)?.toLowerCase();
+  if (deliveryMode !== undefined && deliveryMode !== 'sim') r.field('deliveryMode').fail('must be "SIM" (one JSON message per event is what this service sends).');
   if (r.field('useSoapInterface').boolean(false)) r.field('useSoapInterface').fail('must be false: SOAP delivery is not supported.');
   const includeData = eventData.field('includeData').items().map((item) => {
     const name = item.string(32).toLowerCase();

@@ -13,8 +13,8 @@ const bool = (b: boolean) => (b ? 'true' : 'false');
 const CODE_SPELLING: Readonly<Record<string, string>> = { autoresponded: 'AutoResponded', authenticationfailed: 'AuthenticationFailed' };
 
 /** The legacy status codes that name the same events (DocuSign lists both in a configuration). */
-function legacyCodes(events: readonly string[], table: Readonly<Record<string, string | undefined>>): string[] {
-  return Object.entries(table).filter(([, e]) => e !== undefined && events.includes(e)).map(([code]) => CODE_SPELLING[code] ?? code.charAt(0).toUpperCase() + code.slice(1));
+function legacyCodes(events: readonly string[], table: Readonly<Record<string, string>>): string[] {
+  return Object.entries(table).filter(([, e]) => events.includes(e)).map(([code]) => CODE_SPELLING[code] ?? code.charAt(0).toUpperCase() + code.slice(1));
 }
 
 /** ConnectCustomConfiguration. */
