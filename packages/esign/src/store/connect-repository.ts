@@ -75,13 +75,14 @@ export class ConnectRepository {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  /** Deletes a configuration; its deliveries not yet made are discarded with it. */
+  /** Deletes a configuration; its deliveries not yet made (or in flight) are discarded with it. */
   async deleteConfiguration(accountId: string, connectId: string): Promise<boolean> {
     return this.#db.transaction(async (untyped) => {
       const trx = untyped.withTables<ConnectTables>();
       const res = await trx.deleteFrom('connect_configurations').where('account_id', '=', accountId).where('connect_id', '=', connectId).executeTakeFirst();
       if (Number(res.numDeletedRows) !== 1) return false;
-      await trx.updateTable('connect_deliveries').set({ status: 'discarded' }).where('account_id', '=', accountId).where('configuration_id', '=', connectId).where('status', '=', 'pending').execute();
+      // Claims cleared too: a worker's verdict on one in flight is fenced off (markDelivered/markFailed match claimed_by).
+      await trx.updateTable('connect_deliveries').set({ status: 'discarded', claimed_by: null, lease_until: null }).where('account_id', '=', accountId).where('configuration_id', '=', connectId).where('status', '=', 'pending').execute();
       return true;
     });
   }
@@ -183,20 +184,19 @@ export class ConnectRepository {
    */
   async requeueFailures(accountId: string, envelopeIds: readonly string[], now: Date): Promise<ConnectDeliveryRow[]> {
     if (envelopeIds.length === 0) return [];
-    return this.#db.transaction(async (untyped) => {
-      const trx = untyped.withTables<ConnectTables>();
-      const rows = await trx.selectFrom('connect_deliveries').selectAll().where('account_id', '=', accountId).where('envelope_id', 'in', [...envelopeIds])
-        .where('last_error', 'is not', null).where('status', 'in', ['pending', 'failed'])
-        // A delivery in flight keeps its claim: requeueing it would send it twice at once.
-        .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('lease_until', '<', now.toISOString())]))
-        .orderBy('created_at').orderBy('seq').execute();
-      for (const row of rows) {
-        await trx.updateTable('connect_deliveries')
-          .set({ status: 'pending', next_attempt_at: now.toISOString(), attempts_base: sql<number>`attempts`, claimed_by: null, lease_until: null })
-          .where('id', '=', row.id).execute();
-      }
-      return rows;
-    });
+    const at = now.toISOString();
+    // One UPDATE … RETURNING, not a read then writes: the claim condition is checked on the row
+    // as it is when written. On PostgreSQL a worker's claim committing meanwhile makes the row
+    // fail the re-check (READ COMMITTED re-evaluates WHERE after the lock wait), so a delivery
+    // in flight keeps its claim: requeueing it would send it twice at once.
+    const rows = await this.#k.updateTable('connect_deliveries')
+      .set({ status: 'pending', next_attempt_at: at, attempts_base: sql<number>`attempts`, claimed_by: null, lease_until: null })
+      .where('account_id', '=', accountId).where('envelope_id', 'in', [...envelopeIds])
+      .where('last_error', 'is not', null).where('status', 'in', ['pending', 'failed'])
+      .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('lease_until', '<', at)]))
+      .returningAll().execute();
+    // RETURNING has no order: the order the events happened.
+    return rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || Number(a.seq) - Number(b.seq));
   }
 
   /** Deletes delivered and discarded deliveries created before `before`; returns how many. Failed ones stay in the log. */

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, test, type TestContext } from 'node:test';
+import { sql } from 'kysely';
+import { pollUntil } from '@signet/kit';
+import { recordConnectEvents } from '../../src/store/connect-event-recorder.ts';
 import { ConnectRepository } from '../../src/store/connect-repository.ts';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
@@ -28,6 +31,7 @@ describe('Connect deliveries in the store', () => {
   });
   after(() => cluster?.stop());
   for (const engine of ENGINES) test(`${engine.name}: written in the change's transaction for each matching subscription; claims are disjoint and leased`, (t) => deliveriesAndClaims(t, engine.location));
+  test('postgres: a republish racing a worker\'s claim leaves the claimed delivery alone (no second, concurrent send)', (t) => republishRacingClaim(t));
 });
 
 async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) => Promise<DatabaseLocation>): Promise<void> {
@@ -110,4 +114,64 @@ async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) =>
   assert.equal(await connect.purgeFinished(new Date(Date.now() - 86_400_000)), 0);
   assert.equal(await connect.purgeFinished(new Date(Date.now() + 86_400_000)), 1);
   assert.deepEqual((await rows()).map((r) => r.status), ['pending', 'pending', 'pending']);
+
+  // Deleting a configuration discards its deliveries, the one in flight included: the
+  // worker's late verdict on it is fenced off and does not bring it back into the failure log.
+  const late = await connect.createConfiguration(account.accountId, { ...sub, name: 'Late', url: 'https://late.example/', events: ['envelope-sent'], enabled: true, allUsers: true, userIds: [] }, clock.now());
+  const another = { envelopeId: randomUUID(), accountId: account.accountId, senderUserId: account.userId, status: 'sent', recipients: [] } as unknown as Parameters<typeof recordConnectEvents>[1]['after'];
+  assert.equal(await db.transaction((trx) => recordConnectEvents(trx.withTables(), { before: undefined, after: another, now: later })), 1);
+  const [inFlight] = await connect.claim({ workerId: 'w4', now: later, leaseMs: 60_000, limit: 10 });
+  assert.equal(inFlight?.url, 'https://late.example/');
+  assert.equal(await connect.deleteConfiguration(account.accountId, late.connectId), true);
+  await connect.markFailed(inFlight.id, 'w4', 'The listener answered HTTP 500.', undefined);
+  assert.equal((await connect.findDelivery(account.accountId, inFlight.id))?.status, 'discarded');
+}
+
+/**
+ * A worker claims a failed (still retrying) delivery in a transaction that has not committed yet
+ * while a republish of its envelope runs on another connection. The republish must not take the
+ * row from under the claim once it commits: the claimant is sending it, and a requeued copy
+ * would be sent again at once by another worker.
+ */
+async function republishRacingClaim(t: TestContext): Promise<void> {
+  if (!cluster) throw new Error('no cluster');
+  const where = await freshPostgres(cluster);
+  const db = await openMigrated(t, where);
+  const now = new Date();
+  const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Sender', passwordHash: 'x', accountName: 'Co', now });
+  assert.ok(account);
+  const connect = new ConnectRepository(db);
+  await connect.createConfiguration(account.accountId, { name: 'Sends', url: 'https://sends.example/', events: ['envelope-sent'], enabled: true, allUsers: true, userIds: [], includeHMAC: false, includeDocuments: false, includeData: [], requireAcknowledgment: false }, now);
+  // One delivery, written as an envelope change writes it (the recorder needs only the
+  // statuses and ids of the envelope), whose first attempt failed.
+  const envelopeId = randomUUID();
+  const sent = { envelopeId, accountId: account.accountId, senderUserId: account.userId, status: 'sent', recipients: [] } as unknown as Parameters<typeof recordConnectEvents>[1]['after'];
+  assert.equal(await db.transaction((trx) => recordConnectEvents(trx.withTables(), { before: undefined, after: sent, now })), 1);
+  const [first] = await connect.claim({ workerId: 'w1', now, leaseMs: 60_000, limit: 1 });
+  assert.ok(first);
+  await connect.markFailed(first.id, 'w1', 'The listener answered HTTP 503.', now);
+
+  // Worker w2 claims it (uncommitted); the republish starts meanwhile on its own connection.
+  const other = new ConnectRepository(await openMigrated(t, where));
+  let commitClaim: () => void = () => {};
+  const claimHeld = new Promise<void>((resolve) => (commitClaim = resolve));
+  let claimed: () => void = () => {};
+  const claimDone = new Promise<void>((resolve) => (claimed = resolve));
+  const claim = db.transaction(async (trx) => {
+    await sql`update connect_deliveries set claimed_by = 'w2', lease_until = ${new Date(now.getTime() + 60_000).toISOString()}, attempts = attempts + 1 where id = ${first.id}`.execute(trx);
+    claimed();
+    await claimHeld;
+  });
+  await claimDone;
+  const republish = other.requeueFailures(account.accountId, [envelopeId], now);
+  // The republish is waiting on the claim's row lock (seen from a third connection).
+  await pollUntil(async () => {
+    const waiting = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`.execute(db.kysely);
+    return Number(waiting.rows[0]?.n) > 0 || undefined;
+  }, { timeoutMs: 5_000, intervalMs: 10, what: 'the republish blocked on the claimed row' });
+  commitClaim();
+  await claim;
+  assert.deepEqual(await republish, [], 'a delivery in flight is not requeued');
+  const row = await connect.findDelivery(account.accountId, first.id);
+  assert.deepEqual([row?.claimed_by, row?.attempts], ['w2', 2], 'the claim stands');
 }
