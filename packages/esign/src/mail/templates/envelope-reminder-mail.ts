@@ -6,6 +6,8 @@ export type EnvelopeReminderMailInput = {
   envelopeId: string;
   to: { email: string; name: string };
   emailSubject: string;
+  /** The sender's message (the current one: a later Envelopes::update may have changed it). */
+  emailBlurb?: string | undefined;
   documentNames: readonly string[];
   /** A fresh personal signing link (the first one is stored only as a hash). */
   signingUrl: string;
@@ -19,8 +21,9 @@ export function mailDate(at: Date): string {
 }
 
 /**
- * "Reminder: <subject>" to a signer who has not signed yet (issue 11). Like the first mail,
- * the signing link is a plain https URL on a line of its own in the text part.
+ * "Reminder: <subject>" to a signer who has not signed yet (issue 11): the first mail again
+ * (the sender's message, the documents), with a fresh link and the expiry date. Like the first
+ * mail, the signing link is a plain https URL on a line of its own in the text part.
  */
 export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMessage {
   const subject = `Reminder: ${oneLine(input.emailSubject)}`;
@@ -28,6 +31,7 @@ export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMess
   const text = [
     heading,
     '',
+    ...(input.emailBlurb ? [input.emailBlurb, ''] : []),
     'These documents are still waiting for your signature:',
     input.documentNames.map((n) => `  - ${oneLine(n)}`).join('\n'),
     '',
@@ -39,6 +43,7 @@ export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMess
     `Envelope ID: ${input.envelopeId}`,
   ].join('\n');
   const body = html`
+${input.emailBlurb ? html`<p style="white-space:pre-line">${input.emailBlurb}</p>` : ''}
 <p>These documents are still waiting for your signature:</p>
 <ul>${input.documentNames.map((n) => html`<li>${n}</li>`)}</ul>
 ${mailButton('Review and sign', input.signingUrl)}
