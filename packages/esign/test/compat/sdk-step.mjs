@@ -25,6 +25,10 @@ async function run() {
       const res = await client().requestJWTUserToken(input.clientId, input.userId, input.scopes, Buffer.from(input.privateKey), 3600);
       return { status: res.status, body: res.body };
     }
+    case 'requestJWTApplicationToken': {
+      const res = await client().requestJWTApplicationToken(input.clientId, input.scopes, Buffer.from(input.privateKey), 3600);
+      return { status: res.status, body: res.body };
+    }
     case 'getAccountInformation': {
       const api = client();
       api.addDefaultHeader('Authorization', `Bearer ${input.accessToken}`);
