@@ -148,3 +148,49 @@ test('reminder and warning mails carry fresh signing links, stored hashed', () =
   assert.equal(change?.envelope.status, 'sent');
   assert.equal(change?.envelope.version, 4);
 });
+
+test('expireAfter 0 (DocuSign\'s "less than one day"): the envelope expires at the end of its sending day (UTC)', () => {
+  const morning = envelope({ expireAfterDays: 0 });
+  assert.deepEqual(expiresAt(morning), new Date('2026-03-02T00:00:00.000Z'));
+  assert.equal(dueWork(morning, new Date('2026-03-01T23:59:59.999Z')).kind, 'none');
+  assert.equal(dueWork(morning, new Date('2026-03-02T00:00:00.000Z')).kind, 'expire');
+  // Sent at midnight itself: the whole day, never the instant of sending.
+  const midnight = new Date('2026-03-01T00:00:00.000Z');
+  assert.deepEqual(expiresAt(envelope({ expireAfterDays: 0 }, [signer('1', { sentAt: midnight })], { sentAt: midnight })), new Date('2026-03-02T00:00:00.000Z'));
+});
+
+test('days are 24 hours from the moment sent: month ends, leap days and year ends need no calendar', () => {
+  const sentOn = (iso: string, days: number) => {
+    const sent = new Date(iso);
+    return expiresAt(envelope({ expireAfterDays: days }, [signer('1', { sentAt: sent })], { sentAt: sent }))?.toISOString();
+  };
+  assert.equal(sentOn('2026-01-31T18:00:00.000Z', 30), '2026-03-02T18:00:00.000Z');
+  assert.equal(sentOn('2028-02-28T12:00:00.000Z', 1), '2028-02-29T12:00:00.000Z');
+  assert.equal(sentOn('2028-02-29T12:00:00.000Z', 1), '2028-03-01T12:00:00.000Z');
+  assert.equal(sentOn('2026-12-31T23:59:59.999Z', 1), '2027-01-01T23:59:59.999Z');
+  assert.equal(sentOn('2026-03-01T10:00:00.000Z', 999), '2028-11-24T10:00:00.000Z');
+});
+
+test('reminderDelay 0: the first reminder is due as soon as the signer is reached (the next pass)', () => {
+  const e = envelope({ reminderEnabled: true, reminderDelayDays: 0, reminderFrequencyDays: 2, expireAfterDays: 30 });
+  assert.deepEqual(reminderDueAt(e, signer('1')), at(0));
+  const minute = 60_000 / DAY_MS;
+  assert.deepEqual(run(e, [at(0, 60_000), at(1), at(2, 60_000)]).log, [`${minute}d envelope-reminder:s1@example.com`, `${2 + minute}d envelope-reminder:s1@example.com`]);
+});
+
+test('settings changed mid-flight: the next reminder counts the new frequency from the last one sent; a longer expiry moves the end', () => {
+  const e = envelope({ reminderEnabled: true, reminderDelayDays: 1, reminderFrequencyDays: 5, expireAfterDays: 10 });
+  const { envelope: reminded } = run(e, [at(1)]);
+  assert.deepEqual(nextDueAt(reminded), at(6));
+  const changed: Envelope = { ...reminded, notification: { settings: { ...API_DEFAULT_SETTINGS, reminderEnabled: true, reminderDelayDays: 1, reminderFrequencyDays: 2, expireAfterDays: 20 }, reminded: reminded.notification?.reminded ?? {} } };
+  assert.deepEqual(nextDueAt(changed), at(3));
+  assert.deepEqual(run(changed, [at(3), at(5), at(10), at(19.9), at(20)]).log.at(-1), '20d envelope-expired:s1@example.com');
+});
+
+test('routing moves on: the next signer\'s reminder clock starts when they were reached, not when the envelope was sent', () => {
+  const first = signer('1', { status: 'completed', signedAt: at(4) });
+  const second = signer('2', { routingOrder: 2, sentAt: at(4) });
+  const e = envelope({ reminderEnabled: true, reminderDelayDays: 3, reminderFrequencyDays: 0, expireAfterDays: 30 }, [first, second], { notification: { settings: { ...API_DEFAULT_SETTINGS, reminderEnabled: true, reminderDelayDays: 3, expireAfterDays: 30 }, reminded: { '1': { count: 1, lastAt: at(3) } } } });
+  assert.deepEqual(nextDueAt(e), at(7));
+  assert.deepEqual(run(e, [at(6), at(7)]).log, ['7d envelope-reminder:s2@example.com']);
+});

@@ -25,9 +25,17 @@ export function pendingSigners(envelope: Envelope): Recipient[] {
   return envelope.recipients.filter((r) => r.type === 'signer' && (r.status === 'sent' || r.status === 'delivered') && r.clientUserId === undefined && r.sentAt !== undefined);
 }
 
-/** When the envelope expires: expireAfter days after it was sent; undefined for a draft. */
+/**
+ * When the envelope expires: expireAfter days after it was sent; undefined for a draft.
+ * expireAfter 0 is DocuSign's "expire in less than one day": DocuSign counts days in the
+ * account's time zone, so it ends with the sending day; here that day is the UTC one (the
+ * next 00:00 UTC after sending), never the instant of sending, which would void the envelope
+ * before anyone could open it.
+ */
 export function expiresAt(envelope: Envelope): Date | undefined {
-  return envelope.sentAt === undefined ? undefined : addDays(envelope.sentAt, notificationOf(envelope).settings.expireAfterDays);
+  if (envelope.sentAt === undefined) return undefined;
+  const days = notificationOf(envelope).settings.expireAfterDays;
+  return days > 0 ? addDays(envelope.sentAt, days) : new Date((Math.floor(envelope.sentAt.getTime() / DAY_MS) + 1) * DAY_MS);
 }
 
 /** When the expiration warning is due; undefined when expireWarn is 0 or it already went. */

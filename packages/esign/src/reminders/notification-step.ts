@@ -40,7 +40,7 @@ export function notificationStep(deps: NotificationStepDeps, envelope: Envelope,
     const voided: Envelope = { ...envelope, status: 'voided', voidedAt: now, voidedReason: EXPIRED_VOIDED_REASON, statusChangedAt: now, version: envelope.version + 1 };
     // As a void by the sender (void-envelope.ts): everyone already reached is told.
     const mails = voided.recipients.filter((r) => r.sentAt !== undefined).map((r) => deps.mails.expired(voided, r));
-    const audit: AuditEvent[] = [{ envelopeId: envelope.envelopeId, at: now, action: 'Voided', envelopeStatus: 'voided', source: 'system', message: `${EXPIRED_VOIDED_REASON} It was not completed within ${settings.expireAfterDays} day(s) of being sent.` }];
+    const audit: AuditEvent[] = [{ envelopeId: envelope.envelopeId, at: now, action: 'Voided', envelopeStatus: 'voided', source: 'system', message: `${EXPIRED_VOIDED_REASON} It was not completed ${settings.expireAfterDays === 0 ? 'on the day it was sent' : `within ${settings.expireAfterDays} day(s) of being sent`}.` }];
     return { envelope: voided, signingTokens: [], mails, audit };
   }
 

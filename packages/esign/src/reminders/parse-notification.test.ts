@@ -38,10 +38,11 @@ test('an update keeps what it does not mention', () => {
   assert.deepEqual(applyNotificationRequest(base, parseNotificationRequest({})), base);
 });
 
-test('limits: expireAfter 1..999, expireWarn below expireAfter, days are whole and not negative', () => {
+test('limits: expireAfter 0..999 (0 is DocuSign\'s "less than one day"), expireWarn below expireAfter, days are whole and not negative', () => {
   assert.equal(atCreate({ expirations: { expireEnabled: 'true', expireAfter: '999' } }).expireAfterDays, 999);
-  refused(() => atCreate({ expirations: { expireEnabled: 'true', expireAfter: '1000' } }), /expirations\.expireAfter must be a whole number of days from 1 to 999, got "1000"/);
-  refused(() => atCreate({ expirations: { expireEnabled: 'true', expireAfter: '0' } }), /expireAfter/);
+  refused(() => atCreate({ expirations: { expireEnabled: 'true', expireAfter: '1000' } }), /expirations\.expireAfter must be a whole number of days from 0 to 999, got "1000"/);
+  assert.equal(atCreate({ expirations: { expireEnabled: 'true', expireAfter: '0' } }).expireAfterDays, 0);
+  refused(() => atCreate({ expirations: { expireEnabled: 'true', expireAfter: '0', expireWarn: '1' } }), /expireWarn \(1\) must be less than expireAfter \(0\)/);
   refused(() => atCreate({ expirations: { expireEnabled: 'true', expireAfter: '10', expireWarn: '10' } }), /expireWarn \(10\) must be less than expireAfter \(10\)/);
   assert.equal(atCreate({ expirations: { expireEnabled: 'true', expireAfter: '10', expireWarn: '9' } }).expireWarnDays, 9);
   refused(() => atCreate({ reminders: { reminderDelay: '-1' } }), /reminders\.reminderDelay/);

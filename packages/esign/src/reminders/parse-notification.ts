@@ -13,9 +13,10 @@ export type NotificationRequest = {
   readonly expireWarnDays?: number;
 };
 
-// DocuSign's limit: "The maximum expiration available is 999 days"; the reminder counts get
-// the same bound. expireAfter 0 ("expire in less than one day") is refused: it would void
-// the envelope at the scheduler's next pass.
+// DocuSign's limits: "The maximum expiration available is 999 days. If you set the value to 0,
+// this will cause the envelope to expire in less than one day" (DocuSign support, envelope
+// expiration settings): 0 is accepted and means the rest of the sending day
+// (notification-schedule.ts expiresAt). The reminder counts get the same bound.
 const MAX_DAYS = 999;
 /** Reminders enabled without reminderDelay: one day after receipt, not at once (a reminder right after the invitation only repeats it). */
 export const DEFAULT_REMINDER_DELAY_DAYS = 1;
@@ -64,7 +65,7 @@ export function parseNotificationRequest(value: unknown, path = 'notification'):
     ['reminderDelayDays', days(reminders.field('reminderDelay'), 0, MAX_DAYS)],
     ['reminderFrequencyDays', days(reminders.field('reminderFrequency'), 0, MAX_DAYS)],
     ['expireEnabled', flag(expirations.field('expireEnabled'))],
-    ['expireAfterDays', days(expirations.field('expireAfter'), 1, MAX_DAYS)],
+    ['expireAfterDays', days(expirations.field('expireAfter'), 0, MAX_DAYS)],
     ['expireWarnDays', days(expirations.field('expireWarn'), 0, MAX_DAYS)],
   ];
   return Object.fromEntries(entries.filter(([, v]) => v !== undefined));
