@@ -22,6 +22,7 @@ function queueOf(items: ClaimedDelivery[]) {
     claim: () => Promise.resolve(claimed ? [] : ((claimed = true), items)),
     markDelivered: (id) => Promise.resolve(void log.push(`delivered ${id}`)),
     markFailed: (id, _w, error, retryAt) => Promise.resolve(void log.push(`failed ${id} ${retryAt ? `retry at ${retryAt.toISOString()}` : 'for good'}: ${error}`)),
+    release: (id) => Promise.resolve(void log.push(`released ${id}`)),
     purgeFinished: () => Promise.resolve(0),
   };
   return { queue, log };
@@ -93,6 +94,7 @@ test('worker: finished deliveries older than the retention are purged, at most o
     claim: () => Promise.resolve([]),
     markDelivered: () => Promise.resolve(),
     markFailed: () => Promise.resolve(),
+    release: () => Promise.resolve(),
     purgeFinished: (before) => Promise.resolve(purges.push(before.toISOString())),
   };
   const worker = new ConnectDeliveryWorker({ queue, workerId: 'w', clock: () => new Date(now), retentionMs: 86_400_000, hmacSecrets: () => Promise.resolve([]), post: () => Promise.resolve(200) });
@@ -102,4 +104,28 @@ test('worker: finished deliveries older than the retention are purged, at most o
   now += 1_000;
   await worker.runOnce();
   assert.deepEqual(purges, ['2026-11-20T12:00:00.000Z', '2026-11-20T13:00:00.000Z']);
+});
+
+test('worker: stop() cuts a silent listener short and hands its claimed deliveries back at once (no wait for timeouts or the lease)', async () => {
+  const { queue, log } = queueOf([delivery('silent-1', 'https://silent.example/'), delivery('silent-2', 'https://silent.example/'), delivery('fast', 'https://fast.example/')]);
+  const posts: ListenerPost[] = [];
+  const worker = new ConnectDeliveryWorker({
+    queue, workerId: 'w', hmacSecrets: () => Promise.resolve([]), timeoutMs: 600_000,
+    // The silent listener never answers; only the worker's own abort ends its POST.
+    post: (p) => {
+      posts.push(p);
+      if (p.url !== 'https://silent.example/') return Promise.resolve(200);
+      return new Promise<number>((_resolve, reject) => p.signal?.addEventListener('abort', () => reject(p.signal?.reason as Error)));
+    },
+  });
+  worker.start();
+  await pollUntil(() => (posts.some((p) => p.url === 'https://silent.example/') && log.includes('delivered fast')) || undefined, { timeoutMs: 2_000, intervalMs: 1, what: 'the first silent POST under way' });
+  let deadline: NodeJS.Timeout | undefined;
+  await Promise.race([
+    worker.stop(),
+    new Promise((_resolve, reject) => (deadline = setTimeout(() => reject(new Error('stop() waited for the silent listener')), 2_000))),
+  ]).finally(() => clearTimeout(deadline));
+  // The one in flight and the one not yet tried are both released (their attempt not counted), not failed.
+  assert.deepEqual([...log].sort(), ['delivered fast', 'released silent-1', 'released silent-2']);
+  assert.equal(posts.filter((p) => p.url === 'https://silent.example/').length, 1);
 });

@@ -10,6 +10,8 @@ export interface ConnectDeliveryQueue {
   claim(input: { workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]>;
   markDelivered(id: string, workerId: string, now: Date): Promise<void>;
   markFailed(id: string, workerId: string, error: string, retryAt: Date | undefined): Promise<void>;
+  /** Hands a claimed delivery back unattempted (the worker is stopping): due again at once, for any instance. */
+  release(id: string, workerId: string): Promise<void>;
   /** Deletes finished (delivered, discarded) deliveries created before `before`. */
   purgeFinished(before: Date): Promise<number>;
 }
@@ -56,12 +58,15 @@ export const CONNECT_RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, base
  * set to the attempts before this one) with one X-DocuSign-Signature-N per active HMAC key
  * when the subscription asked for HMAC, and records a 2xx as delivered; anything else (a
  * status, a timeout, a refused address) is retried with exponential backoff, and marked
- * failed after the last attempt, where the failure log and republish find it.
+ * failed after the last attempt, where the failure log and republish find it. stop() does
+ * not wait for slow listeners: it aborts the POSTs under way and releases the claims.
  */
 export class ConnectDeliveryWorker {
   readonly #o: Required<Omit<ConnectWorkerOptions, 'onError'>> & Pick<ConnectWorkerOptions, 'onError'>;
   readonly #loop: PollingLoop;
   #nextPurgeAt = 0;
+  /** Aborted by stop(): in-flight POSTs end at once instead of after their timeout. */
+  #stopping = new AbortController();
 
   constructor(options: ConnectWorkerOptions) {
     this.#o = { clock: () => new Date(), random: Math.random, documentBytes: () => Promise.resolve(undefined), retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, pollIntervalMs: 1_000, retentionMs: 30 * 86_400_000, ...options };
@@ -83,8 +88,12 @@ export class ConnectDeliveryWorker {
     const pass: ConnectPass = { claimed: items.length, delivered: 0, retried: 0, failed: 0 };
     const byListener = new Map<string, ClaimedDelivery[]>();
     for (const item of items) byListener.set(item.url, [...(byListener.get(item.url) ?? []), item]);
+    const stopping = this.#stopping.signal;
     await Promise.all([...byListener.values()].map(async (queue) => {
-      for (const item of queue) pass[await this.#deliver(item)]++;
+      for (const item of queue) {
+        const outcome = await this.#deliver(item, stopping);
+        if (outcome !== 'released') pass[outcome]++;
+      }
     }));
     return pass;
   }
@@ -97,17 +106,26 @@ export class ConnectDeliveryWorker {
     await this.#o.queue.purgeFinished(new Date(now - this.#o.retentionMs));
   }
 
-  async #deliver(item: ClaimedDelivery): Promise<'delivered' | 'retried' | 'failed'> {
+  async #deliver(item: ClaimedDelivery, stopping: AbortSignal): Promise<'delivered' | 'retried' | 'failed' | 'released'> {
     const o = this.#o;
+    // Stopping: what is not done is handed back, for this instance's next start or another
+    // instance, rather than held until the lease ends (up to leaseMs) or counted as a failure.
+    const release = async () => {
+      await o.queue.release(item.id, o.workerId);
+      return 'released' as const;
+    };
+    if (stopping.aborted) return release();
     try {
       const message = item.includeDocuments ? await this.#withDocuments(item) : item.message;
       const body = connectBody(message, item.attempts - 1);
       const headers = item.includeHMAC ? connectSignatures(await o.hmacSecrets(item.accountId), body) : {};
-      const status = await o.post({ url: item.url, body, headers, timeoutMs: o.timeoutMs });
+      const status = await o.post({ url: item.url, body, headers, timeoutMs: o.timeoutMs, signal: stopping });
       if (status < 200 || status > 299) throw new Error(`The listener answered HTTP ${status}.`);
       await o.queue.markDelivered(item.id, o.workerId, o.clock());
       return 'delivered';
     } catch (err) {
+      // Cut short by stop(): the listener may have got it; it goes again (delivery is at least once).
+      if (stopping.aborted) return release();
       o.onError?.(err, item);
       const retryAt = item.attemptsSinceRepublish >= o.retry.maxAttempts ? undefined : new Date(o.clock().getTime() + retryDelayMs(item.attemptsSinceRepublish, o.retry, o.random()));
       await o.queue.markFailed(item.id, o.workerId, err instanceof Error ? err.message.slice(0, 1000) : String(err), retryAt);
@@ -122,6 +140,7 @@ export class ConnectDeliveryWorker {
   }
 
   start(): void {
+    if (this.#stopping.signal.aborted) this.#stopping = new AbortController();
     this.#loop.start();
   }
 
@@ -130,7 +149,9 @@ export class ConnectDeliveryWorker {
     this.#loop.wake();
   }
 
+  /** Stops polling, aborts the POSTs under way and releases the batch's undelivered claims; resolves when the pass has ended. */
   async stop(): Promise<void> {
+    this.#stopping.abort(new Error('The Connect worker is stopping.'));
     await this.#loop.stop();
   }
 }

@@ -4,7 +4,7 @@ import { guardedLookup } from './guarded-lookup.ts';
 import { assertListenerUrl, type ListenerPolicy } from './listener-address-policy.ts';
 
 /** One POST of a Connect message. */
-export type ListenerPost = { url: string; body: string; headers: Record<string, string>; timeoutMs: number };
+export type ListenerPost = { url: string; body: string; headers: Record<string, string>; timeoutMs: number; /** Ends the POST early (the worker is stopping). */ signal?: AbortSignal };
 
 /** Sends one message; resolves with the listener's HTTP status, rejects on network failure or refusal. */
 export type PostToListener = (post: ListenerPost) => Promise<number>;
@@ -35,7 +35,9 @@ export function buildPostToListener(policy: ListenerPolicy): PostToListener {
       const req = send(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(post.body)), 'user-agent': 'Signet-Connect/1.0', ...post.headers },
-        signal: AbortSignal.timeout(post.timeoutMs),
+        // The timeout covers the whole exchange, the answer's body included (a listener that
+        // trickles bytes forever is cut off too).
+        signal: post.signal ? AbortSignal.any([AbortSignal.timeout(post.timeoutMs), post.signal]) : AbortSignal.timeout(post.timeoutMs),
         ...(policy.allowPrivate ? {} : { lookup }),
       }, (res) => {
         let seen = 0;

@@ -156,6 +156,13 @@ export class ConnectRepository {
       .where('id', '=', id).where('claimed_by', '=', workerId).execute();
   }
 
+  /** Hands a claimed delivery back unattempted (its worker is stopping): the claim's attempt is not counted. */
+  async release(id: string, workerId: string): Promise<void> {
+    await this.#k.updateTable('connect_deliveries')
+      .set({ claimed_by: null, lease_until: null, attempts: sql<number>`attempts - 1` })
+      .where('id', '=', id).where('claimed_by', '=', workerId).execute();
+  }
+
   /**
    * The failure log: deliveries whose last attempt failed, still retrying (pending) or given up
    * (failed), newest first, optionally within [from, to] by creation time.

@@ -120,8 +120,15 @@ async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) =>
   const late = await connect.createConfiguration(account.accountId, { ...sub, name: 'Late', url: 'https://late.example/', events: ['envelope-sent'], enabled: true, allUsers: true, userIds: [] }, clock.now());
   const another = { envelopeId: randomUUID(), accountId: account.accountId, senderUserId: account.userId, status: 'sent', recipients: [] } as unknown as Parameters<typeof recordConnectEvents>[1]['after'];
   assert.equal(await db.transaction((trx) => recordConnectEvents(trx.withTables(), { before: undefined, after: another, now: later })), 1);
+  // A stopping worker releases its claim (another worker's release is fenced off): due at once, the attempt uncounted.
+  const [handedBack] = await connect.claim({ workerId: 'w4', now: later, leaseMs: 60_000, limit: 10 });
+  assert.equal(handedBack?.attempts, 1);
+  await connect.release(handedBack.id, 'w5');
+  assert.deepEqual(await connect.claim({ workerId: 'w5', now: later, leaseMs: 60_000, limit: 10 }), []);
+  await connect.release(handedBack.id, 'w4');
   const [inFlight] = await connect.claim({ workerId: 'w4', now: later, leaseMs: 60_000, limit: 10 });
-  assert.equal(inFlight?.url, 'https://late.example/');
+  assert.deepEqual([inFlight?.id, inFlight?.url, inFlight?.attempts], [handedBack.id, 'https://late.example/', 1]);
+  assert.ok(inFlight);
   assert.equal(await connect.deleteConfiguration(account.accountId, late.connectId), true);
   await connect.markFailed(inFlight.id, 'w4', 'The listener answered HTTP 500.', undefined);
   assert.equal((await connect.findDelivery(account.accountId, inFlight.id))?.status, 'discarded');

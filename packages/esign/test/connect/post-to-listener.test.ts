@@ -40,4 +40,31 @@ test('a listener that does not answer in time fails the attempt (the worker retr
   });
   const open = buildPostToListener({ allowHttp: true, allowPrivate: true });
   await assert.rejects(open({ ...post(`http://127.0.0.1:${port}/hook`), timeoutMs: 150 }), /abort|timeout/i);
+  // The worker's own signal (it is stopping) ends the POST long before the timeout.
+  const stopping = new AbortController();
+  const cut = open({ ...post(`http://127.0.0.1:${port}/hook`), timeoutMs: 600_000, signal: stopping.signal });
+  stopping.abort(new Error('stopping'));
+  await assert.rejects(cut, /stopping|abort/i);
+});
+
+test('a listener that answers 2xx then streams forever is cut off at its size cap; one that trickles is cut off by the timeout', async (t) => {
+  const { createServer } = await import('node:http');
+  const { listenOnLoopback } = await import('@signet/kit/testing');
+  const timers = new Set<NodeJS.Timeout>();
+  const endless = createServer((req, res) => {
+    res.writeHead(req.url === '/trickle' ? 200 : 202);
+    const timer = setInterval(() => res.write(req.url === '/trickle' ? 'x' : Buffer.alloc(16_384)), req.url === '/trickle' ? 20 : 1);
+    timers.add(timer);
+    res.on('close', () => clearInterval(timer));
+  });
+  const port = await listenOnLoopback(endless);
+  t.after(async () => {
+    for (const timer of timers) clearInterval(timer);
+    endless.closeAllConnections();
+    await new Promise<void>((resolve) => endless.close(() => resolve()));
+  });
+  const open = buildPostToListener({ allowHttp: true, allowPrivate: true });
+  // The status is what counts; reading stops after 64 KiB of answer.
+  assert.equal(await open({ ...post(`http://127.0.0.1:${port}/flood`), timeoutMs: 10_000 }), 202);
+  await assert.rejects(open({ ...post(`http://127.0.0.1:${port}/trickle`), timeoutMs: 200 }), /abort|timeout/i);
 });
