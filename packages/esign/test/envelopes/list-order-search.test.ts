@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, test, type TestContext } from 'node:test';
+import fc from 'fast-check';
 import pg from 'pg';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import type { EnvelopeDraft } from '../../src/domain/envelope/envelope-draft.ts';
@@ -9,6 +10,7 @@ import { API_DEFAULT_SETTINGS } from '../../src/reminders/envelope-notification.
 import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation } from '../../src/store/index.ts';
+import { foldAscii } from '../../src/store/envelope-list-sql.ts';
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { freshSqlite, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
@@ -39,6 +41,20 @@ const ENGINES = [
   { name: 'postgres (ICU en-US collation)', location: () => (cluster ? icuPostgres(cluster) : Promise.reject(new Error('no cluster'))) },
 ];
 
+/** The use case's ports over the real store; conversion is not under test here. */
+function envelopeDeps(store: EnvelopesRepository, clock: FakeClock): EnvelopeDeps {
+  return {
+    store,
+    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: [{ width: 612, height: 792 }] }) },
+    anchors: { find: () => Promise.resolve([]) },
+    notifier: buildNotifier('https://esign.test'),
+    clock: clock.now,
+    random: { uuid: randomUUID, secretToken: () => randomUUID() },
+    hashSecret: sha,
+    hashBytes: sha,
+  };
+}
+
 const pdf = (name: string) => ({ documentId: '1', name, fileExtension: 'pdf', bytes: new Uint8Array([1]) });
 const signer = (name: string, email: string) => ({ type: 'signer' as const, recipientId: '1', email, name, routingOrder: 1, signHereTabs: [] });
 
@@ -55,16 +71,7 @@ async function seed(t: TestContext, location: DatabaseLocation) {
   assert.ok(ada && zed);
   await accounts.addMembership(zed.userId, ada.accountId, clock.now());
   const store = new EnvelopesRepository(db);
-  const deps: EnvelopeDeps = {
-    store,
-    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: [{ width: 612, height: 792 }] }) },
-    anchors: { find: () => Promise.resolve([]) },
-    notifier: buildNotifier('https://esign.test'),
-    clock: clock.now,
-    random: { uuid: randomUUID, secretToken: () => randomUUID() },
-    hashSecret: sha,
-    hashBytes: sha,
-  };
+  const deps = envelopeDeps(store, clock);
   const drafts: Array<[string, EnvelopeDraft]> = [
     [ada.userId, { status: 'created', emailSubject: 'Beta lease', documents: [pdf('Lease')], recipients: [signer('Ann Smith', 'ann@example.com')] }],
     [zed.userId, { status: 'sent', emailSubject: 'alpha NDA', documents: [pdf('NDA')], recipients: [signer('Bob Jones', 'Bob@Example.ORG')] }],
@@ -137,5 +144,41 @@ describe('listStatusChanges order_by and search_text in the store', () => {
       assert.deepEqual(await list({ searchText: 'example', statuses: ['created'] }), { ids: [0], total: 1 });
       assert.equal((await store.list(otherAccountId, { fromDate: new Date(0), startPosition: 0, count: 100, searchText: 'example' })).totalSetSize, 0, 'another account sees none');
     });
+
+    test(`${engine.name}: search and subject order agree with a model (A-Z fold, substring, UTF-8 byte order) on random text`, async (t) => {
+      const { store, accountId, deps, senderUserId } = await seedEmpty(t, await engine.location(t));
+      // Characters that tell the engines apart if anything differs: both cases, accents, LIKE's
+      // wildcards and our escape character, a space.
+      const text = (maxLength: number) => fc.string({ unit: fc.constantFrom('a', 'B', 'c', 'A', 'b', 'é', 'É', 'z', 'Z', '%', '_', '!', ' ', '1'), minLength: 1, maxLength });
+      const envelopes = fc.sample(fc.record({ subject: text(8), name: text(6) }), { numRuns: 24, seed: 20261122 });
+      const ids: string[] = [];
+      for (const [i, e] of envelopes.entries()) {
+        deps.clock.advance(60);
+        ids.push((await createEnvelope(deps.deps, { accountId, senderUserId, draft: { status: 'created', emailSubject: e.subject, documents: [pdf('D')], recipients: [signer(e.name, `r${i}@example.com`)] } })).envelopeId);
+      }
+      const listed = async (query: Partial<EnvelopeQuery>) =>
+        (await store.list(accountId, { fromDate: new Date(0), startPosition: 0, count: 100, ...query })).envelopes.map((e) => ids.indexOf(e.envelopeId));
+
+      const bytes = (s: string) => Buffer.from(foldAscii(s), 'utf8');
+      const bySubject = envelopes.map((e, i) => ({ key: bytes(e.subject), i })).sort((a, b) => Buffer.compare(a.key, b.key) || a.i - b.i).map((x) => x.i);
+      assert.deepEqual(await listed({ orderBy: 'subject' }), bySubject);
+      assert.deepEqual(await listed({ orderBy: 'subject', order: 'desc' }), [...bySubject].reverse());
+
+      await fc.assert(fc.asyncProperty(text(3), async (needle) => {
+        const folded = foldAscii(needle);
+        const expected = envelopes.flatMap((e, i) => ([e.subject, e.name, `r${i}@example.com`].some((s) => foldAscii(s).includes(folded)) ? [i] : []));
+        assert.deepEqual(await listed({ searchText: needle }), expected, `search ${JSON.stringify(needle)}`);
+      }), { numRuns: 150, seed: 20261122 });
+    });
   }
 });
+
+/** One account with one sender and no envelopes yet. */
+async function seedEmpty(t: TestContext, location: DatabaseLocation) {
+  const db = await openMigrated(t, location);
+  const clock = new FakeClock(Date.parse('2026-05-06T07:08:09.123Z'));
+  const user = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
+  assert.ok(user);
+  const store = new EnvelopesRepository(db);
+  return { store, accountId: user.accountId, senderUserId: user.userId, deps: { clock, deps: envelopeDeps(store, clock) } };
+}
