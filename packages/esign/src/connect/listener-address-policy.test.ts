@@ -10,9 +10,14 @@ test('isForbiddenAddress: loopback, private, link-local, unique-local, unspecifi
     '127.0.0.1', '127.255.255.254', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '224.0.0.1', '255.255.255.255',
     '::1', '::', 'fe80::1', 'fe80::1%eth0', 'fc00::1', 'fd12:3456::1', 'ff02::1',
     '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:a9fe:a9fe', '::127.0.0.1', '64:ff9b::10.0.0.1', '[::1]',
+    // Special-purpose IPv4 blocks that are not the public Internet either.
+    '192.0.0.170', '192.0.2.1', '198.18.0.1', '198.19.255.254', '198.51.100.7', '203.0.113.9',
+    // Other IPv6 ways into an IPv4 host or a local network: SIIT, 6to4, a site's own NAT64, Teredo; discard and documentation.
+    '::ffff:0:7f00:1', '::ffff:0:10.0.0.1', '2002:7f00:1::1', '2002:a00:1::', '2002:c0a8:101:1::5', '64:ff9b:1::7f00:1', '64:ff9b:1:2::8.8.8.8',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2', '100::1', '2001:db8::1',
   ];
   for (const ip of refused) assert.equal(isForbiddenAddress(ip), true, `${ip} must be refused`);
-  const allowed = ['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8'];
+  const allowed = ['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '198.20.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '2001:4860::8888'];
   for (const ip of allowed) assert.equal(isForbiddenAddress(ip), false, `${ip} is public`);
 });
 
