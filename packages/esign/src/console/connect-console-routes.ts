@@ -111,7 +111,8 @@ export function registerConnectConsoleRoutes(app: FastifyInstance, ctx: EsignCon
     action(request, reply, async (accountId) => {
       // 256 bits, base64 like DocuSign's keys; stored sealed, shown this once.
       const secret = randomBytes(32).toString('base64');
-      await r.addHmacKey(accountId, connect.secrets.seal(secret), secret.slice(-4), ctx.now());
+      // The hint tells keys apart: the last four characters before the base64 padding (every key ends in "=").
+      await r.addHmacKey(accountId, connect.secrets.seal(secret), secret.replace(/=+$/, '').slice(-4), ctx.now());
       return secret;
     }));
 
