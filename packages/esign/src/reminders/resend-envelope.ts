@@ -4,6 +4,7 @@ import { updateEnvelope } from '../domain/envelope/update-envelope.ts';
 import type { AuditEvent } from '../domain/signing/audit-event.ts';
 import { EsignError } from '../errors.ts';
 import { isInProcess, pendingSigners } from './notification-schedule.ts';
+import { withEmail, type EnvelopeEmailUpdate } from './update-envelope-email.ts';
 
 /**
  * The pure part of Envelopes::update with resend_envelope=true ("sends the specified envelope
@@ -24,7 +25,11 @@ export function resendPending(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' |
   return { envelope: next, signingTokens, mails, audit };
 }
 
-/** Envelopes::update ?resend_envelope=true. */
-export function resendEnvelope(deps: EnvelopeDeps, accountId: string, envelopeId: string): Promise<Envelope> {
-  return updateEnvelope(deps, accountId, envelopeId, (current) => resendPending(deps, current, deps.clock()));
+/**
+ * Envelopes::update ?resend_envelope=true, with the same call's new emailSubject/emailBlurb
+ * (if any) in the same change: the corrected mail goes out, or (a draft, a finished envelope)
+ * nothing changes at all — never a new subject answered with a 400.
+ */
+export function resendEnvelope(deps: EnvelopeDeps, accountId: string, envelopeId: string, email: EnvelopeEmailUpdate = {}): Promise<Envelope> {
+  return updateEnvelope(deps, accountId, envelopeId, (current) => resendPending(deps, { ...withEmail(current, email), version: current.version }, deps.clock()));
 }

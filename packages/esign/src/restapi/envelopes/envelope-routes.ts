@@ -104,13 +104,16 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     const { accountId, envelopeId } = request.params;
     const update = parseEnvelopeUpdate(request.body);
     const email = parseEnvelopeEmailUpdate(request.body);
-    // Issue 11: a new subject/message first, so a send or resend in the same call uses it.
-    if (email.emailSubject !== undefined || email.emailBlurb !== undefined) await updateEnvelopeEmail(d, accountId, envelopeId, email);
+    // resend_envelope=true (EnvelopesApi.update option): the pending signers get their mail
+    // again, with the call's new subject/message in the same change. Not when this call sends
+    // the draft (that is the mail: twice would be a duplicate) or voids it.
+    const resend = flag(request.query, 'resend_envelope') && update.action === 'none';
+    // Issue 11: a new subject/message first, so a send in the same call uses it.
+    if (!resend && (email.emailSubject !== undefined || email.emailBlurb !== undefined)) await updateEnvelopeEmail(d, accountId, envelopeId, email);
     if (update.action === 'send') await sendEnvelope(d, accountId, envelopeId);
     else if (update.action === 'void') await voidEnvelope(d, accountId, envelopeId, update.voidedReason);
+    else if (resend) await resendEnvelope(d, accountId, envelopeId, email);
     else await getEnvelope(d, accountId, envelopeId);
-    // resend_envelope=true (EnvelopesApi.update option): the pending signers get their mail again.
-    if (flag(request.query, 'resend_envelope')) await resendEnvelope(d, accountId, envelopeId);
     // EnvelopeUpdateSummary: DocuSign answers the id (esign-wire.md §9.1 [11]).
     return { envelopeId };
   });
