@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { authHostOf, EsignConfigError, loadEsignConfig, type EsignConfig } from './config.ts';
 import { EsignError } from './errors.ts';
 import { buildConverter } from '@signet/pdf';
+import { STOP_WITH_PARENT_ENV, stopWithParent } from '@signet/kit';
 import { loadSealIdentity } from './completion/load-seal-identity.ts';
 import { buildEsignServer } from './server.ts';
 import { openStore, storeLocation } from './store/index.ts';
@@ -18,7 +19,7 @@ const USAGE = `usage:
 /** A command-line mistake: printed with the usage, exit 2. */
 class UsageError extends Error {}
 
-async function serve(config: EsignConfig): Promise<void> {
+async function serve(config: EsignConfig, supervised: boolean): Promise<void> {
   // The configured seal, checked first; without one, completion generates a development seal in DATA_DIR.
   const seal = config.sealP12File ? await loadSealIdentity(config.sealP12File, config.sealP12Passphrase ?? '') : undefined;
   const store = await openStore(storeLocation(config));
@@ -43,6 +44,8 @@ async function serve(config: EsignConfig): Promise<void> {
   sweep.unref();
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // Under npm start's supervisor (its own process group): stop when the supervisor is gone.
+  if (supervised) stopWithParent(() => stop('supervisor gone'));
   await app.listen({ port: config.port, host: config.host });
 }
 
@@ -96,8 +99,10 @@ async function appCreate(config: EsignConfig, args: string[]): Promise<unknown> 
 async function main(argv: string[]): Promise<void> {
   // The one place that reads the environment (ARCHITECTURE.md §2).
   const config = loadEsignConfig(process.env, process.cwd());
+  const supervised = process.env[STOP_WITH_PARENT_ENV];
+  if (supervised !== undefined && supervised !== '1') throw new UsageError(`${STOP_WITH_PARENT_ENV} must be 1 or unset`);
   const [command, sub, ...rest] = argv;
-  if (command === 'serve') return serve(config);
+  if (command === 'serve') return serve(config, supervised === '1');
   let result: unknown;
   if (command === 'user' && sub === 'create') result = await userCreate(config, rest);
   else if (command === 'app' && sub === 'create') result = await appCreate(config, rest);

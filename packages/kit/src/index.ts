@@ -6,3 +6,5 @@ export { pollUntil, type PollOptions } from './poll-until.ts';
 export { createCertificateAuthority, issueCertificate, type KeyPair, type CertificateRequest } from './dev-pki.ts';
 /** Debian's headless Chromium through playwright-core, with the flags this network needs. */
 export { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './launch-chromium.ts';
+/** A supervised part stops when its supervisor is gone (stdin pipe closed), however it died. */
+export { stopWithParent, STOP_WITH_PARENT_ENV } from './stop-with-parent.ts';

@@ -55,13 +55,22 @@ async function main(): Promise<number> {
     log: (l) => process.stdout.write(`${l}\n`),
     ...(config.logFormat === 'pretty' ? { formatter: (part: string) => createLogFormatter(part, { showHealthProbes: config.logHealthProbes }) } : {}),
   });
-  let signals = 0;
+  // The first SIGINT/SIGTERM stops the parts in order. One Ctrl-C in a terminal can arrive twice
+  // (the terminal signals npm and this process, and npm forwards its copy), so only a signal
+  // more than a second after the first counts as an impatient second Ctrl-C: kill and exit.
+  let firstSignalAt: number | undefined;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
-      signals += 1;
-      if (signals > 1) process.exit(130);
-      say(`${sig}: stopping`);
-      void supervisor.stop();
+      const now = Date.now();
+      if (firstSignalAt === undefined) {
+        firstSignalAt = now;
+        say(`${sig}: stopping`);
+        void supervisor.stop();
+      } else if (now - firstSignalAt > 1000) {
+        say(`${sig} again: killing every part`);
+        supervisor.kill();
+        process.exit(130);
+      }
     });
   }
   for (const part of plan.parts) supervisor.start(part);

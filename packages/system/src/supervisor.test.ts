@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { Supervisor } from './supervisor.ts';
 import { pollUntil } from '@signet/kit';
 
@@ -56,4 +57,45 @@ test('stop waits for the last-started part (the gateway) to exit before it signa
   const term = lines.indexOf('backend  | term');
   assert.ok(drained >= 0 && term >= 0, lines.join('\n'));
   assert.ok(drained < term, `the backend was signalled before the entry point had drained:\n${lines.join('\n')}`);
+});
+
+/** The process group of `pid`, from /proc (field 5 of stat). */
+function pgrpOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('each part leads its own process group and is told to stop with its supervisor', async () => {
+  const lines: string[] = [];
+  const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 2000 });
+  sup.start({ name: 'part', command: node, args: ['-e', `console.log('env=' + process.env.SIGNET_STOP_WITH_PARENT + ' pid=' + process.pid); ${LONG_RUNNING}`] });
+  const line = await pollUntil(() => lines.find((l) => l.includes('env=')), { what: 'the part to report' });
+  const [, env, pid] = /env=(\S+) pid=(\d+)/.exec(line)!;
+  assert.equal(env, '1');
+  assert.equal(pgrpOf(Number(pid)), Number(pid), 'the part is its group leader');
+  assert.notEqual(pgrpOf(Number(pid)), pgrpOf(process.pid), 'not in the supervisor\'s group: a terminal Ctrl-C does not reach it');
+  await sup.stop();
+});
+
+test('kill() removes every part\'s whole group, grandchildren included, at once', async () => {
+  const lines: string[] = [];
+  const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 60_000 });
+  // The part ignores SIGTERM and starts a grandchild of its own (as esign starts LibreOffice).
+  const script = "const { spawn } = require('node:child_process'); const g = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); " +
+    "process.on('SIGTERM', () => {}); console.log('pids ' + process.pid + ' ' + g.pid); setInterval(() => {}, 1000);";
+  sup.start({ name: 'parent', command: node, args: ['-e', script] });
+  const line = await pollUntil(() => lines.find((l) => l.includes('pids ')), { what: 'the part and its child to start' });
+  const pids = /pids (\d+) (\d+)/.exec(line)!.slice(1).map(Number);
+  assert.ok(pids.every(alive));
+  sup.kill();
+  await pollUntil(() => pids.every((p) => !alive(p)), { timeoutMs: 5000, what: 'part and grandchild gone' });
+  await sup.done();
 });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { STOP_WITH_PARENT_ENV } from '@signet/kit';
 import type { LogFormatter } from './create-log-formatter.ts';
 
 /** One long-running part of the system, started as a child process. */
@@ -48,10 +49,16 @@ export class Supervisor {
 
   /** Starts one part. Its unexpected exit stops the whole system. */
   start(spec: ProcessSpec): void {
+    // Each part leads its own process group, so a terminal's Ctrl-C (SIGINT to the foreground
+    // group) reaches only the supervisor, which then stops the parts in order. Each part holds
+    // the read end of a stdin pipe this process never writes to: if the supervisor dies, even by
+    // SIGKILL, the part reads end-of-file and stops itself (kit stopWithParent), so nothing is
+    // left running in a group nobody signals.
     const child = spawn(spec.command, [...spec.args], {
       cwd: spec.cwd,
-      env: { ...process.env, ...spec.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...spec.env, [STOP_WITH_PARENT_ENV]: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
     });
     // One formatter for both streams: fastify's request pair may be split across them.
     const format = this.#formatter(spec.name);
@@ -107,6 +114,21 @@ export class Supervisor {
     }, this.#graceMs);
     await r.exited;
     clearTimeout(timer);
+  }
+
+  /**
+   * SIGKILL to every part's process group (the part and whatever it started: LibreOffice,
+   * Chromium, gateway workers), for an impatient second Ctrl-C. Does not wait.
+   */
+  kill(): void {
+    for (const r of this.#running) {
+      if (r.child.pid === undefined || r.child.exitCode !== null || r.child.signalCode !== null) continue;
+      try {
+        process.kill(-r.child.pid, 'SIGKILL');
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    }
   }
 
   /** Resolves when everything has stopped; carries the reason if a part died on its own. */

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { pollUntil } from '@signet/kit';
 import { listenOnLoopback, startProcess } from '@signet/kit/testing';
 import { freePorts } from './support/free-ports.ts';
+import { alive, descendantsOf, killLeft } from './support/processes.ts';
 
 const repoRoot = join(import.meta.dirname, '../../..');
 
@@ -24,17 +25,14 @@ test('`npm start`: URLs printed once every part answers, readable logs without p
   const dataDir = mkdtempSync(join(tmpdir(), 'signet-start-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const { ports, env } = await systemEnv(dataDir);
-  // Own process group, so teardown removes every part even if the supervisor was killed first.
-  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env, detached: true });
+  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env });
+  let started: number[] = [];
   t.after(async () => {
     await proc.stop(40_000);
-    try {
-      if (proc.child.pid !== undefined) process.kill(-proc.child.pid, 'SIGKILL');
-    } catch {
-      // ESRCH: nothing left in the group.
-    }
+    killLeft(started);
   });
   await pollUntil(() => proc.output().includes('Ctrl-C stops everything'), { timeoutMs: 90_000, what: 'start-up banner' });
+  started = descendantsOf(proc.child.pid!);
   const out = proc.output();
   assert.match(out, new RegExp(`public URL +https://localhost:${ports.https}\\n`));
   assert.match(out, new RegExp(`console +https://localhost:${ports.https}/console\\n`));
@@ -108,39 +106,67 @@ test('`npm start` when a part dies while starting (database unreachable): exits 
   assert.doesNotMatch(proc.output(), /Ctrl-C stops everything/);
 });
 
-/** True while any process is left in process group `pgid`. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+// The real npm (the one running this suite when there is one): it forwards SIGTERM only to its
+// direct child, so the script must exec the supervisor rather than leave a shell in between.
+const npm = process.env.npm_execpath;
+const npmStart: [string, string[]] = npm?.endsWith('.js') ? [process.execPath, [npm, 'start']] : ['npm', ['start']];
+const supervisorOnly: [string, string[]] = [process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts']];
 
-test('a SIGTERM to `npm start` itself runs the ordered stop and leaves no part behind', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'signet-start-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
-  const { env } = await systemEnv(dataDir);
-  // The real npm (the one running this suite when there is one): it forwards SIGTERM only to
-  // its direct child, so the script must exec the supervisor rather than leave a shell between.
-  const npm = process.env.npm_execpath;
-  const [command, args] = npm?.endsWith('.js') ? [process.execPath, [npm, 'start']] : ['npm', ['start']];
-  const proc = startProcess(command, args, { cwd: repoRoot, env, detached: true });
-  const pgid = proc.child.pid!;
-  t.after(async () => {
-    if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
+// How the system is stopped, and what its log must then say. Each part leads its own process
+// group (so a terminal's Ctrl-C reaches only npm and the supervisor) and stops by itself when the
+// supervisor is gone; every process started below npm must be gone afterwards.
+const STOPS: { name: string; command: [string, string[]]; stop: (launcher: number) => void; log: RegExp[] }[] = [
+  {
+    name: 'a SIGTERM to the npm process alone',
+    command: npmStart,
+    stop: (launcher) => process.kill(launcher, 'SIGTERM'),
+    log: [/system +\| SIGTERM: stopping/, /system +\| stopped$/m],
+  },
+  {
+    // A terminal signals its whole foreground group; npm forwards its copy too, and one Ctrl-C
+    // must not count as two.
+    name: 'Ctrl-C in a terminal (SIGINT to the whole foreground group)',
+    command: npmStart,
+    stop: (launcher) => process.kill(-launcher, 'SIGINT'),
+    log: [/system +\| SIGINT: stopping/, /system +\| stopped$/m],
+  },
+  {
+    name: 'the supervisor killed with SIGKILL',
+    command: supervisorOnly,
+    stop: (launcher) => process.kill(launcher, 'SIGKILL'),
+    log: [],
+  },
+];
+
+for (const how of STOPS) {
+  test(`npm start stopped by ${how.name}: every part stops, nothing is left`, async (t) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'signet-start-'));
+    t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+    const { env } = await systemEnv(dataDir);
+    // Detached: its own process group, as a terminal gives a foreground job.
+    const proc = startProcess(how.command[0], how.command[1], { cwd: repoRoot, env, detached: true });
+    let started: number[] = [];
+    t.after(async () => {
+      killLeft([proc.child.pid!, ...started]);
+      await proc.exited;
+    });
+    // Fail at once, with what it said, if it gave up (say, a port taken meanwhile by another test).
+    const gaveUp = proc.exited.then((code) => Promise.reject(new Error(`npm start exited ${code} before its banner:\n${proc.output()}`)));
+    gaveUp.catch(() => {});
+    await Promise.race([pollUntil(() => proc.output().includes('Ctrl-C stops everything'), { timeoutMs: 120_000, what: 'start-up banner' }), gaveUp]);
+    started = descendantsOf(proc.child.pid!);
+    assert.ok(started.length >= 5, `npm start runs its parts (found ${started.length} processes)`);
+
+    how.stop(proc.child.pid!);
     await proc.exited;
+    await pollUntil(() => started.every((pid) => !alive(pid)), { timeoutMs: 30_000, what: 'every process npm start ran to exit' });
+    const out = proc.output();
+    for (const line of how.log) assert.match(out, line);
+    if (how.log.length > 0) {
+      assert.doesNotMatch(out, /again: killing/, 'one Ctrl-C is one stop request');
+      // Ordered: the gateway stops taking traffic before the esign instances are told to stop.
+      const gatewayStopped = out.search(/gateway +\| .*stopped/);
+      assert.ok(gatewayStopped >= 0 && gatewayStopped < out.search(/esign-\d +\| .*stopping/), `gateway stopped before esign:\n${out}`);
+    }
   });
-  await pollUntil(() => proc.output().includes('Ctrl-C stops everything'), { timeoutMs: 120_000, what: 'start-up banner' });
-
-  proc.child.kill('SIGTERM');
-  await proc.exited;
-  await pollUntil(() => !groupAlive(pgid), { timeoutMs: 30_000, what: 'every part of npm start to exit' });
-  const out = proc.output();
-  assert.match(out, /system +\| SIGTERM: stopping/);
-  // Ordered: the gateway stops taking traffic before the esign instances go.
-  const gatewayStopped = out.search(/gateway +\| .*stopped/);
-  assert.ok(gatewayStopped >= 0 && gatewayStopped < out.search(/esign-\d +\| .*stopping/), 'gateway stopped before esign');
-  assert.match(out, /system +\| stopped$/m);
-});
+}

@@ -23,12 +23,18 @@ test('flags win over KONG_* env; cert paths are read', async () => {
     ssl_cert: files['/tls/cert.pem'],
     ssl_cert_key: files['/tls/key.pem'],
     redis_url: 'redis://r:6379',
+    supervised: false,
   });
 });
 
 test('env alone: KONG_DECLARATIVE_CONFIG and PEM text as is', async () => {
   const settings = await readStartSettings([], { KONG_DECLARATIVE_CONFIG: '/k.yml', KONG_SSL_CERT: '-----BEGIN CERTIFICATE-----\nZ' }, readText);
-  assert.deepEqual(settings, { declarative_config: '/k.yml', ssl_cert: '-----BEGIN CERTIFICATE-----\nZ' });
+  assert.deepEqual(settings, { declarative_config: '/k.yml', ssl_cert: '-----BEGIN CERTIFICATE-----\nZ', supervised: false });
+});
+
+test('SIGNET_STOP_WITH_PARENT=1 (set by npm start\'s supervisor) marks the node supervised; other values are refused', async () => {
+  assert.equal((await readStartSettings([], { SIGNET_STOP_WITH_PARENT: '1' }, readText)).supervised, true);
+  await assert.rejects(readStartSettings([], { SIGNET_STOP_WITH_PARENT: 'yes' }, readText), (e: unknown) => e instanceof ConfigError && e.setting === 'SIGNET_STOP_WITH_PARENT');
 });
 
 test('bad options name the setting', async () => {

@@ -1,9 +1,12 @@
+import { STOP_WITH_PARENT_ENV } from '@signet/kit';
 import { ConfigError, type GatewaySettings } from '../config.ts';
 
 /** The start command's settings: Kong's names plus what only the cli layer knows. */
 export type StartSettings = GatewaySettings & {
   /** Operator health events across nodes (REDIS_URL). */
   readonly redis_url?: string | undefined;
+  /** Started by npm start's supervisor (SIGNET_STOP_WITH_PARENT=1): stop when it is gone. */
+  readonly supervised: boolean;
 };
 
 // Flag → Kong setting. Flags win over KONG_* variables, as Kong's CLI options win over the env.
@@ -62,5 +65,7 @@ export async function readStartSettings(
       throw new ConfigError(key, `cannot read ${value}: ${(err as Error).message}`);
     }
   }
-  return settings;
+  const supervised = env[STOP_WITH_PARENT_ENV];
+  if (supervised !== undefined && supervised !== '1') throw new ConfigError(STOP_WITH_PARENT_ENV, `expected 1 or unset, got '${supervised}'`);
+  return { ...settings, supervised: supervised === '1' };
 }

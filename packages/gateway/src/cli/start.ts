@@ -25,6 +25,7 @@ import { accessLogHooks, addMetricsStates, combineHooks, emptyMetricsState, metr
 import { passiveHealthHooks } from '../proxy/passive-health-hooks.ts';
 import type { ProxyHooks } from '../proxy/proxy-hooks.ts';
 import { readStartSettings, type StartSettings } from './read-start-settings.ts';
+import { stopWithParent } from '@signet/kit';
 
 const CONFIG_TAG = 'signet:config';
 type ConfigMessage = { tag: typeof CONFIG_TAG; k: 'request' } | { tag: typeof CONFIG_TAG; k: 'snapshot'; snapshot: Snapshot } | { tag: typeof CONFIG_TAG; k: 'ready'; addresses: ListenAddress[] };
@@ -50,16 +51,22 @@ function proxyHooks(health: NodeHealth, metrics: ProxyMetrics, log: Logger): Pro
 
 const urlOf = (a: ListenAddress): string => `${a.ssl ? 'https' : 'http'}://${a.host.includes(':') ? `[${a.host}]` : a.host}:${a.port}`;
 
-/** Resolves on the first SIGTERM or SIGINT. */
-function stopSignal(): Promise<string> {
+/**
+ * Resolves on the first SIGTERM or SIGINT, or, when started by npm start's supervisor
+ * (SIGNET_STOP_WITH_PARENT=1, checked at start), when the supervisor is gone.
+ */
+function stopSignal(supervised: boolean): Promise<string> {
   return new Promise((resolve) => {
+    let release = () => {};
     const on = (signal: string) => {
       process.off('SIGTERM', on);
       process.off('SIGINT', on);
+      release();
       resolve(signal);
     };
     process.on('SIGTERM', on);
     process.on('SIGINT', on);
+    if (supervised) release = stopWithParent(() => on('supervisor gone'));
   });
 }
 
@@ -132,7 +139,7 @@ async function runSingle(config: GatewayConfig, settings: StartSettings, snapsho
     info: (message) => log.info(message),
   });
   health.onAvailabilityChange((upstream, key, up) => gateway.runtime.setAddressStatus(upstream, key, up));
-  const stopped = stopSignal();
+  const stopped = stopSignal(settings.supervised);
   for (const a of await gateway.listen()) log.info({ url: urlOf(a) }, `proxy listening on ${urlOf(a)}`);
   const admin = await startAdmin(config, {
     snapshot: () => gateway.runtime.state.snapshot,
@@ -167,7 +174,7 @@ async function runPrimary(config: GatewayConfig, settings: StartSettings, snapsh
   let stopping = false;
   const ready = new Set<number>();
   let announced = false;
-  const stopped = stopSignal();
+  const stopped = stopSignal(settings.supervised);
 
   const workerMetrics = new Map<number, MetricsState>();
   cluster.on('message', (worker, message: unknown) => {

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { pollUntil } from '@signet/kit';
 import { startProcess, type StartedProcess } from '@signet/kit/testing';
 import { freePorts } from './free-ports.ts';
+import { descendantsOf, killLeft } from './processes.ts';
 
 const run = promisify(execFile);
 /** The repository root (the cwd of `npm start`). */
@@ -41,17 +42,14 @@ export async function startSystem(t: TestContext, extraEnv: Record<string, strin
     ESIGN_PORTS: `${e1},${e2}`,
     ...extraEnv,
   };
-  // Its own process group: the parts it starts join that group, so teardown can remove every
-  // one of them even if the supervisor itself had to be killed before it stopped them.
-  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env, detached: true });
+  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env });
+  // The parts lead their own process groups and stop by themselves when the supervisor is gone;
+  // teardown still removes whatever it saw running, should a stop hang.
+  let started: number[] = [];
   t.after(async () => {
     // The supervisor stops the parts one after another, each with its own grace time.
     await proc.stop(40_000);
-    try {
-      if (proc.child.pid !== undefined) process.kill(-proc.child.pid, 'SIGKILL');
-    } catch {
-      // ESRCH: the group is already gone, as it should be.
-    }
+    killLeft(started);
   });
   try {
     await pollUntil(() => proc.output().includes('Ctrl-C stops everything') || proc.child.exitCode !== null, { timeoutMs: 90_000, what: 'the system to start' });
@@ -59,6 +57,7 @@ export async function startSystem(t: TestContext, extraEnv: Record<string, strin
     if (proc.child.exitCode !== null || !proc.output().includes('Ctrl-C stops everything')) t.diagnostic(proc.output());
   }
   if (proc.child.exitCode !== null) throw new Error(`the system did not start:\n${proc.output()}`);
+  started = descendantsOf(proc.child.pid!);
   const caPath = join(dataDir, 'tls', 'ca.pem');
   return { proc, dataDir, caPath, caPem: readFileSync(caPath, 'utf8'), origin: `https://localhost:${https}`, ports: { http, https, admin, esign: [e1, e2] }, env };
 }
