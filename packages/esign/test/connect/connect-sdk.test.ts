@@ -50,8 +50,10 @@ async function refused(call: Promise<unknown>): Promise<{ status: number; errorC
   return { status: err.response.status, ...err.response.data };
 }
 
-// The listener's name: resolved by the test's DNS to a public documentation address (RFC 5737)
-// at configuration time. Real DNS does not know it, so every delivery fails and is logged.
+// The listener's name: resolved by the test's DNS to a public address at configuration time
+// (not a documentation range: those are refused like private ones). Deliveries resolve it
+// through real DNS, which does not know it (.test, RFC 2606), so each one fails before any
+// connection is made and is logged.
 const LISTENER = 'http://hooks.example.test';
 
 test('docusign-esign ConnectApi: configurations CRUD, SSRF refusals in DocuSign shape, an envelope with eventNotification, failure log, republish', async (t) => {
@@ -59,7 +61,7 @@ test('docusign-esign ConnectApi: configurations CRUD, SSRF refusals in DocuSign 
     converter,
     // https is not required here (plain-http listener), but private addresses stay refused.
     settings: { CONNECT_ALLOW_HTTP: '1' },
-    connect: { resolveHost: (host) => (host === 'hooks.example.test' ? Promise.resolve(['192.0.2.10']) : Promise.reject(new Error('ENOTFOUND'))), worker: { pollIntervalMs: 20, timeoutMs: 1_000, retry: { baseMs: 10, maxMs: 10, maxAttempts: 1 } } },
+    connect: { resolveHost: (host) => (host === 'hooks.example.test' ? Promise.resolve(['93.184.216.34']) : Promise.reject(new Error('ENOTFOUND'))), worker: { pollIntervalMs: 20, timeoutMs: 1_000, retry: { baseMs: 10, maxMs: 10, maxAttempts: 1 } } },
   });
   const { connect, envelopes } = sdk(h);
 
