@@ -50,7 +50,8 @@ export const NOTIFICATION_MIGRATIONS: readonly Migration[] = [
         .execute();
       // The scheduler's one query: rows due by now, earliest first.
       await db.schema.createIndex('envelope_notifications_due_idx').on('envelope_notifications').column('next_due_at').execute();
-      // Envelopes already in process get DocuSign's API default: expiry 120 days after sending.
+      // Envelopes already in process get DocuSign's API default, expiry 120 days after sending,
+      // but never sooner than UPGRADE_GRACE_DAYS after the upgrade.
       await backfillDefaults(db, ['sent', 'delivered']);
     },
   },
@@ -65,18 +66,31 @@ export const NOTIFICATION_MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** Rows with DocuSign's API defaults for the envelopes (of these statuses) that have none. */
-async function backfillDefaults(db: Kysely<NotificationTables & EnvelopeTables>, statuses?: readonly string[]): Promise<void> {
+/**
+ * An envelope already in process when expiry arrived was never promised one: one sent more
+ * than 120 days before the upgrade would otherwise be voided (and everyone mailed) at the first
+ * pass after it. Such envelopes get at least this many days from the upgrade instead; the
+ * longer expireAfter is stored, so GET …/notification answers the effective one.
+ */
+export const UPGRADE_GRACE_DAYS = 30;
+
+/**
+ * Rows with DocuSign's API defaults for the envelopes (of these statuses) that have none.
+ * `upgradeAt` is when the migration runs (the real clock: migrations have no other).
+ */
+async function backfillDefaults(db: Kysely<NotificationTables & EnvelopeTables>, statuses?: readonly string[], upgradeAt = Date.now()): Promise<void> {
   let q = db.selectFrom('envelopes').select(['id', 'status', 'sent_at'])
     .where('id', 'not in', db.selectFrom('envelope_notifications').select('envelope_id'));
   if (statuses) q = q.where('status', 'in', [...statuses]);
   const d = API_DEFAULT_SETTINGS;
   for (const e of await q.execute()) {
     const inProcess = e.status === 'sent' || e.status === 'delivered';
-    const due = inProcess && e.sent_at !== null ? new Date(Date.parse(e.sent_at) + d.expireAfterDays * DAY_MS).toISOString() : null;
+    const sentAt = inProcess && e.sent_at !== null ? Date.parse(e.sent_at) : undefined;
+    const expireAfterDays = sentAt === undefined ? d.expireAfterDays : Math.max(d.expireAfterDays, Math.ceil((upgradeAt - sentAt) / DAY_MS) + UPGRADE_GRACE_DAYS);
+    const due = sentAt === undefined ? null : new Date(sentAt + expireAfterDays * DAY_MS).toISOString();
     await db.insertInto('envelope_notifications').values({
       envelope_id: e.id, use_account_defaults: 0, reminder_enabled: 0, reminder_delay_days: d.reminderDelayDays, reminder_frequency_days: d.reminderFrequencyDays,
-      expire_after_days: d.expireAfterDays, expire_warn_days: d.expireWarnDays, warned_at: null, reminded_json: '{}', next_due_at: due,
+      expire_after_days: expireAfterDays, expire_warn_days: d.expireWarnDays, warned_at: null, reminded_json: '{}', next_due_at: due,
     }).execute();
   }
 }
