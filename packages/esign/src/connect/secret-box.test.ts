@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createCipheriv } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,12 @@ test('SecretBox: round trip, a fresh IV each time, and a wrong key or altered va
   const altered = `v1.${Buffer.from(Buffer.from(sealed.slice(3), 'base64').map((b, i) => (i === 30 ? b ^ 1 : b))).toString('base64')}`;
   assert.throws(() => box.open(altered));
   assert.throws(() => new SecretBox(new Uint8Array(16)), /32-byte key/);
+  // A value forged with a truncated tag (4 bytes: 2^32 guesses, not 2^128) is refused.
+  const key = new Uint8Array(32).fill(1);
+  const iv = Buffer.alloc(12, 7);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.final();
+  assert.throws(() => box.open(`v1.${Buffer.concat([iv, cipher.getAuthTag().subarray(0, 4)]).toString('base64')}`));
 });
 
 test('loadSecretKey: the configured key wins; otherwise one private key file in DATA_DIR, kept across starts', (t) => {

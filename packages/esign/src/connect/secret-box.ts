@@ -28,7 +28,9 @@ export class SecretBox {
   open(sealed: string): string {
     if (!sealed.startsWith('v1.')) throw new TypeError('unknown sealed secret format');
     const raw = Buffer.from(sealed.slice(3), 'base64');
-    const decipher = createDecipheriv('aes-256-gcm', this.#key, raw.subarray(0, IV_BYTES));
+    if (raw.byteLength < IV_BYTES + TAG_BYTES) throw new TypeError('sealed secret too short');
+    // The tag length is fixed: GCM would otherwise accept a truncated (forgeable) tag.
+    const decipher = createDecipheriv('aes-256-gcm', this.#key, raw.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
     decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   }
