@@ -10,6 +10,7 @@ import { HOP_BY_HOP_RESPONSE, type ScannedRequestHeaders } from './scan-request-
 import { sendProxyError } from './send-proxy-error.ts';
 import type { ExchangeSink, UpstreamConnection } from './upstream-connection.ts';
 import type { UpstreamPool } from './upstream-pool.ts';
+import { serverNameFor } from './server-name.ts';
 
 // RFC 9110 §7.6.1: fields named in Connection are hop-by-hop as well.
 function listedFields(value: string, into: string[] | undefined): string[] | undefined {
@@ -121,11 +122,11 @@ export class ProxyExchange implements ExchangeSink {
       const address = this.#address!;
       this.#hostHeader = preserveHost ? this.#x.headers.host! : addressHostHeader(t.upstream!, address, t.service.protocol);
       this.#upstreamStartedAt = performance.now();
-      this.#ctx.pool.acquire(address, t.tls, t.service.connect_timeout, this, sameAddress);
+      this.#ctx.pool.acquire(address, t.tls, t.service.connect_timeout, this, sameAddress, t.tls && serverNameFor(this.#hostHeader));
     } else {
       this.#hostHeader = preserveHost ? this.#x.headers.host! : t.endpointHostHeader;
       this.#upstreamStartedAt = performance.now();
-      this.#ctx.pool.acquire(t.endpoint!, t.tls, t.service.connect_timeout, this, sameAddress);
+      this.#ctx.pool.acquire(t.endpoint!, t.tls, t.service.connect_timeout, this, sameAddress, t.tls && serverNameFor(this.#hostHeader));
     }
   }
 

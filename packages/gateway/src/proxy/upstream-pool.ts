@@ -1,4 +1,4 @@
-import { connect as netConnect, isIP } from 'node:net';
+import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { UpstreamConnection, type ConnectionOwner, type ExchangeSink } from './upstream-connection.ts';
 
@@ -46,12 +46,13 @@ export class UpstreamPool implements ConnectionOwner {
    * Hands `sink` a connection through `onUpstreamConnected` (at once for an idle one), or
    * reports the connect failure or timeout through `onUpstreamFailure`. `fresh` skips idle ones.
    */
-  acquire(endpoint: UpstreamEndpoint, tls: UpstreamTls | undefined, connectTimeoutMs: number, sink: ExchangeSink, fresh = false): void {
+  acquire(endpoint: UpstreamEndpoint, tls: UpstreamTls | undefined, connectTimeoutMs: number, sink: ExchangeSink, fresh = false, serverName?: string): void {
     // A verified and an unverified TLS connection to one address are not interchangeable.
-    // Nor are connections made with different client certificates.
+    // Nor are connections made with different client certificates or server names (Kong keys
+    // its upstream keepalive pools by address and SNI).
     const poolKey = tls === undefined
       ? endpoint.key
-      : `${tls.rejectUnauthorized ? 'tls+verify' : 'tls'}${tls.clientCertificate ? `+${tls.clientCertificate.id}` : ''}:${endpoint.key}`;
+      : `${tls.rejectUnauthorized ? 'tls+verify' : 'tls'}${tls.clientCertificate ? `+${tls.clientCertificate.id}` : ''}:${serverName ?? ''}@${endpoint.key}`;
     if (!fresh) {
       const idle = this.#idle.get(poolKey);
       const conn = idle?.pop();
@@ -66,8 +67,10 @@ export class UpstreamPool implements ConnectionOwner {
       ? tlsConnect({
           host: endpoint.host,
           port: endpoint.port,
-          // RFC 6066 §3: SNI is a host name, never an IP literal.
-          servername: isIP(endpoint.host) === 0 ? endpoint.host : undefined,
+          // The caller's name (serverNameFor: the upstream Host, never an IP literal); none → no
+          // SNI. Node verifies the certificate (tls_verify) against this name, else the address,
+          // as nginx checks proxy_ssl_name.
+          servername: serverName,
           rejectUnauthorized: tls.rejectUnauthorized,
           ...(tls.clientCertificate ? { cert: tls.clientCertificate.cert, key: tls.clientCertificate.key } : {}),
         })

@@ -8,7 +8,7 @@ import { issueCertificate } from '@signet/kit';
 import { listenOnLoopback } from '@signet/kit/testing';
 import { request, Agent } from 'undici';
 import type { Certificate, Sni } from '../../src/declarative/types.ts';
-import { certificate, route, service, sni, snapshot } from '../snapshot.fixture.ts';
+import { certificate, route, service, sni, snapshot, target, upstream } from '../snapshot.fixture.ts';
 import { startGateway, startUpstream } from '../proxy/proxy.fixture.ts';
 
 const pair = (cn: string) => issueCertificate({ commonName: cn, dnsNames: [cn.replace(/^catch-all$/, 'catch.all')] });
@@ -140,6 +140,46 @@ test('https service: TLS to the target, verified only when tls_verify is set', a
   const refused = await request(`${g.url}/verified`, { dispatcher: g.client });
   assert.equal(refused.statusCode, 502);
   await refused.body.text();
+});
+
+test('https upstream SNI is the Host sent upstream without its port, as Kong (proxy_ssl_name $upstream_host)', async (t) => {
+  const { createServer: createHttpsServer } = await import('node:https');
+  const pairForTarget = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
+  const tlsTarget = createHttpsServer({ cert: pairForTarget.certPem, key: pairForTarget.keyPem }, (req, res) => {
+    res.end(JSON.stringify({ servername: (req.socket as TLSSocket).servername || null, host: req.headers.host }));
+  });
+  const port = await listenOnLoopback(tlsTarget);
+  t.after(() => new Promise<void>((resolve) => {
+    tlsTarget.closeAllConnections();
+    tlsTarget.close(() => resolve());
+  }));
+  // An upstream with host_header, one without (its target is an IP: no SNI at all), and a
+  // preserve_host route on the latter (the client's host name goes upstream and into SNI).
+  const named = upstream({ name: 'named.upstream', host_header: 'api.internal' });
+  const bare = upstream({ name: 'bare.upstream' });
+  const viaNamed = service({ host: 'named.upstream', port: 443, protocol: 'https' });
+  const viaBare = service({ host: 'bare.upstream', port: 443, protocol: 'https' });
+  const g = await startGateway(t, snapshot({
+    upstreams: [named, bare],
+    targets: [target(named, `127.0.0.1:${port}`), target(bare, `127.0.0.1:${port}`)],
+    services: [viaNamed, viaBare],
+    routes: [
+      route({ paths: ['/named'], service: { id: viaNamed.id } }),
+      route({ paths: ['/bare'], service: { id: viaBare.id } }),
+      route({ paths: ['/preserved'], preserve_host: true, service: { id: viaBare.id } }),
+    ],
+  }));
+  const seen = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await request(`${g.url}${path}`, { dispatcher: g.client, headers });
+    assert.equal(res.statusCode, 200, path);
+    return res.body.json();
+  };
+  assert.deepEqual(await seen('/named'), { servername: 'api.internal', host: `api.internal:${port}` });
+  assert.deepEqual(await seen('/bare'), { servername: null, host: `127.0.0.1:${port}` });
+  assert.deepEqual(await seen('/preserved', { host: 'client.example:8443' }), { servername: 'client.example', host: 'client.example:8443' });
+  // Same address, another name: a connection made for one SNI is not reused for the other.
+  assert.deepEqual(await seen('/preserved', { host: 'other.example' }), { servername: 'other.example', host: 'other.example' });
+  assert.deepEqual(await seen('/bare'), { servername: null, host: `127.0.0.1:${port}` });
 });
 
 test('listener hooks: configureListener sees each server before it accepts; ALPN offered on ssl listeners', async (t) => {
