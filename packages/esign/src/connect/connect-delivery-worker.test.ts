@@ -22,7 +22,7 @@ function queueOf(items: ClaimedDelivery[]) {
     claim: () => Promise.resolve(claimed ? [] : ((claimed = true), items)),
     markDelivered: (id) => Promise.resolve(void log.push(`delivered ${id}`)),
     markFailed: (id, _w, error, retryAt) => Promise.resolve(void log.push(`failed ${id} ${retryAt ? `retry at ${retryAt.toISOString()}` : 'for good'}: ${error}`)),
-    release: (id) => Promise.resolve(void log.push(`released ${id}`)),
+    release: (id, _w, dueAt) => Promise.resolve(void log.push(`released ${id}${dueAt ? ` until ${dueAt.toISOString()}` : ''}`)),
     purgeFinished: () => Promise.resolve(0),
   };
   return { queue, log };
@@ -128,4 +128,29 @@ test('worker: stop() cuts a silent listener short and hands its claimed deliveri
   // The one in flight and the one not yet tried are both released (their attempt not counted), not failed.
   assert.deepEqual([...log].sort(), ['delivered fast', 'released silent-1', 'released silent-2']);
   assert.equal(posts.filter((p) => p.url === 'https://silent.example/').length, 1);
+});
+
+test('worker: a listener that cannot be reached costs one attempt per batch; its later messages wait for that retry, in order', async () => {
+  const { queue, log } = queueOf([
+    delivery('dead-1', 'https://dead.example/'), delivery('dead-2', 'https://dead.example/'), delivery('dead-3', 'https://dead.example/'),
+    delivery('refusing-1', 'https://refusing.example/'), delivery('refusing-2', 'https://refusing.example/'),
+  ]);
+  const posts: string[] = [];
+  const worker = new ConnectDeliveryWorker({
+    queue, workerId: 'w', clock: () => NOW, random: () => 0, retry: { baseMs: 1_000, maxMs: 60_000, maxAttempts: 3 }, hmacSecrets: () => Promise.resolve([]),
+    // dead.example times out (no answer at all); refusing.example answers, with a 500.
+    post: (p) => {
+      posts.push(p.url);
+      return p.url === 'https://dead.example/' ? Promise.reject(new Error('The operation was aborted due to timeout')) : Promise.resolve(500);
+    },
+  });
+  assert.deepEqual(await worker.runOnce(), { claimed: 5, delivered: 0, retried: 3, failed: 0 });
+  // One timeout, not three in a row (each up to timeoutMs); an answering listener still gets each message.
+  assert.deepEqual(posts.filter((u) => u === 'https://dead.example/').length, 1);
+  assert.deepEqual(posts.filter((u) => u === 'https://refusing.example/').length, 2);
+  assert.deepEqual(log.filter((l) => l.includes('dead')), [
+    'failed dead-1 retry at 2026-11-21T12:00:00.500Z: The operation was aborted due to timeout',
+    'released dead-2 until 2026-11-21T12:00:00.500Z',
+    'released dead-3 until 2026-11-21T12:00:00.500Z',
+  ]);
 });

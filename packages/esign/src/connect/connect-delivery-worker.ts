@@ -10,8 +10,11 @@ export interface ConnectDeliveryQueue {
   claim(input: { workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]>;
   markDelivered(id: string, workerId: string, now: Date): Promise<void>;
   markFailed(id: string, workerId: string, error: string, retryAt: Date | undefined): Promise<void>;
-  /** Hands a claimed delivery back unattempted (the worker is stopping): due again at once, for any instance. */
-  release(id: string, workerId: string): Promise<void>;
+  /**
+   * Hands a claimed delivery back unattempted, due at `dueAt` (default: at once), for any
+   * instance: the worker is stopping, or the listener just failed to answer an earlier message.
+   */
+  release(id: string, workerId: string, dueAt?: Date): Promise<void>;
   /** Deletes finished (delivered, discarded) deliveries created before `before`. */
   purgeFinished(before: Date): Promise<number>;
 }
@@ -43,6 +46,9 @@ export type ConnectWorkerOptions = {
   readonly retentionMs?: number;
   readonly onError?: (err: unknown, delivery?: ClaimedDelivery) => void;
 };
+
+/** What became of one claimed delivery; `unreachable` when the listener gave no answer at all. */
+type Outcome = { kind: 'delivered' | 'retried' | 'failed' | 'released'; unreachable?: boolean; retryAt?: Date };
 
 /** What one pass did. */
 export type ConnectPass = { claimed: number; delivered: number; retried: number; failed: number };
@@ -79,7 +85,11 @@ export class ConnectDeliveryWorker {
   /**
    * Claims and delivers one batch. Each listener URL gets its messages one at a time, in the
    * order the events happened; different listeners are served concurrently, so one slow or
-   * silent listener (up to timeoutMs per message) does not hold up the others.
+   * silent listener (up to timeoutMs per message) does not hold up the others. A listener that
+   * could not be reached at all (timeout, connection error, refused address) is not tried again
+   * in this batch: its later messages are handed back, due with the failed one's retry, so a
+   * dead listener costs the pass one timeout rather than one per message, and its messages
+   * keep their order.
    */
   async runOnce(): Promise<ConnectPass> {
     const o = this.#o;
@@ -90,9 +100,15 @@ export class ConnectDeliveryWorker {
     for (const item of items) byListener.set(item.url, [...(byListener.get(item.url) ?? []), item]);
     const stopping = this.#stopping.signal;
     await Promise.all([...byListener.values()].map(async (queue) => {
+      let unreachableUntil: Date | undefined;
       for (const item of queue) {
+        if (unreachableUntil) {
+          await o.queue.release(item.id, o.workerId, unreachableUntil);
+          continue;
+        }
         const outcome = await this.#deliver(item, stopping);
-        if (outcome !== 'released') pass[outcome]++;
+        if (outcome.kind !== 'released') pass[outcome.kind]++;
+        if (outcome.unreachable) unreachableUntil = outcome.retryAt ?? o.clock();
       }
     }));
     return pass;
@@ -106,30 +122,32 @@ export class ConnectDeliveryWorker {
     await this.#o.queue.purgeFinished(new Date(now - this.#o.retentionMs));
   }
 
-  async #deliver(item: ClaimedDelivery, stopping: AbortSignal): Promise<'delivered' | 'retried' | 'failed' | 'released'> {
+  async #deliver(item: ClaimedDelivery, stopping: AbortSignal): Promise<Outcome> {
     const o = this.#o;
     // Stopping: what is not done is handed back, for this instance's next start or another
     // instance, rather than held until the lease ends (up to leaseMs) or counted as a failure.
-    const release = async () => {
+    const release = async (): Promise<Outcome> => {
       await o.queue.release(item.id, o.workerId);
-      return 'released' as const;
+      return { kind: 'released' };
     };
     if (stopping.aborted) return release();
+    let answered = false;
     try {
       const message = item.includeDocuments ? await this.#withDocuments(item) : item.message;
       const body = connectBody(message, item.attempts - 1);
       const headers = item.includeHMAC ? connectSignatures(await o.hmacSecrets(item.accountId), body) : {};
       const status = await o.post({ url: item.url, body, headers, timeoutMs: o.timeoutMs, signal: stopping });
+      answered = true;
       if (status < 200 || status > 299) throw new Error(`The listener answered HTTP ${status}.`);
       await o.queue.markDelivered(item.id, o.workerId, o.clock());
-      return 'delivered';
+      return { kind: 'delivered' };
     } catch (err) {
       // Cut short by stop(): the listener may have got it; it goes again (delivery is at least once).
       if (stopping.aborted) return release();
       o.onError?.(err, item);
       const retryAt = item.attemptsSinceRepublish >= o.retry.maxAttempts ? undefined : new Date(o.clock().getTime() + retryDelayMs(item.attemptsSinceRepublish, o.retry, o.random()));
       await o.queue.markFailed(item.id, o.workerId, err instanceof Error ? err.message.slice(0, 1000) : String(err), retryAt);
-      return retryAt ? 'retried' : 'failed';
+      return { kind: retryAt ? 'retried' : 'failed', unreachable: !answered, ...(retryAt ? { retryAt } : {}) };
     }
   }
 

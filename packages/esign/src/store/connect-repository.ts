@@ -156,10 +156,13 @@ export class ConnectRepository {
       .where('id', '=', id).where('claimed_by', '=', workerId).execute();
   }
 
-  /** Hands a claimed delivery back unattempted (its worker is stopping): the claim's attempt is not counted. */
-  async release(id: string, workerId: string): Promise<void> {
+  /**
+   * Hands a claimed delivery back unattempted (its worker is stopping, or its listener just
+   * failed an earlier message), due at `dueAt` or at once: the claim's attempt is not counted.
+   */
+  async release(id: string, workerId: string, dueAt?: Date): Promise<void> {
     await this.#k.updateTable('connect_deliveries')
-      .set({ claimed_by: null, lease_until: null, attempts: sql<number>`attempts - 1` })
+      .set({ claimed_by: null, lease_until: null, attempts: sql<number>`attempts - 1`, ...(dueAt ? { next_attempt_at: dueAt.toISOString() } : {}) })
       .where('id', '=', id).where('claimed_by', '=', workerId).execute();
   }
 

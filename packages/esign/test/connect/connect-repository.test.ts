@@ -120,13 +120,16 @@ async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) =>
   const late = await connect.createConfiguration(account.accountId, { ...sub, name: 'Late', url: 'https://late.example/', events: ['envelope-sent'], enabled: true, allUsers: true, userIds: [] }, clock.now());
   const another = { envelopeId: randomUUID(), accountId: account.accountId, senderUserId: account.userId, status: 'sent', recipients: [] } as unknown as Parameters<typeof recordConnectEvents>[1]['after'];
   assert.equal(await db.transaction((trx) => recordConnectEvents(trx.withTables(), { before: undefined, after: another, now: later })), 1);
-  // A stopping worker releases its claim (another worker's release is fenced off): due at once, the attempt uncounted.
+  // A worker releases its claim (another worker's release is fenced off), the attempt uncounted.
   const [handedBack] = await connect.claim({ workerId: 'w4', now: later, leaseMs: 60_000, limit: 10 });
   assert.equal(handedBack?.attempts, 1);
   await connect.release(handedBack.id, 'w5');
   assert.deepEqual(await connect.claim({ workerId: 'w5', now: later, leaseMs: 60_000, limit: 10 }), []);
-  await connect.release(handedBack.id, 'w4');
-  const [inFlight] = await connect.claim({ workerId: 'w4', now: later, leaseMs: 60_000, limit: 10 });
+  // Handed back until a given time (its listener just failed an earlier message): due then, not before.
+  const dueAt = new Date(later.getTime() + 1_000);
+  await connect.release(handedBack.id, 'w4', dueAt);
+  assert.deepEqual(await connect.claim({ workerId: 'w4', now: later, leaseMs: 60_000, limit: 10 }), []);
+  const [inFlight] = await connect.claim({ workerId: 'w4', now: dueAt, leaseMs: 60_000, limit: 10 });
   assert.deepEqual([inFlight?.id, inFlight?.url, inFlight?.attempts], [handedBack.id, 'https://late.example/', 1]);
   assert.ok(inFlight);
   assert.equal(await connect.deleteConfiguration(account.accountId, late.connectId), true);
