@@ -13,17 +13,25 @@ export const systemResolve: ResolveHost = (host) =>
 /**
  * Configuration-time check of a listener URL: the URL rules, then every address its host
  * resolves to must be public (unless allowed). Throws ListenerRefused; a host that does not
- * resolve is refused too, as DocuSign cannot post to it either.
+ * resolve (within `resolveTimeoutMs`) is refused too, as DocuSign cannot post to it either.
  */
-export async function assertListener(raw: string, policy: ListenerPolicy, resolveHost: ResolveHost = systemResolve): Promise<URL> {
+export async function assertListener(raw: string, policy: ListenerPolicy, resolveHost: ResolveHost = systemResolve, resolveTimeoutMs = 5_000): Promise<URL> {
   const url = assertListenerUrl(raw, policy);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (policy.allowPrivate || isIP(host) !== 0) return url;
   let addresses: string[];
+  // A resolver that never answers (getaddrinfo can take tens of seconds) must not hold the
+  // request: past the deadline the name counts as not resolving.
+  let deadline: NodeJS.Timeout | undefined;
   try {
-    addresses = await resolveHost(host);
+    addresses = await Promise.race([
+      resolveHost(host),
+      new Promise<string[]>((resolve) => (deadline = setTimeout(() => resolve([]), resolveTimeoutMs))),
+    ]);
   } catch {
     addresses = [];
+  } finally {
+    clearTimeout(deadline);
   }
   assertResolvedAddresses(host, addresses, policy);
   return url;

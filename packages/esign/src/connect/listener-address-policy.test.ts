@@ -48,4 +48,8 @@ test('assertListener: every resolved address must be public (a name pointing ins
   await assert.rejects(assertListener('https://nowhere.example/hook', STRICT, resolve), /does not resolve/);
   // With private addresses allowed, no lookup is needed at all.
   await assert.doesNotReject(assertListener('https://nowhere.example/hook', { allowHttp: false, allowPrivate: true }, resolve));
+  // A name whose DNS never answers does not hold the request: after the deadline it is refused like one that does not resolve.
+  const started = Date.now();
+  await assert.rejects(assertListener('https://slow.example/hook', STRICT, () => new Promise<string[]>(() => {}), 50), /does not resolve/);
+  assert.ok(Date.now() - started < 5_000);
 });
