@@ -85,6 +85,19 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
    * first (reminders/notification-step.ts expiryIfDue), so nobody views, signs or declines an
    * expired envelope while the scheduler has yet to get to it.
    */
+  /**
+   * A Finish or Decline that lost a race to a change that closed the envelope (the scheduler
+   * expired it, the sender voided it, a co-signer declined): the signer sees that state, not
+   * an error. Anything else is rethrown.
+   */
+  async function lostRace(err: unknown, ref: SignerRef, reply: FastifyReply) {
+    if (!(err instanceof EsignError) || err.code !== 'ENVELOPE_INVALID_STATUS') throw err;
+    const closed = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    const state = signerAccess(closed, ref.recipientId);
+    if (state.kind === 'sign') throw err;
+    return sendPage(reply, statePage(state, ref, closed), 409);
+  }
+
   async function envelopeAt(ref: SignerRef, now: Date): Promise<Envelope> {
     const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
     if (!expiryIfDue(deps.expiry, envelope, now)) return envelope;
@@ -154,13 +167,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
       try {
         ({ envelope: finished } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => finishSigning(d, current, ref.recipientId, now, actorOf(request))));
       } catch (err) {
-        // Lost a race to a change that closed the envelope (the scheduler expired it, the
-        // sender voided it, a co-signer declined): the signer sees that state, not an error.
-        if (!(err instanceof EsignError) || err.code !== 'ENVELOPE_INVALID_STATUS') throw err;
-        const closed = await getEnvelope(d, ref.accountId, ref.envelopeId);
-        const state = signerAccess(closed, ref.recipientId);
-        if (state.kind === 'sign') throw err;
-        return sendPage(reply, statePage(state, ref, closed), 409);
+        return lostRace(err, ref, reply);
       }
       if (finished.status === 'signed') deps.onSigned();
     } else if (access.kind !== 'finished') {
@@ -179,13 +186,17 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     if (access.kind === 'sign') {
       const reason = formField(request.body, 'reason') ?? '';
       const sender = await deps.senderOf(before.senderUserId);
-      await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => {
-        const change = declineSigning(current, ref.recipientId, reason, deps.ctx.now(), actorOf(request));
-        const signer = change?.envelope.recipients.find((r) => r.recipientId === ref.recipientId);
-        if (!change || !sender || !signer) return change;
-        // The sender hears of it in the same transaction (DocuSign mails the sender on a decline).
-        return { ...change, mails: [envelopeDeclinedMail({ envelopeId: current.envelopeId, to: sender, emailSubject: current.emailSubject, signer: { name: signer.name, email: signer.email }, reason: signer.declinedReason ?? reason })] };
-      });
+      try {
+        await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => {
+          const change = declineSigning(current, ref.recipientId, reason, deps.ctx.now(), actorOf(request));
+          const signer = change?.envelope.recipients.find((r) => r.recipientId === ref.recipientId);
+          if (!change || !sender || !signer) return change;
+          // The sender hears of it in the same transaction (DocuSign mails the sender on a decline).
+          return { ...change, mails: [envelopeDeclinedMail({ envelopeId: current.envelopeId, to: sender, emailSubject: current.emailSubject, signer: { name: signer.name, email: signer.email }, reason: signer.declinedReason ?? reason })] };
+        });
+      } catch (err) {
+        return lostRace(err, ref, reply);
+      }
     } else if (!(access.kind === 'declined' && access.byThisSigner)) {
       return sendPage(reply, statePage(access, ref, before), 409);
     }
