@@ -95,3 +95,27 @@ test('a postponement never overwrites a schedule that a save changed meanwhile',
   const row = await db.kysely.selectFrom('envelope_notifications' as never).select(['next_due_at' as never]).executeTakeFirstOrThrow() as { next_due_at: string };
   assert.equal(row.next_due_at, '2026-03-10T00:00:00.000Z');
 });
+
+test('a row claiming work its envelope does not have is corrected once, but never from an envelope older than the stored one', async (t) => {
+  const { db, clock, store, send } = await setup(t);
+  const envelope = await send('stale@example.com');
+  const rowDue = async () => (await db.kysely.selectFrom('envelope_notifications' as never).select(['next_due_at' as never]).executeTakeFirstOrThrow() as { next_due_at: string }).next_due_at;
+  const expected = await rowDue();
+  // As a row written by an older version might say: due now, though nothing is.
+  const stale = '2026-02-27T12:00:00.000Z';
+  await db.kysely.updateTable('envelope_notifications' as never).set({ next_due_at: stale } as never).execute();
+  const scheduler = new ReminderScheduler({ store, due: new NotificationRepository(db), clock: clock.now, random: { secretToken: () => randomUUID() }, hashSecret: sha, mails: buildNotificationMails('https://esign.test') });
+  assert.deepEqual(await scheduler.runOnce(), { due: 1, changed: 0, lost: 0, refreshed: 1, failed: 0 });
+  assert.equal(await rowDue(), expected);
+  assert.equal((await scheduler.runOnce()).due, 0);
+
+  // The version guard: a refresh computed from version N does not overwrite what version N+1 saved.
+  const loaded = await store.find(envelope.accountId, envelope.envelopeId);
+  assert.ok(loaded);
+  const laterSettings = { ...loaded.notification!.settings, reminderDelayDays: 5 };
+  assert.equal(await store.update({ envelope: { ...loaded, notification: { ...loaded.notification!, settings: laterSettings }, version: loaded.version + 1 }, signingTokens: [], mails: [] }), true);
+  const saved = await rowDue();
+  assert.notEqual(saved, expected);
+  await new NotificationRepository(db).refreshNextDue(loaded);
+  assert.equal(await rowDue(), saved);
+});
