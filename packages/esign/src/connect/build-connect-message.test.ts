@@ -34,15 +34,19 @@ test('includeData asks for the envelope summary in the REST Envelope shape (stri
   assert.doesNotMatch(JSON.stringify(summary), /null/);
 });
 
-test('X-DocuSign-Signature-N: base64 HMAC-SHA256 of the raw body, one per key in order', () => {
+test('X-DocuSign-Signature-N: base64 HMAC-SHA256 of the raw body, one per key in order, with the digest and account headers DocuSign sends', () => {
   const body = '{"event":"envelope-sent"}';
-  const headers = connectSignatures(['first-key', 'second-key'], body);
-  assert.deepEqual(Object.keys(headers), ['x-docusign-signature-1', 'x-docusign-signature-2']);
+  const headers = connectSignatures(['first-key', 'second-key'], body, 'acc-1');
+  // DocuSign's own listener samples refuse a message whose X-Authorization-Digest is not HMACSHA256.
+  assert.deepEqual(Object.keys(headers), ['x-authorization-digest', 'x-docusign-accountid', 'x-docusign-signature-1', 'x-docusign-signature-2']);
+  assert.equal(headers['x-authorization-digest'], 'HMACSHA256');
+  assert.equal(headers['x-docusign-accountid'], 'acc-1');
   // An independent computation, as a listener would do it.
   assert.equal(headers['x-docusign-signature-1'], createHmac('sha256', 'first-key').update(Buffer.from(body)).digest('base64'));
   assert.equal(headers['x-docusign-signature-2'], createHmac('sha256', 'second-key').update(Buffer.from(body)).digest('base64'));
-  assert.notEqual(connectSignatures(['first-key'], `${body} `)['x-docusign-signature-1'], headers['x-docusign-signature-1']);
-  assert.deepEqual(connectSignatures([], body), {});
+  assert.notEqual(connectSignatures(['first-key'], `${body} `, 'acc-1')['x-docusign-signature-1'], headers['x-docusign-signature-1']);
+  // No active key: the message goes unsigned, with none of the HMAC headers.
+  assert.deepEqual(connectSignatures([], body, 'acc-1'), {});
 });
 
 test('includeDocuments: each summary document gets its PDFBytes; an unknown document keeps none', async () => {

@@ -59,6 +59,8 @@ test('worker: the body carries retryCount = attempts before this one, signed wit
   assert.ok(sent);
   assert.equal((JSON.parse(sent.body) as { retryCount: number }).retryCount, 2);
   assert.deepEqual(sent.headers, {
+    'x-authorization-digest': 'HMACSHA256',
+    'x-docusign-accountid': 'a1',
     'x-docusign-signature-1': createHmac('sha256', 'k1').update(sent.body).digest('base64'),
     'x-docusign-signature-2': createHmac('sha256', 'k2').update(sent.body).digest('base64'),
   });

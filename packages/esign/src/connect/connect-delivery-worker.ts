@@ -135,7 +135,7 @@ export class ConnectDeliveryWorker {
     try {
       const message = item.includeDocuments ? await this.#withDocuments(item) : item.message;
       const body = connectBody(message, item.attempts - 1);
-      const headers = item.includeHMAC ? connectSignatures(await o.hmacSecrets(item.accountId), body) : {};
+      const headers = item.includeHMAC ? connectSignatures(await o.hmacSecrets(item.accountId), body, item.accountId) : {};
       const status = await o.post({ url: item.url, body, headers, timeoutMs: o.timeoutMs, signal: stopping });
       answered = true;
       if (status < 200 || status > 299) throw new Error(`The listener answered HTTP ${status}.`);

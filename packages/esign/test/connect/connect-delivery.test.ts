@@ -103,6 +103,7 @@ test('a full envelope life reaches a real listener: every event once, HMAC-signe
     assert.ok(verifiedBy(r, oldKey) && verifiedBy(r, newKey), `${label(m)}: HMAC of the raw body under both active keys`);
     assert.equal(verifiedBy(r, revokedKey), false, 'a revoked key signs nothing');
     assert.equal(r.headers['x-docusign-signature-3'], undefined);
+    assert.deepEqual([r.headers['x-authorization-digest'], r.headers['x-docusign-accountid']], ['HMACSHA256', h.accountId]);
     assert.deepEqual([m.apiVersion, m.uri, m.configurationId, m.data.accountId, m.data.userId, m.data.envelopeId], ['v2.1', `/restapi/v2.1/accounts/${h.accountId}/envelopes/${envelopeId}`, 0, h.accountId, h.userId, envelopeId]);
     assert.match(m.generatedDateTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$/);
   }
@@ -114,7 +115,7 @@ test('a full envelope life reaches a real listener: every event once, HMAC-signe
   const account = listener.received.filter((r) => r.path === '/account');
   assert.deepEqual(account.map((r) => parse(r).event), ['envelope-completed']);
   assert.equal(parse(account[0] as Received).configurationId, Number(((await completions.json()) as { connectId: string }).connectId));
-  assert.equal(account[0]?.headers['x-docusign-signature-1'], undefined);
+  assert.deepEqual([account[0]?.headers['x-docusign-signature-1'], account[0]?.headers['x-authorization-digest']], [undefined, undefined]);
   // includeDocuments: the summary's documents carry the sealed PDF, the bytes getDocument serves.
   const documents = parse(account[0] as Received).data.envelopeSummary?.envelopeDocuments ?? [];
   assert.deepEqual(documents.map((d) => d.documentId), ['1']);
