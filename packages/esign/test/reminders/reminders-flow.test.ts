@@ -44,6 +44,9 @@ test('reminders, the expiry warning and expiry, driven by an injected clock, thr
   assert.deepEqual((await call('GET', `/${envelopeId}/notification`)).json(), expected);
   const got = (await call('GET', `/${envelopeId}`)).json();
   assert.deepEqual([got.notification, got.notificationUri], [expected, `/envelopes/${envelopeId}/notification`]);
+  // The Envelope model's own expiry summary: expireDateTime is 10 days after sentDateTime.
+  assert.deepEqual([got.expireEnabled, got.expireAfter], ['true', '10']);
+  assert.equal(Date.parse(String(got.expireDateTime)) - Date.parse(String(got.sentDateTime)), 10 * DAY_S * 1000);
 
   assert.deepEqual((await mailsAtLeast(smtp, 2, 'the first mails')).sort(), [`${SUBJECT} -> copy@example.com`, `${SUBJECT} -> first@example.com`]);
   // The schedule is stored with the envelope: the first reminder is due 2 days after sending.

@@ -1,6 +1,7 @@
 import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from '../../domain/envelope/envelope.ts';
 import { currentRoutingOrder } from '../../domain/envelope/routing.ts';
 import { notificationOf } from '../../reminders/envelope-notification.ts';
+import { expiresAt } from '../../reminders/notification-schedule.ts';
 import { toWireNotification } from '../../reminders/to-wire-notification.ts';
 import { toDocuSignDateTime } from './docusign-date-time.ts';
 import type { WireEnvelope, WireEnvelopeDocument, WireEnvelopeSummary, WireRecipient, WireRecipients, WireSignHere } from './wire-types.ts';
@@ -132,6 +133,9 @@ export function toWireEnvelope(envelope: Envelope, includes: WireIncludes = {}):
     declinedDateTime: at(envelope.declinedAt),
     voidedDateTime: at(envelope.voidedAt),
     voidedReason: envelope.voidedReason,
+    expireEnabled: 'true',
+    expireAfter: String(notificationOf(envelope).settings.expireAfterDays),
+    expireDateTime: at(expiresAt(envelope)),
     sender: { userId: envelope.senderUserId, accountId: envelope.accountId },
     recipients: includes.recipients ? toWireRecipients(envelope, includes.tabs ?? false) : undefined,
     envelopeDocuments: includes.documents ? envelope.documents.map((d) => toWireEnvelopeDocument(envelope, d)) : undefined,

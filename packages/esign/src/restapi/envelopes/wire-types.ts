@@ -96,6 +96,12 @@ export type WireEnvelope = {
   declinedDateTime?: string;
   voidedDateTime?: string;
   voidedReason?: string;
+  /** The Envelope model's expiry summary (issue 11): always "true" here, every envelope expires. */
+  expireEnabled: string;
+  /** Days from sending, as in notification.expirations.expireAfter. */
+  expireAfter: string;
+  /** When it expires (or expired); only once sent. */
+  expireDateTime?: string;
   sender: { userId: string; accountId: string };
   recipients?: WireRecipients;
   envelopeDocuments?: WireEnvelopeDocument[];
