@@ -36,6 +36,9 @@ test('an update keeps what it does not mention', () => {
   const base = atCreate({ reminders: { reminderEnabled: 'true', reminderDelay: '3', reminderFrequency: '2' }, expirations: { expireAfter: '40', expireWarn: '4' } });
   assert.deepEqual(applyNotificationRequest(base, parseNotificationRequest({ reminders: { reminderFrequency: '5' } })), { ...base, reminderFrequencyDays: 5 });
   assert.deepEqual(applyNotificationRequest(base, parseNotificationRequest({})), base);
+  // Reminders switched off, then on again: the delay set before is kept, not reset to the default.
+  const off = applyNotificationRequest(base, parseNotificationRequest({ reminders: { reminderEnabled: 'false' } }));
+  assert.deepEqual(applyNotificationRequest(off, parseNotificationRequest({ reminders: { reminderEnabled: 'true' } })), base);
 });
 
 test('limits: expireAfter 0..999 (0 is DocuSign\'s "less than one day"), expireWarn below expireAfter, days are whole and not negative', () => {

@@ -87,7 +87,9 @@ export function parseNotificationRequest(value: unknown, path = 'notification'):
 export function applyNotificationRequest(base: NotificationSettings, request: NotificationRequest): NotificationSettings {
   if (request.useAccountDefaults === true) return { ...API_DEFAULT_SETTINGS, useAccountDefaults: true };
   const reminderEnabled = request.reminderEnabled ?? base.reminderEnabled;
-  const reminderDelayDays = request.reminderDelayDays ?? (reminderEnabled && !base.reminderEnabled ? DEFAULT_REMINDER_DELAY_DAYS : base.reminderDelayDays);
+  // The default delay only where none was ever chosen (off with delay 0: the API defaults); a
+  // delay set before reminders were switched off stays when they are switched on again.
+  const reminderDelayDays = request.reminderDelayDays ?? (reminderEnabled && !base.reminderEnabled && base.reminderDelayDays === 0 ? DEFAULT_REMINDER_DELAY_DAYS : base.reminderDelayDays);
   const reminderFrequencyDays = request.reminderFrequencyDays ?? base.reminderFrequencyDays;
   const explicitExpiry = request.expireAfterDays !== undefined || request.expireWarnDays !== undefined;
   const expireEnabled = request.expireEnabled ?? (explicitExpiry ? true : undefined);
