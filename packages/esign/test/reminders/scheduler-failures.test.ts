@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { test, type TestContext } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
 import { buildNotifier } from '../../src/mail/compose-notification.ts';
@@ -11,15 +11,17 @@ import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { NotificationRepository } from '../../src/store/notification-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
-import { freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import type { DatabaseLocation } from '../../src/store/index.ts';
+import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
+import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 const DAY_S = 86_400;
 
 /** One database, envelopes to one signer each, reminders daily from one day after sending. */
-async function setup(t: TestContext) {
-  const db = await openMigrated(t, freshSqlite(t));
+async function setup(t: TestContext, location: DatabaseLocation = freshSqlite(t)) {
+  const db = await openMigrated(t, location);
   const clock = new FakeClock(Date.parse('2026-02-27T12:00:00.000Z'));
   const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
   assert.ok(account);
@@ -96,8 +98,8 @@ test('a postponement never overwrites a schedule that a save changed meanwhile',
   assert.equal(row.next_due_at, '2026-03-10T00:00:00.000Z');
 });
 
-test('a row claiming work its envelope does not have is corrected once, but never from an envelope older than the stored one', async (t) => {
-  const { db, clock, store, send } = await setup(t);
+async function staleRowCorrectedOnce(t: TestContext, location?: DatabaseLocation): Promise<void> {
+  const { db, clock, store, send } = await setup(t, location);
   const envelope = await send('stale@example.com');
   const rowDue = async () => (await db.kysely.selectFrom('envelope_notifications' as never).select(['next_due_at' as never]).executeTakeFirstOrThrow() as { next_due_at: string }).next_due_at;
   const expected = await rowDue();
@@ -118,4 +120,17 @@ test('a row claiming work its envelope does not have is corrected once, but neve
   assert.notEqual(saved, expected);
   await new NotificationRepository(db).refreshNextDue(loaded);
   assert.equal(await rowDue(), saved);
+}
+
+test('a row claiming work its envelope does not have is corrected once, but never from an envelope older than the stored one', (t) => staleRowCorrectedOnce(t));
+
+let cluster: PostgresCluster | undefined;
+before(async () => {
+  cluster = await startPostgresCluster();
+});
+after(() => cluster?.stop());
+
+test('postgres: the same correction and version guard', async (t) => {
+  if (!cluster) throw new Error('no cluster');
+  await staleRowCorrectedOnce(t, await freshPostgres(cluster));
 });
