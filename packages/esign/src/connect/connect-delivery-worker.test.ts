@@ -156,3 +156,40 @@ test('worker: a listener that cannot be reached costs one attempt per batch; its
     'released dead-3 until 2026-11-21T12:00:00.500Z',
   ]);
 });
+
+test('worker: the loop does not wait for a silent listener; a message for another listener that comes due meanwhile goes out at once', async () => {
+  // An in-memory outbox: due items are claimed (none of the URLs the worker says it is serving), then settled.
+  const pending: ClaimedDelivery[] = [delivery('silent-1', 'https://silent.example/'), delivery('fast-1', 'https://fast.example/')];
+  const log: string[] = [];
+  const claims: (readonly string[])[] = [];
+  const queue: ConnectDeliveryQueue = {
+    claim: ({ exceptUrls = [], limit }) => {
+      claims.push(exceptUrls);
+      const picked = pending.filter((d) => !exceptUrls.includes(d.url)).slice(0, limit);
+      for (const d of picked) pending.splice(pending.indexOf(d), 1);
+      return Promise.resolve(picked);
+    },
+    markDelivered: (id) => Promise.resolve(void log.push(`delivered ${id}`)),
+    markFailed: (id) => Promise.resolve(void log.push(`failed ${id}`)),
+    release: (id) => Promise.resolve(void log.push(`released ${id}`)),
+    purgeFinished: () => Promise.resolve(0),
+  };
+  let answerSilent: (status: number) => void = () => {};
+  const silentAnswer = new Promise<number>((resolve) => (answerSilent = resolve));
+  const worker = new ConnectDeliveryWorker({
+    queue, workerId: 'w', hmacSecrets: () => Promise.resolve([]), pollIntervalMs: 60_000,
+    post: (p) => (p.url === 'https://silent.example/' ? silentAnswer : Promise.resolve(200)),
+  });
+  worker.start();
+  await pollUntil(() => log.includes('delivered fast-1') || undefined, { timeoutMs: 2_000, intervalMs: 1, what: 'the first fast delivery' });
+  // A new event for the fast listener (and one for the silent listener, which must wait its turn).
+  pending.push(delivery('fast-2', 'https://fast.example/'), delivery('silent-2', 'https://silent.example/'));
+  worker.wake();
+  await pollUntil(() => log.includes('delivered fast-2') || undefined, { timeoutMs: 2_000, intervalMs: 1, what: 'fast-2 while the silent listener still holds silent-1' });
+  assert.ok(claims.some((except) => except.includes('https://silent.example/')), 'claims skip the listener being served');
+  assert.equal(log.includes('delivered silent-1'), false);
+  answerSilent(200);
+  await pollUntil(() => log.includes('delivered silent-2') || undefined, { timeoutMs: 2_000, intervalMs: 1, what: 'the silent listener\'s messages, in order' });
+  await worker.stop();
+  assert.deepEqual(log.filter((l) => l.includes('silent')), ['delivered silent-1', 'delivered silent-2']);
+});

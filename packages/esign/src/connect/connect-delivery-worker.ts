@@ -7,7 +7,8 @@ import type { PostToListener } from './post-to-listener.ts';
 
 /** The delivery outbox as the worker sees it (store/connect-repository.ts implements it). */
 export interface ConnectDeliveryQueue {
-  claim(input: { workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]>;
+  /** Due deliveries, leased to `workerId`; none for the listener URLs in `exceptUrls` (this worker is serving them). */
+  claim(input: { workerId: string; now: Date; leaseMs: number; limit: number; exceptUrls?: readonly string[] }): Promise<ClaimedDelivery[]>;
   markDelivered(id: string, workerId: string, now: Date): Promise<void>;
   markFailed(id: string, workerId: string, error: string, retryAt: Date | undefined): Promise<void>;
   /**
@@ -41,6 +42,8 @@ export type ConnectWorkerOptions = {
   /** Longer than timeoutMs times batchSize, so a live worker never loses its claim. */
   readonly leaseMs?: number;
   readonly batchSize?: number;
+  /** Listeners served at once by this worker; past it, new batches wait for one to finish. */
+  readonly maxListeners?: number;
   readonly pollIntervalMs?: number;
   /** How long finished deliveries are kept (default 30 days); the purge runs at most hourly per instance. */
   readonly retentionMs?: number;
@@ -64,8 +67,12 @@ export const CONNECT_RETRY_POLICY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, base
  * set to the attempts before this one) with one X-DocuSign-Signature-N per active HMAC key
  * when the subscription asked for HMAC, and records a 2xx as delivered; anything else (a
  * status, a timeout, a refused address) is retried with exponential backoff, and marked
- * failed after the last attempt, where the failure log and republish find it. stop() does
- * not wait for slow listeners: it aborts the POSTs under way and releases the claims.
+ * failed after the last attempt, where the failure log and republish find it.
+ *
+ * Each listener URL is served by one chain at a time (its messages in the order the events
+ * happened); the polling loop starts chains and does not wait for them, so a slow or dead
+ * listener never holds up the next batch for the others. stop() does not wait for slow
+ * listeners either: it aborts the POSTs under way and releases the claims.
  */
 export class ConnectDeliveryWorker {
   readonly #o: Required<Omit<ConnectWorkerOptions, 'onError'>> & Pick<ConnectWorkerOptions, 'onError'>;
@@ -73,45 +80,77 @@ export class ConnectDeliveryWorker {
   #nextPurgeAt = 0;
   /** Aborted by stop(): in-flight POSTs end at once instead of after their timeout. */
   #stopping = new AbortController();
+  /** The listener URLs being served, each by one chain; claims skip them. */
+  readonly #busy = new Map<string, Promise<void>>();
 
   constructor(options: ConnectWorkerOptions) {
-    this.#o = { clock: () => new Date(), random: Math.random, documentBytes: () => Promise.resolve(undefined), retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, pollIntervalMs: 1_000, retentionMs: 30 * 86_400_000, ...options };
-    this.#loop = new PollingLoop(async () => (await this.runOnce()).claimed === this.#o.batchSize, {
+    this.#o = { clock: () => new Date(), random: Math.random, documentBytes: () => Promise.resolve(undefined), retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, maxListeners: 32, pollIntervalMs: 1_000, retentionMs: 30 * 86_400_000, ...options };
+    // A pass claims and starts serving, without waiting for the listeners: a chain that ends
+    // wakes the loop, as its listener's next messages may be due.
+    this.#loop = new PollingLoop(async () => {
+      if (this.#busy.size >= this.#o.maxListeners) return false;
+      const pass = this.#emptyPass();
+      // Not awaited: each chain reports its own errors and stop() waits for it (#busy).
+      void Promise.all(await this.#claimAndServe(pass));
+      return pass.claimed === this.#o.batchSize;
+    }, {
       intervalMs: this.#o.pollIntervalMs,
       onError: (err) => this.#o.onError?.(err),
     });
   }
 
   /**
-   * Claims and delivers one batch. Each listener URL gets its messages one at a time, in the
-   * order the events happened; different listeners are served concurrently, so one slow or
-   * silent listener (up to timeoutMs per message) does not hold up the others. A listener that
-   * could not be reached at all (timeout, connection error, refused address) is not tried again
-   * in this batch: its later messages are handed back, due with the failed one's retry, so a
-   * dead listener costs the pass one timeout rather than one per message, and its messages
-   * keep their order.
+   * Claims and delivers one batch, and resolves when it is done (the loop does not wait; tests
+   * and tools do). Each listener URL gets its messages one at a time, in the order the events
+   * happened; different listeners are served concurrently. A listener that could not be reached
+   * at all (timeout, connection error, refused address) is not tried again in this batch: its
+   * later messages are handed back, due with the failed one's retry, so a dead listener costs
+   * one timeout rather than one per message, and its messages keep their order.
    */
   async runOnce(): Promise<ConnectPass> {
+    const pass = this.#emptyPass();
+    await Promise.all(await this.#claimAndServe(pass));
+    return pass;
+  }
+
+  #emptyPass(): ConnectPass {
+    return { claimed: 0, delivered: 0, retried: 0, failed: 0 };
+  }
+
+  /** Claims due deliveries of the listeners not being served, and starts one chain per listener. */
+  async #claimAndServe(pass: ConnectPass): Promise<Promise<void>[]> {
     const o = this.#o;
     await this.#purge();
-    const items = await o.queue.claim({ workerId: o.workerId, now: o.clock(), leaseMs: o.leaseMs, limit: o.batchSize });
-    const pass: ConnectPass = { claimed: items.length, delivered: 0, retried: 0, failed: 0 };
+    const items = await o.queue.claim({ workerId: o.workerId, now: o.clock(), leaseMs: o.leaseMs, limit: o.batchSize, exceptUrls: [...this.#busy.keys()] });
+    pass.claimed += items.length;
     const byListener = new Map<string, ClaimedDelivery[]>();
     for (const item of items) byListener.set(item.url, [...(byListener.get(item.url) ?? []), item]);
     const stopping = this.#stopping.signal;
-    await Promise.all([...byListener.values()].map(async (queue) => {
-      let unreachableUntil: Date | undefined;
-      for (const item of queue) {
-        if (unreachableUntil) {
-          await o.queue.release(item.id, o.workerId, unreachableUntil);
-          continue;
-        }
-        const outcome = await this.#deliver(item, stopping);
-        if (outcome.kind !== 'released') pass[outcome.kind]++;
-        if (outcome.unreachable) unreachableUntil = outcome.retryAt ?? o.clock();
+    return [...byListener].map(([url, queue]) => {
+      const chain = this.#serve(queue, pass, stopping)
+        .catch((err: unknown) => o.onError?.(err))
+        .finally(() => {
+          this.#busy.delete(url);
+          this.#loop.wake();
+        });
+      this.#busy.set(url, chain);
+      return chain;
+    });
+  }
+
+  /** One listener's messages, one at a time. */
+  async #serve(queue: readonly ClaimedDelivery[], pass: ConnectPass, stopping: AbortSignal): Promise<void> {
+    const o = this.#o;
+    let unreachableUntil: Date | undefined;
+    for (const item of queue) {
+      if (unreachableUntil) {
+        await o.queue.release(item.id, o.workerId, unreachableUntil);
+        continue;
       }
-    }));
-    return pass;
+      const outcome = await this.#deliver(item, stopping);
+      if (outcome.kind !== 'released') pass[outcome.kind]++;
+      if (outcome.unreachable) unreachableUntil = outcome.retryAt ?? o.clock();
+    }
   }
 
   /** Keeps the table from growing forever: delivered rows are only history. */
@@ -167,9 +206,10 @@ export class ConnectDeliveryWorker {
     this.#loop.wake();
   }
 
-  /** Stops polling, aborts the POSTs under way and releases the batch's undelivered claims; resolves when the pass has ended. */
+  /** Stops polling, aborts the POSTs under way and releases the undelivered claims; resolves when every chain has ended. */
   async stop(): Promise<void> {
     this.#stopping.abort(new Error('The Connect worker is stopping.'));
     await this.#loop.stop();
+    await Promise.all(this.#busy.values());
   }
 }

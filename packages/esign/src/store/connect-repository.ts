@@ -117,15 +117,17 @@ export class ConnectRepository {
    * concurrent workers take disjoint batches; on SQLite the statement runs under the single
    * write lock. A worker that dies leaves its rows to the next claim once the lease ends.
    */
-  async claim({ workerId, now, leaseMs, limit }: { workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
+  async claim({ workerId, now, leaseMs, limit, exceptUrls = [] }: { workerId: string; now: Date; leaseMs: number; limit: number; exceptUrls?: readonly string[] }): Promise<ClaimedDelivery[]> {
     const at = now.toISOString();
     const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
     const lock = this.#db.engine === 'postgres' ? sql`for update skip locked` : sql``;
+    // The listeners this worker is serving: their next messages wait for it (their order).
+    const skip = exceptUrls.length > 0 ? sql`and url not in (${sql.join([...exceptUrls])})` : sql``;
     const result = await sql<Pick<ConnectDeliveryRow, 'id' | 'account_id' | 'url' | 'include_hmac' | 'include_documents' | 'attempts' | 'attempts_base' | 'message_json' | 'created_at' | 'seq'>>`
       update connect_deliveries set claimed_by = ${workerId}, lease_until = ${leaseUntil}, attempts = attempts + 1, last_attempt_at = ${at}
       where id in (
         select id from connect_deliveries
-        where status = 'pending' and next_attempt_at <= ${at} and (claimed_by is null or lease_until < ${at})
+        where status = 'pending' and next_attempt_at <= ${at} and (claimed_by is null or lease_until < ${at}) ${skip}
         order by next_attempt_at, created_at, seq limit ${limit} ${lock}
       )
       returning id, account_id, url, include_hmac, include_documents, attempts, attempts_base, message_json, created_at, seq`.execute(this.#db.kysely);

@@ -121,7 +121,9 @@ async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) =>
   const another = { envelopeId: randomUUID(), accountId: account.accountId, senderUserId: account.userId, status: 'sent', recipients: [] } as unknown as Parameters<typeof recordConnectEvents>[1]['after'];
   assert.equal(await db.transaction((trx) => recordConnectEvents(trx.withTables(), { before: undefined, after: another, now: later })), 1);
   // A worker releases its claim (another worker's release is fenced off), the attempt uncounted.
-  const [handedBack] = await connect.claim({ workerId: 'w4', now: later, leaseMs: 60_000, limit: 10 });
+  // A worker already serving that listener does not claim its next message (their order).
+  assert.deepEqual(await connect.claim({ workerId: 'w4', now: later, leaseMs: 60_000, limit: 10, exceptUrls: ['https://late.example/', 'https://other.example/'] }), []);
+  const [handedBack] = await connect.claim({ workerId: 'w4', now: later, leaseMs: 60_000, limit: 10, exceptUrls: ['https://other.example/'] });
   assert.equal(handedBack?.attempts, 1);
   await connect.release(handedBack.id, 'w5');
   assert.deepEqual(await connect.claim({ workerId: 'w5', now: later, leaseMs: 60_000, limit: 10 }), []);
