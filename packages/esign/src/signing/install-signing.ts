@@ -48,6 +48,8 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
   const audit = new AuditEventsRepository(ctx.store.db);
   const tokens = new EnvelopesRepository(ctx.store.db);
   let seal: Promise<SealIdentity> | undefined;
+  // Signing requests expire an envelope whose time has passed before the scheduler does (issue 11).
+  const expiry = { random: options.envelopes.random, hashSecret: options.envelopes.hashSecret, mails: buildNotificationMails(ctx.config.publicUrl) };
   const senderOf = async (userId: string) => {
     const user = await ctx.store.db.kysely.selectFrom('users').select(['name', 'email']).where('id', '=', userId).executeTakeFirst();
     return user ? { name: user.name, email: user.email } : undefined;
@@ -83,11 +85,11 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
       pages: new PageRenderer(),
       onSigned: () => completion.wake(),
       senderOf,
-      expiry: { random: options.envelopes.random, hashSecret: options.envelopes.hashSecret, mails: buildNotificationMails(ctx.config.publicUrl) },
+      expiry,
     });
     done();
   });
-  registerSigningApiRoutes(app, { envelopes: options.envelopes, signing, audit, publicUrl: ctx.config.publicUrl, viewTtlMs: options.viewTtlMs ?? 5 * 60_000, preHandler: [bearerAuth(ctx), accountAccess(ctx)] });
+  registerSigningApiRoutes(app, { envelopes: options.envelopes, signing, audit, publicUrl: ctx.config.publicUrl, viewTtlMs: options.viewTtlMs ?? 5 * 60_000, preHandler: [bearerAuth(ctx), accountAccess(ctx)], expiry });
 
   app.addHook('onReady', (done) => {
     completion.start();

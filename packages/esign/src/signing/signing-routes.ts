@@ -9,7 +9,8 @@ import { signerAccess, type SignerAccess } from '../domain/signing/signer-access
 import { declineSigning, finishSigning, recordView } from '../domain/signing/signing-changes.ts';
 import { EsignError } from '../errors.ts';
 import { envelopeDeclinedMail } from '../mail/templates/envelope-declined-mail.ts';
-import { EXPIRED_VOIDED_REASON, expiryIfDue, type NotificationStepDeps } from '../reminders/notification-step.ts';
+import { loadUnexpired } from '../reminders/load-unexpired.ts';
+import { EXPIRED_VOIDED_REASON, type NotificationStepDeps } from '../reminders/notification-step.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
@@ -80,11 +81,9 @@ function statePage(access: Exclude<SignerAccess, { kind: 'sign' }>, ref: SignerR
 export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDeps): void {
   const { envelopes: d, lookup } = deps;
 
-  /**
-   * The envelope as the signer acts on it at `now`: one whose expiry date has passed is expired
-   * first (reminders/notification-step.ts expiryIfDue), so nobody views, signs or declines an
-   * expired envelope while the scheduler has yet to get to it.
-   */
+  /** The envelope at `now`, expired first if its time has passed (reminders/load-unexpired.ts). */
+  const envelopeAt = (ref: SignerRef, now: Date): Promise<Envelope> => loadUnexpired(d, deps.expiry, ref.accountId, ref.envelopeId, now);
+
   /**
    * A Finish or Decline that lost a race to a change that closed the envelope (the scheduler
    * expired it, the sender voided it, a co-signer declined): the signer sees that state, not
@@ -96,12 +95,6 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const state = signerAccess(closed, ref.recipientId);
     if (state.kind === 'sign') throw err;
     return sendPage(reply, statePage(state, ref, closed), 409);
-  }
-
-  async function envelopeAt(ref: SignerRef, now: Date): Promise<Envelope> {
-    const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
-    if (!expiryIfDue(deps.expiry, envelope, now)) return envelope;
-    return (await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => expiryIfDue(deps.expiry, current, now))).envelope;
   }
 
   const signerOr404 = async (request: FastifyRequest<{ Params: RefParams }>) => resolveSigner(lookup, request, request.params.ref);

@@ -130,3 +130,25 @@ test('the same race the other way round: the signature saves first, the expiry s
   assert.equal(after && expiryIfDue(stepDeps, after, clock.now()), undefined, 'a signed envelope no longer expires');
   assert.deepEqual(await kinds(), []);
 });
+
+test('createRecipientView past the expiry time expires the envelope and is refused, before the scheduler gets to it', async (t) => {
+  const smtp = await startSmtpListener(t);
+  const { clock, call } = await startReminderEsign(t, smtp.url, { reminderPollMs: 3_600_000 });
+  const created = await call('POST', '', {
+    emailSubject: 'Kiosk', status: 'sent',
+    documents: [{ documentId: '1', name: 'A.pdf', documentBase64: await onePagePdf() }],
+    recipients: { signers: [{ email: 'kiosk@example.com', name: 'Kiosk', recipientId: '1', clientUserId: 'k-1' }] },
+    notification: { expirations: { expireEnabled: 'true', expireAfter: '2' } },
+  });
+  assert.equal(created.status, 201, created.text);
+  const envelopeId = String(created.json().envelopeId);
+  const view = () => call('POST', `/${envelopeId}/views/recipient`, { returnUrl: 'https://app.example/done', authenticationMethod: 'none', email: 'kiosk@example.com', userName: 'Kiosk', clientUserId: 'k-1' });
+  clock.advance(2 * DAY_S - 60);
+  assert.equal((await view()).status, 201, 'a minute before expiry the view is made');
+  clock.advance(61);
+  const refused = await view();
+  assert.deepEqual([refused.status, refused.json().errorCode], [400, 'ENVELOPE_INVALID_STATUS'], refused.text);
+  assert.match(String(refused.json().message), /Envelope has expired\./);
+  const envelope = (await call('GET', `/${envelopeId}`)).json();
+  assert.deepEqual([envelope.status, envelope.voidedReason], ['voided', 'Envelope has expired.']);
+});

@@ -3,6 +3,8 @@ import { mergePdfs } from '@signet/pdf';
 import { getEnvelope } from '../../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
 import { EsignError } from '../../errors.ts';
+import { loadUnexpired } from '../../reminders/load-unexpired.ts';
+import type { NotificationStepDeps } from '../../reminders/notification-step.ts';
 import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
 import type { AuditEventsRepository } from '../../store/audit-events-repository.ts';
 import type { SigningRepository } from '../../store/signing-repository.ts';
@@ -18,6 +20,8 @@ export type SigningApiDeps = {
   /** How long a recipient view URL can be redeemed (DocuSign: 5 minutes). */
   readonly viewTtlMs: number;
   readonly preHandler: readonly preHandlerAsyncHookHandler[];
+  /** Expires an envelope past its expiry time before a view of it is made (issue 11). */
+  readonly expiry: NotificationStepDeps;
 };
 
 type EnvelopeParams = { accountId: string; envelopeId: string };
@@ -42,11 +46,11 @@ export function registerSigningApiRoutes(app: FastifyInstance, deps: SigningApiD
 
   app.post<{ Params: EnvelopeParams }>(`${BASE}/views/recipient`, { preHandler }, async (request, reply) => {
     const view = parseRecipientViewRequest(request.body);
-    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
-    if (!['sent', 'delivered'].includes(envelope.status)) throw new EsignError('ENVELOPE_INVALID_STATUS', `The envelope is ${envelope.status}; only sent or delivered envelopes can be signed.`);
+    const now = d.clock();
+    const envelope = await loadUnexpired(d, deps.expiry, request.params.accountId, request.params.envelopeId, now);
+    if (!['sent', 'delivered'].includes(envelope.status)) throw new EsignError('ENVELOPE_INVALID_STATUS', `The envelope is ${envelope.status}${envelope.voidedReason ? ` (${envelope.voidedReason})` : ''}; only sent or delivered envelopes can be signed.`);
     const signer = findEmbeddedSigner(envelope, view);
     const token = newSecretToken();
-    const now = d.clock();
     await deps.signing.createRecipientView({ tokenHash: sha256Hex(token), envelopeId: envelope.envelopeId, recipientId: signer.recipientId, returnUrl: view.returnUrl, createdAt: now, expiresAt: new Date(now.getTime() + deps.viewTtlMs) });
     // ViewUrl {url}: short-lived and single-use; the browser is sent there (iframe or redirect).
     return reply.code(201).send({ url: `${deps.publicUrl}${VIEW_PATH}${token}` });
