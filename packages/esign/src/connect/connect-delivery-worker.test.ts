@@ -108,7 +108,7 @@ test('worker: finished deliveries older than the retention are purged, at most o
   assert.deepEqual(purges, ['2026-11-20T12:00:00.000Z', '2026-11-20T13:00:00.000Z']);
 });
 
-test('worker: stop() cuts a silent listener short and hands its claimed deliveries back at once (no wait for timeouts or the lease)', async () => {
+test('worker: stop() cuts a silent listener short and hands its claimed deliveries back at once (no wait for timeouts or the lease)', async (t) => {
   const { queue, log } = queueOf([delivery('silent-1', 'https://silent.example/'), delivery('silent-2', 'https://silent.example/'), delivery('fast', 'https://fast.example/')]);
   const posts: ListenerPost[] = [];
   const worker = new ConnectDeliveryWorker({
@@ -121,6 +121,8 @@ test('worker: stop() cuts a silent listener short and hands its claimed deliveri
     },
   });
   worker.start();
+  // Stopped even when an assertion fails first (stop() again is harmless).
+  t.after(() => worker.stop());
   await pollUntil(() => (posts.some((p) => p.url === 'https://silent.example/') && log.includes('delivered fast')) || undefined, { timeoutMs: 2_000, intervalMs: 1, what: 'the first silent POST under way' });
   let deadline: NodeJS.Timeout | undefined;
   await Promise.race([
@@ -157,7 +159,7 @@ test('worker: a listener that cannot be reached costs one attempt per batch; its
   ]);
 });
 
-test('worker: the loop does not wait for a silent listener; a message for another listener that comes due meanwhile goes out at once', async () => {
+test('worker: the loop does not wait for a silent listener; a message for another listener that comes due meanwhile goes out at once', async (t) => {
   // An in-memory outbox: due items are claimed (none of the URLs the worker says it is serving), then settled.
   const pending: ClaimedDelivery[] = [delivery('silent-1', 'https://silent.example/'), delivery('fast-1', 'https://fast.example/')];
   const log: string[] = [];
@@ -181,6 +183,10 @@ test('worker: the loop does not wait for a silent listener; a message for anothe
     post: (p) => (p.url === 'https://silent.example/' ? silentAnswer : Promise.resolve(200)),
   });
   worker.start();
+  t.after(async () => {
+    answerSilent(200);
+    await worker.stop();
+  });
   await pollUntil(() => log.includes('delivered fast-1') || undefined, { timeoutMs: 2_000, intervalMs: 1, what: 'the first fast delivery' });
   // A new event for the fast listener (and one for the silent listener, which must wait its turn).
   pending.push(delivery('fast-2', 'https://fast.example/'), delivery('silent-2', 'https://silent.example/'));
