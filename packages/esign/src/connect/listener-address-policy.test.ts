@@ -31,6 +31,8 @@ test('assertListenerUrl: https only, no credentials, IP literals normalised befo
   refuses('https://127.0.0.1/', /not public/);
   refuses('https://2130706433/', /127\.0\.0\.1 .*not public/);
   refuses('https://0x7f.1/', /not public/);
+  // The other spellings of loopback and "this host" an attacker might try; all normalise first.
+  for (const url of ['https://017700000001/', 'https://127.1/', 'https://127.0.0.1./', 'https://0/', 'https://0.0.0.0:443/', 'https://[::]/', 'https://[0:0:0:0:0:ffff:7f00:1]/', 'https://%31%32%37.0.0.1/']) refuses(url, /not public/);
   refuses('https://[::ffff:127.0.0.1]/', /not public/);
   refuses('https://[fd00::1]:8443/', /not public/);
   // The allowances, one at a time.
@@ -46,6 +48,8 @@ test('assertListener: every resolved address must be public (a name pointing ins
   await assert.rejects(assertListener('https://inside.example/hook', STRICT, resolve), /resolves to 10\.0\.0\.7/);
   await assert.rejects(assertListener('https://rebind.example/hook', STRICT, resolve), /resolves to ::ffff:127\.0\.0\.1/);
   await assert.rejects(assertListener('https://nowhere.example/hook', STRICT, resolve), /does not resolve/);
+  // A trailing dot is the same name to DNS, and judged by what it resolves to.
+  await assert.rejects(assertListener('https://inside.example./hook', STRICT, (host) => resolve(host.replace(/\.$/, ''))), /resolves to 10\.0\.0\.7/);
   // With private addresses allowed, no lookup is needed at all.
   await assert.doesNotReject(assertListener('https://nowhere.example/hook', { allowHttp: false, allowPrivate: true }, resolve));
   // A name whose DNS never answers does not hold the request: after the deadline it is refused like one that does not resolve.
