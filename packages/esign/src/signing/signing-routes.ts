@@ -4,6 +4,7 @@ import type { Envelope } from '../domain/envelope/envelope.ts';
 import { getEnvelope } from '../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import { applySigningChange } from '../domain/signing/apply-signing-change.ts';
+import type { AdoptedSignature } from '../domain/signing/adopted-signature.ts';
 import type { AuditActor } from '../domain/signing/audit-event.ts';
 import { signerAccess, type SignerAccess } from '../domain/signing/signer-access.ts';
 import { declineSigning, finishSigning, recordView } from '../domain/signing/signing-changes.ts';
@@ -149,16 +150,21 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     if (access.kind === 'sign') {
       const tabs = access.recipient.tabs;
       const form = parseFinishForm(request.body, { requiredTabIds: tabs.filter((t) => !t.optional).map((t) => t.tabId), allTabIds: tabs.map((t) => t.tabId) });
-      // Saved before the status change: once the envelope is `signed`, completion finds every signature.
-      await deps.signing.saveSignature(ref.envelopeId, ref.recipientId, {
+      const signature: AdoptedSignature = {
         kind: form.signature.kind,
         ...(form.signature.kind === 'typed' ? { typedText: form.signature.text } : { image: form.signature.png }),
         signedTabIds: form.signedTabIds,
         adoptedAt: now,
-      });
+      };
       let finished: Envelope;
       try {
-        ({ envelope: finished } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => finishSigning(d, current, ref.recipientId, now, actorOf(request))));
+        // The signature is stored in the transaction of the Finish: once the envelope is `signed`
+        // completion finds every signature, and a Finish that loses a race (an expiry, a void)
+        // leaves none behind.
+        ({ envelope: finished } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => {
+          const change = finishSigning(d, current, ref.recipientId, now, actorOf(request));
+          return change && { ...change, adoptedSignatures: [{ recipientId: ref.recipientId, signature }] };
+        }));
       } catch (err) {
         return lostRace(err, ref, reply);
       }

@@ -4,6 +4,7 @@ import type { EnvelopeChange, EnvelopeQuery, EnvelopeStore, SigningTokenRecord }
 import type { Db } from './database.ts';
 import type { EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTabRow, EnvelopeTables } from './envelope-tables.ts';
 import { appendAuditEvents } from './audit-events-repository.ts';
+import { upsertAdoptedSignature } from './signing-repository.ts';
 import { readEnvelopeStatuses, recordConnectEvents } from './connect-event-recorder.ts';
 import { envelopeSortKey, matchesSearchText } from './envelope-list-sql.ts';
 import { enqueueMails } from './outbox-repository.ts';
@@ -73,6 +74,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
+      for (const a of change.adoptedSignatures ?? []) await upsertAdoptedSignature(trx, e.envelopeId, a.recipientId, a.signature);
       // Reminders and expiration (issue 11): settings, progress and the scheduler's due time.
       await saveEnvelopeNotification(trx, e);
       return { saved: true, deliveries: await recordConnectEvents(trx, { before, after: e }) };

@@ -1,16 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { AdoptedSignature } from '../domain/signing/adopted-signature.ts';
 import type { Db } from './database.ts';
 import type { EnvelopeTables } from './envelope-tables.ts';
 import type { EnvelopeResultRow, SigningSessionRow, SigningTables } from './signing-tables.ts';
 
-/** A signature as adopted on the signing page. */
-export type AdoptedSignature = {
-  readonly kind: 'typed' | 'image';
-  readonly typedText?: string;
-  readonly image?: Uint8Array;
-  readonly signedTabIds: readonly string[];
-  readonly adoptedAt: Date;
-};
+export type { AdoptedSignature };
 
 export type CompletionResult = {
   readonly combinedWithCertificate: Uint8Array;
@@ -20,6 +14,25 @@ export type CompletionResult = {
 };
 
 const buf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
+ * Writes (or replaces, when the signer retries) an adopted signature, inside the caller's
+ * transaction: the Finish that uses it commits with it, or neither does.
+ */
+export async function upsertAdoptedSignature<DB>(trx: Kysely<DB>, envelopeId: string, recipientId: string, s: AdoptedSignature): Promise<void> {
+  const k = trx as unknown as Kysely<SigningTables>;
+  const row = {
+    envelope_id: envelopeId,
+    recipient_id: recipientId,
+    kind: s.kind,
+    typed_text: s.typedText ?? null,
+    image: s.image ? buf(s.image) : null,
+    signed_tabs_json: JSON.stringify(s.signedTabIds),
+    adopted_at: s.adoptedAt.toISOString(),
+  };
+  const { envelope_id: _e, recipient_id: _r, ...update } = row;
+  await k.insertInto('adopted_signatures').values(row).onConflict((oc) => oc.columns(['envelope_id', 'recipient_id']).doUpdateSet(update)).execute();
+}
 
 /** Storage of the signing ceremony and of completion results (issue 7). */
 export class SigningRepository {
@@ -34,17 +47,7 @@ export class SigningRepository {
 
   /** Saves (or replaces, when the signer retries) the signature a signer adopted. */
   async saveSignature(envelopeId: string, recipientId: string, s: AdoptedSignature): Promise<void> {
-    const row = {
-      envelope_id: envelopeId,
-      recipient_id: recipientId,
-      kind: s.kind,
-      typed_text: s.typedText ?? null,
-      image: s.image ? buf(s.image) : null,
-      signed_tabs_json: JSON.stringify(s.signedTabIds),
-      adopted_at: s.adoptedAt.toISOString(),
-    };
-    const { envelope_id: _e, recipient_id: _r, ...update } = row;
-    await this.#k.insertInto('adopted_signatures').values(row).onConflict((oc) => oc.columns(['envelope_id', 'recipient_id']).doUpdateSet(update)).execute();
+    await upsertAdoptedSignature(this.#k, envelopeId, recipientId, s);
   }
 
   /** Every adopted signature of an envelope, by recipient id. */

@@ -4,7 +4,7 @@ import { test, type TestContext } from 'node:test';
 import type { ParsedMail } from 'mailparser';
 import { pollUntil } from '@signet/kit';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
-import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
+import type { EnvelopeChange, EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
 import { applySigningChange } from '../../src/domain/signing/apply-signing-change.ts';
 import { finishSigning } from '../../src/domain/signing/signing-changes.ts';
 import { buildNotifier } from '../../src/mail/compose-notification.ts';
@@ -13,6 +13,7 @@ import { expiryIfDue } from '../../src/reminders/notification-step.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
+import { SigningRepository } from '../../src/store/signing-repository.ts';
 import { freshSqlite, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { FormClient, hiddenField } from '../support/form-client.ts';
@@ -88,13 +89,19 @@ async function oneSignerExpiringTomorrow(t: TestContext) {
   } });
   const stepDeps = { random: deps.random, hashSecret: sha, mails: buildNotificationMails('https://esign.test') };
   const kinds = async () => (await new OutboxRepository(db).list()).map((m) => m.kind).filter((k) => k !== 'envelope-sent');
-  return { clock, deps, envelope, stepDeps, kinds };
+  const signatures = async () => [...(await new SigningRepository(db).signatures(envelope.envelopeId)).keys()];
+  return { clock, deps, envelope, stepDeps, kinds, signatures };
 }
 
 const actor = { ipAddress: '127.0.0.1' };
+// What a Finish adopts; the signing page sends it with its change (signing-routes.ts).
+const withSignature = (change: EnvelopeChange, now: Date): EnvelopeChange => ({
+  ...change,
+  adoptedSignatures: [{ recipientId: '1', signature: { kind: 'typed', typedText: 'Racer', signedTabIds: [], adoptedAt: now } }],
+});
 
-test('a signature and the expiry computed from the same version at the same instant: the expiry saves first, the signature is refused, no signing mail', async (t) => {
-  const { clock, deps, envelope, stepDeps, kinds } = await oneSignerExpiringTomorrow(t);
+test('a signature and the expiry computed from the same version at the same instant: the expiry saves first, the signature is refused, no signing mail, no signature row', async (t) => {
+  const { clock, deps, envelope, stepDeps, kinds, signatures } = await oneSignerExpiringTomorrow(t);
   clock.advance(DAY_S); // exactly at the expiry instant (2028-02-29T23:30Z, a leap day)
   const now = clock.now();
   const loaded = await deps.store.find(envelope.accountId, envelope.envelopeId);
@@ -102,10 +109,12 @@ test('a signature and the expiry computed from the same version at the same inst
   const expiry = expiryIfDue(stepDeps, loaded, now);
   assert.ok(expiry, 'due at the instant itself');
   // The signer's request computed its change from the same version (before it saw the expiry).
-  const signature = finishSigning(deps, loaded, '1', now, actor);
-  assert.ok(signature);
+  const finish = finishSigning(deps, loaded, '1', now, actor);
+  assert.ok(finish);
+  const signature = withSignature(finish, now);
   assert.equal(await deps.store.update(expiry), true);
   assert.equal(await deps.store.update(signature), false, 'the version check refuses the signature');
+  assert.deepEqual(await signatures(), [], 'the adopted signature went down with its Finish');
   // Recomputed on the fresh state, as applySigningChange does: the envelope is closed.
   await assert.rejects(applySigningChange(deps, envelope.accountId, envelope.envelopeId, (current) => finishSigning(deps, current, '1', now, actor)), { code: 'ENVELOPE_INVALID_STATUS' });
   const after = await deps.store.find(envelope.accountId, envelope.envelopeId);
@@ -113,13 +122,14 @@ test('a signature and the expiry computed from the same version at the same inst
   assert.deepEqual(await kinds(), ['envelope-expired']);
 });
 
-test('the same race the other way round: the signature saves first, the expiry step is refused and its notice never exists', async (t) => {
-  const { clock, deps, envelope, stepDeps, kinds } = await oneSignerExpiringTomorrow(t);
+test('the same race the other way round: the signature saves first (with its adopted signature), the expiry step is refused and its notice never exists', async (t) => {
+  const { clock, deps, envelope, stepDeps, kinds, signatures } = await oneSignerExpiringTomorrow(t);
   clock.advance(DAY_S - 1); // a second before expiry: the signer is in time
   const loaded = await deps.store.find(envelope.accountId, envelope.envelopeId);
   assert.ok(loaded);
-  const signature = finishSigning(deps, loaded, '1', clock.now(), actor);
-  assert.ok(signature);
+  const finish = finishSigning(deps, loaded, '1', clock.now(), actor);
+  assert.ok(finish);
+  const signature = withSignature(finish, clock.now());
   clock.advance(1);
   const expiry = expiryIfDue(stepDeps, loaded, clock.now());
   assert.ok(expiry);
@@ -127,6 +137,7 @@ test('the same race the other way round: the signature saves first, the expiry s
   assert.equal(await deps.store.update(expiry), false);
   const after = await deps.store.find(envelope.accountId, envelope.envelopeId);
   assert.equal(after?.status, 'signed');
+  assert.deepEqual(await signatures(), ['1'], 'stored with the Finish');
   assert.equal(after && expiryIfDue(stepDeps, after, clock.now()), undefined, 'a signed envelope no longer expires');
   assert.deepEqual(await kinds(), []);
 });

@@ -1,5 +1,6 @@
 import type { EventSubscription } from '../../connect/event-subscription.ts';
 import type { MailMessage } from '../../mail/mail-message.ts';
+import type { AdoptedSignature } from '../signing/adopted-signature.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import type { AnchorSpec, Envelope } from './envelope.ts';
 import type { PageSize } from './assert-tab-on-page.ts';
@@ -59,6 +60,8 @@ export type EnvelopeChange = {
   readonly mails: readonly MailMessage[];
   /** Audit-trail lines of this change, appended in the same transaction (issue 7). */
   readonly audit?: readonly AuditEvent[];
+  /** Signatures a Finish adopted: stored only if this change is (a Finish that lost a race leaves none). */
+  readonly adoptedSignatures?: readonly { readonly recipientId: string; readonly signature: AdoptedSignature }[];
   /** A new envelope's own Connect webhook, stored with it (create only; issue 11). */
   readonly eventNotification?: EventSubscription;
 };
