@@ -5,6 +5,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer } from 'node:net';
 import { createCertificateAuthority, issueCertificate } from '@signet/kit';
 import { listenOnLoopback } from '@signet/kit/testing';
+import { refusedPort } from '../proxy/proxy.fixture.ts';
 import { probeTarget, probeRequestText } from '../../src/health/probe-target.ts';
 import type { ProbeRequest } from '../../src/health/active-prober.ts';
 import { healthchecks } from './health.fixture.ts';
@@ -18,13 +19,8 @@ function request(port: number, active: ActivePatch = {}, hostHeader = '127.0.0.1
   return { address: { key: `127.0.0.1:${port}`, host: '127.0.0.1', port, hostname: '127.0.0.1' }, active: a, hostHeader, signal: new AbortController().signal, ...extra };
 }
 
-/** A port nobody listens on: bound, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  const port = await listenOnLoopback(server);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** A port nobody listens on, and nobody will meanwhile (proxy.fixture.ts). */
+const closedPort = refusedPort;
 
 test('the request bytes Kong 3.10 sends: HTTP/1.0, custom headers, Host without port', () => {
   const text = probeRequestText({

@@ -1,6 +1,7 @@
 // Real listeners for data-plane tests: fake upstreams (node:http on 127.0.0.1:0) that say who
 // they are, and a gateway built with buildGateway on 127.0.0.1:0. Everything is closed in t.after.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import type { TestContext } from 'node:test';
 import { listenOnLoopback } from '@signet/kit/testing';
 import { Agent, request, type Dispatcher } from 'undici';
@@ -41,11 +42,25 @@ export async function startUpstream(
 }
 
 /** A port nothing listens on (bound, then closed): connecting to it is refused. */
+/**
+ * A port on 127.0.0.1 that refuses connections. Not a closed ephemeral port: with test files
+ * running side by side, another test's server could be given that port a moment later (it
+ * happened: the "dead" target then accepted). Tests bind port 0, which the kernel takes from the
+ * ephemeral range (32768 and up), so a low port that refuses now stays refusing.
+ */
 export async function refusedPort(): Promise<number> {
-  const server = createServer();
-  const port = await listenOnLoopback(server);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (const port of [1, 3, 5, 7, 9, 11, 13, 15, 17, 19]) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+    });
+    if (refused) return port;
+  }
+  throw new Error('no refusing low port on 127.0.0.1 for the tests');
 }
 
 export const TEST_CONFIG: GatewayConfig = {
