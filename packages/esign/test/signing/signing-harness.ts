@@ -6,7 +6,8 @@ import type { TestContext } from 'node:test';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { createDevSealP12, type Converter } from '@signet/pdf';
 import { listenOnLoopback } from '@signet/kit/testing';
-import { loadEsignConfig } from '../../src/config.ts';
+import type { ConnectModuleOptions } from '../../src/connect/install-connect.ts';
+import { loadEsignConfig, type RawEsignSettings } from '../../src/config.ts';
 import { buildEsignServer } from '../../src/server.ts';
 import { openStore, storeLocation } from '../../src/store/index.ts';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
@@ -15,6 +16,9 @@ import { FakeClock } from '../support/fake-clock.ts';
 
 export type SigningHarness = Harness & {
   accountId: string;
+  userId: string;
+  email: string;
+  password: string;
   /** The user's OAuth access token (for the docusign-esign SDK). */
   token: string;
   /** JSON (or bytes) from the REST API with the user's bearer token. */
@@ -24,20 +28,31 @@ export type SigningHarness = Harness & {
 /** One seal per process: RSA key generation is the slow part. */
 const SEAL = createDevSealP12({ commonName: 'Signet signing test seal' });
 
+export type SigningEsignOptions = {
+  readonly converter: Converter;
+  /** Where mail goes; absent → the dev mailbox. */
+  readonly smtpUrl?: string;
+  /** Added to the environment the config is loaded from (e.g. the Connect allowances). */
+  readonly settings?: RawEsignSettings;
+  /** Connect worker tuning and DNS stand-in (server.ts EsignDeps.connect). */
+  readonly connect?: ConnectModuleOptions;
+  readonly completionPollMs?: number;
+};
+
 /**
- * esign on 127.0.0.1:0 with envelopes and signing installed as server.ts will wire them, a
- * fresh SQLite file, mail to `smtpUrl`, and a user whose bearer token `api` sends.
+ * esign on 127.0.0.1:0 as server.ts wires it (envelopes, signing, Connect), a fresh SQLite
+ * file, and a user whose bearer token `api` sends.
  */
-export async function startSigningEsign(t: TestContext, options: { converter: Converter; smtpUrl: string }): Promise<SigningHarness> {
+export async function startSigningEsign(t: TestContext, options: SigningEsignOptions): Promise<SigningHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'signet-signing-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const server: Server = createServer();
   const port = await listenOnLoopback(server);
   const origin = `http://127.0.0.1:${port}`;
-  const config = loadEsignConfig({ DATA_DIR: dataDir, PUBLIC_URL: origin, PORT: String(port), SMTP_URL: options.smtpUrl }, dataDir);
+  const config = loadEsignConfig({ DATA_DIR: dataDir, PUBLIC_URL: origin, PORT: String(port), ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}), ...options.settings }, dataDir);
   const store = await openStore(storeLocation(config));
-  // The fake clock is never moved here: timestamps are real enough, and the outbox backoff
-  // and the completion poll run on real timers.
+  // The fake clock is never moved here: timestamps are real enough, and the outbox backoff,
+  // the completion poll and Connect retries run on real timers.
   const clock = new FakeClock();
   const app = await buildEsignServer(config, {
     store,
@@ -45,7 +60,8 @@ export async function startSigningEsign(t: TestContext, options: { converter: Co
     serverFactory: (handler) => server.on('request', handler),
     converter: options.converter,
     mailWorker: { pollIntervalMs: 50 },
-    signing: { seal: SEAL, completionPollMs: 100 },
+    signing: { seal: SEAL, completionPollMs: options.completionPollMs ?? 100 },
+    ...(options.connect ? { connect: options.connect } : {}),
   });
   await app.ready();
   t.after(async () => {
@@ -64,7 +80,7 @@ export async function startSigningEsign(t: TestContext, options: { converter: Co
       headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
-  return { ...h, accountId: seed.accountId, token, api };
+  return { ...h, accountId: seed.accountId, userId: seed.userId, email: seed.email, password: seed.password, token, api };
 }
 
 /** A Letter PDF of `pages` pages with a heading on each (the tabs sit on blank areas). */
