@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { after, before, describe, test, type TestContext } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import { sql } from 'kysely';
 import { pollUntil } from '@signet/kit';
 import { recordConnectEvents } from '../../src/store/connect-event-recorder.ts';
@@ -12,26 +12,17 @@ import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation } from '../../src/store/database.ts';
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
-import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import { bothEngines, openMigrated, type StoreEngine } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
-import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 import { samplePdf } from '../signing/signing-harness.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
-let cluster: PostgresCluster | undefined;
-const ENGINES = [
-  { name: 'sqlite', location: (t: TestContext) => Promise.resolve(freshSqlite(t)) },
-  { name: 'postgres', location: () => (cluster ? freshPostgres(cluster) : Promise.reject(new Error('no cluster'))) },
-];
-
 describe('Connect deliveries in the store', () => {
-  before(async () => {
-    cluster = await startPostgresCluster();
-  });
-  after(() => cluster?.stop());
-  for (const engine of ENGINES) test(`${engine.name}: written in the change's transaction for each matching subscription; claims are disjoint and leased`, (t) => deliveriesAndClaims(t, engine.location));
-  test('postgres: a republish racing a worker\'s claim leaves the claimed delivery alone (no second, concurrent send)', (t) => republishRacingClaim(t));
+  const engines = bothEngines();
+  for (const engine of engines) test(`${engine.name}: written in the change's transaction for each matching subscription; claims are disjoint and leased`, (t) => deliveriesAndClaims(t, engine.location));
+  const postgres = engines.find((e) => e.name === 'postgres')!;
+  test('postgres: a republish racing a worker\'s claim leaves the claimed delivery alone (no second, concurrent send)', (t) => republishRacingClaim(t, postgres));
 });
 
 async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) => Promise<DatabaseLocation>): Promise<void> {
@@ -145,9 +136,8 @@ async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) =>
  * row from under the claim once it commits: the claimant is sending it, and a requeued copy
  * would be sent again at once by another worker.
  */
-async function republishRacingClaim(t: TestContext): Promise<void> {
-  if (!cluster) throw new Error('no cluster');
-  const where = await freshPostgres(cluster);
+async function republishRacingClaim(t: TestContext, postgres: StoreEngine): Promise<void> {
+  const where = await postgres.location(t);
   const db = await openMigrated(t, where);
   const now = new Date();
   const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Sender', passwordHash: 'x', accountName: 'Co', now });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { after, before, describe, test, type TestContext } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import type { Envelope } from '../../src/domain/envelope/envelope.ts';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
@@ -11,9 +11,8 @@ import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation, Db } from '../../src/store/index.ts';
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
-import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
-import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
@@ -56,19 +55,10 @@ const DRAFT = {
   ],
 };
 
-let cluster: PostgresCluster | undefined;
-const ENGINES = [
-  { name: 'sqlite', location: (t: TestContext) => Promise.resolve(freshSqlite(t)) },
-  { name: 'postgres', location: () => (cluster ? freshPostgres(cluster) : Promise.reject(new Error('no cluster'))) },
-];
-
 describe('envelopes repository', () => {
-  before(async () => {
-    cluster = await startPostgresCluster();
-  });
-  after(() => cluster?.stop());
+  const engines = bothEngines();
 
-  for (const engine of ENGINES) {
+  for (const engine of engines) {
     test(`${engine.name}: an envelope round-trips with its documents, recipients, tabs, tokens and outbox mails`, async (t) => {
       const h = await setup(t, await engine.location(t));
       const created = await createEnvelope(h.deps, { accountId: h.accountId, senderUserId: h.userId, draft: DRAFT });

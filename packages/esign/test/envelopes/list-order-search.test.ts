@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { after, before, describe, test, type TestContext } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import pg from 'pg';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
@@ -12,9 +12,9 @@ import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation } from '../../src/store/index.ts';
 import { foldAscii } from '../../src/store/envelope-list-sql.ts';
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
-import { freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
-import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
+import type { PostgresCluster } from '../support/postgres-cluster.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
@@ -34,12 +34,6 @@ async function icuPostgres(cluster: PostgresCluster): Promise<DatabaseLocation> 
   }
   return { databaseUrl: cluster.url(name) };
 }
-
-let cluster: PostgresCluster | undefined;
-const ENGINES = [
-  { name: 'sqlite', location: (t: TestContext) => Promise.resolve(freshSqlite(t)) },
-  { name: 'postgres (ICU en-US collation)', location: () => (cluster ? icuPostgres(cluster) : Promise.reject(new Error('no cluster'))) },
-];
 
 /** The use case's ports over the real store; conversion is not under test here. */
 function envelopeDeps(store: EnvelopesRepository, clock: FakeClock): EnvelopeDeps {
@@ -92,12 +86,9 @@ async function seed(t: TestContext, location: DatabaseLocation) {
 }
 
 describe('listStatusChanges order_by and search_text in the store', () => {
-  before(async () => {
-    cluster = await startPostgresCluster();
-  });
-  after(() => cluster?.stop());
+  const engines = bothEngines({ name: 'postgres (ICU en-US collation)', database: icuPostgres });
 
-  for (const engine of ENGINES) {
+  for (const engine of engines) {
     test(`${engine.name}: order_by sorts by each key, both ways; NULLs last; text case-folded, bytewise`, async (t) => {
       const { list } = await seed(t, await engine.location(t));
       // Indexes below are positions in creation order (0 = oldest).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { after, before, describe, test, type TestContext } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import { createDevSealP12 } from '@signet/pdf';
 import { CompletionWorker } from '../../src/completion/completion-worker.ts';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
@@ -13,25 +13,15 @@ import { AuditEventsRepository } from '../../src/store/audit-events-repository.t
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { SigningRepository } from '../../src/store/signing-repository.ts';
-import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
+import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
-import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 import { samplePdf } from './signing-harness.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
-let cluster: PostgresCluster | undefined;
-const ENGINES = [
-  { name: 'sqlite', location: (t: TestContext) => Promise.resolve(freshSqlite(t)) },
-  { name: 'postgres', location: () => (cluster ? freshPostgres(cluster) : Promise.reject(new Error('no cluster'))) },
-];
-
 describe('completion worker', () => {
-  before(async () => {
-    cluster = await startPostgresCluster();
-  });
-  after(() => cluster?.stop());
-  for (const engine of ENGINES) test(`${engine.name}: a \`signed\` envelope left by a crashed instance is completed by the next worker, exactly once even when two race`, (t) => crashedThenCompleted(t, engine.location));
+  const engines = bothEngines();
+  for (const engine of engines) test(`${engine.name}: a \`signed\` envelope left by a crashed instance is completed by the next worker, exactly once even when two race`, (t) => crashedThenCompleted(t, engine.location));
 });
 
 async function crashedThenCompleted(t: TestContext, location: (t: TestContext) => Promise<Parameters<typeof openMigrated>[1]>): Promise<void> {
