@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { describe, test, type TestContext } from 'node:test';
 import { sql } from 'kysely';
 import { pollUntil } from '@signet/kit';
 import { recordConnectEvents } from '../../src/store/connect-event-recorder.ts';
 import { ConnectRepository } from '../../src/store/connect-repository.ts';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
-import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
 import { voidEnvelope } from '../../src/domain/envelope/void-envelope.ts';
-import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation } from '../../src/store/database.ts';
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { bothEngines, openMigrated, type StoreEngine } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { samplePdf } from '../signing/signing-harness.ts';
-
-const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
 
 describe('Connect deliveries in the store', () => {
   const engines = bothEngines();
@@ -40,16 +37,7 @@ async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) =>
 
   let wakes = 0;
   const pdf = await samplePdf(1);
-  const deps: EnvelopeDeps = {
-    store: new EnvelopesRepository(db, () => {}, () => wakes++),
-    converter: { convert: () => Promise.resolve({ pdf, pages: [{ width: 612, height: 792 }] }) },
-    anchors: { find: () => Promise.resolve([]) },
-    notifier: buildNotifier('https://esign.test'),
-    clock: clock.now,
-    random: { uuid: randomUUID, secretToken: () => randomUUID() },
-    hashSecret: sha,
-    hashBytes: sha,
-  };
+  const deps = storeEnvelopeDeps(new EnvelopesRepository(db, () => {}, () => wakes++), clock, pdf);
   const envelope = await createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent', emailSubject: 'Lease',
     documents: [{ documentId: '1', name: 'Lease', fileExtension: 'pdf', bytes: pdf }],

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { describe, test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import pg from 'pg';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import type { EnvelopeDraft } from '../../src/domain/envelope/envelope-draft.ts';
-import type { EnvelopeDeps, EnvelopeQuery } from '../../src/domain/envelope/ports.ts';
+import type { EnvelopeQuery } from '../../src/domain/envelope/ports.ts';
 import { API_DEFAULT_SETTINGS } from '../../src/reminders/envelope-notification.ts';
-import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation } from '../../src/store/index.ts';
 import { foldAscii } from '../../src/store/envelope-list-sql.ts';
@@ -15,8 +14,7 @@ import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import type { PostgresCluster } from '../support/postgres-cluster.ts';
-
-const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
 
 /**
  * A PostgreSQL database whose default collation is ICU's English one, as a production database
@@ -35,20 +33,6 @@ async function icuPostgres(cluster: PostgresCluster): Promise<DatabaseLocation> 
   return { databaseUrl: cluster.url(name) };
 }
 
-/** The use case's ports over the real store; conversion is not under test here. */
-function envelopeDeps(store: EnvelopesRepository, clock: FakeClock): EnvelopeDeps {
-  return {
-    store,
-    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: [{ width: 612, height: 792 }] }) },
-    anchors: { find: () => Promise.resolve([]) },
-    notifier: buildNotifier('https://esign.test'),
-    clock: clock.now,
-    random: { uuid: randomUUID, secretToken: () => randomUUID() },
-    hashSecret: sha,
-    hashBytes: sha,
-  };
-}
-
 const pdf = (name: string) => ({ documentId: '1', name, fileExtension: 'pdf', bytes: new Uint8Array([1]) });
 const signer = (name: string, email: string) => ({ type: 'signer' as const, recipientId: '1', email, name, routingOrder: 1, signHereTabs: [] });
 
@@ -65,7 +49,7 @@ async function seed(t: TestContext, location: DatabaseLocation) {
   assert.ok(ada && zed);
   await accounts.addMembership(zed.userId, ada.accountId, clock.now());
   const store = new EnvelopesRepository(db);
-  const deps = envelopeDeps(store, clock);
+  const deps = storeEnvelopeDeps(store, clock);
   const drafts: Array<[string, EnvelopeDraft]> = [
     [ada.userId, { status: 'created', emailSubject: 'Beta lease', documents: [pdf('Lease')], recipients: [signer('Ann Smith', 'ann@example.com')] }],
     [zed.userId, { status: 'sent', emailSubject: 'alpha NDA', documents: [pdf('NDA')], recipients: [signer('Bob Jones', 'Bob@Example.ORG')] }],
@@ -171,5 +155,5 @@ async function seedEmpty(t: TestContext, location: DatabaseLocation) {
   const user = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
   assert.ok(user);
   const store = new EnvelopesRepository(db);
-  return { store, accountId: user.accountId, senderUserId: user.userId, deps: { clock, deps: envelopeDeps(store, clock) } };
+  return { store, accountId: user.accountId, senderUserId: user.userId, deps: { clock, deps: storeEnvelopeDeps(store, clock) } };
 }

@@ -4,10 +4,9 @@ import { test, type TestContext } from 'node:test';
 import type { ParsedMail } from 'mailparser';
 import { pollUntil } from '@signet/kit';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
-import type { EnvelopeChange, EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
+import type { EnvelopeChange } from '../../src/domain/envelope/ports.ts';
 import { applySigningChange } from '../../src/domain/signing/apply-signing-change.ts';
 import { finishSigning } from '../../src/domain/signing/signing-changes.ts';
-import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
 import { expiryIfDue } from '../../src/reminders/notification-step.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
@@ -19,6 +18,7 @@ import { FakeClock } from '../support/fake-clock.ts';
 import { FormClient, hiddenField } from '../support/form-client.ts';
 import { startSmtpListener } from '../support/smtp-listener.ts';
 import { DAY_S, onePagePdf, startReminderEsign } from './reminders-harness.ts';
+import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
 
 const wait = { timeoutMs: 15_000, intervalMs: 20 };
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
@@ -71,16 +71,7 @@ async function oneSignerExpiringTomorrow(t: TestContext) {
   const clock = new FakeClock(Date.parse('2028-02-28T23:30:00.000Z'));
   const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
   assert.ok(account);
-  const deps: EnvelopeDeps = {
-    store: new EnvelopesRepository(db),
-    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: [{ width: 612, height: 792 }] }) },
-    anchors: { find: () => Promise.resolve([]) },
-    notifier: buildNotifier('https://esign.test'),
-    clock: clock.now,
-    random: { uuid: randomUUID, secretToken: () => randomUUID() },
-    hashSecret: sha,
-    hashBytes: sha,
-  };
+  const deps = storeEnvelopeDeps(new EnvelopesRepository(db), clock);
   const envelope = await createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent', emailSubject: 'Race',
     documents: [{ documentId: '1', name: 'A', fileExtension: 'pdf', bytes: new Uint8Array([1]) }],

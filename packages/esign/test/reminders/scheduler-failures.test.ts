@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, test, type TestContext } from 'node:test';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
-import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
-import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
 import type { NotificationMails } from '../../src/reminders/notification-step.ts';
 import { ReminderScheduler } from '../../src/reminders/reminder-scheduler.ts';
@@ -15,6 +13,7 @@ import type { DatabaseLocation } from '../../src/store/index.ts';
 import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
+import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 const DAY_S = 86_400;
@@ -26,16 +25,7 @@ async function setup(t: TestContext, location: DatabaseLocation = freshSqlite(t)
   const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
   assert.ok(account);
   const store = new EnvelopesRepository(db);
-  const deps: EnvelopeDeps = {
-    store,
-    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: [{ width: 612, height: 792 }] }) },
-    anchors: { find: () => Promise.resolve([]) },
-    notifier: buildNotifier('https://esign.test'),
-    clock: clock.now,
-    random: { uuid: randomUUID, secretToken: () => randomUUID() },
-    hashSecret: sha,
-    hashBytes: sha,
-  };
+  const deps = storeEnvelopeDeps(store, clock);
   const send = (email: string) => createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent', emailSubject: `For ${email}`,
     documents: [{ documentId: '1', name: 'A', fileExtension: 'pdf', bytes: new Uint8Array([1]) }],

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, test, type TestContext } from 'node:test';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
-import type { EnvelopeDeps, EnvelopeStore } from '../../src/domain/envelope/ports.ts';
-import { buildNotifier } from '../../src/mail/compose-notification.ts';
+import type { EnvelopeStore } from '../../src/domain/envelope/ports.ts';
 import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
 import { notificationStep } from '../../src/reminders/notification-step.ts';
 import { ReminderScheduler } from '../../src/reminders/reminder-scheduler.ts';
@@ -15,6 +14,7 @@ import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
+import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 const DAY_S = 86_400;
@@ -27,16 +27,7 @@ async function twoInstances(t: TestContext, location: DatabaseLocation = freshSq
   const clock = new FakeClock(Date.parse('2026-05-06T07:08:09.123Z'));
   const account = await new AccountsRepository(first).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
   assert.ok(account);
-  const deps = (db: Db): EnvelopeDeps => ({
-    store: new EnvelopesRepository(db),
-    converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: [{ width: 612, height: 792 }] }) },
-    anchors: { find: () => Promise.resolve([]) },
-    notifier: buildNotifier('https://esign.test'),
-    clock: clock.now,
-    random: { uuid: randomUUID, secretToken: () => randomUUID() },
-    hashSecret: sha,
-    hashBytes: sha,
-  });
+  const deps = (db: Db) => storeEnvelopeDeps(new EnvelopesRepository(db), clock);
   const scheduler = (db: Db, store: Pick<EnvelopeStore, 'find' | 'update'> = new EnvelopesRepository(db)) =>
     new ReminderScheduler({ store, due: new NotificationRepository(db), clock: clock.now, random: { secretToken: () => randomUUID() }, hashSecret: sha, mails: buildNotificationMails('https://esign.test') });
   const envelope = await createEnvelope(deps(first), { accountId: account.accountId, senderUserId: account.userId, draft: {

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { describe, test, type TestContext } from 'node:test';
 import { createDevSealP12 } from '@signet/pdf';
 import { CompletionWorker } from '../../src/completion/completion-worker.ts';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
-import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
 import { applySigningChange } from '../../src/domain/signing/apply-signing-change.ts';
 import { finishSigning } from '../../src/domain/signing/signing-changes.ts';
-import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import { AuditEventsRepository } from '../../src/store/audit-events-repository.ts';
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
@@ -16,8 +14,7 @@ import { SigningRepository } from '../../src/store/signing-repository.ts';
 import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { samplePdf } from './signing-harness.ts';
-
-const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
 
 describe('completion worker', () => {
   const engines = bothEngines();
@@ -30,16 +27,7 @@ async function crashedThenCompleted(t: TestContext, location: (t: TestContext) =
   const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Sender', passwordHash: 'x', accountName: 'Co', now: clock.now() });
   assert.ok(account);
   const pdf = await samplePdf(1);
-  const deps: EnvelopeDeps = {
-    store: new EnvelopesRepository(db),
-    converter: { convert: () => Promise.resolve({ pdf, pages: [{ width: 612, height: 792 }] }) },
-    anchors: { find: () => Promise.resolve([]) },
-    notifier: buildNotifier('https://esign.test'),
-    clock: clock.now,
-    random: { uuid: randomUUID, secretToken: () => randomUUID() },
-    hashSecret: sha,
-    hashBytes: sha,
-  };
+  const deps = storeEnvelopeDeps(new EnvelopesRepository(db), clock, pdf);
   const envelope = await createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent',
     emailSubject: 'Lease',

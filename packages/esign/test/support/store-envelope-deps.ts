@@ -1,0 +1,23 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { EnvelopeDeps, EnvelopeStore } from '../../src/domain/envelope/ports.ts';
+import { buildNotifier } from '../../src/mail/compose-notification.ts';
+
+const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * The envelope use cases' ports over a real store, for tests below the HTTP layer: every
+ * document converts to `pdf` (default: a stand-in naming the document) of one Letter page, no
+ * anchors, the real notifier, the given clock, random ids and SHA-256.
+ */
+export function storeEnvelopeDeps(store: EnvelopeStore, clock: { now: () => Date }, pdf?: Uint8Array): EnvelopeDeps {
+  return {
+    store,
+    converter: { convert: (d) => Promise.resolve({ pdf: pdf ?? new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: [{ width: 612, height: 792 }] }) },
+    anchors: { find: () => Promise.resolve([]) },
+    notifier: buildNotifier('https://esign.test'),
+    clock: clock.now,
+    random: { uuid: randomUUID, secretToken: () => randomUUID() },
+    hashSecret: sha,
+    hashBytes: sha,
+  };
+}
