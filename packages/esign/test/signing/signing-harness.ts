@@ -1,18 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { createDevSealP12, type Converter } from '@signet/pdf';
-import { listenOnLoopback } from '@signet/kit/testing';
 import type { ConnectModuleOptions } from '../../src/connect/install-connect.ts';
-import { loadEsignConfig, type RawEsignSettings } from '../../src/config.ts';
-import { buildEsignServer } from '../../src/server.ts';
-import { openStore, storeLocation } from '../../src/store/index.ts';
+import type { RawEsignSettings } from '../../src/config.ts';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
-import { seedUserAndApp, type Harness } from '../support/esign-harness.ts';
-import { FakeClock } from '../support/fake-clock.ts';
+import { seedUserAndApp, startEsign, type Harness } from '../support/esign-harness.ts';
 
 export type SigningHarness = Harness & {
   accountId: string;
@@ -44,33 +36,18 @@ export type SigningEsignOptions = {
  * file, and a user whose bearer token `api` sends.
  */
 export async function startSigningEsign(t: TestContext, options: SigningEsignOptions): Promise<SigningHarness> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'signet-signing-'));
-  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
-  const server: Server = createServer();
-  const port = await listenOnLoopback(server);
-  const origin = `http://127.0.0.1:${port}`;
-  const config = loadEsignConfig({ DATA_DIR: dataDir, PUBLIC_URL: origin, PORT: String(port), ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}), ...options.settings }, dataDir);
-  const store = await openStore(storeLocation(config));
   // The fake clock is never moved here: timestamps are real enough, and the outbox backoff,
   // the completion poll and Connect retries run on real timers.
-  const clock = new FakeClock();
-  const app = await buildEsignServer(config, {
-    store,
-    now: clock.now,
-    serverFactory: (handler) => server.on('request', handler),
-    converter: options.converter,
-    mailWorker: { pollIntervalMs: 50 },
-    signing: { seal: SEAL, completionPollMs: options.completionPollMs ?? 100 },
-    ...(options.connect ? { connect: options.connect } : {}),
+  const h = await startEsign(t, {
+    settings: { ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}), ...options.settings },
+    deps: {
+      converter: options.converter,
+      mailWorker: { pollIntervalMs: 50 },
+      signing: { seal: SEAL, completionPollMs: options.completionPollMs ?? 100 },
+      ...(options.connect ? { connect: options.connect } : {}),
+    },
   });
-  await app.ready();
-  t.after(async () => {
-    await app.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
-    await store.close();
-  });
-  const h: Harness = { app, store, config, clock, origin, dataDir };
+  const { origin } = h;
   const seed = await seedUserAndApp(h);
   const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';
   const { access_token: token } = (await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string };

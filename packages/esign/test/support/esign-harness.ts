@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { listenOnLoopback } from '@signet/kit/testing';
-import { loadEsignConfig, type EsignConfig } from '../../src/config.ts';
-import { buildEsignServer } from '../../src/server.ts';
+import { loadEsignConfig, type EsignConfig, type RawEsignSettings } from '../../src/config.ts';
+import { buildEsignServer, type EsignDeps } from '../../src/server.ts';
 import { openStore, storeLocation, type Store } from '../../src/store/index.ts';
 import { createApp } from '../../src/use-cases/create-app.ts';
 import { registerUser } from '../../src/use-cases/register-user.ts';
@@ -24,21 +24,35 @@ export type Harness = {
   dataDir: string;
 };
 
+/** What a test varies about the esign it starts. */
+export type EsignOptions = {
+  /** Serve https with this key pair (the SDK insists on https for OAuth). */
+  readonly https?: { key: string; cert: string };
+  /** Added to the environment the config is loaded from (SMTP_URL, DATABASE_URL, Connect allowances...). */
+  readonly settings?: RawEsignSettings;
+  /** What server.ts is wired with besides the store, clock and server (converter, worker tuning...). */
+  readonly deps?: Omit<EsignDeps, 'store' | 'now' | 'serverFactory'>;
+  /** The clock (default: a FakeClock at the real present). */
+  readonly clock?: FakeClock;
+};
+
 /**
- * Starts esign for a test. The Node server listens on port 0 first, so PUBLIC_URL can name
- * the real port (links, cookies' Secure flag and the JWT `aud` all refer to it), and is
- * handed to Fastify through serverFactory.
+ * Starts esign for a test, with its own SQLite file (unless settings name DATABASE_URL). The
+ * Node server listens on port 0 first, so PUBLIC_URL can name the real port (links, cookies'
+ * Secure flag and the JWT `aud` all refer to it), and is handed to Fastify through
+ * serverFactory. Everything is stopped and removed in teardown.
  */
-export async function startEsign(t: TestContext, options: { https?: { key: string; cert: string }; databaseUrl?: string } = {}): Promise<Harness> {
+export async function startEsign(t: TestContext, options: EsignOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'signet-esign-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
   const server: Server = options.https ? createHttpsServer(options.https) : createHttpServer();
   const port = await listenOnLoopback(server);
   const origin = `${options.https ? 'https' : 'http'}://127.0.0.1:${port}`;
-  const config = loadEsignConfig({ DATA_DIR: dataDir, DATABASE_URL: options.databaseUrl, PUBLIC_URL: origin, PORT: String(port) }, dataDir);
+  const config = loadEsignConfig({ DATA_DIR: dataDir, PUBLIC_URL: origin, PORT: String(port), ...options.settings }, dataDir);
   const store = await openStore(storeLocation(config));
-  const clock = new FakeClock();
+  const clock = options.clock ?? new FakeClock();
   const app = await buildEsignServer(config, {
+    ...options.deps,
     store,
     now: clock.now,
     serverFactory: (handler) => {
