@@ -1,6 +1,7 @@
 import type { SealIdentity } from '@signet/pdf';
 import { PollingLoop } from '../background/polling-loop.ts';
 import type { EnvelopeDeps, SigningTokenRecord } from '../domain/envelope/ports.ts';
+import { newSigningLink } from '../domain/envelope/signing-links.ts';
 import { markCompleted } from '../domain/signing/signing-changes.ts';
 import { signingUrl } from '../mail/compose-notification.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
@@ -94,8 +95,8 @@ export class CompletionWorker {
     // (the link is what they get instead of the attachment above 5 MB, esign-wire.md §6.6).
     const signingTokens: SigningTokenRecord[] = [];
     const mails: MailMessage[] = envelope.recipients.map((r) => {
-      const token = random.secretToken();
-      signingTokens.push({ tokenHash: hashSecret(token), envelopeId, recipientId: r.recipientId, purpose: 'signing', createdAt: now });
+      const { token, record } = newSigningLink({ random, hashSecret }, envelopeId, r.recipientId, now);
+      signingTokens.push(record);
       return envelopeCompletedMail({
         envelopeId,
         to: { email: r.email, name: r.name },

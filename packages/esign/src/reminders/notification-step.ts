@@ -1,6 +1,7 @@
 import { assertEnvelopeTransition } from '../domain/envelope/envelope-transitions.ts';
 import type { Envelope, Recipient } from '../domain/envelope/envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps, Random, SigningTokenRecord } from '../domain/envelope/ports.ts';
+import { newSigningLink } from '../domain/envelope/signing-links.ts';
 import type { AuditEvent } from '../domain/signing/audit-event.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
 import { notificationOf, type ReminderProgress } from './envelope-notification.ts';
@@ -47,9 +48,9 @@ export function notificationStep(deps: NotificationStepDeps, envelope: Envelope,
   // Each mail carries a fresh signing link: the first one is stored only as its hash.
   const signingTokens: SigningTokenRecord[] = [];
   const linkFor = (r: Recipient): string => {
-    const token = deps.random.secretToken();
-    signingTokens.push({ tokenHash: deps.hashSecret(token), envelopeId: envelope.envelopeId, recipientId: r.recipientId, purpose: 'signing', createdAt: now });
-    return token;
+    const link = newSigningLink(deps, envelope.envelopeId, r.recipientId, now);
+    signingTokens.push(link.record);
+    return link.token;
   };
   const reminded: Record<string, ReminderProgress> = { ...notification.reminded };
   const mails: MailMessage[] = [];

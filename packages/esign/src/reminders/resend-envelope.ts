@@ -1,5 +1,6 @@
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps, SigningTokenRecord } from '../domain/envelope/ports.ts';
+import { newSigningLink } from '../domain/envelope/signing-links.ts';
 import { updateEnvelope } from '../domain/envelope/update-envelope.ts';
 import type { AuditEvent } from '../domain/signing/audit-event.ts';
 import { EsignError } from '../errors.ts';
@@ -17,10 +18,10 @@ export function resendPending(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' |
   const signingTokens: SigningTokenRecord[] = [];
   const audit: AuditEvent[] = [];
   const mails = pendingSigners(envelope).map((r) => {
-    const token = deps.random.secretToken();
-    signingTokens.push({ tokenHash: deps.hashSecret(token), envelopeId: envelope.envelopeId, recipientId: r.recipientId, purpose: 'signing', createdAt: now });
+    const link = newSigningLink(deps, envelope.envelopeId, r.recipientId, now);
+    signingTokens.push(link.record);
     audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: envelope.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Resent to ${r.name} <${r.email}>.` });
-    return deps.notifier.compose({ kind: 'envelope-sent', recipientId: r.recipientId, signingToken: token }, next);
+    return deps.notifier.compose({ kind: 'envelope-sent', recipientId: r.recipientId, signingToken: link.token }, next);
   });
   return { envelope: next, signingTokens, mails, audit };
 }

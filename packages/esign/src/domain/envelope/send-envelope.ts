@@ -1,8 +1,9 @@
 import { assertSendable } from './assert-sendable.ts';
 import { assertEnvelopeTransition } from './envelope-transitions.ts';
 import type { Envelope } from './envelope.ts';
-import type { EnvelopeChange, EnvelopeDeps, Notification, SigningTokenRecord } from './ports.ts';
+import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
 import { advanceRouting, currentRoutingOrder } from './routing.ts';
+import { notifyReached } from './signing-links.ts';
 import { updateEnvelope } from './update-envelope.ts';
 
 /**
@@ -18,17 +19,7 @@ export function sendDraft(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'no
   // worker seals into `completed`, as finishSigning does after the last signer. Left `sent`, such
   // an envelope would wait forever for a signer it does not have.
   const routed: Envelope = currentRoutingOrder(after.recipients) === undefined ? { ...after, status: 'signed' } : after;
-  const signingTokens: SigningTokenRecord[] = [];
-  const mails = reached.map((recipient) => {
-    let notification: Notification = { kind: 'envelope-sent', recipientId: recipient.recipientId };
-    // Carbon copies and embedded signers (clientUserId) get no personal signing link by mail.
-    if (recipient.type === 'signer' && recipient.clientUserId === undefined) {
-      const token = deps.random.secretToken();
-      signingTokens.push({ tokenHash: deps.hashSecret(token), envelopeId: envelope.envelopeId, recipientId: recipient.recipientId, purpose: 'signing', createdAt: now });
-      notification = { ...notification, signingToken: token };
-    }
-    return deps.notifier.compose(notification, routed);
-  });
+  const { mails, signingTokens } = notifyReached(deps, routed, reached, now);
   // The audit trail's first line (issue 7); one per recipient reached, as DocuSign lists them.
   const audit = reached.map((r) => ({ envelopeId: envelope.envelopeId, at: now, action: 'Sent' as const, envelopeStatus: routed.status, source: 'api' as const, name: r.name, email: r.email, recipientId: r.recipientId, message: `Sent to ${r.name} <${r.email}> (routing order ${r.routingOrder}).` }));
   return { envelope: routed, signingTokens, mails, audit };

@@ -1,8 +1,9 @@
 import { EsignError } from '../../errors.ts';
 import { assertEnvelopeTransition, assertRecipientTransition } from '../envelope/envelope-transitions.ts';
 import type { Envelope, Recipient } from '../envelope/envelope.ts';
-import type { EnvelopeChange, EnvelopeDeps, Notification, SigningTokenRecord } from '../envelope/ports.ts';
+import type { EnvelopeChange, EnvelopeDeps, SigningTokenRecord } from '../envelope/ports.ts';
 import { advanceRouting, currentRoutingOrder } from '../envelope/routing.ts';
+import { notifyReached } from '../envelope/signing-links.ts';
 import type { AuditActor, AuditEvent } from './audit-event.ts';
 import { signerAccess } from './signer-access.ts';
 
@@ -56,17 +57,7 @@ export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId
   let next = replaceRecipient(envelope, done);
   const { envelope: routed, reached } = advanceRouting(next, now);
   next = routed;
-  const signingTokens: SigningTokenRecord[] = [];
-  const mails = reached.map((recipient) => {
-    let notification: Notification = { kind: 'envelope-sent', recipientId: recipient.recipientId };
-    // As in sendDraft: embedded signers (clientUserId) and carbon copies get no link by mail.
-    if (recipient.type === 'signer' && recipient.clientUserId === undefined) {
-      const token = deps.random.secretToken();
-      signingTokens.push({ tokenHash: deps.hashSecret(token), envelopeId: envelope.envelopeId, recipientId: recipient.recipientId, purpose: 'signing', createdAt: now });
-      notification = { ...notification, signingToken: token };
-    }
-    return deps.notifier.compose(notification, next);
-  });
+  const { mails, signingTokens } = notifyReached(deps, next, reached, now);
   if (currentRoutingOrder(next.recipients) === undefined) {
     assertEnvelopeTransition(next.status, 'signed');
     next = { ...next, status: 'signed', statusChangedAt: now };
