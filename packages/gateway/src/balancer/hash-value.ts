@@ -1,20 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { normalizePath } from '../declarative/normalize-path.ts';
-import type { HashOn } from '../declarative/types.ts';
+import type { HashOn, Upstream } from '../declarative/types.ts';
 
 /** The upstream fields that say what to hash (kong.md §2.1). */
-export type HashSettings = {
-  readonly hash_on: HashOn;
-  readonly hash_fallback: HashOn;
-  readonly hash_on_header: string | null;
-  readonly hash_fallback_header: string | null;
-  readonly hash_on_cookie: string | null;
-  readonly hash_on_cookie_path: string;
-  readonly hash_on_query_arg: string | null;
-  readonly hash_fallback_query_arg: string | null;
-  readonly hash_on_uri_capture: string | null;
-  readonly hash_fallback_uri_capture: string | null;
-};
+export type HashSettings = Pick<Upstream,
+  | 'hash_on' | 'hash_fallback' | 'hash_on_header' | 'hash_fallback_header' | 'hash_on_cookie' | 'hash_on_cookie_path'
+  | 'hash_on_query_arg' | 'hash_fallback_query_arg' | 'hash_on_uri_capture' | 'hash_fallback_uri_capture'>;
 
 /** The parts of a request a hash value can come from. */
 export type HashRequest = {
