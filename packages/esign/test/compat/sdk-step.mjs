@@ -1,5 +1,6 @@
 // One call of the REAL docusign-esign SDK, run in a child process so that NODE_EXTRA_CA_CERTS
-// (read by Node only at start) makes it trust the test CA: the SDK is used unchanged.
+// (read by Node only at start) makes it trust the test CA (or the dev CA `npm start` generated,
+// for packages/system's tests over the gateway): the SDK is used unchanged.
 // Input: argv[2] = JSON {step, ...}; output: one JSON line {ok, value} or {ok:false, status, data, code}.
 import docusign from 'docusign-esign';
 
@@ -9,7 +10,8 @@ function client() {
   const api = new docusign.ApiClient();
   // compat/esign-wire.md §0.2: setBasePath first, then setOAuthBasePath (host, no scheme).
   if (input.basePath) api.setBasePath(input.basePath);
-  api.setOAuthBasePath(input.authHost);
+  if (input.authHost) api.setOAuthBasePath(input.authHost);
+  if (input.accessToken) api.addDefaultHeader('Authorization', `Bearer ${input.accessToken}`);
   return api;
 }
 
@@ -29,10 +31,17 @@ async function run() {
       const res = await client().requestJWTApplicationToken(input.clientId, input.scopes, Buffer.from(input.privateKey), 3600);
       return { status: res.status, body: res.body };
     }
-    case 'getAccountInformation': {
-      const api = client();
-      api.addDefaultHeader('Authorization', `Bearer ${input.accessToken}`);
-      return new docusign.AccountsApi(api).getAccountInformation(input.accountId);
+    case 'getAccountInformation':
+      return new docusign.AccountsApi(client()).getAccountInformation(input.accountId);
+    case 'createEnvelope':
+      return new docusign.EnvelopesApi(client()).createEnvelope(input.accountId, { envelopeDefinition: input.envelopeDefinition });
+    case 'getEnvelope':
+      return new docusign.EnvelopesApi(client()).getEnvelope(input.accountId, input.envelopeId, input.options ?? {});
+    case 'listRecipients':
+      return new docusign.EnvelopesApi(client()).listRecipients(input.accountId, input.envelopeId, { includeTabs: 'true' });
+    case 'getDocument': {
+      const bytes = await new docusign.EnvelopesApi(client()).getDocument(input.accountId, input.envelopeId, input.documentId);
+      return Buffer.from(bytes).toString('base64');
     }
     default:
       throw new Error(`unknown step ${input.step}`);

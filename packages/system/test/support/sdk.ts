@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 
-const SDK_CALL = join(import.meta.dirname, 'sdk-call.mjs');
+// The same one-call runner the esign SDK compatibility tests use.
+const SDK_CALL = join(import.meta.dirname, '../../../esign/test/compat/sdk-step.mjs');
 
 type StepResult = { ok: true; value: unknown } | { ok: false; status?: number; data?: unknown; code?: string; message: string };
 
