@@ -7,14 +7,14 @@
 //   node --import tsx bench/gateway/algorithms.ts      (env: DURATION s, default 5; ROUNDS, default 3; CONNS, default 32)
 //
 // Every process started here runs in its own process group and is stopped at the end.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
+import { BenchProcesses, freePort, groupCpuTicks } from './bench-processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DURATION = Number(process.env.DURATION ?? 5);
@@ -22,60 +22,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const CONNS = Number(process.env.CONNS ?? 32);
 const dir = mkdtempSync(join(tmpdir(), 'signet-bench-algo-'));
 const BODY = JSON.stringify({ ok: true, service: 'bench-upstream', padding: 'x'.repeat(54) });
-const children: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-function launch(name: string, command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const log = openSync(join(dir, `${name}.log`), 'a');
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', log, log], env: { ...process.env, ...env } });
-  children.push(child);
-  return child;
-}
-
-async function stopAll(): Promise<void> {
-  await Promise.all(children.map(async (child) => {
-    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      return;
-    }
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }, 8000);
-    await exited;
-    clearTimeout(timer);
-  }));
-}
-
-/** utime+stime (clock ticks) of every process in `pgid`'s group. */
-function groupCpuTicks(pgid: number): number {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== pgid) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return ticks;
-}
+const procs = new BenchProcesses(dir, ROOT);
+const launch = procs.launch.bind(procs);
 
 function status(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -153,5 +101,5 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  await stopAll();
+  await procs.stopAll();
 }

@@ -13,14 +13,14 @@
 // Env knobs: DURATION (s per slice, default 3), SEGMENTS (slices per side, default 4), ROUNDS
 // (default 5), CONNS (default 64), WORKERS ("1 2"), CONTROL (unset). Upstream: nginx `return 200` on two ports, as bench/gateway/run.ts.
 // Everything binds 127.0.0.1 and every process started here is stopped (by process group).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
+import { BenchProcesses, freePort, groupCpuTicks } from './bench-processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DURATION = Number(process.env.DURATION ?? 3);
@@ -30,37 +30,10 @@ const CONNS = Number(process.env.CONNS ?? 64);
 const WORKERS = (process.env.WORKERS ?? '1 2').split(/\s+/).filter(Boolean).map(Number);
 const CONTROL = process.env.CONTROL === '1';
 const dir = mkdtempSync(join(tmpdir(), 'signet-bench-health-'));
-const running: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-function launch(name: string, command: string, args: string[]): ChildProcess {
-  const log = openSync(join(dir, `${name}.log`), 'a');
-  const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', log, log] });
-  running.push(child);
-  return child;
-}
-
-async function stopAll(children: ChildProcess[] = running.splice(0).reverse()): Promise<void> {
-  for (const child of children) {
-    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      continue;
-    }
-    const timer = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), 8000);
-    await exited;
-    clearTimeout(timer);
-  }
-}
+const procs = new BenchProcesses(dir, ROOT);
+const launch = procs.launch.bind(procs);
+/** CPU seconds (user + system) used so far by every process in group `pgid` (the gateway and its workers). */
+const groupCpuSeconds = (pgid: number): number => groupCpuTicks(pgid) / 100;
 
 function status(port: number): Promise<number> {
   return new Promise((resolve) => {
@@ -82,23 +55,6 @@ function kongYml(up1: number, up2: number, healthchecks: string): string {
 const CHECKS_ON = '    healthchecks:\n      active:\n        healthy: { interval: 1, successes: 2 }\n        unhealthy: { interval: 1, http_failures: 2, tcp_failures: 2, timeouts: 2 }\n' +
   '      passive:\n        healthy: { successes: 5 }\n        unhealthy: { http_failures: 5, tcp_failures: 5, timeouts: 5 }\n';
 
-/** CPU seconds (user + system) used so far by every process in group `pgid` (the gateway and its workers). */
-function groupCpuSeconds(pgid: number): number {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return ticks / 100;
-}
-
-/** Requests completed in one wrk run of `seconds` against `port` (keep-alive, CONNS connections). */
 function wrk(port: number, seconds: number): number {
   const url = `http://127.0.0.1:${port}/`;
   const out = spawnSync('timeout', ['-k', '5', String(seconds + 30), 'wrk', '-t1', `-c${CONNS}`, `-d${seconds}s`, url], { encoding: 'utf8' }).stdout;
@@ -158,9 +114,7 @@ async function main(): Promise<void> {
         rounds.push(result);
         console.log(`workers ${workers} ${pair.name} round ${round}: A=${pair.a} ${Math.round(result.rps.a).toLocaleString('en')} req/s ${result.cpu.a.toFixed(1)} µs CPU/req, ` +
           `B=${pair.b} ${Math.round(result.rps.b).toLocaleString('en')} req/s ${result.cpu.b.toFixed(1)} µs CPU/req, B/A ${(result.rps.b / result.rps.a).toFixed(3)}`);
-        const started = [children.a, children.b].filter((c): c is ChildProcess => c !== undefined);
-        await stopAll(started);
-        running.splice(0, running.length, ...running.filter((c) => !started.includes(c)));
+        for (const child of [children.a, children.b]) if (child !== undefined) await procs.stop(child);
       }
       const ratios = rounds.map((r) => r.rps.b / r.rps.a);
       lines.push(`| ${workers} | ${pair.name} | ${Math.round(median(rounds.map((r) => r.rps.a))).toLocaleString('en')} | ${Math.round(median(rounds.map((r) => r.rps.b))).toLocaleString('en')} | ` +
@@ -174,5 +128,5 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  await stopAll();
+  await procs.stopAll();
 }

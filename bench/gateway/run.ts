@@ -9,14 +9,14 @@
 // configs and logs go to a temp dir, every process started is stopped at the end (by its own
 // process group). Results: a table on stdout and results.json / summary.md in that dir.
 // Method follows compat/proxy-baseline.md (upstream = nginx `return 200`, 100-byte JSON, two ports).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
+import { BenchProcesses, freePort, groupCpuTicks } from './bench-processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DURATION = Number(process.env.DURATION ?? 10);
@@ -28,61 +28,11 @@ const BASELINE_DIR = process.env.BASELINE_DIR;
 const dir = mkdtempSync(join(tmpdir(), 'signet-bench-'));
 const BODY = JSON.stringify({ ok: true, service: 'bench-upstream', padding: 'x'.repeat(54) });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 type Proc = { name: string; child: ChildProcess };
-const running: Proc[] = [];
+const procs = new BenchProcesses(dir, ROOT);
 
 function launch(name: string, command: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): Proc {
-  const log = openSync(join(dir, `${name}.log`), 'a');
-  const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', log, log], env: { ...process.env, ...env } });
-  const proc = { name, child };
-  running.push(proc);
-  return proc;
-}
-
-async function stop(proc: Proc): Promise<void> {
-  const pid = proc.child.pid;
-  if (pid === undefined || proc.child.exitCode !== null || proc.child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => proc.child.once('exit', () => resolve()));
-  try {
-    process.kill(-pid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }, 8000);
-  await exited;
-  clearTimeout(timer);
-  running.splice(running.indexOf(proc), 1);
-}
-
-/** utime+stime (clock ticks) of every process in `pgid`'s group. */
-function groupCpuTicks(pgid: number): number {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== pgid) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return ticks;
+  return { name, child: procs.launch(name, command, args, env, cwd) };
 }
 
 function fetchOnce(port: number): Promise<{ status: number; upstreamPort: string | undefined }> {
@@ -232,5 +182,5 @@ async function main(): Promise<void> {
 try {
   await main();
 } finally {
-  for (const p of [...running].reverse()) await stop(p);
+  await procs.stopAll();
 }

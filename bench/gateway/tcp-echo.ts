@@ -10,25 +10,18 @@
 // measurement. Everything binds 127.0.0.1 and every process started is stopped at the end.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
+import { freePort } from './bench-processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DURATION = Number(process.env.DURATION ?? 5) * 1000;
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const CONNS = Number(process.env.CONNS ?? 16);
 const dir = mkdtempSync(join(tmpdir(), 'signet-tcp-echo-'));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const children: ChildProcess[] = [];
 function launch(command: string, args: string[], env: Record<string, string>): ChildProcess {
