@@ -116,17 +116,23 @@ test('https listener proxies with X-Forwarded-Proto https and routes by sni', as
   await miss.body.text();
 });
 
-test('https service: TLS to the target, verified only when tls_verify is set', async (t) => {
+/** An https target (certificate for localhost) answering with the SNI and Host it was given. */
+async function startSniEcho(t: TestContext): Promise<number> {
   const { createServer: createHttpsServer } = await import('node:https');
-  const pairForTarget = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
-  const target = createHttpsServer({ cert: pairForTarget.certPem, key: pairForTarget.keyPem }, (req, res) => {
-    res.end(JSON.stringify({ servername: (req.socket as TLSSocket).servername ?? null, host: req.headers.host }));
+  const pair = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
+  const server = createHttpsServer({ cert: pair.certPem, key: pair.keyPem }, (req, res) => {
+    res.end(JSON.stringify({ servername: (req.socket as TLSSocket).servername || null, host: req.headers.host }));
   });
-  const port = await listenOnLoopback(target);
+  const port = await listenOnLoopback(server);
   t.after(() => new Promise<void>((resolve) => {
-    target.closeAllConnections();
-    target.close(() => resolve());
+    server.closeAllConnections();
+    server.close(() => resolve());
   }));
+  return port;
+}
+
+test('https service: TLS to the target, verified only when tls_verify is set', async (t) => {
+  const port = await startSniEcho(t);
   const plain = service({ host: 'localhost', port, protocol: 'https' });
   const verified = service({ host: 'localhost', port, protocol: 'https', tls_verify: true, retries: 0 });
   const g = await startGateway(t, snapshot({
@@ -143,16 +149,7 @@ test('https service: TLS to the target, verified only when tls_verify is set', a
 });
 
 test('https upstream SNI is the Host sent upstream without its port, as Kong (proxy_ssl_name $upstream_host)', async (t) => {
-  const { createServer: createHttpsServer } = await import('node:https');
-  const pairForTarget = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
-  const tlsTarget = createHttpsServer({ cert: pairForTarget.certPem, key: pairForTarget.keyPem }, (req, res) => {
-    res.end(JSON.stringify({ servername: (req.socket as TLSSocket).servername || null, host: req.headers.host }));
-  });
-  const port = await listenOnLoopback(tlsTarget);
-  t.after(() => new Promise<void>((resolve) => {
-    tlsTarget.closeAllConnections();
-    tlsTarget.close(() => resolve());
-  }));
+  const port = await startSniEcho(t);
   // An upstream with host_header, one without (its target is an IP: no SNI at all), and a
   // preserve_host route on the latter (the client's host name goes upstream and into SNI).
   const named = upstream({ name: 'named.upstream', host_header: 'api.internal' });
