@@ -8,10 +8,11 @@ const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 test('authorization parameters: response_type code, known scopes, optional S256 PKCE', () => {
   assert.deepEqual(parseAuthorizationParams({ response_type: 'code', scope: 'signature extended', state: 's' }), { scopes: ['extended', 'signature'], state: 's', codeChallenge: undefined });
   assert.deepEqual(parseAuthorizationParams({ response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256' }), { scopes: ['signature'], state: undefined, codeChallenge: challenge });
+  assert.deepEqual(parseAuthorizationParams({ response_type: 'code', scope: 'openid email profile' }).scopes, ['email', 'openid', 'profile']);
   const cases: Array<[Record<string, unknown>, string]> = [
     [{}, 'invalid_request'],
     [{ response_type: 'token' }, 'unsupported_response_type'],
-    [{ response_type: 'code', scope: 'email' }, 'invalid_scope'],
+    [{ response_type: 'code', scope: 'cors' }, 'invalid_scope'],
     [{ response_type: 'code', code_challenge: challenge }, 'invalid_request'],
     [{ response_type: 'code', code_challenge: challenge, code_challenge_method: 'plain' }, 'invalid_request'],
     [{ response_type: 'code', code_challenge_method: 'S256' }, 'invalid_request'],

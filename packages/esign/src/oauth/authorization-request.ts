@@ -1,6 +1,6 @@
 import type { EsignContext } from '../context.ts';
 import { isS256Challenge } from '../domain/pkce.ts';
-import { parseScopes } from '../domain/scopes.ts';
+import { parseScopes, SUPPORTED_SCOPES_TEXT } from '../domain/scopes.ts';
 import { OAuthError } from '../errors.ts';
 import type { AppRow } from '../store/schema.ts';
 import { fieldRepeated, formField } from '../web/form.ts';
@@ -53,7 +53,7 @@ export function parseAuthorizationParams(params: unknown): Pick<AuthorizationReq
   if (responseType === undefined) throw new OAuthError('INVALID_REQUEST', 'The response_type parameter is missing.');
   if (responseType !== 'code') throw new OAuthError('UNSUPPORTED_RESPONSE_TYPE', 'Only response_type=code is supported.');
   const scopes = parseScopes(formField(params, 'scope'));
-  if (!scopes) throw new OAuthError('INVALID_SCOPE', 'Supported scopes: signature, extended, impersonation, openid.');
+  if (!scopes) throw new OAuthError('INVALID_SCOPE', SUPPORTED_SCOPES_TEXT);
   const codeChallenge = formField(params, 'code_challenge');
   const method = formField(params, 'code_challenge_method');
   if (codeChallenge !== undefined) {

@@ -6,7 +6,9 @@ const SCOPE_TEXT: Record<string, string> = {
   signature: 'Create and send envelopes, and obtain links for starting signing sessions.',
   extended: 'Keep access for longer: the app can renew its access without asking you again.',
   impersonation: 'Act on your behalf without you being present (JWT grant).',
-  openid: 'Know who you are (your name and e-mail address).',
+  openid: 'Know who you are (your user id).',
+  email: 'See your e-mail address.',
+  profile: 'See your name.',
 };
 
 /** The consent page: the app, what it asks for, and the "Allow" / "Deny" buttons. */
