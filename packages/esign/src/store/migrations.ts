@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ACCOUNT_SECURITY_MIGRATIONS } from './account-security-tables.ts';
 import { CONNECT_MIGRATIONS } from './connect-tables.ts';
 import { ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
 import { MAIL_MIGRATIONS } from './mail-tables.ts';
@@ -129,6 +130,8 @@ export const MIGRATIONS: readonly Migration[] = [
   ...NOTIFICATION_MIGRATIONS,
   // Mail delivery: the dev mailbox's Message-ID (store/mail-tables.ts).
   ...MAIL_MIGRATIONS,
+  // JWT replay ids, e-mail verification (store/account-security-tables.ts).
+  ...ACCOUNT_SECURITY_MIGRATIONS,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

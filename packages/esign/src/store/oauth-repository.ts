@@ -88,6 +88,20 @@ export class OAuthRepository {
   }
 
   /**
+   * Records a JWT assertion's id as used until `expiresAt`; false when the app already used it
+   * (a replay). The primary key decides, so two instances racing on one assertion agree.
+   */
+  async useAssertionId(appId: string, jti: string, expiresAt: Date, now: Date): Promise<boolean> {
+    return this.#db.transaction(async (trx) => {
+      // Ids of expired assertions can never be replayed (exp is checked first): forget them.
+      await trx.deleteFrom('jwt_assertions').where('expires_at', '<=', now.toISOString()).execute();
+      const res = await trx.insertInto('jwt_assertions').values({ app_id: appId, jti, expires_at: expiresAt.toISOString() })
+        .onConflict((oc) => oc.columns(['app_id', 'jti']).doNothing()).executeTakeFirst();
+      return Number(res.numInsertedOrUpdatedRows ?? 0n) === 1;
+    });
+  }
+
+  /**
    * Deletes what can no longer be used: tokens past expiry, and codes expired for more than
    * `codeGraceSeconds` (kept a while so a late replay still revokes what the code issued).
    */

@@ -39,6 +39,7 @@ export type TokenRow = {
   created_at: string;
 };
 export type LoginFailureRow = { email: string; failures: number; first_failed_at: string; locked_until: string | null };
+export type JwtAssertionRow = { app_id: string; jti: string; expires_at: string };
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
 /** The database as Kysely sees it (the envelope tables are in envelope-tables.ts). */
@@ -55,5 +56,6 @@ export type Database = EnvelopeTables & {
   auth_codes: AuthCodeRow;
   tokens: TokenRow;
   login_failures: LoginFailureRow;
+  jwt_assertions: JwtAssertionRow;
   signet_migrations: MigrationRow;
 };

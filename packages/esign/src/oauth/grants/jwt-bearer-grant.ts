@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import type { EsignContext } from '../../context.ts';
 import { LIFETIMES } from '../../domain/lifetimes.ts';
-import { parseScopes, scopesCovered } from '../../domain/scopes.ts';
+import { parseScopes, scopesCovered, SUPPORTED_SCOPES_TEXT } from '../../domain/scopes.ts';
 import { OAuthError } from '../../errors.ts';
 import { formField } from '../../web/form.ts';
 import { mintTokens, type TokenResponse } from '../token-issuer.ts';
@@ -24,6 +24,32 @@ export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export const APPLICATION_TOKEN_REFUSED =
   'Application-access tokens (a JWT without sub) are only for the DocuSign Admin API, which this server does not provide. ' +
   "The eSignature API needs a user token: set sub to the user's id (requestJWTUserToken), after that user has consented to impersonation.";
+
+/** DocuSign's limit on an assertion's life: exp at most one hour after iat (its JWT grant guide). */
+export const MAX_ASSERTION_LIFETIME_SECONDS = 3600;
+/** How far an assertion's iat may lie ahead of this server's clock (clocks drift). */
+const CLOCK_SKEW_SECONDS = 60;
+
+/**
+ * What the signature check does not bound (RFC 7523 §3: the server may refuse an `iat` too far
+ * in the future or an `exp` too far ahead, and may keep `jti`s to refuse replays): an
+ * assertion minted for later use, one that lives longer than DocuSign allows, and a second
+ * use of an assertion that names itself.
+ */
+async function assertAssertionBounds(ctx: EsignContext, appId: string, claims: JWTPayload): Promise<void> {
+  const nowSeconds = Math.floor(ctx.now().getTime() / 1000);
+  const { iat, exp, jti } = claims;
+  if (typeof iat !== 'number' || typeof exp !== 'number') throw new OAuthError('INVALID_GRANT', 'The assertion needs numeric iat and exp claims.');
+  if (iat > nowSeconds + CLOCK_SKEW_SECONDS) throw new OAuthError('INVALID_GRANT', 'The assertion was issued in the future (iat).');
+  if (exp - iat > MAX_ASSERTION_LIFETIME_SECONDS) {
+    throw new OAuthError('INVALID_GRANT', `The assertion lives longer than ${MAX_ASSERTION_LIFETIME_SECONDS} seconds (exp - iat).`);
+  }
+  if (jti === undefined) return;
+  if (typeof jti !== 'string' || jti === '' || jti.length > 200) throw new OAuthError('INVALID_GRANT', 'The jti claim must be a string of 1-200 characters.');
+  if (!(await ctx.store.oauth.useAssertionId(appId, jti, new Date((exp + CLOCK_SKEW_SECONDS) * 1000), ctx.now()))) {
+    throw new OAuthError('INVALID_GRANT', 'The assertion was used before (jti).');
+  }
+}
 
 /**
  * DocuSign's JWT grant as the SDK's requestJWTUserToken sends it (compat/esign-wire.md §0.5):
@@ -65,12 +91,13 @@ export async function jwtBearerGrant(ctx: EsignContext, body: unknown): Promise<
     }
   }
   if (!verified) throw new OAuthError('INVALID_GRANT', 'no_valid_keys_or_signatures');
+  await assertAssertionBounds(ctx, app.id, claims);
   if (claims.sub === undefined || claims.sub === '' || claims.sub === app.id) throw new OAuthError('INVALID_GRANT', APPLICATION_TOKEN_REFUSED);
 
   const user = typeof claims.sub === 'string' && claims.sub.length <= 100 ? await ctx.store.accounts.findUserById(claims.sub) : undefined;
   if (!user) throw new OAuthError('INVALID_GRANT', 'user_not_found');
   const scopes = parseScopes(typeof claims.scope === 'string' ? claims.scope : undefined);
-  if (!scopes) throw new OAuthError('INVALID_SCOPE', 'Supported scopes: signature, extended, impersonation, openid.');
+  if (!scopes) throw new OAuthError('INVALID_SCOPE', SUPPORTED_SCOPES_TEXT);
   const granted = await ctx.store.oauth.consentedScopes(user.id, app.id);
   if (!granted || !granted.includes('impersonation') || !scopesCovered(scopes, granted)) {
     throw new OAuthError('CONSENT_REQUIRED', 'consent_required');

@@ -1,0 +1,21 @@
+import type { Migration } from './migrations.ts';
+
+/**
+ * Schema steps of account security, versions 50-59 (this file owns that range; registered in
+ * migrations.ts): JWT assertions already used (replay), e-mail verification of sign-ups.
+ */
+export const ACCOUNT_SECURITY_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 50,
+    name: 'JWT assertion ids used, kept until the assertion expires',
+    async up(db) {
+      await db.schema.createTable('jwt_assertions')
+        .addColumn('app_id', 'text', (c) => c.notNull())
+        .addColumn('jti', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('jwt_assertions_pk', ['app_id', 'jti'])
+        .execute();
+      await db.schema.createIndex('jwt_assertions_expiry_idx').on('jwt_assertions').column('expires_at').execute();
+    },
+  },
+];
