@@ -6,8 +6,6 @@ export { loadEsignConfig, authHostOf, DEFAULTS, EsignConfigError, type EsignConf
 export { EsignError, OAuthError, ESIGN_ERRORS, OAUTH_ERRORS, type EsignErrorCode, type OAuthErrorCode } from './errors.ts';
 /** The store: database, migrations, repositories. */
 export { openStore, storeLocation, type Store } from './store/index.ts';
-/** The /restapi preHandlers later routes reuse. */
-export { bearerAuth, accountAccess } from './restapi/index.ts';
 /** Use cases shared by the CLI and the console. */
 export { registerUser } from './use-cases/register-user.ts';
 export { createApp } from './use-cases/create-app.ts';

@@ -9,7 +9,8 @@ import { installConnect, type ConnectModuleOptions } from './connect/install-con
 import type { EsignContext } from './context.ts';
 import { registerOAuthRoutes } from './oauth/index.ts';
 import { registerRestApi } from './restapi/index.ts';
-import { DOCUSIGN_RATE_LIMITS, installApiRateLimit } from './restapi/api-rate-limit.ts';
+import { installApiGuard } from './restapi/api-guard.ts';
+import { DOCUSIGN_RATE_LIMITS } from './restapi/api-rate-limit.ts';
 import { installEnvelopes, type EnvelopeModuleOptions } from './restapi/envelopes/install-envelopes.ts';
 import { installReminders } from './reminders/install-reminders.ts';
 import type { EnvelopeConverter } from './restapi/envelopes/pdf-adapters.ts';
@@ -92,7 +93,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   registerAuthRoutes(app, ctx);
   registerConsoleRoutes(app, ctx);
   registerOAuthRoutes(app, ctx);
-  installApiRateLimit(app, { ...DOCUSIGN_RATE_LIMITS, ...deps.apiRateLimits, now: ctx.now });
+  installApiGuard(app, ctx, { ...DOCUSIGN_RATE_LIMITS, ...deps.apiRateLimits });
   registerRestApi(app, ctx);
   // Envelopes routes, the mail outbox worker (started on ready, stopped on close), dev mailbox.
   // Connect (issue 11): configuration routes, HMAC keys, the delivery worker; envelope changes wake it.

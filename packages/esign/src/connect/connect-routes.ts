@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { EsignError } from '../errors.ts';
 import { WireReader } from '../restapi/envelopes/wire-reader.ts';
 import type { ConnectRepository } from '../store/connect-repository.ts';
@@ -12,8 +12,6 @@ export type ConnectRouteDeps = {
   readonly now: () => Date;
   /** Wakes the delivery worker after a republish. */
   readonly wake: () => void;
-  /** bearerAuth then accountAccess (restapi/bearer-auth.ts). */
-  readonly preHandler: readonly preHandlerAsyncHookHandler[];
 };
 
 type AccountParams = { accountId: string };
@@ -38,12 +36,11 @@ function dateQuery(value: string | undefined, name: string): Date | undefined {
  * ConnectConfigResults, ConnectLogs, ConnectFailureFilter, ConnectFailureResults.
  */
 export function registerConnectRoutes(app: FastifyInstance, deps: ConnectRouteDeps): void {
-  const preHandler = [...deps.preHandler];
   const r = deps.repository;
 
-  app.get<{ Params: AccountParams }>(BASE, { preHandler }, async (request) => toWireConnectConfigResults(await r.listConfigurations(request.params.accountId)));
+  app.get<{ Params: AccountParams }>(BASE, async (request) => toWireConnectConfigResults(await r.listConfigurations(request.params.accountId)));
 
-  app.post<{ Params: AccountParams }>(BASE, { preHandler }, async (request, reply) => {
+  app.post<{ Params: AccountParams }>(BASE, async (request, reply) => {
     const { connectId: _ignored, ...draft } = parseConnectConfiguration(request.body);
     await deps.checkListener(draft.url, 'urlToPublishTo');
     const created = await r.createConfiguration(request.params.accountId, draft, deps.now());
@@ -51,7 +48,7 @@ export function registerConnectRoutes(app: FastifyInstance, deps: ConnectRouteDe
   });
 
   // updateConfiguration: PUT /connect with the configuration's connectId in the body.
-  app.put<{ Params: AccountParams }>(BASE, { preHandler }, async (request) => {
+  app.put<{ Params: AccountParams }>(BASE, async (request) => {
     const { connectId, ...draft } = parseConnectConfiguration(request.body);
     if (connectId === undefined) throw new EsignError('INVALID_REQUEST_BODY', 'connectId is required to update a Connect configuration.');
     await deps.checkListener(draft.url, 'urlToPublishTo');
@@ -61,19 +58,19 @@ export function registerConnectRoutes(app: FastifyInstance, deps: ConnectRouteDe
     return toWireConnectConfiguration(saved);
   });
 
-  app.get<{ Params: AccountParams; Querystring: { from_date?: string; to_date?: string } }>(`${BASE}/failures`, { preHandler }, async (request) => {
+  app.get<{ Params: AccountParams; Querystring: { from_date?: string; to_date?: string } }>(`${BASE}/failures`, async (request) => {
     const from = dateQuery(request.query.from_date, 'from_date');
     const to = dateQuery(request.query.to_date, 'to_date');
     const failures = (await r.listFailures(request.params.accountId, { ...(from ? { from } : {}), ...(to ? { to } : {}) })).map(toWireConnectFailure);
     return { type: 'failures', totalRecords: String(failures.length), failures };
   });
 
-  app.delete<{ Params: AccountParams & { failureId: string } }>(`${BASE}/failures/:failureId`, { preHandler }, async (request) => {
+  app.delete<{ Params: AccountParams & { failureId: string } }>(`${BASE}/failures/:failureId`, async (request) => {
     if (!(await r.discardFailure(request.params.accountId, request.params.failureId))) throw notFound(`No Connect failure ${request.params.failureId} in this account.`);
     return { failureId: request.params.failureId, status: 'deleted' };
   });
 
-  app.put<{ Params: AccountParams }>(`${BASE}/envelopes/retry_queue`, { preHandler }, async (request) => {
+  app.put<{ Params: AccountParams }>(`${BASE}/envelopes/retry_queue`, async (request) => {
     if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a JSON ConnectFailureFilter object.');
     const body = new WireReader('', request.body);
     const envelopeIds = [...new Set(body.field('envelopeIds').items().map((item) => item.string(100)))];
@@ -84,20 +81,20 @@ export function registerConnectRoutes(app: FastifyInstance, deps: ConnectRouteDe
     return { retryQueue: envelopeIds.flatMap((id) => toWireRetryResult(id, requeued.filter((row) => row.envelope_id === id))) };
   });
 
-  app.put<{ Params: AccountParams & { envelopeId: string } }>(`${BASE}/envelopes/:envelopeId/retry_queue`, { preHandler }, async (request) => {
+  app.put<{ Params: AccountParams & { envelopeId: string } }>(`${BASE}/envelopes/:envelopeId/retry_queue`, async (request) => {
     const requeued = await r.requeueFailures(request.params.accountId, [request.params.envelopeId], deps.now());
     if (requeued.length > 0) deps.wake();
     return { retryQueue: toWireRetryResult(request.params.envelopeId, requeued) };
   });
 
-  app.get<{ Params: AccountParams & { connectId: string } }>(`${BASE}/:connectId`, { preHandler }, async (request) => {
+  app.get<{ Params: AccountParams & { connectId: string } }>(`${BASE}/:connectId`, async (request) => {
     const found = await r.findConfiguration(request.params.accountId, request.params.connectId);
     if (!found) throw notFound(`No Connect configuration ${request.params.connectId} in this account.`);
     // DocuSign answers getConfiguration with ConnectConfigResults holding the one configuration.
     return toWireConnectConfigResults([found]);
   });
 
-  app.delete<{ Params: AccountParams & { connectId: string } }>(`${BASE}/:connectId`, { preHandler }, async (request) => {
+  app.delete<{ Params: AccountParams & { connectId: string } }>(`${BASE}/:connectId`, async (request) => {
     if (!(await r.deleteConfiguration(request.params.accountId, request.params.connectId))) throw notFound(`No Connect configuration ${request.params.connectId} in this account.`);
     return {};
   });

@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { EsignContext } from '../context.ts';
 import type { RetryPolicy } from '../mail/retry-delay.ts';
-import { accountAccess, bearerAuth } from '../restapi/bearer-auth.ts';
 import { ConnectRepository } from '../store/connect-repository.ts';
 import { EnvelopesRepository } from '../store/envelopes-repository.ts';
 import { SigningRepository } from '../store/signing-repository.ts';
@@ -56,7 +55,7 @@ export function installConnect(app: FastifyInstance, ctx: EsignContext, options:
     ...options.worker,
     onError: (err, delivery) => app.log.warn({ err, deliveryId: delivery?.id, url: delivery?.url }, 'connect delivery failed'),
   });
-  registerConnectRoutes(app, { repository, checkListener, now: ctx.now, wake: () => worker.wake(), preHandler: [bearerAuth(ctx), accountAccess(ctx)] });
+  registerConnectRoutes(app, { repository, checkListener, now: ctx.now, wake: () => worker.wake() });
   app.addHook('onReady', (done) => {
     worker.start();
     done();

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { EsignContext } from '../context.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
-import { accountAccess, bearerAuth } from '../restapi/bearer-auth.ts';
 import { NotificationRepository } from '../store/notification-repository.ts';
 import { buildNotificationMails } from './notification-mails.ts';
 import { registerNotificationRoutes } from './notification-routes.ts';
@@ -20,7 +19,7 @@ export type RemindersModuleOptions = {
  * ready and stopped when it closes. Called once from server.ts, after installEnvelopes.
  */
 export function installReminders(app: FastifyInstance, ctx: EsignContext, options: RemindersModuleOptions): { scheduler: ReminderScheduler } {
-  registerNotificationRoutes(app, { envelopes: options.envelopes, preHandler: [bearerAuth(ctx), accountAccess(ctx)] });
+  registerNotificationRoutes(app, { envelopes: options.envelopes });
   const scheduler = new ReminderScheduler({
     store: options.envelopes.store,
     due: new NotificationRepository(ctx.store.db),

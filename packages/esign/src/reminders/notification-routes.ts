@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { getEnvelope } from '../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import { notificationOf } from './envelope-notification.ts';
@@ -14,13 +14,12 @@ const PATH = '/restapi/v2.1/accounts/:accountId/envelopes/:envelopeId/notificati
  * EnvelopesApi.getNotificationSettings / updateNotificationSettings (GET/PUT
  * …/envelopes/{envelopeId}/notification): both answer the Notification model, strings only.
  */
-export function registerNotificationRoutes(app: FastifyInstance, deps: { envelopes: EnvelopeDeps; preHandler: readonly preHandlerAsyncHookHandler[] }): void {
-  const preHandler = [...deps.preHandler];
-  app.get<{ Params: EnvelopeParams }>(PATH, { preHandler }, async (request) => {
+export function registerNotificationRoutes(app: FastifyInstance, deps: { envelopes: EnvelopeDeps }): void {
+  app.get<{ Params: EnvelopeParams }>(PATH, async (request) => {
     const envelope = await getEnvelope(deps.envelopes, request.params.accountId, request.params.envelopeId);
     return toWireNotification(notificationOf(envelope).settings);
   });
-  app.put<{ Params: EnvelopeParams }>(PATH, { preHandler }, async (request) => {
+  app.put<{ Params: EnvelopeParams }>(PATH, async (request) => {
     // The SDK sends {} when the request object is omitted: a no-op, as DocuSign's PUT {} is.
     const notificationRequest = parseNotificationRequest(request.body ?? {}, 'envelopeNotificationRequest');
     const envelope = await updateNotificationSettings(deps.envelopes, request.params.accountId, request.params.envelopeId, notificationRequest);

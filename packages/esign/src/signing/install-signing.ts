@@ -5,7 +5,6 @@ import { loadOrCreateDevSeal } from '../completion/dev-seal-identity.ts';
 import type { EsignContext } from '../context.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import { buildNotificationMails } from '../reminders/notification-mails.ts';
-import { accountAccess, bearerAuth } from '../restapi/bearer-auth.ts';
 import { registerSigningApiRoutes } from '../restapi/signing/signing-api-routes.ts';
 import { AuditEventsRepository } from '../store/audit-events-repository.ts';
 import { EnvelopesRepository } from '../store/envelopes-repository.ts';
@@ -89,7 +88,7 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
     });
     done();
   });
-  registerSigningApiRoutes(app, { envelopes: options.envelopes, signing, audit, publicUrl: ctx.config.publicUrl, viewTtlMs: options.viewTtlMs ?? 5 * 60_000, preHandler: [bearerAuth(ctx), accountAccess(ctx)], expiry });
+  registerSigningApiRoutes(app, { envelopes: options.envelopes, signing, audit, publicUrl: ctx.config.publicUrl, viewTtlMs: options.viewTtlMs ?? 5 * 60_000, expiry });
 
   app.addHook('onReady', (done) => {
     completion.start();

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CheckListener } from '../../connect/check-listener.ts';
 import { createEnvelope } from '../../domain/envelope/create-envelope.ts';
 import { getEnvelope } from '../../domain/envelope/get-envelope.ts';
@@ -16,8 +16,6 @@ import type { WireEnvelopesInformation } from './wire-types.ts';
 
 export type EnvelopeRouteDeps = {
   readonly envelopes: EnvelopeDeps;
-  /** bearerAuth then accountAccess (restapi/bearer-auth.ts): every route is behind them. */
-  readonly preHandler: readonly preHandlerAsyncHookHandler[];
   /** A completed envelope's stamped version of a document (signing/, issue 7), served instead of the original. */
   readonly signedDocumentPdf?: (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined>;
   /** Connect's configuration-time SSRF check of eventNotification.url (issue 11); delivery checks again. */
@@ -42,7 +40,7 @@ function includes(query: RawQuery): Set<string> {
 }
 
 function senderOf(request: FastifyRequest): string {
-  // bearerAuth runs first on every route here; a missing principal is a wiring mistake.
+  // The API guard runs first on every /restapi request; a missing principal is a wiring mistake.
   if (!request.principal) throw new EsignError('AUTHORIZATION_INVALID_TOKEN');
   return request.principal.userId;
 }
@@ -66,10 +64,9 @@ function pdfFileName(name: string): string {
  * (send a draft, void), listRecipients, listDocuments, getDocument.
  */
 export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRouteDeps): void {
-  const preHandler = [...deps.preHandler];
   const d = deps.envelopes;
 
-  app.post<{ Params: AccountParams }>(BASE, { preHandler }, async (request, reply) => {
+  app.post<{ Params: AccountParams }>(BASE, async (request, reply) => {
     const draft = parseEnvelopeDefinition(request.body);
     if (draft.eventNotification) await deps.checkListener?.(draft.eventNotification.url, 'eventNotification.url');
     const envelope = await createEnvelope(d, { accountId: request.params.accountId, senderUserId: senderOf(request), draft });
@@ -77,7 +74,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     return reply.code(201).send(toWireEnvelopeSummary(envelope));
   });
 
-  app.get<{ Params: AccountParams; Querystring: RawQuery }>(BASE, { preHandler }, async (request) => {
+  app.get<{ Params: AccountParams; Querystring: RawQuery }>(BASE, async (request) => {
     const query = parseStatusChangesQuery(request.query);
     const { envelopes, totalSetSize } = await d.store.list(request.params.accountId, query);
     const wanted = includes(request.query);
@@ -94,13 +91,13 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     return body;
   });
 
-  app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId`, { preHandler }, async (request) => {
+  app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId`, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     const wanted = includes(request.query);
     return toWireEnvelope(envelope, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') || flag(request.query, 'include_anchor_tab_locations'), notification: true });
   });
 
-  app.put<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId`, { preHandler }, async (request) => {
+  app.put<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId`, async (request) => {
     const { accountId, envelopeId } = request.params;
     const update = parseEnvelopeUpdate(request.body);
     const email = parseEnvelopeEmailUpdate(request.body);
@@ -118,25 +115,25 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     return { envelopeId };
   });
 
-  app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId/recipients`, { preHandler }, async (request) => {
+  app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId/recipients`, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     return toWireRecipients(envelope, flag(request.query, 'include_tabs') || flag(request.query, 'include_anchor_tab_locations'));
   });
 
   // listTabs: one recipient's tabs (DocuSign's Tabs object; every tab type but signHere is empty here).
-  app.get<{ Params: EnvelopeParams & { recipientId: string } }>(`${BASE}/:envelopeId/recipients/:recipientId/tabs`, { preHandler }, async (request) => {
+  app.get<{ Params: EnvelopeParams & { recipientId: string } }>(`${BASE}/:envelopeId/recipients/:recipientId/tabs`, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     const recipient = envelope.recipients.find((r) => r.recipientId === request.params.recipientId);
     if (!recipient) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', `recipientId "${request.params.recipientId}"`);
     return { signHereTabs: recipient.tabs.map((tab) => toWireSignHere(tab, recipient)) };
   });
 
-  app.get<{ Params: EnvelopeParams }>(`${BASE}/:envelopeId/documents`, { preHandler }, async (request) => {
+  app.get<{ Params: EnvelopeParams }>(`${BASE}/:envelopeId/documents`, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     return { envelopeId: envelope.envelopeId, envelopeDocuments: envelope.documents.map((doc) => toWireEnvelopeDocument(envelope, doc)) };
   });
 
-  app.get<{ Params: DocumentParams }>(`${BASE}/:envelopeId/documents/:documentId`, { preHandler }, async (request, reply) => {
+  app.get<{ Params: DocumentParams }>(`${BASE}/:envelopeId/documents/:documentId`, async (request, reply) => {
     const { accountId, envelopeId, documentId } = request.params;
     const envelope = await getEnvelope(d, accountId, envelopeId);
     const document = envelope.documents.find((doc) => doc.documentId === documentId);

@@ -7,7 +7,6 @@ import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
 import { buildMailDelivery, type MailDelivery } from '../../mail/build-mail-delivery.ts';
 import { registerDevMailboxRoutes } from '../../mail/dev-mailbox-routes.ts';
 import type { OutboxWorkerOptions } from '../../mail/outbox-worker.ts';
-import { accountAccess, bearerAuth } from '../bearer-auth.ts';
 import { buildEnvelopeDeps } from './build-envelope-deps.ts';
 import { registerEnvelopeRoutes } from './envelope-routes.ts';
 import type { EnvelopeConverter } from './pdf-adapters.ts';
@@ -49,7 +48,7 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
     },
   });
   const envelopes = buildEnvelopeDeps({ db: ctx.store.db, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now, onMails: () => mail.worker.wake(), ...(options.onConnectEvents ? { onConnectEvents: options.onConnectEvents } : {}) });
-  registerEnvelopeRoutes(app, { envelopes, preHandler: [bearerAuth(ctx), accountAccess(ctx)], ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}), ...(options.checkListener ? { checkListener: options.checkListener } : {}) });
+  registerEnvelopeRoutes(app, { envelopes, ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}), ...(options.checkListener ? { checkListener: options.checkListener } : {}) });
   if (mail.devMailbox) registerDevMailboxRoutes(app, mail.devMailbox);
   app.addHook('onReady', (done) => {
     mail.worker.start();

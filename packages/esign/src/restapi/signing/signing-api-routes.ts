@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { mergePdfs } from '@signet/pdf';
 import { getEnvelope } from '../../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
@@ -19,7 +19,6 @@ export type SigningApiDeps = {
   readonly publicUrl: string;
   /** How long a recipient view URL can be redeemed (DocuSign: 5 minutes). */
   readonly viewTtlMs: number;
-  readonly preHandler: readonly preHandlerAsyncHookHandler[];
   /** Expires an envelope past its expiry time before a view of it is made (issue 11). */
   readonly expiry: NotificationStepDeps;
 };
@@ -41,10 +40,9 @@ function sendPdf(reply: FastifyReply, bytes: Uint8Array, name: string) {
  * module's `documents/:documentId` in Fastify's router, so these need no change there.
  */
 export function registerSigningApiRoutes(app: FastifyInstance, deps: SigningApiDeps): void {
-  const preHandler = [...deps.preHandler];
   const d = deps.envelopes;
 
-  app.post<{ Params: EnvelopeParams }>(`${BASE}/views/recipient`, { preHandler }, async (request, reply) => {
+  app.post<{ Params: EnvelopeParams }>(`${BASE}/views/recipient`, async (request, reply) => {
     const view = parseRecipientViewRequest(request.body);
     const now = d.clock();
     const envelope = await loadUnexpired(d, deps.expiry, request.params.accountId, request.params.envelopeId, now);
@@ -56,12 +54,12 @@ export function registerSigningApiRoutes(app: FastifyInstance, deps: SigningApiD
     return reply.code(201).send({ url: `${deps.publicUrl}${VIEW_PATH}${token}` });
   });
 
-  app.get<{ Params: EnvelopeParams }>(`${BASE}/audit_events`, { preHandler }, async (request) => {
+  app.get<{ Params: EnvelopeParams }>(`${BASE}/audit_events`, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     return toWireAuditEvents(await deps.audit.list(envelope.envelopeId));
   });
 
-  app.get<{ Params: EnvelopeParams; Querystring: Record<string, string | string[] | undefined> }>(`${BASE}/documents/combined`, { preHandler }, async (request, reply) => {
+  app.get<{ Params: EnvelopeParams; Querystring: Record<string, string | string[] | undefined> }>(`${BASE}/documents/combined`, async (request, reply) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     const raw = request.query.certificate;
     // DocuSign: "When set to false, the envelope signing certificate is removed from the download."
@@ -78,7 +76,7 @@ export function registerSigningApiRoutes(app: FastifyInstance, deps: SigningApiD
     return sendPdf(reply, await mergePdfs(pdfs), `envelope-${envelope.envelopeId}.pdf`);
   });
 
-  app.get<{ Params: EnvelopeParams }>(`${BASE}/documents/certificate`, { preHandler }, async (request, reply) => {
+  app.get<{ Params: EnvelopeParams }>(`${BASE}/documents/certificate`, async (request, reply) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     const result = envelope.status === 'completed' ? await deps.signing.result(envelope.envelopeId) : undefined;
     if (!result) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', 'The certificate of completion exists once the envelope is completed.');
