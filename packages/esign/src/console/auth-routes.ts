@@ -39,16 +39,15 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext): voi
     } catch (err) {
       if (!(err instanceof EsignError)) throw err;
     }
-    // Checked before the password, so a locked address costs no scrypt and reveals nothing new.
-    if (email !== undefined && isLocked(await ctx.store.loginFailures.find(email), ctx.now())) {
-      return refuse(new EsignError('TOO_MANY_LOGIN_ATTEMPTS'));
-    }
+    // Every attempt counts before the password is checked (a success clears the count), so
+    // parallel guesses cannot all pass the lock while scrypt runs, and a locked address costs no
+    // scrypt. Unknown addresses count too: the answer must not tell which addresses exist.
+    const attempt = email === undefined ? undefined : await ctx.store.loginFailures.recordAttempt(email, ctx.now());
+    if (attempt && !attempt.allowed) return refuse(new EsignError('TOO_MANY_LOGIN_ATTEMPTS'));
     const user = email === undefined ? undefined : await ctx.store.accounts.findUserByEmail(email);
     const ok = await verifyPassword(password, user?.password_hash ?? (await decoy()));
     if (!user || !ok) {
-      // Unknown addresses count too: the answer must not tell which addresses exist.
-      const state = email === undefined ? undefined : await ctx.store.loginFailures.recordFailure(email, ctx.now());
-      return refuse(new EsignError(isLocked(state, ctx.now()) ? 'TOO_MANY_LOGIN_ATTEMPTS' : 'USER_AUTHENTICATION_FAILED'));
+      return refuse(new EsignError(isLocked(attempt?.state, ctx.now()) ? 'TOO_MANY_LOGIN_ATTEMPTS' : 'USER_AUTHENTICATION_FAILED'));
     }
     await ctx.store.loginFailures.clear(user.email);
     await startSession(ctx, reply, user.id);

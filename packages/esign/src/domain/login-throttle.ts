@@ -25,3 +25,13 @@ export function afterFailure(state: LoginFailures | undefined, now: Date): Login
   }
   return { failures, firstFailedAt, lockedUntil: null };
 }
+
+/**
+ * Counts a login attempt before its password is checked, so concurrent guesses cannot all slip
+ * past the lock while the slow hash runs: an attempt while locked is refused and not counted;
+ * any other counts as a failure until a success clears it.
+ */
+export function afterAttempt(state: LoginFailures | undefined, now: Date): { allowed: boolean; next: LoginFailures | undefined } {
+  if (isLocked(state, now)) return { allowed: false, next: state };
+  return { allowed: true, next: afterFailure(state, now) };
+}

@@ -1,4 +1,4 @@
-import { afterFailure, LOGIN_THROTTLE, type LoginFailures } from '../domain/login-throttle.ts';
+import { afterAttempt, LOGIN_THROTTLE, type LoginFailures } from '../domain/login-throttle.ts';
 import type { Db } from './database.ts';
 
 /** Failed logins per e-mail address (the login throttle's memory, shared by every instance). */
@@ -14,10 +14,11 @@ export class LoginFailuresRepository {
   }
 
   /**
-   * Counts one failure: read-modify-write in one transaction (BEGIN IMMEDIATE on SQLite, the
-   * row locked FOR UPDATE on PostgreSQL), so concurrent failures all count.
+   * Counts one attempt before its password is verified: read-modify-write in one transaction
+   * (BEGIN IMMEDIATE on SQLite, the row locked FOR UPDATE on PostgreSQL), so concurrent attempts
+   * all count and those beyond the limit are refused without hashing.
    */
-  async recordFailure(email: string, now: Date): Promise<LoginFailures> {
+  async recordAttempt(email: string, now: Date): Promise<{ allowed: boolean; state: LoginFailures | undefined }> {
     return this.#db.transaction(async (trx) => {
       // Make sure the row exists first, so that FOR UPDATE has a row to lock even for the first
       // failures of an address arriving together.
@@ -25,11 +26,14 @@ export class LoginFailuresRepository {
         .onConflict((oc) => oc.column('email').doNothing()).execute();
       const row = await trx.selectFrom('login_failures').selectAll().where('email', '=', email)
         .$if(this.#db.engine === 'postgres', (q) => q.forUpdate()).executeTakeFirstOrThrow();
-      const next = afterFailure({ failures: Number(row.failures), firstFailedAt: row.first_failed_at, lockedUntil: row.locked_until }, now);
-      await trx.updateTable('login_failures')
-        .set({ failures: next.failures, first_failed_at: next.firstFailedAt, locked_until: next.lockedUntil })
-        .where('email', '=', email).execute();
-      return next;
+      const current = Number(row.failures) === 0 ? undefined : { failures: Number(row.failures), firstFailedAt: row.first_failed_at, lockedUntil: row.locked_until };
+      const { allowed, next } = afterAttempt(current, now);
+      if (allowed && next) {
+        await trx.updateTable('login_failures')
+          .set({ failures: next.failures, first_failed_at: next.firstFailedAt, locked_until: next.lockedUntil })
+          .where('email', '=', email).execute();
+      }
+      return { allowed, state: next };
     });
   }
 

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import type * as NodeCrypto from 'node:crypto';
 import { test } from 'node:test';
 import { logIn } from '../support/authorize.ts';
 import { startEsign, seedUserAndApp } from '../support/esign-harness.ts';
@@ -26,4 +28,32 @@ test('five failed logins lock the address for 15 minutes, even with the right pa
   // Unknown addresses are throttled alike, so the answers do not reveal which addresses exist.
   for (let i = 0; i < 4; i++) assert.equal((await logIn(client, page, 'nobody@example.com', 'x')).status, 401);
   assert.equal((await logIn(client, page, 'nobody@example.com', 'x')).status, 429);
+});
+
+test('parallel guesses cannot outrun the lock: of 11 concurrent tries at most 5 passwords are checked', async (t) => {
+  const h = await startEsign(t);
+  const seed = await seedUserAndApp(h);
+  const client = new FormClient(h.origin);
+  const page = (await client.get('/login')).text;
+  // Every password check is one scrypt call; count them by wrapping node's own scrypt, which the
+  // in-process server imports as a live ESM binding.
+  const crypto = createRequire(import.meta.url)('node:crypto') as typeof NodeCrypto;
+  const original = crypto.scrypt;
+  let checks = 0;
+  crypto.scrypt = ((...args: Parameters<typeof original>) => {
+    checks++;
+    return (original as (...a: unknown[]) => void)(...args);
+  }) as typeof original;
+  syncBuiltinESMExports();
+  t.after(() => {
+    crypto.scrypt = original;
+    syncBuiltinESMExports();
+  });
+  const tries = [...Array.from({ length: 10 }, () => 'wrong password'), seed.password];
+  const answers = await Promise.all(tries.map((password) => logIn(client, page, seed.email, password)));
+  const statuses = answers.map((a) => a.status);
+  assert.ok(checks <= 5, `${checks} passwords were checked`);
+  assert.ok(statuses.filter((s) => s === 429).length >= 6, statuses.join(','));
+  assert.ok(statuses.every((s) => s === 401 || s === 303 || s === 429), statuses.join(','));
+  assert.ok(statuses.filter((s) => s !== 429).length <= checks, 'only a checked password can be answered other than locked');
 });

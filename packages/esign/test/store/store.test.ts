@@ -171,16 +171,19 @@ function storeSuite(engine: Engine): void {
     assert.equal(await s.sessions.purgeExpired(now), 0);
     assert.equal(await s.sessions.purgeExpired(new Date(later)), 1);
 
-    // Login failures: counted per address, concurrent failures all counted, cleared on demand.
-    await Promise.all(Array.from({ length: 3 }, () => s.loginFailures.recordFailure('a@example.com', now)));
+    // Login attempts: counted per address, concurrent attempts all counted, cleared on demand.
+    await Promise.all(Array.from({ length: 3 }, () => s.loginFailures.recordAttempt('a@example.com', now)));
     assert.deepEqual(await s.loginFailures.find('a@example.com'), { failures: 3, firstFailedAt: now.toISOString(), lockedUntil: null });
-    await s.loginFailures.recordFailure('a@example.com', now);
-    // The fifth failure, 10 minutes later, locks until 25 minutes after the first.
-    assert.equal((await s.loginFailures.recordFailure('a@example.com', new Date(now.getTime() + 600_000))).lockedUntil, new Date(now.getTime() + 1_500_000).toISOString());
+    await s.loginFailures.recordAttempt('a@example.com', now);
+    // The fifth attempt, 10 minutes later, locks until 25 minutes after the first.
+    const fifth = await s.loginFailures.recordAttempt('a@example.com', new Date(now.getTime() + 600_000));
+    assert.deepEqual([fifth.allowed, fifth.state?.lockedUntil], [true, new Date(now.getTime() + 1_500_000).toISOString()]);
+    // Attempts while locked are refused and change nothing.
+    assert.deepEqual(await s.loginFailures.recordAttempt('a@example.com', new Date(now.getTime() + 700_000)), { allowed: false, state: fifth.state });
     assert.equal(await s.loginFailures.purgeExpired(new Date(now.getTime() + 1_000_000)), 0, 'window over but still locked');
     await s.loginFailures.clear('a@example.com');
     assert.equal(await s.loginFailures.find('a@example.com'), undefined);
-    await s.loginFailures.recordFailure('b@example.com', now);
+    await s.loginFailures.recordAttempt('b@example.com', now);
     assert.equal(await s.loginFailures.purgeExpired(new Date(now.getTime() + 899_000)), 0, 'window still open');
     assert.equal(await s.loginFailures.purgeExpired(new Date(now.getTime() + 900_000)), 1);
 
