@@ -5,8 +5,10 @@ import { Supervisor } from './supervisor.ts';
 import { pollUntil } from '@signet/kit';
 
 const node = process.execPath;
-// A part that prints a line, then waits until it is told to stop.
-const LONG_RUNNING = "console.log('up'); process.on('SIGTERM', () => { console.log('bye'); process.exit(0); }); setInterval(() => {}, 1000);";
+// A part that prints a line, then waits until it is told to stop. The handler is installed before
+// 'up' is printed: a test stops the part as soon as it reads 'up', and a SIGTERM that arrived
+// first would kill it by default, with no 'bye' (a race a slow CI machine lost).
+const LONG_RUNNING = "process.on('SIGTERM', () => { console.log('bye'); process.exit(0); }); console.log('up'); setInterval(() => {}, 1000);";
 
 test('prefixes each part\'s output and stops every part on request', async () => {
   const lines: string[] = [];
@@ -49,8 +51,8 @@ test('stop waits for the last-started part (the gateway) to exit before it signa
   const lines: string[] = [];
   const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 5000 });
   // The backend notes when it is told to stop; the entry point takes a while to drain, as the gateway does.
-  sup.start({ name: 'backend', command: node, args: ['-e', "console.log('up'); process.on('SIGTERM', () => { console.log('term'); process.exit(0); }); setInterval(() => {}, 1000);"] });
-  sup.start({ name: 'entry', command: node, args: ['-e', "console.log('up'); process.on('SIGTERM', () => setTimeout(() => { console.log('drained'); process.exit(0); }, 300)); setInterval(() => {}, 1000);"] });
+  sup.start({ name: 'backend', command: node, args: ['-e', "process.on('SIGTERM', () => { console.log('term'); process.exit(0); }); console.log('up'); setInterval(() => {}, 1000);"] });
+  sup.start({ name: 'entry', command: node, args: ['-e', "process.on('SIGTERM', () => setTimeout(() => { console.log('drained'); process.exit(0); }, 300)); console.log('up'); setInterval(() => {}, 1000);"] });
   await pollUntil(() => lines.filter((l) => l.endsWith('| up')).length === 2, { what: 'both parts up' });
   await sup.stop();
   const drained = lines.indexOf('entry    | drained');
