@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { assertListenerUrl, assertResolvedAddresses, type ListenerPolicy } from './listener-address-policy.ts';
+import { assertListenerUrl, assertResolvedAddresses, ListenerRefused, type ListenerPolicy } from './listener-address-policy.ts';
 
 /** Resolves a host to every address (dns.lookup with all: true); tests inject their own. */
 export type ResolveHost = (host: string) => Promise<string[]>;
@@ -33,7 +33,7 @@ export async function assertListener(raw: string, policy: ListenerPolicy, resolv
   } finally {
     clearTimeout(deadline);
   }
-  assertResolvedAddresses(host, addresses, policy);
+  assertResolvedAddresses(addresses, policy);
   return url;
 }
 
@@ -46,9 +46,12 @@ export async function assertListener(raw: string, policy: ListenerPolicy, resolv
 export function guardedLookup(policy: ListenerPolicy): LookupFunction {
   return (hostname: string, options: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      // A name that does not resolve is answered like one pointing inside: the failure log a
+      // tenant reads must not tell which names exist.
+      if (err && !policy.allowPrivate) return callback(Object.assign(new ListenerRefused('The listener host is not a public address.'), { code: err.code }), '');
       if (err) return callback(err, '');
       try {
-        assertResolvedAddresses(hostname, addresses.map((a) => a.address), policy);
+        assertResolvedAddresses(addresses.map((a) => a.address), policy);
       } catch (refused) {
         return callback(Object.assign(refused as Error, { code: 'ECONNREFUSED' }), '');
       }

@@ -45,15 +45,18 @@ test('assertListener: every resolved address must be public (a name pointing ins
   const dns: Record<string, string[]> = { 'public.example': ['93.184.216.34'], 'inside.example': ['93.184.216.34', '10.0.0.7'], 'rebind.example': ['::ffff:127.0.0.1'] };
   const resolve = (host: string) => (dns[host] ? Promise.resolve(dns[host]) : Promise.reject(new Error('ENOTFOUND')));
   assert.equal((await assertListener('https://public.example/hook', STRICT, resolve)).hostname, 'public.example');
-  await assert.rejects(assertListener('https://inside.example/hook', STRICT, resolve), /resolves to 10\.0\.0\.7/);
-  await assert.rejects(assertListener('https://rebind.example/hook', STRICT, resolve), /resolves to ::ffff:127\.0\.0\.1/);
-  await assert.rejects(assertListener('https://nowhere.example/hook', STRICT, resolve), /does not resolve/);
+  // One answer whether a name points inside, rebinds, or does not resolve at all, naming no
+  // address: a tenant must not learn which internal names exist or where they point.
+  const notPublic = (e: unknown) => e instanceof Error && e.message === 'The listener host is not a public address.';
+  await assert.rejects(assertListener('https://inside.example/hook', STRICT, resolve), notPublic);
+  await assert.rejects(assertListener('https://rebind.example/hook', STRICT, resolve), notPublic);
+  await assert.rejects(assertListener('https://nowhere.example/hook', STRICT, resolve), notPublic);
   // A trailing dot is the same name to DNS, and judged by what it resolves to.
-  await assert.rejects(assertListener('https://inside.example./hook', STRICT, (host) => resolve(host.replace(/\.$/, ''))), /resolves to 10\.0\.0\.7/);
+  await assert.rejects(assertListener('https://inside.example./hook', STRICT, (host) => resolve(host.replace(/\.$/, ''))), notPublic);
   // With private addresses allowed, no lookup is needed at all.
   await assert.doesNotReject(assertListener('https://nowhere.example/hook', { allowHttp: false, allowPrivate: true }, resolve));
   // A name whose DNS never answers does not hold the request: after the deadline it is refused like one that does not resolve.
   const started = Date.now();
-  await assert.rejects(assertListener('https://slow.example/hook', STRICT, () => new Promise<string[]>(() => {}), 50), /does not resolve/);
+  await assert.rejects(assertListener('https://slow.example/hook', STRICT, () => new Promise<string[]>(() => {}), 50), notPublic);
   assert.ok(Date.now() - started < 5_000);
 });
