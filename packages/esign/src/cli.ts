@@ -6,7 +6,9 @@ import { buildConverter } from '@signet/pdf';
 import { STOP_WITH_PARENT_ENV, stopWithParent } from '@signet/kit';
 import { loadSealIdentity } from './completion/load-seal-identity.ts';
 import { buildEsignServer } from './server.ts';
+import { RECIPIENT_VIEW_RETENTION_MS } from './signing/recipient-view-redeem.ts';
 import { openStore, storeLocation } from './store/index.ts';
+import { SigningRepository } from './store/signing-repository.ts';
 import { createApp } from './use-cases/create-app.ts';
 import { registerUser } from './use-cases/register-user.ts';
 import { normalizeEmail } from './domain/email-address.ts';
@@ -33,12 +35,14 @@ async function serve(config: EsignConfig, supervised: boolean): Promise<void> {
     app.log.info({ signal }, 'stopping');
     void app.close().then(() => converter.close()).then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
   };
-  // Expired tokens, codes, sessions and login failures are useless; sweep them hourly. unref: never keeps the
-  // process alive, and an error only logs (the next sweep retries).
+  // Expired tokens, codes, sessions, login failures, recipient views and signing sessions are
+  // useless; sweep them hourly. unref: never keeps the process alive, and an error only logs
+  // (the next sweep retries).
+  const signingRows = new SigningRepository(store.db);
   const sweep = setInterval(() => {
     const now = new Date();
-    Promise.all([store.oauth.purgeExpired(now), store.sessions.purgeExpired(now), store.loginFailures.purgeExpired(now)])
-      .then(([oauth, sessions, loginFailures]) => app.log.info({ ...oauth, sessions, loginFailures }, 'purged expired rows'))
+    Promise.all([store.oauth.purgeExpired(now), store.sessions.purgeExpired(now), store.loginFailures.purgeExpired(now), signingRows.purgeExpired(now, RECIPIENT_VIEW_RETENTION_MS)])
+      .then(([oauth, sessions, loginFailures, signing]) => app.log.info({ ...oauth, sessions, loginFailures, ...signing }, 'purged expired rows'))
       .catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
   }, 3_600_000);
   sweep.unref();

@@ -8,10 +8,20 @@ import { returnWithEvent, SESSION_COOKIE, SESSION_REF } from './resolve-signer.t
 import { noticePage } from './signing-pages.ts';
 
 /**
+ * How long a used or expired recipient view still sends the browser back to the integrator with
+ * `ttl_expired`: long enough for a reload or a back button, not forever, so an old URL from a
+ * log or history is not a standing redirect to wherever the integrator's page once was.
+ */
+export const DEAD_VIEW_REDIRECT_GRACE_MS = 3_600_000;
+/** How long a dead recipient view row is kept (then purged, and its URL is simply unknown). */
+export const RECIPIENT_VIEW_RETENTION_MS = 7 * 86_400_000;
+
+/**
  * GET /signing/view/{token}: redeems a createRecipientView URL once. The URL is a bearer
  * secret that travels through the integrator's page, logs and browser history, so it works
  * only once and only for `viewTtlMs`; redeeming trades it for an HttpOnly session cookie scoped
- * to /signing. A used or expired URL sends the browser back with DocuSign's `ttl_expired`.
+ * to /signing. A used or expired URL sends the browser back with DocuSign's `ttl_expired` for
+ * DEAD_VIEW_REDIRECT_GRACE_MS after its expiry, and answers an "expired" page after that.
  */
 export function registerRecipientViewRedeem(app: FastifyInstance, deps: { ctx: EsignContext; signing: SigningRepository; sessionTtlMs: number }): void {
   app.get<{ Params: { token: string } }>('/signing/view/:token', async (request, reply) => {
@@ -21,7 +31,13 @@ export function registerRecipientViewRedeem(app: FastifyInstance, deps: { ctx: E
       return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store')
         .send(noticePage('This link is not valid', 'The signing link is unknown. Ask the sender for a new one.'));
     }
-    if (view.outcome !== 'redeemed') return reply.code(303).header('cache-control', 'no-store').redirect(returnWithEvent(view.returnUrl, 'ttl_expired'));
+    if (view.outcome !== 'redeemed') {
+      if (now.getTime() < view.expiresAt.getTime() + DEAD_VIEW_REDIRECT_GRACE_MS) {
+        return reply.code(303).header('cache-control', 'no-store').redirect(returnWithEvent(view.returnUrl, 'ttl_expired'));
+      }
+      return reply.code(410).type('text/html; charset=utf-8').header('cache-control', 'no-store')
+        .send(noticePage('This link has expired', 'This signing link has expired. Go back to the application you came from to open the document again.'));
+    }
     const session = newSecretToken();
     await deps.signing.createSession({ tokenHash: sha256Hex(session), envelopeId: view.envelopeId, recipientId: view.recipientId, returnUrl: view.returnUrl, createdAt: now, expiresAt: new Date(now.getTime() + deps.sessionTtlMs) });
     reply.setCookie(SESSION_COOKIE, session, { path: '/signing', httpOnly: true, sameSite: 'lax', secure: deps.ctx.secureCookies, maxAge: Math.floor(deps.sessionTtlMs / 1000) });

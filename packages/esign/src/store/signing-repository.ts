@@ -107,14 +107,24 @@ export class SigningRepository {
    * Redeems a recipient view once: the UPDATE only matches an unconsumed row, so of two
    * concurrent redemptions exactly one gets `redeemed`.
    */
-  async redeemRecipientView(tokenHash: string, now: Date): Promise<{ outcome: 'redeemed' | 'expired' | 'used'; envelopeId: string; recipientId: string; returnUrl: string } | undefined> {
+  async redeemRecipientView(tokenHash: string, now: Date): Promise<{ outcome: 'redeemed' | 'expired' | 'used'; envelopeId: string; recipientId: string; returnUrl: string; expiresAt: Date } | undefined> {
     const row = await this.#k.selectFrom('recipient_views').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     if (!row) return undefined;
-    const base = { envelopeId: row.envelope_id, recipientId: row.recipient_id, returnUrl: row.return_url };
+    const base = { envelopeId: row.envelope_id, recipientId: row.recipient_id, returnUrl: row.return_url, expiresAt: new Date(row.expires_at) };
     if (row.consumed_at !== null) return { ...base, outcome: 'used' };
     if (new Date(row.expires_at) <= now) return { ...base, outcome: 'expired' };
     const res = await this.#k.updateTable('recipient_views').set({ consumed_at: now.toISOString() }).where('token_hash', '=', tokenHash).where('consumed_at', 'is', null).executeTakeFirst();
     return { ...base, outcome: Number(res.numUpdatedRows) === 1 ? 'redeemed' : 'used' };
+  }
+
+  /**
+   * Deletes recipient views that expired more than `viewRetentionMs` ago (until then a dead URL
+   * still gets its own answer rather than "unknown") and signing sessions past their expiry.
+   */
+  async purgeExpired(now: Date, viewRetentionMs: number): Promise<{ recipientViews: number; signingSessions: number }> {
+    const views = await this.#k.deleteFrom('recipient_views').where('expires_at', '<=', new Date(now.getTime() - viewRetentionMs).toISOString()).executeTakeFirst();
+    const sessions = await this.#k.deleteFrom('signing_sessions').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
+    return { recipientViews: Number(views.numDeletedRows), signingSessions: Number(sessions.numDeletedRows) };
   }
 
   async createSession(row: { tokenHash: string; envelopeId: string; recipientId: string; returnUrl: string; createdAt: Date; expiresAt: Date }): Promise<void> {
