@@ -91,7 +91,10 @@ async function main(): Promise<number> {
   say(`ready. development CA   ${tls.caPath}  (NODE_EXTRA_CA_CERTS=${tls.caPath})`);
   say(`public URL     ${config.publicUrl}`);
   say(`console        ${config.publicUrl}/console`);
-  say(`dev mailbox    ${config.smtpUrl ? '(off: SMTP_URL is set)' : `${config.publicUrl}/dev/mailbox`}`);
+  say(`dev mailbox    ${config.smtpUrl ? '(off: SMTP_URL is set)' : `${config.publicUrl}/dev/mailbox  (answers only clients on this machine)`}`);
+  if (!config.smtpUrl && !/^(localhost|127\.[0-9.]+|\[::1\])$/.test(new URL(config.publicUrl).hostname)) {
+    say(`WARNING: SMTP_URL is not set, so signing links and completed documents go to the dev mailbox, but PUBLIC_URL ${config.publicUrl} is not on this machine. Set SMTP_URL before real people use it.`);
+  }
   say(`gateway        http://127.0.0.1:${httpPort}  https://127.0.0.1:${httpsPort}`);
   say(`admin API      http://127.0.0.1:${adminPort}  (health: /upstreams/esign.upstream/health)`);
   say(`running: ${supervisor.names.join(', ')}; Ctrl-C stops everything`);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { EsignError } from '../errors.ts';
+import { clientIp, isLoopbackAddress } from '../signing/client-ip.ts';
 import type { DevMailboxMessage } from '../store/dev-mailbox-repository.ts';
 import { html, layout, type SafeHtml } from '../web/html.ts';
 
@@ -37,11 +38,27 @@ ${attachments.length > 0 ? html`<dt>Attachments</dt><dd>${attachments.map((a, i)
 }
 
 /**
+ * The warning to log at start when the dev mailbox is on but the public URL is not on this
+ * machine: mail meant for real people lands in a page only this machine can read.
+ */
+export function devMailboxExposureWarning(publicUrl: string): string | undefined {
+  const host = new URL(publicUrl).hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || isLoopbackAddress(host)) return undefined;
+  return `SMTP_URL is not set, so every mail (signing links, completed documents) goes to the dev mailbox, while PUBLIC_URL ${publicUrl} is not on this machine: set SMTP_URL before real people use this service. The dev mailbox answers only clients on this machine.`;
+}
+
+/**
  * The development mailbox pages (used when SMTP_URL is unset): a list, one message with its
  * text part, and its HTML part served on its own under a sandboxing CSP so the mail's markup
- * can never script this origin.
+ * can never script this origin. They show every signing link and completed PDF, so they answer
+ * only a client on this machine (through the gateway: the address it forwards); anyone else
+ * gets the same 404 as for any unknown page.
  */
 export function registerDevMailboxRoutes(app: FastifyInstance, mailbox: DevMailboxReader): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const hidden = request.url.startsWith('/dev/mailbox') && !isLoopbackAddress(clientIp(request.socket.remoteAddress, request.headers['x-forwarded-for']));
+    done(hidden ? new EsignError('RESOURCE_NOT_FOUND') : undefined);
+  });
   const get = async (id: string) => (await mailbox.find(id)) ?? Promise.reject(new EsignError('RESOURCE_NOT_FOUND'));
   app.get('/dev/mailbox', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(listPage(await mailbox.list())));
   app.get<{ Params: { id: string } }>('/dev/mailbox/:id', async (request, reply) =>

@@ -4,6 +4,7 @@ import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
 import { pollUntil } from '@signet/kit';
 import { extractText, validatePdf } from '@signet/pdf';
+import { devMailboxExposureWarning } from '../../src/mail/dev-mailbox-routes.ts';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { startEnvelopeEsign } from '../support/envelope-harness.ts';
 import { seedUserAndApp } from '../support/esign-harness.ts';
@@ -56,4 +57,25 @@ test('without SMTP_URL a sent envelope’s mail lands in the dev mailbox: listed
   const missing = await request(`${h.origin}/dev/mailbox/00000000-0000-4000-8000-000000000000`);
   assert.equal(missing.statusCode, 404);
   await missing.body.dump();
+
+  // A client elsewhere, as the gateway forwards it (X-Forwarded-For from a loopback peer), sees
+  // none of it: the same 404 as an unknown page, for every mailbox page.
+  for (const path of ['/dev/mailbox', `/dev/mailbox/${id}`, `/dev/mailbox/${id}/html`, `/dev/mailbox/${id}/attachments/0`, '/dev/mailbox/']) {
+    const remote = await request(`${h.origin}${path}`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const text = await remote.body.text();
+    assert.equal(remote.statusCode, 404, path);
+    assert.doesNotMatch(text, /signing|Dev &lt;Signer|Sign &lt;b/, path);
+  }
+  // A local client behind the gateway still reads it.
+  const local = await request(`${h.origin}/dev/mailbox`, { headers: { 'x-forwarded-for': '127.0.0.1' } });
+  assert.equal(local.statusCode, 200);
+  await local.body.dump();
+});
+
+test('the dev mailbox warns at start only when PUBLIC_URL is not on this machine', () => {
+  assert.equal(devMailboxExposureWarning('https://localhost:8443'), undefined);
+  assert.equal(devMailboxExposureWarning('http://127.0.0.1:3001'), undefined);
+  assert.equal(devMailboxExposureWarning('http://[::1]:3001'), undefined);
+  assert.match(devMailboxExposureWarning('https://sign.example.com') ?? '', /SMTP_URL is not set.*PUBLIC_URL https:\/\/sign\.example\.com/);
+  assert.match(devMailboxExposureWarning('http://10.0.0.5:8000') ?? '', /not on this machine/);
 });

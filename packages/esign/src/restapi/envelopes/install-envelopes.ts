@@ -5,7 +5,7 @@ import type { CheckListener } from '../../connect/check-listener.ts';
 import type { EsignContext } from '../../context.ts';
 import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
 import { buildMailDelivery, type MailDelivery } from '../../mail/build-mail-delivery.ts';
-import { registerDevMailboxRoutes } from '../../mail/dev-mailbox-routes.ts';
+import { devMailboxExposureWarning, registerDevMailboxRoutes } from '../../mail/dev-mailbox-routes.ts';
 import type { OutboxWorkerOptions } from '../../mail/outbox-worker.ts';
 import { buildEnvelopeDeps } from './build-envelope-deps.ts';
 import { registerEnvelopeRoutes } from './envelope-routes.ts';
@@ -49,7 +49,11 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
   });
   const envelopes = buildEnvelopeDeps({ db: ctx.store.db, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now, onMails: () => mail.worker.wake(), ...(options.onConnectEvents ? { onConnectEvents: options.onConnectEvents } : {}) });
   registerEnvelopeRoutes(app, { envelopes, ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}), ...(options.checkListener ? { checkListener: options.checkListener } : {}) });
-  if (mail.devMailbox) registerDevMailboxRoutes(app, mail.devMailbox);
+  if (mail.devMailbox) {
+    registerDevMailboxRoutes(app, mail.devMailbox);
+    const warning = devMailboxExposureWarning(ctx.config.publicUrl);
+    if (warning !== undefined) app.log.warn(warning);
+  }
   app.addHook('onReady', (done) => {
     mail.worker.start();
     done();
