@@ -35,14 +35,14 @@ async function serve(config: EsignConfig, supervised: boolean): Promise<void> {
     app.log.info({ signal }, 'stopping');
     void app.close().then(() => converter.close()).then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
   };
-  // Expired tokens, codes, sessions, login failures, recipient views and signing sessions are
+  // Expired tokens, codes, sessions, login failures, sign-up links, recipient views and signing sessions are
   // useless; sweep them hourly. unref: never keeps the process alive, and an error only logs
   // (the next sweep retries).
   const signingRows = new SigningRepository(store.db);
   const sweep = setInterval(() => {
     const now = new Date();
-    Promise.all([store.oauth.purgeExpired(now), store.sessions.purgeExpired(now), store.loginFailures.purgeExpired(now), signingRows.purgeExpired(now, RECIPIENT_VIEW_RETENTION_MS)])
-      .then(([oauth, sessions, loginFailures, signing]) => app.log.info({ ...oauth, sessions, loginFailures, ...signing }, 'purged expired rows'))
+    Promise.all([store.oauth.purgeExpired(now), store.sessions.purgeExpired(now), store.loginFailures.purgeExpired(now), store.signups.purgeExpired(now), signingRows.purgeExpired(now, RECIPIENT_VIEW_RETENTION_MS)])
+      .then(([oauth, sessions, loginFailures, signups, signing]) => app.log.info({ ...oauth, sessions, loginFailures, signups, ...signing }, 'purged expired rows'))
       .catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
   }, 3_600_000);
   sweep.unref();

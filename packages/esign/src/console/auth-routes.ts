@@ -1,14 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { EsignContext } from '../context.ts';
 import { normalizeEmail } from '../domain/email-address.ts';
 import { isLocked } from '../domain/login-throttle.ts';
 import { EsignError } from '../errors.ts';
 import { hashPassword, verifyPassword } from '../security/password-hash.ts';
-import { registerUser } from '../use-cases/register-user.ts';
+import { sha256Hex } from '../security/secret-token.ts';
+import { requestSignup } from '../use-cases/request-signup.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
 import { endSession, startSession } from '../web/session.ts';
-import { loginPage, signupPage } from './pages.ts';
+import { loginPage, signupLinkInvalidPage, signupPage, signupSentPage, signupVerifyPage } from './pages.ts';
 import { safeReturnPath } from './safe-return-path.ts';
 
 const HTML = 'text/html; charset=utf-8';
@@ -70,13 +71,45 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext): voi
     const email = formField(request.body, 'email') ?? '';
     const name = formField(request.body, 'name') ?? '';
     try {
-      const { userId } = await registerUser(ctx.store, { email, name, password: formField(request.body, 'password') ?? '', now: ctx.now() });
-      await startSession(ctx, reply, userId);
-      return await reply.redirect('/console', 303);
+      const requested = await requestSignup(ctx.store, { email, name, password: formField(request.body, 'password') ?? '', now: ctx.now(), publicUrl: ctx.config.publicUrl });
+      return await reply.type(HTML).header('cache-control', 'no-store').send(signupSentPage(requested));
     } catch (err) {
       if (!(err instanceof EsignError) || !err.expose) throw err;
       return reply.code(err.status).type(HTML).header('cache-control', 'no-store')
         .send(signupPage({ csrf: csrfTokenFor(ctx, request, reply), email, name, error: err.message }));
     }
+  });
+
+  // The e-mailed link. Its token is checked before anything else and only its hash is stored.
+  const pendingSignup = (token: string) => (/^[A-Za-z0-9_-]{43}$/.test(token) ? ctx.store.signups.findPending(sha256Hex(token), ctx.now()) : Promise.resolve(undefined));
+  const invalidLink = (reply: FastifyReply) => reply.code(404).type(HTML).header('cache-control', 'no-store').send(signupLinkInvalidPage());
+
+  app.get<{ Params: { token: string } }>('/signup/verify/:token', async (request, reply) => {
+    const pending = await pendingSignup(request.params.token);
+    if (!pending) return invalidLink(reply);
+    return reply.type(HTML).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer')
+      .send(signupVerifyPage({ csrf: csrfTokenFor(ctx, request, reply), action: request.url, email: pending.email }));
+  });
+
+  app.post<{ Params: { token: string } }>('/signup/verify/:token', async (request, reply) => {
+    assertCsrf(request);
+    const pending = await pendingSignup(request.params.token);
+    if (!pending) return invalidLink(reply);
+    // The password chosen at sign-up proves the link's user is who signed up: someone who
+    // signed up with another person's address cannot have them create the account with the
+    // intruder's password. Guesses count against the address like logins.
+    const attempt = await ctx.store.loginFailures.recordAttempt(pending.email, ctx.now());
+    const refuse = (failure: EsignError) => reply.code(failure.status).type(HTML).header('cache-control', 'no-store')
+      .send(signupVerifyPage({ csrf: csrfTokenFor(ctx, request, reply), action: request.url, email: pending.email, error: failure.message }));
+    if (!attempt.allowed) return refuse(new EsignError('TOO_MANY_LOGIN_ATTEMPTS'));
+    if (!(await verifyPassword(formField(request.body, 'password') ?? '', pending.passwordHash))) {
+      return refuse(new EsignError(isLocked(attempt.state, ctx.now()) ? 'TOO_MANY_LOGIN_ATTEMPTS' : 'USER_AUTHENTICATION_FAILED'));
+    }
+    await ctx.store.loginFailures.clear(pending.email);
+    const created = await ctx.store.signups.complete(sha256Hex(request.params.token), ctx.now());
+    if (created === 'invalid') return invalidLink(reply);
+    if (created === 'exists') return reply.redirect('/login', 303);
+    await startSession(ctx, reply, created.userId);
+    return reply.redirect('/console', 303);
   });
 }

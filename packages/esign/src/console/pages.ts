@@ -47,6 +47,34 @@ ${csrfInput(v.csrf)}
 </section>`);
 }
 
+/** After a sign-up: the same page whether or not the address is registered. */
+export function signupSentPage(v: { email: string }): string {
+  return layout('Check your inbox', html`<section>
+<p>We sent an e-mail to <strong>${v.email}</strong>. Open the link in it within 24 hours and enter your password to finish creating your account.</p>
+<p>No e-mail? Check your spam folder, or <a href="/signup">sign up again</a>.</p>
+</section>`);
+}
+
+/** The sign-up link's page: the password chosen at sign-up confirms it is the same person. */
+export function signupVerifyPage(v: { csrf: string; action: string; email: string; error?: string | undefined }): string {
+  return layout('Confirm your account', html`<section>
+${errorBox(v.error)}
+<p>Enter the password you chose when you signed up as <strong>${v.email}</strong>.</p>
+<form method="post" action="${v.action}">
+${csrfInput(v.csrf)}
+<label for="password">Password</label><input id="password" type="password" name="password" autocomplete="current-password" required>
+<button type="submit">Confirm and create my account</button>
+</form>
+</section>`);
+}
+
+/** A sign-up link that is unknown, used or expired. */
+export function signupLinkInvalidPage(): string {
+  return layout('This link is not valid', html`<section>
+<p>This sign-up link is unknown, already used or expired. <a href="/signup">Sign up again</a> or <a href="/login">log in</a>.</p>
+</section>`);
+}
+
 /** Account id, base path and auth host: the values an integration is configured with. */
 function accountFacts(account: UserAccount | undefined, publicUrl: string, authHost: string): SafeHtml {
   return html`<dl>

@@ -18,4 +18,21 @@ export const ACCOUNT_SECURITY_MIGRATIONS: readonly Migration[] = [
       await db.schema.createIndex('jwt_assertions_expiry_idx').on('jwt_assertions').column('expires_at').execute();
     },
   },
+  {
+    version: 51,
+    name: 'sign-up requests waiting for their e-mail to be verified',
+    async up(db) {
+      await db.schema.createTable('signup_requests')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        // null for the "you already have an account" notice: that row only counts toward the mail limit.
+        .addColumn('password_hash', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('consumed_at', 'text')
+        .execute();
+      await db.schema.createIndex('signup_requests_email_idx').on('signup_requests').columns(['email', 'created_at']).execute();
+    },
+  },
 ];

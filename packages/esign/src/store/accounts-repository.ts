@@ -1,6 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Db } from './database.ts';
-import type { AccountRow, UserRow } from './schema.ts';
+import type { AccountRow, Database, UserRow } from './schema.ts';
+
+/**
+ * Inside the caller's transaction: a new user with their own new account (as DocuSign's sign-up
+ * does). Returns undefined when the e-mail is taken.
+ */
+export async function insertUserWithAccount(trx: Kysely<Database>, input: { email: string; name: string; passwordHash: string; accountName: string; now: Date }): Promise<{ userId: string; accountId: string } | undefined> {
+  const userId = randomUUID();
+  const accountId = randomUUID();
+  const at = input.now.toISOString();
+  const taken = await trx.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
+  if (taken) return undefined;
+  await trx.insertInto('accounts').values({ id: accountId, name: input.accountName, created_at: at }).execute();
+  await trx.insertInto('users').values({ id: userId, email: input.email, name: input.name, password_hash: input.passwordHash, created_at: at }).execute();
+  await trx.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 1, created_at: at }).execute();
+  return { userId, accountId };
+}
 
 /** An account the user belongs to, as userinfo and the console list it. */
 export type UserAccount = { accountId: string; accountName: string; isDefault: boolean; createdAt: string };
@@ -16,18 +33,8 @@ export class AccountsRepository {
    * A new user with their own new account (as DocuSign's sign-up does), in one transaction.
    * Returns undefined when the e-mail is taken.
    */
-  async createUserWithAccount(input: { email: string; name: string; passwordHash: string; accountName: string; now: Date }): Promise<{ userId: string; accountId: string } | undefined> {
-    const userId = randomUUID();
-    const accountId = randomUUID();
-    const at = input.now.toISOString();
-    return this.#db.transaction(async (trx) => {
-      const taken = await trx.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
-      if (taken) return undefined;
-      await trx.insertInto('accounts').values({ id: accountId, name: input.accountName, created_at: at }).execute();
-      await trx.insertInto('users').values({ id: userId, email: input.email, name: input.name, password_hash: input.passwordHash, created_at: at }).execute();
-      await trx.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 1, created_at: at }).execute();
-      return { userId, accountId };
-    });
+  createUserWithAccount(input: { email: string; name: string; passwordHash: string; accountName: string; now: Date }): Promise<{ userId: string; accountId: string } | undefined> {
+    return this.#db.transaction((trx) => insertUserWithAccount(trx, input));
   }
 
   /** Adds an existing user to an existing account (not default). */

@@ -5,6 +5,7 @@ import { openDatabase, sqliteFileIn, type Db, type DatabaseLocation } from './da
 import { runMigrations } from './migrations.ts';
 import { OAuthRepository } from './oauth-repository.ts';
 import { SessionsRepository } from './sessions-repository.ts';
+import { SignupRequestsRepository } from './signup-requests-repository.ts';
 
 /** The repositories over one database handle; only store/ touches storage. */
 export type Store = {
@@ -14,6 +15,7 @@ export type Store = {
   readonly sessions: SessionsRepository;
   readonly oauth: OAuthRepository;
   readonly loginFailures: LoginFailuresRepository;
+  readonly signups: SignupRequestsRepository;
   close(): Promise<void>;
 };
 
@@ -38,6 +40,7 @@ export async function openStore(location: DatabaseLocation): Promise<Store> {
     sessions: new SessionsRepository(db),
     oauth: new OAuthRepository(db),
     loginFailures: new LoginFailuresRepository(db),
+    signups: new SignupRequestsRepository(db),
     close: () => db.close(),
   };
 }

@@ -40,6 +40,7 @@ export type TokenRow = {
 };
 export type LoginFailureRow = { email: string; failures: number; first_failed_at: string; locked_until: string | null };
 export type JwtAssertionRow = { app_id: string; jti: string; expires_at: string };
+export type SignupRequestRow = { token_hash: string; email: string; name: string; password_hash: string | null; created_at: string; expires_at: string; consumed_at: string | null };
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
 /** The database as Kysely sees it (the envelope tables are in envelope-tables.ts). */
@@ -57,5 +58,6 @@ export type Database = EnvelopeTables & {
   tokens: TokenRow;
   login_failures: LoginFailureRow;
   jwt_assertions: JwtAssertionRow;
+  signup_requests: SignupRequestRow;
   signet_migrations: MigrationRow;
 };

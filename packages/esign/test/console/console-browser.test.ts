@@ -1,9 +1,24 @@
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { test } from 'node:test';
-import { launchChromium } from '@signet/kit';
+import type { Page } from 'playwright-core';
+import { launchChromium, pollUntil } from '@signet/kit';
 import { sha256Hex } from '../../src/security/secret-token.ts';
 import { startEsign } from '../support/esign-harness.ts';
+
+/** Opens the sign-up link from the dev mailbox (this machine may read it) and confirms it with the password. */
+async function confirmSignup(page: Page, email: string, password: string): Promise<void> {
+  const origin = new URL(page.url()).origin;
+  await pollUntil(async () => {
+    await page.goto(`${origin}/dev/mailbox`);
+    return (await page.getByRole('row').filter({ hasText: email }).count()) > 0;
+  }, { timeoutMs: 15_000, intervalMs: 100, what: `the sign-up mail to ${email}` });
+  await page.getByRole('row').filter({ hasText: email }).getByRole('link').click();
+  await page.getByRole('link', { name: /\/signup\/verify\// }).click();
+  await page.locator('input[type=password]').fill(password);
+  await page.getByRole('button', { name: 'Confirm and create my account' }).click();
+  await page.waitForURL(`${origin}/console`);
+}
 
 test('developer console in headless Chromium: sign up, add an app, secrets shown once, redirect URIs, RSA keys', async (t) => {
   const h = await startEsign(t);
@@ -17,7 +32,9 @@ test('developer console in headless Chromium: sign up, add an app, secrets shown
   await page.locator('input[type=email]').fill('grace@example.com');
   await page.locator('input[type=password]').fill('cobol forever');
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(`${h.origin}/console`);
+  await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+  assert.equal(await h.store.accounts.findUserByEmail('grace@example.com'), undefined, 'no account before the e-mail is verified');
+  await confirmSignup(page, 'grace@example.com', 'cobol forever');
 
   const user = await h.store.accounts.findUserByEmail('grace@example.com');
   assert.ok(user);
@@ -96,7 +113,8 @@ test('developer console in headless Chromium: sign up, add an app, secrets shown
   await otherPage.locator('input[type=email]').fill('mallory@example.com');
   await otherPage.locator('input[type=password]').fill('let me in please');
   await otherPage.getByRole('button', { name: 'Create account' }).click();
-  await otherPage.waitForURL(`${h.origin}/console`);
+  await otherPage.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+  await confirmSignup(otherPage, 'mallory@example.com', 'let me in please');
   const peek = await otherPage.goto(`${h.origin}/console/apps/${integrationKey}`);
   assert.equal(peek?.status(), 404);
   assert.equal(await otherPage.getByRole('link', { name: 'Payroll <script>' }).count(), 0);
