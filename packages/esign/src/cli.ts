@@ -10,13 +10,17 @@ import { RECIPIENT_VIEW_RETENTION_MS } from './signing/recipient-view-redeem.ts'
 import { openStore, storeLocation } from './store/index.ts';
 import { SigningRepository } from './store/signing-repository.ts';
 import { createApp } from './use-cases/create-app.ts';
+import { retryCompletion } from './use-cases/retry-completion.ts';
+import { CompletionFailuresRepository } from './store/completion-failures-repository.ts';
 import { registerUser } from './use-cases/register-user.ts';
 import { normalizeEmail } from './domain/email-address.ts';
 
 const USAGE = `usage:
   signet-esign serve                      (env: PORT, HOST, PUBLIC_URL, DATA_DIR, DATABASE_URL, SMTP_URL, SEAL_P12_FILE, SEAL_P12_PASSPHRASE)
   signet-esign user create --email E --password P --name N
-  signet-esign app create --user E --name N --redirect-uri U [--redirect-uri U2] [--rsa-public-key FILE]`;
+  signet-esign app create --user E --name N --redirect-uri U [--redirect-uri U2] [--rsa-public-key FILE]
+  signet-esign completion list            (signed envelopes whose completion failed, given-up ones first)
+  signet-esign completion retry --envelope ID [--by NAME]`;
 
 /** A command-line mistake: printed with the usage, exit 2. */
 class UsageError extends Error {}
@@ -100,6 +104,35 @@ async function appCreate(config: EsignConfig, args: string[]): Promise<unknown> 
   }
 }
 
+async function completionList(config: EsignConfig, args: string[]): Promise<unknown> {
+  parseArgs({ args, options: {}, strict: true });
+  const store = await openStore(storeLocation(config));
+  try {
+    return (await new CompletionFailuresRepository(store.db).list()).map((p) => ({
+      envelopeId: p.envelopeId,
+      accountId: p.accountId,
+      attempts: p.attempts,
+      lastError: p.lastError,
+      lastFailedAt: p.lastFailedAt.toISOString(),
+      ...(p.nextAttemptAt ? { nextAttemptAt: p.nextAttemptAt.toISOString() } : {}),
+      ...(p.failedAt ? { gaveUpAt: p.failedAt.toISOString() } : {}),
+    }));
+  } finally {
+    await store.close();
+  }
+}
+
+async function completionRetry(config: EsignConfig, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({ args, options: { envelope: { type: 'string' }, by: { type: 'string' } }, strict: true });
+  if (!values.envelope) throw new UsageError('completion retry needs --envelope');
+  const store = await openStore(storeLocation(config));
+  try {
+    return await retryCompletion(store.db, { envelopeId: values.envelope, operator: values.by ?? process.env.USER ?? 'operator', now: new Date() });
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   // The one place that reads the environment (ARCHITECTURE.md §2).
   const config = loadEsignConfig(process.env, process.cwd());
@@ -110,6 +143,8 @@ async function main(argv: string[]): Promise<void> {
   let result: unknown;
   if (command === 'user' && sub === 'create') result = await userCreate(config, rest);
   else if (command === 'app' && sub === 'create') result = await appCreate(config, rest);
+  else if (command === 'completion' && sub === 'list') result = await completionList(config, rest);
+  else if (command === 'completion' && sub === 'retry') result = await completionRetry(config, rest);
   else throw new UsageError(command ? `unknown command: ${[command, sub].filter(Boolean).join(' ')}` : 'no command given');
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

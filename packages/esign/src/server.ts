@@ -15,7 +15,7 @@ import { installEnvelopes, type EnvelopeModuleOptions } from './restapi/envelope
 import { installReminders } from './reminders/install-reminders.ts';
 import type { EnvelopeConverter } from './restapi/envelopes/pdf-adapters.ts';
 import { EsignError } from './errors.ts';
-import { installSigning, signedDocumentSource, type SigningModuleOptions } from './signing/install-signing.ts';
+import { completionProblemSource, installSigning, signedDocumentSource, type SigningModuleOptions } from './signing/install-signing.ts';
 import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
 import { securityHeaders } from './web/security-headers.ts';
@@ -99,7 +99,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   // Connect (issue 11): configuration routes, HMAC keys, the delivery worker; envelope changes wake it.
   const connect = installConnect(app, ctx, deps.connect);
   registerConnectConsoleRoutes(app, ctx, connect);
-  const { envelopes } = installEnvelopes(app, ctx, { converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}), signedDocumentPdf: signedDocumentSource(ctx), onConnectEvents: () => connect.worker.wake(), checkListener: connect.checkListener });
+  const { envelopes } = installEnvelopes(app, ctx, { converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}), signedDocumentPdf: signedDocumentSource(ctx), completionProblem: completionProblemSource(ctx), onConnectEvents: () => connect.worker.wake(), checkListener: connect.checkListener });
   // Reminders, expiration warnings and expiry (issue 11): notification routes and the scheduler.
   installReminders(app, ctx, { envelopes, ...(deps.reminderPollMs !== undefined ? { pollIntervalMs: deps.reminderPollMs } : {}) });
   // Signing pages, recipient views, audit trail, completion worker (issue 7).

@@ -39,6 +39,8 @@ export {
   type SignatureStamp,
   type StampOptions,
 } from './stamp/stamp-signatures.ts';
+/** Signature images: the pixel budget from the header, and a full decode (run it on PdfThreads). */
+export { checkSignatureImage, readSignatureImage, SIGNATURE_IMAGE_LIMITS, type SignatureImageInfo } from './stamp/signature-image.ts';
 /** The handwriting-style font (Dancing Script, OFL) used for typed signatures. */
 export { loadSignatureFont, SIGNATURE_FONT_PATH } from './stamp/signature-font.ts';
 /** Concatenates PDFs in order: the envelope's combined document. */

@@ -77,3 +77,25 @@ export function makeSignaturePng(width = 300, height = 100): Uint8Array {
     chunk('IEND', new Uint8Array(0)),
   ]);
 }
+
+/**
+ * A PNG whose header declares `width`×`height` one-bit grey pixels, all black: it compresses to
+ * a few kilobytes and costs width×height×4 bytes to decode (the decompression-bomb signature).
+ */
+export function makeBlankPng(width: number, height: number): Uint8Array {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 1; // bit depth
+  ihdr[9] = 0; // grey
+  const raw = Buffer.alloc((Math.ceil(width / 8) + 1) * height);
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array(0))]);
+}
+
+/** A PNG with a good header and pixel data that is not zlib at all: "any bytes after the magic". */
+export function makeGarbagePng(width = 300, height = 100): Uint8Array {
+  const good = Buffer.from(makeSignaturePng(width, height));
+  const ihdrEnd = 8 + 8 + 13 + 4;
+  const garbage = Buffer.alloc(500, 0x5a);
+  return Buffer.concat([good.subarray(0, ihdrEnd), chunk('IDAT', garbage), chunk('IEND', new Uint8Array(0))]);
+}

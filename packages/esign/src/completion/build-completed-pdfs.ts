@@ -1,4 +1,4 @@
-import { SIGN_HERE_SIZE, mergePdfs, renderCertificate, sealPdf, signedCaption, stampSignatures, type SealIdentity, type Signature, type SignatureStamp } from '@signet/pdf';
+import { SIGN_HERE_SIZE, mergePdfs, renderCertificate, sealPdf, signedCaption, stampSignatures, type SealIdentity, type Signature, type SignatureStamp, type StampOptions } from '@signet/pdf';
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import type { AuditEvent } from '../domain/signing/audit-event.ts';
 import type { AdoptedSignature, CompletionResult } from '../store/signing-repository.ts';
@@ -14,7 +14,12 @@ export type CompletionInput = {
   readonly now: Date;
   /** The typed-signature font (the pdf package loads Debian's Dancing Script by default). */
   readonly signatureFont?: Uint8Array;
+  /** Default: stamping on this thread; the server passes its pdf threads' (images decode there). */
+  readonly stamp?: StampFn;
 };
+
+/** {@link stampSignatures}'s shape: the seam for stamping on a pdf worker thread. */
+export type StampFn = (pdf: Uint8Array, stamps: readonly SignatureStamp[], options: StampOptions) => Promise<Uint8Array>;
 
 function toSignature(s: AdoptedSignature): Signature {
   if (s.kind === 'image' && s.image) return { type: 'image', image: s.image };
@@ -31,6 +36,7 @@ function toSignature(s: AdoptedSignature): Signature {
 export async function buildCompletedPdfs(input: CompletionInput): Promise<CompletionResult> {
   const { envelope } = input;
   const signedDocuments = new Map<string, Uint8Array>();
+  const stamp = input.stamp ?? stampSignatures;
   for (const document of envelope.documents) {
     const original = input.pdfs.get(document.documentId);
     if (!original) throw new TypeError(`no stored PDF for document ${document.documentId}`);
@@ -53,7 +59,7 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
         });
       }
     }
-    signedDocuments.set(document.documentId, stamps.length === 0 ? original : await stampSignatures(original, stamps, input.signatureFont ? { signatureFont: input.signatureFont } : {}));
+    signedDocuments.set(document.documentId, stamps.length === 0 ? original : await stamp(original, stamps, input.signatureFont ? { signatureFont: input.signatureFont } : {}));
   }
 
   const signedEvent = (recipientId: string) => input.audit.find((e) => e.action === 'Signed' && e.recipientId === recipientId);

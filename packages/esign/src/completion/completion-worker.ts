@@ -1,4 +1,7 @@
 import type { SealIdentity } from '@signet/pdf';
+import { completionProblemMessage, nextCompletionAttempt, type CompletionProblem } from '../domain/signing/completion-retry.ts';
+import { envelopeCompletionFailedMail } from '../mail/templates/envelope-completion-failed-mail.ts';
+import type { CompletionFailuresRepository } from '../store/completion-failures-repository.ts';
 import { PollingLoop } from '../background/polling-loop.ts';
 import type { EnvelopeDeps, SigningTokenRecord } from '../domain/envelope/ports.ts';
 import { newSigningLink } from '../domain/envelope/signing-links.ts';
@@ -8,12 +11,16 @@ import type { MailMessage } from '../mail/mail-message.ts';
 import { envelopeCompletedMail } from '../mail/templates/envelope-completed-mail.ts';
 import type { AuditEventsRepository } from '../store/audit-events-repository.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
-import { buildCompletedPdfs } from './build-completed-pdfs.ts';
+import { buildCompletedPdfs, type StampFn } from './build-completed-pdfs.ts';
 
 export type CompletionWorkerOptions = {
   readonly envelopes: Pick<EnvelopeDeps, 'store' | 'clock' | 'random' | 'hashSecret'>;
   readonly signing: SigningRepository;
   readonly audit: AuditEventsRepository;
+  /** Failed completions and their backoff: a failing envelope leaves the queue until its next try. */
+  readonly failures: CompletionFailuresRepository;
+  /** Stamps signatures into a PDF; production passes the pdf threads' (image decoding off the event loop). */
+  readonly stamp?: StampFn;
   readonly publicUrl: string;
   /** The service's seal (configurable P12; a generated development one by default). */
   readonly seal: () => Promise<SealIdentity>;
@@ -54,14 +61,35 @@ export class CompletionWorker {
   /** Completes every envelope waiting; returns the ids this pass completed. */
   async runOnce(): Promise<string[]> {
     const done: string[] = [];
-    for (const { envelopeId, accountId } of await this.#o.signing.envelopesAwaitingCompletion(10)) {
+    for (const { envelopeId, accountId } of await this.#o.signing.envelopesAwaitingCompletion(10, this.#o.envelopes.clock())) {
       try {
         if (await this.complete(accountId, envelopeId)) done.push(envelopeId);
       } catch (err) {
         this.#o.onError?.(err, envelopeId);
+        await this.#recordFailure(accountId, envelopeId, err).catch((recordErr: unknown) => this.#o.onError?.(recordErr, envelopeId));
       }
     }
     return done;
+  }
+
+  /**
+   * Takes a failed envelope out of the queue until its next try (or for good, after the last),
+   * with an audit line for the sender's trail and, on giving up, a mail to the sender.
+   */
+  async #recordFailure(accountId: string, envelopeId: string, err: unknown): Promise<CompletionProblem> {
+    const now = this.#o.envelopes.clock();
+    const envelope = await this.#o.envelopes.store.find(accountId, envelopeId);
+    const sender = envelope ? await this.#o.senderOf?.(envelope.senderUserId) : undefined;
+    const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    return this.#o.failures.recordFailure(envelopeId, error, now, (attempts) => {
+      const nextAttemptAt = nextCompletionAttempt(attempts, now);
+      const message = completionProblemMessage({ envelopeId, attempts, lastError: error, lastFailedAt: now, ...(nextAttemptAt ? { nextAttemptAt } : { failedAt: now }) });
+      return {
+        nextAttemptAt,
+        audit: { envelopeId, at: now, action: 'Completion Failed', envelopeStatus: 'signed', source: 'system', message },
+        mails: !nextAttemptAt && envelope && sender ? [envelopeCompletionFailedMail({ envelopeId, to: sender, emailSubject: envelope.emailSubject, attempts })] : [],
+      };
+    });
   }
 
   /** Completes one envelope if it is `signed`; false when there was nothing to do. */
@@ -86,6 +114,7 @@ export class CompletionWorker {
         sender: await this.#o.senderOf?.(envelope.senderUserId),
         seal: await this.#o.seal(),
         now,
+        ...(this.#o.stamp ? { stamp: this.#o.stamp } : {}),
       });
       await this.#o.signing.saveResult(envelopeId, built, now);
       result = await this.#o.signing.result(envelopeId);
@@ -106,7 +135,9 @@ export class CompletionWorker {
       });
     });
     const change = markCompleted(envelope, now, { mails, signingTokens });
-    return change !== undefined && (await store.update(change));
+    const completed = change !== undefined && (await store.update(change));
+    if (completed) await this.#o.failures.clear(envelopeId);
+    return completed;
   }
 
   start(): void {

@@ -1,12 +1,14 @@
-import { loadSignatureFont, type SealIdentity } from '@signet/pdf';
+import { loadSignatureFont, PdfThreads, type SealIdentity } from '@signet/pdf';
 import type { FastifyInstance } from 'fastify';
 import { CompletionWorker } from '../completion/completion-worker.ts';
 import { loadOrCreateDevSeal } from '../completion/dev-seal-identity.ts';
 import type { EsignContext } from '../context.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
+import type { CompletionProblem } from '../domain/signing/completion-retry.ts';
 import { buildNotificationMails } from '../reminders/notification-mails.ts';
 import { registerSigningApiRoutes } from '../restapi/signing/signing-api-routes.ts';
 import { AuditEventsRepository } from '../store/audit-events-repository.ts';
+import { CompletionFailuresRepository } from '../store/completion-failures-repository.ts';
 import { EnvelopesRepository } from '../store/envelopes-repository.ts';
 import { SigningRepository } from '../store/signing-repository.ts';
 import { PageRenderer } from './page-renderer.ts';
@@ -46,6 +48,10 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
   const signing = new SigningRepository(ctx.store.db);
   const audit = new AuditEventsRepository(ctx.store.db);
   const tokens = new EnvelopesRepository(ctx.store.db);
+  // Signature images are decoded (at Finish, to check them; at completion, to stamp them) on a
+  // worker thread of their own, started on first use: decoding is synchronous and would stall
+  // this event loop, and the pixel budget bounds what one image may cost.
+  const images = new PdfThreads(1);
   let seal: Promise<SealIdentity> | undefined;
   // Signing requests expire an envelope whose time has passed before the scheduler does (issue 11).
   const expiry = { random: options.envelopes.random, hashSecret: options.envelopes.hashSecret, mails: buildNotificationMails(ctx.config.publicUrl) };
@@ -57,6 +63,8 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
     envelopes: options.envelopes,
     signing,
     audit,
+    failures: new CompletionFailuresRepository(ctx.store.db),
+    stamp: (pdf, stamps, stampOptions) => images.stampSignatures(pdf, stamps, stampOptions),
     publicUrl: ctx.config.publicUrl,
     seal: () => (seal ??= options.seal ? Promise.resolve(options.seal) : Promise.resolve().then(() => loadOrCreateDevSeal(ctx.config.dataDir))),
     senderOf,
@@ -81,6 +89,7 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
       envelopes: options.envelopes,
       lookup: { findSigningToken: (hash) => tokens.findSigningToken(hash), signing, now: ctx.now },
       signing,
+      images,
       pages: new PageRenderer(),
       onSigned: () => completion.wake(),
       senderOf,
@@ -96,8 +105,15 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
   });
   app.addHook('onClose', async () => {
     await completion.stop();
+    await images.close();
   });
   return { completion };
+}
+
+/** Why a signed envelope is not completed yet, for installEnvelopes' `completionProblem`. */
+export function completionProblemSource(ctx: EsignContext): (envelopeId: string) => Promise<CompletionProblem | undefined> {
+  const failures = new CompletionFailuresRepository(ctx.store.db);
+  return (envelopeId) => failures.find(envelopeId);
 }
 
 /** The stamped document of a completed envelope, for installEnvelopes' `signedDocumentPdf`. */

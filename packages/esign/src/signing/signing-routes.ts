@@ -1,3 +1,4 @@
+import { PdfError } from '@signet/pdf';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EsignContext } from '../context.ts';
 import type { Envelope } from '../domain/envelope/envelope.ts';
@@ -27,6 +28,8 @@ export type SigningRouteDeps = {
   readonly envelopes: EnvelopeDeps;
   readonly lookup: SignerLookup;
   readonly signing: SigningRepository;
+  /** Decodes a drawn signature in full within the pixel budget (the pdf threads' checkSignatureImage). */
+  readonly images: { checkSignatureImage(image: Uint8Array): Promise<unknown> };
   readonly pages: PageRenderer;
   /** Told when a finish left the envelope `signed` (the completion worker seals it now). */
   readonly onSigned: () => void;
@@ -72,6 +75,18 @@ function statePage(access: Exclude<SignerAccess, { kind: 'sign' }>, ref: SignerR
       return noticePage('Voided', `The sender voided these documents${access.reason ? `: ${access.reason}` : '.'}`);
     case 'unknown-recipient':
       return noticePage('Nothing to sign', 'This link is not for signing.');
+  }
+}
+
+/** A drawn signature the stamp cannot use is the signer's to redo, so it is a 400 naming why. */
+async function assertUsableImage(images: SigningRouteDeps['images'], png: Uint8Array): Promise<void> {
+  try {
+    await images.checkSignatureImage(png);
+  } catch (err) {
+    if (err instanceof PdfError && err.code === 'INVALID_SIGNATURE_IMAGE') {
+      throw new EsignError('INVALID_REQUEST_PARAMETER', `The drawn signature cannot be used: ${err.detail ?? err.message} Clear the pad and draw it again.`);
+    }
+    throw err;
   }
 }
 
@@ -150,6 +165,9 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     if (access.kind === 'sign') {
       const tabs = access.recipient.tabs;
       const form = parseFinishForm(request.body, { requiredTabIds: tabs.filter((t) => !t.optional).map((t) => t.tabId), allTabIds: tabs.map((t) => t.tabId) });
+      // Decoded now, by the decoder the stamp uses: an image that cannot be stamped is refused
+      // here, while the signer can draw again, and never reaches the completion queue.
+      if (form.signature.kind === 'image') await assertUsableImage(deps.images, form.signature.png);
       const signature: AdoptedSignature = {
         kind: form.signature.kind,
         ...(form.signature.kind === 'typed' ? { typedText: form.signature.text } : { image: form.signature.png }),

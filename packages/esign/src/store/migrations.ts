@@ -5,7 +5,7 @@ import { ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
 import { MAIL_MIGRATIONS } from './mail-tables.ts';
 import { NOTIFICATION_MIGRATIONS } from './notification-tables.ts';
 import type { Database } from './schema.ts';
-import { SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
+import { COMPLETION_FAILURES_MIGRATION, SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -124,6 +124,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // Audit trail, adopted signatures, completion results, recipient views (store/signing-tables.ts).
   SIGNING_TABLES_MIGRATION,
+  // Completion failures and their backoff (store/signing-tables.ts).
+  COMPLETION_FAILURES_MIGRATION,
   // Connect configurations, HMAC keys, deliveries (store/connect-tables.ts).
   ...CONNECT_MIGRATIONS,
   // Reminder and expiration settings and schedule (store/notification-tables.ts).

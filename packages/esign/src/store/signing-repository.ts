@@ -93,9 +93,16 @@ export class SigningRepository {
     return row ? new Uint8Array(row.pdf) : undefined;
   }
 
-  /** Envelopes in the transient `signed` state: the completion worker's queue. */
-  async envelopesAwaitingCompletion(limit: number): Promise<{ envelopeId: string; accountId: string }[]> {
-    const rows = await this.#k.selectFrom('envelopes').select(['id', 'account_id']).where('status', '=', 'signed').orderBy('status_changed_at').limit(limit).execute();
+  /**
+   * Envelopes in the transient `signed` state: the completion worker's queue, oldest first.
+   * One whose completion failed waits out its backoff (and, once given up, an operator's retry)
+   * outside the queue, so it never holds a place ahead of the others.
+   */
+  async envelopesAwaitingCompletion(limit: number, now: Date): Promise<{ envelopeId: string; accountId: string }[]> {
+    const rows = await this.#k.selectFrom('envelopes as e').leftJoin('completion_failures as f', 'f.envelope_id', 'e.id')
+      .select(['e.id', 'e.account_id']).where('e.status', '=', 'signed')
+      .where((eb) => eb.or([eb('f.envelope_id', 'is', null), eb('f.next_attempt_at', '<=', now.toISOString())]))
+      .orderBy('e.status_changed_at').limit(limit).execute();
     return rows.map((r) => ({ envelopeId: r.id, accountId: r.account_id }));
   }
 

@@ -64,7 +64,24 @@ export type SigningSessionRow = {
   expires_at: string;
 };
 
+/**
+ * A `signed` envelope whose completion failed (stamping or sealing threw). The row takes it out
+ * of the completion queue until `next_attempt_at`; `failed_at` set means the retries are spent
+ * and only an operator's retry brings it back. Deleted when completion succeeds.
+ */
+export type CompletionFailureRow = {
+  envelope_id: string;
+  attempts: number;
+  last_error: string;
+  first_failed_at: string;
+  last_failed_at: string;
+  /** When the worker may try again; null once it has given up. */
+  next_attempt_at: string | null;
+  failed_at: string | null;
+};
+
 export type SigningTables = {
+  completion_failures: CompletionFailureRow;
   envelope_audit_events: AuditEventRow;
   adopted_signatures: AdoptedSignatureRow;
   envelope_results: EnvelopeResultRow;
@@ -143,5 +160,22 @@ export const SIGNING_TABLES_MIGRATION: Migration = {
       .execute();
     // The completion worker looks for envelopes in the transient `signed` state.
     await s.createIndex('envelopes_status_idx').on('envelopes').column('status').execute();
+  },
+};
+
+/** Version 8: completion failures, so one envelope that cannot be completed never blocks the queue. */
+export const COMPLETION_FAILURES_MIGRATION: Migration = {
+  version: 8,
+  name: 'completion failures with backoff',
+  async up(db) {
+    await db.schema.createTable('completion_failures')
+      .addColumn('envelope_id', 'text', (c) => c.primaryKey().references('envelopes.id'))
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('last_error', 'text', (c) => c.notNull())
+      .addColumn('first_failed_at', 'text', (c) => c.notNull())
+      .addColumn('last_failed_at', 'text', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'text')
+      .addColumn('failed_at', 'text')
+      .execute();
   },
 };

@@ -8,6 +8,7 @@ import { applySigningChange } from '../../src/domain/signing/apply-signing-chang
 import { finishSigning } from '../../src/domain/signing/signing-changes.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import { AuditEventsRepository } from '../../src/store/audit-events-repository.ts';
+import { CompletionFailuresRepository } from '../../src/store/completion-failures-repository.ts';
 import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { SigningRepository } from '../../src/store/signing-repository.ts';
@@ -46,7 +47,7 @@ async function crashedThenCompleted(t: TestContext, location: (t: TestContext) =
 
   const audit = new AuditEventsRepository(db);
   const seal = createDevSealP12();
-  const worker = () => new CompletionWorker({ envelopes: deps, signing, audit, publicUrl: 'https://esign.test', seal: () => Promise.resolve(seal) });
+  const worker = () => new CompletionWorker({ envelopes: deps, signing, audit, failures: new CompletionFailuresRepository(db), publicUrl: 'https://esign.test', seal: () => Promise.resolve(seal) });
   const outcomes = await Promise.all([worker().complete(account.accountId, envelope.envelopeId), worker().complete(account.accountId, envelope.envelopeId)]);
   assert.deepEqual(outcomes.filter(Boolean).length, 1, 'one of the racing workers completes it');
 

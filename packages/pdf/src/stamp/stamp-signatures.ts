@@ -2,6 +2,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { PdfError } from '../pdf-error.ts';
 import { safeText } from './safe-text.ts';
+import { readSignatureImage } from './signature-image.ts';
 import { loadSignatureFont } from './signature-font.ts';
 import { toPdfRect, type TabBox } from './tab-box.ts';
 
@@ -38,21 +39,17 @@ export function signedCaption(name: string, at: Date): string {
   return `Signed by ${name} at ${at.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC')}`;
 }
 
-function imageKind(bytes: Uint8Array): 'png' | 'jpg' | undefined {
-  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'png';
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
-  return undefined;
-}
-
+/**
+ * The image's header is checked against the pixel budget before pdf-lib decodes it: decoding
+ * allocates width×height×4 bytes at once.
+ */
 async function embedImage(pdf: PDFDocument, bytes: Uint8Array): Promise<PDFImage> {
-  const kind = imageKind(bytes);
+  const { kind } = readSignatureImage(bytes);
   try {
-    if (kind === 'png') return await pdf.embedPng(bytes);
-    if (kind === 'jpg') return await pdf.embedJpg(bytes);
+    return kind === 'png' ? await pdf.embedPng(bytes) : await pdf.embedJpg(bytes);
   } catch (err) {
     throw new PdfError('INVALID_SIGNATURE_IMAGE', 'It could not be decoded.', { cause: err });
   }
-  throw new PdfError('INVALID_SIGNATURE_IMAGE');
 }
 
 function drawCaption(page: PDFPage, rect: { x: number; y: number; height: number }, caption: string, font: PDFFont): void {

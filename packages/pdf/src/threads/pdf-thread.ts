@@ -2,19 +2,34 @@ import { parentPort } from 'node:worker_threads';
 import { extractText } from '../anchor/extract-text.ts';
 import { validatePdf } from '../convert/validate-pdf.ts';
 import { PdfError } from '../pdf-error.ts';
-import type { ThreadReply, ThreadRequest } from './thread-messages.ts';
+import { checkSignatureImage } from '../stamp/signature-image.ts';
+import { stampSignatures } from '../stamp/stamp-signatures.ts';
+import type { ThreadReply, ThreadRequest, ThreadResults } from './thread-messages.ts';
 
 // The worker side: pdf.js and pdf-lib parse here, so a large PDF never stalls the event loop
-// that answers requests and health checks (a 50-page PDF blocked it ~200 ms in one piece).
+// that answers requests and health checks (a 50-page PDF blocked it ~200 ms in one piece), and
+// image decoding (synchronous inflate of every pixel) happens here too.
 const port = parentPort;
 if (!port) throw new Error('pdf-thread.ts must run in a worker thread');
+
+async function run(req: ThreadRequest): Promise<ThreadResults[keyof ThreadResults]> {
+  switch (req.op) {
+    case 'validate':
+      return validatePdf(req.pdf);
+    case 'extractText':
+      return extractText(req.pdfs);
+    case 'checkSignatureImage':
+      return checkSignatureImage(req.image);
+    case 'stamp':
+      return stampSignatures(req.pdf, req.stamps, req.signatureFont ? { signatureFont: req.signatureFont } : {});
+  }
+}
 
 port.on('message', (req: ThreadRequest) => {
   void (async () => {
     let reply: ThreadReply;
     try {
-      const result = req.op === 'validate' ? await validatePdf(req.pdfs[0]!) : await extractText(req.pdfs);
-      reply = { id: req.id, ok: true, result };
+      reply = { id: req.id, ok: true, result: await run(req) };
     } catch (err) {
       reply = err instanceof PdfError
         ? { id: req.id, ok: false, code: err.code, message: err.detail ?? '' }

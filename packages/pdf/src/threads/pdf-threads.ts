@@ -3,11 +3,13 @@ import { toAnchorSearch, type AnchorOptions } from '../anchor/anchor-options.ts'
 import type { DocumentText } from '../anchor/page-text.ts';
 import { searchAnchors, type AnchorMatch } from '../anchor/search-anchors.ts';
 import { PdfError } from '../pdf-error.ts';
-import type { ThreadReply, ThreadRequest } from './thread-messages.ts';
+import type { SignatureImageInfo } from '../stamp/signature-image.ts';
+import type { SignatureStamp, StampOptions } from '../stamp/stamp-signatures.ts';
+import type { ThreadJob, ThreadReply, ThreadRequest, ThreadResults } from './thread-messages.ts';
 
 const BOOT = new URL('./pdf-thread-boot.mjs', import.meta.url);
 
-type Pending = { resolve: (value: number | DocumentText[]) => void; reject: (err: Error) => void };
+type Pending = { resolve: (value: ThreadResults[keyof ThreadResults]) => void; reject: (err: Error) => void };
 
 /** One worker thread and the jobs it owes answers to. */
 class Thread {
@@ -47,8 +49,8 @@ class Thread {
 }
 
 /**
- * pdf.js and pdf-lib on worker threads: validation and text extraction parse whole files
- * synchronously in large pieces, which would stall the server's event loop (and its health
+ * pdf.js and pdf-lib on worker threads: validation, text extraction, image decoding and
+ * stamping work synchronously in large pieces, which would stall the server's event loop (and its health
  * checks) on big PDFs. A job whose signal aborts terminates its thread, which is replaced.
  */
 export class PdfThreads {
@@ -68,12 +70,22 @@ export class PdfThreads {
 
   /** {@link validatePdf} off the event loop. */
   async validate(pdf: Uint8Array, signal?: AbortSignal): Promise<number> {
-    return (await this.#run('validate', [pdf], signal)) as number;
+    return this.#run({ op: 'validate', pdf }, signal);
   }
 
   /** {@link extractText} off the event loop. */
   async extractText(pdfs: readonly Uint8Array[], signal?: AbortSignal): Promise<DocumentText[]> {
-    return (await this.#run('extractText', [...pdfs], signal)) as DocumentText[];
+    return this.#run({ op: 'extractText', pdfs: [...pdfs] }, signal);
+  }
+
+  /** {@link checkSignatureImage} off the event loop: the pixel budget, then a full decode. */
+  async checkSignatureImage(image: Uint8Array, signal?: AbortSignal): Promise<SignatureImageInfo> {
+    return this.#run({ op: 'checkSignatureImage', image }, signal);
+  }
+
+  /** {@link stampSignatures} off the event loop (it decodes every signature image). */
+  async stampSignatures(pdf: Uint8Array, stamps: readonly SignatureStamp[], options: StampOptions = {}, signal?: AbortSignal): Promise<Uint8Array> {
+    return this.#run({ op: 'stamp', pdf, stamps: [...stamps], ...(options.signatureFont ? { signatureFont: options.signatureFont } : {}) }, signal);
   }
 
   /** {@link findAnchors} with the parsing off the event loop. */
@@ -96,7 +108,7 @@ export class PdfThreads {
     return fresh;
   }
 
-  async #run(op: ThreadRequest['op'], pdfs: Uint8Array[], signal?: AbortSignal): Promise<number | DocumentText[]> {
+  async #run<J extends ThreadJob>(job: J, signal?: AbortSignal): Promise<ThreadResults[J['op']]> {
     if (this.#closed) throw new PdfError('CONVERTER_CLOSED');
     signal?.throwIfAborted();
     // The least busy thread (dead ones count as idle: they are replaced on pick).
@@ -116,9 +128,9 @@ export class PdfThreads {
     const onAbort = (): void => void thread.worker.terminate();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await new Promise<number | DocumentText[]>((resolve, reject) => {
-        thread.pending.set(id, { resolve, reject });
-        const req: ThreadRequest = { id, op, pdfs };
+      return await new Promise<ThreadResults[J['op']]>((resolve, reject) => {
+        thread.pending.set(id, { resolve: resolve as Pending['resolve'], reject });
+        const req: ThreadRequest = { ...job, id };
         thread.worker.postMessage(req);
       });
     } catch (err) {

@@ -1,10 +1,25 @@
 import type { DocumentText } from '../anchor/page-text.ts';
 import type { PdfErrorCode } from '../pdf-error.ts';
+import type { SignatureImageInfo } from '../stamp/signature-image.ts';
+import type { SignatureStamp } from '../stamp/stamp-signatures.ts';
 
-/** A job for a pdf worker thread. */
-export type ThreadRequest = { id: number; op: 'validate' | 'extractText'; pdfs: Uint8Array[] };
+/** A job for a pdf worker thread, without its id; each op's answer is in {@link ThreadResults}. */
+export type ThreadJob =
+  | { op: 'validate'; pdf: Uint8Array }
+  | { op: 'extractText'; pdfs: Uint8Array[] }
+  | { op: 'checkSignatureImage'; image: Uint8Array }
+  | { op: 'stamp'; pdf: Uint8Array; stamps: SignatureStamp[]; signatureFont?: Uint8Array };
+
+export type ThreadResults = {
+  validate: number;
+  extractText: DocumentText[];
+  checkSignatureImage: SignatureImageInfo;
+  stamp: Uint8Array;
+};
+
+export type ThreadRequest = ThreadJob & { id: number };
 
 /** Its answer; a PdfError crosses as its code and detail, anything else as its message. */
 export type ThreadReply =
-  | { id: number; ok: true; result: number | DocumentText[] }
+  | { id: number; ok: true; result: ThreadResults[keyof ThreadResults] }
   | { id: number; ok: false; code?: PdfErrorCode; message: string };

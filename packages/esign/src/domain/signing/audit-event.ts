@@ -2,7 +2,9 @@
  * One line of an envelope's audit trail (DocuSign listAuditEvents, esign-wire.md §2): stored
  * append-only, never updated. Actions use DocuSign's words where it has them.
  */
-export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' | 'Completed';
+export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' | 'Completed'
+  // The service could not stamp and seal a signed envelope; an operator asked for another try.
+  | 'Completion Failed' | 'Completion Retried';
 
 /** Who did it and from where; absent for the service's own steps (completion) and API calls without a browser. */
 export type AuditActor = {

@@ -3,6 +3,7 @@ import type { CheckListener } from '../../connect/check-listener.ts';
 import { createEnvelope } from '../../domain/envelope/create-envelope.ts';
 import { getEnvelope } from '../../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
+import { completionProblemMessage, type CompletionProblem } from '../../domain/signing/completion-retry.ts';
 import { sendEnvelope } from '../../domain/envelope/send-envelope.ts';
 import { voidEnvelope } from '../../domain/envelope/void-envelope.ts';
 import { EsignError } from '../../errors.ts';
@@ -18,6 +19,8 @@ export type EnvelopeRouteDeps = {
   readonly envelopes: EnvelopeDeps;
   /** A completed envelope's stamped version of a document (signing/, issue 7), served instead of the original. */
   readonly signedDocumentPdf?: (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined>;
+  /** Why a signed envelope is not completed yet (signing/, completion failures): shown as errorDetails. */
+  readonly completionProblem?: (envelopeId: string) => Promise<CompletionProblem | undefined>;
   /** Connect's configuration-time SSRF check of eventNotification.url (issue 11); delivery checks again. */
   readonly checkListener?: CheckListener;
 };
@@ -94,7 +97,10 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
   app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId`, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     const wanted = includes(request.query);
-    return toWireEnvelope(envelope, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') || flag(request.query, 'include_anchor_tab_locations'), notification: true });
+    const wire = toWireEnvelope(envelope, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') || flag(request.query, 'include_anchor_tab_locations'), notification: true });
+    // A signed envelope stuck in completion says so, in the Envelope model's own errorDetails.
+    const problem = envelope.status === 'signed' ? await deps.completionProblem?.(envelope.envelopeId) : undefined;
+    return problem ? { ...wire, errorDetails: { errorCode: 'COMPLETION_FAILED', message: completionProblemMessage(problem) } } : wire;
   });
 
   app.put<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId`, async (request) => {

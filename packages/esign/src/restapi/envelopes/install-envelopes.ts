@@ -8,7 +8,7 @@ import { buildMailDelivery, type MailDelivery } from '../../mail/build-mail-deli
 import { devMailboxExposureWarning, registerDevMailboxRoutes } from '../../mail/dev-mailbox-routes.ts';
 import type { OutboxWorkerOptions } from '../../mail/outbox-worker.ts';
 import { buildEnvelopeDeps } from './build-envelope-deps.ts';
-import { registerEnvelopeRoutes } from './envelope-routes.ts';
+import { registerEnvelopeRoutes, type EnvelopeRouteDeps } from './envelope-routes.ts';
 import type { EnvelopeConverter } from './pdf-adapters.ts';
 
 /** What the envelope module needs beyond the server context. */
@@ -19,6 +19,8 @@ export type EnvelopeModuleOptions = {
   worker?: Partial<Pick<OutboxWorkerOptions, 'pollIntervalMs' | 'retry' | 'leaseMs' | 'batchSize'>>;
   /** Completed documents with their signatures (signing/install-signing.ts signedDocumentSource). */
   signedDocumentPdf?: (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined>;
+  /** Why a signed envelope is not completed yet (signing/install-signing.ts completionProblemSource). */
+  completionProblem?: EnvelopeRouteDeps['completionProblem'];
   /** Connect (connect/install-connect.ts): wakes its worker after a change wrote deliveries. */
   onConnectEvents?: () => void;
   /** Connect's SSRF check of an envelope's eventNotification.url. */
@@ -48,7 +50,7 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
     },
   });
   const envelopes = buildEnvelopeDeps({ db: ctx.store.db, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now, onMails: () => mail.worker.wake(), ...(options.onConnectEvents ? { onConnectEvents: options.onConnectEvents } : {}) });
-  registerEnvelopeRoutes(app, { envelopes, ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}), ...(options.checkListener ? { checkListener: options.checkListener } : {}) });
+  registerEnvelopeRoutes(app, { envelopes, ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}), ...(options.completionProblem ? { completionProblem: options.completionProblem } : {}), ...(options.checkListener ? { checkListener: options.checkListener } : {}) });
   if (mail.devMailbox) {
     registerDevMailboxRoutes(app, mail.devMailbox);
     const warning = devMailboxExposureWarning(ctx.config.publicUrl);
