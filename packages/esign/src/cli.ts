@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { authHostOf, EsignConfigError, loadEsignConfig, type EsignConfig } from './config.ts';
 import { EsignError } from './errors.ts';
 import { buildConverter } from '@signet/pdf';
-import { STOP_WITH_PARENT_ENV, stopWithParent } from '@signet/kit';
+import { PrivatePathError, STOP_WITH_PARENT_ENV, stopWithParent } from '@signet/kit';
 import { loadSealIdentity } from './completion/load-seal-identity.ts';
 import { buildEsignServer } from './server.ts';
 import { RECIPIENT_VIEW_RETENTION_MS } from './signing/recipient-view-redeem.ts';
@@ -154,7 +154,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`signet-esign: ${err.message}\n${USAGE}\n`);
     process.exit(2);
   }
-  if (err instanceof EsignConfigError) {
+  if (err instanceof EsignConfigError || err instanceof PrivatePathError) {
     process.stderr.write(`signet-esign: bad setting: ${err.message}\n`);
     process.exit(1);
   }

@@ -38,8 +38,43 @@ function baseCertificate(publicKey: forge.pki.PublicKey, req: CertificateRequest
   return cert;
 }
 
-/** A self-signed certificate authority for development and tests. */
-export function createCertificateAuthority(req: CertificateRequest): KeyPair {
+/**
+ * The only names a CA may issue for (RFC 5280 §4.2.1.10, critical): DNS names match themselves
+ * and their subdomains; IP ranges are CIDR blocks. TLS clients (OpenSSL, so Node and curl)
+ * refuse a certificate from the CA for any other name, so a development CA that a machine
+ * trusts, or whose key leaks, cannot vouch for a real site.
+ */
+export type NameConstraints = { dnsNames: readonly string[]; ipRanges: readonly string[] };
+
+/** An IP range as GeneralName iPAddress bytes: the address then the mask (RFC 5280 §4.2.1.10). */
+function ipRangeBytes(cidr: string): string {
+  const [address = '', bitsText] = cidr.split('/');
+  const v6 = address.includes(':');
+  const width = v6 ? 128 : 32;
+  const bits = bitsText === undefined ? width : Number(bitsText);
+  if (!Number.isInteger(bits) || bits < 0 || bits > width) throw new TypeError(`bad IP range ${cidr}`);
+  // node-forge has bytesFromIP (it encodes IP subjectAltNames with it); its typings omit it.
+  const addr = (forge.util as unknown as { bytesFromIP(ip: string): string | null }).bytesFromIP(address);
+  if (!addr || addr.length !== width / 8) throw new TypeError(`bad IP range ${cidr}`);
+  let mask = '';
+  for (let i = 0; i < width / 8; i++) mask += String.fromCharCode(bits >= (i + 1) * 8 ? 0xff : bits <= i * 8 ? 0 : (0xff << (8 - (bits - i * 8))) & 0xff);
+  return addr + mask;
+}
+
+function nameConstraintsExtension(permitted: NameConstraints): { id: string; critical: true; value: forge.asn1.Asn1 } {
+  const { asn1 } = forge;
+  const subtree = (general: forge.asn1.Asn1) => asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [general]);
+  const subtrees = [
+    ...permitted.dnsNames.map((name) => subtree(asn1.create(asn1.Class.CONTEXT_SPECIFIC, 2, false, name))),
+    ...permitted.ipRanges.map((range) => subtree(asn1.create(asn1.Class.CONTEXT_SPECIFIC, 7, false, ipRangeBytes(range)))),
+  ];
+  // NameConstraints ::= SEQUENCE { permittedSubtrees [0] IMPLICIT GeneralSubtrees }
+  const value = asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, subtrees)]);
+  return { id: '2.5.29.30', critical: true, value };
+}
+
+/** A self-signed certificate authority for development and tests, optionally name-constrained. */
+export function createCertificateAuthority(req: CertificateRequest & { permitted?: NameConstraints }): KeyPair {
   const key = newRsaKey();
   const cert = baseCertificate(key.forgePublic, req);
   const subject = [{ name: 'commonName', value: req.commonName }, { name: 'organizationName', value: 'Signet development' }];
@@ -49,6 +84,7 @@ export function createCertificateAuthority(req: CertificateRequest): KeyPair {
     { name: 'basicConstraints', cA: true, critical: true },
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     { name: 'subjectKeyIdentifier' },
+    ...(req.permitted ? [nameConstraintsExtension(req.permitted)] : []),
   ]);
   cert.sign(key.forgeKey, forge.md.sha256.create());
   return { certPem: toLf(forge.pki.certificateToPem(cert)), keyPem: key.keyPem };

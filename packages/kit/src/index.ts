@@ -2,8 +2,10 @@
 export { AppError, assertCatalog, type ErrorCatalog, type ErrorRow } from './app-error.ts';
 /** Deadline polling: how code and tests wait for state without fixed sleeps. */
 export { pollUntil, type PollOptions } from './poll-until.ts';
-/** Development and test PKI: a CA and certificates it issues. */
-export { createCertificateAuthority, issueCertificate, type KeyPair, type CertificateRequest } from './dev-pki.ts';
+/** Private data: a 0700 directory, 0600 files, tightened when they exist with looser modes. */
+export { ensurePrivateDir, ensurePrivateFile, writePrivateFile, PrivatePathError, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.ts';
+/** Development and test PKI: a CA (optionally name-constrained) and certificates it issues. */
+export { createCertificateAuthority, issueCertificate, type KeyPair, type CertificateRequest, type NameConstraints } from './dev-pki.ts';
 /** Debian's headless Chromium through playwright-core, with the flags this network needs. */
 export { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './launch-chromium.ts';
 /** A supervised part stops when its supervisor is gone (stdin pipe closed), however it died. */

@@ -1,7 +1,8 @@
 // `npm start`: the whole system on one machine. The only place that reads process.env.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { ensurePrivateDir, PrivatePathError, writePrivateFile } from '@signet/kit';
 import { loadSystemConfig, SystemConfigError, type SystemConfig } from './config.ts';
 import { ensureDevTls } from './dev-tls.ts';
 import { buildSystemPlan } from './plan.ts';
@@ -27,12 +28,22 @@ async function main(): Promise<number> {
     }
     throw err;
   }
-  mkdirSync(config.dataDir, { recursive: true });
-  const tls = ensureDevTls(config.dataDir);
+  // Private (0700; files 0600): kong.yml carries the TLS key, the SQLite files every envelope.
+  let tls;
+  try {
+    ensurePrivateDir(config.dataDir);
+    tls = ensureDevTls(config.dataDir);
+  } catch (err) {
+    if (err instanceof PrivatePathError) {
+      console.error(`signet: DATA_DIR: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
   say(`${tls.created ? 'created' : 'using'} development CA ${tls.caPath} (trust it with NODE_EXTRA_CA_CERTS=${tls.caPath})`);
 
   const kongYml = join(config.dataDir, 'kong.yml');
-  writeFileSync(kongYml, renderKongYml(readFileSync(join(repoRoot, 'deploy/kong.yml'), 'utf8'), {
+  writePrivateFile(kongYml, renderKongYml(readFileSync(join(repoRoot, 'deploy/kong.yml'), 'utf8'), {
     esignPorts: config.esignPorts,
     certPem: readFileSync(tls.certPath, 'utf8'),
     keyPem: readFileSync(tls.keyPath, 'utf8'),

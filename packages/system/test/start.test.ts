@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { readFileSync } from 'node:fs';
 import { pollUntil } from '@signet/kit';
 import { listenOnLoopback, startProcess } from '@signet/kit/testing';
 import { freePorts } from './support/free-ports.ts';
@@ -50,6 +49,11 @@ test('`npm start`: URLs printed once every part answers, readable logs without p
   assert.deepEqual(await health.body.json(), { status: 'ok' });
   // The URLs come after the parts said they listen.
   assert.ok(out.indexOf('Server listening') < out.indexOf('public URL'), 'esign was up before the banner');
+  // Private data (kong.yml holds the TLS key; the SQLite files every envelope): owner only.
+  const modeOf = (path: string) => (statSync(join(dataDir, path)).mode & 0o777).toString(8);
+  assert.equal(modeOf('.'), '700');
+  assert.deepEqual(['kong.yml', 'esign.sqlite', 'esign.sqlite-wal', 'esign.sqlite-shm', 'tls/localhost-key.pem', 'tls/ca-key.pem'].map((f) => `${f} ${modeOf(f)}`),
+    ['kong.yml 600', 'esign.sqlite 600', 'esign.sqlite-wal 600', 'esign.sqlite-shm 600', 'tls/localhost-key.pem 600', 'tls/ca-key.pem 600']);
 
   // Let the active checker probe a few times (interval 1-2 s per target), then look at the logs.
   const admin = `http://127.0.0.1:${ports.admin}`;

@@ -1,4 +1,5 @@
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { ensurePrivateDir } from '@signet/kit';
 import { join } from 'node:path';
 import { createDevSealP12, type SealIdentity } from '@signet/pdf';
 
@@ -22,7 +23,7 @@ export function loadOrCreateDevSeal(dataDir: string): SealIdentity {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const identity = createDevSealP12({ commonName: 'Signet development seal' });
   const temp = `${file}.${process.pid}.${Date.now()}`;
   writeFileSync(temp, JSON.stringify({ p12Base64: Buffer.from(identity.p12).toString('base64'), passphrase: identity.passphrase }), { mode: 0o600 });

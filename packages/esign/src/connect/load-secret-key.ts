@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { ensurePrivateDir } from '@signet/kit';
 import { join } from 'node:path';
 
 /** The key file under DATA_DIR when CONNECT_SECRET_KEY is unset. */
@@ -13,7 +14,7 @@ export const SECRET_KEY_FILE = 'connect-secret.key';
  */
 export function loadSecretKey(configured: Uint8Array | undefined, dataDir: string): Uint8Array {
   if (configured) return configured;
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const file = join(dataDir, SECRET_KEY_FILE);
   // Written whole under a private name, then linked into place: link() fails when the file
   // exists, so two instances starting at once keep the first one's key, and no reader ever

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { ensurePrivateDir, ensurePrivateFile } from '@signet/kit';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
@@ -27,10 +28,14 @@ export type Db = {
 /** The SQLite file name under DATA_DIR. */
 export const SQLITE_FILE_NAME = 'esign.sqlite';
 
-/** The SQLite file for a data directory (created if missing). */
+/** The SQLite file for a data directory (both created if missing, private: 0700 and 0600). */
 export function sqliteFileIn(dataDir: string): string {
-  mkdirSync(dataDir, { recursive: true });
-  return join(dataDir, SQLITE_FILE_NAME);
+  ensurePrivateDir(dataDir);
+  const file = join(dataDir, SQLITE_FILE_NAME);
+  // Before SQLite opens it: its -wal and -shm files are created with the main file's mode.
+  ensurePrivateFile(file);
+  for (const side of ['-wal', '-shm']) if (existsSync(file + side)) ensurePrivateFile(file + side);
+  return file;
 }
 
 /** Opens the database (no migrations: see runMigrations). */
