@@ -164,6 +164,15 @@ describe('conversion and anchors with real LibreOffice and Chromium', () => {
     assert.deepEqual(found.map((m) => m.documentIndex), [0, 1]);
   });
 
+  test('a .doc converts as what its bytes are (RTF, a renamed docx), and HTML named .doc is refused', async () => {
+    const rtfAsDoc = await converter.convert({ bytes: Buffer.from('{\\rtf1\\ansi RTF saved as doc\\par}'), fileExtension: 'doc' });
+    assert.match(await popplerText(rtfAsDoc), /RTF saved as doc/);
+    const docxAsDoc = await converter.convert({ bytes: await makeDocx('Renamed docx'), fileExtension: 'doc' });
+    assert.match(await popplerText(docxAsDoc), /Renamed docx/);
+    await assert.rejects(converter.convert({ bytes: makeHtml('Web page'), fileExtension: 'doc' }), (e: unknown) => e instanceof PdfError && e.code === 'CORRUPT_DOCUMENT' && /an HTML page, not doc/.test(e.message));
+    await assert.rejects(converter.convert({ bytes: await makeDocx(), fileExtension: 'html' }), (e: unknown) => e instanceof PdfError && e.code === 'CORRUPT_DOCUMENT' && /not html/.test(e.message));
+  });
+
   test('LibreOffice killed in the middle of a document: that document still converts', async () => {
     const fallbacks = converter.stats().officeColdFallbacks;
     const pids = await converter.officeWorkerPids();
@@ -211,8 +220,10 @@ describe('converter limits and fallbacks', () => {
         { name: '[Content_Types].xml', data: Buffer.from('<Types/>') },
         { name: 'word/document.xml', data: Buffer.alloc(1024, ' '), declare: 4_000_000_000 },
       ]);
-      await assert.rejects(converter.convert({ bytes: bomb, fileExtension: 'docx' }), isPdfError('DOCUMENT_TOO_LARGE'));
-      await assert.rejects(converter.convert({ bytes: bomb, fileExtension: 'odt' }), isPdfError('DOCUMENT_TOO_LARGE'));
+      // Under every office name: a .doc used to skip the check and reach LibreOffice's detection.
+      for (const fileExtension of ['docx', 'odt', 'doc', 'rtf', 'txt']) {
+        await assert.rejects(converter.convert({ bytes: bomb, fileExtension }), isPdfError('DOCUMENT_TOO_LARGE'), fileExtension);
+      }
       assert.deepEqual(await converter.officeWorkerPids(), [], 'no LibreOffice was started for it');
     } finally {
       await converter.close();

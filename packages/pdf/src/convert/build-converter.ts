@@ -8,7 +8,7 @@ import { OfficeConverter } from './office-converter.ts';
 import { DEFAULT_OFFICE_PATHS, type OfficePaths } from './office-worker.ts';
 import { detectNetworkSandbox } from './detect-network-sandbox.ts';
 import { WorkQueue } from './work-queue.ts';
-import { zipInflatedSize } from './zip-inflated-size.ts';
+import { assertHtmlBytes, resolveOfficeFormat, type OfficeFormat } from './detect-document-format.ts';
 import type { AnchorOptions } from '../anchor/anchor-options.ts';
 import type { DocumentText } from '../anchor/page-text.ts';
 import type { AnchorMatch } from '../anchor/search-anchors.ts';
@@ -42,8 +42,6 @@ export type ConverterOptions = {
   pdfThreads?: number;
 };
 
-/** Formats that are zip packages, checked for zip bombs before LibreOffice unpacks them. */
-const ZIP_PACKAGES = new Set(['docx', 'odt']);
 
 /** One document to turn into PDF. */
 export type ConvertInput = {
@@ -124,14 +122,14 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
             return bytes;
           }, deadline, 'pdf');
         case 'html':
+          assertHtmlBytes(bytes);
           return queues.html.run((signal) => html.convert(bytes, signal), deadline, 'html document');
         case 'office': {
-          const ext = normalizeExtension(fileExtension);
-          const inflated = ZIP_PACKAGES.has(ext) ? zipInflatedSize(bytes) : undefined;
-          if (inflated !== undefined && inflated > maxInflatedBytes) {
-            throw new PdfError('DOCUMENT_TOO_LARGE', `Its ${bytes.byteLength} bytes would unpack to ${inflated}; the limit is ${maxInflatedBytes}.`);
-          }
-          return queues.office.run((signal) => office.convert(bytes, ext, signal), deadline, `${ext} document`);
+          const ext = normalizeExtension(fileExtension) as OfficeFormat;
+          // From the bytes, not the name: zip bombs are refused under any name, and LibreOffice
+          // gets the import filter of what the document really is.
+          const format = resolveOfficeFormat(bytes, ext, { maxInflatedBytes });
+          return queues.office.run((signal) => office.convert(bytes, format, signal), deadline, `${ext} document`);
         }
       }
     },

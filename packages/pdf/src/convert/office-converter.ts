@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PdfError } from '../pdf-error.ts';
+import type { OfficeFormat } from './detect-document-format.ts';
 import { convertWithColdSoffice } from './convert-with-cold-soffice.ts';
 import { DEFAULT_OFFICE_PATHS, OfficeDocumentError, OfficeWorker, type OfficePaths, type OfficeRequest } from './office-worker.ts';
 
@@ -14,15 +15,16 @@ export type OfficeConverterOptions = {
   coldOnly?: boolean;
 };
 
-// Import filters by extension. Naming the filter means a damaged .docx fails to load instead
-// of LibreOffice's type detection falling back to importing its bytes as plain text. .doc is
-// left to detection because many .doc files in the wild are really RTF or HTML.
-const IMPORT_FILTERS: Readonly<Record<string, Pick<OfficeRequest, 'infilter' | 'infilterOptions'>>> = {
+// Import filters by format, every one pinned: the format was read from the bytes
+// (detect-document-format.ts), and naming the filter means LibreOffice never runs its own type
+// detection, which would follow the content into any importer it has (or read a damaged .docx
+// as plain text).
+const IMPORT_FILTERS: Readonly<Record<OfficeFormat, Pick<OfficeRequest, 'infilter' | 'infilterOptions'>>> = {
   docx: { infilter: 'MS Word 2007 XML' },
   odt: { infilter: 'writer8' },
+  doc: { infilter: 'MS Word 97' },
   rtf: { infilter: 'Rich Text Format' },
   txt: { infilter: 'Text (encoded)', infilterOptions: 'UTF8,LF,,,' },
-  doc: {},
 };
 
 /**
@@ -67,14 +69,14 @@ export class OfficeConverter {
   }
 
   /** Converts one office document; `signal` aborts (kills) a conversion that overran. */
-  async convert(bytes: Uint8Array, extension: string, signal: AbortSignal): Promise<Uint8Array> {
+  async convert(bytes: Uint8Array, extension: OfficeFormat, signal: AbortSignal): Promise<Uint8Array> {
     const slot = await this.#acquireSlot();
     const dir = await mkdtemp(join(this.#options.tmpDir, 'job-'));
     try {
       const input = join(dir, `document.${extension}`);
       const output = join(dir, 'document.pdf');
       await writeFile(input, bytes);
-      const filters = IMPORT_FILTERS[extension] ?? {};
+      const filters = IMPORT_FILTERS[extension];
       if (this.#closed) throw new PdfError('CONVERTER_CLOSED');
       const warm = this.#options.coldOnly ? undefined : await this.#worker(slot).catch(() => undefined);
       let pdfPath = output;

@@ -5,12 +5,20 @@ const ZIP64_LOCATOR = 0x07064b50;
 const ZIP64_EOCD = 0x06064b50;
 const CENTRAL_HEADER = 0x02014b50;
 
+/** What a zip's central directory says: its entry names and their total uncompressed size. */
+export type ZipDirectory = { names: string[]; inflatedSize: number };
+
 /**
  * The total uncompressed size a zip (docx, odt) declares for its entries, read from its central
  * directory without inflating anything; undefined when `bytes` is not a readable zip. A small
  * file that declares gigabytes is a zip bomb and is refused before LibreOffice unpacks it.
  */
 export function zipInflatedSize(bytes: Uint8Array): number | undefined {
+  return readZipDirectory(bytes)?.inflatedSize;
+}
+
+/** The central directory of a zip, without inflating anything; undefined when it is not a readable zip. */
+export function readZipDirectory(bytes: Uint8Array): ZipDirectory | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const u16 = (at: number): number => view.getUint16(at, true);
   const u32 = (at: number): number => view.getUint32(at, true);
@@ -34,6 +42,7 @@ export function zipInflatedSize(bytes: Uint8Array): number | undefined {
       offset = u64(zip64 + 48);
     }
     let total = 0;
+    const names: string[] = [];
     for (let i = 0; i < entries; i++) {
       if (u32(offset) !== CENTRAL_HEADER) return undefined;
       let size = u32(offset + 24);
@@ -51,9 +60,11 @@ export function zipInflatedSize(bytes: Uint8Array): number | undefined {
         }
       }
       total += size;
+      if (offset + 46 + nameLength > bytes.byteLength) return undefined;
+      names.push(Buffer.from(bytes.buffer, bytes.byteOffset + offset + 46, nameLength).toString('utf8'));
       offset += 46 + nameLength + extraLength + commentLength;
     }
-    return total;
+    return { names, inflatedSize: total };
   } catch {
     // RangeError: offsets point outside the file.
     return undefined;
