@@ -16,3 +16,11 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-sync',
   '--disable-dev-shm-usage',
 ];
+
+/**
+ * Chromium for untrusted content: through chromium-unprivileged.sh (never root: the profile is
+ * handed to an unprivileged user), with the sandbox on. {@link CHROMIUM_ARGS} without
+ * `--no-sandbox`; the tests' browsers, which only load our own pages, keep the plain launch.
+ */
+export const SANDBOXED_CHROMIUM_PATH = new URL('./chromium-unprivileged.sh', import.meta.url).pathname;
+export const SANDBOXED_CHROMIUM_ARGS: readonly string[] = CHROMIUM_ARGS.filter((a) => a !== '--no-sandbox');

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,7 +88,59 @@ describe('html conversion touches neither the network nor the file system', () =
     assert.match(await popplerText(pdf), /Styled offer/);
     assert.deepEqual(seen, []);
   });
+
+  test('Chromium renders the attacker\'s HTML as an unprivileged user with its sandbox on', async () => {
+    await converter.convert({ bytes: makeHtml('Sandboxed'), fileExtension: 'html' });
+    // The browser this converter started stays up between documents: every Chromium process below this one.
+    const chromium = descendants(process.pid).filter((p) => /chromium/.test(p.cmdline));
+    assert.ok(chromium.some((p) => p.cmdline.includes('--type=renderer')), `a renderer among ${chromium.length} Chromium processes`);
+    for (const p of chromium) {
+      assert.doesNotMatch(p.cmdline, /--no-sandbox/, `pid ${p.pid} runs without the sandbox`);
+      assert.notEqual(p.uid, 0, `pid ${p.pid} (${p.cmdline.slice(0, 80)}) runs as root`);
+    }
+    for (const renderer of chromium.filter((p) => p.cmdline.includes('--type=renderer'))) {
+      assert.equal(renderer.seccomp, 2, `renderer ${renderer.pid} is under a seccomp-bpf filter`);
+      assert.notEqual(renderer.pidNamespace, readlinkSync('/proc/self/ns/pid'), `renderer ${renderer.pid} has its own pid namespace`);
+    }
+  });
 });
+
+type Proc = { pid: number; uid: number; seccomp: number; cmdline: string; pidNamespace: string };
+
+/** Every live process below `root`, from /proc (a process gone meanwhile is skipped). */
+function descendants(root: number): Proc[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // exited while we looked
+    }
+  }
+  const out: Proc[] = [];
+  const queue = [...(children.get(root) ?? [])];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    queue.push(...(children.get(pid) ?? []));
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const field = (name: string) => new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1];
+      out.push({
+        pid,
+        uid: Number(field('Uid')),
+        seccomp: Number(field('Seccomp') ?? 0),
+        cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '),
+        pidNamespace: readlinkSync(`/proc/${pid}/ns/pid`),
+      });
+    } catch {
+      // exited, or its namespace is not ours to read
+    }
+  }
+  return out;
+}
 
 describe('LibreOffice does not fetch what a document links to', () => {
   const seen: string[] = [];

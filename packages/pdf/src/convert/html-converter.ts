@@ -138,7 +138,9 @@ export class HtmlConverter {
       // opens TCP connections to hosts a document names (a meta refresh target, seen by
       // packages/esign/test/reliability): a proxy that refuses everything, loopback included,
       // keeps those connects off the network (port 9 is discard; nothing listens there).
-      const browser = await launchChromium({ args: ['--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>'] });
+      // Attacker HTML is rendered here: never as root, with Chromium's sandbox on (kit's
+      // chromium-unprivileged.sh), on top of the interception and proxy rules.
+      const browser = await launchChromium({ sandboxed: true, args: ['--proxy-server=http://127.0.0.1:9', '--proxy-bypass-list=<-loopback>'] });
       const context = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: 'block', acceptDownloads: false });
       await context.route('**/*', (route) => this.#serve(route));
       return { browser, context };
