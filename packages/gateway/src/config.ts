@@ -19,6 +19,8 @@ export type GatewayConfig = {
   readonly sslCert: { readonly certPem: string; readonly keyPem: string } | undefined;
   /** How long stop waits for in-flight requests before closing sockets. */
   readonly shutdownGraceMs: number;
+  /** The admin API token (Kong-Admin-Token header); required when admin_listen is not loopback. */
+  readonly adminToken?: string | undefined;
 };
 
 /** The raw settings, by Kong's names, as the cli layer collected them from flags and env. */
@@ -31,6 +33,8 @@ export type GatewaySettings = {
   /** PEM text (the cli layer reads files). */
   readonly ssl_cert?: string | undefined;
   readonly ssl_cert_key?: string | undefined;
+  /** The admin token's text (the cli layer reads KONG_ADMIN_TOKEN_FILE). */
+  readonly admin_token?: string | undefined;
 };
 
 /** A bad setting: the message names it (Kong spelling), so start stops with a clear line. */
@@ -76,6 +80,8 @@ export function parseListen(value: string, setting: string): ListenAddress[] {
   return out;
 }
 
+const isLoopbackHost = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
 /** Validates the settings into a GatewayConfig, or throws ConfigError naming the first bad one. */
 export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
   const proxyListen = parseListen(settings.proxy_listen ?? DEFAULTS.proxy_listen, 'proxy_listen');
@@ -96,6 +102,14 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
   }
   if (cert !== undefined && !cert.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError('ssl_cert', 'not a PEM certificate');
   if (key !== undefined && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key)) throw new ConfigError('ssl_cert_key', 'not a PEM private key');
+  const adminToken = settings.admin_token?.trim();
+  if (adminToken !== undefined && (adminToken.length < 16 || /\s/.test(adminToken))) {
+    throw new ConfigError('admin_token', 'must be at least 16 characters without spaces (e.g. openssl rand -hex 32)');
+  }
+  const exposed = adminListen.find((a) => !isLoopbackHost(a.host));
+  if (exposed !== undefined && adminToken === undefined) {
+    throw new ConfigError('admin_listen', `${exposed.host}:${exposed.port} is not a loopback address: anyone who reaches it could replace the configuration; set KONG_ADMIN_TOKEN or KONG_ADMIN_TOKEN_FILE, or listen on 127.0.0.1`);
+  }
   return Object.freeze({
     declarativeConfig: settings.declarative_config,
     proxyListen,
@@ -104,5 +118,6 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
     workers,
     sslCert: cert !== undefined && key !== undefined ? { certPem: cert, keyPem: key } : undefined,
     shutdownGraceMs: 10_000,
+    ...(adminToken !== undefined ? { adminToken } : {}),
   });
 }

@@ -26,6 +26,11 @@ const GATEWAY_ERRORS = {
   // PUT …/healthy|unhealthy with checks off (kong/runloop/balancer/init.lua post_health); the
   // detail message names the upstream: "no healthchecker found for <name>".
   NO_HEALTHCHECKER: { status: 400, message: 'no healthchecker found' },
+  // Admin API exposure: requests a web page could make (foreign Origin, DNS-rebound Host, a
+  // CORS-simple body) and Kong Enterprise RBAC's token check (kong-admin-token).
+  ADMIN_FORBIDDEN: { status: 403, message: 'Forbidden' },
+  ADMIN_UNAUTHORIZED: { status: 401, message: 'Invalid credentials. Token or User credentials required' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported Media Type' },
   // Request bodies (lapis / nginx client_max_body_size).
   BAD_JSON: { status: 400, message: 'Cannot parse JSON body' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request size limit exceeded' },

@@ -56,6 +56,11 @@ export type AdminDeps = {
   readonly maxBodyBytes?: number;
   /** created_at of entities loaded by POST /config; default now (seconds). */
   readonly now?: () => number;
+  /**
+   * Kong-Admin-Token every request must carry (KONG_ADMIN_TOKEN / _FILE); required for a
+   * non-loopback admin_listen. Without it: Host and body-type checks instead (guard-admin-request.ts).
+   */
+  readonly adminToken?: string;
   /** Unexpected failures (answered 500 without detail); default: printed to stderr. */
   readonly onError?: (error: unknown) => void;
 };

@@ -6,6 +6,7 @@ import { exportConfig } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';
 import { KONG_VERSION, type AdminDeps, type AdminResult, type ServerStats } from './admin-types.ts';
 import { routeEntityRequest } from './entity-routes.ts';
+import { guardAdminRequest, hashAdminToken } from './guard-admin-request.ts';
 import { postConfig, type RawBody } from './post-config.ts';
 
 // Kong's admin listener: client_max_body_size 10m (kong/templates/nginx_kong.lua).
@@ -47,6 +48,7 @@ export function buildAdminServer(deps: AdminDeps): Server {
   const counters = { accepted: 0, active: 0, requests: 0 };
   // POST /config is serialised: a second one while the first applies gets Kong's 429.
   let loading = false;
+  const tokenHash = hashAdminToken(deps.adminToken);
 
   const serverStats = (): ServerStats => {
     const proxy = deps.proxyStats?.() ?? { accepted: 0, active: 0, requests: 0 };
@@ -91,8 +93,10 @@ export function buildAdminServer(deps: AdminDeps): Server {
   // Routing order: extra hooks (health endpoints own /upstreams/{u}/health and …/healthy),
   // then /, /status, /config, then the entity endpoints; anything else is Kong's 404.
   const handle = async (req: IncomingMessage): Promise<AdminResult> => {
-    const url = new URL(req.url ?? '/', 'http://admin');
     const method = req.method ?? 'GET';
+    // Before anything is routed or read: what a web page could send is refused here.
+    guardAdminRequest({ method, headers: req.headers, localAddress: req.socket.localAddress, localPort: req.socket.localPort }, tokenHash);
+    const url = new URL(req.url ?? '/', 'http://admin');
     const path = url.pathname;
     for (const hook of deps.extraRoutes ?? []) {
       const result = await hook(method, path, url.searchParams);

@@ -5,6 +5,8 @@ import { ConfigError, type GatewaySettings } from '../config.ts';
 export type StartSettings = GatewaySettings & {
   /** Operator health events across nodes (REDIS_URL). */
   readonly redis_url?: string | undefined;
+  /** A file holding the admin token (KONG_ADMIN_TOKEN_FILE), read into admin_token. */
+  readonly admin_token_file?: string | undefined;
   /** Started by npm start's supervisor (SIGNET_STOP_WITH_PARENT=1): stop when it is gone. */
   readonly supervised: boolean;
 };
@@ -29,6 +31,8 @@ const ENV: Readonly<Record<string, keyof StartSettings>> = {
   KONG_NGINX_WORKER_PROCESSES: 'nginx_worker_processes',
   KONG_SSL_CERT: 'ssl_cert',
   KONG_SSL_CERT_KEY: 'ssl_cert_key',
+  KONG_ADMIN_TOKEN: 'admin_token',
+  KONG_ADMIN_TOKEN_FILE: 'admin_token_file',
   REDIS_URL: 'redis_url',
 };
 
@@ -63,6 +67,15 @@ export async function readStartSettings(
       settings[key] = await readText(value);
     } catch (err) {
       throw new ConfigError(key, `cannot read ${value}: ${(err as Error).message}`);
+    }
+  }
+  const tokenFile = settings.admin_token_file;
+  if (tokenFile !== undefined) {
+    if (settings.admin_token !== undefined) throw new ConfigError('admin_token_file', 'set KONG_ADMIN_TOKEN or KONG_ADMIN_TOKEN_FILE, not both');
+    try {
+      settings.admin_token = (await readText(tokenFile)).trim();
+    } catch (err) {
+      throw new ConfigError('admin_token_file', `cannot read ${tokenFile}: ${(err as Error).message}`);
     }
   }
   const supervised = env[STOP_WITH_PARENT_ENV];

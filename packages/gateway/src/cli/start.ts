@@ -104,6 +104,7 @@ function startAdmin(
       nodeId: deps.nodeId,
       pids: deps.pids,
       proxyStats: () => proxyStatsOf(deps.metrics()),
+      ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
       extraRoutes: [
         (method, path, query) => routeHealthRequest({ snapshot: deps.snapshot, health: deps.health, nodeId: deps.nodeId }, method, path, query),
         metricsRoute({ state: deps.metrics, snapshot: deps.snapshot, health: deps.health }),

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { TLSSocket } from 'node:tls';
+import { normalizePath } from '../declarative/normalize-path.ts';
 import type { RuntimeState } from '../runtime.ts';
 import type { RouterRequest } from '../router/index.ts';
 import { RequestIdSource, VIA } from './kong-headers.ts';
@@ -52,7 +53,10 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     const router = state.router;
     routerRequest.method = req.method ?? 'GET';
     routerRequest.host = scanned.host;
-    routerRequest.path = path;
+    // Kong's router matches the normalised path (router/atc.lua exec: normalize(req_uri, true)),
+    // and the upstream path is composed from it: `/public/../health` is `/health` to every route
+    // rule, so it cannot ride a permissive prefix route past another route's method limit.
+    routerRequest.path = normalizePath(path);
     routerRequest.headers = router.usesHeaders ? req.headers : {};
     routerRequest.sni = listener.scheme === 'https' ? ((req.socket as TLSSocket).servername || undefined) : undefined;
     const match = router.find(routerRequest);
