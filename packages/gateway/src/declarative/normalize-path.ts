@@ -6,28 +6,69 @@ import type { Verdict } from './host-names.ts';
 // RFC 3986 reserved characters plus '%': never percent-decoded by normalisation.
 const RESERVED = new Set([...`!*'();:@&=+$,/?%#[]`].map((c) => c.charCodeAt(0)));
 
-// Decodes byte by byte, as Kong's string.char does, so "%C3%A9" becomes "é" (UTF-8).
-function decodeUnreserved(path: string): string {
+const HEX = /^[0-9A-Fa-f]{2}$/;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isUtf8(bytes: readonly number[]): boolean {
+  try {
+    strictUtf8.decode(Uint8Array.from(bytes));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Decodes byte by byte, as Kong's string.char does, so "%C3%A9" becomes "é" (UTF-8). A JS
+// string cannot hold bytes that are not UTF-8: by default they become U+FFFD (what the schema's
+// "non-normalized path" check compares); with `keepBytes` a run of encoded bytes that is not
+// UTF-8 stays encoded, so escaping the result gives back the bytes Kong would forward.
+function decodeUnreserved(path: string, keepBytes: boolean): string {
+  // Common case, no encoded byte above 0x7f: one pass over the string, no byte buffers.
+  if (!/%[89A-Fa-f][0-9A-Fa-f]/.test(path)) {
+    return path.replace(/%([0-9A-Fa-f]{2})/g, (triplet, hex: string) => {
+      const code = parseInt(hex, 16);
+      return RESERVED.has(code) ? triplet.toUpperCase() : String.fromCharCode(code);
+    });
+  }
   const input = Buffer.from(path, 'utf8');
   const out: number[] = [];
   for (let i = 0; i < input.length; i++) {
     const byte = input[i] as number;
     const hex = byte === 0x25 ? input.subarray(i + 1, i + 3).toString('latin1') : '';
-    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
-      const code = parseInt(hex, 16);
-      if (RESERVED.has(code)) out.push(0x25, ...Buffer.from(hex.toUpperCase(), 'latin1'));
-      else out.push(code);
-      i += 2;
-    } else out.push(byte);
+    if (!HEX.test(hex)) {
+      out.push(byte);
+      continue;
+    }
+    const code = parseInt(hex, 16);
+    if (RESERVED.has(code)) out.push(0x25, ...Buffer.from(hex.toUpperCase(), 'latin1'));
+    else if (code < 0x80 || !keepBytes) out.push(code);
+    else {
+      // The run of encoded bytes from here: decoded if it is UTF-8, else kept as sent.
+      const run: number[] = [];
+      let j = i;
+      for (; input[j] === 0x25; j += 3) {
+        const h = input.subarray(j + 1, j + 3).toString('latin1');
+        if (!HEX.test(h) || parseInt(h, 16) < 0x80) break;
+        run.push(parseInt(h, 16));
+      }
+      if (isUtf8(run)) out.push(...run);
+      else out.push(...Buffer.from(input.subarray(i, j).toString('latin1').toUpperCase(), 'latin1'));
+      i = j - 1;
+      continue;
+    }
+    i += 2;
   }
   return Buffer.from(out).toString('utf8');
 }
 
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
+
 /** Kong's `normalize(uri, merge_slashes)` (RFC 3986 §5.2.4 dot-segment removal). */
-export function normalizePath(uri: string, mergeSlashes = true): string {
+export function normalizePath(uri: string, mergeSlashes = true, keepBytes = false): string {
   if (uri === '' || uri === '/') return uri;
-  let rest = uri.includes('%') ? decodeUnreserved(uri) : uri;
-  if (!rest.includes('.') && (!mergeSlashes || !rest.includes('//'))) return rest;
+  let rest = uri.includes('%') ? decodeUnreserved(uri, keepBytes) : uri;
+  // Nothing to do without a "." or ".." segment or (when merging) a "//".
+  if (!DOT_SEGMENT.test(rest) && (!mergeSlashes || !rest.includes('//'))) return rest;
   const out: string[] = [];
   while (rest.length > 0) {
     if (rest === '/.') rest = '/';
@@ -49,6 +90,29 @@ export function normalizePath(uri: string, mergeSlashes = true): string {
     }
   }
   return out.join('');
+}
+
+/**
+ * The path a request is routed on (kong/router/utils.lua strip_uri_args): Kong's normalisation
+ * with merged slashes, keeping encoded bytes that are not UTF-8 as sent.
+ */
+export function normalizeRequestPath(path: string): string {
+  return normalizePath(path, true, true);
+}
+
+// kong/tools/uri.lua escape: what may travel as is in a request line or header; every other
+// byte (of the UTF-8 form) is percent-encoded.
+const TO_ESCAPE = /[^!#$&'()*+,/:;=?@[\]A-Za-z0-9\-_.~%]/;
+
+/** Kong's `escape(uri)`: the normalised path made safe to forward, its meaning unchanged. */
+export function escapeUri(uri: string): string {
+  if (!TO_ESCAPE.test(uri)) return uri;
+  let out = '';
+  for (const byte of Buffer.from(uri, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += byte < 0x80 && !TO_ESCAPE.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
 }
 
 /** typedefs.lua validate_path: RFC 3986 path characters and well-formed percent-encoding. */

@@ -95,10 +95,11 @@ export class GrpcProxy {
     });
     if (match === undefined) return answerError(stream, 'NO_ROUTE');
     if (match.httpsRedirectStatus !== undefined) return answerError(stream, 'HTTPS_REQUIRED');
-    void this.#forward(stream, headers, info, match.value);
+    // The path the call was routed on (normalised, as Kong forwards it), with its query if any.
+    void this.#forward(stream, headers, info, match.value, match.upstreamPath + (q === -1 ? '' : rawPath.slice(q)));
   }
 
-  async #forward(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo, target: GrpcTarget): Promise<void> {
+  async #forward(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo, target: GrpcTarget, path: string): Promise<void> {
     const { service, upstream, balancer } = target;
     let triesLeft = service.retries;
     let address: Address | undefined;
@@ -138,7 +139,7 @@ export class GrpcProxy {
       : (target.route.preserve_host && headers[':authority'] ? headers[':authority'] : target.endpointAuthority);
     const out = forwardable(headers, {
       ':method': headers[':method'] ?? 'POST',
-      ':path': headers[':path'] ?? '/',
+      ':path': path,
       ':scheme': target.tls ? 'https' : 'http',
       ':authority': authority,
     });

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { TLSSocket } from 'node:tls';
-import { normalizePath } from '../declarative/normalize-path.ts';
 import type { RuntimeState } from '../runtime.ts';
 import type { RouterRequest } from '../router/index.ts';
 import { RequestIdSource, VIA } from './kong-headers.ts';
@@ -53,10 +52,9 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     const router = state.router;
     routerRequest.method = req.method ?? 'GET';
     routerRequest.host = scanned.host;
-    // Kong's router matches the normalised path (router/atc.lua exec: normalize(req_uri, true)),
-    // and the upstream path is composed from it: `/public/../health` is `/health` to every route
-    // rule, so it cannot ride a permissive prefix route past another route's method limit.
-    routerRequest.path = normalizePath(path);
+    // The router matches Kong's normalised form of this path and composes the upstream path
+    // from it; X-Forwarded-Path and hash_on keep the path as sent.
+    routerRequest.path = path;
     routerRequest.headers = router.usesHeaders ? req.headers : {};
     routerRequest.sni = listener.scheme === 'https' ? ((req.socket as TLSSocket).servername || undefined) : undefined;
     const match = router.find(routerRequest);

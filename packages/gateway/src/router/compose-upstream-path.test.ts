@@ -23,6 +23,13 @@ const rows: [string | null, string, boolean, string, string][] = [
   ['/srv/', '/rou', true, '/rou/x', '/srv/x'],
   ['/srv/', '/rou', true, '/roux', '/srv/x'],
   ['/srv/', '/rou', false, '/rou', '/srv/rou'],
+  // sanitize_uri_postfix: a leading dot segment after the prefix is dropped.
+  ['/srv', '/foo', true, '/foo..', '/srv'],
+  ['/srv', '/foo', true, '/foo.', '/srv'],
+  ['/srv', '/foo', true, '/foo../x', '/srv/x'],
+  ['/srv', '/foo', true, '/foo./x', '/srv/x'],
+  ['/srv/', '/foo', true, '/foo../x', '/srv/x'],
+  ['/srv', '/foo', true, '/foo...', '/srv/...'],
 ];
 
 for (const [servicePath, matched, strip, request, expected] of rows) {

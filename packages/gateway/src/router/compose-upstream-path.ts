@@ -1,8 +1,18 @@
+// kong/router/utils.lua sanitize_uri_postfix: the rest of a normalised path after the route's
+// prefix may still begin with a dot segment ("/foo.." matches the prefix "/foo"); dropping it
+// keeps the request inside the service's path.
+function sanitizePostfix(postfix: string): string {
+  if (postfix === '.' || postfix === '..') return '';
+  if (postfix.startsWith('./')) return postfix.slice(2);
+  if (postfix.startsWith('../')) return postfix.slice(3);
+  return postfix;
+}
+
 /**
  * The path sent upstream, Kong's `path_handling: v0` (kong/router/utils.lua get_upstream_uri_v0;
  * the table in spec/fixtures/router_path_handling_tests.lua). `servicePath` null means "/";
  * `matched` is the part of `requestPath` the route's path matched (the prefix, or the whole regex
- * match); the query string is not part of any argument.
+ * match); the query string is not part of any argument. `requestPath` is the normalised path.
  */
 export function composeUpstreamPath(
   servicePath: string | null,
@@ -16,7 +26,7 @@ export function composeUpstreamPath(
     if (baseEndsWithSlash) return base + requestPath.slice(1);
     return requestPath === '/' ? base : base + requestPath;
   }
-  const postfix = requestPath.slice(matched.length);
+  const postfix = sanitizePostfix(requestPath.slice(matched.length));
   if (baseEndsWithSlash) {
     if (postfix === '') {
       if (base === '/') return '/';

@@ -52,6 +52,17 @@ test('router: https-only route reached over http carries the redirect status', (
   assert.equal(router.find(req({ scheme: 'https' }))?.httpsRedirectStatus, undefined);
 });
 
+test('router: routes on the normalised path and forwards it escaped', () => {
+  const router = build([route({ name: 'pub', paths: ['/public'] }), route({ name: 'health', paths: ['/health'], methods: ['GET'], strip_path: false })]);
+  assert.equal(router.find(req({ method: 'POST', path: '/public/../health' })), undefined);
+  assert.equal(router.find(req({ method: 'POST', path: '/public/%2e%2e/health' })), undefined);
+  const m = router.find(req({ path: '/public/%2E./health' }));
+  assert.equal(m?.value, 'health');
+  assert.equal(m?.upstreamPath, '/health');
+  assert.equal(router.find(req({ path: '/public/a%20b' }))?.upstreamPath, '/a%20b');
+  assert.equal(router.find(req({ path: '/public/%7euser' }))?.upstreamPath, '/~user');
+});
+
 test('router: upstream path from strip_path and the regex match', () => {
   const router = build([route({ name: 're', paths: ['~/v\\d+'] }), route({ name: 'keep', paths: ['/keep'], strip_path: false })], '/svc');
   assert.equal(router.find(req({ path: '/v12/items' }))?.upstreamPath, '/svc/items');

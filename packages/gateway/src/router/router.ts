@@ -1,4 +1,5 @@
 import type { Route } from '../declarative/types.ts';
+import { escapeUri, normalizeRequestPath } from '../declarative/normalize-path.ts';
 import { compareCompiledRoutes, compileRoute, type CompiledRoute } from './compile-route.ts';
 import { composeUpstreamPath } from './compose-upstream-path.ts';
 
@@ -7,7 +8,7 @@ export type RouterRequest = {
   readonly method: string;
   /** The Host header as sent (may carry a port). */
   readonly host: string | undefined;
-  /** The request path without the query string. */
+  /** The request path as sent, without the query string (routing normalises it). */
   readonly path: string;
   /** Request headers by lower-case name, as node:http gives them. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -22,8 +23,9 @@ export type RouterRequest = {
 export type RouteMatch<T> = {
   readonly route: Route;
   readonly value: T;
+  /** The path to forward: composed from the normalised path, escaped as Kong does. */
   readonly upstreamPath: string;
-  /** The part of the path the route's path matched (prefix, or whole regex match). */
+  /** The part of the normalised path the route's path matched (prefix, or whole regex match). */
   readonly matched: string;
   /** Named and numbered groups of a regex path match (upstream hash_on uri_capture), if any. */
   readonly captures: Readonly<Record<string, string | undefined>> | undefined;
@@ -101,7 +103,9 @@ export class Router<T> {
         host = host.slice(0, colon);
       }
     }
-    const path = req.path;
+    // Kong routes on the normalised path (kong/router/utils.lua strip_uri_args), so dot
+    // segments cannot carry a request to a route its real path does not match.
+    const path = normalizeRequestPath(req.path);
     for (const c of this.#matchers) {
       if (c.methods !== undefined && !c.methods.has(req.method)) continue;
       if (c.hosts !== undefined && !hostMatches(c, host, hostPort)) continue;
@@ -127,7 +131,7 @@ export class Router<T> {
       return {
         route,
         value: c.entry.value,
-        upstreamPath: composeUpstreamPath(c.entry.servicePath, path, matched, route.strip_path),
+        upstreamPath: escapeUri(composeUpstreamPath(c.entry.servicePath, path, matched, route.strip_path)),
         matched,
         captures,
         httpsRedirectStatus,

@@ -1,13 +1,18 @@
-// Routes match the normalised request path, as Kong's router does (router/atc.lua exec:
-// normalize(req_uri, true)), and the upstream gets the path composed from it. Sent raw with
-// node:http: a URL parser (undici, browsers) would resolve the dot segments before sending.
+// Routes match the normalised request path, as Kong's router does (kong/router/utils.lua
+// strip_uri_args: normalize(req_uri, true)): dot segments (plain or percent-encoded) cannot carry
+// a request past the route it is really for, nor out of its service's base path, and the
+// upstream gets the path composed from the normalised one, escaped as Kong escapes it
+// (kong/tools/uri.lua escape), so decoding never puts a space or a line break in the request
+// line. Requests are sent raw: a URL parser (undici, browsers) would resolve the dot segments.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { test } from 'node:test';
+import { startGatewayProcess } from '../health/gateway-process.ts';
 import { route, service, snapshot, target, upstream } from '../snapshot.fixture.ts';
-import { startGateway, startUpstream } from './proxy.fixture.ts';
+import { startGateway, startUpstream, type FakeUpstream } from './proxy.fixture.ts';
 
-function raw(port: number, method: string, path: string): Promise<{ status: number; body: string }> {
+function rawHttp(port: number, method: string, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, method, agent: false }, (res) => {
       let body = '';
@@ -39,21 +44,138 @@ test('a dot-segment path cannot ride a permissive prefix route past another rout
   }));
 
   // Before: the raw path matched /public and the upstream, resolving it, served POST /health.
-  const sneaky = await raw(g.port, 'POST', '/public/../health');
+  const sneaky = await rawHttp(g.port, 'POST', '/public/../health');
   assert.equal(sneaky.status, 404, sneaky.body);
   assert.match(sneaky.body, /no Route matched with those values/);
   assert.equal(pub.hits, 0, 'nothing reached the public service');
   for (const variant of ['/public/%2e%2e/health', '/public/./../health', '//public/../health']) {
-    assert.equal((await raw(g.port, 'POST', variant)).status, 404, variant);
+    assert.equal((await rawHttp(g.port, 'POST', variant)).status, 404, variant);
   }
   assert.equal(pub.hits + internal.hits, 0);
 
   // The GET the route allows goes through, and the upstream gets the normalised path.
-  const allowed = await raw(g.port, 'GET', '/public/../health');
+  const allowed = await rawHttp(g.port, 'GET', '/public/../health');
   assert.equal(allowed.status, 200, allowed.body);
   assert.equal(internal.hits, 1);
   assert.equal((JSON.parse(allowed.body) as { url: string }).url, '/health');
-  const kept = await raw(g.port, 'POST', '/public/a/./b//c');
+  const kept = await rawHttp(g.port, 'POST', '/public/a/./b//c');
   assert.equal(kept.status, 200);
   assert.equal((JSON.parse(kept.body) as { url: string }).url, '/public/a/b/c');
+});
+
+// The same attacks against the real `signet-gateway start` process, plus the service path and
+// what is forwarded.
+const kongYml = (publicUp: number, healthUp: number, basedUp: number): string => `_format_version: "3.0"
+services:
+  - name: public
+    url: http://127.0.0.1:${publicUp}
+    routes:
+      - name: public
+        paths: [/public]
+        strip_path: false
+  - name: health
+    url: http://127.0.0.1:${healthUp}
+    routes:
+      - name: health
+        paths: [/health]
+        methods: [GET]
+        strip_path: false
+  - name: based
+    url: http://127.0.0.1:${basedUp}/srv
+    routes:
+      - name: based
+        paths: [/foo]
+`;
+
+type Answer = { status: number; body: string };
+
+/** One request as raw bytes (request target exactly as given), answered then closed. */
+function raw(base: string, method: string, target: string): Promise<Answer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+      const head = text.slice(0, text.indexOf('\r\n\r\n'));
+      const body = text.slice(head.length + 4);
+      resolve({ status, body: /^transfer-encoding: chunked/im.test(head) ? dechunk(body) : body });
+    });
+    socket.write(`${method} ${target} HTTP/1.1\r\nHost: gw.test\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+function dechunk(body: string): string {
+  let out = '';
+  let rest = body;
+  for (;;) {
+    const eol = rest.indexOf('\r\n');
+    const size = parseInt(rest.slice(0, eol), 16);
+    if (!(size > 0)) return out;
+    out += rest.slice(eol + 2, eol + 2 + size);
+    rest = rest.slice(eol + 4 + size);
+  }
+}
+
+/** What the fake upstream saw: the request target it received. */
+const seen = (answer: Answer): { url: string; method: string; headers: Record<string, string> } => {
+  assert.equal(answer.status, 200, answer.body);
+  return JSON.parse(answer.body) as { url: string; method: string; headers: Record<string, string> };
+};
+
+test('dot segments, plain or percent-encoded, route and forward on the normalised path', async (t) => {
+  const [pub, health, based]: FakeUpstream[] = [await startUpstream(t), await startUpstream(t), await startUpstream(t)];
+  const g = await startGatewayProcess(t, kongYml(pub!.port, health!.port, based!.port));
+
+  await t.test('POST through /public/../health does not reach the GET-only /health route', async () => {
+    for (const target of ['/public/../health', '/public/%2e%2e/health', '/public/%2E%2E/health', '/public/.%2e/health', '/public/./../health', '/public//..//health']) {
+      const answer = await raw(g.proxy, 'POST', target);
+      assert.equal(answer.status, 404, `${target}: ${answer.body}`);
+      assert.match(answer.body, /no Route matched with those values/);
+    }
+    assert.equal(pub!.hits + health!.hits, 0);
+  });
+
+  await t.test('GET /public/../health is the /health route, and its upstream gets /health', async () => {
+    const got = seen(await raw(g.proxy, 'GET', '/public/../health?x=%2e%2e'));
+    assert.equal(health!.hits, 1);
+    assert.equal(pub!.hits, 0);
+    assert.equal(got.url, '/health?x=%2e%2e');
+    // X-Forwarded-Path is the path the client sent (Kong: ctx.request_uri without the query).
+    assert.equal(got.headers['x-forwarded-path'], '/public/../health');
+  });
+
+  await t.test('a dot-dot after the route prefix cannot climb out of the service path', async () => {
+    // "/foo.." and "/foo../x" match the prefix /foo; Kong drops the leading ".." of the rest.
+    assert.equal(seen(await raw(g.proxy, 'GET', '/foo..')).url, '/srv');
+    assert.equal(seen(await raw(g.proxy, 'GET', '/foo../etc/passwd')).url, '/srv/etc/passwd');
+    assert.equal(seen(await raw(g.proxy, 'GET', '/foo%2e%2e/x')).url, '/srv/x');
+    assert.equal(seen(await raw(g.proxy, 'GET', '/foo/./bar/../baz')).url, '/srv/baz');
+    // "/foo/.." is "/": no route.
+    assert.equal((await raw(g.proxy, 'GET', '/foo/..')).status, 404);
+  });
+
+  await t.test('the forwarded path is escaped as Kong escapes it', async () => {
+    const forwarded = async (target: string): Promise<string> => seen(await raw(g.proxy, 'GET', target)).url;
+    // Unreserved characters are decoded; others decoded then escaped again; reserved ones stay
+    // encoded (upper-cased); bytes that are not UTF-8 stay as they were sent.
+    assert.equal(await forwarded('/public/%7euser/%41'), '/public/~user/A');
+    assert.equal(await forwarded('/public/a%20b%7c'), '/public/a%20b%7C');
+    assert.equal(await forwarded('/public/caf%C3%A9'), '/public/caf%C3%A9');
+    assert.equal(await forwarded('/public/a%2fb/..%2F..%2Fhealth'), '/public/a%2Fb/..%2F..%2Fhealth');
+    assert.equal(await forwarded('/public/%FF%fe'), '/public/%FF%FE');
+    assert.equal(await forwarded('/public/x?q=%7e'), '/public/x?q=%7e');
+  });
+
+  await t.test('decoded line breaks and spaces never reach the request line: no request injected upstream', async () => {
+    const before = pub!.hits + health!.hits;
+    const injected = seen(await raw(g.proxy, 'GET', '/public/a%20HTTP/1.1%0D%0AX-Injected:%20yes%0D%0A%0D%0AGET%20/health'));
+    assert.equal(injected.url, '/public/a%20HTTP/1.1%0D%0AX-Injected:%20yes%0D%0A%0D%0AGET%20/health');
+    assert.equal(injected.headers['x-injected'], undefined);
+    // Exactly one request reached the upstreams.
+    assert.equal(pub!.hits + health!.hits, before + 1);
+    assert.equal(seen(await raw(g.proxy, 'GET', '/public/my%20file.pdf')).url, '/public/my%20file.pdf');
+  });
 });
