@@ -35,3 +35,17 @@ test('buildGatewayConfig: defaults, workers, certificate pairing', () => {
   assert.throws(() => buildGatewayConfig({ ssl_cert: 'nope', ssl_cert_key: '-----BEGIN PRIVATE KEY-----' }), /ssl_cert: not a PEM certificate/);
   assert.ok(Object.isFrozen(config));
 });
+
+test('buildGatewayConfig: the admin API off loopback needs a token; no ssl on the admin listener', () => {
+  for (const listen of ['127.0.0.1:8001', '127.0.0.2:0', '[::1]:8001', 'localhost:8001', 'off']) {
+    assert.equal(buildGatewayConfig({ admin_listen: listen }).adminToken, undefined, listen);
+  }
+  for (const listen of ['0.0.0.0:8001', '[::]:8001', '10.1.2.3:8001', 'admin.internal:8001', '127.0.0.1:8001, 0.0.0.0:8002']) {
+    assert.throws(
+      () => buildGatewayConfig({ admin_listen: listen }),
+      (e: unknown) => e instanceof ConfigError && e.setting === 'admin_listen' && /is not a loopback address.*KONG_ADMIN_TOKEN or KONG_ADMIN_TOKEN_FILE/.test(e.message),
+      listen,
+    );
+  }
+  assert.throws(() => buildGatewayConfig({ admin_listen: '127.0.0.1:8444 ssl' }), /admin_listen: 127\.0\.0\.1:8444: the admin API serves plain HTTP only/);
+});

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { isLoopbackAddress } from './admin/listener-address.ts';
 
 /** One listener of Kong's `*_listen` settings. */
 export type ListenAddress = { readonly host: string; readonly port: number; readonly ssl: boolean };
@@ -80,7 +81,7 @@ export function parseListen(value: string, setting: string): ListenAddress[] {
   return out;
 }
 
-const isLoopbackHost = (host: string): boolean => host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+const isLoopbackHost = (host: string): boolean => host === 'localhost' || isLoopbackAddress(host);
 
 /** Validates the settings into a GatewayConfig, or throws ConfigError naming the first bad one. */
 export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
@@ -106,6 +107,9 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
   if (adminToken !== undefined && (adminToken.length < 16 || /\s/.test(adminToken))) {
     throw new ConfigError('admin_token', 'must be at least 16 characters without spaces (e.g. openssl rand -hex 32)');
   }
+  // The admin API serves plain HTTP: an `ssl` flag would be a silent downgrade.
+  const tls = adminListen.find((a) => a.ssl);
+  if (tls !== undefined) throw new ConfigError('admin_listen', `${tls.host}:${tls.port}: the admin API serves plain HTTP only; remove 'ssl' (keep it on loopback, or put a TLS proxy in front)`);
   const exposed = adminListen.find((a) => !isLoopbackHost(a.host));
   if (exposed !== undefined && adminToken === undefined) {
     throw new ConfigError('admin_listen', `${exposed.host}:${exposed.port} is not a loopback address: anyone who reaches it could replace the configuration; set KONG_ADMIN_TOKEN or KONG_ADMIN_TOKEN_FILE, or listen on 127.0.0.1`);

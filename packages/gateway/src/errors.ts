@@ -34,6 +34,8 @@ const GATEWAY_ERRORS = {
   // Request bodies (lapis / nginx client_max_body_size).
   BAD_JSON: { status: 400, message: 'Cannot parse JSON body' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request size limit exceeded' },
+  // kong/api/api_helpers.lua before_filter.
+  MULTIPLE_CONTENT_TYPES: { status: 400, message: 'Multiple Content-Type headers not allowed' },
   // POST /config (kong/api/routes/config.lua).
   CONFIG_EXPECTED: { status: 400, message: 'expected a declarative configuration' },
   CONFIG_LOADING: { status: 429, message: 'Currently loading previous configuration' },

@@ -6,7 +6,8 @@ import { exportConfig } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';
 import { KONG_VERSION, type AdminDeps, type AdminResult, type ServerStats } from './admin-types.ts';
 import { routeEntityRequest } from './entity-routes.ts';
-import { guardAdminRequest, hashAdminToken } from './guard-admin-request.ts';
+import { hashAdminToken } from './admin-token.ts';
+import { guardAdminRequest } from './guard-admin-request.ts';
 import { postConfig, type RawBody } from './post-config.ts';
 
 // Kong's admin listener: client_max_body_size 10m (kong/templates/nginx_kong.lua).
@@ -94,10 +95,10 @@ export function buildAdminServer(deps: AdminDeps): Server {
   // then /, /status, /config, then the entity endpoints; anything else is Kong's 404.
   const handle = async (req: IncomingMessage): Promise<AdminResult> => {
     const method = req.method ?? 'GET';
-    // Before anything is routed or read: what a web page could send is refused here.
-    guardAdminRequest({ method, headers: req.headers, localAddress: req.socket.localAddress, localPort: req.socket.localPort }, tokenHash);
     const url = new URL(req.url ?? '/', 'http://admin');
     const path = url.pathname;
+    // Before anything is routed or read: what a web page could send is refused here.
+    guardAdminRequest({ method, pathname: path, headers: req.headers, rawHeaders: req.rawHeaders, localAddress: req.socket.localAddress, localPort: req.socket.localPort }, tokenHash);
     for (const hook of deps.extraRoutes ?? []) {
       const result = await hook(method, path, url.searchParams);
       if (result !== undefined) return result;
@@ -167,9 +168,15 @@ export function buildAdminServer(deps: AdminDeps): Server {
         // catalog's generic 500 (never its message).
         const e = error instanceof GatewayError ? error : new GatewayError('UNEXPECTED', {}, { cause: error });
         if (!(error instanceof GatewayError)) (deps.onError ?? ((x: unknown) => console.error('admin API:', x)))(error);
-        // The request body may be unread (errors before readBody): close rather than reuse.
-        if (!req.complete) res.setHeader('connection', 'close');
-        send(req, res, { status: e.status, body: e.toBody(), ...(e.detail.headers === undefined ? {} : { headers: e.detail.headers }) });
+        const answer = (): void => send(req, res, { status: e.status, body: e.toBody(), ...(e.detail.headers === undefined ? {} : { headers: e.detail.headers }) });
+        if (req.complete) return answer();
+        // The body is unread (refused before readBody): close rather than reuse. A body of a
+        // declared size within the limit is read and dropped first, so the client, still
+        // sending it, gets the answer instead of a reset connection.
+        res.setHeader('connection', 'close');
+        const declared = Number(req.headers['content-length'] ?? NaN);
+        if (!(declared <= (deps.maxBodyBytes ?? DEFAULT_MAX_BODY))) return answer();
+        req.once('end', answer).once('error', () => res.destroy()).resume();
       },
     );
   });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { ConfigError } from '../config.ts';
 import { readStartSettings } from './read-start-settings.ts';
 
-const files: Record<string, string> = { '/tls/cert.pem': '-----BEGIN CERTIFICATE-----\nX\n', '/tls/key.pem': '-----BEGIN PRIVATE KEY-----\nY\n' };
+const files: Record<string, string> = { '/run/admin-token': 'tok-0123456789abcdef\n', '/tls/cert.pem': '-----BEGIN CERTIFICATE-----\nX\n', '/tls/key.pem': '-----BEGIN PRIVATE KEY-----\nY\n' };
 const readText = (path: string): Promise<string> => {
   const text = files[path];
   return text === undefined ? Promise.reject(new Error('ENOENT')) : Promise.resolve(text);
@@ -41,4 +41,12 @@ test('bad options name the setting', async () => {
   await assert.rejects(readStartSettings(['--nope'], {}, readText), (e: unknown) => e instanceof ConfigError && e.setting === '--nope');
   await assert.rejects(readStartSettings(['--config'], {}, readText), /--config: needs a value/);
   await assert.rejects(readStartSettings(['--ssl-cert', '/missing.pem'], {}, readText), /ssl_cert: cannot read \/missing.pem/);
+});
+
+test('the admin token: KONG_ADMIN_TOKEN, or the text of KONG_ADMIN_TOKEN_FILE; not both', async () => {
+  assert.equal((await readStartSettings([], { KONG_ADMIN_TOKEN: 'tok-from-env-0123456' }, readText)).admin_token, 'tok-from-env-0123456');
+  assert.equal((await readStartSettings([], { KONG_ADMIN_TOKEN_FILE: '/run/admin-token' }, readText)).admin_token, 'tok-0123456789abcdef');
+  assert.equal('admin_token' in (await readStartSettings([], { KONG_ADMIN_TOKEN: '' }, readText)), false);
+  await assert.rejects(readStartSettings([], { KONG_ADMIN_TOKEN: 'x', KONG_ADMIN_TOKEN_FILE: '/run/admin-token' }, readText), /not both/);
+  await assert.rejects(readStartSettings([], { KONG_ADMIN_TOKEN_FILE: '/missing' }, readText), (e: unknown) => e instanceof ConfigError && e.setting === 'admin_token_file');
 });

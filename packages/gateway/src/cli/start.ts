@@ -112,7 +112,7 @@ function startAdmin(
       configuration: { proxy_listen: config.proxyListen.map(urlOf), admin_listen: config.adminListen.map(urlOf), stream_listen: (config.streamListen ?? []).map((a) => `${a.host}:${a.port}${a.ssl ? ' ssl' : ''}`), nginx_worker_processes: config.workers },
     });
     const bound = await listenAdmin(server, address);
-    log.info({ url: urlOf(bound) }, `admin listening on ${urlOf(bound)}`);
+    log.info({ url: urlOf(bound), token: config.adminToken !== undefined }, `admin listening on ${urlOf(bound)}`);
     return server;
   }));
 }
