@@ -1,5 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadSystemConfig, SystemConfigError } from './config.ts';
 
 test('defaults: the architecture\'s ports, var/ under the repo, PUBLIC_URL through the gateway', () => {
@@ -14,7 +17,18 @@ test('defaults: the architecture\'s ports, var/ under the repo, PUBLIC_URL throu
     esignPorts: [3001, 3002],
     logFormat: 'pretty',
     logHealthProbes: false,
+    adminToken: undefined,
   });
+});
+
+test('the gateway admin token the operator exported is known to the launcher, inline or from its file', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'signet-token-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'token'), 'c0ffee00c0ffee00c0ffee00c0ffee00\n');
+  assert.equal(loadSystemConfig({ KONG_ADMIN_TOKEN: 'abcdefabcdefabcdef' }, '/r').adminToken, 'abcdefabcdefabcdef');
+  assert.equal(loadSystemConfig({ KONG_ADMIN_TOKEN_FILE: join(dir, 'token') }, '/r').adminToken, 'c0ffee00c0ffee00c0ffee00c0ffee00');
+  assert.throws(() => loadSystemConfig({ KONG_ADMIN_TOKEN_FILE: join(dir, 'missing') }, '/r'), (e: Error) => e instanceof SystemConfigError && /KONG_ADMIN_TOKEN_FILE: cannot read/.test(e.message));
+  assert.throws(() => loadSystemConfig({ KONG_ADMIN_TOKEN: 'x'.repeat(20), KONG_ADMIN_TOKEN_FILE: join(dir, 'token') }, '/r'), SystemConfigError);
 });
 
 test('environment overrides are validated and normalised', () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 
 /** Settings of `npm start`, read once from the environment and validated before anything starts. */
@@ -16,6 +17,12 @@ export type SystemConfig = {
   logFormat: 'pretty' | 'json';
   /** Show the successful /health probes of the gateway's active checker (hidden by default: noise). */
   logHealthProbes: boolean;
+  /**
+   * The gateway admin token when the operator set one (KONG_ADMIN_TOKEN, or the file
+   * KONG_ADMIN_TOKEN_FILE names): the gateway inherits the variable and then demands the
+   * token, so the launcher's own admin probe must send it.
+   */
+  adminToken: string | undefined;
 };
 
 /** A setting that stops start, naming the setting. */
@@ -51,6 +58,18 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: r
   return raw as T;
 }
 
+function adminToken(env: NodeJS.ProcessEnv): string | undefined {
+  const inline = env.KONG_ADMIN_TOKEN === '' ? undefined : env.KONG_ADMIN_TOKEN;
+  const file = env.KONG_ADMIN_TOKEN_FILE === '' ? undefined : env.KONG_ADMIN_TOKEN_FILE;
+  if (inline !== undefined && file !== undefined) throw new SystemConfigError('set KONG_ADMIN_TOKEN or KONG_ADMIN_TOKEN_FILE, not both');
+  if (file === undefined) return inline?.trim();
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new SystemConfigError(`KONG_ADMIN_TOKEN_FILE: cannot read ${file}: ${(err as Error).message}`);
+  }
+}
+
 /** Reads and validates the whole system's settings; throws SystemConfigError on the first bad one. */
 export function loadSystemConfig(env: NodeJS.ProcessEnv, repoRoot: string): SystemConfig {
   const dataDir = env.DATA_DIR ? (isAbsolute(env.DATA_DIR) ? env.DATA_DIR : resolve(repoRoot, env.DATA_DIR)) : join(repoRoot, 'var');
@@ -72,5 +91,6 @@ export function loadSystemConfig(env: NodeJS.ProcessEnv, repoRoot: string): Syst
     esignPorts,
     logFormat: oneOf(env, 'LOG_FORMAT', ['pretty', 'json'], 'pretty'),
     logHealthProbes: oneOf(env, 'LOG_HEALTH_PROBES', ['0', '1', 'false', 'true'], 'false') === '1' || env.LOG_HEALTH_PROBES === 'true',
+    adminToken: adminToken(env),
   };
 }

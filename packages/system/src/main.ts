@@ -119,7 +119,7 @@ function readinessProbes(config: SystemConfig): ReadinessProbe[] {
   const { httpPort, adminPort } = config.gateway;
   return [
     ...config.esignPorts.map((port, i) => ({ part: `esign-${i + 1}`, url: `http://127.0.0.1:${port}/health` })),
-    { part: 'gateway', url: `http://127.0.0.1:${adminPort}/status` },
+    { part: 'gateway', url: `http://127.0.0.1:${adminPort}/status`, ...(config.adminToken ? { headers: { 'kong-admin-token': config.adminToken } } : {}) },
     { part: 'gateway', url: `http://127.0.0.1:${httpPort}/health` },
   ];
 }

@@ -1,7 +1,7 @@
 import { pollUntil } from '@signet/kit';
 
 /** One URL that answers 2xx once a part can serve. */
-export type ReadinessProbe = { part: string; url: string };
+export type ReadinessProbe = { part: string; url: string; headers?: Readonly<Record<string, string>> };
 
 export type WaitOptions = {
   /** Give up on a part after this long. */
@@ -31,7 +31,7 @@ export async function waitUntilReady(probes: readonly ReadinessProbe[], options:
     try {
       const outcome = await pollUntil(async () => {
         if (stopped) return 'stopped' as const;
-        const res = await get(probe.url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+        const res = await get(probe.url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS), ...(probe.headers ? { headers: probe.headers } : {}) });
         await res.body?.cancel();
         return res.ok ? ('ok' as const) : false;
       }, { timeoutMs: options.timeoutMs, intervalMs: options.intervalMs ?? 100, what: `${probe.part} at ${probe.url}` });

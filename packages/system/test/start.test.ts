@@ -23,7 +23,11 @@ async function systemEnv(dataDir: string) {
 test('`npm start`: URLs printed once every part answers, readable logs without probe noise, clean stop on SIGINT', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'signet-start-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
-  const { ports, env } = await systemEnv(dataDir);
+  const { ports, env: base } = await systemEnv(dataDir);
+  // An operator who exported an admin token: the gateway demands it, and start still comes up
+  // (its own readiness probe sends it).
+  const adminToken = 'e3b0c44298fc1c149afbf4c8996fb924';
+  const env = { ...base, KONG_ADMIN_TOKEN: adminToken };
   const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env });
   let started: number[] = [];
   t.after(async () => {
@@ -58,12 +62,15 @@ test('`npm start`: URLs printed once every part answers, readable logs without p
   // Let the active checker probe a few times (interval 1-2 s per target), then look at the logs.
   const admin = `http://127.0.0.1:${ports.admin}`;
   await pollUntil(async () => {
-    const res = await request(`${admin}/upstreams/esign.upstream/health`);
+    const res = await request(`${admin}/upstreams/esign.upstream/health`, { headers: { 'kong-admin-token': adminToken } });
     const body = (await res.body.json()) as { data: { health: string }[] };
     return body.data.length === 2 && body.data.every((d) => d.health === 'HEALTHY');
   }, { timeoutMs: 20_000, what: 'both esign targets HEALTHY' });
   await request(`http://127.0.0.1:${ports.http}/oauth/does-not-exist`).then((r) => r.body.dump());
   await pollUntil(() => /GET \/oauth\/does-not-exist 404/.test(proc.output()), { timeoutMs: 10_000, what: 'the request in the log' });
+  const withoutToken = await request(`${admin}/status`);
+  await withoutToken.body.dump();
+  assert.equal(withoutToken.statusCode, 401, 'the token is required');
   const lines = proc.output().split('\n').filter((l) => l !== '');
   for (const line of lines) {
     assert.match(line, /^(system|esign-1|esign-2|gateway) +\| /, `every line names its part: ${line}`);
