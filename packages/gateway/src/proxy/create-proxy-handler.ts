@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { TLSSocket } from 'node:tls';
+import { escapeUri } from '../declarative/normalize-path.ts';
 import type { RuntimeState } from '../runtime.ts';
 import type { RouterRequest } from '../router/index.ts';
 import { RequestIdSource, VIA } from './kong-headers.ts';
@@ -88,7 +89,8 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
       xForwardedProto +
       'X-Forwarded-Host: ' + hostName.toLowerCase() + '\r\n' +
       'X-Forwarded-Path: ' + path + '\r\n';
-    if (match.route.strip_path && match.matched.length > 1) tail += 'X-Forwarded-Prefix: ' + match.matched + '\r\n';
+    // The match comes from the decoded path: escaped, so a decoded CR LF cannot end the line.
+    if (match.route.strip_path && match.matched.length > 1) tail += 'X-Forwarded-Prefix: ' + escapeUri(match.matched) + '\r\n';
     tail +=
       'X-Real-IP: ' + clientIp + '\r\n' +
       'X-Kong-Request-Id: ' + requestId + '\r\n' +

@@ -179,3 +179,20 @@ test('dot segments, plain or percent-encoded, route and forward on the normalise
     assert.equal(seen(await raw(g.proxy, 'GET', '/public/my%20file.pdf')).url, '/public/my%20file.pdf');
   });
 });
+
+test('a regex route\'s match, taken from the decoded path, is escaped in X-Forwarded-Prefix: no header injection', async (t) => {
+  const up = await startUpstream(t);
+  const u = upstream({ name: 'prefix.test' });
+  const svc = service({ host: 'prefix.test' });
+  const g = await startGateway(t, snapshot({
+    services: [svc], upstreams: [u], targets: [target(u, `127.0.0.1:${up.port}`)],
+    routes: [route({ paths: ['~/api/[^/]+'], service: { id: svc.id } })],
+  }));
+  // %0D%0A decodes to CR LF, which [^/]+ matches: written raw, it would end the header line.
+  const res = await rawHttp(g.port, 'GET', '/api/a%0D%0AX-Evil:%201/rest');
+  assert.equal(res.status, 200, res.body);
+  const echo = JSON.parse(res.body) as { url: string; headers: Record<string, string> };
+  assert.equal(echo.headers['x-evil'], undefined, 'no header was injected');
+  assert.equal(echo.headers['x-forwarded-prefix'], '/api/a%0D%0AX-Evil:%201');
+  assert.equal(echo.url, '/rest');
+});
