@@ -1,12 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { listenOnLoopback } from '@signet/kit/testing';
+import { descendantsOf, listenOnLoopback } from '@signet/kit/testing';
 import { buildConverter, findAnchors, type Converter } from '../src/index.ts';
 import { makeDocxLinkingImage, makeHtml, popplerText } from './documents.fixture.ts';
 
@@ -107,39 +107,23 @@ describe('html conversion touches neither the network nor the file system', () =
 
 type Proc = { pid: number; uid: number; seccomp: number; cmdline: string; pidNamespace: string };
 
-/** Every live process below `root`, from /proc (a process gone meanwhile is skipped). */
+/** What the sandbox test reads of every live process below `root` (one gone meanwhile is skipped). */
 function descendants(root: number): Proc[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // exited while we looked
-    }
-  }
-  const out: Proc[] = [];
-  const queue = [...(children.get(root) ?? [])];
-  while (queue.length > 0) {
-    const pid = queue.shift()!;
-    queue.push(...(children.get(pid) ?? []));
+  return descendantsOf(root).flatMap((pid) => {
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       const field = (name: string) => new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1];
-      out.push({
+      return [{
         pid,
         uid: Number(field('Uid')),
         seccomp: Number(field('Seccomp') ?? 0),
         cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '),
         pidNamespace: readlinkSync(`/proc/${pid}/ns/pid`),
-      });
+      }];
     } catch {
-      // exited, or its namespace is not ours to read
+      return [];
     }
-  }
-  return out;
+  });
 }
 
 describe('LibreOffice does not fetch what a document links to', () => {

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { pollUntil } from '@signet/kit';
-import { listenOnLoopback, startProcess } from '@signet/kit/testing';
+import { descendantsOf, listenOnLoopback, startProcess } from '@signet/kit/testing';
 import { freePorts } from './support/free-ports.ts';
-import { alive, descendantsOf, killLeft } from './support/processes.ts';
+import { alive, killLeft } from './support/processes.ts';
 
 const repoRoot = join(import.meta.dirname, '../../..');
 

@@ -5,9 +5,9 @@ import type { TestContext } from 'node:test';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { pollUntil } from '@signet/kit';
-import { startProcess, type StartedProcess } from '@signet/kit/testing';
+import { descendantsOf, startProcess, type StartedProcess } from '@signet/kit/testing';
 import { freePorts } from './free-ports.ts';
-import { descendantsOf, killLeft } from './processes.ts';
+import { killLeft } from './processes.ts';
 
 const run = promisify(execFile);
 /** The repository root (the cwd of `npm start`). */
