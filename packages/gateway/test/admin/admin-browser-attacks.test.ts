@@ -5,7 +5,6 @@
 // `Kong-Admin-Token` header, required for a non-loopback bind. (admin-exposure.test.ts replays the
 // same against the admin server alone.)
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { issueCertificate } from '@signet/kit';
 import { startProcess } from '@signet/kit/testing';
 import { request } from 'undici';
 import { startGatewayProcess } from '../health/gateway-process.ts';
+import { rawExchange, type RawAnswer } from '../raw-exchange.fixture.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -48,22 +48,9 @@ services:
         paths: [/]
 `;
 
-type Answer = { status: number; headers: string; body: string };
-
 /** One raw HTTP/1.1 exchange on the admin socket (Host and every header exactly as given). */
-function raw(admin: string, head: string, body = ''): Promise<Answer> {
-  const { hostname, port } = new URL(admin);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let text = '';
-    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const end = text.indexOf('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0), headers: text.slice(0, end), body: text.slice(end + 4) });
-    });
-    socket.write(`${head}Connection: close\r\n${body === '' ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`}\r\n${body}`);
-  });
+function raw(admin: string, head: string, body = ''): Promise<RawAnswer> {
+  return rawExchange(admin, `${head}Connection: close\r\n${body === '' ? '' : `Content-Length: ${Buffer.byteLength(body)}\r\n`}\r\n${body}`);
 }
 
 const hostOf = (admin: string): string => new URL(admin).host;

@@ -5,25 +5,17 @@
 // (kong/tools/uri.lua escape), so decoding never puts a space or a line break in the request
 // line. Requests are sent raw: a URL parser (undici, browsers) would resolve the dot segments.
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { test } from 'node:test';
 import { startGatewayProcess } from '../health/gateway-process.ts';
+import { rawExchange } from '../raw-exchange.fixture.ts';
 import { route, service, snapshot, target, upstream } from '../snapshot.fixture.ts';
 import { startGateway, startUpstream, type FakeUpstream } from './proxy.fixture.ts';
 
-function rawHttp(port: number, method: string, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+type Answer = { status: number; body: string };
+
+/** One request with its target exactly as given, answered then closed. */
+const raw = (base: string, method: string, requestTarget: string): Promise<Answer> =>
+  rawExchange(base, `${method} ${requestTarget} HTTP/1.1\r\nHost: gw.test\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
 
 test('a dot-segment path cannot ride a permissive prefix route past another route\'s method limit', async (t) => {
   const pub = await startUpstream(t);
@@ -44,21 +36,21 @@ test('a dot-segment path cannot ride a permissive prefix route past another rout
   }));
 
   // Before: the raw path matched /public and the upstream, resolving it, served POST /health.
-  const sneaky = await rawHttp(g.port, 'POST', '/public/../health');
+  const sneaky = await raw(g.url, 'POST', '/public/../health');
   assert.equal(sneaky.status, 404, sneaky.body);
   assert.match(sneaky.body, /no Route matched with those values/);
   assert.equal(pub.hits, 0, 'nothing reached the public service');
   for (const variant of ['/public/%2e%2e/health', '/public/./../health', '//public/../health']) {
-    assert.equal((await rawHttp(g.port, 'POST', variant)).status, 404, variant);
+    assert.equal((await raw(g.url, 'POST', variant)).status, 404, variant);
   }
   assert.equal(pub.hits + internal.hits, 0);
 
   // The GET the route allows goes through, and the upstream gets the normalised path.
-  const allowed = await rawHttp(g.port, 'GET', '/public/../health');
+  const allowed = await raw(g.url, 'GET', '/public/../health');
   assert.equal(allowed.status, 200, allowed.body);
   assert.equal(internal.hits, 1);
   assert.equal((JSON.parse(allowed.body) as { url: string }).url, '/health');
-  const kept = await rawHttp(g.port, 'POST', '/public/a/./b//c');
+  const kept = await raw(g.url, 'POST', '/public/a/./b//c');
   assert.equal(kept.status, 200);
   assert.equal((JSON.parse(kept.body) as { url: string }).url, '/public/a/b/c');
 });
@@ -86,38 +78,6 @@ services:
       - name: based
         paths: [/foo]
 `;
-
-type Answer = { status: number; body: string };
-
-/** One request as raw bytes (request target exactly as given), answered then closed. */
-function raw(base: string, method: string, target: string): Promise<Answer> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let text = '';
-    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
-      const head = text.slice(0, text.indexOf('\r\n\r\n'));
-      const body = text.slice(head.length + 4);
-      resolve({ status, body: /^transfer-encoding: chunked/im.test(head) ? dechunk(body) : body });
-    });
-    socket.write(`${method} ${target} HTTP/1.1\r\nHost: gw.test\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-  });
-}
-
-function dechunk(body: string): string {
-  let out = '';
-  let rest = body;
-  for (;;) {
-    const eol = rest.indexOf('\r\n');
-    const size = parseInt(rest.slice(0, eol), 16);
-    if (!(size > 0)) return out;
-    out += rest.slice(eol + 2, eol + 2 + size);
-    rest = rest.slice(eol + 4 + size);
-  }
-}
 
 /** What the fake upstream saw: the request target it received. */
 const seen = (answer: Answer): { url: string; method: string; headers: Record<string, string> } => {
@@ -189,7 +149,7 @@ test('a regex route\'s match, taken from the decoded path, is escaped in X-Forwa
     routes: [route({ paths: ['~/api/[^/]+'], service: { id: svc.id } })],
   }));
   // %0D%0A decodes to CR LF, which [^/]+ matches: written raw, it would end the header line.
-  const res = await rawHttp(g.port, 'GET', '/api/a%0D%0AX-Evil:%201/rest');
+  const res = await raw(g.url, 'GET', '/api/a%0D%0AX-Evil:%201/rest');
   assert.equal(res.status, 200, res.body);
   const echo = JSON.parse(res.body) as { url: string; headers: Record<string, string> };
   assert.equal(echo.headers['x-evil'], undefined, 'no header was injected');
