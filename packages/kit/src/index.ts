@@ -3,7 +3,7 @@ export { AppError, assertCatalog, type ErrorCatalog, type ErrorRow } from './app
 /** Deadline polling: how code and tests wait for state without fixed sleeps. */
 export { pollUntil, type PollOptions } from './poll-until.ts';
 /** Private data: a 0700 directory, 0600 files, tightened when they exist with looser modes. */
-export { ensurePrivateDir, ensurePrivateFile, writePrivateFile, PrivatePathError, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.ts';
+export { ensurePrivateDir, ensurePrivateFile, writePrivateFile, PrivatePathError } from './private-files.ts';
 /** Development and test PKI: a CA (optionally name-constrained) and certificates it issues. */
 export { createCertificateAuthority, issueCertificate, type KeyPair, type CertificateRequest, type NameConstraints } from './dev-pki.ts';
 /** Debian's headless Chromium through playwright-core, with the flags this network needs. */

@@ -5,8 +5,8 @@ import { chmodSync, closeSync, mkdirSync, openSync, statSync, writeFileSync } fr
  * the seal: readable by its owner only. Modes are set explicitly, not left to the umask, and an
  * existing directory or file with looser modes is tightened at start.
  */
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
 
 /** Why a data path could not be made private (another owner, a read-only mount): stops the start. */
 export class PrivatePathError extends Error {

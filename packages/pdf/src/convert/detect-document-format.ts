@@ -16,7 +16,7 @@ const ODT_MIMETYPE = 'application/vnd.oasis.opendocument.text';
 const SNIFF_BYTES = 8192;
 
 const startsWith = (bytes: Uint8Array, magic: readonly number[]): boolean => magic.every((b, i) => bytes[i] === b);
-const head = (bytes: Uint8Array, n = SNIFF_BYTES): string => Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(n, bytes.byteLength)).toString('latin1');
+const head = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(SNIFF_BYTES, bytes.byteLength)).toString('latin1');
 
 /**
  * The first zip entry's content as text: ODF's `mimetype`, which the format puts first (stored;
