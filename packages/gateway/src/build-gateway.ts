@@ -44,7 +44,7 @@ export type Gateway = {
 export async function loadSnapshot(config: GatewayConfig): Promise<Snapshot> {
   if (config.declarativeConfig === undefined) return EMPTY_SNAPSHOT;
   const text = await readFile(config.declarativeConfig, 'utf8');
-  return parseDeclarativeConfig(text, { fileName: config.declarativeConfig });
+  return parseDeclarativeConfig(text, { fileName: config.declarativeConfig, ...(config.plugins === undefined ? {} : { enabledPlugins: config.plugins }) });
 }
 
 /** Builds the data plane of one gateway process (not listening yet). */

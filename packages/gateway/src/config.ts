@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { isLoopbackAddress } from './admin/listener-address.ts';
+import { parsePluginsSetting } from './plugins/plugin-schemas.ts';
 
 /** One listener of Kong's `*_listen` settings. */
 export type ListenAddress = { readonly host: string; readonly port: number; readonly ssl: boolean };
@@ -22,6 +23,8 @@ export type GatewayConfig = {
   readonly shutdownGraceMs: number;
   /** The admin API token (Kong-Admin-Token header); required when admin_listen is not loopback. */
   readonly adminToken?: string | undefined;
+  /** The plugins a configuration may use (Kong's `plugins`, default `bundled`); absent = bundled. */
+  readonly plugins?: ReadonlySet<string>;
 };
 
 /** The raw settings, by Kong's names, as the cli layer collected them from flags and env. */
@@ -36,6 +39,8 @@ export type GatewaySettings = {
   readonly ssl_cert_key?: string | undefined;
   /** The admin token's text (the cli layer reads KONG_ADMIN_TOKEN_FILE). */
   readonly admin_token?: string | undefined;
+  /** Kong's `plugins`: "bundled", "off", or a comma list of names (may include "bundled"). */
+  readonly plugins?: string | undefined;
 };
 
 /** A bad setting: the message names it (Kong spelling), so start stops with a clear line. */
@@ -53,6 +58,7 @@ const DEFAULTS = {
   proxy_listen: '0.0.0.0:8000, 0.0.0.0:8443 ssl',
   admin_listen: '127.0.0.1:8001',
   stream_listen: 'off',
+  plugins: 'bundled',
 };
 
 // Kong listen flags this gateway accepts; the ones that change nothing here are ignored.
@@ -114,8 +120,15 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
   if (exposed !== undefined && adminToken === undefined) {
     throw new ConfigError('admin_listen', `${exposed.host}:${exposed.port} is not a loopback address: anyone who reaches it could replace the configuration; set KONG_ADMIN_TOKEN or KONG_ADMIN_TOKEN_FILE, or listen on 127.0.0.1`);
   }
+  let plugins: ReadonlySet<string>;
+  try {
+    plugins = parsePluginsSetting(settings.plugins ?? DEFAULTS.plugins);
+  } catch (e) {
+    throw new ConfigError('plugins', (e as Error).message);
+  }
   return Object.freeze({
     declarativeConfig: settings.declarative_config,
+    plugins,
     proxyListen,
     adminListen,
     streamListen,

@@ -3,6 +3,7 @@ import type { Service, Snapshot, Target, Upstream } from './declarative/types.ts
 import { hostHeaderFor, type ProxyRoute } from './proxy/proxy-route.ts';
 import type { UpstreamTls } from './proxy/upstream-pool.ts';
 import { Router, type RouterEntry } from './router/index.ts';
+import { ConsumerIndex, PLUGIN_HANDLERS, PluginCombos } from './plugins/index.ts';
 import { CertificateStore, type PemPair } from './tls/index.ts';
 
 /** What one configuration compiles to; swapped as a whole, never mutated. */
@@ -12,6 +13,8 @@ export type RuntimeState = {
   /** One balancer per upstream, by upstream name. */
   readonly balancers: ReadonlyMap<string, Balancer>;
   readonly certificates: CertificateStore;
+  /** The load's plugins by scope (the gRPC proxy compiles its routes' plugins from it); undefined when none. */
+  readonly plugins: PluginCombos | undefined;
 };
 
 export type RuntimeOptions = {
@@ -96,6 +99,8 @@ export class Runtime {
       signatures.set(upstream.name, signature);
     }
     const services = new Map(snapshot.services.map((s) => [s.id, s]));
+    // Plugins and the consumers they authenticate are compiled once per load, per route.
+    const combos = snapshot.plugins.length === 0 ? undefined : new PluginCombos(snapshot.plugins, PLUGIN_HANDLERS, new ConsumerIndex(snapshot));
     const entries: RouterEntry<ProxyRoute>[] = [];
     for (const route of snapshot.routes) {
       // Kong leaves routes without an enabled HTTP(S) service out of the router.
@@ -104,13 +109,15 @@ export class Runtime {
       if (service.protocol !== 'http' && service.protocol !== 'https') continue;
       const upstream = upstreamsByName.get(service.host);
       const tls = service.protocol === 'https' ? upstreamTls(snapshot, service, upstream) : undefined;
+      const plugins = combos?.forRoute(route.id, service.id);
       const value: ProxyRoute = upstream !== undefined
-        ? { route, service, upstream, balancer: balancers.get(upstream.name), endpoint: undefined, endpointHostHeader: '', tls }
+        ? { route, service, upstream, balancer: balancers.get(upstream.name), endpoint: undefined, endpointHostHeader: '', tls, plugins }
         : {
             route, service, upstream: undefined, balancer: undefined,
             endpoint: { host: service.host, port: service.port, key: `${service.host.includes(':') ? `[${service.host}]` : service.host}:${service.port}` },
             endpointHostHeader: hostHeaderFor(service.host, service.port, service.protocol),
             tls,
+            plugins,
           };
       entries.push({ route, servicePath: service.path, value });
     }
@@ -119,6 +126,7 @@ export class Runtime {
       router: new Router(entries),
       balancers,
       certificates: new CertificateStore(snapshot.certificates, snapshot.snis, this.#options.defaultCertificate),
+      plugins: combos,
     };
     this.#signatures = signatures;
     return state;

@@ -63,7 +63,8 @@ export function sni(name: string, cert: Certificate): Sni {
 
 export function snapshot(parts: Partial<Omit<Snapshot, 'hash'>>): Snapshot {
   return {
-    services: [], routes: [], upstreams: [], targets: [], certificates: [], snis: [], ...parts,
+    services: [], routes: [], upstreams: [], targets: [], certificates: [], snis: [],
+    consumers: [], plugins: [], keyauth_credentials: [], basicauth_credentials: [], acls: [], ...parts,
     hash: '0'.repeat(32),
   };
 }

@@ -61,6 +61,8 @@ export type AdminDeps = {
    * non-loopback admin_listen. Without it: Host and body-type checks instead (guard-admin-request.ts).
    */
   readonly adminToken?: string;
+  /** The plugins a configuration may use (Kong's `plugins` setting); default every bundled one. */
+  readonly enabledPlugins?: ReadonlySet<string>;
   /** Unexpected failures (answered 500 without detail); default: printed to stderr. */
   readonly onError?: (error: unknown) => void;
 };

@@ -9,6 +9,7 @@ import { routeEntityRequest } from './entity-routes.ts';
 import { hashAdminToken } from './admin-token.ts';
 import { guardAdminRequest } from './guard-admin-request.ts';
 import { postConfig, type RawBody } from './post-config.ts';
+import { BUNDLED_PLUGINS, PLUGIN_SCHEMAS } from '../plugins/plugin-schemas.ts';
 
 // Kong's admin listener: client_max_body_size 10m (kong/templates/nginx_kong.lua).
 const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
@@ -73,7 +74,11 @@ export function buildAdminServer(deps: AdminDeps): Server {
     hostname: hostname(),
     node_id: deps.nodeId,
     timers: { running: 0, pending: 0 },
-    plugins: { available_on_server: {}, enabled_in_cluster: [] },
+    // Kong: every installed plugin with its version and PRIORITY; those the configuration uses.
+    plugins: {
+      available_on_server: Object.fromEntries([...(deps.enabledPlugins ?? BUNDLED_PLUGINS)].sort().map((name) => [name, { version: KONG_VERSION, priority: PLUGIN_SCHEMAS.get(name)?.priority }])),
+      enabled_in_cluster: [...new Set(deps.snapshot().plugins.map((x) => x.name))].sort(),
+    },
     lua_version: `signet-gateway on Node.js ${process.version}`,
     configuration: { database: 'off', role: 'traditional', router_flavor: 'traditional_compatible', ...deps.configuration },
     pids: deps.pids?.() ?? { master: process.pid, workers: [process.pid] },
@@ -124,6 +129,7 @@ export function buildAdminServer(deps: AdminDeps): Server {
               await deps.applyConfig(snapshot);
             },
             ...(deps.now === undefined ? {} : { now: deps.now() }),
+            ...(deps.enabledPlugins === undefined ? {} : { enabledPlugins: deps.enabledPlugins }),
           });
         } finally {
           loading = false;
@@ -136,7 +142,7 @@ export function buildAdminServer(deps: AdminDeps): Server {
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') body = await readBody(req, deps.maxBodyBytes ?? DEFAULT_MAX_BODY);
     const result = routeEntityRequest(deps.snapshot(), method, path, url.searchParams, () =>
       body === undefined ? {} : parseJsonBody(body),
-    );
+    deps.enabledPlugins);
     if (result === undefined) throw new GatewayError('NOT_FOUND');
     return result;
   };

@@ -1,10 +1,12 @@
 // The read-only entity endpoints of Kong's admin API in DB-less mode (kong.md §5.1), and the
 // refusal of every write (kong/db/strategies/off/init.lua, kong.md §5.2).
-import type { Certificate, Route, Service, Snapshot, Sni, Target, Upstream } from '../declarative/index.ts';
+import type { Certificate, Consumer, Plugin, Route, Service, Snapshot, Sni, Target, Upstream } from '../declarative/index.ts';
 import { formatTarget, validateEntity } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';
 import type { AdminResult } from './admin-types.ts';
 import { paginate } from './paginate.ts';
+import { pluginSchemaView } from './plugin-schema-view.ts';
+import { BUNDLED_PLUGINS, PLUGIN_SCHEMAS } from '../plugins/plugin-schemas.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ok = (body: object): AdminResult => ({ status: 200, body });
@@ -60,7 +62,7 @@ function findCertificate(snapshot: Snapshot, ref: string): Certificate | undefin
   return sni === undefined ? undefined : snapshot.certificates.find((c) => c.id === sni.certificate.id);
 }
 
-type Handler = (snapshot: Snapshot, params: readonly string[], path: string, query: URLSearchParams) => AdminResult;
+type Handler = (snapshot: Snapshot, params: readonly string[], path: string, query: URLSearchParams, enabledPlugins: ReadonlySet<string>) => AdminResult;
 
 type EntityRoute = {
   readonly pattern: RegExp;
@@ -73,6 +75,8 @@ type EntityRoute = {
   readonly get: Handler;
   /** For PATCH/DELETE: does the addressed entity exist? (Kong reads before writing.) */
   readonly exists?: (snapshot: Snapshot, params: readonly string[]) => boolean;
+  /** Not an entity: every method but GET is 405 Method not allowed. */
+  readonly readOnly?: boolean;
 };
 
 const seg = '([^/]+)';
@@ -84,6 +88,93 @@ const getUpstream = (s: Snapshot, ref: string): Upstream => byIdOrName(s.upstrea
 const getSni = (s: Snapshot, ref: string): Sni => byIdOrName(s.snis, ref) ?? notFound();
 const getCertificate = (s: Snapshot, ref: string): Certificate => findCertificate(s, ref) ?? notFound();
 const p = (params: readonly string[], i: number): string => params[i] ?? '';
+
+// /plugins/{id or instance_name}.
+function findPlugin(list: readonly Plugin[], ref: string): Plugin | undefined {
+  return UUID.test(ref) ? list.find((x) => x.id === ref) : list.find((x) => x.instance_name === ref);
+}
+const getPlugin = (list: readonly Plugin[], ref: string): Plugin => findPlugin(list, ref) ?? notFound();
+
+// /consumers/{id or username}.
+function findConsumer(s: Snapshot, ref: string): Consumer | undefined {
+  return (UUID.test(ref) ? s.consumers.find((c) => c.id === ref) : undefined) ?? s.consumers.find((c) => c.username === ref);
+}
+const getConsumer = (s: Snapshot, ref: string): Consumer => findConsumer(s, ref) ?? notFound();
+
+/** /{parent}/{p}/plugins and /{parent}/{p}/plugins/{id}: the plugins configured on that entity. */
+function nestedPlugins(parent: string, field: 'service' | 'route' | 'consumer', parentId: (s: Snapshot, ref: string) => string): EntityRoute[] {
+  const own = (s: Snapshot, ref: string): Plugin[] => {
+    const id = parentId(s, ref);
+    return s.plugins.filter((x) => x[field]?.id === id);
+  };
+  return [
+    {
+      pattern: route(`/${parent}/{}/plugins`), entity: 'plugins', kind: 'collection', parentField: field,
+      get: (s, a, path, q) => ok(paginate(own(s, p(a, 0)), path, q)),
+    },
+    {
+      pattern: route(`/${parent}/{}/plugins/{}`), entity: 'plugins', kind: 'entity',
+      get: (s, a) => ok(getPlugin(own(s, p(a, 0)), p(a, 1))),
+      exists: (s, a) => orUndefined(() => findPlugin(own(s, p(a, 0)), p(a, 1))) !== undefined,
+    },
+  ];
+}
+
+// A lookup whose parent may be missing (its getter throws 404): undefined instead.
+function orUndefined<T>(find: () => T | undefined): T | undefined {
+  try {
+    return find();
+  } catch {
+    return undefined;
+  }
+}
+
+type Credential = { readonly id: string; readonly consumer: { readonly id: string } };
+
+/**
+ * A credential collection: /{name}, /{name}/{id or endpoint key}, /{name}/{c}/consumer, and
+ * /consumers/{c}/{nested} with /consumers/{c}/{nested}/{id or key} (acls: the group name).
+ */
+function credentialRoutes<T extends Credential>(
+  name: string,
+  nested: string,
+  entity: string,
+  list: (s: Snapshot) => readonly T[],
+  byKey: (credential: T, ref: string) => boolean,
+): EntityRoute[] {
+  const find = (items: readonly T[], ref: string): T | undefined => (UUID.test(ref) ? items.find((c) => c.id === ref) : undefined) ?? items.find((c) => byKey(c, ref));
+  const ofConsumer = (s: Snapshot, ref: string): T[] => {
+    const consumer = getConsumer(s, ref);
+    return list(s).filter((c) => c.consumer.id === consumer.id);
+  };
+  // /consumers/{c}/acls/{group}: the group name addresses the membership too.
+  const findNested = (s: Snapshot, consumerRef: string, ref: string): T | undefined =>
+    find(ofConsumer(s, consumerRef), ref) ?? ofConsumer(s, consumerRef).find((c) => (c as unknown as { group?: string }).group === ref);
+  return [
+    { pattern: route(`/${name}`), entity, kind: 'collection', get: (s, _, path, q) => ok(paginate(list(s), path, q)) },
+    {
+      pattern: route(`/${name}/{}`), entity, kind: 'entity',
+      get: (s, a) => ok(find(list(s), p(a, 0)) ?? notFound()),
+      exists: (s, a) => find(list(s), p(a, 0)) !== undefined,
+    },
+    {
+      pattern: route(`/${name}/{}/consumer`), entity: 'consumers', kind: 'entity',
+      get: (s, a) => {
+        const credential = find(list(s), p(a, 0)) ?? notFound();
+        return ok(s.consumers.find((c) => c.id === credential.consumer.id) ?? notFound());
+      },
+    },
+    {
+      pattern: route(`/consumers/{}/${nested}`), entity, kind: 'collection', parentField: 'consumer',
+      get: (s, a, path, q) => ok(paginate(ofConsumer(s, p(a, 0)), path, q)),
+    },
+    {
+      pattern: route(`/consumers/{}/${nested}/{}`), entity, kind: 'entity',
+      get: (s, a) => ok(findNested(s, p(a, 0), p(a, 1)) ?? notFound()),
+      exists: (s, a) => orUndefined(() => findNested(s, p(a, 0), p(a, 1))) !== undefined,
+    },
+  ];
+}
 
 const ROUTES: readonly EntityRoute[] = [
   { pattern: route('/services'), entity: 'services', kind: 'collection', get: (s, _, path, q) => ok(paginate(s.services, path, q)) },
@@ -157,25 +248,41 @@ const ROUTES: readonly EntityRoute[] = [
     },
   },
   { pattern: route('/snis'), entity: 'snis', kind: 'collection', get: (s, _, path, q) => ok(paginate(s.snis, path, q)) },
-  // Kong's other core collections exist but hold nothing here (plugins and consumers are
-  // rejected at load); tools such as decK read them.
-  ...(['plugins', 'consumers', 'ca_certificates'] as const).map((entity): EntityRoute => ({
-    pattern: route(`/${entity}`), entity, kind: 'collection', get: (_s, _a, path, q) => ok(paginate([], path, q)),
-  })),
+  // Kong's other core collections exist but hold nothing here; tools such as decK read them.
+  { pattern: route('/ca_certificates'), entity: 'ca_certificates', kind: 'collection', get: (_s, _a, path, q) => ok(paginate([], path, q)) },
+  // Plugins (kong/api/routes/plugins.lua): /plugins/enabled before /plugins/{id or instance_name}.
   {
-    pattern: route('/services/{}/plugins'), entity: 'plugins', kind: 'collection', parentField: 'service',
-    get: (s, a, path, q) => {
-      getService(s, p(a, 0)); // 404 for an unknown service
-      return ok(paginate([], path, q));
-    },
+    pattern: route('/plugins/enabled'), entity: 'plugins', kind: 'entity', readOnly: true,
+    get: (_s, _a, _p, _q, enabled) => ok({ enabled_plugins: [...enabled].sort() }),
+  },
+  { pattern: route('/plugins'), entity: 'plugins', kind: 'collection', get: (s, _, path, q) => ok(paginate(s.plugins, path, q)) },
+  {
+    pattern: route('/plugins/{}'), entity: 'plugins', kind: 'entity',
+    get: (s, a) => ok(getPlugin(s.plugins, p(a, 0))),
+    exists: (s, a) => findPlugin(s.plugins, p(a, 0)) !== undefined,
   },
   {
-    pattern: route('/routes/{}/plugins'), entity: 'plugins', kind: 'collection', parentField: 'route',
-    get: (s, a, path, q) => {
-      getRoute(s, p(a, 0)); // 404 for an unknown route
-      return ok(paginate([], path, q));
+    pattern: route('/schemas/plugins/{}'), entity: 'plugins', kind: 'entity', readOnly: true,
+    get: (_s, a) => {
+      const schema = PLUGIN_SCHEMAS.get(p(a, 0));
+      if (schema === undefined) throw new GatewayError('NOT_FOUND', { message: `No plugin named '${p(a, 0)}'` });
+      return ok(pluginSchemaView(schema));
     },
   },
+  ...nestedPlugins('services', 'service', (s, ref) => getService(s, ref).id),
+  ...nestedPlugins('routes', 'route', (s, ref) => getRoute(s, ref).id),
+  ...nestedPlugins('consumers', 'consumer', (s, ref) => getConsumer(s, ref).id),
+  // Consumers and the credential collections of the authentication plugins (their api.lua and
+  // admin_api_name): /key-auths, /basic-auths, /acls, and each under /consumers/{c}.
+  { pattern: route('/consumers'), entity: 'consumers', kind: 'collection', get: (s, _, path, q) => ok(paginate(s.consumers, path, q)) },
+  {
+    pattern: route('/consumers/{}'), entity: 'consumers', kind: 'entity',
+    get: (s, a) => ok(getConsumer(s, p(a, 0))),
+    exists: (s, a) => findConsumer(s, p(a, 0)) !== undefined,
+  },
+  ...credentialRoutes('key-auths', 'key-auth', 'keyauth_credentials', (s) => s.keyauth_credentials, (c, ref) => c.key === ref),
+  ...credentialRoutes('basic-auths', 'basic-auth', 'basicauth_credentials', (s) => s.basicauth_credentials, (c, ref) => c.username === ref),
+  ...credentialRoutes('acls', 'acls', 'acls', (s) => s.acls, () => false),
   {
     pattern: route('/snis/{}'), entity: 'snis', kind: 'entity',
     get: (s, a) => ok(getSni(s, p(a, 0))),
@@ -198,7 +305,14 @@ export function routeEntityRequest(
   pathname: string,
   query: URLSearchParams,
   body: () => unknown,
+  enabledPlugins: ReadonlySet<string> = BUNDLED_PLUGINS,
 ): AdminResult | undefined {
+  // POST /schemas/plugins/validate (kong/api/routes/kong.lua): a plugin checked, never stored.
+  if (pathname.replace(/\/$/, '') === '/schemas/plugins/validate') {
+    if (method !== 'POST') throw new GatewayError('METHOD_NOT_ALLOWED');
+    validateEntity('plugins', body(), enabledPlugins);
+    return ok({ message: 'schema validation successful' });
+  }
   for (const r of ROUTES) {
     const m = r.pattern.exec(pathname);
     if (m === null) continue;
@@ -209,7 +323,8 @@ export function routeEntityRequest(
         return notFound();
       }
     });
-    if (method === 'GET' || method === 'HEAD') return r.get(snapshot, params, pathname.replace(/\/$/, ''), query);
+    if (method === 'GET' || method === 'HEAD') return r.get(snapshot, params, pathname.replace(/\/$/, ''), query, enabledPlugins);
+    if (r.readOnly === true) throw new GatewayError('METHOD_NOT_ALLOWED');
     if (r.kind === 'collection') {
       if (method !== 'POST') throw new GatewayError('METHOD_NOT_ALLOWED');
       const input = body();
@@ -217,7 +332,7 @@ export function routeEntityRequest(
         r.parentField !== undefined && typeof input === 'object' && input !== null && !Array.isArray(input)
           ? { ...input, [r.parentField]: p(params, 0) }
           : input;
-      validateEntity(r.entity, withParent);
+      validateEntity(r.entity, withParent, enabledPlugins);
       return refuse('create', r.entity);
     }
     switch (method) {

@@ -4,7 +4,7 @@
 // YAML/JSON text itself. Nothing changes unless the new configuration is entirely valid.
 // (The hash of a `_format_version` JSON body is taken over its re-serialised text.)
 import type { Snapshot } from '../declarative/index.ts';
-import { parseDeclarativeConfig, configHash } from '../declarative/index.ts';
+import { parseDeclarativeConfig, configHash, ENTITY_LISTS } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';
 import type { AdminResult } from './admin-types.ts';
 
@@ -60,7 +60,7 @@ export function isTruthyFlag(value: unknown): boolean {
 /** The 201 body: each entity type that has entities, keyed by id (Kong's flattened entities). */
 export function flattenedEntities(snapshot: Snapshot): object {
   const out: Record<string, Record<string, unknown>> = {};
-  for (const type of ['services', 'routes', 'upstreams', 'targets', 'certificates', 'snis'] as const) {
+  for (const type of ENTITY_LISTS) {
     if (snapshot[type].length > 0) out[type] = Object.fromEntries(snapshot[type].map((e) => [e.id, e]));
   }
   return out;
@@ -73,6 +73,8 @@ export type PostConfigContext = {
   readonly query: URLSearchParams;
   readonly apply: (snapshot: Snapshot) => Promise<void>;
   readonly now?: number;
+  /** The plugins a configuration may use. */
+  readonly enabledPlugins?: ReadonlySet<string>;
 };
 
 /** Parses, validates and applies a new configuration; the old one stays on any failure. */
@@ -82,7 +84,11 @@ export async function postConfig(ctx: PostConfigContext): Promise<AdminResult> {
   if (request.checkHash && configHash(request.text) === ctx.current.hash) return { status: 304 };
   let snapshot: Snapshot;
   try {
-    snapshot = parseDeclarativeConfig(request.text, { fileName: 'config.yml', ...(ctx.now === undefined ? {} : { now: ctx.now }) });
+    snapshot = parseDeclarativeConfig(request.text, {
+      fileName: 'config.yml',
+      ...(ctx.now === undefined ? {} : { now: ctx.now }),
+      ...(ctx.enabledPlugins === undefined ? {} : { enabledPlugins: ctx.enabledPlugins }),
+    });
   } catch (e) {
     if (e instanceof GatewayError) return { status: e.status, body: e.toBody({ flattenErrors: request.flattenErrors }) };
     throw e;

@@ -1,17 +1,34 @@
-// `signet-gateway config parse FILE [--json]`: exit 0 and a one-line summary when the file is a
+// `signet-gateway config parse FILE [--json] [--plugins LIST]`: exit 0 and a one-line summary when the file is a
 // valid declarative configuration; exit 1 and every problem as `FILE:LINE:COL: message` (with
 // --json, Kong's error body with flattened_errors instead) when it is not.
 import { readFile } from 'node:fs/promises';
 import type { CommandIo } from '../cli.ts';
 import { parseDeclarativeConfig, summarizeSnapshot } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';
+import { parsePluginsSetting } from '../plugins/plugin-schemas.ts';
 
 /** The `config parse` subcommand. */
-export async function configParse(args: readonly string[], io: CommandIo): Promise<number> {
+export async function configParse(args: readonly string[], io: CommandIo, env: Readonly<Record<string, string | undefined>> = {}): Promise<number> {
   const json = args.includes('--json');
-  const files = args.filter((a) => a !== '--json');
+  const rest = args.filter((a) => a !== '--json');
+  // --plugins LIST (or KONG_PLUGINS): the plugins the file may use, as for `start`.
+  let pluginsSetting = env.KONG_PLUGINS === '' ? undefined : env.KONG_PLUGINS;
+  const at = rest.findIndex((a) => a === '--plugins' || a.startsWith('--plugins='));
+  if (at !== -1) {
+    const arg = rest[at]!;
+    pluginsSetting = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : rest[at + 1];
+    rest.splice(at, arg.includes('=') ? 1 : 2);
+  }
+  const files = rest;
   if (files.length !== 1 || files[0] === undefined || files[0].startsWith('-')) {
-    io.err('usage: signet-gateway config parse FILE [--json]');
+    io.err('usage: signet-gateway config parse FILE [--json] [--plugins LIST]');
+    return 2;
+  }
+  let enabledPlugins: ReadonlySet<string> | undefined;
+  try {
+    enabledPlugins = pluginsSetting === undefined ? undefined : parsePluginsSetting(pluginsSetting);
+  } catch (e) {
+    io.err(`signet-gateway config parse: plugins: ${(e as Error).message}`);
     return 2;
   }
   const file = files[0];
@@ -23,7 +40,7 @@ export async function configParse(args: readonly string[], io: CommandIo): Promi
     return 1;
   }
   try {
-    const snapshot = parseDeclarativeConfig(text, { fileName: file });
+    const snapshot = parseDeclarativeConfig(text, { fileName: file, ...(enabledPlugins === undefined ? {} : { enabledPlugins }) });
     io.out(`${file}: ${summarizeSnapshot(snapshot)}`);
     return 0;
   } catch (e) {

@@ -21,6 +21,7 @@ const FLAGS: Readonly<Record<string, keyof StartSettings>> = {
   '--workers': 'nginx_worker_processes',
   '--ssl-cert': 'ssl_cert',
   '--ssl-cert-key': 'ssl_cert_key',
+  '--plugins': 'plugins',
 };
 
 const ENV: Readonly<Record<string, keyof StartSettings>> = {
@@ -33,6 +34,7 @@ const ENV: Readonly<Record<string, keyof StartSettings>> = {
   KONG_SSL_CERT_KEY: 'ssl_cert_key',
   KONG_ADMIN_TOKEN: 'admin_token',
   KONG_ADMIN_TOKEN_FILE: 'admin_token_file',
+  KONG_PLUGINS: 'plugins',
   REDIS_URL: 'redis_url',
 };
 

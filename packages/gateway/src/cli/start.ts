@@ -105,11 +105,12 @@ function startAdmin(
       pids: deps.pids,
       proxyStats: () => proxyStatsOf(deps.metrics()),
       ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
+      ...(config.plugins !== undefined ? { enabledPlugins: config.plugins } : {}),
       extraRoutes: [
         (method, path, query) => routeHealthRequest({ snapshot: deps.snapshot, health: deps.health, nodeId: deps.nodeId }, method, path, query),
         metricsRoute({ state: deps.metrics, snapshot: deps.snapshot, health: deps.health }),
       ],
-      configuration: { proxy_listen: config.proxyListen.map(urlOf), admin_listen: config.adminListen.map(urlOf), stream_listen: (config.streamListen ?? []).map((a) => `${a.host}:${a.port}${a.ssl ? ' ssl' : ''}`), nginx_worker_processes: config.workers },
+      configuration: { proxy_listen: config.proxyListen.map(urlOf), admin_listen: config.adminListen.map(urlOf), stream_listen: (config.streamListen ?? []).map((a) => `${a.host}:${a.port}${a.ssl ? ' ssl' : ''}`), nginx_worker_processes: config.workers, plugins: [...(config.plugins ?? [])].sort() },
     });
     const bound = await listenAdmin(server, address);
     log.info({ url: urlOf(bound), token: config.adminToken !== undefined }, `admin listening on ${urlOf(bound)}`);

@@ -1,7 +1,9 @@
 // The declarative configuration's own schema (kong/db/schema/others/declarative_config.lua):
-// top-level lists of entities; children nested in their parent (routes in services, targets
-// in upstreams, snis in certificates) may not set any foreign key; top-level foreign keys are
-// references by name, id or {id}. Every entity may carry `_comment` and `_ignore`.
+// top-level lists of entities; children nested in their parent (routes and plugins in
+// services, plugins in routes, plugins and credentials in consumers, targets in upstreams,
+// snis in certificates) may not set any foreign key; top-level foreign keys are references by
+// name, id or {id}. Every entity may carry `_comment` and `_ignore`. Plugins are validated
+// against the schema of their name, among the plugins enabled for this load.
 import type { Field, FieldTable, RecordSchema } from './schema.ts';
 import { NESTED_FOREIGN, topLevelForeign } from './entities/common.ts';
 import { serviceSchema } from './entities/service.ts';
@@ -10,38 +12,78 @@ import { upstreamSchema } from './entities/upstream.ts';
 import { targetSchema } from './entities/target.ts';
 import { CERTIFICATE_SCHEMA } from './entities/certificate.ts';
 import { sniSchema } from './entities/sni.ts';
+import { CONSUMER_SCHEMA } from './entities/consumer.ts';
+import { pluginSchema } from './entities/plugin.ts';
+import { aclSchema, basicauthCredentialSchema, keyauthCredentialSchema } from './entities/credentials.ts';
 
 /** The entity lists this gateway reads, in Kong's topological order. */
-export const ENTITY_TYPES = ['certificates', 'services', 'routes', 'snis', 'upstreams', 'targets'] as const;
+export const ENTITY_TYPES = [
+  'consumers', 'certificates', 'services', 'routes', 'snis', 'upstreams', 'targets', 'plugins',
+  'keyauth_credentials', 'basicauth_credentials', 'acls',
+] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
-/** Kong core entities this gateway does not implement: rejected, never silently ignored. */
+/** Kong entities this gateway does not implement: rejected, never silently ignored. */
 export const UNSUPPORTED_TYPES = [
-  'consumers', 'plugins', 'ca_certificates', 'workspaces', 'vaults', 'keys', 'key_sets', 'parameters',
-  'filter_chains', 'clustering_data_planes', 'keyauth_credentials', 'basicauth_credentials', 'acls',
-  'jwt_secrets', 'hmacauth_credentials', 'oauth2_credentials',
+  'ca_certificates', 'workspaces', 'vaults', 'keys', 'key_sets', 'parameters', 'filter_chains',
+  'clustering_data_planes', 'consumer_groups', 'jwt_secrets', 'hmacauth_credentials', 'oauth2_credentials',
 ] as const;
 
 /** Error text for an unsupported entity list (top level or nested). */
 export const unsupportedMessage = (key: string): string =>
-  `'${key}' entities are not supported by this gateway (no plugins or consumers); remove them`;
+  `'${key}' entities are not supported by this gateway yet; remove them`;
 
-/** Nesting: parent list → [child list, the child's foreign field naming the parent]. */
-export const NESTING: Readonly<Partial<Record<EntityType, readonly [EntityType, string]>>> = {
-  services: ['routes', 'service'],
-  upstreams: ['targets', 'upstream'],
-  certificates: ['snis', 'certificate'],
+/** Nesting: parent list → its children, each [child list, the child's foreign field naming the parent]. */
+export const NESTING: Readonly<Partial<Record<EntityType, readonly (readonly [EntityType, string])[]>>> = {
+  services: [['routes', 'service'], ['plugins', 'service']],
+  routes: [['plugins', 'route']],
+  consumers: [['plugins', 'consumer'], ['keyauth_credentials', 'consumer'], ['basicauth_credentials', 'consumer'], ['acls', 'consumer']],
+  upstreams: [['targets', 'upstream']],
+  certificates: [['snis', 'certificate']],
+};
+
+/** Unsupported lists a parent may nest (refused by name, like at the top level). */
+const NESTED_UNSUPPORTED: Readonly<Partial<Record<EntityType, readonly string[]>>> = {
+  services: ['filter_chains'],
+  routes: ['filter_chains'],
+  consumers: ['jwt_secrets', 'hmacauth_credentials', 'oauth2_credentials'],
 };
 
 /** Each entity's foreign fields and what they reference (for top-level references). */
 export const FOREIGN_KEYS: Readonly<Record<EntityType, Readonly<Record<string, EntityType>>>> = {
+  consumers: {},
   certificates: {},
   services: { client_certificate: 'certificates' },
   routes: { service: 'services' },
   snis: { certificate: 'certificates' },
   upstreams: { client_certificate: 'certificates' },
   targets: { upstream: 'upstreams' },
+  plugins: { route: 'routes', service: 'services', consumer: 'consumers' },
+  keyauth_credentials: { consumer: 'consumers' },
+  basicauth_credentials: { consumer: 'consumers' },
+  acls: { consumer: 'consumers' },
 };
+
+/** Kong's endpoint_key when it is unique: the name references use and uniqueness is checked on. */
+export const ENDPOINT_KEYS: Readonly<Partial<Record<EntityType, string>>> = {
+  services: 'name',
+  routes: 'name',
+  snis: 'name',
+  upstreams: 'name',
+  consumers: 'username',
+  keyauth_credentials: 'key',
+  basicauth_credentials: 'username',
+};
+
+/** Other unique fields, checked after the endpoint key. */
+export const UNIQUE_FIELDS: Readonly<Partial<Record<EntityType, readonly string[]>>> = {
+  consumers: ['custom_id'],
+};
+
+/** Fields a record may have in the file that are not part of the entity (children, comments). */
+export function declarativeOnlyFields(type: EntityType): ReadonlySet<string> {
+  return new Set(['_comment', '_ignore', ...(NESTING[type] ?? []).map(([c]) => c), ...(NESTED_UNSUPPORTED[type] ?? [])]);
+}
 
 const EXTRA: FieldTable = [
   ['_comment', { type: 'string' }],
@@ -50,9 +92,12 @@ const EXTRA: FieldTable = [
 
 const unsupported = (key: string): Field => ({ type: 'array', custom: () => unsupportedMessage(key) });
 
-function base(type: EntityType, nested: boolean): RecordSchema {
-  const required = !nested && (type === 'targets' || type === 'snis');
-  const foreign = nested ? NESTED_FOREIGN : topLevelForeign(required);
+// A foreign key that must name an entity at the top level (a credential's consumer).
+const REQUIRED_AT_TOP: ReadonlySet<EntityType> = new Set(['targets', 'snis', 'keyauth_credentials', 'basicauth_credentials', 'acls']);
+
+type Schemas = { top: Record<EntityType, RecordSchema>; nested: Record<EntityType, RecordSchema>; pluginsUnderConsumer: RecordSchema };
+
+function base(type: EntityType, foreign: Field, enabled: ReadonlySet<string>): RecordSchema {
   switch (type) {
     case 'services':
       return serviceSchema(foreign);
@@ -66,35 +111,88 @@ function base(type: EntityType, nested: boolean): RecordSchema {
       return CERTIFICATE_SCHEMA;
     case 'snis':
       return sniSchema(foreign);
+    case 'consumers':
+      return CONSUMER_SCHEMA;
+    case 'plugins':
+      return pluginSchema(foreign, enabled);
+    case 'keyauth_credentials':
+      return keyauthCredentialSchema(foreign);
+    case 'basicauth_credentials':
+      return basicauthCredentialSchema(foreign);
+    case 'acls':
+      return aclSchema(foreign);
   }
 }
 
-function build(type: EntityType, nested: boolean): RecordSchema {
-  const schema = base(type, nested);
+// `_comment`/`_ignore` on every record, subschemas (each plugin's) included.
+function withExtras(schema: RecordSchema, more: readonly (readonly [string, Field])[] = []): RecordSchema {
+  const sub = schema.subschemas;
+  if (sub === undefined) return { ...schema, fields: [...schema.fields, ...more, ...EXTRA] };
+  const wrapped = new Map<string, RecordSchema | undefined>();
+  return {
+    ...schema,
+    fields: [...schema.fields, ...more, ...EXTRA],
+    subschemas: {
+      ...sub,
+      find: (name) => {
+        if (!wrapped.has(name)) {
+          const found = sub.find(name);
+          wrapped.set(name, found === undefined ? undefined : withExtras(found, more));
+        }
+        return wrapped.get(name);
+      },
+    },
+  };
+}
+
+function build(type: EntityType, nested: boolean, enabled: ReadonlySet<string>, schemas: Schemas): RecordSchema {
+  const foreign = nested ? NESTED_FOREIGN : topLevelForeign(!nested && REQUIRED_AT_TOP.has(type));
+  const schema = base(type, foreign, enabled);
   // A nested child's foreign key to its parent is set by the parent; every other foreign key
   // of a nested child is forbidden too (copy_record: eq = null).
   const fields: [string, Field][] = schema.fields.map(([name, field]) =>
     nested && field.type === 'foreign' ? [name, NESTED_FOREIGN] : [name, field],
   );
-  const childList = NESTING[type];
-  if (childList !== undefined) {
-    fields.push([childList[0], { type: 'array', elements: { type: 'record', record: SCHEMAS.nested[childList[0]] } }]);
+  const more: [string, Field][] = [];
+  for (const [child] of NESTING[type] ?? []) {
+    const record = type === 'consumers' && child === 'plugins' ? schemas.pluginsUnderConsumer : schemas.nested[child];
+    more.push([child, { type: 'array', elements: { type: 'record', record } }]);
   }
-  if (type === 'services' || type === 'routes') fields.push(['plugins', unsupported('plugins')]);
-  return { ...schema, fields: [...fields, ...EXTRA] };
+  for (const key of NESTED_UNSUPPORTED[type] ?? []) more.push([key, unsupported(key)]);
+  return withExtras({ ...schema, fields }, more);
 }
 
-const SCHEMAS: { top: Record<EntityType, RecordSchema>; nested: Record<EntityType, RecordSchema> } = {
-  top: {} as Record<EntityType, RecordSchema>,
-  nested: {} as Record<EntityType, RecordSchema>,
-};
-// Children first: a parent's schema embeds its child's nested schema.
-for (const type of ['routes', 'targets', 'snis', 'certificates', 'services', 'upstreams'] as const) {
-  SCHEMAS.nested[type] = build(type, true);
-  SCHEMAS.top[type] = build(type, false);
+function buildAll(enabled: ReadonlySet<string>): Schemas {
+  const schemas: Schemas = {
+    top: {} as Record<EntityType, RecordSchema>,
+    nested: {} as Record<EntityType, RecordSchema>,
+    pluginsUnderConsumer: withExtras(pluginSchema(NESTED_FOREIGN, enabled, true)),
+  };
+  // Children first: a parent's schema embeds its child's nested schema.
+  const order: EntityType[] = ['plugins', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'routes', 'targets', 'snis', 'certificates', 'services', 'upstreams', 'consumers'];
+  for (const type of order) {
+    schemas.nested[type] = build(type, true, enabled, schemas);
+    schemas.top[type] = build(type, false, enabled, schemas);
+  }
+  return schemas;
 }
 
-/** The record schema of an entity at the top level or nested in its parent. */
-export function entitySchema(type: EntityType, nested = false): RecordSchema {
-  return nested ? SCHEMAS.nested[type] : SCHEMAS.top[type];
+const cache = new Map<string, Schemas>();
+
+/** The schemas of every entity for a load with these plugins enabled (built once per set). */
+function schemasFor(enabled: ReadonlySet<string>): Schemas {
+  const key = [...enabled].sort().join(',');
+  let schemas = cache.get(key);
+  if (schemas === undefined) {
+    schemas = buildAll(enabled);
+    cache.set(key, schemas);
+  }
+  return schemas;
+}
+
+/** The record schema of an entity at the top level or nested in its parent (`parent` matters for plugins). */
+export function entitySchema(type: EntityType, enabled: ReadonlySet<string>, nestedIn?: EntityType): RecordSchema {
+  const schemas = schemasFor(enabled);
+  if (nestedIn === undefined) return schemas.top[type];
+  return type === 'plugins' && nestedIn === 'consumers' ? schemas.pluginsUnderConsumer : schemas.nested[type];
 }

@@ -2,6 +2,7 @@
 // lua-cjson encodes the Lua table, `message` as pl.pretty.write renders it, and the
 // `flattened_errors` list of declarative_config_flattened.
 import type { ErrTable, ErrValue } from './schema.ts';
+import { NESTING } from './declarative-schema.ts';
 
 const isArrayLike = (t: ErrTable): boolean =>
   t.size > 0 && [...t.keys()].every((k) => typeof k === 'number' && Number.isInteger(k) && k >= 1 && k <= 32768);
@@ -60,11 +61,7 @@ export type FlattenedError = {
 };
 
 /** Parent → nested children (key, foreign field): what add_entity_errors hoists. */
-const NESTED: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
-  services: [['routes', 'service']],
-  upstreams: [['targets', 'upstream']],
-  certificates: [['snis', 'certificate']],
-};
+const NESTED: Readonly<Record<string, readonly (readonly [string, string])[]>> = NESTING;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,6 +4,7 @@
 // parses back into the same entities.
 import { stringify } from 'yaml';
 import type { Snapshot } from './types.ts';
+import { ENTITY_LISTS } from './types.ts';
 
 const isForeignKey = (v: unknown): v is { id: string } =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && 'id' in v;
@@ -14,7 +15,7 @@ const withIdReferences = (entity: object): Record<string, unknown> =>
 /** The snapshot as kong.yml text (YAML). */
 export function exportConfig(snapshot: Snapshot): string {
   const doc: Record<string, unknown> = { _format_version: '3.0', _transform: false };
-  for (const type of ['services', 'routes', 'upstreams', 'targets', 'certificates', 'snis'] as const) {
+  for (const type of ENTITY_LISTS) {
     if (snapshot[type].length > 0) doc[type] = snapshot[type].map(withIdReferences);
   }
   return stringify(doc, { lineWidth: 0, blockQuote: 'literal' });

@@ -27,7 +27,7 @@ export function humanLines(errors: ErrValue, input: Input, doc: ConfigDocument, 
         walk(child, [...docPath, i], `${label}[${i}]`, item);
       } else if (Array.isArray(value) && !/^\d+$/.test(key)) {
         // A reference error keyed by the entity's name or id (declarative_config.lua validate_references).
-        const i = places?.get(`${String(docPath[docPath.length - 1])}:${key}`) ?? value.findIndex((e) => isRecord(e) && (e.name === key || e.id === key));
+        const i = places?.get(`${String(docPath[docPath.length - 1])}:${key}`) ?? value.findIndex((e) => isRecord(e) && (e.name === key || e.username === key || e.id === key));
         const field = firstForeignField(value[i]);
         const path = i < 0 ? docPath : [...docPath, i, ...(field === undefined ? [] : [field])];
         walk(child, path, `${label}[${i}]${field === undefined ? '' : `.${field}`}`, undefined);
@@ -43,11 +43,11 @@ export function humanLines(errors: ErrValue, input: Input, doc: ConfigDocument, 
 
 function entityLabel(label: string, entity: unknown): string {
   if (!isRecord(entity)) return label;
-  const name = typeof entity.name === 'string' ? entity.name : typeof entity.id === 'string' ? entity.id : undefined;
+  const name = typeof entity.name === 'string' ? entity.name : typeof entity.username === 'string' ? entity.username : typeof entity.id === 'string' ? entity.id : undefined;
   return name === undefined ? label : `${label} (${name})`;
 }
 
 function firstForeignField(entity: unknown): string | undefined {
   if (!isRecord(entity)) return undefined;
-  return ['service', 'upstream', 'certificate', 'client_certificate'].find((f) => entity[f] !== undefined);
+  return ['service', 'route', 'consumer', 'upstream', 'certificate', 'client_certificate'].find((f) => entity[f] !== undefined);
 }

@@ -16,6 +16,10 @@ export { deriveEntityId } from './uuid-v5.ts';
 export { HEALTHCHECKS_DEFAULTS } from './entities/upstream.ts';
 /** Validation of one entity as a top-level declarative record (the admin API's schema check). */
 export { validateEntity } from './validate-entity.ts';
+/** The entity lists of a Snapshot, in export order. */
+export { ENTITY_LISTS } from './types.ts';
+/** Kong's basic-auth password digest (what basicauth_credentials hold once loaded). */
+export { hashBasicAuthPassword } from './resolve-entities.ts';
 /** The entity types and the Snapshot every other module codes against. */
 export type {
   Protocol,
@@ -33,5 +37,10 @@ export type {
   Target,
   Certificate,
   Sni,
+  Consumer,
+  Plugin,
+  KeyauthCredential,
+  BasicauthCredential,
+  Acl,
   Snapshot,
 } from './types.ts';

@@ -14,6 +14,7 @@ import { migrateRoutePath } from './normalize-path.ts';
 import { errorsToJson, errorsToLua, flattenErrors } from './error-tree.ts';
 import { resolveEntities, type ErrorPlaces } from './resolve-entities.ts';
 import { humanLines } from './human-lines.ts';
+import { BUNDLED_PLUGINS } from '../plugins/plugin-schemas.ts';
 import { deepFreeze } from './deep-freeze.ts';
 
 /** Options of parseDeclarativeConfig. */
@@ -24,6 +25,8 @@ export type ParseOptions = {
   readonly now?: number;
   /** Random ids (certificates, unnamed services/routes); default crypto.randomUUID. */
   readonly randomId?: () => string;
+  /** The plugins a configuration may use (Kong's `plugins` setting); default every bundled one. */
+  readonly enabledPlugins?: ReadonlySet<string>;
 };
 
 const FORMAT_VERSIONS = ['1.1', '2.1', '3.0'];
@@ -51,16 +54,20 @@ export function parseDeclarativeConfig(text: string, options: ParseOptions = {})
   // migrations/route_path.lua runs before validation for 1.1 and 2.1 files.
   const config = migrateFormat(input);
 
-  const errors = validateTopLevel(config, doc);
+  const enabledPlugins = options.enabledPlugins ?? BUNDLED_PLUGINS;
+  const errors = validateTopLevel(config, doc, enabledPlugins);
+  const transform = config._transform !== false;
   if (errors.size > 0) {
     // Kong stops after the schema phase; the human lines also name the clashes and dangling
     // references of the entities that are otherwise valid, so one run shows everything.
-    throw declarativeError(errors, input, doc, fileName, laterPhaseErrors(config, errors));
+    throw declarativeError(errors, input, doc, fileName, laterPhaseErrors(config, errors, enabledPlugins));
   }
 
   const resolved = resolveEntities(config, {
     now: options.now ?? Date.now() / 1000,
     randomId: options.randomId ?? randomUUID,
+    enabledPlugins,
+    transform,
   });
   if (resolved.errors !== undefined) throw declarativeError(resolved.errors, input, doc, fileName, undefined, resolved.places);
   return deepFreeze({ ...resolved.entities, hash: configHash(text) });
@@ -95,7 +102,7 @@ function migrateFormat(input: Input): Input {
   return config;
 }
 
-function validateTopLevel(config: Input, doc: ConfigDocument): ErrTable {
+function validateTopLevel(config: Input, doc: ConfigDocument, enabledPlugins: ReadonlySet<string>): ErrTable {
   const errors: ErrTable = new Map();
   const version = validateField({ type: 'string', required: true, oneOf: FORMAT_VERSIONS }, config._format_version);
   if (version !== undefined) errors.set('_format_version', version);
@@ -128,7 +135,7 @@ function validateTopLevel(config: Input, doc: ConfigDocument): ErrTable {
     const listErrors: ErrTable = new Map();
     list.forEach((item: unknown, i) => {
       const preset = type === 'certificates' && !doc.json ? pemStyleErrors(item, doc, [key, i]) : undefined;
-      const r = validateRecord(entitySchema(type), item, preset);
+      const r = validateRecord(entitySchema(type, enabledPlugins), item, preset);
       if (r.errors !== undefined) listErrors.set(i + 1, r.errors);
     });
     if (listErrors.size > 0) errors.set(key, listErrors);
@@ -152,10 +159,10 @@ function pemStyleErrors(item: unknown, doc: ConfigDocument, path: (string | numb
 }
 
 // Phase-2 problems (uniqueness, references) of entities that have no phase-1 error.
-function laterPhaseErrors(config: Input, phase1: ErrTable): { errors: ErrTable; places: ErrorPlaces } | undefined {
+function laterPhaseErrors(config: Input, phase1: ErrTable, enabledPlugins: ReadonlySet<string>): { errors: ErrTable; places: ErrorPlaces } | undefined {
   let resolved: ReturnType<typeof resolveEntities>;
   try {
-    resolved = resolveEntities(config, { now: 0, randomId: randomUUID });
+    resolved = resolveEntities(config, { now: 0, randomId: randomUUID, enabledPlugins, transform: false });
   } catch {
     return undefined; // entities too malformed to resolve: the schema errors say enough
   }

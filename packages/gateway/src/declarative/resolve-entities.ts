@@ -1,28 +1,42 @@
 // Phase 2 of Kong's declarative flatten, on a configuration that passed schema validation:
-// derive ids (generate_ids), check uniqueness of names and ids (populate_references), resolve
-// references by name, id or {id} (validate_references), and build the final entities.
+// derive ids (generate_ids), check uniqueness of endpoint keys, unique fields and ids
+// (populate_references), resolve references by name, id or {id} (validate_references), run the
+// transformations (basic-auth password hashing, unless `_transform: false`), and build the
+// final entities.
+import { createHash } from 'node:crypto';
 import type { Snapshot } from './types.ts';
 import type { ErrTable, Input, RecordSchema } from './schema.ts';
-import { applyDefaults } from './schema.ts';
+import { applyDefaults, effectiveSchema } from './schema.ts';
 import { deriveEntityId } from './uuid-v5.ts';
-import { ENTITY_TYPES, FOREIGN_KEYS, NESTING, entitySchema, type EntityType } from './declarative-schema.ts';
+import { ENDPOINT_KEYS, ENTITY_TYPES, FOREIGN_KEYS, NESTING, UNIQUE_FIELDS, declarativeOnlyFields, entitySchema, type EntityType } from './declarative-schema.ts';
 
 type Entities = Omit<Snapshot, 'hash'>;
-type Options = { readonly now: number; readonly randomId: () => string };
+type Options = {
+  readonly now: number;
+  readonly randomId: () => string;
+  /** The plugins this load accepts. */
+  readonly enabledPlugins: ReadonlySet<string>;
+  /** Kong's `_transform` (default true): hash basic-auth passwords as they load. */
+  readonly transform: boolean;
+};
+
+/** Where a nested entity sits: its parent's list, id, and the child's field naming the parent. */
+type Parent = { readonly type: EntityType; readonly id: string; readonly field: string };
 
 /** An entity after defaults and id derivation, with where it sits in the file. */
 type Item = {
   readonly type: EntityType;
   readonly value: Input;
   readonly id: string;
-  /** The parent's id when nested. */
-  readonly parentId?: string;
+  readonly parent?: Parent;
 };
 
 const isRecord = (v: unknown): v is Input => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-// Fields that are declarative-only and never part of an entity.
-const NOT_ENTITY_FIELDS = new Set(['_comment', '_ignore', 'plugins']);
+/** Kong's basic-auth crypto.lua: hex SHA-1 of the password salted with the consumer id. */
+export function hashBasicAuthPassword(password: string, consumerId: string): string {
+  return createHash('sha1').update(password + consumerId).digest('hex');
+}
 
 function normalize(schema: RecordSchema, input: Input): Input {
   return applyDefaults(schema, schema.shorthands === undefined ? input : schema.shorthands(input, new Map()));
@@ -32,32 +46,56 @@ function uniquenessMessage(type: string, key: string, value: string): string {
   return `uniqueness violation: '${type}' entity with ${key} set to '${value}' already declared`;
 }
 
-// get_key_for_uuid_gen: targets by cache key "targets:<ws>:<upstream>:<target>" (the upstream
-// as written, or the parent's id when nested); others by their unique name; else random.
-function deriveId(type: EntityType, value: Input, parentId: string | undefined, randomId: () => string): string {
-  if (typeof value.id === 'string') return value.id;
-  if (type === 'targets') {
-    const parts = ['targets', '*'];
-    if (typeof value.upstream === 'string') parts.push(value.upstream);
-    else if (value.upstream === null && parentId !== undefined) parts.push(parentId);
-    parts.push(value.target as string);
-    return deriveEntityId('targets', parts.join(':'));
+// Kong's cache keys (build_cache_key): "<entity>:<ws>:<v1>:…", each value as written; the
+// nesting parent's id for the parent's field; "" for an absent optional one; none (a random
+// id) when a required one is missing. A reference written as {id} adds nothing, as in Kong.
+const CACHE_KEYS: Readonly<Partial<Record<EntityType, readonly (readonly [string, boolean])[]>>> = {
+  targets: [['upstream', true], ['target', true]],
+  plugins: [['name', true], ['route', false], ['service', false], ['consumer', false]],
+  acls: [['consumer', true], ['group', true]],
+  basicauth_credentials: [['username', true]],
+};
+
+function cacheKey(type: EntityType, value: Input, parent: Parent | undefined): string | undefined {
+  const parts = [type, '*'];
+  for (const [field, required] of CACHE_KEYS[type] ?? []) {
+    const v = value[field];
+    if (typeof v === 'string') parts.push(v);
+    else if (v === null || v === undefined) {
+      if (parent?.field === field) parts.push(parent.id);
+      else if (required) return undefined;
+      else parts.push('');
+    }
   }
-  if (type !== 'certificates' && typeof value.name === 'string') return deriveEntityId(type, value.name);
+  return parts.join(':');
+}
+
+// get_key_for_uuid_gen: by cache key when the entity has one (keyauth_credentials' key is
+// `auto`, so theirs are random), else by the unique endpoint key, else random.
+function deriveId(type: EntityType, value: Input, parent: Parent | undefined, randomId: () => string): string {
+  if (typeof value.id === 'string') return value.id;
+  if (type === 'keyauth_credentials' || type === 'certificates') return randomId();
+  if (CACHE_KEYS[type] !== undefined) {
+    const key = cacheKey(type, value, parent);
+    return key === undefined ? randomId() : deriveEntityId(type, key);
+  }
+  const endpoint = ENDPOINT_KEYS[type];
+  if (endpoint !== undefined && typeof value[endpoint] === 'string') return deriveEntityId(type, value[endpoint]);
   return randomId();
 }
 
-/** Ids, uniqueness, references and final entities; `errors` in Kong's tree when something clashes. */
 /** Where a name- or id-keyed reference error points: `${type}:${key}` → index in the top-level list. */
 export type ErrorPlaces = ReadonlyMap<string, number>;
 
+/** Ids, uniqueness, references and final entities; `errors` in Kong's tree when something clashes. */
 export function resolveEntities(
   config: Input,
   options: Options,
 ): { entities: Entities; errors?: undefined } | { errors: ErrTable; places: ErrorPlaces; entities?: undefined } {
   const errors: ErrTable = new Map();
   const byId = new Map<EntityType, Map<string, Item>>();
-  const byName = new Map<EntityType, Map<string, Item>>();
+  const byKey = new Map<EntityType, Map<string, Item>>();
+  const byUnique = new Map<string, Set<string>>();
   const items = new Map<EntityType, Item[]>(ENTITY_TYPES.map((t) => [t, []]));
   const expected: { item: Item; index: number; field: string; ref: EntityType; value: unknown }[] = [];
   const places = new Map<string, number>();
@@ -76,27 +114,42 @@ export function resolveEntities(
   };
 
   // populate_references: children are registered before their parent, each list in file order.
-  const register = (type: EntityType, raw: Input, path: (string | number)[], parentId: string | undefined): Item => {
-    const value = normalize(entitySchema(type, parentId !== undefined), raw);
-    const item: Item = { type, value, id: deriveId(type, value, parentId, options.randomId), ...(parentId === undefined ? {} : { parentId }) };
-    const nesting = NESTING[type];
-    if (nesting !== undefined && Array.isArray(raw[nesting[0]])) {
-      (raw[nesting[0]] as Input[]).forEach((child, j) => register(nesting[0], child, [...path, nesting[0], j + 1], item.id));
+  const register = (type: EntityType, raw: Input, path: (string | number)[], parent: Parent | undefined): Item => {
+    const value = normalize(entitySchema(type, options.enabledPlugins, parent?.type), raw);
+    // key-auth's `key` is `auto`: generated when absent (Kong's random_string, 32 hex digits).
+    if (type === 'keyauth_credentials' && typeof value.key !== 'string') value.key = options.randomId().replace(/-/g, '');
+    const item: Item = { type, value, id: deriveId(type, value, parent, options.randomId), ...(parent === undefined ? {} : { parent }) };
+    for (const [child, field] of NESTING[type] ?? []) {
+      const list = raw[child];
+      if (!Array.isArray(list)) continue;
+      (list as Input[]).forEach((c, j) => register(child, c, [...path, child, j + 1], { type, id: item.id, field }));
     }
     let failed = false;
-    if (type !== 'certificates' && type !== 'targets' && typeof value.name === 'string') {
-      const names = byName.get(type) ?? new Map<string, Item>();
-      byName.set(type, names);
-      if (names.has(value.name)) {
-        setError(path, uniquenessMessage(type, 'name', value.name));
+    const endpoint = ENDPOINT_KEYS[type];
+    const key = endpoint === undefined ? undefined : value[endpoint];
+    if (endpoint !== undefined && typeof key === 'string') {
+      const keys = byKey.get(type) ?? new Map<string, Item>();
+      byKey.set(type, keys);
+      if (keys.has(key)) {
+        setError(path, uniquenessMessage(type, endpoint, key));
         failed = true;
-      } else names.set(value.name, item);
+      } else keys.set(key, item);
     }
     const ids = byId.get(type) ?? new Map<string, Item>();
     byId.set(type, ids);
-    if (!failed && ids.has(item.id)) setError(path, uniquenessMessage(type, 'primary key', item.id));
-    else if (!failed) ids.set(item.id, item);
-    if (parentId === undefined) {
+    if (!failed && ids.has(item.id)) {
+      setError(path, uniquenessMessage(type, 'primary key', item.id));
+      failed = true;
+    } else if (!failed) ids.set(item.id, item);
+    for (const field of UNIQUE_FIELDS[type] ?? []) {
+      const v = value[field];
+      if (failed || typeof v !== 'string') continue;
+      const seen = byUnique.get(`${type}:${field}`) ?? new Set<string>();
+      byUnique.set(`${type}:${field}`, seen);
+      if (seen.has(v)) setError(path, uniquenessMessage(type, field, v));
+      seen.add(v);
+    }
+    if (parent === undefined) {
       for (const [field, ref] of Object.entries(FOREIGN_KEYS[type])) {
         if (value[field] !== null && value[field] !== undefined) expected.push({ item, index: (path[1] as number) - 1, field, ref, value: value[field] });
       }
@@ -113,9 +166,12 @@ export function resolveEntities(
   const resolved = new Map<Item, Map<string, string>>();
   for (const { item, index, field, ref, value } of expected) {
     const key = isRecord(value) ? (value.id as string) : (value as string);
-    const found = byName.get(ref)?.get(key) ?? byId.get(ref)?.get(key);
+    const found = byKey.get(ref)?.get(key) ?? byId.get(ref)?.get(key);
     if (found === undefined) {
-      const at = typeof item.value.name === 'string' && item.type !== 'targets' ? item.value.name : item.id;
+      // Kong keys the error by the referencing entity's unique endpoint key, else its id.
+      const endpoint = ENDPOINT_KEYS[item.type];
+      const own = endpoint === undefined ? undefined : item.value[endpoint];
+      const at = typeof own === 'string' ? own : item.id;
       const shown = typeof value === 'string' ? value : JSON.stringify(value);
       places.set(`${item.type}:${at}`, index);
       const list = (errors.get(item.type) as ErrTable | undefined) ?? new Map();
@@ -134,14 +190,19 @@ export function resolveEntities(
   const build = (item: Item): Input => {
     const out: Input = { id: item.id };
     const timestamp = item.type === 'targets' ? Math.round(options.now * 1000) / 1000 : Math.floor(options.now);
-    for (const [name] of entitySchema(item.type, item.parentId !== undefined).fields) {
-      if (name === 'id' || NOT_ENTITY_FIELDS.has(name) || NESTING[item.type]?.[0] === name) continue;
+    const schema = effectiveSchema(entitySchema(item.type, options.enabledPlugins, item.parent?.type), item.value);
+    const skipped = declarativeOnlyFields(item.type);
+    for (const [name] of schema.fields) {
+      if (name === 'id' || skipped.has(name)) continue;
       const v = item.value[name];
       if (name === 'created_at' || name === 'updated_at') out[name] = typeof v === 'number' ? v : timestamp;
       else if (name in FOREIGN_KEYS[item.type]) {
-        const refId = item.parentId ?? resolved.get(item)?.get(name);
+        const refId = item.parent?.field === name ? item.parent.id : resolved.get(item)?.get(name);
         out[name] = refId === undefined ? null : { id: refId };
       } else out[name] = v === undefined ? null : v;
+    }
+    if (item.type === 'basicauth_credentials' && options.transform) {
+      out.password = hashBasicAuthPassword(out.password as string, (out.consumer as { id: string }).id);
     }
     return out;
   };
@@ -154,6 +215,11 @@ export function resolveEntities(
       targets: list('targets'),
       certificates: list('certificates'),
       snis: list('snis'),
+      consumers: list('consumers'),
+      plugins: list('plugins'),
+      keyauth_credentials: list('keyauth_credentials'),
+      basicauth_credentials: list('basicauth_credentials'),
+      acls: list('acls'),
     } as Entities,
   };
 }

@@ -57,9 +57,22 @@ export type CheckContext = {
   fieldError(field: string, message: string): void;
 };
 
+/**
+ * Kong's subschemas (plugins: `subschema_key = "name"`): the value of one field picks the schema
+ * the whole record is validated against; an unknown value is the only error reported.
+ */
+export type Subschemas = {
+  readonly key: string;
+  /** The schema for this key value, or undefined when there is none. */
+  readonly find: (value: string) => RecordSchema | undefined;
+  /** The error set on the key field when `find` has nothing (Kong's subschema_error). */
+  readonly error: (value: string) => string;
+};
+
 /** A record schema: fields, shorthands run before defaults, entity checks run after fields. */
 export type RecordSchema = {
   readonly fields: FieldTable;
+  readonly subschemas?: Subschemas;
   /** Rewrites shorthand keys (service `url`, upstream `algorithm`/`hash_on` coupling). */
   readonly shorthands?: (input: Input, errors: ErrTable) => Input;
   readonly checks?: readonly ((ctx: CheckContext) => void)[];
@@ -188,13 +201,26 @@ function firstMessage(t: ErrTable): string {
   return 'invalid value';
 }
 
+/** The schema a record is really checked against: its subschema when the schema has them. */
+export function effectiveSchema(schema: RecordSchema, input: Input): RecordSchema {
+  const sub = schema.subschemas;
+  if (sub === undefined) return schema;
+  const key = input[sub.key];
+  return (typeof key === 'string' ? sub.find(key) : undefined) ?? schema;
+}
+
 /** Fills absent fields with their defaults (Kong process_auto_fields "insert"), recursing into records. */
-export function applyDefaults(schema: RecordSchema, input: Input): Input {
+export function applyDefaults(base: RecordSchema, input: Input): Input {
+  const schema = effectiveSchema(base, input);
   const out: Input = { ...input };
   for (const [name, field] of schema.fields) {
     const v = out[name];
     if (v === undefined) {
-      if (field.default !== undefined) out[name] = copy(field.default);
+      if (field.default !== undefined) {
+        // A defaulted record gets its own fields' defaults too (a plugin's `config: {}`).
+        const d = copy(field.default);
+        out[name] = field.type === 'record' && field.record !== undefined && isRecord(d) ? applyDefaults(field.record, d) : d;
+      }
       else if (field.required !== true) out[name] = null;
     } else if (field.type === 'record' && field.record !== undefined && isRecord(v)) {
       out[name] = applyDefaults(field.record, v);
@@ -215,6 +241,13 @@ export function validateRecord(
   // `preset`: field errors found outside the schema (YAML style rules); those fields are not revalidated.
   const errors: ErrTable = new Map(preset);
   if (!isRecord(input)) return { value: {}, errors: 'expected a record' };
+  const sub = schema.subschemas;
+  if (sub !== undefined && typeof input[sub.key] === 'string') {
+    const key = input[sub.key] as string;
+    const found = sub.find(key);
+    if (found === undefined) return { value: input, errors: new Map([[sub.key, sub.error(key)]]) };
+    return validateRecord(found, input, preset);
+  }
   const shorthanded = schema.shorthands === undefined ? input : schema.shorthands(input, errors);
   const value = applyDefaults(schema, shorthanded);
   const known = new Set(schema.fields.map(([n]) => n));
@@ -277,6 +310,33 @@ export function distinct(fields: readonly string[]): (ctx: CheckContext) => void
       if (!isNonEmpty(v)) continue;
       if (seen.has(v)) return ctx.entityError(`values of these fields must be distinct: ${quotedList(fields)}`);
       seen.add(v);
+    }
+  };
+}
+
+/** A field of a record by Kong's dotted path (`config.allow`). */
+export function getPath(entity: Input, path: string): unknown {
+  let v: unknown = entity;
+  for (const part of path.split('.')) v = isRecord(v) ? v[part] : undefined;
+  return v;
+}
+
+/** Kong's `at_least_one_of` entity check (dotted paths allowed). */
+export function atLeastOneOf(fields: readonly string[]): (ctx: CheckContext) => void {
+  return (ctx) => {
+    if (!fields.some((f) => isNonEmpty(getPath(ctx.entity, f)))) {
+      ctx.entityError(`at least one of these fields must be non-empty: ${quotedList(fields)}`);
+    }
+  };
+}
+
+/** Kong's `only_one_of`: skipped when none is set (run_with_missing_fields = false). */
+export function onlyOneOf(fields: readonly string[]): (ctx: CheckContext) => void {
+  return (ctx) => {
+    const values = fields.map((f) => getPath(ctx.entity, f));
+    if (values.every((v) => v === undefined || v === null)) return;
+    if (values.filter(isNonEmpty).length !== 1) {
+      ctx.entityError(`exactly one of these fields must be non-empty: ${quotedList(fields)}`);
     }
   };
 }

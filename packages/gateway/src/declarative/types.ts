@@ -163,6 +163,59 @@ export type Sni = Timestamps & {
   readonly tags: readonly string[] | null;
 };
 
+/** A consumer (kong/db/schema/entities/consumers.lua): at least one of username and custom_id. */
+export type Consumer = Timestamps & {
+  readonly id: string;
+  readonly username: string | null;
+  readonly custom_id: string | null;
+  readonly tags: readonly string[] | null;
+};
+
+/**
+ * A plugin instance (kong/db/schema/entities/plugins.lua). `config` is the plugin's own record
+ * (kong/plugins/<name>/schema.lua), complete with its defaults; its shape depends on `name`.
+ */
+export type Plugin = Timestamps & {
+  readonly id: string;
+  readonly name: string;
+  readonly instance_name: string | null;
+  readonly route: ForeignKey | null;
+  readonly service: ForeignKey | null;
+  readonly consumer: ForeignKey | null;
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly protocols: readonly Protocol[];
+  readonly enabled: boolean;
+  readonly tags: readonly string[] | null;
+};
+
+/** A key-auth credential (keyauth_credentials). */
+export type KeyauthCredential = {
+  readonly id: string;
+  readonly created_at: number;
+  readonly consumer: ForeignKey;
+  readonly key: string;
+  readonly tags: readonly string[] | null;
+};
+
+/** A basic-auth credential (basicauth_credentials); `password` is Kong's salted SHA-1 hex digest. */
+export type BasicauthCredential = {
+  readonly id: string;
+  readonly created_at: number;
+  readonly consumer: ForeignKey;
+  readonly username: string;
+  readonly password: string;
+  readonly tags: readonly string[] | null;
+};
+
+/** A consumer's membership of an ACL group (acls). */
+export type Acl = {
+  readonly id: string;
+  readonly created_at: number;
+  readonly consumer: ForeignKey;
+  readonly group: string;
+  readonly tags: readonly string[] | null;
+};
+
 /**
  * A whole validated configuration. Nested entities are flattened into their top-level arrays
  * (a route nested in a service appears in `routes` with `service: { id }`), in file order.
@@ -175,6 +228,17 @@ export type Snapshot = {
   readonly targets: readonly Target[];
   readonly certificates: readonly Certificate[];
   readonly snis: readonly Sni[];
+  readonly consumers: readonly Consumer[];
+  readonly plugins: readonly Plugin[];
+  readonly keyauth_credentials: readonly KeyauthCredential[];
+  readonly basicauth_credentials: readonly BasicauthCredential[];
+  readonly acls: readonly Acl[];
   /** Kong's configuration_hash: md5 of the raw text, 32 zeros for the empty configuration. */
   readonly hash: string;
 };
+
+/** The entity lists of a Snapshot, in the order exports and POST /config answers list them. */
+export const ENTITY_LISTS = [
+  'services', 'routes', 'upstreams', 'targets', 'certificates', 'snis', 'consumers', 'plugins',
+  'keyauth_credentials', 'basicauth_credentials', 'acls',
+] as const satisfies readonly (keyof Snapshot)[];

@@ -4,6 +4,7 @@ import { GatewayError } from '../errors.ts';
 import { ENTITY_TYPES, entitySchema, type EntityType } from './declarative-schema.ts';
 import { validateRecord, type ErrTable, type ErrValue } from './schema.ts';
 import { errorsToJson, errorsToLua } from './error-tree.ts';
+import { BUNDLED_PLUGINS } from '../plugins/plugin-schemas.ts';
 
 /** Whether `name` is an entity collection this gateway serves. */
 export function isEntityType(name: string): name is EntityType {
@@ -25,9 +26,9 @@ function summary(errors: ErrTable): string {
 }
 
 /** Throws GatewayError('SCHEMA_VIOLATION') (Kong code 2) when `body` is not a valid `type` entity. */
-export function validateEntity(type: string, body: unknown): void {
+export function validateEntity(type: string, body: unknown, enabledPlugins: ReadonlySet<string> = BUNDLED_PLUGINS): void {
   if (!isEntityType(type)) return;
-  const { errors } = validateRecord(entitySchema(type), body);
+  const { errors } = validateRecord(entitySchema(type, enabledPlugins), body);
   if (errors === undefined) return;
   const table: ErrTable = typeof errors === 'string' ? new Map([['@entity', new Map([[1, errors]])]]) : errors;
   throw new GatewayError('SCHEMA_VIOLATION', { message: summary(table), fields: errorsToJson(table) });

@@ -7,6 +7,17 @@ import type { RuntimeState } from '../runtime.ts';
 import { compileGrpcState, type GrpcState, type GrpcTarget } from './grpc-target.ts';
 import { grpcStatusOfHttpStatus, httpStatusOfGrpcStatus } from './grpc-status.ts';
 import { Http2SessionPool, SessionError } from './http2-session-pool.ts';
+import { PluginContext, runAccessPhase, type PluginExit } from '../plugins/index.ts';
+
+// HTTP/2 headers as node's rawHeaders list (no pseudo-headers): what plugins read.
+function rawHeadersOf(headers: IncomingHttpHeaders): string[] {
+  const raw: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) raw.push(name, v);
+  }
+  return raw;
+}
 
 /** Where a call came in. */
 export type GrpcCallInfo = {
@@ -72,7 +83,7 @@ export class GrpcProxy {
     const runtime = this.#deps.getState();
     let state = this.#states.get(runtime);
     if (state === undefined) {
-      state = compileGrpcState(runtime.snapshot, runtime.balancers);
+      state = compileGrpcState(runtime.snapshot, runtime.balancers, runtime.plugins);
       this.#states.set(runtime, state);
     }
     return state;
@@ -95,11 +106,26 @@ export class GrpcProxy {
     });
     if (match === undefined) return answerError(stream, 'NO_ROUTE');
     if (match.httpsRedirectStatus !== undefined) return answerError(stream, 'HTTPS_REQUIRED');
+    let query = q === -1 ? '' : rawPath.slice(q);
+    let plugins: PluginContext | undefined;
+    if (match.value.plugins !== undefined) {
+      // The route's plugins run as for an HTTP request; an exit becomes a trailers-only answer.
+      plugins = new PluginContext(headers[':method'] ?? 'POST', rawHeadersOf(headers), query.slice(1));
+      let exit: PluginExit | undefined;
+      try {
+        exit = runAccessPhase(match.value.plugins, plugins);
+      } catch {
+        return answerError(stream, 'UNEXPECTED');
+      }
+      if (exit !== undefined) return answerStatus(stream, exit.status, exit.message);
+      const edited = plugins.upstreamQuery();
+      query = edited === '' ? '' : '?' + edited;
+    }
     // The path the call was routed on (normalised, as Kong forwards it), with its query if any.
-    void this.#forward(stream, headers, info, match.value, match.upstreamPath + (q === -1 ? '' : rawPath.slice(q)));
+    void this.#forward(stream, headers, info, match.value, match.upstreamPath + query, plugins);
   }
 
-  async #forward(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo, target: GrpcTarget, path: string): Promise<void> {
+  async #forward(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo, target: GrpcTarget, path: string, plugins?: PluginContext): Promise<void> {
     const { service, upstream, balancer } = target;
     let triesLeft = service.retries;
     let address: Address | undefined;
@@ -148,6 +174,11 @@ export class GrpcProxy {
     out['x-forwarded-proto'] = info.scheme === 'https' ? 'grpcs' : 'grpc';
     out['x-forwarded-port'] = String(info.port);
     out['x-real-ip'] = info.remoteAddress;
+    // Plugins' edits: consumer headers set, credentials removed.
+    for (const [lower, edit] of plugins?.headerEdits ?? []) {
+      if (edit === null) delete out[lower];
+      else out[lower] = edit[1];
+    }
 
     let settled = false;
     const settle = (outcome: number | 'tcp_failure' | 'timeout'): void => {
@@ -211,6 +242,11 @@ export class GrpcProxy {
  */
 function answerError(stream: ServerHttp2Stream, code: GatewayErrorCode): void {
   const { status: httpStatus, message } = GATEWAY_ERROR_CATALOG[code];
+  answerStatus(stream, httpStatus, message);
+}
+
+/** Any HTTP status and message (a plugin's exit) as a trailers-only gRPC answer. */
+function answerStatus(stream: ServerHttp2Stream, httpStatus: number, message: string): void {
   if (stream.destroyed || stream.closed) return;
   if (stream.headersSent) {
     stream.close(constants.NGHTTP2_INTERNAL_ERROR);

@@ -4,6 +4,7 @@ import type { Protocol, Route, Service, Snapshot, Upstream } from '../declarativ
 import { hostHeaderFor } from '../proxy/proxy-route.ts';
 import { Router, type RouterEntry } from '../router/index.ts';
 import type { SessionTls } from './http2-session-pool.ts';
+import type { PluginCombos, RoutePlugins } from '../plugins/index.ts';
 
 /** Everything the gRPC proxy needs for one route, resolved once per configuration. */
 export type GrpcTarget = {
@@ -17,6 +18,8 @@ export type GrpcTarget = {
   readonly endpointAuthority: string;
   /** grpcs: HTTP/2 over TLS (ALPN h2) to the target. */
   readonly tls: SessionTls | undefined;
+  /** The plugins that run on this route (the same access phase as HTTP requests); undefined when none. */
+  readonly plugins: RoutePlugins | undefined;
 };
 
 function clientCertificateOf(snapshot: Snapshot, upstream: Upstream | undefined): SessionTls['clientCertificate'] {
@@ -63,7 +66,7 @@ const GRPC_ROUTE = new Set<Protocol>(['grpc', 'grpcs']);
  * grpc stands for cleartext HTTP/2 (h2c) and grpcs for HTTP/2 over TLS, so the protocols are
  * handed to it under those names.
  */
-export function compileGrpcState(snapshot: Snapshot, balancers: ReadonlyMap<string, Balancer>): GrpcState {
+export function compileGrpcState(snapshot: Snapshot, balancers: ReadonlyMap<string, Balancer>, plugins?: PluginCombos): GrpcState {
   const services = new Map(snapshot.services.map((s) => [s.id, s]));
   const upstreams = new Map(snapshot.upstreams.map((u) => [u.name, u]));
   const entries: RouterEntry<GrpcTarget>[] = [];
@@ -90,6 +93,7 @@ export function compileGrpcState(snapshot: Snapshot, balancers: ReadonlyMap<stri
             clientCertificate: clientCertificateOf(snapshot, upstream),
           }
         : undefined,
+      plugins: plugins?.forRoute(route.id, service.id),
     };
     if (route.protocols.includes('grpc')) h2c = true;
     if (route.protocols.includes('grpcs')) grpcsNames.push(...(route.snis ?? []), ...(route.hosts ?? []));

@@ -3,11 +3,13 @@ import { performance } from 'node:perf_hooks';
 import type { TLSSocket } from 'node:tls';
 import { escapeUri } from '../declarative/normalize-path.ts';
 import type { RuntimeState } from '../runtime.ts';
-import type { RouterRequest } from '../router/index.ts';
+import type { RouteMatch, RouterRequest } from '../router/index.ts';
 import { RequestIdSource, VIA } from './kong-headers.ts';
 import { ProxyExchange, type ProxyContext } from './proxy-exchange.ts';
 import { scanRequestHeaders } from './scan-request-headers.ts';
-import { sendProxyError } from './send-proxy-error.ts';
+import { sendKongResponse, sendProxyError } from './send-proxy-error.ts';
+import { PluginContext, runAccessPhase, type PluginExit } from '../plugins/index.ts';
+import type { ProxyRoute } from './proxy-route.ts';
 
 /** The listener a handler serves: its scheme and port go into routing and X-Forwarded-*. */
 export type ProxyListener = { readonly scheme: 'http' | 'https'; readonly port: number };
@@ -59,13 +61,17 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     routerRequest.headers = router.usesHeaders ? req.headers : {};
     routerRequest.sni = listener.scheme === 'https' ? ((req.socket as TLSSocket).servername || undefined) : undefined;
     const match = router.find(routerRequest);
-    if (match === undefined) {
-      sendProxyError(res, 'NO_ROUTE', req.headers.accept, requestId);
+    // A request the gateway answers itself: metrics and the access log still see it.
+    const reportKongAnswer = (route: RouteMatch<ProxyRoute> | undefined): void => {
       ctx.hooks.onRequestDone?.({
         requestId, method: routerRequest.method, uri: req.url ?? '/', clientIp: req.socket.remoteAddress ?? '', status: res.statusCode,
-        source: 'kong', service: undefined, route: undefined, upstreamAddress: undefined, proxyLatencyMs: undefined,
+        source: 'kong', service: route?.value.service, route: route?.route, upstreamAddress: undefined, proxyLatencyMs: undefined,
         upstreamLatencyMs: undefined, totalMs: performance.now() - startedAt,
       });
+    };
+    if (match === undefined) {
+      sendProxyError(res, 'NO_ROUTE', req.headers.accept, requestId);
+      reportKongAnswer(undefined);
       return;
     }
     if (match.httpsRedirectStatus !== undefined) {
@@ -78,13 +84,36 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
       }
       return;
     }
+    let passthrough = scanned.passthrough;
+    let upstreamQuery = query;
+    const plugins = match.value.plugins;
+    if (plugins !== undefined) {
+      // The access phase of the route's plugins: they may answer instead of the upstream, or
+      // edit the request the upstream gets (consumer headers, hidden credentials).
+      const pluginCtx = new PluginContext(routerRequest.method, req.rawHeaders, query === '' ? '' : query.slice(1));
+      let exit: PluginExit | undefined;
+      try {
+        exit = runAccessPhase(plugins, pluginCtx);
+        if (exit !== undefined) sendKongResponse(res, exit.status, exit.message, req.headers.accept, requestId, exit.headers);
+      } catch {
+        sendProxyError(res, 'UNEXPECTED', req.headers.accept, requestId);
+        exit = { status: 500, message: '' };
+      }
+      if (exit !== undefined) {
+        reportKongAnswer(match);
+        return;
+      }
+      passthrough = pluginCtx.upstreamHeaderLines(passthrough);
+      const edited = pluginCtx.upstreamQuery();
+      upstreamQuery = edited === '' ? '' : '?' + edited;
+    }
     const clientIp = req.socket.remoteAddress ?? '';
     let hostName = scanned.host ?? '';
     const colon = hostName.lastIndexOf(':');
     if (colon !== -1 && !hostName.endsWith(']')) hostName = hostName.slice(0, colon);
     // Kong's nginx template proxy_set_header list and handler.lua X-Forwarded-* rules (no trusted_ips).
     let tail =
-      scanned.passthrough +
+      passthrough +
       'X-Forwarded-For: ' + (scanned.forwardedFor === undefined ? clientIp : scanned.forwardedFor + ', ' + clientIp) + '\r\n' +
       xForwardedProto +
       'X-Forwarded-Host: ' + hostName.toLowerCase() + '\r\n' +
@@ -101,7 +130,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     new ProxyExchange(ctx, req, res, {
       target: match.value,
       headers: scanned,
-      requestLine: routerRequest.method + ' ' + match.upstreamPath + query + ' HTTP/1.1\r\n',
+      requestLine: routerRequest.method + ' ' + match.upstreamPath + upstreamQuery + ' HTTP/1.1\r\n',
       tail,
       requestId,
       startedAt,

@@ -1,6 +1,7 @@
 import type { Address, Balancer } from '../balancer/index.ts';
 import type { Route, Service, Upstream } from '../declarative/types.ts';
 import type { UpstreamEndpoint, UpstreamTls } from './upstream-pool.ts';
+import type { RoutePlugins } from '../plugins/index.ts';
 
 /**
  * Everything the proxy needs for one route, resolved once per configuration load: the service,
@@ -18,6 +19,8 @@ export type ProxyRoute = {
   readonly endpointHostHeader: string;
   /** Set for https services. */
   readonly tls: UpstreamTls | undefined;
+  /** The plugins that run on this route, compiled at load; undefined when none does. */
+  readonly plugins: RoutePlugins | undefined;
 };
 
 /** Kong balancer/init.lua set_host_header: `:port` unless it is the scheme's default. */

@@ -13,13 +13,28 @@ export function sendProxyError(
   requestId: string,
   extraHeaders?: Readonly<Record<string, string>>,
 ): void {
+  const error = new GatewayError(code);
+  sendKongResponse(res, error.status, error.message, accept, requestId, extraHeaders);
+}
+
+/**
+ * kong.response.error(status, message, headers) for any status and message: how plugins answer
+ * in the upstream's place (their messages are Kong's, written in each plugin's handler).
+ */
+export function sendKongResponse(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  accept: string | undefined,
+  requestId: string,
+  extraHeaders?: Readonly<Record<string, string>>,
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const error = new GatewayError(code);
-  const { contentType, body } = renderKongError(error.message, accept, requestId);
-  res.writeHead(error.status, {
+  const { contentType, body } = renderKongError(message, accept, requestId);
+  res.writeHead(status, {
     'Content-Type': contentType,
     'Content-Length': Buffer.byteLength(body),
     Server: SERVER,

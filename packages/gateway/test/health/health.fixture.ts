@@ -1,6 +1,7 @@
 // Builders for health tests: Kong's default healthchecks record (kong.md §2.2, Kong's flatten
 // spec) with overrides, and minimal snapshots holding upstreams and targets.
 import type { Healthchecks, Snapshot, Target, Upstream } from '../../src/declarative/types.ts';
+import { EMPTY_SNAPSHOT } from '../../src/declarative/index.ts';
 
 type DeepPartial<T> = { -readonly [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
@@ -64,5 +65,5 @@ export function target(up: Upstream, spec: string, weight = 100, id = uuid()): T
 
 /** A snapshot holding only upstreams and targets. */
 export function snapshot(upstreams: readonly Upstream[], targets: readonly Target[]): Snapshot {
-  return { services: [], routes: [], upstreams, targets, certificates: [], snis: [], hash: '0'.repeat(32) };
+  return { ...EMPTY_SNAPSHOT, upstreams, targets, hash: '0'.repeat(32) };
 }

@@ -1,0 +1,67 @@
+// kong/db/schema/entities/plugins.lua, with each plugin's schema as its subschema (keyed by
+// `name`): the plugin's own config record, its protocols and consumer rules replace the
+// abstract fields, and its entity checks run on the whole plugin.
+import type { Field, FieldTable, RecordSchema } from '../schema.ts';
+import { atLeastOneOf, onlyOneOf } from '../schema.ts';
+import { HTTP_PROTOCOLS, type PluginSchema } from '../../plugins/plugin-schema.ts';
+import { KONG_BUNDLED_PLUGINS, PLUGIN_SCHEMAS } from '../../plugins/plugin-schemas.ts';
+import { ID, PROTOCOL, TAGS, UTF8_NAME } from './common.ts';
+
+const NO_CONSUMER: Field = { type: 'foreign', mustBeNull: true };
+
+/** What a plugin name that cannot run here gets, on its `name` field. */
+export function pluginNameError(name: string): string {
+  if (KONG_BUNDLED_PLUGINS.includes(name) && !PLUGIN_SCHEMAS.has(name)) {
+    return `plugin '${name}' is bundled with Kong but not implemented by this gateway yet`;
+  }
+  return `plugin '${name}' not enabled; add it to the 'plugins' configuration property`;
+}
+
+function fields(foreign: Field, plugin: PluginSchema | undefined): FieldTable {
+  return [
+    ['id', ID],
+    ['name', { type: 'string', required: true }],
+    ['instance_name', UTF8_NAME],
+    ['created_at', { type: 'integer' }],
+    ['updated_at', { type: 'integer' }],
+    ['route', foreign],
+    ['service', foreign],
+    ['consumer', plugin === undefined || plugin.consumerScoped ? foreign : NO_CONSUMER],
+    plugin === undefined
+      ? ['config', { type: 'record' }]
+      : ['config', { type: 'record', required: true, default: {}, record: plugin.config }],
+    plugin === undefined
+      ? ['protocols', { type: 'set', required: true, default: [...HTTP_PROTOCOLS], elements: PROTOCOL }]
+      : ['protocols', { type: 'set', required: true, default: [...HTTP_PROTOCOLS], elements: { type: 'string', oneOf: HTTP_PROTOCOLS } }],
+    ['enabled', { type: 'boolean', required: true, default: true }],
+    ['tags', TAGS],
+  ];
+}
+
+/**
+ * The plugin record schema. `foreign` is how route/service/consumer may be written here;
+ * `enabled` the plugin names this load accepts; `underConsumer` when nested in a consumer
+ * (a plugin that cannot be set on a consumer is refused there).
+ */
+export function pluginSchema(foreign: Field, enabled: ReadonlySet<string>, underConsumer = false): RecordSchema {
+  const subschemas = new Map<string, RecordSchema>();
+  return {
+    fields: fields(foreign, undefined),
+    subschemas: {
+      key: 'name',
+      find: (name) => {
+        const plugin = PLUGIN_SCHEMAS.get(name);
+        if (plugin === undefined || !enabled.has(name)) return undefined;
+        let schema = subschemas.get(name);
+        if (schema === undefined) {
+          const checks = (plugin.entityChecks ?? []).map((c) => ('only_one_of' in c ? onlyOneOf(c.only_one_of) : atLeastOneOf(c.at_least_one_of)));
+          if (underConsumer && !plugin.consumerScoped) checks.push((ctx) => ctx.fieldError('consumer', 'value must be null'));
+          schema = { fields: fields(foreign, plugin), checks };
+          subschemas.set(name, schema);
+        }
+        return schema;
+      },
+      error: pluginNameError,
+    },
+  };
+}

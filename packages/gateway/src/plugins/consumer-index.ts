@@ -1,0 +1,64 @@
+// Consumers and their credentials, indexed once per configuration load: what the
+// authentication plugins look up on each request. Secrets are compared in constant time; a
+// key is found by its SHA-256 digest, so the lookup itself does not compare the secret.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { BasicauthCredential, Consumer, KeyauthCredential, Snapshot } from '../declarative/types.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/** Constant-time equality of two strings (false at once when the lengths differ). */
+export function secretsEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The lookups of one load. */
+export class ConsumerIndex {
+  readonly #byId = new Map<string, Consumer>();
+  readonly #byUsername = new Map<string, Consumer>();
+  readonly #keys = new Map<string, KeyauthCredential>();
+  readonly #basic = new Map<string, BasicauthCredential>();
+  readonly #groups = new Map<string, string[]>();
+
+  constructor(snapshot: Pick<Snapshot, 'consumers' | 'keyauth_credentials' | 'basicauth_credentials' | 'acls'>) {
+    for (const c of snapshot.consumers) {
+      this.#byId.set(c.id, c);
+      if (c.username !== null) this.#byUsername.set(c.username, c);
+    }
+    for (const k of snapshot.keyauth_credentials) this.#keys.set(digest(k.key), k);
+    for (const b of snapshot.basicauth_credentials) this.#basic.set(b.username, b);
+    for (const a of snapshot.acls) {
+      const list = this.#groups.get(a.consumer.id) ?? [];
+      list.push(a.group);
+      this.#groups.set(a.consumer.id, list);
+    }
+  }
+
+  /** A consumer by id. */
+  consumer(id: string): Consumer | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** Kong's load_consumer(ref, by_username): by id when `ref` is a UUID, else by username. */
+  consumerByIdOrUsername(ref: string): Consumer | undefined {
+    return (UUID.test(ref) ? this.#byId.get(ref) : undefined) ?? this.#byUsername.get(ref);
+  }
+
+  /** The key-auth credential holding exactly this key. */
+  keyauthCredential(key: string): KeyauthCredential | undefined {
+    const found = this.#keys.get(digest(key));
+    return found !== undefined && secretsEqual(found.key, key) ? found : undefined;
+  }
+
+  /** The basic-auth credential of this username. */
+  basicauthCredential(username: string): BasicauthCredential | undefined {
+    return this.#basic.get(username);
+  }
+
+  /** The ACL groups of a consumer, in file order; undefined when it has none. */
+  groups(consumerId: string): readonly string[] | undefined {
+    return this.#groups.get(consumerId);
+  }
+}

@@ -1,0 +1,148 @@
+// One request as the access phase of plugins sees and changes it (Kong's PDK, reduced to what
+// the implemented plugins use): request headers and query arguments read from the raw
+// request, the authenticated consumer and credential, and the edits to the upstream request.
+import type { Consumer } from '../declarative/types.ts';
+
+/** What kong.client.authenticate records: the credential's id and consumer (X-Credential-Identifier). */
+export type AuthenticatedCredential = {
+  /** What X-Credential-Identifier carries (key-auth: the credential id; basic-auth: the username). */
+  readonly identifier: string;
+  readonly consumerId: string;
+};
+
+/** A plugin's answer in place of the upstream's (kong.response.error). */
+export type PluginExit = {
+  readonly status: number;
+  readonly message: string;
+  readonly headers?: Readonly<Record<string, string>>;
+};
+
+/** A query argument as Kong's get_query() gives it: a value, `true` without `=`, or a list when repeated. */
+export type QueryArg = string | true | readonly (string | true)[] | undefined;
+
+// ngx.req.get_uri_args: '+' is a space, %XX decoded; a malformed escape is kept as written.
+function decodeArg(s: string): string {
+  const spaced = s.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+// ngx.encode_args (ngx.escape_uri): everything but unreserved characters percent-encoded.
+const encodeArg = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** The per-request state of the plugin phases. */
+export class PluginContext {
+  readonly method: string;
+  readonly #rawHeaders: readonly string[];
+  readonly #query: string;
+  #args: [string, string | true][] | undefined;
+  /** kong.client.get_consumer(). */
+  consumer: Consumer | undefined;
+  /** kong.client.get_credential(). */
+  credential: AuthenticatedCredential | undefined;
+  /** Groups an authentication plugin vouched for (Kong's ctx.authenticated_groups); none implemented yet. */
+  authenticatedGroups: readonly string[] | undefined;
+  /** Upstream header edits by lower-case name: set to [name, value], or removed (null). */
+  headerEdits: Map<string, readonly [string, string] | null> | undefined;
+  /** Query arguments removed from the upstream request. */
+  clearedArgs: Set<string> | undefined;
+
+  constructor(method: string, rawHeaders: readonly string[], query: string) {
+    this.method = method;
+    this.#rawHeaders = rawHeaders;
+    this.#query = query;
+  }
+
+  /**
+   * kong.request.get_headers()[name]: the value, or a list when the header came several times.
+   * As in nginx's lookup, `api_key` also finds `api-key`.
+   */
+  header(name: string): string | readonly string[] | undefined {
+    const lower = name.toLowerCase();
+    const found = this.#values(lower);
+    if (found === undefined && lower.includes('_')) return this.#values(lower.replace(/_/g, '-'));
+    return found;
+  }
+
+  /** kong.request.get_header(name): the first value. */
+  firstHeader(name: string): string | undefined {
+    const v = this.header(name);
+    return typeof v === 'string' ? v : v?.[0];
+  }
+
+  #values(lower: string): string | string[] | undefined {
+    let out: string | string[] | undefined;
+    const raw = this.#rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) {
+      if (raw[i]!.toLowerCase() !== lower) continue;
+      const v = raw[i + 1]!;
+      out = out === undefined ? v : typeof out === 'string' ? [out, v] : [...out, v];
+    }
+    return out;
+  }
+
+  #parsedArgs(): [string, string | true][] {
+    if (this.#args !== undefined) return this.#args;
+    const args: [string, string | true][] = [];
+    for (const part of this.#query.split('&')) {
+      if (part === '') continue;
+      const eq = part.indexOf('=');
+      args.push(eq === -1 ? [decodeArg(part), true] : [decodeArg(part.slice(0, eq)), decodeArg(part.slice(eq + 1))]);
+    }
+    return (this.#args = args);
+  }
+
+  /** kong.request.get_query()[name]. */
+  queryArg(name: string): QueryArg {
+    const values = this.#parsedArgs().filter(([k]) => k === name).map(([, v]) => v);
+    return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;
+  }
+
+  /** kong.service.request.set_header; a value that would break the header line is refused (Kong errors too). */
+  setHeader(name: string, value: string): void {
+    if (/[\r\n\0]/.test(value)) throw new TypeError(`invalid value for header ${name}`);
+    (this.headerEdits ??= new Map()).set(name.toLowerCase(), [name, value]);
+  }
+
+  /** kong.service.request.clear_header. */
+  clearHeader(name: string): void {
+    (this.headerEdits ??= new Map()).set(name.toLowerCase(), null);
+  }
+
+  /** kong.service.request.clear_query_arg. */
+  clearQueryArg(name: string): void {
+    if (this.queryArg(name) !== undefined) (this.clearedArgs ??= new Set()).add(name);
+  }
+
+  /** kong.client.authenticate. */
+  authenticate(consumer: Consumer | undefined, credential: AuthenticatedCredential | undefined): void {
+    this.consumer = consumer;
+    this.credential = credential;
+  }
+
+  /** The query string for the upstream, without `?`: as sent, or re-encoded (as Kong does) after a removal. */
+  upstreamQuery(): string {
+    const cleared = this.clearedArgs;
+    if (cleared === undefined) return this.#query;
+    return this.#parsedArgs()
+      .filter(([k]) => !cleared.has(k))
+      .map(([k, v]) => (v === true ? encodeArg(k) : `${encodeArg(k)}=${encodeArg(v)}`))
+      .join('&');
+  }
+
+  /** Header lines for the upstream (`Name: value\r\n`…) with this request's edits applied. */
+  upstreamHeaderLines(lines: string): string {
+    const edits = this.headerEdits;
+    if (edits === undefined) return lines;
+    let out = '';
+    for (const line of lines.split('\r\n')) {
+      if (line === '') continue;
+      if (!edits.has(line.slice(0, line.indexOf(':')).toLowerCase())) out += line + '\r\n';
+    }
+    for (const edit of edits.values()) if (edit !== null) out += edit[0] + ': ' + edit[1] + '\r\n';
+    return out;
+  }
+}

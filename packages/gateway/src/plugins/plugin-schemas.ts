@@ -1,0 +1,47 @@
+// The plugins this gateway implements, by name, and Kong's own bundled list: what `plugins =
+// bundled` means here, and which names deserve "not implemented yet" rather than "unknown".
+import type { PluginSchema } from './plugin-schema.ts';
+import { ACL_SCHEMA } from './acl/schema.ts';
+import { BASIC_AUTH_SCHEMA } from './basic-auth/schema.ts';
+import { KEY_AUTH_SCHEMA } from './key-auth/schema.ts';
+
+/** Every implemented plugin's schema, by name. */
+export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
+  [KEY_AUTH_SCHEMA, BASIC_AUTH_SCHEMA, ACL_SCHEMA].map((s) => [s.name, s]),
+);
+
+/** Kong's bundled plugins (kong/constants.lua), implemented here or not. */
+export const KONG_BUNDLED_PLUGINS: readonly string[] = [
+  'jwt', 'acl', 'correlation-id', 'cors', 'oauth2', 'tcp-log', 'udp-log', 'file-log', 'http-log', 'key-auth',
+  'hmac-auth', 'basic-auth', 'ip-restriction', 'request-transformer', 'response-transformer',
+  'request-size-limiting', 'rate-limiting', 'response-ratelimiting', 'syslog', 'loggly', 'datadog', 'ldap-auth',
+  'statsd', 'bot-detection', 'aws-lambda', 'request-termination', 'prometheus', 'proxy-cache', 'session', 'acme',
+  'grpc-gateway', 'grpc-web', 'pre-function', 'post-function', 'azure-functions', 'zipkin', 'opentelemetry',
+  'ai-proxy', 'ai-prompt-decorator', 'ai-prompt-template', 'ai-prompt-guard', 'ai-request-transformer',
+  'ai-response-transformer', 'standard-webhooks', 'redirect',
+];
+
+/** `plugins = bundled`: every implemented plugin. */
+export const BUNDLED_PLUGINS: ReadonlySet<string> = new Set(PLUGIN_SCHEMAS.keys());
+
+/**
+ * Kong's `plugins` setting ("bundled", "off", or a comma list that may include "bundled") as the
+ * set of enabled names; throws a message naming the first name that cannot be enabled.
+ */
+export function parsePluginsSetting(value: string): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const raw of value.split(',')) {
+    const name = raw.trim();
+    if (name === '' || name === 'off') continue;
+    if (name === 'bundled') {
+      for (const n of BUNDLED_PLUGINS) out.add(n);
+    } else if (PLUGIN_SCHEMAS.has(name)) {
+      out.add(name);
+    } else if (KONG_BUNDLED_PLUGINS.includes(name)) {
+      throw new Error(`plugin '${name}' is bundled with Kong but not implemented by this gateway yet`);
+    } else {
+      throw new Error(`plugin '${name}' is not installed (this gateway runs only its own plugins: ${[...BUNDLED_PLUGINS].join(', ')})`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+// Plugin tests against a real gateway: an echo upstream (answers with the request it got), a
+// kong.yml naming it, and `signet-gateway start --workers 2` on it. Each request opens its own
+// connection, so consecutive requests are served by both workers.
+import type { TestContext } from 'node:test';
+import { request } from 'undici';
+import { startGatewayProcess, type GatewayProcess } from '../health/gateway-process.ts';
+import { startUpstream, type FakeUpstream } from '../proxy/proxy.fixture.ts';
+
+/** What the echo upstream saw, and what the client got. */
+export type Exchange = {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  /** The JSON body: the upstream's echo ({url, headers}) or Kong's error ({message}). */
+  readonly json: { url?: string; headers?: Record<string, string>; message?: string; request_id?: string };
+};
+
+export type PluginGateway = GatewayProcess & {
+  readonly upstream: FakeUpstream;
+  /** One request through the proxy on a fresh connection. */
+  call(path: string, options?: { method?: string; headers?: Record<string, string | string[]> }): Promise<Exchange>;
+};
+
+/** Starts an echo upstream and a two-worker gateway on `yml(upstreamUrl)`. */
+export async function startPluginGateway(t: TestContext, yml: (upstreamUrl: string) => string, env: Record<string, string> = {}): Promise<PluginGateway> {
+  const upstream = await startUpstream(t);
+  const gateway = await startGatewayProcess(t, yml(`http://127.0.0.1:${upstream.port}`), { workers: 2, env });
+  return {
+    ...gateway,
+    upstream,
+    async call(path, options = {}) {
+      const res = await request(gateway.proxy + path, {
+        method: (options.method ?? 'GET') as 'GET',
+        headers: { connection: 'close', ...options.headers },
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, headers: res.headers, json: text === '' ? {} : (JSON.parse(text) as Exchange['json']) };
+    },
+  };
+}
+
+/** Basic credentials as a client sends them. */
+export const basic = (username: string, password: string): string => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
