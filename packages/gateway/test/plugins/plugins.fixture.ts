@@ -40,3 +40,34 @@ export async function startPluginGateway(t: TestContext, yml: (upstreamUrl: stri
 
 /** Basic credentials as a client sends them. */
 export const basic = (username: string, password: string): string => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+
+/** One row of a plugin's case table: a request, and what the client and the upstream must see. */
+export type PluginCase = {
+  readonly title: string;
+  readonly path: string;
+  readonly method?: string;
+  readonly headers?: Record<string, string | string[]>;
+  readonly status: number;
+  /** Kong's error message (for answers the gateway gives itself). */
+  readonly message?: string;
+  /** Response headers the client must get. */
+  readonly responseHeaders?: Record<string, string>;
+  /** Headers the upstream must (value) or must not (undefined) get. */
+  readonly upstreamHeaders?: Record<string, string | undefined>;
+  /** The request target the upstream must get. */
+  readonly upstreamUrl?: string;
+};
+
+/** Runs one case against the gateway and asserts everything it states. */
+export async function checkCase(g: PluginGateway, c: PluginCase, assert: typeof import('node:assert/strict')): Promise<void> {
+  const res = await g.call(c.path, { ...(c.method ? { method: c.method } : {}), ...(c.headers ? { headers: c.headers } : {}) });
+  assert.equal(res.status, c.status, `${c.title}: status (${JSON.stringify(res.json)})`);
+  if (c.message !== undefined) {
+    assert.equal(res.json.message, c.message, `${c.title}: message`);
+    // Kong's error body carries the request id it also sends as a header.
+    assert.equal(res.json.request_id, res.headers['x-kong-request-id'], `${c.title}: request_id`);
+  }
+  for (const [name, value] of Object.entries(c.responseHeaders ?? {})) assert.equal(res.headers[name.toLowerCase()], value, `${c.title}: response ${name}`);
+  for (const [name, value] of Object.entries(c.upstreamHeaders ?? {})) assert.equal(res.json.headers?.[name.toLowerCase()], value, `${c.title}: upstream ${name}`);
+  if (c.upstreamUrl !== undefined) assert.equal(res.json.url, c.upstreamUrl, `${c.title}: upstream url`);
+}
