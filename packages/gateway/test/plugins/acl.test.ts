@@ -1,7 +1,6 @@
 // acl against a real two-worker gateway: cases from Kong's spec/03-plugins/18-acl/02-access_spec.lua
 // (allow, deny, no authentication, consumers without groups, hide_groups_header, anonymous).
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
 import { checkCase, startPluginGateway, type PluginCase } from './plugins.fixture.ts';
 
 const ANON = 'a0000000-0000-4000-8000-000000000002';
@@ -54,5 +53,5 @@ const CASES: PluginCase[] = [
 
 test('acl: Kong access spec cases on two workers', async (t) => {
   const g = await startPluginGateway(t, yml);
-  for (const c of CASES) await checkCase(g, c, assert);
+  for (const c of CASES) await checkCase(g, c);
 });

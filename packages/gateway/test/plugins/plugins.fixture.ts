@@ -1,6 +1,7 @@
 // Plugin tests against a real gateway: an echo upstream (answers with the request it got), a
 // kong.yml naming it, and `signet-gateway start --workers 2` on it. Each request opens its own
 // connection, so consecutive requests are served by both workers.
+import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { request } from 'undici';
 import { startGatewayProcess, type GatewayProcess } from '../health/gateway-process.ts';
@@ -59,7 +60,7 @@ export type PluginCase = {
 };
 
 /** Runs one case against the gateway and asserts everything it states. */
-export async function checkCase(g: PluginGateway, c: PluginCase, assert: typeof import('node:assert/strict')): Promise<void> {
+export async function checkCase(g: PluginGateway, c: PluginCase): Promise<void> {
   const res = await g.call(c.path, { ...(c.method ? { method: c.method } : {}), ...(c.headers ? { headers: c.headers } : {}) });
   assert.equal(res.status, c.status, `${c.title}: status (${JSON.stringify(res.json)})`);
   if (c.message !== undefined) {
