@@ -100,14 +100,16 @@ export function echoClient(t: TestContext, port: number, tls?: { ca: string; ser
 /** Result of a unary call: the reply or the error, and the trailing metadata. */
 export type UnaryResult = { reply?: EchoReply; error?: grpc.ServiceError; trailers: Record<string, unknown> };
 
-export function say(client: EchoClient, text: string): Promise<UnaryResult> {
+export function say(client: EchoClient, text: string, metadata: Record<string, string> = {}): Promise<UnaryResult> {
   return new Promise((resolve) => {
     let result: Omit<UnaryResult, 'trailers'> | undefined;
     let trailers: Record<string, unknown> | undefined;
     const finish = () => {
       if (result !== undefined && trailers !== undefined) resolve({ ...result, trailers });
     };
-    const call = client.Say({ text }, new grpc.Metadata(), { deadline: Date.now() + 10_000 }, (error, reply) => {
+    const md = new grpc.Metadata();
+    for (const [k, v] of Object.entries(metadata)) md.set(k, v);
+    const call = client.Say({ text }, md, { deadline: Date.now() + 10_000 }, (error, reply) => {
       result = error ? { error } : { reply };
       finish();
     });
