@@ -6,6 +6,7 @@ import { buildConverter } from '@signet/pdf';
 import { PrivatePathError, STOP_WITH_PARENT_ENV, stopWithParent } from '@signet/kit';
 import { loadSealIdentity } from './completion/load-seal-identity.ts';
 import { buildEsignServer } from './server.ts';
+import { RequestDrain } from './web/request-drain.ts';
 import { RECIPIENT_VIEW_RETENTION_MS } from './signing/recipient-view-redeem.ts';
 import { openStore, storeLocation } from './store/index.ts';
 import { SigningRepository } from './store/signing-repository.ts';
@@ -22,6 +23,13 @@ const USAGE = `usage:
   signet-esign completion list            (signed envelopes whose completion failed, given-up ones first)
   signet-esign completion retry --envelope ID [--by NAME]`;
 
+/**
+ * A stop waits until the traffic has stopped: quiet for a second (the gateway's active check
+ * needs about that to see the 503, and npm start's supervisor marks the target unhealthy at
+ * once), at most 8 s (within the supervisor's 10 s grace before SIGKILL).
+ */
+const DRAIN = { quietMs: 1000, maxMs: 8_000 };
+
 /** A command-line mistake: printed with the usage, exit 2. */
 class UsageError extends Error {}
 
@@ -31,13 +39,18 @@ async function serve(config: EsignConfig, supervised: boolean): Promise<void> {
   const store = await openStore(storeLocation(config));
   // LibreOffice and Chromium start on the first document that needs them, not here.
   const converter = await buildConverter();
-  const app = await buildEsignServer(config, { store, converter, logger: { level: 'info' }, ...(seal ? { signing: { seal } } : {}) });
+  const drain = new RequestDrain(DRAIN);
+  const app = await buildEsignServer(config, { store, converter, logger: { level: 'info' }, draining: () => drain.draining, ...(seal ? { signing: { seal } } : {}) });
+  drain.track(app.server);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'stopping');
-    void app.close().then(() => converter.close()).then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
+    app.log.info({ signal }, 'stopping: draining (health answers 503 until the traffic stops)');
+    // Then Fastify's close waits for the workers' passes in progress (outbox, completion, Connect, reminders).
+    void drain.drain()
+      .then(({ waitedMs, inFlight }) => app.log.info({ waitedMs, inFlight }, 'drained; closing'))
+      .then(() => app.close()).then(() => converter.close()).then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
   };
   // Expired tokens, codes, sessions, login failures, sign-up links, recipient views and signing sessions are
   // useless; sweep them hourly. unref: never keeps the process alive, and an error only logs

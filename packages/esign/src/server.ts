@@ -46,6 +46,8 @@ export type EsignDeps = {
   reminderPollMs?: number;
   /** The seal P12 (default: a development seal generated in DATA_DIR), completion and view timings. */
   signing?: Omit<SigningModuleOptions, 'envelopes'>;
+  /** True once a graceful stop has begun (web/request-drain.ts): /health answers 503, responses close their connection. */
+  draining?: () => boolean;
   /** DocuSign's API limits per account (default 3,000 per hour, 500 per 30 s); tests lower them. */
   apiRateLimits?: { hourly: number; burst: number; burstWindowMs: number };
 };
@@ -74,11 +76,16 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   await app.register(formbody);
   installErrorHandling(app);
   const headers = securityHeaders(ctx.secureCookies);
+  const draining = deps.draining ?? (() => false);
   app.addHook('onSend', async (_request, reply) => {
     reply.headers(headers);
+    // Draining: the balancer's pooled connections to this instance end with this response.
+    if (draining()) reply.header('connection', 'close');
   });
 
   app.get('/health', async (_request, reply) => {
+    // A stopping instance leaves the balancer's rotation by failing its health check.
+    if (draining()) return reply.code(503).header('cache-control', 'no-store').send({ status: 'draining' });
     try {
       await ctx.store.db.ping();
       return await reply.header('cache-control', 'no-store').send({ status: 'ok' });

@@ -9,6 +9,7 @@ test('defaults: the architecture\'s ports, var/ under the repo, PUBLIC_URL throu
   const c = loadSystemConfig({}, '/repo');
   assert.deepEqual(c, {
     dataDir: '/repo/var',
+    kongTemplatePath: '/repo/deploy/kong.yml',
     publicUrl: 'https://localhost:8443',
     smtpUrl: undefined,
     databaseUrl: undefined,
@@ -48,4 +49,15 @@ test('a bad setting is named in the error', () => {
   assert.throws(() => loadSystemConfig({ LOG_FORMAT: 'xml' }, '/r'), /LOG_FORMAT must be one of pretty, json/);
   assert.throws(() => loadSystemConfig({ LOG_HEALTH_PROBES: 'yes' }, '/r'), /LOG_HEALTH_PROBES/);
   assert.equal(loadSystemConfig({ LOG_HEALTH_PROBES: 'true', LOG_FORMAT: 'json' }, '/r').logHealthProbes, true);
+});
+
+test('GATEWAY_KONG_YML names the kong.yml to render; a missing file stops start', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'signet-config-'));
+  try {
+    writeFileSync(join(dir, 'mine.yml'), '_format_version: "3.0"\n');
+    assert.equal(loadSystemConfig({ GATEWAY_KONG_YML: join(dir, 'mine.yml') }, '/repo').kongTemplatePath, join(dir, 'mine.yml'));
+    assert.throws(() => loadSystemConfig({ GATEWAY_KONG_YML: join(dir, 'nope.yml') }, '/repo'), (err: Error) => err instanceof SystemConfigError && /GATEWAY_KONG_YML: no file at .*nope\.yml/.test(err.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

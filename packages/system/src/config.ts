@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 
 /** Settings of `npm start`, read once from the environment and validated before anything starts. */
 export type SystemConfig = {
   /** Runtime state: SQLite file, dev TLS material, dev mailbox. */
   dataDir: string;
+  /** The kong.yml npm start renders for the gateway (GATEWAY_KONG_YML, default deploy/kong.yml); re-read on SIGHUP. */
+  kongTemplatePath: string;
   /** The URL every link points at (the gateway's TLS listener by default). */
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -81,8 +83,11 @@ export function loadSystemConfig(env: NodeJS.ProcessEnv, repoRoot: string): Syst
   const all = [...esignPorts, gateway.httpPort, gateway.httpsPort, gateway.adminPort];
   const twice = all.find((p, i) => all.indexOf(p) !== i);
   if (twice !== undefined) throw new SystemConfigError(`port ${twice} is given twice (ESIGN_PORTS, GATEWAY_HTTP_PORT, GATEWAY_HTTPS_PORT, GATEWAY_ADMIN_PORT must all differ)`);
+  const kongTemplatePath = env.GATEWAY_KONG_YML ? resolve(repoRoot, env.GATEWAY_KONG_YML) : join(repoRoot, 'deploy/kong.yml');
+  if (env.GATEWAY_KONG_YML && !existsSync(kongTemplatePath)) throw new SystemConfigError(`GATEWAY_KONG_YML: no file at ${kongTemplatePath}`);
   return {
     dataDir,
+    kongTemplatePath,
     publicUrl: publicUrl.replace(/\/+$/, ''),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),

@@ -25,6 +25,8 @@ export function buildSystemPlan(config: SystemConfig, tls: DevTls, kongYmlPath: 
         command: node,
         args: [...tsx, esignCli, 'serve'],
         cwd: repoRoot,
+        // An instance that dies is started again while the other one serves.
+        restart: true,
         env: {
           PORT: String(port),
           HOST: '127.0.0.1',

@@ -25,15 +25,64 @@ test('prefixes each part\'s output and stops every part on request', async () =>
   assert.ok(lines.some((l) => l.startsWith('beta     | bye')));
 });
 
-test('a part that dies on its own stops the others and is reported', async () => {
+test('an essential part that dies on its own stops the others and is reported', async () => {
   const lines: string[] = [];
   const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 2000 });
-  sup.start({ name: 'steady', command: node, args: ['-e', LONG_RUNNING] });
+  sup.start({ name: 'steady', command: node, args: ['-e', LONG_RUNNING], restart: true });
   await pollUntil(() => lines.some((l) => l.endsWith('| up')), { what: 'steady up' });
   sup.start({ name: 'crashy', command: node, args: ['-e', 'process.exit(3)'] });
   const { failure } = await sup.done();
   assert.equal(failure, 'crashy exited unexpectedly (code 3)');
   assert.ok(lines.some((l) => l.startsWith('steady   | bye')));
+});
+
+test('a restartable part that dies is started again with growing delays while the others keep running; a crash loop shows its last lines', async () => {
+  const lines: string[] = [];
+  const policy = { initialMs: 100, factor: 2, maxMs: 400, stableAfterMs: 60_000, loopAfter: 3 };
+  const crashes: string[] = [];
+  const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 2000, restartPolicy: policy, onCrash: (name) => crashes.push(name) });
+  sup.enableRestarts();
+  sup.start({ name: 'steady', command: node, args: ['-e', LONG_RUNNING] });
+  sup.start({ name: 'crashy', command: node, args: ['-e', "console.log('cannot open the database'); process.exit(3)"], restart: true });
+  await pollUntil(() => crashes.length >= 5, { what: 'five crashes' });
+  await sup.stop();
+  const delays = lines.flatMap((l) => /crashy exited unexpectedly \(code 3\) after [\d.]+ s up; restarting in ([\d.]+) s \(crash (\d+) in a row, (\d+) in all\)/.exec(l)?.slice(1, 4).map(Number) ?? []);
+  // [delay s, in a row, total] per crash: 0.1, 0.2, 0.4, then the cap.
+  assert.deepEqual(delays.slice(0, 15), [0.1, 1, 1, 0.2, 2, 2, 0.4, 3, 3, 0.4, 4, 4, 0.4, 5, 5]);
+  const loop = lines.findIndex((l) => l.includes('crashy is crash-looping (3 crashes in a row'));
+  assert.ok(loop > 0, lines.join('\n'));
+  assert.equal(lines[loop + 1], 'system   |   crashy > cannot open the database');
+  assert.ok(lines.some((l) => /^system {3}\| crashy started again \(pid \d+\); status: steady up \d+s · crashy up 0s \(\d+ restarts?\)$/.test(l)), lines.join('\n'));
+  assert.ok(lines.some((l) => /status: steady up \d+s · crashy down, restart in 0s \(\d+ restarts?, \d+ crashes in a row\)/.test(l)), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('steady   | bye')), 'the steady part ran until the stop');
+  assert.equal((await sup.done()).failure, undefined, 'a restartable part does not end the system');
+  const restartsAfterStop = lines.length;
+  await new Promise((resolve) => setTimeout(resolve, policy.maxMs * 2));
+  assert.equal(lines.length, restartsAfterStop, 'nothing is restarted after stop()');
+});
+
+test('before enableRestarts() (the system has not come up yet), a restartable part that dies is a failed start', async () => {
+  const lines: string[] = [];
+  const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 2000 });
+  sup.start({ name: 'steady', command: node, args: ['-e', LONG_RUNNING] });
+  sup.start({ name: 'crashy', command: node, args: ['-e', 'process.exit(1)'], restart: true });
+  assert.equal((await sup.done()).failure, 'crashy exited unexpectedly (code 1)');
+  assert.ok(!lines.some((l) => l.includes('restarting in')));
+});
+
+test('restart() stops a part on purpose (not a crash) and starts a new one', async () => {
+  const lines: string[] = [];
+  const crashes: string[] = [];
+  const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 2000, onCrash: (name) => crashes.push(name) });
+  sup.start({ name: 'svc', command: node, args: ['-e', `console.log('pid ' + process.pid); ${LONG_RUNNING}`], restart: true });
+  const first = Number(/pid (\d+)/.exec(await pollUntil(() => lines.find((l) => l.includes('| pid ')), { what: 'svc up' }))![1]);
+  const second = await sup.restart('svc');
+  assert.ok(second !== undefined && second !== first);
+  await pollUntil(() => lines.some((l) => l.includes(`| pid ${second}`)), { what: 'the new svc up' });
+  assert.ok(lines.some((l) => l === 'svc      | bye'), 'the old one was asked to stop');
+  assert.deepEqual(crashes, []);
+  assert.ok(!lines.some((l) => l.includes('unexpectedly')));
+  await sup.stop();
 });
 
 test('a part that ignores SIGTERM is killed after the grace time', async () => {
@@ -100,4 +149,19 @@ test('kill() removes every part\'s whole group, grandchildren included, at once'
   sup.kill();
   await pollUntil(() => pids.every((p) => !alive(p)), { timeoutMs: 5000, what: 'part and grandchild gone' });
   await sup.done();
+});
+
+test('what a part started dies with it: a SIGKILLed part\'s grandchildren are removed before it is restarted', async () => {
+  const lines: string[] = [];
+  const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 2000, restartPolicy: { initialMs: 50, factor: 2, maxMs: 50, stableAfterMs: 60_000, loopAfter: 10 } });
+  sup.enableRestarts();
+  const script = "const { spawn } = require('node:child_process'); const g = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); " +
+    "console.log('pids ' + process.pid + ' ' + g.pid); setInterval(() => {}, 1000);";
+  sup.start({ name: 'conv', command: node, args: ['-e', script], restart: true });
+  const line = await pollUntil(() => lines.find((l) => l.includes('pids ')), { what: 'the part and its child to start' });
+  const [part, grandchild] = /pids (\d+) (\d+)/.exec(line)!.slice(1).map(Number) as [number, number];
+  process.kill(part, 'SIGKILL');
+  await pollUntil(() => lines.filter((l) => l.includes('pids ')).length === 2, { what: 'the part restarted' });
+  await pollUntil(() => !alive(grandchild), { timeoutMs: 5000, what: 'the orphaned grandchild removed' });
+  await sup.stop();
 });

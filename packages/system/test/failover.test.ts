@@ -1,127 +1,65 @@
+// The whole system as `npm start` runs it keeps serving when an esign instance dies: the
+// supervisor restarts it with backoff while the gateway routes around it and takes it back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { setTimeout as delay } from 'node:timers/promises';
-import { join } from 'node:path';
-import { Agent, request } from 'undici';
 import { pollUntil } from '@signet/kit';
-import { startProcess, type StartedProcess } from '@signet/kit/testing';
-import { buildSystemPlan, ensureDevTls, loadSystemConfig, renderKongYml, type ProcessSpec } from '../src/index.ts';
-import { waitUntilReady } from '../src/wait-until-ready.ts';
-import { freePorts } from './support/free-ports.ts';
-import { esignCli, repoRoot } from './support/start-system.ts';
-import { tokenViaForms } from './support/token-via-forms.ts';
+import { currentPid, integratorOf, targetHealth } from './support/integrator.ts';
+import { startSdkLoad, type LoadResult } from './support/sdk-load.ts';
+import { startSystem } from './support/start-system.ts';
 
-const UPSTREAM = 'esign.upstream';
-const PACE_MS = 200;
+// Two loops, each a call every ~150 ms: ~12 calls/s, under esign's burst limit (500 per 30 s).
+const LOOPS = 2;
+const PACE_MS = 150;
+const summary = (results: readonly LoadResult[]) => JSON.stringify(results.filter((r) => !r.ok));
 
-// The supervisor of `npm start` stops the whole system when a part dies (fail fast, see
-// docs/operations.md); this test runs the same plan's parts itself so it can kill and restart one.
-test('failover: one esign instance killed mid-flow; requests keep succeeding, the admin API shows it UNHEALTHY, then HEALTHY once restarted', async (t) => {
-  const teardown: (() => unknown)[] = [];
-  t.after(async () => {
-    for (const step of teardown.reverse()) await step();
+test('failover under `npm start`: kill -9 of an esign instance under steady SDK load, then the same kill five times in a row', async (t) => {
+  const system = await startSystem(t);
+  const integrator = await integratorOf(t, system, 'failover@example.com');
+  const load = startSdkLoad(t, system.caPath, { ...integrator, loops: LOOPS, paceMs: PACE_MS });
+  await pollUntil(() => load.results.filter((r) => r.ok).length >= 10, { timeoutMs: 30_000, what: 'steady load through both instances' });
+  const target1 = `127.0.0.1:${system.ports.esign[0]}`;
+  const target2 = `127.0.0.1:${system.ports.esign[1]}`;
+
+  await t.test('one kill: at most the calls in flight fail; the instance is back HEALTHY on its own', async () => {
+    const pid = currentPid(system.proc.output(), 'esign-1');
+    assert.ok(pid);
+    const killedAt = Date.now();
+    process.kill(pid, 'SIGKILL');
+    await pollUntil(() => currentPid(system.proc.output(), 'esign-1') !== pid, { timeoutMs: 30_000, what: 'esign-1 started again' });
+    await pollUntil(async () => (await targetHealth(system, target1)) === 'HEALTHY', { timeoutMs: 60_000, what: `${target1} HEALTHY again` });
+    const since = load.results.length;
+    await pollUntil(() => load.results.length >= since + 10, { timeoutMs: 30_000, what: 'more load after the restart' });
+    const after = load.results.filter((r) => r.at >= killedAt);
+    t.diagnostic(`${after.length} calls since the kill, ${after.filter((r) => !r.ok).length} failed`);
+    // Only a call in flight on the killed instance can fail: a refused connection is retried on
+    // the other target, and the supervisor marks the target unhealthy at once. That is within
+    // the passive checks' budget (tcp_failures 1, http_failures 3 in deploy/kong.yml).
+    assert.ok(after.filter((r) => !r.ok).length <= LOOPS, summary(after));
+    assert.match(system.proc.output(), /esign-1 exited unexpectedly \(SIGKILL\) after [\d.]+ s up; restarting in 1\.0 s \(crash 1 in a row, 1 in all\)/);
+    assert.equal(await targetHealth(system, target2), 'HEALTHY');
   });
-  const dataDir = mkdtempSync(join(tmpdir(), 'signet-failover-'));
-  teardown.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const [e1, e2, http, https, admin] = (await freePorts(5)) as [number, number, number, number, number];
-  const config = loadSystemConfig({
-    DATA_DIR: dataDir, ESIGN_PORTS: `${e1},${e2}`, PUBLIC_URL: `https://localhost:${https}`,
-    GATEWAY_HTTP_PORT: String(http), GATEWAY_HTTPS_PORT: String(https), GATEWAY_ADMIN_PORT: String(admin),
-  }, repoRoot);
-  const tls = ensureDevTls(dataDir);
-  const kongYml = join(dataDir, 'kong.yml');
-  // deploy/kong.yml as `npm start` renders it: active checks on /health, passive checks, retries.
-  writeFileSync(kongYml, renderKongYml(readFileSync(join(repoRoot, 'deploy/kong.yml'), 'utf8'), { esignPorts: config.esignPorts, certPem: readFileSync(tls.certPath, 'utf8'), keyPem: readFileSync(tls.keyPath, 'utf8') }));
-  const plan = buildSystemPlan(config, tls, kongYml, repoRoot);
-  const run = (spec: ProcessSpec): StartedProcess => {
-    const proc = startProcess(spec.command, spec.args, { cwd: spec.cwd, env: { ...process.env, ...spec.env } });
-    teardown.push(() => proc.stop(15_000));
-    return proc;
-  };
-  const procs = new Map(plan.parts.map((spec) => [spec.name, run(spec)]));
-  const ready = await waitUntilReady([
-    { part: 'esign-1', url: `http://127.0.0.1:${e1}/health` },
-    { part: 'esign-2', url: `http://127.0.0.1:${e2}/health` },
-    { part: 'gateway', url: `http://127.0.0.1:${http}/health` },
-  ], { timeoutMs: 90_000, stopped: Promise.race([...procs.values()].map((p) => p.exited)) });
-  if (!ready.ready) assert.fail(`${ready.part}: ${ready.reason}\n${[...procs].map(([name, p]) => `--- ${name}\n${p.output()}`).join('\n')}`);
 
-  const env = { ...process.env, DATA_DIR: dataDir, PUBLIC_URL: config.publicUrl };
-  const user = await esignCli<{ accountId: string }>(env, ['user', 'create', '--email', 'fo@example.com', '--password', 'correct horse battery staple', '--name', 'Failover']);
-  const redirectUri = 'http://127.0.0.1:9/callback';
-  const app = await esignCli<{ integrationKey: string; secretKey: string }>(env, ['app', 'create', '--user', 'fo@example.com', '--name', 'Failover', '--redirect-uri', redirectUri]);
-  const trusting = new Agent({ connect: { ca: readFileSync(tls.caPath, 'utf8') } });
-  teardown.push(() => trusting.close());
-  const origin = config.publicUrl;
-  const token = await tokenViaForms(origin, trusting, { clientId: app.integrationKey, secret: app.secretKey, redirectUri }, { email: 'fo@example.com', password: 'correct horse battery staple' });
-  const auth = { authorization: `Bearer ${token}` };
-  const envelopesUrl = `${origin}/restapi/v2.1/accounts/${user.accountId}/envelopes`;
-
-  // Two clients keep listing envelopes (GET: the gateway may retry it even after a reset) the whole time.
-  const statuses: { status: number; at: number }[] = [];
-  let loading = true;
-  const client = async () => {
-    while (loading) {
-      const res = await request(`${envelopesUrl}?from_date=2020-01-01T00:00:00Z`, { dispatcher: trusting, headers: auth });
-      await res.body.dump();
-      statuses.push({ status: res.statusCode, at: Date.now() });
-      // Paced, not waiting for state: esign's API burst limit is 500 calls per 30 s per account,
-      // and two clients at 5 calls/s stay well under it for the whole test.
-      await delay(PACE_MS);
+  await t.test('five kills in a row: growing backoff in the logs, a crash loop reported, no outage', async () => {
+    const startedAt = Date.now();
+    for (let kill = 1; kill <= 5; kill++) {
+      // Each new process is killed once it answers: it crashed right after coming up.
+      const pid = await pollUntil(() => currentPid(system.proc.output(), 'esign-1'), { what: 'esign-1 running' });
+      await pollUntil(async () => (await fetch(`http://${target1}/health`).then((r) => r.status, () => 0)) === 200, { timeoutMs: 60_000, what: `esign-1 (pid ${pid}) answering` });
+      process.kill(pid, 'SIGKILL');
+      await pollUntil(() => currentPid(system.proc.output(), 'esign-1') !== pid, { timeoutMs: 60_000, what: `esign-1 started again after kill ${kill}` });
     }
-  };
-  const clients = [client(), client()];
-  teardown.push(async () => {
-    loading = false;
-    await Promise.allSettled(clients);
+    await pollUntil(async () => (await targetHealth(system, target1)) === 'HEALTHY', { timeoutMs: 60_000, what: `${target1} HEALTHY after the crash loop` });
+    const out = system.proc.output();
+    // The first kill above was the second crash: it came 60 s (stableAfterMs) or less after the first.
+    const delays = [...out.matchAll(/esign-1 exited unexpectedly \(SIGKILL\) after [\d.]+ s up; restarting in ([\d.]+) s \(crash (\d+) in a row, (\d+) in all\)/g)].map((m) => [Number(m[1]), Number(m[2]), Number(m[3])]);
+    assert.deepEqual(delays, [[1, 1, 1], [2, 2, 2], [4, 3, 3], [8, 4, 4], [16, 5, 5], [30, 6, 6]].slice(0, delays.length));
+    assert.equal(delays.length, 6, out);
+    assert.match(out, /esign-1 is crash-looping \(3 crashes in a row; retried every 30 s at most\)\. Its last lines:\nsystem {3}\| {3}esign-1 > /);
+    assert.match(out, /status: esign-1 down, restart in \d+s \(\d+ restarts, 5 crashes in a row\) · esign-2 up \S+ · gateway up \S+/);
+    const during = load.results.filter((r) => r.at >= startedAt);
+    t.diagnostic(`${during.length} calls during the crash loop, ${during.filter((r) => !r.ok).length} failed`);
+    assert.ok(during.length >= 50, `the load went on (${during.length} calls)`);
+    assert.ok(during.filter((r) => !r.ok).length <= 5 * LOOPS, summary(during));
   });
-  await pollUntil(() => statuses.length >= 6, { timeoutMs: 30_000, what: 'traffic through both instances' });
-
-  // Kill esign-1 without warning.
-  const killedAt = Date.now();
-  procs.get('esign-1')?.child.kill('SIGKILL');
-  await procs.get('esign-1')?.exited;
-  const target1 = `127.0.0.1:${e1}`;
-  const stateOf = async (target: string) => {
-    const res = await request(`http://127.0.0.1:${admin}/upstreams/${UPSTREAM}/health`);
-    const body = (await res.body.json()) as { data: { target: string; health: string }[] };
-    return body.data.find((d) => d.target === target)?.health;
-  };
-  await pollUntil(async () => (await stateOf(target1)) === 'UNHEALTHY', { timeoutMs: 20_000, what: `${target1} UNHEALTHY in the admin API` });
-  assert.equal(await stateOf(`127.0.0.1:${e2}`), 'HEALTHY');
-
-  // Writes while one instance is down: a refused connection is retried on the other target.
-  const html = Buffer.from('<!doctype html><p>Failover order <span style="color:#fff">/sn1/</span></p>').toString('base64');
-  const create = async (subject: string) => {
-    const res = await request(envelopesUrl, {
-      method: 'POST', dispatcher: trusting, headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        emailSubject: subject, status: 'sent',
-        documents: [{ documentBase64: html, documentId: '1', fileExtension: 'html', name: subject }],
-        recipients: { signers: [{ email: 'signer@example.com', name: 'Signer', recipientId: '1', routingOrder: '1', tabs: { signHereTabs: [{ anchorString: '/sn1/' }] } }] },
-      }),
-    });
-    const body = (await res.body.json()) as { envelopeId?: string };
-    assert.equal(res.statusCode, 201, JSON.stringify(body));
-    return body.envelopeId;
-  };
-  const during = await create('While esign-1 is down');
-  assert.ok(during);
-
-  // Restarted, it comes back HEALTHY (active checks) and takes traffic again.
-  const esign1 = plan.parts.find((p) => p.name === 'esign-1');
-  assert.ok(esign1);
-  const restarted = run(esign1);
-  await pollUntil(async () => (await stateOf(target1)) === 'HEALTHY', { timeoutMs: 60_000, what: `${target1} HEALTHY again after the restart` });
-  await pollUntil(() => restarted.output().includes('"url":"/restapi/'), { timeoutMs: 20_000, what: 'the restarted instance to serve API requests again' });
-  await create('After the restart');
-
-  loading = false;
-  await Promise.all(clients);
-  const after = statuses.filter((s) => s.at > killedAt);
-  t.diagnostic(`${statuses.length} GETs, ${after.length} after the kill`);
-  assert.ok(after.length >= 10, `traffic continued after the kill (${after.length} requests)`);
-  assert.deepEqual(statuses.filter((s) => s.status !== 200), [], 'every request succeeded');
+  await load.stop();
 });

@@ -43,3 +43,20 @@ test('pages carry the security headers; HSTS only for an https public URL', asyn
   assert.equal(missing.status, 404);
   assert.match(missing.text, /does not resolve to a resource/);
 });
+
+test('a draining instance answers /health 503 {"status":"draining"} and closes connections, yet still serves requests', async (t) => {
+  let draining = false;
+  const h = await startEsign(t, { deps: { draining: () => draining } });
+  const client = new FormClient(h.origin);
+  const before = await client.get('/health');
+  assert.equal(before.status, 200);
+  assert.notEqual(before.headers.connection, 'close');
+  draining = true;
+  const probe = await client.get('/health');
+  assert.equal(probe.status, 503);
+  assert.deepEqual(probe.json(), { status: 'draining' });
+  assert.equal(probe.headers.connection, 'close');
+  const page = await client.get('/login');
+  assert.equal(page.status, 200, 'requests the balancer still sends are served');
+  assert.equal(page.headers.connection, 'close');
+});
