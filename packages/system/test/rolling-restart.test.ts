@@ -13,7 +13,7 @@ import { request } from 'undici';
 import { pollUntil } from '@signet/kit';
 import { currentPid, integratorOf, targetHealth } from './support/integrator.ts';
 import { startSdkLoad } from './support/sdk-load.ts';
-import { repoRoot, startSystem } from './support/start-system.ts';
+import { repoRoot, startSystem, supervisorPid } from './support/start-system.ts';
 
 const run = promisify(execFile);
 
@@ -64,7 +64,7 @@ test('rolling restart and stop under steady load, on `npm start`', async (t) => 
   await t.test('a kong.yml the gateway refuses changes nothing; the restart still drops nothing', async () => {
     writeFileSync(kongYml, readFileSync(kongYml, 'utf8').replace('algorithm: round-robin', 'algorithm: fastest-guess'));
     const startedAt = Date.now();
-    process.kill(system.proc.child.pid!, 'SIGHUP');
+    process.kill(supervisorPid(system), 'SIGHUP');
     await pollUntil(() => rollingRestartsDone() === 2, { timeoutMs: 120_000, what: 'the second rolling restart to finish' });
     assert.match(output(), /kong\.yml refused by the gateway \(400\): .*algorithm.*; the gateway keeps its config/);
     assert.equal(await routeStatus('added-by-reload'), 200, 'the config applied before is still the one in force');
@@ -115,6 +115,7 @@ test('rolling restart and stop under steady load, on `npm start`', async (t) => 
     await pollUntil(() => calls.filter((c) => c.status === 201).length >= 4 && calls.some((c) => c.end === undefined), { timeoutMs: 30_000, intervalMs: 5, what: 'load with calls in flight' });
     const signalledAt = Date.now();
     const inFlightAtSignal = calls.filter((c) => c.end === undefined).length;
+    // To npm, as a service manager would: it forwards SIGTERM to the supervisor.
     process.kill(system.proc.child.pid!, 'SIGTERM');
     await system.proc.exited;
     const downAfterMs = Date.now() - signalledAt;

@@ -9,6 +9,7 @@ import { pollUntil } from '@signet/kit';
 import { descendantsOf, listenOnLoopback, startProcess } from '@signet/kit/testing';
 import { freePorts } from './support/free-ports.ts';
 import { alive, killLeft } from './support/processes.ts';
+import { npmStart } from './support/start-system.ts';
 
 const repoRoot = join(import.meta.dirname, '../../..');
 
@@ -117,10 +118,6 @@ test('`npm start` when a part dies while starting (database unreachable): exits 
   assert.doesNotMatch(proc.output(), /Ctrl-C stops everything/);
 });
 
-// The real npm (the one running this suite when there is one): it forwards SIGTERM only to its
-// direct child, so the script must exec the supervisor rather than leave a shell in between.
-const npm = process.env.npm_execpath;
-const npmStart: [string, string[]] = npm?.endsWith('.js') ? [process.execPath, [npm, 'start']] : ['npm', ['start']];
 const supervisorOnly: [string, string[]] = [process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts']];
 
 // How the system is stopped, and what its log must then say. Each part leads its own process

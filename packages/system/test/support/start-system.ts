@@ -7,11 +7,20 @@ import { promisify } from 'node:util';
 import { pollUntil } from '@signet/kit';
 import { descendantsOf, startProcess, type StartedProcess } from '@signet/kit/testing';
 import { freePorts } from './free-ports.ts';
-import { killLeft } from './processes.ts';
+import { alive, killLeft } from './processes.ts';
 
 const run = promisify(execFile);
 /** The repository root (the cwd of `npm start`). */
 export const repoRoot = join(import.meta.dirname, '../../../..');
+// The real npm (the one running this suite when there is one): it forwards SIGTERM only to its
+// direct child, so the start script must exec the supervisor rather than leave a shell in between.
+const npm = process.env.npm_execpath;
+export const npmStart: [string, string[]] = npm?.endsWith('.js') ? [process.execPath, [npm, 'start']] : ['npm', ['start']];
+
+/** The pid of the running supervisor (`npm start` writes it to DATA_DIR/signet.pid), for SIGHUP. */
+export function supervisorPid(system: RunningSystem): number {
+  return Number(readFileSync(join(system.dataDir, 'signet.pid'), 'utf8').trim());
+}
 
 /** The whole system started by its `npm start` entry point, on free ports and a temp DATA_DIR. */
 export type RunningSystem = {
@@ -27,7 +36,7 @@ export type RunningSystem = {
   env: NodeJS.ProcessEnv;
 };
 
-/** Runs `npm start`'s entry point and waits for its banner; stopped (SIGTERM) and cleaned in teardown. */
+/** Runs `npm start` and waits for its banner; stopped (SIGTERM) in teardown, which checks that every process it ran is gone. */
 export async function startSystem(t: TestContext, extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), 'signet-system-'));
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -42,14 +51,19 @@ export async function startSystem(t: TestContext, extraEnv: Record<string, strin
     ESIGN_PORTS: `${e1},${e2}`,
     ...extraEnv,
   };
-  const proc = startProcess(process.execPath, ['--import', 'tsx', 'packages/system/src/main.ts'], { cwd: repoRoot, env });
-  // The parts lead their own process groups and stop by themselves when the supervisor is gone;
-  // teardown still removes whatever it saw running, should a stop hang.
+  // The real `npm start`, in its own process group as a terminal runs a foreground job.
+  const proc = startProcess(npmStart[0], npmStart[1], { cwd: repoRoot, env, detached: true });
+  // Every process it ran must be gone after the stop, including parts the supervisor restarted
+  // during the test (so the tree is read again at teardown); stragglers are killed and reported.
   let started: number[] = [];
   t.after(async () => {
-    // The supervisor stops the parts one after another, each with its own grace time.
+    const seen = [...new Set([...started, ...descendantsOf(proc.child.pid!)])];
     await proc.stop(40_000);
-    killLeft(started);
+    try {
+      await pollUntil(() => seen.every((pid) => !alive(pid)), { timeoutMs: 30_000, what: 'every process npm start ran to exit' });
+    } finally {
+      killLeft(seen);
+    }
   });
   try {
     await pollUntil(() => proc.output().includes('Ctrl-C stops everything') || proc.child.exitCode !== null, { timeoutMs: 90_000, what: 'the system to start' });
