@@ -283,6 +283,7 @@ const ROUTES: readonly EntityRoute[] = [
   ...credentialRoutes('key-auths', 'key-auth', 'keyauth_credentials', (s) => s.keyauth_credentials, (c, ref) => c.key === ref),
   ...credentialRoutes('basic-auths', 'basic-auth', 'basicauth_credentials', (s) => s.basicauth_credentials, (c, ref) => c.username === ref),
   ...credentialRoutes('acls', 'acls', 'acls', (s) => s.acls, () => false),
+  ...credentialRoutes('jwts', 'jwt', 'jwt_secrets', (s) => s.jwt_secrets, (c, ref) => c.key === ref),
   {
     pattern: route('/snis/{}'), entity: 'snis', kind: 'entity',
     get: (s, a) => ok(getSni(s, p(a, 0))),

@@ -15,18 +15,19 @@ import { sniSchema } from './entities/sni.ts';
 import { CONSUMER_SCHEMA } from './entities/consumer.ts';
 import { pluginSchema } from './entities/plugin.ts';
 import { aclSchema, basicauthCredentialSchema, keyauthCredentialSchema } from './entities/credentials.ts';
+import { jwtSecretSchema } from './entities/jwt-secret.ts';
 
 /** The entity lists this gateway reads, in Kong's topological order. */
 export const ENTITY_TYPES = [
   'consumers', 'certificates', 'services', 'routes', 'snis', 'upstreams', 'targets', 'plugins',
-  'keyauth_credentials', 'basicauth_credentials', 'acls',
+  'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets',
 ] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** Kong entities this gateway does not implement: rejected, never silently ignored. */
 export const UNSUPPORTED_TYPES = [
   'ca_certificates', 'workspaces', 'vaults', 'keys', 'key_sets', 'parameters', 'filter_chains',
-  'clustering_data_planes', 'consumer_groups', 'jwt_secrets', 'hmacauth_credentials', 'oauth2_credentials',
+  'clustering_data_planes', 'consumer_groups', 'hmacauth_credentials', 'oauth2_credentials',
 ] as const;
 
 /** Error text for an unsupported entity list (top level or nested). */
@@ -37,7 +38,7 @@ export const unsupportedMessage = (key: string): string =>
 export const NESTING: Readonly<Partial<Record<EntityType, readonly (readonly [EntityType, string])[]>>> = {
   services: [['routes', 'service'], ['plugins', 'service']],
   routes: [['plugins', 'route']],
-  consumers: [['plugins', 'consumer'], ['keyauth_credentials', 'consumer'], ['basicauth_credentials', 'consumer'], ['acls', 'consumer']],
+  consumers: [['plugins', 'consumer'], ['keyauth_credentials', 'consumer'], ['basicauth_credentials', 'consumer'], ['acls', 'consumer'], ['jwt_secrets', 'consumer']],
   upstreams: [['targets', 'upstream']],
   certificates: [['snis', 'certificate']],
 };
@@ -46,7 +47,7 @@ export const NESTING: Readonly<Partial<Record<EntityType, readonly (readonly [En
 const NESTED_UNSUPPORTED: Readonly<Partial<Record<EntityType, readonly string[]>>> = {
   services: ['filter_chains'],
   routes: ['filter_chains'],
-  consumers: ['jwt_secrets', 'hmacauth_credentials', 'oauth2_credentials'],
+  consumers: ['hmacauth_credentials', 'oauth2_credentials'],
 };
 
 /** Each entity's foreign fields and what they reference (for top-level references). */
@@ -62,6 +63,7 @@ export const FOREIGN_KEYS: Readonly<Record<EntityType, Readonly<Record<string, E
   keyauth_credentials: { consumer: 'consumers' },
   basicauth_credentials: { consumer: 'consumers' },
   acls: { consumer: 'consumers' },
+  jwt_secrets: { consumer: 'consumers' },
 };
 
 /** Kong's endpoint_key when it is unique: the name references use and uniqueness is checked on. */
@@ -73,6 +75,7 @@ export const ENDPOINT_KEYS: Readonly<Partial<Record<EntityType, string>>> = {
   consumers: 'username',
   keyauth_credentials: 'key',
   basicauth_credentials: 'username',
+  jwt_secrets: 'key',
 };
 
 /** Other unique fields, checked after the endpoint key. */
@@ -93,7 +96,7 @@ const EXTRA: FieldTable = [
 const unsupported = (key: string): Field => ({ type: 'array', custom: () => unsupportedMessage(key) });
 
 // A foreign key that must name an entity at the top level (a credential's consumer).
-const REQUIRED_AT_TOP: ReadonlySet<EntityType> = new Set(['targets', 'snis', 'keyauth_credentials', 'basicauth_credentials', 'acls']);
+const REQUIRED_AT_TOP: ReadonlySet<EntityType> = new Set(['targets', 'snis', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets']);
 
 type Schemas = { top: Record<EntityType, RecordSchema>; nested: Record<EntityType, RecordSchema>; pluginsUnderConsumer: RecordSchema };
 
@@ -121,6 +124,8 @@ function base(type: EntityType, foreign: Field, enabled: ReadonlySet<string>): R
       return basicauthCredentialSchema(foreign);
     case 'acls':
       return aclSchema(foreign);
+    case 'jwt_secrets':
+      return jwtSecretSchema(foreign);
   }
 }
 
@@ -169,7 +174,7 @@ function buildAll(enabled: ReadonlySet<string>): Schemas {
     pluginsUnderConsumer: withExtras(pluginSchema(NESTED_FOREIGN, enabled, true)),
   };
   // Children first: a parent's schema embeds its child's nested schema.
-  const order: EntityType[] = ['plugins', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'routes', 'targets', 'snis', 'certificates', 'services', 'upstreams', 'consumers'];
+  const order: EntityType[] = ['plugins', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'routes', 'targets', 'snis', 'certificates', 'services', 'upstreams', 'consumers'];
   for (const type of order) {
     schemas.nested[type] = build(type, true, enabled, schemas);
     schemas.top[type] = build(type, false, enabled, schemas);

@@ -70,11 +70,14 @@ function cacheKey(type: EntityType, value: Input, parent: Parent | undefined): s
   return parts.join(':');
 }
 
+// Credentials whose `key` is `auto` (generated when absent); their cache key is then no id source.
+const AUTO_KEYS: ReadonlySet<EntityType> = new Set(['keyauth_credentials', 'jwt_secrets']);
+
 // get_key_for_uuid_gen: by cache key when the entity has one (keyauth_credentials' key is
 // `auto`, so theirs are random), else by the unique endpoint key, else random.
 function deriveId(type: EntityType, value: Input, parent: Parent | undefined, randomId: () => string): string {
   if (typeof value.id === 'string') return value.id;
-  if (type === 'keyauth_credentials' || type === 'certificates') return randomId();
+  if (AUTO_KEYS.has(type) || type === 'certificates') return randomId();
   if (CACHE_KEYS[type] !== undefined) {
     const key = cacheKey(type, value, parent);
     return key === undefined ? randomId() : deriveEntityId(type, key);
@@ -117,7 +120,9 @@ export function resolveEntities(
   const register = (type: EntityType, raw: Input, path: (string | number)[], parent: Parent | undefined): Item => {
     const value = normalize(entitySchema(type, options.enabledPlugins, parent?.type), raw);
     // key-auth's `key` is `auto`: generated when absent (Kong's random_string, 32 hex digits).
-    if (type === 'keyauth_credentials' && typeof value.key !== 'string') value.key = options.randomId().replace(/-/g, '');
+    if (AUTO_KEYS.has(type) && typeof value.key !== 'string') value.key = options.randomId().replace(/-/g, '');
+    // jwt's `secret` is `auto` too.
+    if (type === 'jwt_secrets' && typeof value.secret !== 'string') value.secret = options.randomId().replace(/-/g, '');
     const item: Item = { type, value, id: deriveId(type, value, parent, options.randomId), ...(parent === undefined ? {} : { parent }) };
     for (const [child, field] of NESTING[type] ?? []) {
       const list = raw[child];
@@ -220,6 +225,7 @@ export function resolveEntities(
       keyauth_credentials: list('keyauth_credentials'),
       basicauth_credentials: list('basicauth_credentials'),
       acls: list('acls'),
+      jwt_secrets: list('jwt_secrets'),
     } as Entities,
   };
 }

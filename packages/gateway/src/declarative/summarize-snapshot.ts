@@ -13,7 +13,8 @@ export function summarizeSnapshot(snapshot: Snapshot): string {
     count(snapshot.snis.length, 'sni'),
   ];
   // Consumers, plugins and credentials are named only when there are some.
-  const credentials = snapshot.keyauth_credentials.length + snapshot.basicauth_credentials.length + snapshot.acls.length;
+  const credentials = snapshot.keyauth_credentials.length + snapshot.basicauth_credentials.length + snapshot.acls.length
+    + snapshot.jwt_secrets.length;
   if (snapshot.consumers.length > 0) parts.push(count(snapshot.consumers.length, 'consumer'));
   if (snapshot.plugins.length > 0) parts.push(count(snapshot.plugins.length, 'plugin'));
   if (credentials > 0) parts.push(count(credentials, 'credential'));
@@ -33,5 +34,6 @@ export const EMPTY_SNAPSHOT: Snapshot = Object.freeze({
   keyauth_credentials: Object.freeze([]),
   basicauth_credentials: Object.freeze([]),
   acls: Object.freeze([]),
+  jwt_secrets: Object.freeze([]),
   hash: '00000000000000000000000000000000',
 });

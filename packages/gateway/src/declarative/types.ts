@@ -207,6 +207,23 @@ export type BasicauthCredential = {
   readonly tags: readonly string[] | null;
 };
 
+/** JWT algorithms a jwt_secret may name (jwt/daos.lua). */
+export type JwtAlgorithm =
+  | 'HS256' | 'HS384' | 'HS512' | 'RS256' | 'RS384' | 'RS512' | 'ES256' | 'ES384' | 'ES512'
+  | 'PS256' | 'PS384' | 'PS512' | 'EdDSA';
+
+/** A jwt credential (jwt_secrets): `key` identifies it in the token, `secret` or `rsa_public_key` verifies it. */
+export type JwtSecret = {
+  readonly id: string;
+  readonly created_at: number;
+  readonly consumer: ForeignKey;
+  readonly key: string;
+  readonly secret: string;
+  readonly rsa_public_key: string | null;
+  readonly algorithm: JwtAlgorithm;
+  readonly tags: readonly string[] | null;
+};
+
 /** A consumer's membership of an ACL group (acls). */
 export type Acl = {
   readonly id: string;
@@ -233,6 +250,7 @@ export type Snapshot = {
   readonly keyauth_credentials: readonly KeyauthCredential[];
   readonly basicauth_credentials: readonly BasicauthCredential[];
   readonly acls: readonly Acl[];
+  readonly jwt_secrets: readonly JwtSecret[];
   /** Kong's configuration_hash: md5 of the raw text, 32 zeros for the empty configuration. */
   readonly hash: string;
 };
@@ -240,5 +258,5 @@ export type Snapshot = {
 /** The entity lists of a Snapshot, in the order exports and POST /config answers list them. */
 export const ENTITY_LISTS = [
   'services', 'routes', 'upstreams', 'targets', 'certificates', 'snis', 'consumers', 'plugins',
-  'keyauth_credentials', 'basicauth_credentials', 'acls',
+  'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets',
 ] as const satisfies readonly (keyof Snapshot)[];

@@ -15,6 +15,11 @@ export type PluginExit = {
   readonly status: number;
   readonly message: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * kong.response.exit with a table: this exact JSON body instead of the error format
+   * (no request_id, whatever the client's Accept); `message` stays for gRPC answers.
+   */
+  readonly body?: Readonly<Record<string, unknown>>;
 };
 
 /** A query argument as Kong's get_query() gives it: a value, `true` without `=`, or a list when repeated. */

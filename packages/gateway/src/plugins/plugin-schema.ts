@@ -19,4 +19,15 @@ export type PluginSchema = {
 };
 
 /** The entity checks plugins use, in Kong's own spelling (shown as is by GET /schemas/plugins/{name}). */
-export type EntityCheck = { readonly only_one_of: readonly string[] } | { readonly at_least_one_of: readonly string[] };
+export type EntityCheck =
+  | { readonly only_one_of: readonly string[] }
+  | { readonly at_least_one_of: readonly string[] }
+  | { readonly conditional: ConditionalCheck };
+
+/** Kong's `conditional` as plugins use it: when `if_field` is greater than `gt`, `then_field` must contain a value. */
+export type ConditionalCheck = {
+  readonly if_field: string;
+  readonly if_match: { readonly gt: number };
+  readonly then_field: string;
+  readonly then_match: { readonly contains: string };
+};

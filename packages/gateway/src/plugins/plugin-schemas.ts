@@ -4,10 +4,11 @@ import type { PluginSchema } from './plugin-schema.ts';
 import { ACL_SCHEMA } from './acl/schema.ts';
 import { BASIC_AUTH_SCHEMA } from './basic-auth/schema.ts';
 import { KEY_AUTH_SCHEMA } from './key-auth/schema.ts';
+import { JWT_SCHEMA } from './jwt/schema.ts';
 
 /** Every implemented plugin's schema, by name. */
 export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
-  [KEY_AUTH_SCHEMA, BASIC_AUTH_SCHEMA, ACL_SCHEMA].map((s) => [s.name, s]),
+  [JWT_SCHEMA, KEY_AUTH_SCHEMA, BASIC_AUTH_SCHEMA, ACL_SCHEMA].map((s) => [s.name, s]),
 );
 
 /** Kong's bundled plugins (kong/constants.lua), implemented here or not. */

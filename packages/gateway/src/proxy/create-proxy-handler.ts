@@ -94,7 +94,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
       let exit: PluginExit | undefined;
       try {
         exit = runAccessPhase(plugins, pluginCtx);
-        if (exit !== undefined) sendKongResponse(res, exit.status, exit.message, req.headers.accept, requestId, exit.headers);
+        if (exit !== undefined) sendKongResponse(res, exit.status, exit.body ?? exit.message, req.headers.accept, requestId, exit.headers);
       } catch {
         sendProxyError(res, 'UNEXPECTED', req.headers.accept, requestId);
         exit = { status: 500, message: '' };

@@ -24,7 +24,7 @@ export function sendProxyError(
 export function sendKongResponse(
   res: ServerResponse,
   status: number,
-  message: string,
+  message: string | Readonly<Record<string, unknown>>,
   accept: string | undefined,
   requestId: string,
   extraHeaders?: Readonly<Record<string, string>>,
@@ -33,7 +33,10 @@ export function sendKongResponse(
     res.destroy();
     return;
   }
-  const { contentType, body } = renderKongError(message, accept, requestId);
+  // A table body (kong.response.exit) is sent as JSON as is; a message in Kong's error format.
+  const { contentType, body } = typeof message === 'string'
+    ? renderKongError(message, accept, requestId)
+    : { contentType: 'application/json; charset=utf-8', body: JSON.stringify(message) };
   res.writeHead(status, {
     'Content-Type': contentType,
     'Content-Length': Buffer.byteLength(body),

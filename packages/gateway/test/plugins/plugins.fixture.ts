@@ -51,6 +51,8 @@ export type PluginCase = {
   readonly status: number;
   /** Kong's error message (for answers the gateway gives itself). */
   readonly message?: string;
+  /** The exact JSON body (plugins answering with kong.response.exit: no request_id). */
+  readonly body?: unknown;
   /** Response headers the client must get. */
   readonly responseHeaders?: Record<string, string>;
   /** Headers the upstream must (value) or must not (undefined) get. */
@@ -68,6 +70,7 @@ export async function checkCase(g: PluginGateway, c: PluginCase): Promise<void> 
     // Kong's error body carries the request id it also sends as a header.
     assert.equal(res.json.request_id, res.headers['x-kong-request-id'], `${c.title}: request_id`);
   }
+  if (c.body !== undefined) assert.deepEqual(res.json, c.body, `${c.title}: body`);
   for (const [name, value] of Object.entries(c.responseHeaders ?? {})) assert.equal(res.headers[name.toLowerCase()], value, `${c.title}: response ${name}`);
   for (const [name, value] of Object.entries(c.upstreamHeaders ?? {})) assert.equal(res.json.headers?.[name.toLowerCase()], value, `${c.title}: upstream ${name}`);
   if (c.upstreamUrl !== undefined) assert.equal(res.json.url, c.upstreamUrl, `${c.title}: upstream url`);

@@ -1,9 +1,9 @@
 // kong/db/schema/entities/plugins.lua, with each plugin's schema as its subschema (keyed by
 // `name`): the plugin's own config record, its protocols and consumer rules replace the
 // abstract fields, and its entity checks run on the whole plugin.
-import type { Field, FieldTable, RecordSchema } from '../schema.ts';
-import { atLeastOneOf, onlyOneOf } from '../schema.ts';
-import { HTTP_PROTOCOLS, type PluginSchema } from '../../plugins/plugin-schema.ts';
+import type { CheckContext, ErrTable, Field, FieldTable, RecordSchema } from '../schema.ts';
+import { atLeastOneOf, getPath, onlyOneOf } from '../schema.ts';
+import { HTTP_PROTOCOLS, type ConditionalCheck, type EntityCheck, type PluginSchema } from '../../plugins/plugin-schema.ts';
 import { KONG_BUNDLED_PLUGINS, PLUGIN_SCHEMAS } from '../../plugins/plugin-schemas.ts';
 import { ID, PROTOCOL, TAGS, UTF8_NAME } from './common.ts';
 
@@ -15,6 +15,36 @@ export function pluginNameError(name: string): string {
     return `plugin '${name}' is bundled with Kong but not implemented by this gateway yet`;
   }
   return `plugin '${name}' not enabled; add it to the 'plugins' configuration property`;
+}
+
+/**
+ * Kong's conditional with dotted paths (jwt: maximum_expiration > 0 needs `exp` in
+ * claims_to_verify): run even on invalid fields; an absent then-field passes (it is optional);
+ * the error goes on the nested field and the entity.
+ */
+function conditionalCheck(c: ConditionalCheck): (ctx: CheckContext) => void {
+  return (ctx) => {
+    const ifValue = getPath(ctx.entity, c.if_field);
+    if (typeof ifValue !== 'number' || !(ifValue > c.if_match.gt)) return;
+    const thenValue = getPath(ctx.entity, c.then_field);
+    if (!Array.isArray(thenValue) || thenValue.includes(c.then_match.contains)) return;
+    const path = c.then_field.split('.');
+    let node: ErrTable = ctx.errors;
+    for (const part of path.slice(0, -1)) {
+      let next = node.get(part);
+      if (next === undefined) node.set(part, (next = new Map()));
+      if (typeof next === 'string') return;
+      node = next;
+    }
+    node.set(path[path.length - 1]!, `expected to contain: ${c.then_match.contains}`);
+    ctx.entityError(`failed conditional validation given value of field '${c.if_field}'`);
+  };
+}
+
+function entityCheck(c: EntityCheck): (ctx: CheckContext) => void {
+  if ('only_one_of' in c) return onlyOneOf(c.only_one_of);
+  if ('at_least_one_of' in c) return atLeastOneOf(c.at_least_one_of);
+  return conditionalCheck(c.conditional);
 }
 
 function fields(foreign: Field, plugin: PluginSchema | undefined): FieldTable {
@@ -54,7 +84,7 @@ export function pluginSchema(foreign: Field, enabled: ReadonlySet<string>, under
         if (plugin === undefined || !enabled.has(name)) return undefined;
         let schema = subschemas.get(name);
         if (schema === undefined) {
-          const checks = (plugin.entityChecks ?? []).map((c) => ('only_one_of' in c ? onlyOneOf(c.only_one_of) : atLeastOneOf(c.at_least_one_of)));
+          const checks = (plugin.entityChecks ?? []).map(entityCheck);
           if (underConsumer && !plugin.consumerScoped) checks.push((ctx) => ctx.fieldError('consumer', 'value must be null'));
           schema = { fields: fields(foreign, plugin), checks };
           subschemas.set(name, schema);
