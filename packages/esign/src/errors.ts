@@ -32,6 +32,13 @@ export const ESIGN_ERRORS = {
   TAB_OUT_OF_BOUNDS: { status: 400, message: 'Tab is placed off of the page.' },
   // A tab naming a documentId the envelope lacks (DocuSign's text; which tab and id follow).
   TAB_REFERS_TO_MISSING_DOCUMENT: { status: 400, message: 'The DocumentId specified in the tab element does not refer to a document in this envelope.' },
+  // The tab family. INVALID_TAB_OPERATION is DocuSign's own code and text (a tab change the tab
+  // does not allow: a locked tab, a read-only type); the other three are ours in DocuSign's
+  // style, as its documentation names no code for these cases. Which tab and why follow.
+  INVALID_TAB_OPERATION: { status: 400, message: 'The Tab specified is not valid for the requested operation.' },
+  INVALID_TAB_VALUE: { status: 400, message: "A tab's value does not satisfy the tab's rules." },
+  INVALID_VALIDATION_PATTERN: { status: 400, message: "A tab's validationPattern is not a usable regular expression." },
+  INVALID_FORMULA: { status: 400, message: "A formula tab's formula is invalid." },
   PDF_VALIDATION_FAILED: { status: 400, message: 'The validation of the PDF file failed.' },
   FORMAT_CONVERSION_ERROR: { status: 400, message: 'The data could not be converted.' },
   // Signing (esign III): createRecipientView names a recipient that is not an embedded signer of the envelope.
