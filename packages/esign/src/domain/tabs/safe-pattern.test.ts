@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { EsignError } from '../../errors.ts';
+import { compileSafePattern, MAX_MATCH_STEPS } from './safe-pattern.ts';
+
+const refused = (pattern: RegExp) => (e: unknown) => e instanceof EsignError && e.code === 'INVALID_VALIDATION_PATTERN' && pattern.test(e.message);
+
+test('ordinary validation patterns compile and match', () => {
+  for (const [source, good, bad] of [
+    ['^\\d{5}(-\\d{4})?$', '12345-6789', '1234'],
+    ['^[A-Z]{2}\\d{6}$', 'AB123456', 'ab123456'],
+    ['^[a-z]+$', 'hello', 'Hello'],
+    ['^(?:yes|no)$', 'yes', 'maybe'],
+    ['^(?<area>\\d{3})-\\d{4}$', '555-1234', '5551234'],
+    ['^(?=.*\\d)[\\w]{4,8}$', 'abc1', 'abcd'],
+  ] as const) {
+    const { regex } = compileSafePattern(source, 4000, 'textTabs[0].validationPattern');
+    assert.ok(regex.test(good), `${source} accepts ${good}`);
+    assert.ok(!regex.test(bad), `${source} refuses ${bad}`);
+  }
+});
+
+test('a pattern that is not a regular expression is refused with the engine\'s reason', () => {
+  assert.throws(() => compileSafePattern('^(abc$', 4000, 'textTabs[0].validationPattern'), refused(/textTabs\[0\]\.validationPattern: it is not a valid regular expression \(.*Unterminated group/));
+  assert.throws(() => compileSafePattern('a'.repeat(501), 4000, 'v'), refused(/longer than 500/));
+});
+
+test('catastrophic forms are refused: nested repetition, repeated alternation, backreferences', () => {
+  for (const source of ['^(a+)+$', '(\\w+\\s?)*$', '^(a|aa)*b$', '((ab)*c)+', '(x{2,})*', '^([a-z]*)+$']) {
+    assert.throws(() => compileSafePattern(source, 100, 'v'), refused(/repeated group holds a repetition or an alternation/), source);
+  }
+  assert.throws(() => compileSafePattern('^(a)\\1$', 100, 'v'), refused(/backreferences/));
+  assert.throws(() => compileSafePattern('^(?<x>a)\\k<x>$', 100, 'v'), refused(/backreferences/));
+  // A character class holding ( or | is one atom, not a group.
+  assert.doesNotThrow(() => compileSafePattern('^[(|)]+$', 100, 'v'));
+});
+
+test('several unbounded repetitions are accepted only under a maxLength that bounds the work, named in the refusal', () => {
+  const email = '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$';
+  assert.throws(() => compileSafePattern(email, 4000, 'emailTabs[0].validationPattern'), refused(/with 3 repetitions .* maxLength of at most \d+/));
+  const fits = Number(/at most (\d+)/.exec((() => {
+    try {
+      compileSafePattern(email, 4000, 'v');
+      return '';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  })())![1]);
+  assert.ok(fits >= 300 && fits < 464, `the suggested maxLength (${fits}) is usable`);
+  assert.doesNotThrow(() => compileSafePattern(email, fits, 'v'));
+  // The estimate the bound is made of: Π(min(max, n) + 1) ≤ MAX_MATCH_STEPS when anchored by ^.
+  assert.ok((fits + 1) ** 3 <= MAX_MATCH_STEPS);
+  // Unanchored, each start position counts too.
+  assert.throws(() => compileSafePattern('[a-z]+[0-9]+', 4000, 'v'), refused(/at most/));
+});
+
+test('an accepted pattern at its maxLength answers a worst-case near-miss quickly', () => {
+  // Two overlapping unbounded repeats are the polynomial worst case V8 really explores.
+  const maxLength = 4000;
+  const { regex } = compileSafePattern('^\\d+\\d+x$', maxLength, 'v');
+  const started = process.hrtime.bigint();
+  assert.equal(regex.test('1'.repeat(maxLength)), false);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  assert.ok(ms < 1000, `took ${ms} ms`);
+});
