@@ -284,6 +284,7 @@ const ROUTES: readonly EntityRoute[] = [
   ...credentialRoutes('basic-auths', 'basic-auth', 'basicauth_credentials', (s) => s.basicauth_credentials, (c, ref) => c.username === ref),
   ...credentialRoutes('acls', 'acls', 'acls', (s) => s.acls, () => false),
   ...credentialRoutes('jwts', 'jwt', 'jwt_secrets', (s) => s.jwt_secrets, (c, ref) => c.key === ref),
+  ...credentialRoutes('hmac-auths', 'hmac-auth', 'hmacauth_credentials', (s) => s.hmacauth_credentials, (c, ref) => c.username === ref),
   {
     pattern: route('/snis/{}'), entity: 'snis', kind: 'entity',
     get: (s, a) => ok(getSni(s, p(a, 0))),

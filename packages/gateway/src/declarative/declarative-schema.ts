@@ -14,20 +14,20 @@ import { CERTIFICATE_SCHEMA } from './entities/certificate.ts';
 import { sniSchema } from './entities/sni.ts';
 import { CONSUMER_SCHEMA } from './entities/consumer.ts';
 import { pluginSchema } from './entities/plugin.ts';
-import { aclSchema, basicauthCredentialSchema, keyauthCredentialSchema } from './entities/credentials.ts';
+import { aclSchema, basicauthCredentialSchema, hmacauthCredentialSchema, keyauthCredentialSchema } from './entities/credentials.ts';
 import { jwtSecretSchema } from './entities/jwt-secret.ts';
 
 /** The entity lists this gateway reads, in Kong's topological order. */
 export const ENTITY_TYPES = [
   'consumers', 'certificates', 'services', 'routes', 'snis', 'upstreams', 'targets', 'plugins',
-  'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets',
+  'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'hmacauth_credentials',
 ] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** Kong entities this gateway does not implement: rejected, never silently ignored. */
 export const UNSUPPORTED_TYPES = [
   'ca_certificates', 'workspaces', 'vaults', 'keys', 'key_sets', 'parameters', 'filter_chains',
-  'clustering_data_planes', 'consumer_groups', 'hmacauth_credentials', 'oauth2_credentials',
+  'clustering_data_planes', 'consumer_groups', 'oauth2_credentials',
 ] as const;
 
 /** Error text for an unsupported entity list (top level or nested). */
@@ -38,7 +38,7 @@ export const unsupportedMessage = (key: string): string =>
 export const NESTING: Readonly<Partial<Record<EntityType, readonly (readonly [EntityType, string])[]>>> = {
   services: [['routes', 'service'], ['plugins', 'service']],
   routes: [['plugins', 'route']],
-  consumers: [['plugins', 'consumer'], ['keyauth_credentials', 'consumer'], ['basicauth_credentials', 'consumer'], ['acls', 'consumer'], ['jwt_secrets', 'consumer']],
+  consumers: [['plugins', 'consumer'], ['keyauth_credentials', 'consumer'], ['basicauth_credentials', 'consumer'], ['acls', 'consumer'], ['jwt_secrets', 'consumer'], ['hmacauth_credentials', 'consumer']],
   upstreams: [['targets', 'upstream']],
   certificates: [['snis', 'certificate']],
 };
@@ -47,7 +47,7 @@ export const NESTING: Readonly<Partial<Record<EntityType, readonly (readonly [En
 const NESTED_UNSUPPORTED: Readonly<Partial<Record<EntityType, readonly string[]>>> = {
   services: ['filter_chains'],
   routes: ['filter_chains'],
-  consumers: ['hmacauth_credentials', 'oauth2_credentials'],
+  consumers: ['oauth2_credentials'],
 };
 
 /** Each entity's foreign fields and what they reference (for top-level references). */
@@ -64,6 +64,7 @@ export const FOREIGN_KEYS: Readonly<Record<EntityType, Readonly<Record<string, E
   basicauth_credentials: { consumer: 'consumers' },
   acls: { consumer: 'consumers' },
   jwt_secrets: { consumer: 'consumers' },
+  hmacauth_credentials: { consumer: 'consumers' },
 };
 
 /** Kong's endpoint_key when it is unique: the name references use and uniqueness is checked on. */
@@ -76,6 +77,7 @@ export const ENDPOINT_KEYS: Readonly<Partial<Record<EntityType, string>>> = {
   keyauth_credentials: 'key',
   basicauth_credentials: 'username',
   jwt_secrets: 'key',
+  hmacauth_credentials: 'username',
 };
 
 /** Other unique fields, checked after the endpoint key. */
@@ -96,7 +98,7 @@ const EXTRA: FieldTable = [
 const unsupported = (key: string): Field => ({ type: 'array', custom: () => unsupportedMessage(key) });
 
 // A foreign key that must name an entity at the top level (a credential's consumer).
-const REQUIRED_AT_TOP: ReadonlySet<EntityType> = new Set(['targets', 'snis', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets']);
+const REQUIRED_AT_TOP: ReadonlySet<EntityType> = new Set(['targets', 'snis', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'hmacauth_credentials']);
 
 type Schemas = { top: Record<EntityType, RecordSchema>; nested: Record<EntityType, RecordSchema>; pluginsUnderConsumer: RecordSchema };
 
@@ -126,6 +128,8 @@ function base(type: EntityType, foreign: Field, enabled: ReadonlySet<string>): R
       return aclSchema(foreign);
     case 'jwt_secrets':
       return jwtSecretSchema(foreign);
+    case 'hmacauth_credentials':
+      return hmacauthCredentialSchema(foreign);
   }
 }
 
@@ -174,7 +178,7 @@ function buildAll(enabled: ReadonlySet<string>): Schemas {
     pluginsUnderConsumer: withExtras(pluginSchema(NESTED_FOREIGN, enabled, true)),
   };
   // Children first: a parent's schema embeds its child's nested schema.
-  const order: EntityType[] = ['plugins', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'routes', 'targets', 'snis', 'certificates', 'services', 'upstreams', 'consumers'];
+  const order: EntityType[] = ['plugins', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'hmacauth_credentials', 'routes', 'targets', 'snis', 'certificates', 'services', 'upstreams', 'consumers'];
   for (const type of order) {
     schemas.nested[type] = build(type, true, enabled, schemas);
     schemas.top[type] = build(type, false, enabled, schemas);

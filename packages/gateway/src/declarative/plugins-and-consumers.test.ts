@@ -144,9 +144,6 @@ const ERROR_CASES: [string, string, unknown][] = [
     { consumers: [{ '@entity': ["at least one of these fields must be non-empty: 'custom_id', 'username'"] }] }],
   ['a top-level credential needs its consumer', 'keyauth_credentials: [{ key: k }]\nbasicauth_credentials: [{ username: u }]\nacls: [{ consumer: c }]\n',
     { keyauth_credentials: [{ consumer: 'required field missing' }], basicauth_credentials: [{ consumer: 'required field missing', password: 'required field missing' }], acls: [{ group: 'required field missing' }] }],
-  ['hmac-auth credentials are refused, not ignored', 'hmacauth_credentials: [{ username: k }]\nconsumers: [{ username: c, hmacauth_credentials: [{ username: u }] }]\n',
-    { hmacauth_credentials: "'hmacauth_credentials' entities are not supported by this gateway yet; remove them",
-      consumers: [{ hmacauth_credentials: "'hmacauth_credentials' entities are not supported by this gateway yet; remove them" }] }],
   ['consumer_groups are refused', 'consumer_groups: []\n',
     { consumer_groups: "'consumer_groups' entities are not supported by this gateway yet; remove them" }],
   // Phase 2: uniqueness and references (declarative_config.lua populate/validate_references).

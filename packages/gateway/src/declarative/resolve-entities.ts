@@ -54,6 +54,7 @@ const CACHE_KEYS: Readonly<Partial<Record<EntityType, readonly (readonly [string
   plugins: [['name', true], ['route', false], ['service', false], ['consumer', false]],
   acls: [['consumer', true], ['group', true]],
   basicauth_credentials: [['username', true]],
+  hmacauth_credentials: [['username', true]],
 };
 
 function cacheKey(type: EntityType, value: Input, parent: Parent | undefined): string | undefined {
@@ -121,8 +122,8 @@ export function resolveEntities(
     const value = normalize(entitySchema(type, options.enabledPlugins, parent?.type), raw);
     // key-auth's `key` is `auto`: generated when absent (Kong's random_string, 32 hex digits).
     if (AUTO_KEYS.has(type) && typeof value.key !== 'string') value.key = options.randomId().replace(/-/g, '');
-    // jwt's `secret` is `auto` too.
-    if (type === 'jwt_secrets' && typeof value.secret !== 'string') value.secret = options.randomId().replace(/-/g, '');
+    // jwt's and hmac-auth's `secret` are `auto` too.
+    if ((type === 'jwt_secrets' || type === 'hmacauth_credentials') && typeof value.secret !== 'string') value.secret = options.randomId().replace(/-/g, '');
     const item: Item = { type, value, id: deriveId(type, value, parent, options.randomId), ...(parent === undefined ? {} : { parent }) };
     for (const [child, field] of NESTING[type] ?? []) {
       const list = raw[child];
@@ -226,6 +227,7 @@ export function resolveEntities(
       basicauth_credentials: list('basicauth_credentials'),
       acls: list('acls'),
       jwt_secrets: list('jwt_secrets'),
+      hmacauth_credentials: list('hmacauth_credentials'),
     } as Entities,
   };
 }

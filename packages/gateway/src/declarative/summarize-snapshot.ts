@@ -14,7 +14,7 @@ export function summarizeSnapshot(snapshot: Snapshot): string {
   ];
   // Consumers, plugins and credentials are named only when there are some.
   const credentials = snapshot.keyauth_credentials.length + snapshot.basicauth_credentials.length + snapshot.acls.length
-    + snapshot.jwt_secrets.length;
+    + snapshot.jwt_secrets.length + snapshot.hmacauth_credentials.length;
   if (snapshot.consumers.length > 0) parts.push(count(snapshot.consumers.length, 'consumer'));
   if (snapshot.plugins.length > 0) parts.push(count(snapshot.plugins.length, 'plugin'));
   if (credentials > 0) parts.push(count(credentials, 'credential'));
@@ -35,5 +35,6 @@ export const EMPTY_SNAPSHOT: Snapshot = Object.freeze({
   basicauth_credentials: Object.freeze([]),
   acls: Object.freeze([]),
   jwt_secrets: Object.freeze([]),
+  hmacauth_credentials: Object.freeze([]),
   hash: '00000000000000000000000000000000',
 });

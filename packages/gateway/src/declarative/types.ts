@@ -224,6 +224,16 @@ export type JwtSecret = {
   readonly tags: readonly string[] | null;
 };
 
+/** An hmac-auth credential (hmacauth_credentials): the signature's `username` and the HMAC `secret`. */
+export type HmacauthCredential = {
+  readonly id: string;
+  readonly created_at: number;
+  readonly consumer: ForeignKey;
+  readonly username: string;
+  readonly secret: string;
+  readonly tags: readonly string[] | null;
+};
+
 /** A consumer's membership of an ACL group (acls). */
 export type Acl = {
   readonly id: string;
@@ -251,6 +261,7 @@ export type Snapshot = {
   readonly basicauth_credentials: readonly BasicauthCredential[];
   readonly acls: readonly Acl[];
   readonly jwt_secrets: readonly JwtSecret[];
+  readonly hmacauth_credentials: readonly HmacauthCredential[];
   /** Kong's configuration_hash: md5 of the raw text, 32 zeros for the empty configuration. */
   readonly hash: string;
 };
@@ -258,5 +269,5 @@ export type Snapshot = {
 /** The entity lists of a Snapshot, in the order exports and POST /config answers list them. */
 export const ENTITY_LISTS = [
   'services', 'routes', 'upstreams', 'targets', 'certificates', 'snis', 'consumers', 'plugins',
-  'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets',
+  'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'hmacauth_credentials',
 ] as const satisfies readonly (keyof Snapshot)[];

@@ -110,7 +110,7 @@ export class GrpcProxy {
     let plugins: PluginContext | undefined;
     if (match.value.plugins !== undefined) {
       // The route's plugins run as for an HTTP request; an exit becomes a trailers-only answer.
-      plugins = new PluginContext(headers[':method'] ?? 'POST', rawHeadersOf(headers), query.slice(1));
+      plugins = new PluginContext(headers[':method'] ?? 'POST', rawHeadersOf(headers), query.slice(1), rawPath, '2.0');
       let exit: PluginExit | undefined;
       try {
         exit = runAccessPhase(match.value.plugins, plugins);

@@ -13,7 +13,7 @@ const S = 'service-1';
 const C = 'consumer-1';
 const times = { created_at: 0, updated_at: 0 };
 const consumer: Consumer = { id: C, username: 'c', custom_id: null, tags: null, ...times };
-const consumers = new ConsumerIndex({ consumers: [consumer], keyauth_credentials: [], basicauth_credentials: [], acls: [], jwt_secrets: [] });
+const consumers = new ConsumerIndex({ consumers: [consumer], keyauth_credentials: [], basicauth_credentials: [], acls: [], jwt_secrets: [], hmacauth_credentials: [] });
 
 // A handler that records which instance ran (its config `tag`), and may authenticate `consumer`.
 const seen: string[] = [];

@@ -2,7 +2,7 @@
 // authentication plugins look up on each request. Secrets are compared in constant time; a
 // key is found by its SHA-256 digest, so the lookup itself does not compare the secret.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { BasicauthCredential, Consumer, JwtSecret, KeyauthCredential, Snapshot } from '../declarative/types.ts';
+import type { BasicauthCredential, Consumer, HmacauthCredential, JwtSecret, KeyauthCredential, Snapshot } from '../declarative/types.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');
@@ -22,8 +22,9 @@ export class ConsumerIndex {
   readonly #basic = new Map<string, BasicauthCredential>();
   readonly #groups = new Map<string, string[]>();
   readonly #jwt = new Map<string, JwtSecret>();
+  readonly #hmac = new Map<string, HmacauthCredential>();
 
-  constructor(snapshot: Pick<Snapshot, 'consumers' | 'keyauth_credentials' | 'basicauth_credentials' | 'acls' | 'jwt_secrets'>) {
+  constructor(snapshot: Pick<Snapshot, 'consumers' | 'keyauth_credentials' | 'basicauth_credentials' | 'acls' | 'jwt_secrets' | 'hmacauth_credentials'>) {
     for (const c of snapshot.consumers) {
       this.#byId.set(c.id, c);
       if (c.username !== null) this.#byUsername.set(c.username, c);
@@ -31,6 +32,7 @@ export class ConsumerIndex {
     for (const k of snapshot.keyauth_credentials) this.#keys.set(digest(k.key), k);
     for (const b of snapshot.basicauth_credentials) this.#basic.set(b.username, b);
     for (const j of snapshot.jwt_secrets) this.#jwt.set(j.key, j);
+    for (const h of snapshot.hmacauth_credentials) this.#hmac.set(h.username, h);
     for (const a of snapshot.acls) {
       const list = this.#groups.get(a.consumer.id) ?? [];
       list.push(a.group);
@@ -62,6 +64,11 @@ export class ConsumerIndex {
   /** The jwt_secret whose key a token names (the key is an identifier, not the secret). */
   jwtSecret(key: string): JwtSecret | undefined {
     return this.#jwt.get(key);
+  }
+
+  /** The hmac-auth credential of this username. */
+  hmacauthCredential(username: string): HmacauthCredential | undefined {
+    return this.#hmac.get(username);
   }
 
   /** The ACL groups of a consumer, in file order; undefined when it has none. */

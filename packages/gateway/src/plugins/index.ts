@@ -4,11 +4,12 @@ import { ACL_HANDLER } from './acl/handler.ts';
 import { BASIC_AUTH_HANDLER } from './basic-auth/handler.ts';
 import { KEY_AUTH_HANDLER } from './key-auth/handler.ts';
 import { JWT_HANDLER } from './jwt/handler.ts';
+import { HMAC_AUTH_HANDLER } from './hmac-auth/handler.ts';
 import type { PluginHandler } from './plugin-handler.ts';
 
 /** Every implemented plugin's handler, by name. */
 export const PLUGIN_HANDLERS: ReadonlyMap<string, PluginHandler> = new Map(
-  [JWT_HANDLER, KEY_AUTH_HANDLER, BASIC_AUTH_HANDLER, ACL_HANDLER].map((h) => [h.name, h]),
+  [JWT_HANDLER, KEY_AUTH_HANDLER, BASIC_AUTH_HANDLER, HMAC_AUTH_HANDLER, ACL_HANDLER].map((h) => [h.name, h]),
 );
 
 /** Schemas, the enabled-plugins setting and Kong's bundled list. */

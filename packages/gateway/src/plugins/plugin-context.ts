@@ -41,6 +41,10 @@ const encodeArg = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/
 /** The per-request state of the plugin phases. */
 export class PluginContext {
   readonly method: string;
+  /** The request target as the client sent it (kong.request.get_path_with_query). */
+  readonly target: string;
+  /** "1.1", "1.0" or "2.0" (kong.request.get_http_version, as hmac-auth's request-line shows it). */
+  readonly httpVersion: string;
   readonly #rawHeaders: readonly string[];
   readonly #query: string;
   #args: [string, string | true][] | undefined;
@@ -55,8 +59,10 @@ export class PluginContext {
   /** Query arguments removed from the upstream request. */
   clearedArgs: Set<string> | undefined;
 
-  constructor(method: string, rawHeaders: readonly string[], query: string) {
+  constructor(method: string, rawHeaders: readonly string[], query: string, target = '/', httpVersion = '1.1') {
     this.method = method;
+    this.target = target;
+    this.httpVersion = httpVersion;
     this.#rawHeaders = rawHeaders;
     this.#query = query;
   }

@@ -5,10 +5,11 @@ import { ACL_SCHEMA } from './acl/schema.ts';
 import { BASIC_AUTH_SCHEMA } from './basic-auth/schema.ts';
 import { KEY_AUTH_SCHEMA } from './key-auth/schema.ts';
 import { JWT_SCHEMA } from './jwt/schema.ts';
+import { HMAC_AUTH_SCHEMA } from './hmac-auth/schema.ts';
 
 /** Every implemented plugin's schema, by name. */
 export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
-  [JWT_SCHEMA, KEY_AUTH_SCHEMA, BASIC_AUTH_SCHEMA, ACL_SCHEMA].map((s) => [s.name, s]),
+  [JWT_SCHEMA, KEY_AUTH_SCHEMA, BASIC_AUTH_SCHEMA, HMAC_AUTH_SCHEMA, ACL_SCHEMA].map((s) => [s.name, s]),
 );
 
 /** Kong's bundled plugins (kong/constants.lua), implemented here or not. */

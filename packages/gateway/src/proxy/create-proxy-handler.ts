@@ -90,7 +90,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     if (plugins !== undefined) {
       // The access phase of the route's plugins: they may answer instead of the upstream, or
       // edit the request the upstream gets (consumer headers, hidden credentials).
-      const pluginCtx = new PluginContext(routerRequest.method, req.rawHeaders, query === '' ? '' : query.slice(1));
+      const pluginCtx = new PluginContext(routerRequest.method, req.rawHeaders, query === '' ? '' : query.slice(1), req.url ?? '/', req.httpVersion === '1.0' ? '1.0' : '1.1');
       let exit: PluginExit | undefined;
       try {
         exit = runAccessPhase(plugins, pluginCtx);

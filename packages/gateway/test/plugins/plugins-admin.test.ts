@@ -20,6 +20,7 @@ consumers:
     basicauth_credentials: [{ username: bob, password: secret }]
     acls: [{ group: admin }]
     jwt_secrets: [{ key: bob-issuer, secret: s3cr3t }]
+    hmacauth_credentials: [{ username: bob-hmac, secret: s3cr3t }]
 services:
   - name: echo
     url: ${upstream}
@@ -50,7 +51,7 @@ test('admin: plugins, consumers and credentials in Kong shapes; writes refused; 
   assert.deepEqual((await call(g.admin, '/services/echo/plugins')).body, { data: [acl], next: null });
   assert.equal(((await call(g.admin, '/routes/guarded/plugins')).body as Page).data[0]?.name, 'key-auth');
   assert.deepEqual((await call(g.admin, '/routes/open/plugins')).body, { data: [], next: null });
-  assert.deepEqual((await call(g.admin, '/plugins/enabled')).body, { enabled_plugins: ['acl', 'basic-auth', 'jwt', 'key-auth'] });
+  assert.deepEqual((await call(g.admin, '/plugins/enabled')).body, { enabled_plugins: ['acl', 'basic-auth', 'hmac-auth', 'jwt', 'key-auth'] });
   assert.equal((await call(g.admin, '/plugins/nope')).status, 404);
 
   // GET /schemas/plugins/{name}: Kong's schema_to_jsonable shape.
@@ -84,6 +85,8 @@ test('admin: plugins, consumers and credentials in Kong shapes; writes refused; 
   assert.deepEqual([jwt.key, jwt.secret, jwt.algorithm, jwt.rsa_public_key, jwt.consumer], ['bob-issuer', 's3cr3t', 'HS256', null, { id: BOB }]);
   assert.deepEqual(((await call(g.admin, '/jwts')).body as Page).data, [jwt]);
   assert.deepEqual((await call(g.admin, '/jwts/bob-issuer/consumer')).body, bob);
+  assert.equal(((await call(g.admin, '/consumers/bob/hmac-auth/bob-hmac')).body as { secret: string }).secret, 's3cr3t');
+  assert.deepEqual((await call(g.admin, '/hmac-auths/bob-hmac/consumer')).body, bob);
 
   // DB-less: writes are refused in Kong's words.
   for (const [path, verb, entity] of [['/consumers', 'create', 'consumers'], ['/plugins', 'create', 'plugins'], ['/consumers/bob/key-auth', 'create', 'keyauth_credentials']] as const) {

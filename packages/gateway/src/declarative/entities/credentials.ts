@@ -42,3 +42,17 @@ export function aclSchema(foreign: Field): RecordSchema {
     ],
   };
 }
+
+/** hmacauth_credentials (hmac-auth/daos.lua): `username` is unique; `secret` is generated when absent. */
+export function hmacauthCredentialSchema(foreign: Field): RecordSchema {
+  return {
+    fields: [
+      ['id', ID],
+      ['created_at', { type: 'integer' }],
+      ['consumer', foreign],
+      ['username', { type: 'string', required: true }],
+      ['secret', { type: 'string' }],
+      ['tags', TAGS],
+    ],
+  };
+}
