@@ -39,6 +39,10 @@ export {
   type SignatureStamp,
   type StampOptions,
 } from './stamp/stamp-signatures.ts';
+/** Draws tabs' final values (text in a standard font, checked boxes, selected radios) at their places. */
+export { drawTabValues, TAB_VALUE_SIZES, type TabValueStamp, type TextFamily, type TextStyle } from './stamp/draw-tab-values.ts';
+/** The AcroForm fields of an uploaded PDF (text, checkbox, radio, choice, signature) with their widgets' places. */
+export { readFormFields, MAX_FORM_FIELDS, type FormField, type FieldWidget } from './form/read-form-fields.ts';
 /** Signature images: the pixel budget from the header, and a full decode (run it on PdfThreads). */
 export { checkSignatureImage, readSignatureImage, SIGNATURE_IMAGE_LIMITS, type SignatureImageInfo } from './stamp/signature-image.ts';
 /** The handwriting-style font (Dancing Script, OFL) used for typed signatures. */

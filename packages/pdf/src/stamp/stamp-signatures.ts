@@ -4,7 +4,8 @@ import { PdfError } from '../pdf-error.ts';
 import { safeText } from './safe-text.ts';
 import { readSignatureImage } from './signature-image.ts';
 import { loadSignatureFont } from './signature-font.ts';
-import { toPdfRect, type TabBox } from './tab-box.ts';
+import { placeTabBox } from './place-tab-box.ts';
+import type { TabBox } from './tab-box.ts';
 
 /** What the signer adopted: a drawn signature (PNG or JPEG) or their name typed. */
 export type Signature = { type: 'image'; image: Uint8Array } | { type: 'typed'; text: string };
@@ -73,20 +74,8 @@ export async function stampSignatures(pdfBytes: Uint8Array, stamps: readonly Sig
   const helvetica = await pdf.embedFont(StandardFonts.Helvetica);
   let script: PDFFont | undefined;
   for (const stamp of stamps) {
-    const page = pages[stamp.pageNumber - 1];
-    if (!page || !Number.isInteger(stamp.pageNumber)) {
-      throw new PdfError('INVALID_TAB_POSITION', `Page ${stamp.pageNumber} does not exist; the document has ${pages.length}.`);
-    }
     const box: TabBox = { x: stamp.x, y: stamp.y, width: stamp.width ?? SIGN_HERE_SIZE.width, height: stamp.height ?? SIGN_HERE_SIZE.height };
-    if (![box.x, box.y, box.width, box.height].every(Number.isFinite) || box.width <= 0 || box.height <= 0) {
-      throw new PdfError('INVALID_TAB_POSITION', 'Its position and size must be finite and positive.');
-    }
-    const rect = toPdfRect(page, box);
-    const crop = page.getCropBox();
-    // DocuSign refuses such tabs too (TAB_OUT_OF_BOUNDS: "Tab is placed off of the page").
-    if (rect.x >= crop.x + crop.width || rect.x + rect.width <= crop.x || rect.y >= crop.y + crop.height || rect.y + rect.height <= crop.y) {
-      throw new PdfError('INVALID_TAB_POSITION', `It lies off page ${stamp.pageNumber}.`);
-    }
+    const { page, rect } = placeTabBox(pages, stamp.pageNumber, box);
     if (stamp.signature.type === 'image') {
       const image = await embedImage(pdf, stamp.signature.image);
       const scale = Math.min(rect.width / image.width, rect.height / image.height);

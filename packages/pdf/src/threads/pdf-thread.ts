@@ -3,6 +3,8 @@ import { extractText } from '../anchor/extract-text.ts';
 import { validatePdf } from '../convert/validate-pdf.ts';
 import { PdfError } from '../pdf-error.ts';
 import { checkSignatureImage } from '../stamp/signature-image.ts';
+import { readFormFields } from '../form/read-form-fields.ts';
+import { drawTabValues } from '../stamp/draw-tab-values.ts';
 import { stampSignatures } from '../stamp/stamp-signatures.ts';
 import type { ThreadReply, ThreadRequest, ThreadResults } from './thread-messages.ts';
 
@@ -22,6 +24,10 @@ async function run(req: ThreadRequest): Promise<ThreadResults[keyof ThreadResult
       return checkSignatureImage(req.image);
     case 'stamp':
       return stampSignatures(req.pdf, req.stamps, req.signatureFont ? { signatureFont: req.signatureFont } : {});
+    case 'drawTabValues':
+      return drawTabValues(req.pdf, req.stamps);
+    case 'readFormFields':
+      return readFormFields(req.pdf);
   }
 }
 

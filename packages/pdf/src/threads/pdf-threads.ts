@@ -4,6 +4,8 @@ import type { DocumentText } from '../anchor/page-text.ts';
 import { searchAnchors, type AnchorMatch } from '../anchor/search-anchors.ts';
 import { PdfError } from '../pdf-error.ts';
 import type { SignatureImageInfo } from '../stamp/signature-image.ts';
+import type { FormField } from '../form/read-form-fields.ts';
+import type { TabValueStamp } from '../stamp/draw-tab-values.ts';
 import type { SignatureStamp, StampOptions } from '../stamp/stamp-signatures.ts';
 import type { ThreadJob, ThreadReply, ThreadRequest, ThreadResults } from './thread-messages.ts';
 
@@ -86,6 +88,16 @@ export class PdfThreads {
   /** {@link stampSignatures} off the event loop (it decodes every signature image). */
   async stampSignatures(pdf: Uint8Array, stamps: readonly SignatureStamp[], options: StampOptions = {}, signal?: AbortSignal): Promise<Uint8Array> {
     return this.#run({ op: 'stamp', pdf, stamps: [...stamps], ...(options.signatureFont ? { signatureFont: options.signatureFont } : {}) }, signal);
+  }
+
+  /** {@link drawTabValues} off the event loop (pdf-lib parses and re-saves the whole document). */
+  async drawTabValues(pdf: Uint8Array, stamps: readonly TabValueStamp[], signal?: AbortSignal): Promise<Uint8Array> {
+    return this.#run({ op: 'drawTabValues', pdf, stamps: [...stamps] }, signal);
+  }
+
+  /** {@link readFormFields} off the event loop. */
+  async readFormFields(pdf: Uint8Array, signal?: AbortSignal): Promise<FormField[]> {
+    return this.#run({ op: 'readFormFields', pdf }, signal);
   }
 
   /** {@link findAnchors} with the parsing off the event loop. */

@@ -1,6 +1,8 @@
 import type { DocumentText } from '../anchor/page-text.ts';
 import type { PdfErrorCode } from '../pdf-error.ts';
 import type { SignatureImageInfo } from '../stamp/signature-image.ts';
+import type { FormField } from '../form/read-form-fields.ts';
+import type { TabValueStamp } from '../stamp/draw-tab-values.ts';
 import type { SignatureStamp } from '../stamp/stamp-signatures.ts';
 
 /** A job for a pdf worker thread, without its id; each op's answer is in {@link ThreadResults}. */
@@ -8,13 +10,17 @@ export type ThreadJob =
   | { op: 'validate'; pdf: Uint8Array }
   | { op: 'extractText'; pdfs: Uint8Array[] }
   | { op: 'checkSignatureImage'; image: Uint8Array }
-  | { op: 'stamp'; pdf: Uint8Array; stamps: SignatureStamp[]; signatureFont?: Uint8Array };
+  | { op: 'stamp'; pdf: Uint8Array; stamps: SignatureStamp[]; signatureFont?: Uint8Array }
+  | { op: 'drawTabValues'; pdf: Uint8Array; stamps: TabValueStamp[] }
+  | { op: 'readFormFields'; pdf: Uint8Array };
 
 export type ThreadResults = {
   validate: number;
   extractText: DocumentText[];
   checkSignatureImage: SignatureImageInfo;
   stamp: Uint8Array;
+  drawTabValues: Uint8Array;
+  readFormFields: FormField[];
 };
 
 export type ThreadRequest = ThreadJob & { id: number };
