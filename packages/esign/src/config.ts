@@ -15,7 +15,7 @@ export type EsignConfig = {
   readonly dataDir: string;
   /** postgres://… to use PostgreSQL instead of the SQLite file. */
   readonly databaseUrl: string | undefined;
-  /** smtp://host:port for mail delivery (used by the mail/ module of a later issue). */
+  /** smtp://host:port for mail delivery; unset, mail goes to the dev mailbox. */
   readonly smtpUrl: string | undefined;
   /** PKCS#12 file that seals completed envelopes; unset → a development seal generated in DATA_DIR. */
   readonly sealP12File: string | undefined;

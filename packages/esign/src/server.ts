@@ -16,6 +16,8 @@ import { installReminders } from './reminders/install-reminders.ts';
 import type { EnvelopeConverter } from './restapi/envelopes/pdf-adapters.ts';
 import { EsignError } from './errors.ts';
 import { completionProblemSource, installSigning, signedDocumentSource, type SigningModuleOptions } from './signing/install-signing.ts';
+import { buildConnectMessage } from './connect/build-connect-message.ts';
+import { buildRepositories } from './store/repositories.ts';
 import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
 import { securityHeaders } from './web/security-headers.ts';
@@ -45,7 +47,7 @@ export type EsignDeps = {
   /** Reminder/expiry scheduler polling (default one minute); tests poll faster. */
   reminderPollMs?: number;
   /** The seal P12 (default: a development seal generated in DATA_DIR), completion and view timings. */
-  signing?: Omit<SigningModuleOptions, 'envelopes'>;
+  signing?: Omit<SigningModuleOptions, 'envelopes' | 'repositories'>;
   /** True once a graceful stop has begun (web/request-drain.ts): /health answers 503, responses close their connection. */
   draining?: () => boolean;
   /** DocuSign's API limits per account (default 3,000 per hour, 500 per 30 s); tests lower them. */
@@ -102,14 +104,26 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   registerOAuthRoutes(app, ctx);
   installApiGuard(app, ctx, { ...DOCUSIGN_RATE_LIMITS, ...deps.apiRateLimits });
   registerRestApi(app, ctx);
-  // Envelopes routes, the mail outbox worker (started on ready, stopped on close), dev mailbox.
-  // Connect (issue 11): configuration routes, HMAC keys, the delivery worker; envelope changes wake it.
-  const connect = installConnect(app, ctx, deps.connect);
+  // Every repository once. A commit wakes the workers that have new work: the mail outbox
+  // worker and the Connect delivery worker (each instance runs its own; the others poll).
+  const wake: { mails?: () => void; connect?: () => void } = {};
+  const repositories = buildRepositories(ctx.store.db, {
+    connectMessage: buildConnectMessage,
+    onCommitted: (written) => {
+      if (written.mails > 0) wake.mails?.();
+      if (written.connectDeliveries > 0) wake.connect?.();
+    },
+  });
+  // Connect: configuration routes, HMAC keys, the delivery worker.
+  const connect = installConnect(app, ctx, repositories, deps.connect);
+  wake.connect = () => connect.worker.wake();
   registerConnectConsoleRoutes(app, ctx, connect);
-  const { envelopes } = installEnvelopes(app, ctx, { converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}), signedDocumentPdf: signedDocumentSource(ctx), completionProblem: completionProblemSource(ctx), onConnectEvents: () => connect.worker.wake(), checkListener: connect.checkListener });
-  // Reminders, expiration warnings and expiry (issue 11): notification routes and the scheduler.
-  installReminders(app, ctx, { envelopes, ...(deps.reminderPollMs !== undefined ? { pollIntervalMs: deps.reminderPollMs } : {}) });
-  // Signing pages, recipient views, audit trail, completion worker (issue 7).
-  installSigning(app, ctx, { envelopes, ...deps.signing });
+  // Envelopes routes, the mail outbox worker (started on ready, stopped on close), dev mailbox.
+  const { envelopes, mail } = installEnvelopes(app, ctx, { repositories, converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}), signedDocumentPdf: signedDocumentSource(repositories), completionProblem: completionProblemSource(repositories), checkListener: connect.checkListener });
+  wake.mails = () => mail.worker.wake();
+  // Reminders, expiration warnings and expiry: notification routes and the scheduler.
+  installReminders(app, ctx, { envelopes, notifications: repositories.notifications, ...(deps.reminderPollMs !== undefined ? { pollIntervalMs: deps.reminderPollMs } : {}) });
+  // Signing pages, recipient views, audit trail, completion worker.
+  installSigning(app, ctx, { envelopes, repositories, ...deps.signing });
   return app;
 }

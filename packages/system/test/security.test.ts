@@ -1,4 +1,4 @@
-// Security review II (issue 16) through the whole system: the OAuth scope and JWT checks and the
+// Security review II through the whole system: the OAuth scope and JWT checks and the
 // signing page's image checks hold behind the gateway's TLS listener, where consecutive requests
 // land on different esign instances (so a replayed jti must be caught by the shared store, not
 // by one process's memory).

@@ -5,9 +5,10 @@ import type { CompletionFailuresRepository } from '../store/completion-failures-
 import { PollingLoop } from '../background/polling-loop.ts';
 import type { EnvelopeDeps, SigningTokenRecord } from '../domain/envelope/ports.ts';
 import { newSigningLink } from '../domain/envelope/signing-links.ts';
+import { envelopeWrite } from '../domain/envelope/envelope-write.ts';
 import { markCompleted } from '../domain/signing/signing-changes.ts';
 import { signingUrl } from '../mail/compose-notification.ts';
-import type { MailMessage } from '../mail/mail-message.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { envelopeCompletedMail } from '../mail/templates/envelope-completed-mail.ts';
 import type { AuditEventsRepository } from '../store/audit-events-repository.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
@@ -135,7 +136,7 @@ export class CompletionWorker {
       });
     });
     const change = markCompleted(envelope, now, { mails, signingTokens });
-    const completed = change !== undefined && (await store.update(change));
+    const completed = change !== undefined && (await store.update(envelopeWrite(envelope, change)));
     if (completed) await this.#o.failures.clear(envelopeId);
     return completed;
   }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import { buildConnectMessage, connectBody, withDocumentBytes } from './build-connect-message.ts';
 import { connectSignatures } from './connect-signatures.ts';
-import type { EventSubscription } from './event-subscription.ts';
+import type { EventSubscription } from '../domain/connect/event-subscription.ts';
 
 const ENVELOPE: Envelope = {
   envelopeId: 'e1', accountId: 'a1', senderUserId: 'u1', status: 'sent', emailSubject: 'Lease',

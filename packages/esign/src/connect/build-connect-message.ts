@@ -1,38 +1,13 @@
-import type { Envelope } from '../domain/envelope/envelope.ts';
-import { toDocuSignDateTime } from '../restapi/envelopes/docusign-date-time.ts';
-import { toWireEnvelope } from '../restapi/envelopes/to-wire-envelope.ts';
-import type { ConnectOccurrence } from './derive-connect-events.ts';
-import type { EventSubscription } from './event-subscription.ts';
-
-/**
- * A JSON SIM message as stored before its first attempt (DocuSign's connect.schema-v2.json,
- * compat/esign-wire.md §6.8). `retryCount` is filled in at each attempt, so the stored part
- * never changes and each attempt's raw body is what its HMAC signs.
- */
-export type ConnectMessage = {
-  readonly event: string;
-  readonly apiVersion: 'v2.1';
-  readonly uri: string;
-  readonly configurationId: number;
-  readonly generatedDateTime: string;
-  readonly data: {
-    readonly accountId: string;
-    readonly userId: string;
-    readonly envelopeId: string;
-    readonly recipientId?: string;
-    readonly envelopeSummary?: unknown;
-  };
-};
-
-/** The configurationId of messages from an envelope's own eventNotification (it has no connectId). */
-export const ENVELOPE_LEVEL_CONFIGURATION_ID = '0';
+import { toDocuSignDateTime } from '../wire/docusign-date-time.ts';
+import { toWireEnvelope } from '../wire/to-wire-envelope.ts';
+import type { ConnectMessage, ConnectMessageBuilder } from '../domain/connect/connect-message.ts';
 
 /**
  * The message for one event and one subscription. The envelope summary (the REST Envelope
  * shape, as DocuSign puts it under data.envelopeSummary) is included only when the subscription
  * asks for data: `eventData.includeData` items, or `includeDocuments` (documents' metadata).
  */
-export function buildConnectMessage(input: { envelope: Envelope; occurrence: ConnectOccurrence; subscription: EventSubscription; configurationId: string; now: Date }): ConnectMessage {
+export const buildConnectMessage: ConnectMessageBuilder = (input): ConnectMessage => {
   const { envelope, occurrence, subscription } = input;
   const wants = new Set(subscription.includeData);
   const withSummary = wants.size > 0 || subscription.includeDocuments;
@@ -52,7 +27,7 @@ export function buildConnectMessage(input: { envelope: Envelope; occurrence: Con
         : {}),
     },
   };
-}
+};
 
 /**
  * The message with each summary document's bytes (DocuSign's `PDFBytes`, base64), for

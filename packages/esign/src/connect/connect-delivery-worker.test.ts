@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { test } from 'node:test';
 import { pollUntil } from '@signet/kit';
 import type { ClaimedDelivery } from '../store/connect-repository.ts';
-import type { ConnectMessage } from './build-connect-message.ts';
+import type { ConnectMessage } from '../domain/connect/connect-message.ts';
 import { ConnectDeliveryWorker, type ConnectDeliveryQueue } from './connect-delivery-worker.ts';
 import type { ListenerPost } from './post-to-listener.ts';
 

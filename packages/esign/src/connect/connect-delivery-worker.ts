@@ -1,7 +1,8 @@
 import { PollingLoop } from '../background/polling-loop.ts';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from '../mail/retry-delay.ts';
 import type { ClaimedDelivery } from '../store/connect-repository.ts';
-import { connectBody, withDocumentBytes, type ConnectMessage } from './build-connect-message.ts';
+import { connectBody, withDocumentBytes } from './build-connect-message.ts';
+import type { ConnectMessage } from '../domain/connect/connect-message.ts';
 import { connectSignatures } from './connect-signatures.ts';
 import type { PostToListener } from './post-to-listener.ts';
 

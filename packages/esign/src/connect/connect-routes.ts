@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { EsignError } from '../errors.ts';
-import { WireReader } from '../restapi/envelopes/wire-reader.ts';
+import { WireReader } from '../wire/wire-reader.ts';
 import type { ConnectRepository } from '../store/connect-repository.ts';
 import type { CheckListener } from './check-listener.ts';
 import { parseConnectConfiguration } from './parse-connect-configuration.ts';

@@ -3,9 +3,8 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { EsignContext } from '../context.ts';
 import type { RetryPolicy } from '../mail/retry-delay.ts';
-import { ConnectRepository } from '../store/connect-repository.ts';
-import { EnvelopesRepository } from '../store/envelopes-repository.ts';
-import { SigningRepository } from '../store/signing-repository.ts';
+import type { ConnectRepository } from '../store/connect-repository.ts';
+import type { Repositories } from '../store/repositories.ts';
 import { buildCheckListener, type CheckListener } from './check-listener.ts';
 import { ConnectDeliveryWorker } from './connect-delivery-worker.ts';
 import { registerConnectRoutes } from './connect-routes.ts';
@@ -36,14 +35,12 @@ export type ConnectModule = {
  * worker per instance (started when the server is ready, stopped when it closes). The envelope
  * module tells it about new deliveries through `worker.wake`. Called once from server.ts.
  */
-export function installConnect(app: FastifyInstance, ctx: EsignContext, options: ConnectModuleOptions = {}): ConnectModule {
+export function installConnect(app: FastifyInstance, ctx: EsignContext, repositories: Pick<Repositories, 'connect' | 'envelopes' | 'signing'>, options: ConnectModuleOptions = {}): ConnectModule {
   const policy: ListenerPolicy = { allowHttp: ctx.config.connectAllowHttp, allowPrivate: ctx.config.connectAllowPrivate };
-  const repository = new ConnectRepository(ctx.store.db);
+  // The envelopes repository only for the documents' bytes (includeDocuments).
+  const { connect: repository, envelopes: documents, signing } = repositories;
   const secrets = new SecretBox(loadSecretKey(ctx.config.connectSecretKey, ctx.config.dataDir));
   const checkListener = buildCheckListener(policy, options.resolveHost);
-  // Read-only here: the documents' bytes for includeDocuments.
-  const documents = new EnvelopesRepository(ctx.store.db);
-  const signing = new SigningRepository(ctx.store.db);
   const worker = new ConnectDeliveryWorker({
     queue: repository,
     hmacSecrets: async (accountId) => (await repository.activeSealedSecrets(accountId)).map((sealed) => secrets.open(sealed)),

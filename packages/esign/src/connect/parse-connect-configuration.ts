@@ -1,10 +1,7 @@
 import { EsignError } from '../errors.ts';
-import { WireReader } from '../restapi/envelopes/wire-reader.ts';
-import { MAX_LISTENER_URL, readSubscription } from './parse-event-notification.ts';
-import type { ConnectConfiguration } from './event-subscription.ts';
-
-/** A configuration as the client asked for it; the service adds connectId and accountId. */
-export type ConnectConfigurationDraft = Omit<ConnectConfiguration, 'connectId' | 'accountId'>;
+import { WireReader } from '../wire/wire-reader.ts';
+import { MAX_LISTENER_URL, readSubscription } from '../wire/parse-event-notification.ts';
+import type { ConnectConfigurationDraft } from '../domain/connect/event-subscription.ts';
 
 /**
  * Reads a ConnectCustomConfiguration body (docusign-esign ConnectCustomConfiguration) for

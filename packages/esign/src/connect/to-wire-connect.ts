@@ -1,7 +1,7 @@
 import type { ConnectDeliveryRow } from '../store/connect-tables.ts';
-import { toDocuSignDateTime } from '../restapi/envelopes/docusign-date-time.ts';
-import { LEGACY_ENVELOPE_EVENTS, LEGACY_RECIPIENT_EVENTS } from './connect-events.ts';
-import type { ConnectConfiguration } from './event-subscription.ts';
+import { toDocuSignDateTime } from '../wire/docusign-date-time.ts';
+import { LEGACY_ENVELOPE_EVENTS, LEGACY_RECIPIENT_EVENTS } from '../domain/connect/connect-events.ts';
+import type { ConnectConfiguration } from '../domain/connect/event-subscription.ts';
 
 // Wire shapes of the docusign-esign models (all scalars are strings, esign-wire.md §3.1).
 export type WireConnectCustomConfiguration = Record<string, string | string[] | Record<string, string | string[]>>;

@@ -9,7 +9,8 @@ import { requestSignup } from '../use-cases/request-signup.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
 import { endSession, startSession } from '../web/session.ts';
-import { loginPage, signupLinkInvalidPage, signupPage, signupSentPage, signupVerifyPage } from './pages.ts';
+import { loginPage } from '../web/login-page.ts';
+import { signupLinkInvalidPage, signupPage, signupSentPage, signupVerifyPage } from './pages.ts';
 import { safeReturnPath } from './safe-return-path.ts';
 
 const HTML = 'text/html; charset=utf-8';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findConnectEvent, type ConnectEvent } from '../connect/connect-events.ts';
+import { findConnectEvent, type ConnectEvent } from '../domain/connect/connect-events.ts';
 import type { ConnectModule } from '../connect/install-connect.ts';
 import type { EsignContext } from '../context.ts';
 import { EsignError } from '../errors.ts';

@@ -1,5 +1,5 @@
-import { CONNECT_EVENTS } from '../connect/connect-events.ts';
-import type { ConnectConfiguration } from '../connect/event-subscription.ts';
+import { CONNECT_EVENTS } from '../domain/connect/connect-events.ts';
+import type { ConnectConfiguration } from '../domain/connect/event-subscription.ts';
 import type { HmacKeyInfo } from '../store/connect-repository.ts';
 import type { ConnectDeliveryRow } from '../store/connect-tables.ts';
 import type { UserAccount } from '../store/index.ts';

@@ -1,35 +1,11 @@
 import type { UserAccount, RsaKeyInfo, SecretInfo } from '../store/index.ts';
 import type { AppRow, UserRow } from '../store/schema.ts';
-import { CSRF_FIELD } from '../web/csrf.ts';
 import { html, layout, type SafeHtml } from '../web/html.ts';
-
-function csrfInput(csrf: string): SafeHtml {
-  return html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
-}
-
-function errorBox(message: string | undefined): SafeHtml {
-  return message ? html`<p class="error" role="alert">${message}</p>` : html``;
-}
+import { csrfInput, errorBox } from '../web/page-parts.ts';
 
 /** Navigation for a signed-in user: who, and a sign-out form. */
 export function signedInNav(user: UserRow, csrf: string): SafeHtml {
   return html`<span>${user.email}</span><form class="inline" method="post" action="/logout">${csrfInput(csrf)}<button type="submit">Sign out</button></form>`;
-}
-
-/** The login form; `returnTo` is the same-site path to resume (e.g. /oauth/auth?...). */
-export function loginPage(v: { csrf: string; returnTo: string; email?: string | undefined; error?: string | undefined; appName?: string | undefined }): string {
-  return layout('Log in', html`<section>
-${v.appName ? html`<p><strong>${v.appName}</strong> asks for access to your Signet account. Log in to continue.</p>` : ''}
-${errorBox(v.error)}
-<form method="post" action="/login">
-${csrfInput(v.csrf)}
-<input type="hidden" name="return_to" value="${v.returnTo}">
-<label for="email">E-mail</label><input id="email" type="email" name="email" autocomplete="username" required value="${v.email ?? ''}">
-<label for="password">Password</label><input id="password" type="password" name="password" autocomplete="current-password" required>
-<button type="submit">Log in</button>
-</form>
-<p>No account yet? <a href="/signup">Sign up</a></p>
-</section>`);
 }
 
 /** The sign-up form. */
@@ -153,9 +129,4 @@ ${v.rsaKeys.length === 0 ? html`<p>No RSA keys.</p>` : html`<table><tbody>${keys
 <label for="public-key">Or upload a public key (PEM)</label><textarea id="public-key" name="public_key" required></textarea>
 <button type="submit">Upload public key</button></form></section>
 <p><a href="/console">Back to apps</a></p>`, signedInNav(v.user, v.csrf));
-}
-
-/** A plain error page (never a redirect). */
-export function errorPage(title: string, message: string): string {
-  return layout(title, html`<section><p class="error" role="alert">${message}</p></section>`);
 }

@@ -1,13 +1,14 @@
-import type { Db } from '../store/database.ts';
-import { DevMailboxRepository } from '../store/dev-mailbox-repository.ts';
-import { OutboxRepository } from '../store/outbox-repository.ts';
+import type { DevMailboxRepository } from '../store/dev-mailbox-repository.ts';
+import type { OutboxRepository } from '../store/outbox-repository.ts';
 import { buildDevMailboxTransport } from './dev-mailbox-transport.ts';
 import type { MailTransport } from './mail-transport.ts';
 import { OutboxWorker, type OutboxWorkerOptions } from './outbox-worker.ts';
 import { buildSmtpTransport } from './smtp-transport.ts';
 
 export type MailDeliveryOptions = {
-  db: Db;
+  outbox: OutboxRepository;
+  /** Where mail goes when SMTP_URL is unset. */
+  devMailbox: DevMailboxRepository;
   /** SMTP_URL; unset → the dev mailbox. */
   smtpUrl: string | undefined;
   /** PUBLIC_URL: the From address takes its host name. */
@@ -23,12 +24,12 @@ export type MailDelivery = { worker: OutboxWorker; transport: MailTransport; dev
 /** Wires mail delivery for a server: the server starts the worker and stops it on close. */
 export function buildMailDelivery(options: MailDeliveryOptions): MailDelivery {
   const host = new URL(options.publicUrl).hostname;
-  const devMailbox = options.smtpUrl ? undefined : new DevMailboxRepository(options.db);
+  const devMailbox = options.smtpUrl ? undefined : options.devMailbox;
   const transport = options.smtpUrl
     ? buildSmtpTransport({ smtpUrl: options.smtpUrl, from: `"Signet" <no-reply@${host}>` })
-    : buildDevMailboxTransport(devMailbox as DevMailboxRepository, options.clock);
+    : buildDevMailboxTransport(options.devMailbox, options.clock);
   const worker = new OutboxWorker({
-    queue: new OutboxRepository(options.db),
+    queue: options.outbox,
     transport,
     workerId: options.workerId,
     messageIdHost: host,

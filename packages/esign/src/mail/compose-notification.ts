@@ -1,10 +1,10 @@
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import type { Notification, Notifier } from '../domain/envelope/ports.ts';
-import type { MailMessage } from './mail-message.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { envelopeSentMail } from './templates/envelope-sent-mail.ts';
 import { envelopeVoidedMail } from './templates/envelope-voided-mail.ts';
 
-/** The path of a signing link; signing/ (issue 7) serves it. */
+/** The path of a signing link; signing/ serves it. */
 export const SIGNING_PATH = '/signing/';
 
 /** The personal signing link for a raw token. */

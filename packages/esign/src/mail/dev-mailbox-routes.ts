@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { EsignError } from '../errors.ts';
-import { clientIp, isLoopbackAddress } from '../signing/client-ip.ts';
+import { clientIp, isLoopbackAddress } from '../web/client-ip.ts';
 import type { DevMailboxMessage } from '../store/dev-mailbox-repository.ts';
 import { html, layout, type SafeHtml } from '../web/html.ts';
 

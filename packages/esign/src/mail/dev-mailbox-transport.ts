@@ -1,4 +1,4 @@
-import type { MailMessage } from './mail-message.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
 import type { MailTransport } from './mail-transport.ts';
 
 /** Where the dev mailbox keeps messages (store/dev-mailbox-repository.ts). */

@@ -1,4 +1,4 @@
-import type { MailMessage } from './mail-message.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
 
 /** Sends one mail; SMTP (smtp-transport.ts) or the dev mailbox (dev-mailbox-transport.ts). */
 export interface MailTransport {

@@ -3,7 +3,7 @@ import type { MailTransport } from './mail-transport.ts';
 import { PollingLoop } from '../background/polling-loop.ts';
 import { MailDeliveryError } from './mail-transport.ts';
 import { outboxMessageId } from './outbox-message-id.ts';
-import type { OutboxItem, OutboxQueue } from './outbox-queue.ts';
+import type { OutboxItem, OutboxQueue } from '../domain/mail/outbox-queue.ts';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-delay.ts';
 
 export type OutboxWorkerOptions = {

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { MailMessage } from './mail-message.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { MailDeliveryError, type MailTransport } from './mail-transport.ts';
 
 export type SmtpTransportOptions = {

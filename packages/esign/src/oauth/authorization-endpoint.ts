@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { EsignContext } from '../context.ts';
-import { loginPage } from '../console/pages.ts';
+import { loginPage } from '../web/login-page.ts';
 import { expiryAfter, LIFETIMES } from '../domain/lifetimes.ts';
 import { scopesCovered } from '../domain/scopes.ts';
 import { OAuthError } from '../errors.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Envelope, Recipient } from '../domain/envelope/envelope.ts';
-import { API_DEFAULT_SETTINGS } from './envelope-notification.ts';
+import { API_DEFAULT_SETTINGS } from '../domain/notification/envelope-notification.ts';
 import { buildNotificationMails } from './notification-mails.ts';
 
 const EVIL = '<script>alert("x")</script> & \'quotes\'';

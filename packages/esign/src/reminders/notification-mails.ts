@@ -2,7 +2,7 @@ import { signingUrl } from '../mail/compose-notification.ts';
 import { envelopeExpiredMail } from '../mail/templates/envelope-expired-mail.ts';
 import { envelopeReminderMail } from '../mail/templates/envelope-reminder-mail.ts';
 import { expirationWarningMail } from '../mail/templates/expiration-warning-mail.ts';
-import { notificationOf } from './envelope-notification.ts';
+import { notificationOf } from '../domain/notification/envelope-notification.ts';
 import type { NotificationMails } from './notification-step.ts';
 
 /** The scheduler's mails, with signing links on PUBLIC_URL. */

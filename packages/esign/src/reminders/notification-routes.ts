@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { getEnvelope } from '../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
-import { notificationOf } from './envelope-notification.ts';
-import { parseNotificationRequest } from './parse-notification.ts';
-import { toWireNotification } from './to-wire-notification.ts';
+import { notificationOf } from '../domain/notification/envelope-notification.ts';
+import { parseNotificationRequest } from '../wire/parse-notification.ts';
+import { toWireNotification } from '../wire/to-wire-notification.ts';
 import { updateNotificationSettings } from './update-notification-settings.ts';
 
 type EnvelopeParams = { accountId: string; envelopeId: string };

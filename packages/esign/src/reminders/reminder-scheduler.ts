@@ -1,5 +1,6 @@
 import { PollingLoop } from '../background/polling-loop.ts';
 import type { Clock, EnvelopeStore } from '../domain/envelope/ports.ts';
+import { envelopeWrite } from '../domain/envelope/envelope-write.ts';
 import type { NotificationRepository } from '../store/notification-repository.ts';
 import { notificationStep, type NotificationStepDeps } from './notification-step.ts';
 
@@ -23,7 +24,7 @@ export type ReminderSchedulerOptions = NotificationStepDeps & {
 export type ReminderPass = { due: number; changed: number; lost: number; refreshed: number; failed: number };
 
 /**
- * Sends due reminders and expiration warnings and expires envelopes (issue 11). Safe with any
+ * Sends due reminders and expiration warnings and expires envelopes. Safe with any
  * number of instances on one database: each envelope's step is saved with the envelope's
  * version check (store/envelopes-repository.ts), so when two schedulers pick the same envelope
  * one saves and the other's save is refused — and its mails, which are in the same
@@ -57,7 +58,7 @@ export class ReminderScheduler {
         if (!change) {
           await o.due.refreshNextDue(envelope);
           pass.refreshed++;
-        } else if (await o.store.update(change)) pass.changed++;
+        } else if (await o.store.update(envelopeWrite(envelope, change))) pass.changed++;
         else pass.lost++;
       } catch (err) {
         pass.failed++;

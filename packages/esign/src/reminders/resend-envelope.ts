@@ -4,7 +4,7 @@ import { newSigningLink } from '../domain/envelope/signing-links.ts';
 import { updateEnvelope } from '../domain/envelope/update-envelope.ts';
 import type { AuditEvent } from '../domain/signing/audit-event.ts';
 import { EsignError } from '../errors.ts';
-import { isInProcess, pendingSigners } from './notification-schedule.ts';
+import { isInProcess, pendingSigners } from '../domain/notification/notification-schedule.ts';
 import { withEmail, type EnvelopeEmailUpdate } from './update-envelope-email.ts';
 
 /**

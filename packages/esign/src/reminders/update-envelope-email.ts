@@ -2,8 +2,8 @@ import type { Envelope } from '../domain/envelope/envelope.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import { updateEnvelope } from '../domain/envelope/update-envelope.ts';
 import { EsignError } from '../errors.ts';
-import { WireReader } from '../restapi/envelopes/wire-reader.ts';
-import { isInProcess } from './notification-schedule.ts';
+import { WireReader } from '../wire/wire-reader.ts';
+import { isInProcess } from '../domain/notification/notification-schedule.ts';
 
 /** A new subject and/or message for the envelope's mails. */
 export type EnvelopeEmailUpdate = { readonly emailSubject?: string; readonly emailBlurb?: string };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clientIp, isLoopbackAddress } from './client-ip.ts';
+import { clientIp, isLoopbackAddress } from '../web/client-ip.ts';
 
 test('behind the loopback gateway the last X-Forwarded-For entry is the client; nobody else is believed', () => {
   assert.equal(clientIp('127.0.0.1', '203.0.113.7'), '203.0.113.7');

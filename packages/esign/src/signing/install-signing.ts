@@ -7,10 +7,7 @@ import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import type { CompletionProblem } from '../domain/signing/completion-retry.ts';
 import { buildNotificationMails } from '../reminders/notification-mails.ts';
 import { registerSigningApiRoutes } from '../restapi/signing/signing-api-routes.ts';
-import { AuditEventsRepository } from '../store/audit-events-repository.ts';
-import { CompletionFailuresRepository } from '../store/completion-failures-repository.ts';
-import { EnvelopesRepository } from '../store/envelopes-repository.ts';
-import { SigningRepository } from '../store/signing-repository.ts';
+import type { Repositories } from '../store/repositories.ts';
 import { PageRenderer } from './page-renderer.ts';
 import { registerRecipientViewRedeem } from './recipient-view-redeem.ts';
 import { SIGNING_SCRIPT } from './signing-script.ts';
@@ -20,6 +17,8 @@ import { registerSigningRoutes } from './signing-routes.ts';
 export type SigningModuleOptions = {
   /** The envelope use cases' ports (installEnvelopes returns them). */
   envelopes: EnvelopeDeps;
+  /** The server's repositories (server.ts builds them once). */
+  repositories: Pick<Repositories, 'envelopes' | 'signing' | 'audit' | 'completionFailures'>;
   /** The service's seal P12; default: a development seal generated once in DATA_DIR. */
   seal?: SealIdentity;
   /** Completion polling (tests go faster); a finishing signer also wakes it at once. */
@@ -39,31 +38,29 @@ export type SigningModuleOptions = {
 const SIGNING_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
- * Installs signing on a server (issue 7): the ceremony pages under /signing, the REST routes
+ * Installs signing on a server: the ceremony pages under /signing, the REST routes
  * (views/recipient, audit_events, documents/combined|certificate), and the completion worker,
  * started when the server is ready and stopped when it closes. Called once, after
  * installEnvelopes; `signedDocumentSource` is what installEnvelopes' `signedDocumentPdf` takes.
  */
 export function installSigning(app: FastifyInstance, ctx: EsignContext, options: SigningModuleOptions): { completion: CompletionWorker } {
-  const signing = new SigningRepository(ctx.store.db);
-  const audit = new AuditEventsRepository(ctx.store.db);
-  const tokens = new EnvelopesRepository(ctx.store.db);
+  const { signing, audit, envelopes: tokens } = options.repositories;
   // Signature images are decoded (at Finish, to check them; at completion, to stamp them) on a
   // worker thread of their own, started on first use: decoding is synchronous and would stall
   // this event loop, and the pixel budget bounds what one image may cost.
   const images = new PdfThreads(1);
   let seal: Promise<SealIdentity> | undefined;
-  // Signing requests expire an envelope whose time has passed before the scheduler does (issue 11).
+  // Signing requests expire an envelope whose time has passed before the scheduler does.
   const expiry = { random: options.envelopes.random, hashSecret: options.envelopes.hashSecret, mails: buildNotificationMails(ctx.config.publicUrl) };
   const senderOf = async (userId: string) => {
-    const user = await ctx.store.db.kysely.selectFrom('users').select(['name', 'email']).where('id', '=', userId).executeTakeFirst();
+    const user = await ctx.store.accounts.findUserById(userId);
     return user ? { name: user.name, email: user.email } : undefined;
   };
   const completion = new CompletionWorker({
     envelopes: options.envelopes,
     signing,
     audit,
-    failures: new CompletionFailuresRepository(ctx.store.db),
+    failures: options.repositories.completionFailures,
     stamp: (pdf, stamps, stampOptions) => images.stampSignatures(pdf, stamps, stampOptions),
     publicUrl: ctx.config.publicUrl,
     seal: () => (seal ??= options.seal ? Promise.resolve(options.seal) : Promise.resolve().then(() => loadOrCreateDevSeal(ctx.config.dataDir))),
@@ -111,13 +108,11 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
 }
 
 /** Why a signed envelope is not completed yet, for installEnvelopes' `completionProblem`. */
-export function completionProblemSource(ctx: EsignContext): (envelopeId: string) => Promise<CompletionProblem | undefined> {
-  const failures = new CompletionFailuresRepository(ctx.store.db);
-  return (envelopeId) => failures.find(envelopeId);
+export function completionProblemSource(repositories: Pick<Repositories, 'completionFailures'>): (envelopeId: string) => Promise<CompletionProblem | undefined> {
+  return (envelopeId) => repositories.completionFailures.find(envelopeId);
 }
 
 /** The stamped document of a completed envelope, for installEnvelopes' `signedDocumentPdf`. */
-export function signedDocumentSource(ctx: EsignContext): (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined> {
-  const signing = new SigningRepository(ctx.store.db);
-  return (envelopeId, documentId) => signing.signedDocument(envelopeId, documentId);
+export function signedDocumentSource(repositories: Pick<Repositories, 'signing'>): (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined> {
+  return (envelopeId, documentId) => repositories.signing.signedDocument(envelopeId, documentId);
 }

@@ -17,7 +17,7 @@ import type { SigningRepository } from '../store/signing-repository.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
 import { html } from '../web/html.ts';
-import { clientIp } from './client-ip.ts';
+import { clientIp } from '../web/client-ip.ts';
 import type { PageRenderer } from './page-renderer.ts';
 import { parseFinishForm } from './parse-finish-form.ts';
 import { resolveSigner, returnWithEvent, type SignerLookup, type SignerRef } from './resolve-signer.ts';
@@ -35,7 +35,7 @@ export type SigningRouteDeps = {
   readonly onSigned: () => void;
   /** The sender's name and e-mail (told when a signer declines). */
   readonly senderOf: (userId: string) => Promise<{ name: string; email: string } | undefined>;
-  /** Expires an envelope past its expiry date that the scheduler has not reached yet (issue 11). */
+  /** Expires an envelope past its expiry date that the scheduler has not reached yet. */
   readonly expiry: NotificationStepDeps;
 };
 
@@ -70,7 +70,7 @@ function statePage(access: Exclude<SignerAccess, { kind: 'sign' }>, ref: SignerR
     case 'declined':
       return noticePage('Declined', access.byThisSigner ? 'You declined to sign. The sender has been told.' : 'A signer declined, so these documents will not be signed.');
     case 'voided':
-      // An expired envelope is voided by the service, not the sender (issue 11).
+      // An expired envelope is voided by the service, not the sender.
       if (access.reason === EXPIRED_VOIDED_REASON) return noticePage('Expired', `${EXPIRED_VOIDED_REASON} These documents were not completed in time and can no longer be signed.`);
       return noticePage('Voided', `The sender voided these documents${access.reason ? `: ${access.reason}` : '.'}`);
     case 'unknown-recipient':
@@ -91,7 +91,7 @@ async function assertUsableImage(images: SigningRouteDeps['images'], png: Uint8A
 }
 
 /**
- * The signing ceremony (issue 7): the page, its page images, Finish and Decline. Each request
+ * The signing ceremony: the page, its page images, Finish and Decline. Each request
  * re-reads the envelope: what a signer may do depends on routing and on the other signers.
  */
 export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDeps): void {

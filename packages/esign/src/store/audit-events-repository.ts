@@ -1,11 +1,11 @@
+import type { Database } from './schema.ts';
 import type { Kysely } from 'kysely';
 import type { AuditAction, AuditEvent } from '../domain/signing/audit-event.ts';
 import type { Db } from './database.ts';
-import type { SigningTables } from './signing-tables.ts';
 
 /** Appends audit lines inside the caller's transaction (the change they describe commits with them). */
-export async function appendAuditEvents<DB>(trx: Kysely<DB>, events: readonly AuditEvent[]): Promise<void> {
-  const k = trx as unknown as Kysely<SigningTables>;
+export async function appendAuditEvents(trx: Kysely<Database>, events: readonly AuditEvent[]): Promise<void> {
+  const k = trx;
   for (const e of events) {
     await k.insertInto('envelope_audit_events').values({
       envelope_id: e.envelopeId,
@@ -32,7 +32,7 @@ export class AuditEventsRepository {
 
   /** Every event of an envelope, oldest first. */
   async list(envelopeId: string): Promise<AuditEvent[]> {
-    const rows = await this.#db.kysely.withTables<SigningTables>().selectFrom('envelope_audit_events').selectAll().where('envelope_id', '=', envelopeId).orderBy('seq').execute();
+    const rows = await this.#db.kysely.selectFrom('envelope_audit_events').selectAll().where('envelope_id', '=', envelopeId).orderBy('seq').execute();
     return rows.map((r) => ({
       envelopeId: r.envelope_id,
       at: new Date(r.at),

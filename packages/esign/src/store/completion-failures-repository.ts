@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CompletionProblem } from '../domain/signing/completion-retry.ts';
 import type { AuditEvent } from '../domain/signing/audit-event.ts';
-import type { MailMessage } from '../mail/mail-message.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { appendAuditEvents } from './audit-events-repository.ts';
 import type { Db } from './database.ts';
 import type { EnvelopeTables } from './envelope-tables.ts';
@@ -35,13 +35,13 @@ export class CompletionFailuresRepository {
   }
 
   get #k(): Kysely<Tables> {
-    return this.#db.kysely.withTables<Tables>();
+    return this.#db.kysely;
   }
 
   /** Counts one more failure; `decide` gets the count and says when to retry, what to audit and mail. */
   async recordFailure(envelopeId: string, error: string, now: Date, decide: (attempts: number) => FailureDecision): Promise<CompletionProblem> {
     return this.#db.transaction(async (db) => {
-      const trx = db.withTables<Tables>();
+      const trx = db;
       const previous = await trx.selectFrom('completion_failures').selectAll().where('envelope_id', '=', envelopeId).executeTakeFirst();
       const attempts = Number(previous?.attempts ?? 0) + 1;
       const { nextAttemptAt, audit, mails } = decide(attempts);
@@ -57,7 +57,7 @@ export class CompletionFailuresRepository {
       if (previous) await trx.updateTable('completion_failures').set(row).where('envelope_id', '=', envelopeId).execute();
       else await trx.insertInto('completion_failures').values(row).execute();
       await appendAuditEvents(db, [audit]);
-      await enqueueMails(db.withTables<EnvelopeTables>(), mails, now);
+      await enqueueMails(db, mails, now);
       return toProblem(row);
     });
   }
@@ -81,7 +81,7 @@ export class CompletionFailuresRepository {
    */
   async retry(envelopeId: string, now: Date, audit: AuditEvent): Promise<boolean> {
     return this.#db.transaction(async (db) => {
-      const trx = db.withTables<Tables>();
+      const trx = db;
       const envelope = await trx.selectFrom('envelopes').select('status').where('id', '=', envelopeId).executeTakeFirst();
       if (envelope?.status !== 'signed') return false;
       const res = await trx.updateTable('completion_failures').set({ next_attempt_at: now.toISOString(), failed_at: null }).where('envelope_id', '=', envelopeId).executeTakeFirst();

@@ -1,9 +1,10 @@
+import type { Database } from './schema.ts';
 import { randomInt, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { ConnectMessage } from '../connect/build-connect-message.ts';
-import type { ConnectConfiguration } from '../connect/event-subscription.ts';
-import type { ConnectConfigurationDraft } from '../connect/parse-connect-configuration.ts';
-import type { ConnectDeliveryRow, ConnectHmacKeyRow, ConnectTables } from './connect-tables.ts';
+import type { ConnectMessage } from '../domain/connect/connect-message.ts';
+import type { ConnectConfiguration } from '../domain/connect/event-subscription.ts';
+import type { ConnectConfigurationDraft } from '../domain/connect/event-subscription.ts';
+import type { ConnectDeliveryRow, ConnectHmacKeyRow } from './connect-tables.ts';
 import type { Db } from './database.ts';
 
 /** One claimed delivery. `attempts` already counts this attempt. */
@@ -39,8 +40,8 @@ export class ConnectRepository {
     this.#db = db;
   }
 
-  get #k(): Kysely<ConnectTables> {
-    return this.#db.kysely.withTables<ConnectTables>();
+  get #k(): Kysely<Database> {
+    return this.#db.kysely;
   }
 
   // ---- configurations
@@ -78,7 +79,7 @@ export class ConnectRepository {
   /** Deletes a configuration; its deliveries not yet made (or in flight) are discarded with it. */
   async deleteConfiguration(accountId: string, connectId: string): Promise<boolean> {
     return this.#db.transaction(async (untyped) => {
-      const trx = untyped.withTables<ConnectTables>();
+      const trx = untyped;
       const res = await trx.deleteFrom('connect_configurations').where('account_id', '=', accountId).where('connect_id', '=', connectId).executeTakeFirst();
       if (Number(res.numDeletedRows) !== 1) return false;
       // Claims cleared too: a worker's verdict on one in flight is fenced off (markDelivered/markFailed match claimed_by).

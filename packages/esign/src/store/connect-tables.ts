@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
 import type { Migration } from './migrations.ts';
 
 /**
- * Connect (event notifications, issue 11): account configurations, HMAC keys, envelopes' own
+ * Connect (event notifications): account configurations, HMAC keys, envelopes' own
  * eventNotification, and the delivery outbox. Same conventions as schema.ts: ISO-8601 UTC
  * text timestamps, 0/1 flags; subscriptions are stored as the JSON of EventSubscription.
  */
@@ -62,7 +61,7 @@ export type ConnectDeliveryRow = {
   delivered_at: string | null;
 };
 
-/** The Connect tables as Kysely sees them (merged into the Database type with withTables). */
+/** The Connect tables as Kysely sees them (part of the Database type, schema.ts). */
 export type ConnectTables = {
   connect_configurations: ConnectConfigurationRow;
   connect_hmac_keys: ConnectHmacKeyRow;
@@ -70,75 +69,71 @@ export type ConnectTables = {
   connect_deliveries: ConnectDeliveryRow;
 };
 
-/**
- * Connect's schema steps, versions 20-29 (this file owns that range; registered in
- * migrations.ts). `db` is the migration's transaction.
- */
-export const CONNECT_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 20,
-    name: 'connect configurations, hmac keys, envelope notifications, deliveries',
-    async up(untyped) {
-      const s = (untyped as unknown as Kysely<ConnectTables>).schema;
-      await s.createTable('connect_configurations')
-        .addColumn('connect_id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('enabled', 'integer', (c) => c.notNull())
-        .addColumn('configuration_json', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'text', (c) => c.notNull())
-        .execute();
-      await s.createIndex('connect_configurations_account_idx').on('connect_configurations').column('account_id').execute();
-      await s.createTable('connect_hmac_keys')
-        .addColumn('key_id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
-        .addColumn('sealed_secret', 'text', (c) => c.notNull())
-        .addColumn('hint', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('revoked_at', 'text')
-        .execute();
-      await s.createIndex('connect_hmac_keys_account_idx').on('connect_hmac_keys').column('account_id').execute();
-      await s.createTable('connect_envelope_notifications')
-        .addColumn('envelope_id', 'text', (c) => c.primaryKey().references('envelopes.id'))
-        .addColumn('account_id', 'text', (c) => c.notNull())
-        .addColumn('subscription_json', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .execute();
-      await s.createTable('connect_deliveries')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('account_id', 'text', (c) => c.notNull())
-        .addColumn('envelope_id', 'text', (c) => c.notNull())
-        .addColumn('recipient_id', 'text')
-        .addColumn('event', 'text', (c) => c.notNull())
-        .addColumn('seq', 'integer', (c) => c.notNull())
-        .addColumn('configuration_id', 'text', (c) => c.notNull())
-        .addColumn('url', 'text', (c) => c.notNull())
-        .addColumn('include_hmac', 'integer', (c) => c.notNull())
-        .addColumn('message_json', 'text', (c) => c.notNull())
-        .addColumn('status', 'text', (c) => c.notNull())
-        .addColumn('attempts', 'integer', (c) => c.notNull())
-        .addColumn('attempts_base', 'integer', (c) => c.notNull())
-        .addColumn('next_attempt_at', 'text', (c) => c.notNull())
-        .addColumn('claimed_by', 'text')
-        .addColumn('lease_until', 'text')
-        .addColumn('last_error', 'text')
-        .addColumn('last_attempt_at', 'text')
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('delivered_at', 'text')
-        .execute();
-      // The worker's claim scans pending rows in due order; the failure log and republish go by account and envelope.
-      await s.createIndex('connect_deliveries_due_idx').on('connect_deliveries').columns(['status', 'next_attempt_at']).execute();
-      await s.createIndex('connect_deliveries_account_idx').on('connect_deliveries').columns(['account_id', 'envelope_id']).execute();
-    },
+/** Connect's schema steps (listed in order in migrations.ts). `db` is the migration's transaction. */
+export const CONNECT_TABLES_MIGRATION: Migration = {
+  version: 20,
+  name: 'connect configurations, hmac keys, envelope notifications, deliveries',
+  async up(db) {
+    const s = db.schema;
+    await s.createTable('connect_configurations')
+      .addColumn('connect_id', 'text', (c) => c.primaryKey())
+      .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('enabled', 'integer', (c) => c.notNull())
+      .addColumn('configuration_json', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await s.createIndex('connect_configurations_account_idx').on('connect_configurations').column('account_id').execute();
+    await s.createTable('connect_hmac_keys')
+      .addColumn('key_id', 'text', (c) => c.primaryKey())
+      .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+      .addColumn('sealed_secret', 'text', (c) => c.notNull())
+      .addColumn('hint', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('revoked_at', 'text')
+      .execute();
+    await s.createIndex('connect_hmac_keys_account_idx').on('connect_hmac_keys').column('account_id').execute();
+    await s.createTable('connect_envelope_notifications')
+      .addColumn('envelope_id', 'text', (c) => c.primaryKey().references('envelopes.id'))
+      .addColumn('account_id', 'text', (c) => c.notNull())
+      .addColumn('subscription_json', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await s.createTable('connect_deliveries')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('account_id', 'text', (c) => c.notNull())
+      .addColumn('envelope_id', 'text', (c) => c.notNull())
+      .addColumn('recipient_id', 'text')
+      .addColumn('event', 'text', (c) => c.notNull())
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('configuration_id', 'text', (c) => c.notNull())
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('include_hmac', 'integer', (c) => c.notNull())
+      .addColumn('message_json', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('attempts_base', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+      .addColumn('claimed_by', 'text')
+      .addColumn('lease_until', 'text')
+      .addColumn('last_error', 'text')
+      .addColumn('last_attempt_at', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('delivered_at', 'text')
+      .execute();
+    // The worker's claim scans pending rows in due order; the failure log and republish go by account and envelope.
+    await s.createIndex('connect_deliveries_due_idx').on('connect_deliveries').columns(['status', 'next_attempt_at']).execute();
+    await s.createIndex('connect_deliveries_account_idx').on('connect_deliveries').columns(['account_id', 'envelope_id']).execute();
   },
-  {
-    version: 21,
-    name: 'connect deliveries carry includeDocuments',
-    async up(untyped) {
-      await (untyped as unknown as Kysely<ConnectTables>).schema.alterTable('connect_deliveries')
-        .addColumn('include_documents', 'integer', (c) => c.notNull().defaultTo(0))
-        .execute();
-    },
+};
+
+export const CONNECT_INCLUDE_DOCUMENTS_MIGRATION: Migration = {
+  version: 21,
+  name: 'connect deliveries carry includeDocuments',
+  async up(db) {
+    await db.schema.alterTable('connect_deliveries')
+      .addColumn('include_documents', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   },
-];
+};

@@ -1,8 +1,9 @@
+import type { Database } from './schema.ts';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { MailAttachment, MailMessage } from '../mail/mail-message.ts';
+import type { MailAttachment, MailMessage } from '../domain/mail/mail-message.ts';
 import type { Db } from './database.ts';
-import type { DevMailboxRow, EnvelopeTables } from './envelope-tables.ts';
+import type { DevMailboxRow } from './envelope-tables.ts';
 
 /** A message in the dev mailbox. */
 export type DevMailboxMessage = { id: string; receivedAt: string; messageId?: string; message: MailMessage };
@@ -14,8 +15,8 @@ export class DevMailboxRepository {
     this.#db = db;
   }
 
-  get #k(): Kysely<EnvelopeTables> {
-    return this.#db.kysely.withTables<EnvelopeTables>();
+  get #k(): Kysely<Database> {
+    return this.#db.kysely;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 import type { Migration } from './migrations.ts';
 
 /**
@@ -100,7 +100,7 @@ export type DevMailboxRow = {
   message_id: string | null;
 };
 
-/** The envelope tables as Kysely sees them (merged into the Database type with withTables). */
+/** The envelope tables as Kysely sees them (part of the Database type, schema.ts). */
 export type EnvelopeTables = {
   envelopes: EnvelopeRow;
   envelope_documents: EnvelopeDocumentRow;
@@ -115,8 +115,7 @@ export type EnvelopeTables = {
 export const ENVELOPE_TABLES_MIGRATION: Migration = {
   version: 2,
   name: 'envelopes, documents, recipients, tabs, signing tokens, mail outbox, dev mailbox',
-  async up(untyped) {
-    const db = untyped as unknown as Kysely<EnvelopeTables>;
+  async up(db) {
     // PDFs are bytes: bytea on PostgreSQL, blob on SQLite (both come back as Buffers).
     const bytes = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
     const s = db.schema;

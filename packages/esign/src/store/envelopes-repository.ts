@@ -1,16 +1,28 @@
+import type { Database } from './schema.ts';
 import type { Kysely } from 'kysely';
 import type { AnchorSpec, Envelope, EnvelopeStatus, Recipient, RecipientStatus, RecipientType, SignHereTab } from '../domain/envelope/envelope.ts';
-import type { EnvelopeChange, EnvelopeQuery, EnvelopeStore, SigningTokenRecord } from '../domain/envelope/ports.ts';
+import type { ConnectMessageBuilder } from '../domain/connect/connect-message.ts';
+import type { EnvelopeQuery, EnvelopeStore, EnvelopeWrite, SigningTokenRecord } from '../domain/envelope/ports.ts';
 import type { Db } from './database.ts';
-import type { EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTabRow, EnvelopeTables } from './envelope-tables.ts';
+import type { EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTabRow } from './envelope-tables.ts';
 import { appendAuditEvents } from './audit-events-repository.ts';
 import { upsertAdoptedSignature } from './signing-repository.ts';
-import { readEnvelopeStatuses, recordConnectEvents } from './connect-event-recorder.ts';
+import { writeConnectDeliveries } from './connect-deliveries-writer.ts';
 import { envelopeSortKey, matchesSearchText } from './envelope-list-sql.ts';
 import { enqueueMails } from './outbox-repository.ts';
 import { loadEnvelopeNotifications, saveEnvelopeNotification } from './notification-repository.ts';
 
 const iso = (d: Date | undefined) => (d === undefined ? null : d.toISOString());
+
+export type EnvelopesRepositoryOptions = {
+  /** Renders a Connect message (connect/build-connect-message.ts): the store only writes it. */
+  connectMessage: ConnectMessageBuilder;
+  /** Told after every commit, with what it wrote for the workers (the server wakes them). */
+  onCommitted?: (written: CommittedEffects) => void;
+};
+
+/** What a committed write left for the background workers. */
+export type CommittedEffects = { readonly mails: number; readonly connectDeliveries: number };
 
 /**
  * Envelopes over SQLite or PostgreSQL. Every write is one transaction that also holds the
@@ -19,21 +31,17 @@ const iso = (d: Date | undefined) => (d === undefined ? null : d.toISOString());
  */
 export class EnvelopesRepository implements EnvelopeStore {
   readonly #db: Db;
-  /** Told after a commit that wrote mails (the server wakes the outbox worker). */
-  readonly #onMails: () => void;
-  /** Told after a commit that wrote Connect deliveries (the server wakes the Connect worker). */
-  readonly #onConnectEvents: () => void;
-  constructor(db: Db, onMails: () => void = () => {}, onConnectEvents: () => void = () => {}) {
+  readonly #options: EnvelopesRepositoryOptions;
+  constructor(db: Db, options: EnvelopesRepositoryOptions) {
     this.#db = db;
-    this.#onMails = onMails;
-    this.#onConnectEvents = onConnectEvents;
+    this.#options = options;
   }
 
-  #tx<T>(fn: (trx: Kysely<EnvelopeTables>) => Promise<T>): Promise<T> {
-    return this.#db.transaction((trx) => fn(trx.withTables<EnvelopeTables>()));
+  #tx<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.#db.transaction((trx) => fn(trx));
   }
 
-  async create(change: EnvelopeChange, pdfs: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  async create(change: EnvelopeWrite, pdfs: ReadonlyMap<string, Uint8Array>): Promise<void> {
     const e = change.envelope;
     const deliveries = await this.#tx(async (trx) => {
       await trx.insertInto('envelopes').values(toEnvelopeRow(e)).execute();
@@ -50,20 +58,16 @@ export class EnvelopesRepository implements EnvelopeStore {
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
-      // Reminders and expiration (issue 11): settings, progress and the scheduler's due time.
+      // Reminders and expiration: settings, progress and the scheduler's due time.
       await saveEnvelopeNotification(trx, e);
-      // Connect (issue 11): the new envelope's events become deliveries in this transaction.
-      return recordConnectEvents(trx, { before: undefined, after: e, eventNotification: change.eventNotification });
+      return writeConnectDeliveries(trx, { envelope: e, events: change.connectEvents, eventNotification: change.eventNotification, build: this.#options.connectMessage });
     });
-    if (change.mails.length > 0) this.#onMails();
-    if (deliveries > 0) this.#onConnectEvents();
+    this.#options.onCommitted?.({ mails: change.mails.length, connectDeliveries: deliveries });
   }
 
-  async update(change: EnvelopeChange): Promise<boolean> {
+  async update(change: EnvelopeWrite): Promise<boolean> {
     const e = change.envelope;
     const outcome = await this.#tx(async (trx) => {
-      // The statuses this change replaces (the version check below guarantees it): Connect derives its events from them.
-      const before = await readEnvelopeStatuses(trx, e.envelopeId);
       const { id: _id, account_id: _a, sender_user_id: _s, created_at: _c, ...fields } = toEnvelopeRow(e);
       const res = await trx.updateTable('envelopes').set(fields).where('id', '=', e.envelopeId).where('version', '=', e.version - 1).executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) return { saved: false, deliveries: 0 };
@@ -75,24 +79,23 @@ export class EnvelopesRepository implements EnvelopeStore {
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
       for (const a of change.adoptedSignatures ?? []) await upsertAdoptedSignature(trx, e.envelopeId, a.recipientId, a.signature);
-      // Reminders and expiration (issue 11): settings, progress and the scheduler's due time.
+      // Reminders and expiration: settings, progress and the scheduler's due time.
       await saveEnvelopeNotification(trx, e);
-      return { saved: true, deliveries: await recordConnectEvents(trx, { before, after: e }) };
+      return { saved: true, deliveries: await writeConnectDeliveries(trx, { envelope: e, events: change.connectEvents, build: this.#options.connectMessage }) };
     });
-    if (outcome.saved && change.mails.length > 0) this.#onMails();
-    if (outcome.deliveries > 0) this.#onConnectEvents();
+    if (outcome.saved) this.#options.onCommitted?.({ mails: change.mails.length, connectDeliveries: outcome.deliveries });
     return outcome.saved;
   }
 
   async find(accountId: string, envelopeId: string): Promise<Envelope | undefined> {
-    const k = this.#db.kysely.withTables<EnvelopeTables>();
+    const k = this.#db.kysely;
     const row = await k.selectFrom('envelopes').selectAll().where('id', '=', envelopeId).where('account_id', '=', accountId).executeTakeFirst();
     if (!row) return undefined;
     return (await this.#hydrate(k, [row]))[0];
   }
 
   async list(accountId: string, query: EnvelopeQuery): Promise<{ envelopes: Envelope[]; totalSetSize: number }> {
-    const k = this.#db.kysely.withTables<EnvelopeTables>();
+    const k = this.#db.kysely;
     let q = k.selectFrom('envelopes').where('account_id', '=', accountId);
     if (query.fromDate) q = q.where('status_changed_at', '>=', query.fromDate.toISOString());
     if (query.toDate) q = q.where('status_changed_at', '<=', query.toDate.toISOString());
@@ -111,7 +114,7 @@ export class EnvelopesRepository implements EnvelopeStore {
   }
 
   async documentPdf(accountId: string, envelopeId: string, documentId: string): Promise<Uint8Array | undefined> {
-    const row = await this.#db.kysely.withTables<EnvelopeTables>().selectFrom('envelope_documents')
+    const row = await this.#db.kysely.selectFrom('envelope_documents')
       .innerJoin('envelopes', 'envelopes.id', 'envelope_documents.envelope_id')
       .select('envelope_documents.pdf')
       .where('envelopes.account_id', '=', accountId).where('envelope_documents.envelope_id', '=', envelopeId).where('envelope_documents.document_id', '=', documentId)
@@ -121,10 +124,10 @@ export class EnvelopesRepository implements EnvelopeStore {
 
   /**
    * The envelope and recipient a signing link's token belongs to (by its SHA-256), for the
-   * signing pages (issue 7); undefined for an unknown token.
+   * signing pages; undefined for an unknown token.
    */
   async findSigningToken(tokenHash: string): Promise<{ envelopeId: string; accountId: string; recipientId: string; purpose: string; createdAt: Date; consumedAt?: Date } | undefined> {
-    const row = await this.#db.kysely.withTables<EnvelopeTables>().selectFrom('signing_tokens')
+    const row = await this.#db.kysely.selectFrom('signing_tokens')
       .innerJoin('envelopes', 'envelopes.id', 'signing_tokens.envelope_id')
       .select(['signing_tokens.envelope_id', 'envelopes.account_id', 'signing_tokens.recipient_id', 'signing_tokens.purpose', 'signing_tokens.created_at', 'signing_tokens.consumed_at'])
       .where('signing_tokens.token_hash', '=', tokenHash)
@@ -141,7 +144,7 @@ export class EnvelopesRepository implements EnvelopeStore {
   }
 
   /** Loads documents (without bytes), recipients and tabs of several envelopes in three queries. */
-  async #hydrate(k: Kysely<EnvelopeTables>, rows: readonly EnvelopeRow[]): Promise<Envelope[]> {
+  async #hydrate(k: Kysely<Database>, rows: readonly EnvelopeRow[]): Promise<Envelope[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const [documents, recipients, tabs, notifications] = await Promise.all([
@@ -179,7 +182,7 @@ function optionalDates<K extends string>(fields: Record<K, string | null>): Part
   return out;
 }
 
-async function insertTokens(trx: Kysely<EnvelopeTables>, tokens: readonly SigningTokenRecord[]): Promise<void> {
+async function insertTokens(trx: Kysely<Database>, tokens: readonly SigningTokenRecord[]): Promise<void> {
   for (const t of tokens) {
     await trx.insertInto('signing_tokens').values({ token_hash: t.tokenHash, envelope_id: t.envelopeId, recipient_id: t.recipientId, purpose: t.purpose, created_at: t.createdAt.toISOString(), consumed_at: null }).execute();
   }

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { ACCOUNT_SECURITY_MIGRATIONS } from './account-security-tables.ts';
-import { CONNECT_MIGRATIONS } from './connect-tables.ts';
+import { JWT_ASSERTIONS_MIGRATION, SIGNUP_REQUESTS_MIGRATION } from './account-security-tables.ts';
+import { CONNECT_INCLUDE_DOCUMENTS_MIGRATION, CONNECT_TABLES_MIGRATION } from './connect-tables.ts';
 import { ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
-import { MAIL_MIGRATIONS } from './mail-tables.ts';
-import { NOTIFICATION_MIGRATIONS } from './notification-tables.ts';
+import { DEV_MAILBOX_MESSAGE_ID_MIGRATION } from './mail-tables.ts';
+import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from './notification-tables.ts';
 import type { Database } from './schema.ts';
 import { COMPLETION_FAILURES_MIGRATION, SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
 
@@ -12,7 +12,10 @@ export type Engine = 'sqlite' | 'postgres';
 /** One schema step. Versions only grow; a released migration is never edited. */
 export type Migration = { version: number; name: string; up: (db: Kysely<Database>) => Promise<void> };
 
-/** The schema's history. */
+/**
+ * The schema's history, in order; each step is defined beside the tables it makes. Versions
+ * only grow (the gaps are from when each feature had a range of its own; released numbers stay).
+ */
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -126,14 +129,13 @@ export const MIGRATIONS: readonly Migration[] = [
   SIGNING_TABLES_MIGRATION,
   // Completion failures and their backoff (store/signing-tables.ts).
   COMPLETION_FAILURES_MIGRATION,
-  // Connect configurations, HMAC keys, deliveries (store/connect-tables.ts).
-  ...CONNECT_MIGRATIONS,
-  // Reminder and expiration settings and schedule (store/notification-tables.ts).
-  ...NOTIFICATION_MIGRATIONS,
-  // Mail delivery: the dev mailbox's Message-ID (store/mail-tables.ts).
-  ...MAIL_MIGRATIONS,
-  // JWT replay ids, e-mail verification (store/account-security-tables.ts).
-  ...ACCOUNT_SECURITY_MIGRATIONS,
+  CONNECT_TABLES_MIGRATION,
+  CONNECT_INCLUDE_DOCUMENTS_MIGRATION,
+  NOTIFICATION_TABLES_MIGRATION,
+  NOTIFICATION_BACKFILL_MIGRATION,
+  DEV_MAILBOX_MESSAGE_ID_MIGRATION,
+  JWT_ASSERTIONS_MIGRATION,
+  SIGNUP_REQUESTS_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

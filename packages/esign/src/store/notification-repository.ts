@@ -1,10 +1,10 @@
+import type { Database } from './schema.ts';
 import type { Kysely } from 'kysely';
 import type { Envelope } from '../domain/envelope/envelope.ts';
-import type { EnvelopeNotification, ReminderProgress } from '../reminders/envelope-notification.ts';
-import { nextDueAt } from '../reminders/notification-schedule.ts';
+import type { EnvelopeNotification, ReminderProgress } from '../domain/notification/envelope-notification.ts';
+import { nextDueAt } from '../domain/notification/notification-schedule.ts';
 import type { Db } from './database.ts';
-import type { EnvelopeTables } from './envelope-tables.ts';
-import type { EnvelopeNotificationRow, NotificationTables } from './notification-tables.ts';
+import type { EnvelopeNotificationRow } from './notification-tables.ts';
 
 type StoredProgress = Record<string, { count: number; lastAt: string }>;
 
@@ -50,8 +50,8 @@ function fromRow(row: EnvelopeNotificationRow): EnvelopeNotification {
  * voided), the scheduler's index follows in the same commit. An envelope without a
  * notification (stored before this feature, or built by hand) is saved with none.
  */
-export async function saveEnvelopeNotification(trx: Kysely<EnvelopeTables>, envelope: Envelope): Promise<void> {
-  const k = trx.withTables<NotificationTables>();
+export async function saveEnvelopeNotification(trx: Kysely<Database>, envelope: Envelope): Promise<void> {
+  const k = trx;
   if (envelope.notification === undefined) {
     // Still keep the index right: the defaults apply (reminders/envelope-notification.ts).
     await k.updateTable('envelope_notifications').set({ next_due_at: nextDueAt(envelope)?.toISOString() ?? null }).where('envelope_id', '=', envelope.envelopeId).execute();
@@ -62,9 +62,9 @@ export async function saveEnvelopeNotification(trx: Kysely<EnvelopeTables>, enve
 }
 
 /** The notifications of several envelopes, by envelope id (absent when none was stored). */
-export async function loadEnvelopeNotifications(k: Kysely<EnvelopeTables>, envelopeIds: readonly string[]): Promise<Map<string, EnvelopeNotification>> {
+export async function loadEnvelopeNotifications(k: Kysely<Database>, envelopeIds: readonly string[]): Promise<Map<string, EnvelopeNotification>> {
   if (envelopeIds.length === 0) return new Map();
-  const rows = await k.withTables<NotificationTables>().selectFrom('envelope_notifications').selectAll().where('envelope_id', 'in', [...envelopeIds]).execute();
+  const rows = await k.selectFrom('envelope_notifications').selectAll().where('envelope_id', 'in', [...envelopeIds]).execute();
   return new Map(rows.map((r) => [r.envelope_id, fromRow(r)]));
 }
 
@@ -80,7 +80,7 @@ export class NotificationRepository {
 
   /** Envelopes with something due by `now`, earliest first (an index range scan on next_due_at). */
   async dueEnvelopes(now: Date, limit: number): Promise<DueEnvelope[]> {
-    const rows = await this.#db.kysely.withTables<NotificationTables & EnvelopeTables>().selectFrom('envelope_notifications')
+    const rows = await this.#db.kysely.selectFrom('envelope_notifications')
       .innerJoin('envelopes', 'envelopes.id', 'envelope_notifications.envelope_id')
       .select(['envelope_notifications.envelope_id', 'envelopes.account_id', 'envelope_notifications.next_due_at'])
       .where('envelope_notifications.next_due_at', '<=', now.toISOString())
@@ -98,7 +98,7 @@ export class NotificationRepository {
    * schedule computed from the older state.
    */
   async refreshNextDue(envelope: Envelope): Promise<void> {
-    const k = this.#db.kysely.withTables<NotificationTables & EnvelopeTables>();
+    const k = this.#db.kysely;
     await k.updateTable('envelope_notifications')
       .set({ next_due_at: nextDueAt(envelope)?.toISOString() ?? null })
       .where('envelope_id', '=', envelope.envelopeId)
@@ -114,7 +114,7 @@ export class NotificationRepository {
    * (`seenDueAt`): a save that rescheduled the envelope meanwhile wins.
    */
   async postpone(envelopeId: string, seenDueAt: string, until: Date): Promise<void> {
-    await this.#db.kysely.withTables<NotificationTables>().updateTable('envelope_notifications')
+    await this.#db.kysely.updateTable('envelope_notifications')
       .set({ next_due_at: until.toISOString() })
       .where('envelope_id', '=', envelopeId)
       .where('next_due_at', '=', seenDueAt)

@@ -1,10 +1,10 @@
+import type { Database } from './schema.ts';
 import type { Kysely } from 'kysely';
-import { API_DEFAULT_SETTINGS } from '../reminders/envelope-notification.ts';
-import type { EnvelopeTables } from './envelope-tables.ts';
+import { API_DEFAULT_SETTINGS } from '../domain/notification/envelope-notification.ts';
 import type { Migration } from './migrations.ts';
 
 /**
- * Reminders and expiration (issue 11): one row per envelope with its notification settings
+ * Reminders and expiration: one row per envelope with its notification settings
  * and the schedule's progress. Same conventions as schema.ts: ISO-8601 UTC text, 0/1 flags.
  */
 export type EnvelopeNotificationRow = {
@@ -29,42 +29,40 @@ export type NotificationTables = { envelope_notifications: EnvelopeNotificationR
 
 const DAY_MS = 86_400_000;
 
-/** Versions 30-39 are this feature's (store/migrations.ts). */
-export const NOTIFICATION_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 30,
-    name: 'envelope notification settings and reminder/expiry schedule',
-    async up(untyped) {
-      const db = untyped as unknown as Kysely<NotificationTables & EnvelopeTables>;
-      await db.schema.createTable('envelope_notifications')
-        .addColumn('envelope_id', 'text', (c) => c.primaryKey().references('envelopes.id'))
-        .addColumn('use_account_defaults', 'integer', (c) => c.notNull())
-        .addColumn('reminder_enabled', 'integer', (c) => c.notNull())
-        .addColumn('reminder_delay_days', 'integer', (c) => c.notNull())
-        .addColumn('reminder_frequency_days', 'integer', (c) => c.notNull())
-        .addColumn('expire_after_days', 'integer', (c) => c.notNull())
-        .addColumn('expire_warn_days', 'integer', (c) => c.notNull())
-        .addColumn('warned_at', 'text')
-        .addColumn('reminded_json', 'text', (c) => c.notNull())
-        .addColumn('next_due_at', 'text')
-        .execute();
-      // The scheduler's one query: rows due by now, earliest first.
-      await db.schema.createIndex('envelope_notifications_due_idx').on('envelope_notifications').column('next_due_at').execute();
-      // Envelopes already in process get DocuSign's API default, expiry 120 days after sending,
-      // but never sooner than UPGRADE_GRACE_DAYS after the upgrade.
-      await backfillDefaults(db, ['sent', 'delivered']);
-    },
+/** Reminders' and expiry's schema steps (listed in order in migrations.ts). */
+export const NOTIFICATION_TABLES_MIGRATION: Migration = {
+  version: 30,
+  name: 'envelope notification settings and reminder/expiry schedule',
+  async up(db) {
+    await db.schema.createTable('envelope_notifications')
+      .addColumn('envelope_id', 'text', (c) => c.primaryKey().references('envelopes.id'))
+      .addColumn('use_account_defaults', 'integer', (c) => c.notNull())
+      .addColumn('reminder_enabled', 'integer', (c) => c.notNull())
+      .addColumn('reminder_delay_days', 'integer', (c) => c.notNull())
+      .addColumn('reminder_frequency_days', 'integer', (c) => c.notNull())
+      .addColumn('expire_after_days', 'integer', (c) => c.notNull())
+      .addColumn('expire_warn_days', 'integer', (c) => c.notNull())
+      .addColumn('warned_at', 'text')
+      .addColumn('reminded_json', 'text', (c) => c.notNull())
+      .addColumn('next_due_at', 'text')
+      .execute();
+    // The scheduler's one query: rows due by now, earliest first.
+    await db.schema.createIndex('envelope_notifications_due_idx').on('envelope_notifications').column('next_due_at').execute();
+    // Envelopes already in process get DocuSign's API default, expiry 120 days after sending,
+    // but never sooner than UPGRADE_GRACE_DAYS after the upgrade.
+    await backfillDefaults(db, ['sent', 'delivered']);
   },
-  {
-    version: 31,
-    name: 'notification rows for envelopes stored before reminders (drafts included)',
-    async up(untyped) {
-      // Version 30 filled in only envelopes in process; a draft stored before it and sent
-      // later would have had no row, so no expiry. Every envelope gets the API defaults.
-      await backfillDefaults(untyped as unknown as Kysely<NotificationTables & EnvelopeTables>);
-    },
+};
+
+export const NOTIFICATION_BACKFILL_MIGRATION: Migration = {
+  version: 31,
+  name: 'notification rows for envelopes stored before reminders (drafts included)',
+  async up(db) {
+    // Version 30 filled in only envelopes in process; a draft stored before it and sent
+    // later would have had no row, so no expiry. Every envelope gets the API defaults.
+    await backfillDefaults(db);
   },
-];
+};
 
 /**
  * An envelope already in process when expiry arrived was never promised one: one sent more
@@ -78,7 +76,7 @@ export const UPGRADE_GRACE_DAYS = 30;
  * Rows with DocuSign's API defaults for the envelopes (of these statuses) that have none.
  * `upgradeAt` is when the migration runs (the real clock: migrations have no other).
  */
-async function backfillDefaults(db: Kysely<NotificationTables & EnvelopeTables>, statuses?: readonly string[], upgradeAt = Date.now()): Promise<void> {
+async function backfillDefaults(db: Kysely<Database>, statuses?: readonly string[], upgradeAt = Date.now()): Promise<void> {
   let q = db.selectFrom('envelopes').select(['id', 'status', 'sent_at'])
     .where('id', 'not in', db.selectFrom('envelope_notifications').select('envelope_id'));
   if (statuses) q = q.where('status', 'in', [...statuses]);

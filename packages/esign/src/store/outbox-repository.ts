@@ -1,15 +1,16 @@
+import type { Database } from './schema.ts';
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { MailMessage } from '../mail/mail-message.ts';
-import type { OutboxItem, OutboxQueue } from '../mail/outbox-queue.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
+import type { OutboxItem, OutboxQueue } from '../domain/mail/outbox-queue.ts';
 import type { Db } from './database.ts';
-import type { EnvelopeTables, MailOutboxRow } from './envelope-tables.ts';
+import type { MailOutboxRow } from './envelope-tables.ts';
 
 /**
  * Writes mails into the outbox inside the caller's transaction: the envelope change and its
  * mails commit or roll back together (the transactional outbox).
  */
-export async function enqueueMails(trx: Kysely<EnvelopeTables>, mails: readonly MailMessage[], now: Date): Promise<void> {
+export async function enqueueMails(trx: Kysely<Database>, mails: readonly MailMessage[], now: Date): Promise<void> {
   const at = now.toISOString();
   for (const message of mails) {
     await trx.insertInto('mail_outbox').values({
@@ -37,8 +38,8 @@ export class OutboxRepository implements OutboxQueue {
     this.#db = db;
   }
 
-  get #k(): Kysely<EnvelopeTables> {
-    return this.#db.kysely.withTables<EnvelopeTables>();
+  get #k(): Kysely<Database> {
+    return this.#db.kysely;
   }
 
   /**

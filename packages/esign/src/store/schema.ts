@@ -1,4 +1,7 @@
+import type { ConnectTables } from './connect-tables.ts';
 import type { EnvelopeTables } from './envelope-tables.ts';
+import type { NotificationTables } from './notification-tables.ts';
+import type { SigningTables } from './signing-tables.ts';
 
 /**
  * Table shapes, identical on SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text (always
@@ -43,8 +46,8 @@ export type JwtAssertionRow = { app_id: string; jti: string; expires_at: string 
 export type SignupRequestRow = { token_hash: string; email: string; name: string; password_hash: string | null; created_at: string; expires_at: string; consumed_at: string | null };
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
-/** The database as Kysely sees it (the envelope tables are in envelope-tables.ts). */
-export type Database = EnvelopeTables & {
+/** The whole database as Kysely sees it: every table, the feature tables from their own files. */
+export type Database = EnvelopeTables & SigningTables & ConnectTables & NotificationTables & {
   accounts: AccountRow;
   users: UserRow;
   memberships: MembershipRow;

@@ -1,8 +1,8 @@
+import type { Database } from './schema.ts';
 import type { Kysely } from 'kysely';
 import type { AdoptedSignature } from '../domain/signing/adopted-signature.ts';
 import type { Db } from './database.ts';
-import type { EnvelopeTables } from './envelope-tables.ts';
-import type { EnvelopeResultRow, SigningSessionRow, SigningTables } from './signing-tables.ts';
+import type { EnvelopeResultRow, SigningSessionRow } from './signing-tables.ts';
 
 export type { AdoptedSignature };
 
@@ -19,8 +19,8 @@ const buf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, b
  * Writes (or replaces, when the signer retries) an adopted signature, inside the caller's
  * transaction: the Finish that uses it commits with it, or neither does.
  */
-export async function upsertAdoptedSignature<DB>(trx: Kysely<DB>, envelopeId: string, recipientId: string, s: AdoptedSignature): Promise<void> {
-  const k = trx as unknown as Kysely<SigningTables>;
+export async function upsertAdoptedSignature(trx: Kysely<Database>, envelopeId: string, recipientId: string, s: AdoptedSignature): Promise<void> {
+  const k = trx;
   const row = {
     envelope_id: envelopeId,
     recipient_id: recipientId,
@@ -34,15 +34,15 @@ export async function upsertAdoptedSignature<DB>(trx: Kysely<DB>, envelopeId: st
   await k.insertInto('adopted_signatures').values(row).onConflict((oc) => oc.columns(['envelope_id', 'recipient_id']).doUpdateSet(update)).execute();
 }
 
-/** Storage of the signing ceremony and of completion results (issue 7). */
+/** Storage of the signing ceremony and of completion results. */
 export class SigningRepository {
   readonly #db: Db;
   constructor(db: Db) {
     this.#db = db;
   }
 
-  get #k(): Kysely<SigningTables & EnvelopeTables> {
-    return this.#db.kysely.withTables<SigningTables & EnvelopeTables>();
+  get #k(): Kysely<Database> {
+    return this.#db.kysely;
   }
 
   /** Saves (or replaces, when the signer retries) the signature a signer adopted. */
@@ -69,7 +69,7 @@ export class SigningRepository {
    */
   async saveResult(envelopeId: string, result: CompletionResult, now: Date): Promise<void> {
     await this.#db.transaction(async (untyped) => {
-      const trx = untyped.withTables<SigningTables>();
+      const trx = untyped;
       const inserted = await trx.insertInto('envelope_results').values({
         envelope_id: envelopeId,
         combined_with_certificate: buf(result.combinedWithCertificate),

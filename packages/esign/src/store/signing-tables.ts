@@ -1,8 +1,8 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 import type { Migration } from './migrations.ts';
 
 /**
- * Tables of the signing ceremony and completion (issue 7). Same conventions as schema.ts and
+ * Tables of the signing ceremony and completion. Same conventions as schema.ts and
  * envelope-tables.ts: ISO-8601 UTC text timestamps, bytes as blob/bytea.
  */
 export type AuditEventRow = {
@@ -97,8 +97,7 @@ export type SigningTables = {
 export const SIGNING_TABLES_MIGRATION: Migration = {
   version: 7,
   name: 'audit events, adopted signatures, completion results, recipient views, signing sessions',
-  async up(untyped) {
-    const db = untyped as unknown as Kysely<SigningTables>;
+  async up(db) {
     const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
     const bytes = postgres ? 'bytea' : 'blob';
     const s = db.schema;

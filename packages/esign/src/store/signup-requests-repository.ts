@@ -1,4 +1,4 @@
-import type { MailMessage } from '../mail/mail-message.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { insertUserWithAccount } from './accounts-repository.ts';
 import type { Db } from './database.ts';
 import { enqueueMails } from './outbox-repository.ts';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from '@signet/kit';
-import { errorPage } from '../console/pages.ts';
+import { errorPage } from './error-page.ts';
 import { EsignError, OAuthError } from '../errors.ts';
 
 /** Which dialect a URL's errors speak. */

@@ -7,7 +7,6 @@ import { buildConverter, type Converter } from '@signet/pdf';
 import { loadSecretKey } from '../../src/connect/load-secret-key.ts';
 import { SecretBox } from '../../src/connect/secret-box.ts';
 import { ConnectRepository } from '../../src/store/connect-repository.ts';
-import type { ConnectTables } from '../../src/store/connect-tables.ts';
 import { b64, samplePdf } from '../signing/signing-harness.ts';
 import { startConnectEsign, startListener } from './connect-harness.ts';
 
@@ -42,7 +41,7 @@ test('console Connect page in headless Chromium: HMAC key shown once and stored 
   await page.getByRole('button', { name: 'Add HMAC key' }).click();
   const secret = (await page.locator('[data-field=new-hmac-secret]').textContent()) ?? '';
   assert.match(secret, /^[A-Za-z0-9+/]{43}=$/);
-  const rows = await h.store.db.kysely.withTables<ConnectTables>().selectFrom('connect_hmac_keys').selectAll().execute();
+  const rows = await h.store.db.kysely.selectFrom('connect_hmac_keys').selectAll().execute();
   assert.equal(rows.length, 1);
   assert.ok(!rows[0]?.sealed_secret.includes(secret), 'the secret is not stored in the clear');
   assert.equal(new SecretBox(loadSecretKey(undefined, h.dataDir)).open(rows[0]?.sealed_secret ?? ''), secret);

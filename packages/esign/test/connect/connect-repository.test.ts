@@ -1,19 +1,21 @@
+import { envelopeWrite } from '../../src/domain/envelope/envelope-write.ts';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test, type TestContext } from 'node:test';
 import { sql } from 'kysely';
 import { pollUntil } from '@signet/kit';
-import { recordConnectEvents } from '../../src/store/connect-event-recorder.ts';
+import { writeConnectDeliveries } from '../../src/store/connect-deliveries-writer.ts';
+import { buildConnectMessage } from '../../src/connect/build-connect-message.ts';
+import { deriveConnectEvents } from '../../src/domain/connect/derive-connect-events.ts';
 import { ConnectRepository } from '../../src/store/connect-repository.ts';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import { voidEnvelope } from '../../src/domain/envelope/void-envelope.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation } from '../../src/store/database.ts';
-import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { bothEngines, openMigrated, type StoreEngine } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { samplePdf } from '../signing/signing-harness.ts';
-import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
+import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 
 describe('Connect deliveries in the store', () => {
   const engines = bothEngines();
@@ -37,7 +39,7 @@ async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) =>
 
   let wakes = 0;
   const pdf = await samplePdf(1);
-  const deps = storeEnvelopeDeps(new EnvelopesRepository(db, () => {}, () => wakes++), clock, pdf);
+  const deps = storeEnvelopeDeps(envelopesRepository(db, (w) => { if (w.connectDeliveries > 0) wakes++; }), clock, pdf);
   const envelope = await createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent', emailSubject: 'Lease',
     documents: [{ documentId: '1', name: 'Lease', fileExtension: 'pdf', bytes: pdf }],
@@ -55,7 +57,7 @@ async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) =>
   assert.equal(wakes, 1);
 
   // A change that loses the version race writes no delivery (nothing of it commits).
-  assert.equal(await deps.store.update({ envelope: { ...envelope, status: 'voided', version: envelope.version + 5 }, signingTokens: [], mails: [] }), false);
+  assert.equal(await deps.store.update(envelopeWrite(envelope, { envelope: { ...envelope, status: 'voided', version: envelope.version + 5 }, signingTokens: [], mails: [] })), false);
   assert.equal((await rows()).length, 2);
 
   await voidEnvelope(deps, account.accountId, envelope.envelopeId, 'Wrong tenant');
@@ -97,8 +99,8 @@ async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) =>
   // Deleting a configuration discards its deliveries, the one in flight included: the
   // worker's late verdict on it is fenced off and does not bring it back into the failure log.
   const late = await connect.createConfiguration(account.accountId, { ...sub, name: 'Late', url: 'https://late.example/', events: ['envelope-sent'], enabled: true, allUsers: true, userIds: [] }, clock.now());
-  const another = { envelopeId: randomUUID(), accountId: account.accountId, senderUserId: account.userId, status: 'sent', recipients: [] } as unknown as Parameters<typeof recordConnectEvents>[1]['after'];
-  assert.equal(await db.transaction((trx) => recordConnectEvents(trx.withTables(), { before: undefined, after: another, now: later })), 1);
+  const another = { envelopeId: randomUUID(), accountId: account.accountId, senderUserId: account.userId, status: 'sent', recipients: [] } as unknown as Parameters<typeof writeConnectDeliveries>[1]['envelope'];
+  assert.equal(await db.transaction((trx) => writeConnectDeliveries(trx.withTables(), { envelope: another, events: deriveConnectEvents(undefined, another), build: buildConnectMessage, now: later })), 1);
   // A worker releases its claim (another worker's release is fenced off), the attempt uncounted.
   // A worker already serving that listener does not claim its next message (their order).
   assert.deepEqual(await connect.claim({ workerId: 'w4', now: later, leaseMs: 60_000, limit: 10, exceptUrls: ['https://late.example/', 'https://other.example/'] }), []);
@@ -132,11 +134,11 @@ async function republishRacingClaim(t: TestContext, postgres: StoreEngine): Prom
   assert.ok(account);
   const connect = new ConnectRepository(db);
   await connect.createConfiguration(account.accountId, { name: 'Sends', url: 'https://sends.example/', events: ['envelope-sent'], enabled: true, allUsers: true, userIds: [], includeHMAC: false, includeDocuments: false, includeData: [], requireAcknowledgment: false }, now);
-  // One delivery, written as an envelope change writes it (the recorder needs only the
+  // One delivery, written as an envelope write writes it (the writer needs only the
   // statuses and ids of the envelope), whose first attempt failed.
   const envelopeId = randomUUID();
-  const sent = { envelopeId, accountId: account.accountId, senderUserId: account.userId, status: 'sent', recipients: [] } as unknown as Parameters<typeof recordConnectEvents>[1]['after'];
-  assert.equal(await db.transaction((trx) => recordConnectEvents(trx.withTables(), { before: undefined, after: sent, now })), 1);
+  const sent = { envelopeId, accountId: account.accountId, senderUserId: account.userId, status: 'sent', recipients: [] } as unknown as Parameters<typeof writeConnectDeliveries>[1]['envelope'];
+  assert.equal(await db.transaction((trx) => writeConnectDeliveries(trx.withTables(), { envelope: sent, events: deriveConnectEvents(undefined, sent), build: buildConnectMessage, now })), 1);
   const [first] = await connect.claim({ workerId: 'w1', now, leaseMs: 60_000, limit: 1 });
   assert.ok(first);
   await connect.markFailed(first.id, 'w1', 'The listener answered HTTP 503.', now);

@@ -1,3 +1,5 @@
+import { envelopeWrite } from '../../src/domain/envelope/envelope-write.ts';
+import { envelopesRepository } from '../support/store-envelope-deps.ts';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { describe, test, type TestContext } from 'node:test';
@@ -9,7 +11,6 @@ import { voidEnvelope } from '../../src/domain/envelope/void-envelope.ts';
 import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation, Db } from '../../src/store/index.ts';
-import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
@@ -22,7 +23,7 @@ async function setup(t: TestContext, location: DatabaseLocation) {
   const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
   assert.ok(account);
   let wakes = 0;
-  const store = new EnvelopesRepository(db, () => wakes++);
+  const store = envelopesRepository(db, (w) => { if (w.mails > 0) wakes++; });
   const deps: EnvelopeDeps = {
     store,
     // The pdf package is exercised in the end-to-end test; here the bytes only have to round-trip.
@@ -87,7 +88,7 @@ describe('envelopes repository', () => {
       // requests in one instance share it (better-sqlite3 waits for a file lock synchronously,
       // so two handles in one process would block each other's event loop; across processes
       // the store's BEGIN IMMEDIATE serializes them, see store/database.ts).
-      const other = new EnvelopesRepository(engine.name === 'postgres' ? await openMigrated(t, location) : h.db);
+      const other = envelopesRepository(engine.name === 'postgres' ? await openMigrated(t, location) : h.db);
       const draft = await createEnvelope(h.deps, { accountId: h.accountId, senderUserId: h.userId, draft: { ...DRAFT, status: 'created' } });
       const results = await Promise.allSettled([sendEnvelope(h.deps, h.accountId, draft.envelopeId), sendEnvelope({ ...h.deps, store: other }, h.accountId, draft.envelopeId)]);
       assert.deepEqual(results.map((r) => r.status).sort(), ['fulfilled', 'rejected']);
@@ -99,7 +100,7 @@ describe('envelopes repository', () => {
     test(`${engine.name}: updates are version-checked; send and void write their mails in the same transaction`, async (t) => {
       const h = await setup(t, await engine.location(t));
       const draft = await createEnvelope(h.deps, { accountId: h.accountId, senderUserId: h.userId, draft: { ...DRAFT, status: 'created' } });
-      assert.equal(await h.store.update({ envelope: { ...draft, status: 'sent', version: 5 }, signingTokens: [], mails: [] }), false);
+      assert.equal(await h.store.update(envelopeWrite(draft, { envelope: { ...draft, status: 'sent', version: 5 }, signingTokens: [], mails: [] })), false);
       h.clock.advance(5);
       const sent = await sendEnvelope(h.deps, h.accountId, draft.envelopeId);
       assert.deepEqual(await h.store.find(h.accountId, draft.envelopeId), sent);
@@ -118,7 +119,7 @@ describe('envelopes repository', () => {
       const created = await createEnvelope(h.deps, { accountId: h.accountId, senderUserId: h.userId, draft: DRAFT });
       const broken: Envelope = { ...created, envelopeId: randomUUID() };
       // The second document's PDF is missing: the envelope row and first document were already written.
-      await assert.rejects(h.store.create({ envelope: broken, signingTokens: [], mails: [] }, new Map([['1', new Uint8Array([1])]])));
+      await assert.rejects(h.store.create(envelopeWrite(undefined, { envelope: broken, signingTokens: [], mails: [] }), new Map([['1', new Uint8Array([1])]])));
       assert.equal(await h.store.find(h.accountId, broken.envelopeId), undefined);
       const docs = await h.db.kysely.selectFrom('envelope_documents' as never).selectAll().execute();
       assert.equal(docs.length, 2, 'only the first envelope’s documents');

@@ -6,15 +6,14 @@ import pg from 'pg';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import type { EnvelopeDraft } from '../../src/domain/envelope/envelope-draft.ts';
 import type { EnvelopeQuery } from '../../src/domain/envelope/ports.ts';
-import { API_DEFAULT_SETTINGS } from '../../src/reminders/envelope-notification.ts';
+import { API_DEFAULT_SETTINGS } from '../../src/domain/notification/envelope-notification.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation } from '../../src/store/index.ts';
 import { foldAscii } from '../../src/store/envelope-list-sql.ts';
-import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import type { PostgresCluster } from '../support/postgres-cluster.ts';
-import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
+import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 
 /**
  * A PostgreSQL database whose default collation is ICU's English one, as a production database
@@ -48,7 +47,7 @@ async function seed(t: TestContext, location: DatabaseLocation) {
   const zed = await accounts.createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Zed Zimmer', passwordHash: 'x', accountName: 'Zed Co', now: clock.now() });
   assert.ok(ada && zed);
   await accounts.addMembership(zed.userId, ada.accountId, clock.now());
-  const store = new EnvelopesRepository(db);
+  const store = envelopesRepository(db);
   const deps = storeEnvelopeDeps(store, clock);
   const drafts: Array<[string, EnvelopeDraft]> = [
     [ada.userId, { status: 'created', emailSubject: 'Beta lease', documents: [pdf('Lease')], recipients: [signer('Ann Smith', 'ann@example.com')] }],
@@ -154,6 +153,6 @@ async function seedEmpty(t: TestContext, location: DatabaseLocation) {
   const clock = new FakeClock(Date.parse('2026-05-06T07:08:09.123Z'));
   const user = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
   assert.ok(user);
-  const store = new EnvelopesRepository(db);
+  const store = envelopesRepository(db);
   return { store, accountId: user.accountId, senderUserId: user.userId, deps: { clock, deps: storeEnvelopeDeps(store, clock) } };
 }

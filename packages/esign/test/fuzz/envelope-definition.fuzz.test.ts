@@ -1,4 +1,4 @@
-// Fuzzing the envelope request validator (issue 10): every generated or mutated
+// Fuzzing the envelope request validator: every generated or mutated
 // EnvelopeDefinition either becomes a draft or is refused with a DocuSign-shaped 4xx
 // `{errorCode, message}` — never another exception, never a hang. `npm test` runs a few
 // thousand inputs; the full run is

@@ -1,4 +1,4 @@
-// The esign bad-input corpus (issue 10): ≥100 table-driven hostile or broken requests over real
+// The esign bad-input corpus: ≥100 table-driven hostile or broken requests over real
 // HTTP against a real esign (real converter: LibreOffice, Chromium, pdf.js). Each must get a
 // DocuSign-style `{errorCode, message}` 4xx — never a 5xx — and leave every envelope table as it
 // was (nothing half-written). The HTML cases that are legitimately accepted must convert with no

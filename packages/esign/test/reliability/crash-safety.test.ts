@@ -1,4 +1,4 @@
-// Crash safety (issue 10): `signet-esign serve` killed with SIGKILL during createEnvelope and
+// Crash safety: `signet-esign serve` killed with SIGKILL during createEnvelope and
 // during mail delivery, then restarted on the same DATA_DIR. After the restart no envelope
 // half-exists (documents, recipients, tabs and outbox rows all there or none), every accepted
 // envelope is there, and a real SMTP listener receives each (envelope, recipient) mail exactly

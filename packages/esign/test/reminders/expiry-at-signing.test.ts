@@ -1,3 +1,4 @@
+import { envelopeWrite } from '../../src/domain/envelope/envelope-write.ts';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
@@ -10,7 +11,6 @@ import { finishSigning } from '../../src/domain/signing/signing-changes.ts';
 import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
 import { expiryIfDue } from '../../src/reminders/notification-step.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
-import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { SigningRepository } from '../../src/store/signing-repository.ts';
 import { freshSqlite, openMigrated } from '../support/envelope-db.ts';
@@ -18,7 +18,7 @@ import { FakeClock } from '../support/fake-clock.ts';
 import { FormClient, hiddenField } from '../support/form-client.ts';
 import { startSmtpListener } from '../support/smtp-listener.ts';
 import { DAY_S, onePagePdf, startReminderEsign } from './reminders-harness.ts';
-import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
+import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 
 const wait = { timeoutMs: 15_000, intervalMs: 20 };
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
@@ -71,7 +71,7 @@ async function oneSignerExpiringTomorrow(t: TestContext) {
   const clock = new FakeClock(Date.parse('2028-02-28T23:30:00.000Z'));
   const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
   assert.ok(account);
-  const deps = storeEnvelopeDeps(new EnvelopesRepository(db), clock);
+  const deps = storeEnvelopeDeps(envelopesRepository(db), clock);
   const envelope = await createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent', emailSubject: 'Race',
     documents: [{ documentId: '1', name: 'A', fileExtension: 'pdf', bytes: new Uint8Array([1]) }],
@@ -103,8 +103,8 @@ test('a signature and the expiry computed from the same version at the same inst
   const finish = finishSigning(deps, loaded, '1', now, actor);
   assert.ok(finish);
   const signature = withSignature(finish, now);
-  assert.equal(await deps.store.update(expiry), true);
-  assert.equal(await deps.store.update(signature), false, 'the version check refuses the signature');
+  assert.equal(await deps.store.update(envelopeWrite(loaded, expiry)), true);
+  assert.equal(await deps.store.update(envelopeWrite(loaded, signature)), false, 'the version check refuses the signature');
   assert.deepEqual(await signatures(), [], 'the adopted signature went down with its Finish');
   // Recomputed on the fresh state, as applySigningChange does: the envelope is closed.
   await assert.rejects(applySigningChange(deps, envelope.accountId, envelope.envelopeId, (current) => finishSigning(deps, current, '1', now, actor)), { code: 'ENVELOPE_INVALID_STATUS' });
@@ -124,8 +124,8 @@ test('the same race the other way round: the signature saves first (with its ado
   clock.advance(1);
   const expiry = expiryIfDue(stepDeps, loaded, clock.now());
   assert.ok(expiry);
-  assert.equal(await deps.store.update(signature), true);
-  assert.equal(await deps.store.update(expiry), false);
+  assert.equal(await deps.store.update(envelopeWrite(loaded, signature)), true);
+  assert.equal(await deps.store.update(envelopeWrite(loaded, expiry)), false);
   const after = await deps.store.find(envelope.accountId, envelope.envelopeId);
   assert.equal(after?.status, 'signed');
   assert.deepEqual(await signatures(), ['1'], 'stored with the Finish');

@@ -1,12 +1,12 @@
+import { envelopeWrite } from '../../src/domain/envelope/envelope-write.ts';
+import { envelopesRepository } from '../support/store-envelope-deps.ts';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { API_DEFAULT_SETTINGS } from '../../src/reminders/envelope-notification.ts';
+import { API_DEFAULT_SETTINGS } from '../../src/domain/notification/envelope-notification.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
-import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { MIGRATIONS, openDatabase, runMigrations } from '../../src/store/index.ts';
-import type { EnvelopeNotificationRow, NotificationTables } from '../../src/store/notification-tables.ts';
-import type { EnvelopeTables } from '../../src/store/envelope-tables.ts';
+import type { EnvelopeNotificationRow } from '../../src/store/notification-tables.ts';
 import { freshSqlite } from '../support/envelope-db.ts';
 
 test('envelopes stored before reminders get DocuSign\'s API defaults: in process ones expire 120 days after sending (at least 30 days after the upgrade), drafts once sent', async (t) => {
@@ -22,7 +22,7 @@ test('envelopes stored before reminders get DocuSign\'s API defaults: in process
   const longAgo = now.getTime() - 200 * DAY + 3_600_000;
   const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now });
   assert.ok(account);
-  const k = db.kysely.withTables<EnvelopeTables & NotificationTables>();
+  const k = db.kysely;
   const row = (id: string, status: string, sentAt: string | null) => ({
     id, account_id: account.accountId, sender_user_id: account.userId, status, email_subject: 'Old', email_blurb: null, created_at: now.toISOString(), status_changed_at: now.toISOString(),
     sent_at: sentAt, delivered_at: null, completed_at: null, declined_at: null, voided_at: null, voided_reason: null, version: 1,
@@ -38,15 +38,15 @@ test('envelopes stored before reminders get DocuSign\'s API defaults: in process
     'draft-before': [120, null],
     'done-before': [120, null],
   });
-  const store0 = new EnvelopesRepository(db);
+  const store0 = envelopesRepository(db);
   assert.equal((await store0.find(account.accountId, 'long-ago'))?.notification?.settings.expireAfterDays, 230, 'GET …/notification answers the effective expiry');
-  const store = new EnvelopesRepository(db);
+  const store = envelopesRepository(db);
   assert.deepEqual((await store.find(account.accountId, 'draft-before'))?.notification, { settings: API_DEFAULT_SETTINGS, reminded: {} });
   // The old draft is sent now: its row exists, so the save gives it an expiry.
   const draft = await store.find(account.accountId, 'draft-before');
   assert.ok(draft);
   const sentAt = new Date(now.getTime() + 1000);
-  assert.equal(await store.update({ envelope: { ...draft, status: 'sent', sentAt, statusChangedAt: sentAt, version: draft.version + 1 }, signingTokens: [], mails: [] }), true);
+  assert.equal(await store.update(envelopeWrite(draft, { envelope: { ...draft, status: 'sent', sentAt, statusChangedAt: sentAt, version: draft.version + 1 }, signingTokens: [], mails: [] })), true);
   const after = await k.selectFrom('envelope_notifications').select('next_due_at').where('envelope_id', '=', 'draft-before').executeTakeFirstOrThrow();
   assert.equal(after.next_due_at, iso(sentAt.getTime() + 120 * DAY));
 });

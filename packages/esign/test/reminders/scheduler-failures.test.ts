@@ -1,3 +1,4 @@
+import { envelopeWrite } from '../../src/domain/envelope/envelope-write.ts';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, test, type TestContext } from 'node:test';
@@ -6,14 +7,13 @@ import { buildNotificationMails } from '../../src/reminders/notification-mails.t
 import type { NotificationMails } from '../../src/reminders/notification-step.ts';
 import { ReminderScheduler } from '../../src/reminders/reminder-scheduler.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
-import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { NotificationRepository } from '../../src/store/notification-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import type { DatabaseLocation } from '../../src/store/index.ts';
 import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
-import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
+import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 const DAY_S = 86_400;
@@ -24,7 +24,7 @@ async function setup(t: TestContext, location: DatabaseLocation = freshSqlite(t)
   const clock = new FakeClock(Date.parse('2026-02-27T12:00:00.000Z'));
   const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
   assert.ok(account);
-  const store = new EnvelopesRepository(db);
+  const store = envelopesRepository(db);
   const deps = storeEnvelopeDeps(store, clock);
   const send = (email: string) => createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent', emailSubject: `For ${email}`,
@@ -105,7 +105,7 @@ async function staleRowCorrectedOnce(t: TestContext, location?: DatabaseLocation
   const loaded = await store.find(envelope.accountId, envelope.envelopeId);
   assert.ok(loaded);
   const laterSettings = { ...loaded.notification!.settings, reminderDelayDays: 5 };
-  assert.equal(await store.update({ envelope: { ...loaded, notification: { ...loaded.notification!, settings: laterSettings }, version: loaded.version + 1 }, signingTokens: [], mails: [] }), true);
+  assert.equal(await store.update(envelopeWrite(loaded, { envelope: { ...loaded, notification: { ...loaded.notification!, settings: laterSettings }, version: loaded.version + 1 }, signingTokens: [], mails: [] })), true);
   const saved = await rowDue();
   assert.notEqual(saved, expected);
   await new NotificationRepository(db).refreshNextDue(loaded);

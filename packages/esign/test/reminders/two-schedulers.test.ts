@@ -1,3 +1,4 @@
+import { envelopeWrite } from '../../src/domain/envelope/envelope-write.ts';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, test, type TestContext } from 'node:test';
@@ -8,13 +9,12 @@ import { notificationStep } from '../../src/reminders/notification-step.ts';
 import { ReminderScheduler } from '../../src/reminders/reminder-scheduler.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import { openDatabase, type Db, type DatabaseLocation } from '../../src/store/index.ts';
-import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { NotificationRepository } from '../../src/store/notification-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
-import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
+import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 const DAY_S = 86_400;
@@ -27,8 +27,8 @@ async function twoInstances(t: TestContext, location: DatabaseLocation = freshSq
   const clock = new FakeClock(Date.parse('2026-05-06T07:08:09.123Z'));
   const account = await new AccountsRepository(first).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
   assert.ok(account);
-  const deps = (db: Db) => storeEnvelopeDeps(new EnvelopesRepository(db), clock);
-  const scheduler = (db: Db, store: Pick<EnvelopeStore, 'find' | 'update'> = new EnvelopesRepository(db)) =>
+  const deps = (db: Db) => storeEnvelopeDeps(envelopesRepository(db), clock);
+  const scheduler = (db: Db, store: Pick<EnvelopeStore, 'find' | 'update'> = envelopesRepository(db)) =>
     new ReminderScheduler({ store, due: new NotificationRepository(db), clock: clock.now, random: { secretToken: () => randomUUID() }, hashSecret: sha, mails: buildNotificationMails('https://esign.test') });
   const envelope = await createEnvelope(deps(first), { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent', emailSubject: 'Twice?',
@@ -75,8 +75,8 @@ test('two schedulers on one database, same clock, both finding the envelope due:
     if (++found.n === 2) bothFound();
   };
   // A saves once both have read version N; B saves after A.
-  const a = scheduler(first, gated(new EnvelopesRepository(first), { beforeUpdate: allFound }, onFound, () => firstSaved()));
-  const b = scheduler(second, gated(new EnvelopesRepository(second), { beforeUpdate: firstDone }, onFound, () => {}));
+  const a = scheduler(first, gated(envelopesRepository(first), { beforeUpdate: allFound }, onFound, () => firstSaved()));
+  const b = scheduler(second, gated(envelopesRepository(second), { beforeUpdate: firstDone }, onFound, () => {}));
   const passes = await Promise.all([a.runOnce(), b.runOnce()]);
   assert.deepEqual(passes, [{ due: 1, changed: 1, lost: 0, refreshed: 0, failed: 0 }, { due: 1, changed: 0, lost: 1, refreshed: 0, failed: 0 }]);
   assert.deepEqual((await reminders()).map((m) => m.recipient_email), ['once@example.com']);
@@ -95,8 +95,8 @@ test('the race itself: both instances load the same version and compute the same
   const stepB = notificationStep({ random: { secretToken: randomUUID }, hashSecret: sha, mails }, b, clock.now());
   assert.ok(stepA && stepB);
   assert.deepEqual([stepA.mails.length, stepB.mails.length], [1, 1]);
-  assert.equal(await deps(first).store.update(stepA), true);
-  assert.equal(await deps(second).store.update(stepB), false);
+  assert.equal(await deps(first).store.update(envelopeWrite(a, stepA)), true);
+  assert.equal(await deps(second).store.update(envelopeWrite(b, stepB)), false);
   assert.equal((await reminders()).length, 1, 'the loser\'s mail was never written');
 });
 

@@ -1,4 +1,4 @@
-// DocuSign's API rate limits over HTTP (issue 10): X-RateLimit-* and X-BurstLimit-* on every
+// DocuSign's API rate limits over HTTP: X-RateLimit-* and X-BurstLimit-* on every
 // account call, HOURLY_/BURST_APIINVOCATION_LIMIT_EXCEEDED past the limit until the window
 // turns (injected clock), and no way to spend another account's budget.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// OAuth 2.0 and web security (issue 10, RFC 9700 "Best Current Practice for OAuth 2.0
+// OAuth 2.0 and web security (RFC 9700 "Best Current Practice for OAuth 2.0
 // Security"): redirect_uri tampering (§4.1), open redirects (§4.11), CSRF on forms (§4.7),
 // session fixation, code replay (§4.2.4), brute force, secrets in logs, security headers, XSS
 // in pages and mails, signing links (unguessable, scoped). Real HTTP against a real esign.

@@ -14,14 +14,13 @@ import { applySigningChange } from '../../src/domain/signing/apply-signing-chang
 import { COMPLETION_RETRY } from '../../src/domain/signing/completion-retry.ts';
 import { finishSigning } from '../../src/domain/signing/signing-changes.ts';
 import { CompletionFailuresRepository } from '../../src/store/completion-failures-repository.ts';
-import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { SigningRepository } from '../../src/store/signing-repository.ts';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { seedUserAndApp, startEsign, type Harness } from '../support/esign-harness.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { FormClient, formFields } from '../support/form-client.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
-import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
+import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 import { samplePdf } from '../signing/signing-harness.ts';
 import { makeBlankPng, makeGarbagePng, makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
 
@@ -117,7 +116,7 @@ describe('poisoned completions', () => {
 
   test('ten envelopes whose completion keeps failing do not hold up the next one; they back off, give up visibly, and an operator retries them', async () => {
     // Ten envelopes signed with a damaged image, stored as a Finish before the image check did.
-    const deps = storeEnvelopeDeps(new EnvelopesRepository(h.store.db), clock);
+    const deps = storeEnvelopeDeps(envelopesRepository(h.store.db), clock);
     const signing = new SigningRepository(h.store.db);
     const poisoned: string[] = [];
     for (let i = 0; i < 10; i++) {
@@ -176,7 +175,7 @@ describe('poisoned completions', () => {
     assert.deepEqual(listed.map((l) => l.envelopeId).sort(), [...poisoned].sort());
     assert.ok(listed.every((l) => l.gaveUpAt && /could not be decoded/.test(l.lastError)), 'the operator sees the real error');
     const target = poisoned[3]!;
-    await h.store.db.kysely.withTables<{ adopted_signatures: { envelope_id: string; kind: string; typed_text: string | null; image: Uint8Array | null } }>()
+    await h.store.db.kysely
       .updateTable('adopted_signatures').set({ kind: 'typed', typed_text: 'Sam Signer', image: null }).where('envelope_id', '=', target).execute();
     const retried = await cli(['completion', 'retry', '--envelope', target, '--by', 'Olga Operator']);
     assert.equal(retried.code, 0, retried.stderr);

@@ -9,13 +9,12 @@ import { finishSigning } from '../../src/domain/signing/signing-changes.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import { AuditEventsRepository } from '../../src/store/audit-events-repository.ts';
 import { CompletionFailuresRepository } from '../../src/store/completion-failures-repository.ts';
-import { EnvelopesRepository } from '../../src/store/envelopes-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { SigningRepository } from '../../src/store/signing-repository.ts';
 import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { samplePdf } from './signing-harness.ts';
-import { storeEnvelopeDeps } from '../support/store-envelope-deps.ts';
+import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 
 describe('completion worker', () => {
   const engines = bothEngines();
@@ -28,7 +27,7 @@ async function crashedThenCompleted(t: TestContext, location: (t: TestContext) =
   const account = await new AccountsRepository(db).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Sender', passwordHash: 'x', accountName: 'Co', now: clock.now() });
   assert.ok(account);
   const pdf = await samplePdf(1);
-  const deps = storeEnvelopeDeps(new EnvelopesRepository(db), clock, pdf);
+  const deps = storeEnvelopeDeps(envelopesRepository(db), clock, pdf);
   const envelope = await createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent',
     emailSubject: 'Lease',

@@ -1,6 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EnvelopeDeps, EnvelopeStore } from '../../src/domain/envelope/ports.ts';
 import { buildNotifier } from '../../src/mail/compose-notification.ts';
+import { buildConnectMessage } from '../../src/connect/build-connect-message.ts';
+import type { Db } from '../../src/store/database.ts';
+import { EnvelopesRepository, type CommittedEffects } from '../../src/store/envelopes-repository.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
@@ -20,4 +23,9 @@ export function storeEnvelopeDeps(store: EnvelopeStore, clock: { now: () => Date
     hashSecret: sha,
     hashBytes: sha,
   };
+}
+
+/** The envelopes repository as server.ts builds it (Connect messages in the wire format), for tests below the HTTP layer. */
+export function envelopesRepository(db: Db, onCommitted?: (written: CommittedEffects) => void): EnvelopesRepository {
+  return new EnvelopesRepository(db, { connectMessage: buildConnectMessage, ...(onCommitted ? { onCommitted } : {}) });
 }

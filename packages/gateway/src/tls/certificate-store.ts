@@ -4,7 +4,7 @@ import type { Certificate, Sni } from '../declarative/types.ts';
 /** A PEM certificate (chain) and its PEM private key. */
 export type PemPair = { readonly certPem: string; readonly keyPem: string };
 
-/** TLS 1.2+ only (issue 3); every context carries it, SNI-selected ones included. */
+/** TLS 1.2+ only; every context carries it, SNI-selected ones included. */
 export const MIN_TLS_VERSION = 'TLSv1.2';
 
 function contextFor(cert: string | string[], key: string | string[]): SecureContext {

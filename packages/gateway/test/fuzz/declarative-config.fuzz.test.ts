@@ -1,4 +1,4 @@
-// Fuzzing the kong.yml loader (issue 10): generated and mutated documents must either load or be
+// Fuzzing the kong.yml loader: generated and mutated documents must either load or be
 // refused with the gateway's DECLARATIVE_CONFIG error (Kong's code 14 body, file:line lines) —
 // never another exception, never a hang. `npm test` runs a few thousand inputs; the full run is
 //   FUZZ_RUNS=100000 npm test -- packages/gateway/test/fuzz

@@ -1,4 +1,4 @@
-// Client-side abuse of the real gateway process (issue 10): request smuggling (RFC 9112 §6.1,
+// Client-side abuse of the real gateway process: request smuggling (RFC 9112 §6.1,
 // §6.3, §5.2), oversized headers, slowloris, the admin API's exposure, and a POST /config
 // reload under load. All raw requests go over real sockets; every loop has a count.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The real `signet-gateway start` process in front of upstreams that fail on purpose (issue 10):
+// The real `signet-gateway start` process in front of upstreams that fail on purpose:
 // refusing, resetting mid-response, hanging, slow and flapping targets; every loop is bounded by
 // a request count. The killed-target-under-load figure is in target-killed.test.ts.
 import { test, type TestContext } from 'node:test';

@@ -1,4 +1,4 @@
-// A target process killed with SIGKILL under steady load through the real gateway (issue 10):
+// A target process killed with SIGKILL under steady load through the real gateway:
 // count the requests the clients see fail before passive checks eject it. With retries 0 every
 // failed attempt is client-visible, so the count is the passive budget at work; with Kong's
 // default retries (5) the clients should see none.

@@ -3,8 +3,9 @@ import type { EnvelopeDraft, SignHereDraft } from './envelope-draft.ts';
 import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from './envelope.ts';
 import type { ConvertedDocument, EnvelopeDeps } from './ports.ts';
 import { sendDraft } from './send-envelope.ts';
+import { envelopeWrite } from './envelope-write.ts';
 import { assertSendable } from './assert-sendable.ts';
-import { API_DEFAULT_SETTINGS } from '../../reminders/envelope-notification.ts';
+import { API_DEFAULT_SETTINGS } from '../notification/envelope-notification.ts';
 import { assertTabOnPage, type PageSize } from './assert-tab-on-page.ts';
 
 /**
@@ -61,14 +62,14 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     statusChangedAt: now,
     documents,
     recipients,
-    // Reminders and expiration (issue 11): the store derives the scheduler's due time from it.
+    // Reminders and expiration: the store derives the scheduler's due time from it.
     notification: { settings: draft.notification ?? API_DEFAULT_SETTINGS, reminded: {} },
     version: 1,
   };
   const change = draft.status === 'sent' ? sendDraft(deps, envelope, now) : { envelope, signingTokens: [], mails: [] };
   // A new envelope starts at version 1 whether or not it was sent on creation.
   const stored = { ...change, envelope: { ...change.envelope, version: 1 }, ...(draft.eventNotification ? { eventNotification: draft.eventNotification } : {}) };
-  await deps.store.create(stored, new Map(documents.map((d, i) => [d.documentId, pdfs[i] ?? new Uint8Array()])));
+  await deps.store.create(envelopeWrite(undefined, stored), new Map(documents.map((d, i) => [d.documentId, pdfs[i] ?? new Uint8Array()])));
   return stored.envelope;
 }
 

@@ -1,5 +1,5 @@
-import type { EventSubscription } from '../../connect/event-subscription.ts';
-import type { NotificationSettings } from '../../reminders/envelope-notification.ts';
+import type { EventSubscription } from '../connect/event-subscription.ts';
+import type { NotificationSettings } from '../notification/envelope-notification.ts';
 import type { AnchorSpec, RecipientType } from './envelope.ts';
 
 /**
@@ -12,9 +12,9 @@ export type EnvelopeDraft = {
   readonly emailBlurb?: string;
   readonly documents: readonly DocumentDraft[];
   readonly recipients: readonly RecipientDraft[];
-  /** The envelope's own Connect webhook (`eventNotification`, issue 11). */
+  /** The envelope's own Connect webhook (`eventNotification`). */
   readonly eventNotification?: EventSubscription;
-  /** Reminders and expiration (`notification`, issue 11); absent = DocuSign's API defaults. */
+  /** Reminders and expiration (`notification`); absent = DocuSign's API defaults. */
   readonly notification?: NotificationSettings;
 };
 

@@ -1,4 +1,4 @@
-import type { EnvelopeNotification } from '../../reminders/envelope-notification.ts';
+import type { EnvelopeNotification } from '../notification/envelope-notification.ts';
 
 /**
  * The envelope model, in DocuSign's vocabulary (compat/esign-wire.md §3, §6.1-§6.2). Pure data:
@@ -98,7 +98,7 @@ export type Envelope = {
   readonly voidedReason?: string;
   readonly documents: readonly EnvelopeDocument[];
   readonly recipients: readonly Recipient[];
-  /** Reminders and expiration (issue 11): settings and the schedule's progress; absent = DocuSign's API defaults. */
+  /** Reminders and expiration: settings and the schedule's progress; absent = DocuSign's API defaults. */
   readonly notification?: EnvelopeNotification;
   /** Optimistic-concurrency counter: every saved change increments it. */
   readonly version: number;

@@ -1,5 +1,6 @@
-import type { EventSubscription } from '../../connect/event-subscription.ts';
-import type { MailMessage } from '../../mail/mail-message.ts';
+import type { ConnectOccurrence } from '../connect/derive-connect-events.ts';
+import type { EventSubscription } from '../connect/event-subscription.ts';
+import type { MailMessage } from '../mail/mail-message.ts';
 import type { AdoptedSignature } from '../signing/adopted-signature.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import type { AnchorSpec, Envelope } from './envelope.ts';
@@ -53,17 +54,30 @@ export type SigningTokenRecord = {
   readonly createdAt: Date;
 };
 
-/** Everything one change writes, in one transaction: the envelope, tokens, outbox mails. */
+/**
+ * What a use case decides one change does, all written in one transaction: the envelope (its
+ * reminder and expiry settings and progress included), signing tokens, outbox mails, audit
+ * lines, adopted signatures, a new envelope's own Connect webhook.
+ */
 export type EnvelopeChange = {
   readonly envelope: Envelope;
   readonly signingTokens: readonly SigningTokenRecord[];
   readonly mails: readonly MailMessage[];
-  /** Audit-trail lines of this change, appended in the same transaction (issue 7). */
+  /** Audit-trail lines of this change. */
   readonly audit?: readonly AuditEvent[];
   /** Signatures a Finish adopted: stored only if this change is (a Finish that lost a race leaves none). */
   readonly adoptedSignatures?: readonly { readonly recipientId: string; readonly signature: AdoptedSignature }[];
-  /** A new envelope's own Connect webhook, stored with it (create only; issue 11). */
+  /** A new envelope's own Connect webhook, stored with it (create only). */
   readonly eventNotification?: EventSubscription;
+};
+
+/**
+ * A change with every effect listed, as the store writes it: the Connect events it publishes,
+ * derived from the envelope before and after it (domain/envelope/envelope-write.ts). The store
+ * turns them into one delivery per subscription that wants them, in the same transaction.
+ */
+export type EnvelopeWrite = EnvelopeChange & {
+  readonly connectEvents: readonly ConnectOccurrence[];
 };
 
 /** The listStatusChanges filter (restapi/envelopes parses the query). */
@@ -87,13 +101,13 @@ export type EnvelopeOrderBy = 'status_changed' | 'created' | 'sent' | 'completed
 
 /** Envelope persistence (store/ implements it over Kysely). */
 export interface EnvelopeStore {
-  /** Stores a new envelope with its PDFs, tokens and mails, all or nothing. */
-  create(change: EnvelopeChange, pdfs: ReadonlyMap<string, Uint8Array>): Promise<void>;
+  /** Stores a new envelope with its PDFs and every effect of the write, all or nothing. */
+  create(write: EnvelopeWrite, pdfs: ReadonlyMap<string, Uint8Array>): Promise<void>;
   /**
-   * Saves a changed envelope (and its tokens and mails) only if the stored version is still
-   * `change.envelope.version - 1`; false when someone else changed it first.
+   * Saves a changed envelope and every effect of the write only if the stored version is still
+   * `write.envelope.version - 1`; false when someone else changed it first.
    */
-  update(change: EnvelopeChange): Promise<boolean>;
+  update(write: EnvelopeWrite): Promise<boolean>;
   find(accountId: string, envelopeId: string): Promise<Envelope | undefined>;
   list(accountId: string, query: EnvelopeQuery): Promise<{ envelopes: Envelope[]; totalSetSize: number }>;
   /** The stored PDF of one document. */

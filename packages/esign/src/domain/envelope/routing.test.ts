@@ -33,7 +33,7 @@ test('nothing moves while a signer of the current order is pending', () => {
   assert.deepEqual(reached, []);
 });
 
-test('when the current order has finished the next one is reached (the step issue 7 uses)', () => {
+test('when the current order has finished the next one is reached', () => {
   const { reached, envelope: next } = advanceRouting(envelope([recipient('1', 'signer', 1, 'completed'), recipient('2', 'signer', 2), recipient('3', 'carbonCopy', 3)]), T0);
   assert.deepEqual(reached.map((r) => r.recipientId), ['2']);
   assert.equal(currentRoutingOrder(next.recipients), 2);

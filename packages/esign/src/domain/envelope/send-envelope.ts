@@ -20,7 +20,7 @@ export function sendDraft(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'no
   // an envelope would wait forever for a signer it does not have.
   const routed: Envelope = currentRoutingOrder(after.recipients) === undefined ? { ...after, status: 'signed' } : after;
   const { mails, signingTokens } = notifyReached(deps, routed, reached, now);
-  // The audit trail's first line (issue 7); one per recipient reached, as DocuSign lists them.
+  // The audit trail's first line; one per recipient reached, as DocuSign lists them.
   const audit = reached.map((r) => ({ envelopeId: envelope.envelopeId, at: now, action: 'Sent' as const, envelopeStatus: routed.status, source: 'api' as const, name: r.name, email: r.email, recipientId: r.recipientId, message: `Sent to ${r.name} <${r.email}> (routing order ${r.routingOrder}).` }));
   return { envelope: routed, signingTokens, mails, audit };
 }

@@ -1,5 +1,6 @@
 import { EsignError } from '../../errors.ts';
 import type { Envelope } from './envelope.ts';
+import { envelopeWrite } from './envelope-write.ts';
 import { getEnvelope } from './get-envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
 
@@ -14,7 +15,7 @@ export async function updateEnvelope(deps: Pick<EnvelopeDeps, 'store'>, accountI
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await getEnvelope(deps, accountId, envelopeId);
     const next = change(current);
-    if (await deps.store.update(next)) return next.envelope;
+    if (await deps.store.update(envelopeWrite(current, next))) return next.envelope;
   }
   throw new EsignError('UNSPECIFIED_ERROR', 'The envelope kept changing under this request.');
 }

@@ -1,5 +1,6 @@
 import { EsignError } from '../../errors.ts';
 import type { Envelope } from '../envelope/envelope.ts';
+import { envelopeWrite } from '../envelope/envelope-write.ts';
 import { getEnvelope } from '../envelope/get-envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps } from '../envelope/ports.ts';
 
@@ -21,7 +22,7 @@ export async function applySigningChange(
     const current = await getEnvelope(deps, accountId, envelopeId);
     const next = change(current);
     if (!next) return { envelope: current, changed: false };
-    if (await deps.store.update(next)) return { envelope: next.envelope, changed: true };
+    if (await deps.store.update(envelopeWrite(current, next))) return { envelope: next.envelope, changed: true };
   }
   throw new EsignError('UNSPECIFIED_ERROR', 'The envelope kept changing under this request.');
 }

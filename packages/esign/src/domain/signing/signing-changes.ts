@@ -23,7 +23,7 @@ function audit(envelope: Envelope, recipient: Recipient, actor: AuditActor, at: 
 
 /**
  * First view of the signing page: the recipient becomes `delivered`, and so does the envelope
- * on its first view by anyone (issue 7: "sent → delivered (first viewed)"). Later views change
+ * on its first view by anyone ("sent → delivered (first viewed)"). Later views change
  * nothing, so they write nothing; undefined means "no change".
  */
 export function recordView(envelope: Envelope, recipientId: string, now: Date, actor: AuditActor): EnvelopeChange | undefined {

@@ -1,5 +1,5 @@
 import { html } from '../../web/html.ts';
-import type { MailMessage } from '../mail-message.ts';
+import type { MailMessage } from '../../domain/mail/mail-message.ts';
 import { mailButton, mailLayout, oneLine } from './mail-layout.ts';
 
 /** esign-wire.md §6.6: the completed PDF is attached only up to 5 MB; above, the mail links to it. */

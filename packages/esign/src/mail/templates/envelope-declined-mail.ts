@@ -1,5 +1,5 @@
 import { html } from '../../web/html.ts';
-import type { MailMessage } from '../mail-message.ts';
+import type { MailMessage } from '../../domain/mail/mail-message.ts';
 import { mailLayout, oneLine } from './mail-layout.ts';
 
 export type EnvelopeDeclinedMailInput = {
@@ -11,7 +11,7 @@ export type EnvelopeDeclinedMailInput = {
   reason: string;
 };
 
-/** A signer declined: the sender learns who and why (issue 7). */
+/** A signer declined: the sender learns who and why. */
 export function envelopeDeclinedMail(input: EnvelopeDeclinedMailInput): MailMessage {
   const subject = `Declined: ${oneLine(input.emailSubject)}`;
   const heading = `${oneLine(input.signer.name)} declined to sign`;

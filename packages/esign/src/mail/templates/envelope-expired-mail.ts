@@ -1,5 +1,5 @@
 import { html } from '../../web/html.ts';
-import type { MailMessage } from '../mail-message.ts';
+import type { MailMessage } from '../../domain/mail/mail-message.ts';
 import { mailLayout, oneLine } from './mail-layout.ts';
 
 export type EnvelopeExpiredMailInput = {
@@ -10,7 +10,7 @@ export type EnvelopeExpiredMailInput = {
 };
 
 /**
- * The void notice of an envelope that expired (issue 11): DocuSign voids it and tells the
+ * The void notice of an envelope that expired: DocuSign voids it and tells the
  * recipients already reached, as for a void by the sender; the reason says it expired.
  */
 export function envelopeExpiredMail(input: EnvelopeExpiredMailInput): MailMessage {

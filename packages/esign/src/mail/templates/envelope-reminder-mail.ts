@@ -1,5 +1,5 @@
 import { html } from '../../web/html.ts';
-import type { MailMessage } from '../mail-message.ts';
+import type { MailMessage } from '../../domain/mail/mail-message.ts';
 import { mailButton, mailLayout, oneLine } from './mail-layout.ts';
 
 export type EnvelopeReminderMailInput = {
@@ -21,7 +21,7 @@ export function mailDate(at: Date): string {
 }
 
 /**
- * "Reminder: <subject>" to a signer who has not signed yet (issue 11): the first mail again
+ * "Reminder: <subject>" to a signer who has not signed yet: the first mail again
  * (the sender's message, the documents), with a fresh link and the expiry date. Like the first
  * mail, the signing link is a plain https URL on a line of its own in the text part.
  */

@@ -1,5 +1,5 @@
 import { html } from '../../web/html.ts';
-import type { MailMessage } from '../mail-message.ts';
+import type { MailMessage } from '../../domain/mail/mail-message.ts';
 import { mailButton, mailLayout, oneLine } from './mail-layout.ts';
 
 export type EnvelopeSentMailInput = {

@@ -1,5 +1,5 @@
 import { html } from '../../web/html.ts';
-import type { MailMessage } from '../mail-message.ts';
+import type { MailMessage } from '../../domain/mail/mail-message.ts';
 import { mailButton, mailLayout, oneLine } from './mail-layout.ts';
 import { mailDate } from './envelope-reminder-mail.ts';
 
@@ -11,7 +11,7 @@ export type ExpirationWarningMailInput = {
   expiresAt: Date;
 };
 
-/** expireWarn days before expiry, to every signer who still has to sign (issue 11). */
+/** expireWarn days before expiry, to every signer who still has to sign. */
 export function expirationWarningMail(input: ExpirationWarningMailInput): MailMessage {
   const subject = `Expires soon: ${oneLine(input.emailSubject)}`;
   const heading = `${input.to.name}, this envelope expires soon`;

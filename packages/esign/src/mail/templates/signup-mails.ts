@@ -1,5 +1,5 @@
 import { html } from '../../web/html.ts';
-import type { MailMessage } from '../mail-message.ts';
+import type { MailMessage } from '../../domain/mail/mail-message.ts';
 import { mailButton, mailLayout } from './mail-layout.ts';
 
 /** The link that finishes a sign-up: it works once, with the password chosen at sign-up. */

@@ -12,16 +12,16 @@ import { parseEnvelopeEmailUpdate, updateEnvelopeEmail } from '../../reminders/u
 import { parseEnvelopeDefinition } from './parse-envelope-definition.ts';
 import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
 import { parseStatusChangesQuery, type RawQuery } from './parse-status-changes-query.ts';
-import { toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients, toWireSignHere } from './to-wire-envelope.ts';
-import type { WireEnvelopesInformation } from './wire-types.ts';
+import { toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients, toWireSignHere } from '../../wire/to-wire-envelope.ts';
+import type { WireEnvelopesInformation } from '../../wire/wire-types.ts';
 
 export type EnvelopeRouteDeps = {
   readonly envelopes: EnvelopeDeps;
-  /** A completed envelope's stamped version of a document (signing/, issue 7), served instead of the original. */
+  /** A completed envelope's stamped version of a document (signing/), served instead of the original. */
   readonly signedDocumentPdf?: (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined>;
   /** Why a signed envelope is not completed yet (signing/, completion failures): shown as errorDetails. */
   readonly completionProblem?: (envelopeId: string) => Promise<CompletionProblem | undefined>;
-  /** Connect's configuration-time SSRF check of eventNotification.url (issue 11); delivery checks again. */
+  /** Connect's configuration-time SSRF check of eventNotification.url; delivery checks again. */
   readonly checkListener?: CheckListener;
 };
 
@@ -143,7 +143,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     const { accountId, envelopeId, documentId } = request.params;
     const envelope = await getEnvelope(d, accountId, envelopeId);
     const document = envelope.documents.find((doc) => doc.documentId === documentId);
-    // combined/archive/certificate arrive with completion (issue 7).
+    // combined/archive/certificate arrive with completion.
     if (!document) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${documentId}" is not in the envelope.`);
     const signed = envelope.status === 'completed' ? await deps.signedDocumentPdf?.(envelopeId, documentId) : undefined;
     const pdf = signed ?? (await d.store.documentPdf(accountId, envelopeId, documentId));

@@ -7,12 +7,15 @@ import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
 import { buildMailDelivery, type MailDelivery } from '../../mail/build-mail-delivery.ts';
 import { devMailboxExposureWarning, registerDevMailboxRoutes } from '../../mail/dev-mailbox-routes.ts';
 import type { OutboxWorkerOptions } from '../../mail/outbox-worker.ts';
+import type { Repositories } from '../../store/repositories.ts';
 import { buildEnvelopeDeps } from './build-envelope-deps.ts';
 import { registerEnvelopeRoutes, type EnvelopeRouteDeps } from './envelope-routes.ts';
 import type { EnvelopeConverter } from './pdf-adapters.ts';
 
 /** What the envelope module needs beyond the server context. */
 export type EnvelopeModuleOptions = {
+  /** The server's repositories (server.ts builds them once). */
+  repositories: Pick<Repositories, 'envelopes' | 'outbox' | 'devMailbox'>;
   /** Documents → PDF (the pdf package's buildConverter); the caller owns and closes it. */
   converter: EnvelopeConverter;
   /** Outbox worker tuning (tests poll faster). */
@@ -21,8 +24,6 @@ export type EnvelopeModuleOptions = {
   signedDocumentPdf?: (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined>;
   /** Why a signed envelope is not completed yet (signing/install-signing.ts completionProblemSource). */
   completionProblem?: EnvelopeRouteDeps['completionProblem'];
-  /** Connect (connect/install-connect.ts): wakes its worker after a change wrote deliveries. */
-  onConnectEvents?: () => void;
   /** Connect's SSRF check of an envelope's eventNotification.url. */
   checkListener?: CheckListener;
 };
@@ -34,7 +35,8 @@ export type EnvelopeModuleOptions = {
  */
 export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, options: EnvelopeModuleOptions): { envelopes: EnvelopeDeps; mail: MailDelivery } {
   const mail = buildMailDelivery({
-    db: ctx.store.db,
+    outbox: options.repositories.outbox,
+    devMailbox: options.repositories.devMailbox,
     smtpUrl: ctx.config.smtpUrl,
     publicUrl: ctx.config.publicUrl,
     // Several instances share one outbox; the id fences each one's claims.
@@ -49,7 +51,7 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
       },
     },
   });
-  const envelopes = buildEnvelopeDeps({ db: ctx.store.db, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now, onMails: () => mail.worker.wake(), ...(options.onConnectEvents ? { onConnectEvents: options.onConnectEvents } : {}) });
+  const envelopes = buildEnvelopeDeps({ store: options.repositories.envelopes, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now });
   registerEnvelopeRoutes(app, { envelopes, ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}), ...(options.completionProblem ? { completionProblem: options.completionProblem } : {}), ...(options.checkListener ? { checkListener: options.checkListener } : {}) });
   if (mail.devMailbox) {
     registerDevMailboxRoutes(app, mail.devMailbox);

@@ -1,12 +1,12 @@
 import { normalizeExtension, SUPPORTED_EXTENSIONS } from '@signet/pdf';
-import { parseEventNotification } from '../../connect/parse-event-notification.ts';
-import { API_DEFAULT_SETTINGS } from '../../reminders/envelope-notification.ts';
-import { applyNotificationRequest, parseNotificationRequest } from '../../reminders/parse-notification.ts';
+import { parseEventNotification } from '../../wire/parse-event-notification.ts';
+import { API_DEFAULT_SETTINGS } from '../../domain/notification/envelope-notification.ts';
+import { applyNotificationRequest, parseNotificationRequest } from '../../wire/parse-notification.ts';
 import { normalizeEmail } from '../../domain/email-address.ts';
 import type { AnchorSpec, AnchorUnits } from '../../domain/envelope/envelope.ts';
 import type { DocumentDraft, EnvelopeDraft, RecipientDraft, SignHereDraft } from '../../domain/envelope/envelope-draft.ts';
 import { EsignError } from '../../errors.ts';
-import { WireReader } from './wire-reader.ts';
+import { WireReader } from '../../wire/wire-reader.ts';
 
 // Limits of our own, generous against DocuSign's (100-character subjects, 10,000-character
 // blurbs); they bound what one request can make us store.
@@ -63,9 +63,9 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
 
   const emailSubject = root.field('emailSubject').optionalString(100) ?? defaultSubject(documents);
   const emailBlurb = root.field('emailBlurb').optionalString(10_000);
-  // Connect (issue 11): the envelope's own webhook; the SSRF rules run in the route.
+  // Connect: the envelope's own webhook; the SSRF rules run in the route.
   const eventNotification = parseEventNotification(root.field('eventNotification'));
-  // Reminders and expiration (issue 11): DocuSign's rules and our defaults in reminders/parse-notification.ts.
+  // Reminders and expiration: DocuSign's rules and our defaults in reminders/parse-notification.ts.
   const notificationField = root.field('notification');
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
   return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}) };

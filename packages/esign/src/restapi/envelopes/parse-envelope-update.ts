@@ -1,5 +1,5 @@
 import { EsignError } from '../../errors.ts';
-import { WireReader } from './wire-reader.ts';
+import { WireReader } from '../../wire/wire-reader.ts';
 
 /** What a PUT .../envelopes/{id} asks for. */
 export type EnvelopeUpdate = { action: 'send' } | { action: 'void'; voidedReason: string } | { action: 'none' };

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Envelope } from '../../domain/envelope/envelope.ts';
 import { EsignError } from '../../errors.ts';
-import { toDocuSignDateTime } from './docusign-date-time.ts';
+import { toDocuSignDateTime } from '../../wire/docusign-date-time.ts';
 import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
 import { parseStatusChangesQuery } from './parse-status-changes-query.ts';
-import { toWireEnvelope, toWireEnvelopeSummary, toWireRecipients } from './to-wire-envelope.ts';
+import { toWireEnvelope, toWireEnvelopeSummary, toWireRecipients } from '../../wire/to-wire-envelope.ts';
 
 const T = new Date('2026-11-21T19:15:18.747Z');
 const ENVELOPE: Envelope = {

@@ -19,7 +19,7 @@ export type SigningApiDeps = {
   readonly publicUrl: string;
   /** How long a recipient view URL can be redeemed (DocuSign: 5 minutes). */
   readonly viewTtlMs: number;
-  /** Expires an envelope past its expiry time before a view of it is made (issue 11). */
+  /** Expires an envelope past its expiry time before a view of it is made. */
   readonly expiry: NotificationStepDeps;
 };
 

@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../../domain/signing/audit-event.ts';
-import { toDocuSignDateTime } from '../envelopes/docusign-date-time.ts';
+import { toDocuSignDateTime } from '../../wire/docusign-date-time.ts';
 
 /** DocuSign's EnvelopeAuditEventResponse: each event is a list of name/value fields. */
 export type WireAuditEvents = { auditEvents: { eventFields: { name: string; value: string }[] }[] };

@@ -1,4 +1,4 @@
-import { EsignError } from '../../errors.ts';
+import { EsignError } from '../errors.ts';
 
 /**
  * Lenient readers for DocuSign request bodies. The SDK's models declare nearly every scalar a

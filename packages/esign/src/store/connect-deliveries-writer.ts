@@ -1,33 +1,24 @@
+import type { Database } from './schema.ts';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { buildConnectMessage, ENVELOPE_LEVEL_CONFIGURATION_ID } from '../connect/build-connect-message.ts';
-import { deriveConnectEvents, type EnvelopeStatuses } from '../connect/derive-connect-events.ts';
-import { coversSender, type ConnectConfiguration, type EventSubscription } from '../connect/event-subscription.ts';
-import type { Envelope, EnvelopeStatus, RecipientStatus } from '../domain/envelope/envelope.ts';
-import type { ConnectTables } from './connect-tables.ts';
-import type { EnvelopeTables } from './envelope-tables.ts';
+import { ENVELOPE_LEVEL_CONFIGURATION_ID, type ConnectMessageBuilder } from '../domain/connect/connect-message.ts';
+import type { ConnectOccurrence } from '../domain/connect/derive-connect-events.ts';
+import { coversSender, type ConnectConfiguration, type EventSubscription } from '../domain/connect/event-subscription.ts';
+import type { Envelope } from '../domain/envelope/envelope.ts';
 
-type Trx = Kysely<EnvelopeTables & ConnectTables>;
-
-/** The stored statuses of an envelope, read inside the change's transaction (before it writes). */
-export async function readEnvelopeStatuses(trx: Kysely<EnvelopeTables>, envelopeId: string): Promise<EnvelopeStatuses | undefined> {
-  const row = await trx.selectFrom('envelopes').select('status').where('id', '=', envelopeId).executeTakeFirst();
-  if (!row) return undefined;
-  const recipients = await trx.selectFrom('envelope_recipients').select(['recipient_id', 'status']).where('envelope_id', '=', envelopeId).execute();
-  return { status: row.status as EnvelopeStatus, recipients: recipients.map((r) => ({ recipientId: r.recipient_id, status: r.status as RecipientStatus })) };
-}
+type Trx = Kysely<Database>;
 
 /**
- * The Connect side of an envelope change, inside its transaction (store/envelopes-repository.ts
- * calls it from create() and update()): stores a new envelope's own eventNotification, derives
- * the change's events, and writes one delivery per (event, subscription that wants it): the
- * envelope's eventNotification and every enabled configuration of the account covering the
- * sender. Either the change and its deliveries commit together or neither does. Returns the
- * number of deliveries written.
+ * The Connect side of an envelope write, inside its transaction (EnvelopesRepository calls it
+ * from create() and update()): stores a new envelope's own eventNotification, then writes one
+ * delivery per (event the write lists, subscription that wants it): the envelope's
+ * eventNotification and every enabled configuration of the account covering the sender. The
+ * message is rendered by `build` (the wire format is the Connect adapter's). Either the change
+ * and its deliveries commit together or neither does. Returns the number of deliveries written.
  */
-export async function recordConnectEvents(envelopeTrx: Kysely<EnvelopeTables>, input: { before: EnvelopeStatuses | undefined; after: Envelope; eventNotification?: EventSubscription | undefined; now?: Date }): Promise<number> {
-  const trx: Trx = envelopeTrx.withTables<ConnectTables>();
-  const { after: envelope } = input;
+export async function writeConnectDeliveries(envelopeTrx: Kysely<Database>, input: { envelope: Envelope; events: readonly ConnectOccurrence[]; eventNotification?: EventSubscription | undefined; build: ConnectMessageBuilder; now?: Date }): Promise<number> {
+  const trx: Trx = envelopeTrx;
+  const { envelope } = input;
   // Wall-clock time, not the envelope's statusChangedAt: a recipient-only change (the next
   // routing order reached) keeps the envelope's time, yet its deliveries must sort after the
   // earlier change's, and be due for the worker's clock at once.
@@ -36,7 +27,7 @@ export async function recordConnectEvents(envelopeTrx: Kysely<EnvelopeTables>, i
   if (input.eventNotification) {
     await trx.insertInto('connect_envelope_notifications').values({ envelope_id: envelope.envelopeId, account_id: envelope.accountId, subscription_json: JSON.stringify(input.eventNotification), created_at: at }).execute();
   }
-  const occurrences = deriveConnectEvents(input.before, envelope);
+  const occurrences = input.events;
   if (occurrences.length === 0) return 0;
 
   const subscriptions: { configurationId: string; subscription: EventSubscription }[] = [];
@@ -52,7 +43,7 @@ export async function recordConnectEvents(envelopeTrx: Kysely<EnvelopeTables>, i
   for (const occurrence of occurrences) {
     for (const { configurationId, subscription } of subscriptions) {
       if (!subscription.events.includes(occurrence.event)) continue;
-      const message = buildConnectMessage({ envelope, occurrence, subscription, configurationId, now });
+      const message = input.build({ envelope, occurrence, subscription, configurationId, now });
       await trx.insertInto('connect_deliveries').values({
         id: randomUUID(),
         account_id: envelope.accountId,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { EnvelopeStatus, RecipientStatus } from '../domain/envelope/envelope.ts';
+import type { EnvelopeStatus, RecipientStatus } from '../envelope/envelope.ts';
 import { deriveConnectEvents, type EnvelopeStatuses } from './derive-connect-events.ts';
 
 const at = (status: EnvelopeStatus, ...recipients: RecipientStatus[]): EnvelopeStatuses => ({ status, recipients: recipients.map((s, i) => ({ recipientId: String(i + 1), status: s })) });

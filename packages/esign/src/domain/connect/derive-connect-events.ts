@@ -1,4 +1,4 @@
-import type { EnvelopeStatus, RecipientStatus } from '../domain/envelope/envelope.ts';
+import type { EnvelopeStatus, RecipientStatus } from '../envelope/envelope.ts';
 import type { ConnectEvent } from './connect-events.ts';
 
 /** The statuses an event is derived from: the stored envelope before a change, or after it. */

@@ -1,6 +1,6 @@
-import type { WireReader } from '../restapi/envelopes/wire-reader.ts';
-import { CONNECT_EVENTS, findSubscribableEvent, LEGACY_ENVELOPE_EVENTS, LEGACY_RECIPIENT_EVENTS, type SubscribableEvent } from './connect-events.ts';
-import type { EventSubscription } from './event-subscription.ts';
+import type { WireReader } from './wire-reader.ts';
+import { CONNECT_EVENTS, findSubscribableEvent, LEGACY_ENVELOPE_EVENTS, LEGACY_RECIPIENT_EVENTS, type SubscribableEvent } from '../domain/connect/connect-events.ts';
+import type { EventSubscription } from '../domain/connect/event-subscription.ts';
 
 // A listener URL longer than this is not a listener (DocuSign's own limit is not published).
 export const MAX_LISTENER_URL = 2048;

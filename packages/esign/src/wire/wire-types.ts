@@ -1,4 +1,4 @@
-import type { WireNotification } from '../../reminders/to-wire-notification.ts';
+import type { WireNotification } from './to-wire-notification.ts';
 
 /**
  * Response bodies in DocuSign's wire spelling (esign-wire.md §3). Every scalar is a string, as
@@ -85,7 +85,7 @@ export type WireEnvelope = {
   envelopeUri: string;
   documentsUri: string;
   recipientsUri: string;
-  /** Where getNotificationSettings reads the reminders and expiration (issue 11). */
+  /** Where getNotificationSettings reads the reminders and expiration. */
   notificationUri: string;
   createdDateTime: string;
   lastModifiedDateTime: string;
@@ -96,7 +96,7 @@ export type WireEnvelope = {
   declinedDateTime?: string;
   voidedDateTime?: string;
   voidedReason?: string;
-  /** The Envelope model's expiry summary (issue 11): always "true" here, every envelope expires. */
+  /** The Envelope model's expiry summary: always "true" here, every envelope expires. */
   expireEnabled: string;
   /** Days from sending, as in notification.expirations.expireAfter. */
   expireAfter: string;

@@ -1,4 +1,4 @@
-import type { NotificationSettings } from './envelope-notification.ts';
+import type { NotificationSettings } from '../domain/notification/envelope-notification.ts';
 
 /** DocuSign's Notification model, every scalar a string (esign-wire.md §3). */
 export type WireNotification = {

@@ -1,8 +1,8 @@
-import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from '../../domain/envelope/envelope.ts';
-import { currentRoutingOrder } from '../../domain/envelope/routing.ts';
-import { notificationOf } from '../../reminders/envelope-notification.ts';
-import { expiresAt } from '../../reminders/notification-schedule.ts';
-import { toWireNotification } from '../../reminders/to-wire-notification.ts';
+import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from '../domain/envelope/envelope.ts';
+import { currentRoutingOrder } from '../domain/envelope/routing.ts';
+import { notificationOf } from '../domain/notification/envelope-notification.ts';
+import { expiresAt } from '../domain/notification/notification-schedule.ts';
+import { toWireNotification } from './to-wire-notification.ts';
 import { toDocuSignDateTime } from './docusign-date-time.ts';
 import type { WireEnvelope, WireEnvelopeDocument, WireEnvelopeSummary, WireRecipient, WireRecipients, WireSignHere } from './wire-types.ts';
 

@@ -32,6 +32,9 @@ export type ConnectConfiguration = EventSubscription & {
   readonly userIds: readonly string[];
 };
 
+/** A configuration as the client asked for it; the service adds connectId and accountId. */
+export type ConnectConfigurationDraft = Omit<ConnectConfiguration, 'connectId' | 'accountId'>;
+
 /** Does this configuration publish envelopes sent by `senderUserId`? */
 export function coversSender(configuration: ConnectConfiguration, senderUserId: string): boolean {
   return configuration.enabled && (configuration.allUsers || configuration.userIds.includes(senderUserId));

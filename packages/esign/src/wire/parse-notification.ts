@@ -1,6 +1,6 @@
 import { EsignError } from '../errors.ts';
-import { WireReader } from '../restapi/envelopes/wire-reader.ts';
-import { API_DEFAULT_SETTINGS, type NotificationSettings } from './envelope-notification.ts';
+import { WireReader } from './wire-reader.ts';
+import { API_DEFAULT_SETTINGS, type NotificationSettings } from '../domain/notification/envelope-notification.ts';
 
 /** What a `notification` (EnvelopeDefinition) or EnvelopeNotificationRequest (PUT …/notification) asked for; absent = not said. */
 export type NotificationRequest = {

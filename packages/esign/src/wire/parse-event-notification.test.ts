@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EsignError } from '../errors.ts';
-import { WireReader } from '../restapi/envelopes/wire-reader.ts';
-import { parseConnectConfiguration } from './parse-connect-configuration.ts';
+import { WireReader } from './wire-reader.ts';
+import { parseConnectConfiguration } from '../connect/parse-connect-configuration.ts';
 import { parseEventNotification } from './parse-event-notification.ts';
 
 const read = (value: unknown) => parseEventNotification(new WireReader('eventNotification', value));

@@ -1,4 +1,4 @@
-import type { Envelope, Recipient } from '../domain/envelope/envelope.ts';
+import type { Envelope, Recipient } from '../envelope/envelope.ts';
 import { notificationOf } from './envelope-notification.ts';
 
 /**

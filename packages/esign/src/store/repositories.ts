@@ -1,0 +1,34 @@
+import { AuditEventsRepository } from './audit-events-repository.ts';
+import { CompletionFailuresRepository } from './completion-failures-repository.ts';
+import { ConnectRepository } from './connect-repository.ts';
+import type { Db } from './database.ts';
+import { DevMailboxRepository } from './dev-mailbox-repository.ts';
+import { EnvelopesRepository, type EnvelopesRepositoryOptions } from './envelopes-repository.ts';
+import { NotificationRepository } from './notification-repository.ts';
+import { OutboxRepository } from './outbox-repository.ts';
+import { SigningRepository } from './signing-repository.ts';
+
+/** Every envelope-side repository of one server, built once (server.ts) and handed to the feature modules. */
+export type Repositories = {
+  readonly envelopes: EnvelopesRepository;
+  readonly signing: SigningRepository;
+  readonly audit: AuditEventsRepository;
+  readonly completionFailures: CompletionFailuresRepository;
+  readonly notifications: NotificationRepository;
+  readonly connect: ConnectRepository;
+  readonly outbox: OutboxRepository;
+  readonly devMailbox: DevMailboxRepository;
+};
+
+export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions): Repositories {
+  return {
+    envelopes: new EnvelopesRepository(db, envelopes),
+    signing: new SigningRepository(db),
+    audit: new AuditEventsRepository(db),
+    completionFailures: new CompletionFailuresRepository(db),
+    notifications: new NotificationRepository(db),
+    connect: new ConnectRepository(db),
+    outbox: new OutboxRepository(db),
+    devMailbox: new DevMailboxRepository(db),
+  };
+}
