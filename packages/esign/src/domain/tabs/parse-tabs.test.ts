@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EsignError } from '../../errors.ts';
 import { parseEnvelopeDefinition } from '../../restapi/envelopes/parse-envelope-definition.ts';
-import { WireReader } from '../../restapi/envelopes/wire-reader.ts';
+import { WireReader } from '../../wire/wire-reader.ts';
 import { parseAnchorSpec } from './parse-anchor-spec.ts';
 import { parseTabs } from './parse-tabs.ts';
 import type { Tab } from './tab.ts';

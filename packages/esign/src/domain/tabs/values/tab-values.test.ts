@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EsignError } from '../../../errors.ts';
-import { WireReader } from '../../../restapi/envelopes/wire-reader.ts';
+import { WireReader } from '../../../wire/wire-reader.ts';
 import { parseTabs } from '../parse-tabs.ts';
 import { kindOf } from '../tab-registry.ts';
 import type { Tab } from '../tab.ts';
