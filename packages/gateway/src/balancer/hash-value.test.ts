@@ -56,8 +56,17 @@ test('15. path: nginx $uri (decoded, normalised, no query); uri_capture by name 
   assert.equal(value(fb, { query: 'test=1' }), '1');
 });
 
-test('ip: the client address, IPv4-mapped IPv6 unwrapped; consumer has no value here', () => {
+test('ip: the client address, IPv4-mapped IPv6 unwrapped; consumer: its id, else the fallback', () => {
   assert.equal(value({ hash_on: 'ip' }, { clientIp: '::ffff:10.1.2.3' }), '10.1.2.3');
   assert.equal(value({ hash_on: 'ip' }, { clientIp: '::1' }), '::1');
   assert.equal(value({ hash_on: 'consumer', hash_fallback: 'ip' }, { clientIp: '10.0.0.9' }), '10.0.0.9');
+  assert.equal(value({ hash_on: 'consumer', hash_fallback: 'ip' }, { clientIp: '10.0.0.9', consumerId: 'c-1' }), 'c-1');
+});
+
+test('a stream connection (no headers, path or query): only ip gives a value, cookie none', () => {
+  const stream = { clientIp: '10.0.0.9' };
+  assert.equal(hashValueFor({ ...none, hash_on: 'ip' }, stream).value, '10.0.0.9');
+  assert.deepEqual(hashValueFor({ ...none, hash_on: 'cookie', hash_on_cookie: 'c' }, stream), { value: '' });
+  assert.deepEqual(hashValueFor({ ...none, hash_on: 'path', hash_fallback: 'cookie', hash_on_cookie: 'c' }, stream), { value: '' });
+  assert.equal(hashValueFor({ ...none, hash_on: 'header', hash_on_header: 'x', hash_fallback: 'query_arg', hash_fallback_query_arg: 'q' }, stream).value, '');
 });

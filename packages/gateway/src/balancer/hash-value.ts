@@ -2,23 +2,29 @@ import { randomUUID } from 'node:crypto';
 import { normalizePath } from '../declarative/normalize-path.ts';
 import type { HashOn, Upstream } from '../declarative/types.ts';
 
-/** The upstream fields that say what to hash (kong.md §2.1). */
+/** The upstream fields that say what to hash (docs/gateway-observability.md). */
 export type HashSettings = Pick<Upstream,
   | 'hash_on' | 'hash_fallback' | 'hash_on_header' | 'hash_fallback_header' | 'hash_on_cookie' | 'hash_on_cookie_path'
   | 'hash_on_query_arg' | 'hash_fallback_query_arg' | 'hash_on_uri_capture' | 'hash_fallback_uri_capture'>;
 
-/** The parts of a request a hash value can come from. */
+/**
+ * The parts of a request a hash value can come from. A stream connection has only its client
+ * address (nginx's stream module has no $http_*, $cookie_*, $uri or $arg_*): the other kinds
+ * give no value there.
+ */
 export type HashRequest = {
   /** The client address ($remote_addr). */
   readonly clientIp: string;
   /** Request headers by lower-case name, repeated ones joined with ", " (as node:http does). */
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The raw path, without the query. */
-  readonly path: string;
+  readonly path?: string;
   /** The raw query string without its `?` ('' when none). */
-  readonly query: string;
+  readonly query?: string;
   /** Named and numbered captures of the matched regex route path. */
   readonly captures?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The id of the consumer an authentication plugin identified, if any. */
+  readonly consumerId?: string | undefined;
 };
 
 /** A hash value and, for cookie hashing without the cookie, the Set-Cookie to answer with. */
@@ -35,7 +41,7 @@ function decodeArg(s: string): string {
 
 /**
  * A query argument as Kong stringifies ngx.req.get_uri_args(): no `=` is "true", several
- * values are sorted and joined with "," (kong.md §6.14), absent is undefined.
+ * values are sorted and joined with ",", absent is undefined.
  */
 export function queryArgValue(query: string, name: string): string | undefined {
   if (query === '') return undefined;
@@ -78,7 +84,7 @@ function nginxUri(path: string): string {
 }
 
 function headerValue(headers: HashRequest['headers'], name: string | null): string | undefined {
-  if (name === null) return undefined;
+  if (name === null || headers === undefined) return undefined;
   const v = headers[name.toLowerCase()];
   return Array.isArray(v) ? v.join(', ') : v;
 }
@@ -90,25 +96,26 @@ function valueFor(kind: HashOn, header: string | null, queryArg: string | null, 
     case 'header':
       return headerValue(req.headers, header);
     case 'path':
-      return nginxUri(req.path);
+      return req.path === undefined ? undefined : nginxUri(req.path);
     case 'query_arg':
-      return queryArg === null ? undefined : queryArgValue(req.query, queryArg);
+      return queryArg === null || req.query === undefined ? undefined : queryArgValue(req.query, queryArg);
     case 'uri_capture':
       return capture === null ? undefined : req.captures?.[capture];
+    case 'consumer':
+      return req.consumerId;
     default:
-      // none, and consumer (this gateway has no authentication plugins, so never a consumer).
       return undefined;
   }
 }
 
 /**
  * Kong balancer/init.lua get_value_to_hash, then its fallback: the value a consistent-hashing
- * upstream hashes for a request. Neither giving a value hashes "" (kong.md §3.4), so such
+ * upstream hashes for a request. Neither giving a value hashes "", so such
  * requests all go to one target. Cookie hashing always has a value: one is made up and sent
  * back (`Set-Cookie: <name>=<uuid>; Path=<path>; Same-Site=Lax; HttpOnly`, as Kong writes it).
  */
 export function hashValueFor(s: HashSettings, req: HashRequest): HashValue {
-  if (s.hash_on === 'cookie' && s.hash_on_cookie !== null) {
+  if (s.hash_on === 'cookie' && s.hash_on_cookie !== null && req.headers !== undefined) {
     const existing = cookieValue(req.headers.cookie, s.hash_on_cookie);
     if (existing !== undefined) return { value: existing };
     const value = randomUUID();
@@ -118,6 +125,6 @@ export function hashValueFor(s: HashSettings, req: HashRequest): HashValue {
   if (primary !== undefined) return { value: primary };
   const fallback = valueFor(s.hash_fallback, s.hash_fallback_header, s.hash_fallback_query_arg, s.hash_fallback_uri_capture, req);
   if (fallback !== undefined) return { value: fallback };
-  if (s.hash_fallback === 'cookie' && s.hash_on_cookie !== null) return hashValueFor({ ...s, hash_on: 'cookie' }, req);
+  if (s.hash_fallback === 'cookie' && s.hash_on_cookie !== null && req.headers !== undefined) return hashValueFor({ ...s, hash_on: 'cookie' }, req);
   return { value: '' };
 }

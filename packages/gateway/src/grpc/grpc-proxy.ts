@@ -1,7 +1,10 @@
 import { constants, type ClientHttp2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
-import type { Address } from '../balancer/index.ts';
+import { performance } from 'node:perf_hooks';
+import type { HashRequest } from '../balancer/index.ts';
 import { GATEWAY_ERROR_CATALOG, type GatewayErrorCode } from '../errors.ts';
+import { PeerAttempts } from '../proxy/peer-attempts.ts';
 import type { ProxyHooks } from '../proxy/proxy-hooks.ts';
+import type { UpstreamEndpoint } from '../proxy/upstream-pool.ts';
 import { addressHostHeader } from '../proxy/proxy-route.ts';
 import type { RuntimeState } from '../runtime.ts';
 import { compileGrpcState, type GrpcState, type GrpcTarget } from './grpc-target.ts';
@@ -50,9 +53,10 @@ function forwardable(headers: IncomingHttpHeaders, into: OutgoingHttpHeaders): O
 /**
  * Kong's grpc/grpcs services: a call on an HTTP/2 stream is routed on its path
  * (`/package.Service/Method`), host and headers, balanced over the upstream's targets like a
- * request (connect errors and timeouts retried on another target, kong.md §3.8), relayed as
- * HTTP/2 with its trailers, and reported to passive checks with the HTTP status its
- * `grpc-status` stands for. Gateway errors are answered as gRPC trailers-only responses.
+ * request (the same PeerAttempts: hash_on input, connect errors and timeouts retried on another
+ * target), relayed as HTTP/2 with its trailers, and reported to passive checks with the HTTP
+ * status its `grpc-status` stands for. Gateway errors are answered as gRPC trailers-only
+ * responses (docs/gateway-config.md, gRPC services).
  */
 export class GrpcProxy {
   readonly #deps: GrpcProxyDeps;
@@ -106,6 +110,7 @@ export class GrpcProxy {
     });
     if (match === undefined) return answerError(stream, 'NO_ROUTE');
     if (match.httpsRedirectStatus !== undefined) return answerError(stream, 'HTTPS_REQUIRED');
+    const clientQuery = q === -1 ? '' : rawPath.slice(q + 1);
     let query = q === -1 ? '' : rawPath.slice(q);
     let plugins: PluginContext | undefined;
     if (match.value.plugins !== undefined) {
@@ -121,48 +126,43 @@ export class GrpcProxy {
       const edited = plugins.upstreamQuery();
       query = edited === '' ? '' : '?' + edited;
     }
+    // What a consistent-hashing upstream hashes: the call as the client sent it.
+    const hashRequest = (): HashRequest => ({
+      clientIp: info.remoteAddress,
+      headers,
+      path: q === -1 ? rawPath : rawPath.slice(0, q),
+      query: clientQuery,
+      captures: match.captures,
+      consumerId: plugins?.consumer?.id,
+    });
     // The path the call was routed on (normalised, as Kong forwards it), with its query if any.
-    void this.#forward(stream, headers, info, match.value, match.upstreamPath + query, plugins);
+    void this.#forward(stream, headers, info, match.value, match.upstreamPath + query, new PeerAttempts(match.value, this.#deps.hooks, hashRequest), plugins);
   }
 
-  async #forward(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo, target: GrpcTarget, path: string, plugins?: PluginContext): Promise<void> {
-    const { service, upstream, balancer } = target;
-    let triesLeft = service.retries;
-    let address: Address | undefined;
+  async #forward(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo, target: GrpcTarget, path: string, attempts: PeerAttempts, plugins?: PluginContext): Promise<void> {
+    const { service, upstream } = target;
     let session: ClientHttp2Session;
+    let peer: UpstreamEndpoint | undefined;
+    let startedAt: number;
     for (;;) {
-      let host: string;
-      let port: number;
-      if (balancer !== undefined) {
-        address = balancer.getPeer();
-        if (address === undefined) return answerError(stream, 'NO_PEER');
-        host = address.host;
-        port = address.port;
-      } else {
-        host = target.endpoint!.host;
-        port = target.endpoint!.port;
-      }
+      peer = attempts.pick();
+      if (peer === undefined) return answerError(stream, 'NO_PEER');
+      startedAt = performance.now();
       try {
-        session = await this.#pool.get(host, port, target.tls, service.connect_timeout);
+        session = await this.#pool.get(peer.host, peer.port, target.tls, service.connect_timeout);
         break;
       } catch (err) {
         const failure = err instanceof SessionError ? err.failure : 'tcp_failure';
-        const retry = triesLeft > 0 && !stream.destroyed;
-        if (address !== undefined) {
-          balancer!.release(address);
-          this.#deps.hooks?.onAttempt?.(upstream!, address, failure, retry);
-        }
-        if (!retry) return answerError(stream, failure === 'timeout' ? 'UPSTREAM_TIMEOUT' : 'BAD_GATEWAY');
-        triesLeft--;
+        if (!attempts.failed(failure, !stream.destroyed)) return answerError(stream, failure === 'timeout' ? 'UPSTREAM_TIMEOUT' : 'BAD_GATEWAY');
       }
     }
     if (stream.destroyed) {
-      if (address !== undefined) balancer!.release(address);
+      attempts.release();
       return;
     }
-    const authority = upstream !== undefined && address !== undefined
-      ? (target.route.preserve_host && headers[':authority'] ? headers[':authority'] : addressHostHeader(upstream, address, service.protocol))
-      : (target.route.preserve_host && headers[':authority'] ? headers[':authority'] : target.endpointAuthority);
+    const authority = target.route.preserve_host && headers[':authority']
+      ? headers[':authority']
+      : upstream !== undefined ? addressHostHeader(upstream, peer, service.protocol) : target.endpointAuthority;
     const out = forwardable(headers, {
       ':method': headers[':method'] ?? 'POST',
       ':path': path,
@@ -181,12 +181,16 @@ export class GrpcProxy {
     }
 
     let settled = false;
+    let responded = false;
     const settle = (outcome: number | 'tcp_failure' | 'timeout'): void => {
       if (settled) return;
       settled = true;
-      if (address !== undefined) {
-        balancer!.release(address);
-        this.#deps.hooks?.onAttempt?.(upstream!, address, outcome, false);
+      if (typeof outcome === 'number') {
+        attempts.answered(outcome);
+        // The latency algorithm's sample, as for HTTP: connect + response time.
+        attempts.release(responded ? performance.now() - startedAt : undefined);
+      } else {
+        attempts.failed(outcome, false);
       }
     };
     const call = session.request(out);
@@ -213,8 +217,11 @@ export class GrpcProxy {
     let trailers: IncomingHttpHeaders | undefined;
     let httpStatus = 0;
     call.once('response', (h) => {
+      responded = true;
       httpStatus = Number(h[':status']);
       const response = forwardable(h, { ':status': httpStatus });
+      // Cookie hashing without the cookie: Kong's Set-Cookie, as on an HTTP response.
+      if (attempts.setCookie !== undefined) response['set-cookie'] = attempts.setCookie;
       if (h['grpc-status'] !== undefined) {
         // A trailers-only response (gRPC over HTTP/2 spec): the status is in the headers.
         settle(httpStatusOfGrpcStatus(h['grpc-status'] as string));

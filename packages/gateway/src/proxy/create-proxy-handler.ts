@@ -87,6 +87,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     let passthrough = scanned.passthrough;
     let upstreamQuery = query;
     const plugins = match.value.plugins;
+    let consumerId: string | undefined;
     if (plugins !== undefined) {
       // The access phase of the route's plugins: they may answer instead of the upstream, or
       // edit the request the upstream gets (consumer headers, hidden credentials).
@@ -104,6 +105,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
         return;
       }
       passthrough = pluginCtx.upstreamHeaderLines(passthrough);
+      consumerId = pluginCtx.consumer?.id;
       const edited = pluginCtx.upstreamQuery();
       upstreamQuery = edited === '' ? '' : '?' + edited;
     }
@@ -137,6 +139,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
       path,
       query: query === '' ? '' : query.slice(1),
       captures: match.captures,
+      consumerId,
     }).start();
   };
 }

@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { hashValueFor, type Address, type Balancer, type PeerContext } from '../balancer/index.ts';
+import type { HashRequest } from '../balancer/index.ts';
 import type { GatewayErrorCode } from '../errors.ts';
 import { VIA } from './kong-headers.ts';
+import { PeerAttempts } from './peer-attempts.ts';
 import type { ProxyHooks } from './proxy-hooks.ts';
 import { addressHostHeader, type ProxyRoute } from './proxy-route.ts';
 import { HOP_BY_HOP_RESPONSE, type ScannedRequestHeaders } from './scan-request-headers.ts';
 import { sendProxyError } from './send-proxy-error.ts';
 import type { ExchangeSink, UpstreamConnection } from './upstream-connection.ts';
-import type { UpstreamPool } from './upstream-pool.ts';
+import type { UpstreamEndpoint, UpstreamPool } from './upstream-pool.ts';
 import { serverNameFor } from './server-name.ts';
 
 // RFC 9110 §7.6.1: fields named in Connection are hop-by-hop as well.
@@ -51,9 +52,9 @@ export type ExchangeRequest = {
   readonly path?: string;
   readonly query?: string;
   readonly captures?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The consumer the route's plugins identified (hash_on consumer). */
+  readonly consumerId?: string | undefined;
 };
-
-const NO_PEER_CONTEXT: PeerContext = {};
 
 // A first body chunk up to this size is held until the end of its read: a response that ends
 // in the same read then goes out as one string (head + body) in a single write, instead of
@@ -63,8 +64,9 @@ const HOLD_MAX = 16 * 1024;
 
 /**
  * One proxied request: pick a peer, send the request, relay the response, retry on connect
- * errors and timeouts (nginx `proxy_next_upstream error timeout`, kong.md §3.8), answer Kong's
- * errors otherwise. Callback style, one object per request: the hot path (bench/gateway/run.ts).
+ * errors and timeouts (nginx `proxy_next_upstream error timeout`; peer-attempts.ts picks,
+ * counts the retries and reports), answer Kong's errors otherwise. Callback style, one object
+ * per request: the hot path (bench/gateway/run.ts).
  */
 export class ProxyExchange implements ExchangeSink {
   readonly #ctx: ProxyContext;
@@ -72,17 +74,14 @@ export class ProxyExchange implements ExchangeSink {
   readonly #res: ServerResponse;
   readonly #x: ExchangeRequest;
   readonly #hasBody: boolean;
-  #triesLeft: number;
-  #address: Address | undefined;
+  readonly #attempts: PeerAttempts;
+  /** Where the current attempt goes. */
+  #peer: UpstreamEndpoint | undefined;
   #hostHeader = '';
   #conn: UpstreamConnection | undefined;
   #bodyStarted = false;
   #responded = false;
   #done = false;
-  /** The balancer's per-request context (hash value, failed addresses), made on first pick. */
-  #peer: PeerContext | undefined;
-  /** Cookie hashing without the cookie: the Set-Cookie Kong adds to the response. */
-  #setCookie: string | undefined;
   #upstreamLatency: number | undefined;
   #upstreamStartedAt = 0;
   /** The first body chunk of the current read, not written yet (latin1: byte for byte). */
@@ -98,7 +97,8 @@ export class ProxyExchange implements ExchangeSink {
     this.#res = res;
     this.#x = x;
     this.#hasBody = x.headers.chunked || x.headers.contentLength > 0;
-    this.#triesLeft = x.target.service.retries;
+    // The hash input is made only for consistent-hashing upstreams, on the first pick.
+    this.#attempts = new PeerAttempts(x.target, ctx.hooks, x.target.balancer?.hashSettings === undefined ? undefined : () => this.#hashRequest());
     watchClientSocket(req.socket, this);
   }
 
@@ -107,27 +107,21 @@ export class ProxyExchange implements ExchangeSink {
     this.#attempt(false);
   }
 
+  /** `sameAddress`: a reused keep-alive connection went stale, so the same peer is tried again. */
   #attempt(sameAddress: boolean): void {
     const t = this.#x.target;
-    const preserveHost = t.route.preserve_host && this.#x.headers.host !== undefined;
-    if (t.balancer !== undefined) {
-      if (!sameAddress) {
-        const address = t.balancer.getPeer((this.#peer ??= this.#peerContext(t.balancer)));
-        if (address === undefined) {
-          this.#fail('NO_PEER');
-          return;
-        }
-        this.#address = address;
+    if (!sameAddress) {
+      const peer = this.#attempts.pick();
+      if (peer === undefined) {
+        this.#fail('NO_PEER');
+        return;
       }
-      const address = this.#address!;
-      this.#hostHeader = preserveHost ? this.#x.headers.host! : addressHostHeader(t.upstream!, address, t.service.protocol);
-      this.#upstreamStartedAt = performance.now();
-      this.#ctx.pool.acquire(address, t.tls, t.service.connect_timeout, this, sameAddress, t.tls && serverNameFor(this.#hostHeader));
-    } else {
-      this.#hostHeader = preserveHost ? this.#x.headers.host! : t.endpointHostHeader;
-      this.#upstreamStartedAt = performance.now();
-      this.#ctx.pool.acquire(t.endpoint!, t.tls, t.service.connect_timeout, this, sameAddress, t.tls && serverNameFor(this.#hostHeader));
+      this.#peer = peer;
+      if (t.route.preserve_host && this.#x.headers.host !== undefined) this.#hostHeader = this.#x.headers.host;
+      else this.#hostHeader = t.upstream !== undefined ? addressHostHeader(t.upstream, peer, t.service.protocol) : t.endpointHostHeader;
     }
+    this.#upstreamStartedAt = performance.now();
+    this.#ctx.pool.acquire(this.#peer!, t.tls, t.service.connect_timeout, this, sameAddress, t.tls && serverNameFor(this.#hostHeader));
   }
 
   onUpstreamConnected(conn: UpstreamConnection): void {
@@ -185,8 +179,7 @@ export class ProxyExchange implements ExchangeSink {
 
   onResponseHead(status: number, statusMessage: string, raw: string[]): number {
     this.#responded = true;
-    const t = this.#x.target;
-    if (t.upstream !== undefined) this.#ctx.hooks.onAttempt?.(t.upstream, this.#address!, status, false);
+    this.#attempts.answered(status);
     const now = performance.now();
     this.#upstreamLatency = now - this.#upstreamStartedAt;
     let headers: string[] = [];
@@ -213,7 +206,8 @@ export class ProxyExchange implements ExchangeSink {
       'X-Kong-Proxy-Latency', String(Math.round(this.#upstreamStartedAt - this.#x.startedAt)),
       'X-Kong-Request-Id', this.#x.requestId,
     );
-    if (this.#setCookie !== undefined) headers.push('Set-Cookie', this.#setCookie);
+    const setCookie = this.#attempts.setCookie;
+    if (setCookie !== undefined) headers.push('Set-Cookie', setCookie);
     this.#res.writeHead(status, statusMessage, headers);
     return this.#req.method === 'HEAD' ? 1 : 0;
   }
@@ -292,22 +286,12 @@ export class ProxyExchange implements ExchangeSink {
       this.#attempt(true);
       return;
     }
-    const canRetry = this.#triesLeft > 0 && !this.#bodyStarted;
-    const t = this.#x.target;
-    if (t.upstream !== undefined) this.#ctx.hooks.onAttempt?.(t.upstream, this.#address!, timedOut ? 'timeout' : 'tcp_failure', canRetry);
-    if (canRetry) {
-      this.#triesLeft--;
-      if (this.#address !== undefined && t.balancer !== undefined) {
-        t.balancer.release(this.#address);
-        // least-connections and latency skip the addresses this request already failed on.
-        const failed = this.#peer?.failed ?? new Set<Address>();
-        failed.add(this.#address);
-        this.#peer = { ...this.#peer, failed };
-      }
+    // Once the body has started flowing the request cannot be sent again.
+    if (this.#attempts.failed(timedOut ? 'timeout' : 'tcp_failure', !this.#bodyStarted)) {
       this.#attempt(false);
       return;
     }
-    // nginx: a timeout is 504, a refused/reset/invalid upstream is 502 (kong.md §3.8).
+    // nginx: a timeout is 504, a refused/reset/invalid upstream is 502.
     this.#fail(timedOut ? 'UPSTREAM_TIMEOUT' : 'BAD_GATEWAY');
   }
 
@@ -320,26 +304,21 @@ export class ProxyExchange implements ExchangeSink {
   #finish(clientClosed = false): void {
     this.#done = true;
     // The latency algorithm's sample: connect + response time, for attempts that got one.
-    if (this.#address !== undefined) {
-      this.#x.target.balancer?.release(this.#address, this.#responded ? performance.now() - this.#upstreamStartedAt : undefined);
-    }
+    this.#attempts.release(this.#responded ? performance.now() - this.#upstreamStartedAt : undefined);
     // nginx logs 499 for a request whose client closed the connection first.
     if (this.#ctx.hooks.onRequestDone !== undefined) this.#report(clientClosed ? 499 : this.#res.statusCode);
   }
 
-  #peerContext(balancer: Balancer): PeerContext {
-    const settings = balancer.hashSettings;
-    if (settings === undefined) return NO_PEER_CONTEXT;
+  #hashRequest(): HashRequest {
     const x = this.#x;
-    const hashed = hashValueFor(settings, {
+    return {
       clientIp: this.#req.socket.remoteAddress ?? '',
       headers: this.#req.headers,
       path: x.path ?? '/',
       query: x.query ?? '',
       captures: x.captures,
-    });
-    this.#setCookie = hashed.setCookie;
-    return { hashValue: hashed.value };
+      consumerId: x.consumerId,
+    };
   }
 
   /** Metrics and the access log: once per request, only when a hook wants it. */
@@ -354,7 +333,7 @@ export class ProxyExchange implements ExchangeSink {
       source: this.#responded ? 'upstream' : 'kong',
       service: x.target.service,
       route: x.target.route,
-      upstreamAddress: this.#address?.key,
+      upstreamAddress: this.#attempts.address?.key,
       proxyLatencyMs: this.#upstreamStartedAt === 0 ? undefined : this.#upstreamStartedAt - x.startedAt,
       upstreamLatencyMs: this.#upstreamLatency,
       totalMs: performance.now() - x.startedAt,

@@ -15,7 +15,7 @@ export type ProxyRoute = {
   readonly balancer: Balancer | undefined;
   /** service.host:port when no upstream has that name. */
   readonly endpoint: UpstreamEndpoint | undefined;
-  /** The Host header for `endpoint` (kong.md §3.9). */
+  /** The Host header for `endpoint` (Kong balancer/init.lua set_host_header). */
   readonly endpointHostHeader: string;
   /** Set for https services. */
   readonly tls: UpstreamTls | undefined;
@@ -33,7 +33,7 @@ export function hostHeaderFor(host: string, port: number, scheme: string): strin
 }
 
 /** The Host header for an attempt on a balancer address: upstream.host_header, else the address host. */
-export function addressHostHeader(upstream: Upstream, address: Address, scheme: string): string {
+export function addressHostHeader(upstream: Upstream, address: Pick<Address, 'host' | 'port'>, scheme: string): string {
   const header = upstream.host_header;
   // A host_header that carries its own port is used as written.
   if (header !== null && /:\d+$/.test(header)) return header;

@@ -1,12 +1,13 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, rootCertificates } from 'node:tls';
-import type { Address } from '../balancer/index.ts';
+import { PeerAttempts } from '../proxy/peer-attempts.ts';
 import type { ProxyHooks } from '../proxy/proxy-hooks.ts';
 import type { StreamTarget } from './stream-target.ts';
 
 /** How a connection to the target ended up. */
 export type ConnectResult =
-  | { readonly ok: true; readonly socket: Socket; readonly address: Address | undefined }
+  /** `attempts.release()` once the relay is over: least-connections counts the connection until then. */
+  | { readonly ok: true; readonly socket: Socket; readonly attempts: PeerAttempts }
   /** `no_peer`: the balancer is unhealthy or has no available address (Kong: 503). */
   | { readonly ok: false; readonly reason: 'no_peer' | 'tcp_failure' | 'timeout' | 'aborted' };
 
@@ -14,6 +15,8 @@ type Attempt = 'ok' | 'tcp_failure' | 'timeout' | 'aborted';
 
 export type ConnectOptions = {
   readonly hooks: ProxyHooks;
+  /** The client address: what an upstream with `hash_on: ip` hashes (the only input a stream has). */
+  readonly clientIp: string;
   /** Extra trusted CAs (PEM) for `tls` services that verify the target. */
   readonly trustedCa?: readonly string[] | undefined;
   /** Aborted when the client goes away while connecting. */
@@ -67,37 +70,27 @@ function connectOnce(target: StreamTarget, host: string, port: number, options: 
 }
 
 /**
- * Connects a stream connection to its target as a request is sent: a peer from the upstream's
- * balancer, and on a connect error or timeout another peer, up to `service.retries` more times
- * (nginx proxy_next_upstream error timeout, kong.md §3.8). Every attempt on a balancer address
- * is told to `hooks.onAttempt`: failures as `tcp_failure`/`timeout` with `retried` set when
- * another attempt follows (kong.md §4.4), a connect as 200 (nginx stream `$status` 200).
+ * Connects a stream connection to its target as a request is sent, with the same PeerAttempts
+ * as HTTP and gRPC: a peer from the upstream's balancer (hashing the client address for
+ * `hash_on: ip`), and on a connect error or timeout another peer, skipping the failed one, up
+ * to `service.retries` more times (nginx proxy_next_upstream error timeout). Failures are
+ * reported as `tcp_failure`/`timeout` with `retried` set when another attempt follows, a
+ * connect as 200 (nginx stream `$status`); docs/gateway-config.md, stream services.
  */
 export async function connectTarget(target: StreamTarget, options: ConnectOptions): Promise<ConnectResult> {
-  let triesLeft = target.service.retries;
+  const attempts = new PeerAttempts(target, options.hooks, () => ({ clientIp: options.clientIp }));
   for (;;) {
-    let address: Address | undefined;
-    let host: string;
-    let port: number;
-    if (target.balancer !== undefined) {
-      address = target.balancer.getPeer();
-      if (address === undefined) return { ok: false, reason: 'no_peer' };
-      host = address.host;
-      port = address.port;
-    } else {
-      host = target.endpoint!.host;
-      port = target.endpoint!.port;
-    }
-    const { attempt, socket } = await connectOnce(target, host, port, options);
+    const peer = attempts.pick();
+    if (peer === undefined) return { ok: false, reason: 'no_peer' };
+    const { attempt, socket } = await connectOnce(target, peer.host, peer.port, options);
     if (attempt === 'ok') {
-      if (address !== undefined && target.upstream !== undefined) options.hooks.onAttempt?.(target.upstream, address, 200, false);
-      return { ok: true, socket, address };
+      attempts.answered(200);
+      return { ok: true, socket, attempts };
     }
-    if (address !== undefined) target.balancer!.release(address);
-    if (attempt === 'aborted') return { ok: false, reason: 'aborted' };
-    const retry = triesLeft > 0;
-    if (address !== undefined && target.upstream !== undefined) options.hooks.onAttempt?.(target.upstream, address, attempt, retry);
-    if (!retry) return { ok: false, reason: attempt };
-    triesLeft--;
+    if (attempt === 'aborted') {
+      attempts.release();
+      return { ok: false, reason: 'aborted' };
+    }
+    if (!attempts.failed(attempt)) return { ok: false, reason: attempt };
   }
 }

@@ -170,7 +170,7 @@ export class StreamProxy {
     const abort = new AbortController();
     const onGone = (): void => abort.abort();
     raw.once('close', onGone);
-    void connectTarget(target, { hooks: this.#deps.hooks ?? {}, trustedCa: this.#deps.trustedCa, signal: abort.signal }).then((result) => {
+    void connectTarget(target, { hooks: this.#deps.hooks ?? {}, clientIp: request.sourceIp, trustedCa: this.#deps.trustedCa, signal: abort.signal }).then((result) => {
       raw.off('close', onGone);
       if (!result.ok) {
         if (result.reason === 'aborted') return;
@@ -183,10 +183,8 @@ export class StreamProxy {
       }
       const upstream = result.socket;
       this.#sockets.add(upstream);
-      let released = false;
       const release = (): void => {
-        if (!released && result.address !== undefined) target.balancer?.release(result.address);
-        released = true;
+        result.attempts.release();
         this.#sockets.delete(upstream);
       };
       // An error or an idle timeout cuts both sides; a close lets the other side finish writing.
