@@ -3,7 +3,7 @@ import { envelopeExpiredMail } from '../mail/templates/envelope-expired-mail.ts'
 import { envelopeReminderMail } from '../mail/templates/envelope-reminder-mail.ts';
 import { expirationWarningMail } from '../mail/templates/expiration-warning-mail.ts';
 import { notificationOf } from '../domain/notification/envelope-notification.ts';
-import type { NotificationMails } from './notification-step.ts';
+import type { NotificationMails } from '../domain/notification/notification-step.ts';
 
 /** The scheduler's mails, with signing links on PUBLIC_URL. */
 export function buildNotificationMails(publicUrl: string): NotificationMails {

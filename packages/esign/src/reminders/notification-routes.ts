@@ -4,7 +4,7 @@ import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import { notificationOf } from '../domain/notification/envelope-notification.ts';
 import { parseNotificationRequest } from '../wire/parse-notification.ts';
 import { toWireNotification } from '../wire/to-wire-notification.ts';
-import { updateNotificationSettings } from './update-notification-settings.ts';
+import { updateNotificationSettings } from '../domain/notification/update-notification-settings.ts';
 
 type EnvelopeParams = { accountId: string; envelopeId: string };
 

@@ -5,9 +5,9 @@ import type { Notification } from '../domain/envelope/ports.ts';
 import { EsignError } from '../errors.ts';
 import { API_DEFAULT_SETTINGS } from '../domain/notification/envelope-notification.ts';
 import { DAY_MS } from '../domain/notification/notification-schedule.ts';
-import { resendPending } from './resend-envelope.ts';
-import { withEmail } from './update-envelope-email.ts';
-import { withNotificationSettings } from './update-notification-settings.ts';
+import { resendPending } from '../domain/envelope/resend-envelope.ts';
+import { withEmail } from '../domain/envelope/update-envelope-email.ts';
+import { withNotificationSettings } from '../domain/notification/update-notification-settings.ts';
 
 const SENT = new Date('2026-03-01T10:00:00.000Z');
 const signer = (recipientId: string, overrides: Partial<Recipient> = {}): Recipient =>

@@ -2,7 +2,7 @@ import { PollingLoop } from '../background/polling-loop.ts';
 import type { Clock, EnvelopeStore } from '../domain/envelope/ports.ts';
 import { envelopeWrite } from '../domain/envelope/envelope-write.ts';
 import type { NotificationRepository } from '../store/notification-repository.ts';
-import { notificationStep, type NotificationStepDeps } from './notification-step.ts';
+import { notificationStep, type NotificationStepDeps } from '../domain/notification/notification-step.ts';
 
 export type ReminderSchedulerOptions = NotificationStepDeps & {
   readonly store: Pick<EnvelopeStore, 'find' | 'update'>;

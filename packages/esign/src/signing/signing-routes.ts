@@ -11,8 +11,8 @@ import { signerAccess, type SignerAccess } from '../domain/signing/signer-access
 import { declineSigning, finishSigning, recordView } from '../domain/signing/signing-changes.ts';
 import { EsignError } from '../errors.ts';
 import { envelopeDeclinedMail } from '../mail/templates/envelope-declined-mail.ts';
-import { loadUnexpired } from '../reminders/load-unexpired.ts';
-import { EXPIRED_VOIDED_REASON, type NotificationStepDeps } from '../reminders/notification-step.ts';
+import { loadUnexpired } from '../domain/notification/load-unexpired.ts';
+import { EXPIRED_VOIDED_REASON, type NotificationStepDeps } from '../domain/notification/notification-step.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EsignError } from '../errors.ts';
 import { API_DEFAULT_SETTINGS } from '../domain/notification/envelope-notification.ts';
-import { applyNotificationRequest, DEFAULT_REMINDER_DELAY_DAYS, parseNotificationRequest } from './parse-notification.ts';
+import { applyNotificationRequest, DEFAULT_REMINDER_DELAY_DAYS } from '../domain/notification/notification-request.ts';
+import { parseNotificationRequest } from './parse-notification.ts';
 import { toWireNotification } from './to-wire-notification.ts';
 
 const atCreate = (wire: unknown) => applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(wire));

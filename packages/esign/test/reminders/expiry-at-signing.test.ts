@@ -9,7 +9,7 @@ import type { EnvelopeChange } from '../../src/domain/envelope/ports.ts';
 import { applySigningChange } from '../../src/domain/signing/apply-signing-change.ts';
 import { finishSigning } from '../../src/domain/signing/signing-changes.ts';
 import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
-import { expiryIfDue } from '../../src/reminders/notification-step.ts';
+import { expiryIfDue } from '../../src/domain/notification/notification-step.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { SigningRepository } from '../../src/store/signing-repository.ts';

@@ -4,7 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { after, before, test, type TestContext } from 'node:test';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
-import type { NotificationMails } from '../../src/reminders/notification-step.ts';
+import type { NotificationMails } from '../../src/domain/notification/notification-step.ts';
 import { ReminderScheduler } from '../../src/reminders/reminder-scheduler.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import { NotificationRepository } from '../../src/store/notification-repository.ts';

@@ -5,7 +5,7 @@ import { after, before, test, type TestContext } from 'node:test';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import type { EnvelopeStore } from '../../src/domain/envelope/ports.ts';
 import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
-import { notificationStep } from '../../src/reminders/notification-step.ts';
+import { notificationStep } from '../../src/domain/notification/notification-step.ts';
 import { ReminderScheduler } from '../../src/reminders/reminder-scheduler.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import { openDatabase, type Db, type DatabaseLocation } from '../../src/store/index.ts';

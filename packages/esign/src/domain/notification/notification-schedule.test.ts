@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { Envelope, Recipient } from '../envelope/envelope.ts';
 import { API_DEFAULT_SETTINGS, type NotificationSettings } from './envelope-notification.ts';
 import { DAY_MS, dueWork, expirationWarningAt, expiresAt, nextDueAt, reminderDueAt } from './notification-schedule.ts';
-import { EXPIRED_VOIDED_REASON, notificationStep, type NotificationStepDeps } from '../../reminders/notification-step.ts';
+import { EXPIRED_VOIDED_REASON, notificationStep, type NotificationStepDeps } from './notification-step.ts';
 
 const SENT = new Date('2026-03-01T10:00:00.000Z');
 const at = (days: number, ms = 0) => new Date(SENT.getTime() + days * DAY_MS + ms);

@@ -7,8 +7,9 @@ import { completionProblemMessage, type CompletionProblem } from '../../domain/s
 import { sendEnvelope } from '../../domain/envelope/send-envelope.ts';
 import { voidEnvelope } from '../../domain/envelope/void-envelope.ts';
 import { EsignError } from '../../errors.ts';
-import { resendEnvelope } from '../../reminders/resend-envelope.ts';
-import { parseEnvelopeEmailUpdate, updateEnvelopeEmail } from '../../reminders/update-envelope-email.ts';
+import { resendEnvelope } from '../../domain/envelope/resend-envelope.ts';
+import { updateEnvelopeEmail } from '../../domain/envelope/update-envelope-email.ts';
+import { parseEnvelopeEmailUpdate } from '../../wire/parse-envelope-email-update.ts';
 import { parseEnvelopeDefinition } from './parse-envelope-definition.ts';
 import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
 import { parseStatusChangesQuery, type RawQuery } from './parse-status-changes-query.ts';

@@ -1,7 +1,8 @@
 import { normalizeExtension, SUPPORTED_EXTENSIONS } from '@signet/pdf';
 import { parseEventNotification } from '../../wire/parse-event-notification.ts';
 import { API_DEFAULT_SETTINGS } from '../../domain/notification/envelope-notification.ts';
-import { applyNotificationRequest, parseNotificationRequest } from '../../wire/parse-notification.ts';
+import { applyNotificationRequest } from '../../domain/notification/notification-request.ts';
+import { parseNotificationRequest } from '../../wire/parse-notification.ts';
 import { normalizeEmail } from '../../domain/email-address.ts';
 import type { AnchorSpec, AnchorUnits } from '../../domain/envelope/envelope.ts';
 import type { DocumentDraft, EnvelopeDraft, RecipientDraft, SignHereDraft } from '../../domain/envelope/envelope-draft.ts';
@@ -65,7 +66,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   const emailBlurb = root.field('emailBlurb').optionalString(10_000);
   // Connect: the envelope's own webhook; the SSRF rules run in the route.
   const eventNotification = parseEventNotification(root.field('eventNotification'));
-  // Reminders and expiration: DocuSign's rules and our defaults in reminders/parse-notification.ts.
+  // Reminders and expiration: DocuSign's rules and our defaults in domain/notification/notification-request.ts.
   const notificationField = root.field('notification');
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
   return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}) };

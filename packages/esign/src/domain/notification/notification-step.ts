@@ -1,11 +1,11 @@
-import { assertEnvelopeTransition } from '../domain/envelope/envelope-transitions.ts';
-import type { Envelope, Recipient } from '../domain/envelope/envelope.ts';
-import type { EnvelopeChange, EnvelopeDeps, Random, SigningTokenRecord } from '../domain/envelope/ports.ts';
-import { newSigningLink } from '../domain/envelope/signing-links.ts';
-import type { AuditEvent } from '../domain/signing/audit-event.ts';
-import type { MailMessage } from '../domain/mail/mail-message.ts';
-import { notificationOf, type ReminderProgress } from '../domain/notification/envelope-notification.ts';
-import { dueWork } from '../domain/notification/notification-schedule.ts';
+import { assertEnvelopeTransition } from '../envelope/envelope-transitions.ts';
+import type { Envelope, Recipient } from '../envelope/envelope.ts';
+import type { EnvelopeChange, EnvelopeDeps, Random, SigningTokenRecord } from '../envelope/ports.ts';
+import { newSigningLink } from '../envelope/signing-links.ts';
+import type { AuditEvent } from '../signing/audit-event.ts';
+import type { MailMessage } from '../mail/mail-message.ts';
+import { notificationOf, type ReminderProgress } from './envelope-notification.ts';
+import { dueWork } from './notification-schedule.ts';
 
 /**
  * DocuSign's void reason for an expired envelope: "If the document expired, the void reason

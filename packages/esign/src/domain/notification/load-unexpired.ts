@@ -1,7 +1,7 @@
-import type { Envelope } from '../domain/envelope/envelope.ts';
-import { getEnvelope } from '../domain/envelope/get-envelope.ts';
-import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
-import { applySigningChange } from '../domain/signing/apply-signing-change.ts';
+import type { Envelope } from '../envelope/envelope.ts';
+import { getEnvelope } from '../envelope/get-envelope.ts';
+import type { EnvelopeDeps } from '../envelope/ports.ts';
+import { applySigningChange } from '../signing/apply-signing-change.ts';
 import { expiryIfDue, type NotificationStepDeps } from './notification-step.ts';
 
 /**

@@ -1,21 +1,11 @@
-import type { Envelope } from '../domain/envelope/envelope.ts';
-import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
-import { updateEnvelope } from '../domain/envelope/update-envelope.ts';
-import { EsignError } from '../errors.ts';
-import { WireReader } from '../wire/wire-reader.ts';
-import { isInProcess } from '../domain/notification/notification-schedule.ts';
+import type { Envelope } from './envelope.ts';
+import type { EnvelopeDeps } from './ports.ts';
+import { updateEnvelope } from './update-envelope.ts';
+import { EsignError } from '../../errors.ts';
+import { isInProcess } from '../notification/notification-schedule.ts';
 
 /** A new subject and/or message for the envelope's mails. */
 export type EnvelopeEmailUpdate = { readonly emailSubject?: string; readonly emailBlurb?: string };
-
-/** The emailSubject / emailBlurb of an Envelopes::update body (same limits as at create). */
-export function parseEnvelopeEmailUpdate(body: unknown): EnvelopeEmailUpdate {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
-  const root = new WireReader('', body);
-  const emailSubject = root.field('emailSubject').optionalString(100);
-  const emailBlurb = root.field('emailBlurb').optionalString(10_000);
-  return { ...(emailSubject !== undefined ? { emailSubject } : {}), ...(emailBlurb !== undefined ? { emailBlurb } : {}) };
-}
 
 /**
  * Applies a new subject/message to a draft or an envelope in process. The mails already sent

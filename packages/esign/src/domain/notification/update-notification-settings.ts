@@ -1,10 +1,10 @@
-import type { Envelope } from '../domain/envelope/envelope.ts';
-import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
-import { updateEnvelope } from '../domain/envelope/update-envelope.ts';
-import { EsignError } from '../errors.ts';
-import { notificationOf } from '../domain/notification/envelope-notification.ts';
-import { expiresAt, isInProcess } from '../domain/notification/notification-schedule.ts';
-import { applyNotificationRequest, type NotificationRequest } from '../wire/parse-notification.ts';
+import type { Envelope } from '../envelope/envelope.ts';
+import type { EnvelopeDeps } from '../envelope/ports.ts';
+import { updateEnvelope } from '../envelope/update-envelope.ts';
+import { EsignError } from '../../errors.ts';
+import { notificationOf } from './envelope-notification.ts';
+import { expiresAt, isInProcess } from './notification-schedule.ts';
+import { applyNotificationRequest, type NotificationRequest } from './notification-request.ts';
 
 /**
  * The pure part of updateNotificationSettings: new settings on a draft or an envelope in

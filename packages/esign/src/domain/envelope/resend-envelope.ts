@@ -1,10 +1,10 @@
-import type { Envelope } from '../domain/envelope/envelope.ts';
-import type { EnvelopeChange, EnvelopeDeps, SigningTokenRecord } from '../domain/envelope/ports.ts';
-import { newSigningLink } from '../domain/envelope/signing-links.ts';
-import { updateEnvelope } from '../domain/envelope/update-envelope.ts';
-import type { AuditEvent } from '../domain/signing/audit-event.ts';
-import { EsignError } from '../errors.ts';
-import { isInProcess, pendingSigners } from '../domain/notification/notification-schedule.ts';
+import type { Envelope } from './envelope.ts';
+import type { EnvelopeChange, EnvelopeDeps, SigningTokenRecord } from './ports.ts';
+import { newSigningLink } from './signing-links.ts';
+import { updateEnvelope } from './update-envelope.ts';
+import type { AuditEvent } from '../signing/audit-event.ts';
+import { EsignError } from '../../errors.ts';
+import { isInProcess, pendingSigners } from '../notification/notification-schedule.ts';
 import { withEmail, type EnvelopeEmailUpdate } from './update-envelope-email.ts';
 
 /**
