@@ -3,7 +3,7 @@ import type { HealthOutcome } from '../health/health-checker.ts';
 import type { InternalHealth } from '../health/target-state.ts';
 
 // Messages between a node's primary (which holds the health state, Kong's shm) and its workers
-// (which mirror it, Kong's per-worker balancers fed by worker events; kong.md §4.5). Tagged so
+// (which mirror it, Kong's per-worker balancers fed by worker events; docs/gateway-health.md). Tagged so
 // they share node:cluster's IPC channel with other messages.
 export const HEALTH_TAG = 'signet:health';
 

@@ -66,7 +66,7 @@ test('workers mirror the primary; a set from one worker resets the counters for 
     execArgv: ['--import', 'tsx'],
   });
   const primary = new LocalHealth();
-  // Here the workers bring the configuration; cli/start.ts loads it in the primary instead.
+  // Here the workers bring the configuration; cluster/primary.ts loads it in the primary instead.
   const detach = serveWorkerHealth(primary, clusterWorkerHub(), { loadFromWorkers: true });
   const workers = [await TestWorker.fork(), await TestWorker.fork()];
   t.after(async () => {

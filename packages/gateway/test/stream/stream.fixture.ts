@@ -72,7 +72,7 @@ export type StreamGateway = {
   readonly events: StreamEvent[];
 };
 
-/** A StreamProxy with a plain and an ssl listener on 127.0.0.1:0, wired to health as cli/start.ts wires the HTTP proxy. */
+/** A StreamProxy with a plain and an ssl listener on 127.0.0.1:0, wired to health as cluster/start-data-plane.ts wires the proxy. */
 export async function startStreamGateway(
   t: TestContext,
   snapshot: Snapshot,

@@ -1,0 +1,14 @@
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config.ts';
+
+/** What every process layout (single, primary, worker) starts from: validated once by the cli. */
+export type NodeStart = {
+  readonly config: GatewayConfig;
+  readonly log: Logger;
+  /** REDIS_URL: operator health events shared across nodes; undefined → this node only. */
+  readonly redisUrl: string | undefined;
+  /** Started by npm start's supervisor: stop when it is gone. */
+  readonly supervised: boolean;
+  /** KONG_PROXY_ACCESS_LOG set to anything but `off`: one JSON line per request on stdout. */
+  readonly accessLog: boolean;
+};

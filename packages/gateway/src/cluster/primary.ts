@@ -1,0 +1,96 @@
+import cluster from 'node:cluster';
+import { randomUUID } from 'node:crypto';
+import type { Snapshot } from '../declarative/types.ts';
+import { addMetricsStates, emptyMetricsState, type MetricsState } from '../metrics/index.ts';
+import { CONFIG_TAG, isConfigMessage, type ConfigMessage } from './config-messages.ts';
+import { listenUrl } from './listen-url.ts';
+import { localHealthFor } from './local-health-for.ts';
+import { isMetricsMessage } from './metrics-messages.ts';
+import type { NodeStart } from './node-start.ts';
+import { serveWorkerHealth } from './serve-worker-health.ts';
+import { startAdmin } from './start-admin.ts';
+import { stopSignal } from './stop-signal.ts';
+import { clusterWorkerHub } from './worker-hub.ts';
+
+/**
+ * The node:cluster primary: owns the configuration (kong.yml, then POST /config), the admin
+ * API, the health state and its active probes; forks `config.workers` proxy workers, hands
+ * them the configuration and the health state over IPC (config-messages.ts,
+ * health-messages.ts), sums their metrics (metrics-messages.ts) and replaces a worker that
+ * dies. On a stop signal the workers finish in-flight requests, then exit.
+ */
+export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<number> {
+  const { config, log } = start;
+  const nodeId = randomUUID();
+  const health = localHealthFor(start.redisUrl, nodeId, log);
+  health.load(snapshot);
+  const hub = clusterWorkerHub();
+  const detachHealth = serveWorkerHealth(health, hub);
+  let current = snapshot;
+  let stopping = false;
+  const ready = new Set<number>();
+  let announced = false;
+  const stopped = stopSignal(start.supervised);
+
+  const workerMetrics = new Map<number, MetricsState>();
+  const offMessages = hub.onMessage((workerId, message) => {
+    if (isMetricsMessage(message)) workerMetrics.set(workerId, message.state);
+    if (!isConfigMessage(message)) return;
+    if (message.k === 'request') {
+      hub.send(workerId, { tag: CONFIG_TAG, k: 'snapshot', snapshot: current } satisfies ConfigMessage);
+    } else if (message.k === 'ready') {
+      ready.add(workerId);
+      if (!announced && ready.size === config.workers) {
+        announced = true;
+        for (const a of message.addresses) log.info({ url: listenUrl(a) }, `proxy listening on ${listenUrl(a)}`);
+        log.info({ workers: config.workers }, 'gateway started');
+      }
+    }
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    ready.delete(worker.id);
+    // A dead worker's connections are gone; its counters are kept (they were served).
+    const last = workerMetrics.get(worker.id);
+    if (last !== undefined) last.activeConnections = 0;
+    if (stopping) return;
+    // A worker died on its own: replace it, as nginx's master does.
+    log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
+    cluster.fork();
+  });
+  // node's default round-robin hand-off of connections is kept: letting workers accept on the
+  // shared socket (NODE_CLUSTER_SCHED_POLICY=none) costs less CPU per new connection but spreads
+  // connections unevenly, and measured slower keep-alive and close (docs/benchmarks.md).
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+
+  const closeAdmin = await startAdmin(config, {
+    snapshot: () => current,
+    applyConfig: (s) => {
+      current = s;
+      health.load(s);
+      hub.broadcast({ tag: CONFIG_TAG, k: 'snapshot', snapshot: s } satisfies ConfigMessage);
+      log.info({ hash: s.hash }, 'configuration loaded');
+    },
+    health,
+    nodeId,
+    pids: () => ({ master: process.pid, workers: Object.values(cluster.workers ?? {}).map((w) => w?.process.pid ?? 0) }),
+    metrics: () => [...workerMetrics.values()].reduce(addMetricsStates, emptyMetricsState()),
+  }, log);
+
+  const signal = await stopped;
+  stopping = true;
+  log.info({ signal }, 'stopping');
+  await closeAdmin();
+  const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+  await Promise.all(workers.map((w) => new Promise<void>((resolve) => {
+    if (w.isDead()) return resolve();
+    w.once('exit', () => resolve());
+    // disconnect(): the worker closes its listeners, finishes in-flight requests, then exits.
+    w.disconnect();
+    setTimeout(() => w.process.kill('SIGKILL'), config.shutdownGraceMs + 2000).unref();
+  })));
+  offMessages();
+  detachHealth();
+  await health.close();
+  log.info('stopped');
+  return 0;
+}

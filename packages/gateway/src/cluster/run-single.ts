@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import type { Snapshot } from '../declarative/types.ts';
+import { listenUrl } from './listen-url.ts';
+import { localHealthFor } from './local-health-for.ts';
+import type { NodeStart } from './node-start.ts';
+import { startAdmin } from './start-admin.ts';
+import { startDataPlane } from './start-data-plane.ts';
+import { stopSignal } from './stop-signal.ts';
+
+/** --workers 1: proxy, admin API and health state in this one process, until a stop signal. */
+export async function runSingle(start: NodeStart, snapshot: Snapshot): Promise<number> {
+  const { config, log } = start;
+  const nodeId = randomUUID();
+  const health = localHealthFor(start.redisUrl, nodeId, log);
+  health.load(snapshot);
+  const { gateway, metrics } = await startDataPlane(start, snapshot, health);
+  const stopped = stopSignal(start.supervised);
+  for (const a of await gateway.listen()) log.info({ url: listenUrl(a) }, `proxy listening on ${listenUrl(a)}`);
+  const closeAdmin = await startAdmin(config, {
+    snapshot: () => gateway.runtime.state.snapshot,
+    applyConfig: (s) => {
+      health.load(s);
+      gateway.runtime.load(s);
+      log.info({ hash: s.hash }, 'configuration loaded');
+    },
+    health,
+    nodeId,
+    pids: () => ({ master: process.pid, workers: [process.pid] }),
+    metrics: () => metrics.state(),
+  }, log);
+  log.info({ workers: 1 }, 'gateway started');
+  const signal = await stopped;
+  log.info({ signal }, 'stopping');
+  await closeAdmin();
+  await gateway.close();
+  await health.close();
+  log.info('stopped');
+  return 0;
+}

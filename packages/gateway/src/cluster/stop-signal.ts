@@ -1,0 +1,20 @@
+import { stopWithParent } from '@signet/kit';
+
+/**
+ * Resolves on the first SIGTERM or SIGINT, or, when started by npm start's supervisor
+ * (SIGNET_STOP_WITH_PARENT=1, checked at start), when the supervisor is gone.
+ */
+export function stopSignal(supervised: boolean): Promise<string> {
+  return new Promise((resolve) => {
+    let release = () => {};
+    const on = (signal: string) => {
+      process.off('SIGTERM', on);
+      process.off('SIGINT', on);
+      release();
+      resolve(signal);
+    };
+    process.on('SIGTERM', on);
+    process.on('SIGINT', on);
+    if (supervised) release = stopWithParent(() => on('supervisor gone'));
+  });
+}

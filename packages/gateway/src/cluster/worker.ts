@@ -1,0 +1,47 @@
+import type { Snapshot } from '../declarative/types.ts';
+import { CONFIG_TAG, isConfigMessage, type ConfigMessage } from './config-messages.ts';
+import { METRICS_PUSH_MS, METRICS_TAG, type MetricsMessage } from './metrics-messages.ts';
+import type { NodeStart } from './node-start.ts';
+import { startDataPlane } from './start-data-plane.ts';
+import { WorkerHealth } from './worker-health.ts';
+import { processPrimaryPort } from './worker-hub.ts';
+
+/**
+ * A node:cluster worker: asks the primary for the configuration, serves the proxy listeners
+ * with a mirror of the primary's health state, follows every reload, pushes its metrics, and
+ * stops when the primary disconnects it (after finishing in-flight requests).
+ */
+export async function runWorker(start: NodeStart): Promise<number> {
+  const port = processPrimaryPort();
+  const health = new WorkerHealth(port);
+  const first = new Promise<Snapshot>((resolve) => {
+    const off = port.onMessage((m) => {
+      if (isConfigMessage(m) && m.k === 'snapshot') {
+        off();
+        resolve(m.snapshot);
+      }
+    });
+  });
+  port.send({ tag: CONFIG_TAG, k: 'request' } satisfies ConfigMessage);
+  const snapshot = await first;
+  health.load(snapshot);
+  const { gateway, metrics } = await startDataPlane(start, snapshot, health);
+  port.onMessage((m) => {
+    if (isConfigMessage(m) && m.k === 'snapshot') {
+      health.load(m.snapshot);
+      gateway.runtime.load(m.snapshot);
+    }
+  });
+  const addresses = await gateway.listen();
+  port.send({ tag: CONFIG_TAG, k: 'ready', addresses } satisfies ConfigMessage);
+  const pushMetrics = setInterval(() => port.send({ tag: METRICS_TAG, state: metrics.state() } satisfies MetricsMessage), METRICS_PUSH_MS);
+  pushMetrics.unref();
+  // The primary decides when workers stop (disconnect); signals to the group are its to handle.
+  process.on('SIGINT', () => undefined);
+  process.on('SIGTERM', () => process.disconnect());
+  await new Promise<void>((resolve) => process.once('disconnect', () => resolve()));
+  clearInterval(pushMetrics);
+  await gateway.close();
+  await health.close();
+  return 0;
+}
