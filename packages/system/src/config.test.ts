@@ -18,6 +18,7 @@ test('defaults: the architecture\'s ports, var/ under the repo, PUBLIC_URL throu
     esignPorts: [3001, 3002],
     logFormat: 'pretty',
     logHealthProbes: false,
+    restartBackoff: { initialMs: 1000, maxMs: 30_000 },
     adminToken: undefined,
   });
 });
@@ -60,4 +61,10 @@ test('GATEWAY_KONG_YML names the kong.yml to render; a missing file stops start'
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('RESTART_BACKOFF_INITIAL_MS and RESTART_BACKOFF_MAX_MS set the supervisor\'s backoff; bad values are named', () => {
+  assert.deepEqual(loadSystemConfig({ RESTART_BACKOFF_INITIAL_MS: '250', RESTART_BACKOFF_MAX_MS: '2000' }, '/repo').restartBackoff, { initialMs: 250, maxMs: 2000 });
+  assert.throws(() => loadSystemConfig({ RESTART_BACKOFF_INITIAL_MS: '0' }, '/repo'), /RESTART_BACKOFF_INITIAL_MS must be a whole number of milliseconds/);
+  assert.throws(() => loadSystemConfig({ RESTART_BACKOFF_INITIAL_MS: '5000', RESTART_BACKOFF_MAX_MS: '1000' }, '/repo'), /must not exceed RESTART_BACKOFF_MAX_MS/);
 });

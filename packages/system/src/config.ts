@@ -19,6 +19,8 @@ export type SystemConfig = {
   logFormat: 'pretty' | 'json';
   /** Show the successful /health probes of the gateway's active checker (hidden by default: noise). */
   logHealthProbes: boolean;
+  /** Delay before restarting a crashed esign instance: the first, doubling up to the cap (RESTART_BACKOFF_INITIAL_MS, RESTART_BACKOFF_MAX_MS). */
+  restartBackoff: { initialMs: number; maxMs: number };
   /**
    * The gateway admin token when the operator set one (KONG_ADMIN_TOKEN, or the file
    * KONG_ADMIN_TOKEN_FILE names): the gateway inherits the variable and then demands the
@@ -35,6 +37,14 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 65535) throw new SystemConfigError(`${name} must be a port number (1-65535), got "${raw}"`);
+  return n;
+}
+
+function millis(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 3_600_000) throw new SystemConfigError(`${name} must be a whole number of milliseconds (1-3600000), got "${raw}"`);
   return n;
 }
 
@@ -85,6 +95,8 @@ export function loadSystemConfig(env: NodeJS.ProcessEnv, repoRoot: string): Syst
   if (twice !== undefined) throw new SystemConfigError(`port ${twice} is given twice (ESIGN_PORTS, GATEWAY_HTTP_PORT, GATEWAY_HTTPS_PORT, GATEWAY_ADMIN_PORT must all differ)`);
   const kongTemplatePath = env.GATEWAY_KONG_YML ? resolve(repoRoot, env.GATEWAY_KONG_YML) : join(repoRoot, 'deploy/kong.yml');
   if (env.GATEWAY_KONG_YML && !existsSync(kongTemplatePath)) throw new SystemConfigError(`GATEWAY_KONG_YML: no file at ${kongTemplatePath}`);
+  const restartBackoff = { initialMs: millis(env, 'RESTART_BACKOFF_INITIAL_MS', 1000), maxMs: millis(env, 'RESTART_BACKOFF_MAX_MS', 30_000) };
+  if (restartBackoff.initialMs > restartBackoff.maxMs) throw new SystemConfigError(`RESTART_BACKOFF_INITIAL_MS (${restartBackoff.initialMs}) must not exceed RESTART_BACKOFF_MAX_MS (${restartBackoff.maxMs})`);
   return {
     dataDir,
     kongTemplatePath,
@@ -96,6 +108,7 @@ export function loadSystemConfig(env: NodeJS.ProcessEnv, repoRoot: string): Syst
     esignPorts,
     logFormat: oneOf(env, 'LOG_FORMAT', ['pretty', 'json'], 'pretty'),
     logHealthProbes: oneOf(env, 'LOG_HEALTH_PROBES', ['0', '1', 'false', 'true'], 'false') === '1' || env.LOG_HEALTH_PROBES === 'true',
+    restartBackoff,
     adminToken: adminToken(env),
   };
 }

@@ -8,6 +8,7 @@ import { ensureDevTls } from './dev-tls.ts';
 import { buildSystemPlan } from './plan.ts';
 import { renderKongYml } from './render-kong-yml.ts';
 import { Supervisor } from './supervisor.ts';
+import { DEFAULT_RESTART_POLICY } from './restart-policy.ts';
 import { createLogFormatter } from './create-log-formatter.ts';
 import { findBusyPorts } from './find-busy-ports.ts';
 import { waitUntilReady, type ReadinessProbe } from './wait-until-ready.ts';
@@ -73,6 +74,7 @@ async function main(): Promise<number> {
   const admin = gatewayAdmin(`http://127.0.0.1:${adminPort}`, ESIGN_UPSTREAM, config.adminToken);
   const instances = config.esignPorts.map((port, i) => ({ name: `esign-${i + 1}`, target: `127.0.0.1:${port}`, healthUrl: `http://127.0.0.1:${port}/health` }));
   const supervisor = new Supervisor({
+    restartPolicy: { ...DEFAULT_RESTART_POLICY, ...config.restartBackoff },
     log: (l) => process.stdout.write(`${l}\n`),
     ...(config.logFormat === 'pretty' ? { formatter: (part: string) => createLogFormatter(part, { showHealthProbes: config.logHealthProbes }) } : {}),
     // A dead instance leaves the rotation at once instead of after the passive checks' failures;
