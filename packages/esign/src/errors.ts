@@ -43,6 +43,11 @@ export const ESIGN_ERRORS = {
   FORMAT_CONVERSION_ERROR: { status: 400, message: 'The data could not be converted.' },
   // Signing (esign III): createRecipientView names a recipient that is not an embedded signer of the envelope.
   UNKNOWN_ENVELOPE_RECIPIENT: { status: 400, message: 'The recipient you have identified is not a valid recipient of the specified envelope.' },
+  // Templates (docs/esign-templates.md). TEMPLATE_ID_INVALID is DocuSign's; the role codes are
+  // ours, where DocuSign ignores an unknown role or a repeated role name instead of saying so.
+  TEMPLATE_ID_INVALID: { status: 400, message: 'Invalid template ID.' },
+  TEMPLATE_ROLE_NOT_FOUND: { status: 400, message: 'A templateRoles entry names a roleName that none of the templates has.' },
+  TEMPLATE_ROLE_NAME_DUPLICATE: { status: 400, message: 'Each recipient of a template needs its own roleName.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'The URL provided does not resolve to a resource.' },
   // DocuSign's API limits (restapi/api-rate-limit.ts); DocuSign's own text, the limit follows.
   HOURLY_APIINVOCATION_LIMIT_EXCEEDED: { status: 429, message: 'The maximum number of hourly API invocations has been exceeded.' },

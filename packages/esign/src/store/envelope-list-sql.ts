@@ -71,3 +71,9 @@ export function envelopeSortKey(engine: Engine, orderBy: EnvelopeOrderBy): Envel
       };
   }
 }
+
+/** `column` contains `text`, ASCII case folded, LIKE's wildcards in the text matching themselves (listTemplates' search_text). */
+export function containsFolded(engine: Engine, column: string, text: string): RawBuilder<SqlBool> {
+  const pattern = `%${foldAscii(text).replace(/[!%_]/g, '!$&')}%`;
+  return sql<SqlBool>`${folded(engine, sql.ref(column))} like ${pattern} escape '!'`;
+}

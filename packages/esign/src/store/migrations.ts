@@ -6,6 +6,7 @@ import { DEV_MAILBOX_MESSAGE_ID_MIGRATION } from './mail-tables.ts';
 import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from './notification-tables.ts';
 import type { Database } from './schema.ts';
 import { COMPLETION_FAILURES_MIGRATION, SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
+import { TEMPLATE_TABLES_MIGRATION } from './template-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -136,6 +137,8 @@ export const MIGRATIONS: readonly Migration[] = [
   DEV_MAILBOX_MESSAGE_ID_MIGRATION,
   JWT_ASSERTIONS_MIGRATION,
   SIGNUP_REQUESTS_MIGRATION,
+  // Templates, their documents and roles (store/template-tables.ts).
+  TEMPLATE_TABLES_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

@@ -7,6 +7,7 @@ import { EnvelopesRepository, type EnvelopesRepositoryOptions } from './envelope
 import { NotificationRepository } from './notification-repository.ts';
 import { OutboxRepository } from './outbox-repository.ts';
 import { SigningRepository } from './signing-repository.ts';
+import { TemplatesRepository } from './templates-repository.ts';
 
 /** Every envelope-side repository of one server, built once (server.ts) and handed to the feature modules. */
 export type Repositories = {
@@ -18,6 +19,7 @@ export type Repositories = {
   readonly connect: ConnectRepository;
   readonly outbox: OutboxRepository;
   readonly devMailbox: DevMailboxRepository;
+  readonly templates: TemplatesRepository;
 };
 
 export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions): Repositories {
@@ -30,5 +32,6 @@ export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions)
     connect: new ConnectRepository(db),
     outbox: new OutboxRepository(db),
     devMailbox: new DevMailboxRepository(db),
+    templates: new TemplatesRepository(db),
   };
 }

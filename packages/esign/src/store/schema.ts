@@ -2,6 +2,7 @@ import type { ConnectTables } from './connect-tables.ts';
 import type { EnvelopeTables } from './envelope-tables.ts';
 import type { NotificationTables } from './notification-tables.ts';
 import type { SigningTables } from './signing-tables.ts';
+import type { TemplateTables } from './template-tables.ts';
 
 /**
  * Table shapes, identical on SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text (always
@@ -47,7 +48,7 @@ export type SignupRequestRow = { token_hash: string; email: string; name: string
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
 /** The whole database as Kysely sees it: every table, the feature tables from their own files. */
-export type Database = EnvelopeTables & SigningTables & ConnectTables & NotificationTables & {
+export type Database = EnvelopeTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & {
   accounts: AccountRow;
   users: UserRow;
   memberships: MembershipRow;

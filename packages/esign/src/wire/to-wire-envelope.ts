@@ -30,7 +30,7 @@ export function toWireEnvelopeSummary(envelope: Envelope): WireEnvelopeSummary {
  * A SignHere tab. The resolved page and position are always given: `include_anchor_tab_locations`
  * only matters to DocuSign because it stores anchor tabs unresolved; here they are resolved once.
  */
-export function toWireSignHere(tab: SignHereTab, recipient: Recipient): WireSignHere {
+export function toWireSignHere(tab: SignHereTab, recipient: Pick<Recipient, 'recipientId' | 'recipientIdGuid'>): WireSignHere {
   const anchor = tab.anchor;
   return compact({
     tabId: tab.tabId,

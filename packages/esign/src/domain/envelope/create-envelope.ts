@@ -1,5 +1,5 @@
 import { EsignError } from '../../errors.ts';
-import type { EnvelopeDraft, SignHereDraft } from './envelope-draft.ts';
+import type { DocumentDraft, EnvelopeDraft, SignHereDraft } from './envelope-draft.ts';
 import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from './envelope.ts';
 import type { ConvertedDocument, EnvelopeDeps } from './ports.ts';
 import { sendDraft } from './send-envelope.ts';
@@ -9,22 +9,52 @@ import { API_DEFAULT_SETTINGS } from '../notification/envelope-notification.ts';
 import { assertTabOnPage, type PageSize } from './assert-tab-on-page.ts';
 
 /**
- * DocuSign CreateEnvelope. Converts every document to PDF, resolves every SignHere tab (anchor
- * search across all documents, or an absolute position), checks that each lies on a page of its
- * document (assert-tab-on-page.ts), then
- * stores the envelope, and when `status` is `sent` also the signing tokens and mails of the
- * first routing order, in one store call: nothing is stored unless all of it succeeded.
+ * DocuSign CreateEnvelope: the content prepared (prepareContent), then stored, sent at once when
+ * `status` is `sent` (storeNewEnvelope).
  */
 export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: string; senderUserId: string; draft: EnvelopeDraft }): Promise<Envelope> {
   const { draft } = input;
   // Fail before the (expensive) conversions when the envelope could not be sent anyway.
   if (draft.status === 'sent') assertSendable(draft);
+  const content = await prepareContent(deps, draft.documents, draft.recipients);
+  const recipients: Recipient[] = draft.recipients.map((r, i) => ({
+    recipientId: r.recipientId,
+    recipientIdGuid: deps.random.uuid(),
+    type: r.type,
+    email: r.email,
+    name: r.name,
+    routingOrder: r.routingOrder,
+    status: 'created',
+    ...(r.clientUserId !== undefined ? { clientUserId: r.clientUserId } : {}),
+    tabs: content.tabs[i] ?? [],
+  }));
+  return storeNewEnvelope(deps, { ...input, documents: content.documents, pdfs: content.pdfs, recipients });
+}
 
+/** Documents converted to PDF and every recipient's tabs placed on them: what an envelope and a template both hold. */
+export type PreparedContent = {
+  readonly documents: EnvelopeDocument[];
+  /** The PDFs, in document order. */
+  readonly pdfs: Uint8Array[];
+  /** Each recipient's resolved tabs, in the order the recipients were given. */
+  readonly tabs: SignHereTab[][];
+};
+
+/**
+ * Converts every document to PDF and resolves every SignHere tab (anchor search across all the
+ * documents, or an absolute position), checking that each lies on a page of its document
+ * (assert-tab-on-page.ts). The one path by which envelopes and templates get their content.
+ */
+export async function prepareContent(
+  deps: Pick<EnvelopeDeps, 'converter' | 'anchors' | 'random' | 'hashBytes'>,
+  draftDocuments: readonly DocumentDraft[],
+  draftRecipients: readonly { readonly recipientId: string; readonly signHereTabs: readonly SignHereDraft[] }[],
+): Promise<PreparedContent> {
   // Documents convert concurrently; the converter bounds its own concurrency per engine.
-  const converted: ConvertedDocument[] = await Promise.all(draft.documents.map((d) => deps.converter.convert(d)));
+  const converted: ConvertedDocument[] = await Promise.all(draftDocuments.map((d) => deps.converter.convert(d)));
   const pdfs = converted.map((c) => c.pdf);
   const pageSizes = converted.map((c) => c.pages);
-  const documents: EnvelopeDocument[] = draft.documents.map((d, i) => ({
+  const documents: EnvelopeDocument[] = draftDocuments.map((d, i) => ({
     documentId: d.documentId,
     name: d.name,
     fileExtension: d.fileExtension,
@@ -32,24 +62,32 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     pageCount: converted[i]?.pages.length ?? 0,
     sha256: deps.hashBytes(pdfs[i] ?? new Uint8Array()),
   }));
-
-  const recipients: Recipient[] = [];
-  for (const r of draft.recipients) {
-    const tabs: SignHereTab[] = [];
-    for (const tab of r.signHereTabs) tabs.push(...(await resolveSignHere(deps, tab, r.recipientId, documents, pdfs, pageSizes)));
-    recipients.push({
-      recipientId: r.recipientId,
-      recipientIdGuid: deps.random.uuid(),
-      type: r.type,
-      email: r.email,
-      name: r.name,
-      routingOrder: r.routingOrder,
-      status: 'created',
-      ...(r.clientUserId !== undefined ? { clientUserId: r.clientUserId } : {}),
-      tabs,
-    });
+  const tabs: SignHereTab[][] = [];
+  for (const r of draftRecipients) {
+    const placed: SignHereTab[] = [];
+    for (const tab of r.signHereTabs) placed.push(...(await resolveSignHere(deps, tab, r.recipientId, documents, pdfs, pageSizes)));
+    tabs.push(placed);
   }
+  return { documents, pdfs, tabs };
+}
 
+/**
+ * Stores a new envelope made of prepared content, and when `status` is `sent` also the signing
+ * tokens and mails of the first routing order, in one store call: nothing is stored unless all
+ * of it succeeded.
+ */
+export async function storeNewEnvelope(
+  deps: EnvelopeDeps,
+  input: {
+    accountId: string;
+    senderUserId: string;
+    draft: Pick<EnvelopeDraft, 'status' | 'emailSubject' | 'emailBlurb' | 'notification' | 'eventNotification'>;
+    documents: readonly EnvelopeDocument[];
+    pdfs: readonly Uint8Array[];
+    recipients: readonly Recipient[];
+  },
+): Promise<Envelope> {
+  const { draft, documents, pdfs } = input;
   const now = deps.clock();
   const envelope: Envelope = {
     envelopeId: deps.random.uuid(),
@@ -61,7 +99,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     createdAt: now,
     statusChangedAt: now,
     documents,
-    recipients,
+    recipients: input.recipients,
     // Reminders and expiration: the store derives the scheduler's due time from it.
     notification: { settings: draft.notification ?? API_DEFAULT_SETTINGS, reminded: {} },
     version: 1,
@@ -74,7 +112,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
 }
 
 async function resolveSignHere(
-  deps: EnvelopeDeps,
+  deps: Pick<EnvelopeDeps, 'anchors' | 'random'>,
   tab: SignHereDraft,
   recipientId: string,
   documents: readonly EnvelopeDocument[],

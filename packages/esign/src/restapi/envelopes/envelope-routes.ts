@@ -11,6 +11,9 @@ import { resendEnvelope } from '../../domain/envelope/resend-envelope.ts';
 import { updateEnvelopeEmail } from '../../domain/envelope/update-envelope-email.ts';
 import { parseEnvelopeEmailUpdate } from '../../wire/parse-envelope-email-update.ts';
 import { parseEnvelopeDefinition } from './parse-envelope-definition.ts';
+import { createEnvelopeFromTemplates } from '../../domain/templates/create-envelope-from-templates.ts';
+import type { TemplateStore } from '../../domain/templates/template-ports.ts';
+import { parseTemplatedEnvelope, usesTemplates } from '../templates/parse-templated-envelope.ts';
 import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
 import { parseStatusChangesQuery, type RawQuery } from './parse-status-changes-query.ts';
 import { toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients, toWireSignHere } from '../../wire/to-wire-envelope.ts';
@@ -24,6 +27,8 @@ export type EnvelopeRouteDeps = {
   readonly completionProblem?: (envelopeId: string) => Promise<CompletionProblem | undefined>;
   /** Connect's configuration-time SSRF check of eventNotification.url; delivery checks again. */
   readonly checkListener?: CheckListener;
+  /** Templates an EnvelopeDefinition may name (templateId, compositeTemplates). */
+  readonly templates?: TemplateStore;
 };
 
 type AccountParams = { accountId: string };
@@ -71,9 +76,11 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
   const d = deps.envelopes;
 
   app.post<{ Params: AccountParams }>(BASE, async (request, reply) => {
-    const draft = parseEnvelopeDefinition(request.body);
+    const templates = deps.templates;
+    const draft = templates && usesTemplates(request.body) ? parseTemplatedEnvelope(request.body) : parseEnvelopeDefinition(request.body);
     if (draft.eventNotification) await deps.checkListener?.(draft.eventNotification.url, 'eventNotification.url');
-    const envelope = await createEnvelope(d, { accountId: request.params.accountId, senderUserId: senderOf(request), draft });
+    const input = { accountId: request.params.accountId, senderUserId: senderOf(request) };
+    const envelope = 'composites' in draft ? await createEnvelopeFromTemplates({ templates: templates as TemplateStore, envelopes: d }, { ...input, draft }) : await createEnvelope(d, { ...input, draft });
     // esign-wire.md §0.15: DocuSign answers 201 to CreateEnvelope.
     return reply.code(201).send(toWireEnvelopeSummary(envelope));
   });

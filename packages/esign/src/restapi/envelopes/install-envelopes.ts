@@ -10,12 +10,13 @@ import type { OutboxWorkerOptions } from '../../mail/outbox-worker.ts';
 import type { Repositories } from '../../store/repositories.ts';
 import { buildEnvelopeDeps } from './build-envelope-deps.ts';
 import { registerEnvelopeRoutes, type EnvelopeRouteDeps } from './envelope-routes.ts';
+import { registerTemplateRoutes } from '../templates/template-routes.ts';
 import type { EnvelopeConverter } from './pdf-adapters.ts';
 
 /** What the envelope module needs beyond the server context. */
 export type EnvelopeModuleOptions = {
   /** The server's repositories (server.ts builds them once). */
-  repositories: Pick<Repositories, 'envelopes' | 'outbox' | 'devMailbox'>;
+  repositories: Pick<Repositories, 'envelopes' | 'outbox' | 'devMailbox' | 'templates'>;
   /** Documents → PDF (the pdf package's buildConverter); the caller owns and closes it. */
   converter: EnvelopeConverter;
   /** Outbox worker tuning (tests poll faster). */
@@ -52,7 +53,8 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
     },
   });
   const envelopes = buildEnvelopeDeps({ store: options.repositories.envelopes, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now });
-  registerEnvelopeRoutes(app, { envelopes, ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}), ...(options.completionProblem ? { completionProblem: options.completionProblem } : {}), ...(options.checkListener ? { checkListener: options.checkListener } : {}) });
+  registerTemplateRoutes(app, { templates: options.repositories.templates, envelopes });
+  registerEnvelopeRoutes(app, { envelopes, templates: options.repositories.templates, ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}), ...(options.completionProblem ? { completionProblem: options.completionProblem } : {}), ...(options.checkListener ? { checkListener: options.checkListener } : {}) });
   if (mail.devMailbox) {
     registerDevMailboxRoutes(app, mail.devMailbox);
     const warning = devMailboxExposureWarning(ctx.config.publicUrl);

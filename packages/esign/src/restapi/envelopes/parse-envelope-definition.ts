@@ -73,12 +73,12 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
 }
 
 /** DocuSign's web app proposes "Please DocuSign: <first document>"; ours says sign. */
-function defaultSubject(documents: readonly DocumentDraft[]): string {
+export function defaultSubject(documents: readonly DocumentDraft[]): string {
   const first = documents[0]?.name;
   return first ? `Please sign: ${first}`.slice(0, 100) : 'Please sign';
 }
 
-function assertUnique(ids: readonly string[], field: string, where: string): void {
+export function assertUnique(ids: readonly string[], field: string, where: string): void {
   const seen = new Set<string>();
   for (const id of ids) {
     if (seen.has(id)) throw new EsignError('INVALID_REQUEST_BODY', `${where}: ${field} "${id}" is used more than once; each ${field} must be unique within the envelope.`);
@@ -89,7 +89,7 @@ function assertUnique(ids: readonly string[], field: string, where: string): voi
 // RFC 4648 §4 alphabet; whitespace (line-wrapped base64) is tolerated, as most decoders do.
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-function parseDocument(doc: WireReader): DocumentDraft {
+export function parseDocument(doc: WireReader): DocumentDraft {
   if (doc.object() === undefined) doc.fail('must be a Document object.');
   // DocuSign documentIds are positive integers ("documentId ... must be a positive integer").
   const documentIdText = doc.field('documentId').string(10);
@@ -110,19 +110,20 @@ function parseDocument(doc: WireReader): DocumentDraft {
   return { documentId, name, fileExtension, bytes };
 }
 
-function parseRecipient(r: WireReader, type: RecipientDraft['type']): RecipientDraft {
+/** `role`: a template recipient, whose email and name may be left for templateRoles to fill. */
+export function parseRecipient(r: WireReader, type: RecipientDraft['type'], options: { role?: boolean } = {}): RecipientDraft {
   if (r.object() === undefined) r.fail('must be a recipient object.');
   const recipientId = r.field('recipientId').string(100);
   const rawEmail = r.field('email').optionalString(254);
-  let email: string;
+  let email = '';
   try {
-    email = normalizeEmail(rawEmail ?? '');
+    if (!options.role || rawEmail !== undefined) email = normalizeEmail(rawEmail ?? '');
   } catch {
     // DocuSign's message ends "The recipient Id follows."
     throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${recipientId}${rawEmail ? ` ("${rawEmail}")` : ' (no email given)'}`);
   }
   const name = r.field('name').optionalString(100) ?? [r.field('firstName').optionalString(50), r.field('lastName').optionalString(50)].filter(Boolean).join(' ');
-  if (name === '') r.field('name').fail('is required.');
+  if (name === '' && !options.role) r.field('name').fail('is required.');
   const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1;
   const clientUserId = r.field('clientUserId').optionalString(100);
   const tabs = r.field('tabs');
@@ -137,7 +138,7 @@ function parseRecipient(r: WireReader, type: RecipientDraft['type']): RecipientD
 
 const UNITS: readonly AnchorUnits[] = ['pixels', 'inches', 'mms', 'cms'];
 
-function parseSignHere(tab: WireReader): SignHereDraft {
+export function parseSignHere(tab: WireReader): SignHereDraft {
   if (tab.object() === undefined) tab.fail('must be a SignHere object.');
   const tabLabel = tab.field('tabLabel').optionalString(500);
   const name = tab.field('name').optionalString(500);

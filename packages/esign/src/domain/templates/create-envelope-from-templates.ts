@@ -1,0 +1,223 @@
+import { EsignError } from '../../errors.ts';
+import { normalizeEmail } from '../email-address.ts';
+import { assertSendable } from '../envelope/assert-sendable.ts';
+import { prepareContent, storeNewEnvelope } from '../envelope/create-envelope.ts';
+import type { DocumentDraft, SignHereDraft } from '../envelope/envelope-draft.ts';
+import type { Envelope, EnvelopeDocument, Recipient, RecipientType, SignHereTab } from '../envelope/envelope.ts';
+import { getTemplate } from './create-template.ts';
+import type { Template } from './template.ts';
+import type { TemplateDeps } from './template-deps.ts';
+import type { CompositeDraft, CompositeLayer, OverlayRecipient, TemplatedEnvelopeDraft } from './templated-envelope-draft.ts';
+
+/** A recipient while the layers are applied: placed tabs (copied from a template) and tabs still to place. */
+type Working = {
+  recipientId: string;
+  roleName?: string;
+  type: RecipientType;
+  name: string;
+  email: string;
+  routingOrder: number;
+  clientUserId?: string;
+  placed: SignHereTab[];
+  toPlace: SignHereDraft[];
+};
+
+/** One composite's share of the envelope: its documents (ids local to it) and its recipients. */
+type CompositeResult = { documents: EnvelopeDocument[]; pdfs: Uint8Array[]; recipients: Working[]; templates: Template[] };
+
+/**
+ * CreateEnvelope from templates (templateId + templateRoles, or compositeTemplates). Each
+ * composite applies its layers in `sequence` order: a server template brings its roles with
+ * their placed tabs, an inline template fills or adds recipients. A composite's `document`
+ * (or an inline template's documents) replaces the template's, and the template's tabs are
+ * placed again on it by the envelopes' own prepareContent; otherwise the stored PDFs and tab
+ * positions are copied as they are, never converted or searched again. Composites are then
+ * joined: documents in order (a repeated documentId is renumbered), recipients merged by
+ * roleName, else recipientId. Roles left without name and email are dropped. The envelope is a
+ * copy: editing or deleting a template later never changes it.
+ */
+export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { accountId: string; senderUserId: string; draft: TemplatedEnvelopeDraft }): Promise<Envelope> {
+  const { draft, accountId } = input;
+  const results: CompositeResult[] = [];
+  for (const composite of draft.composites) results.push(await buildComposite(deps, accountId, composite));
+
+  const documents: EnvelopeDocument[] = [];
+  const pdfs: Uint8Array[] = [];
+  const merged: Working[] = [];
+  for (const result of results) {
+    const idMap = new Map<string, string>();
+    result.documents.forEach((d, i) => {
+      let id = d.documentId;
+      if (documents.some((x) => x.documentId === id)) id = String(Math.max(0, ...documents.map((x) => Number(x.documentId))) + 1);
+      idMap.set(d.documentId, id);
+      documents.push({ ...d, documentId: id, order: documents.length + 1 });
+      pdfs.push(result.pdfs[i] ?? new Uint8Array());
+    });
+    for (const w of result.recipients) {
+      const tabs = w.placed.map((t) => ({ ...t, documentId: idMap.get(t.documentId) ?? t.documentId }));
+      const same = merged.find((m) => (m.roleName !== undefined && w.roleName !== undefined ? m.roleName.toLowerCase() === w.roleName.toLowerCase() : m.recipientId === w.recipientId));
+      if (!same) {
+        if (merged.some((m) => m.recipientId === w.recipientId)) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${w.recipientId}" names two different recipients of the composite templates.`);
+        merged.push({ ...w, placed: tabs });
+        continue;
+      }
+      if (same.name === '') same.name = w.name;
+      if (same.email === '') same.email = w.email;
+      if (same.clientUserId === undefined && w.clientUserId !== undefined) same.clientUserId = w.clientUserId;
+      same.placed.push(...tabs);
+    }
+  }
+  const first = results.flatMap((r) => r.templates)[0];
+  if (documents.length === 0) throw new EsignError('ENVELOPE_IS_INCOMPLETE', first ? `Template "${first.templateId}" has no documents.` : 'It has no documents.');
+
+  // A role nobody filled is dropped, as DocuSign drops it; one filled by half is an error.
+  const recipients: Recipient[] = merged.filter((w) => w.name !== '' || w.email !== '').map((w) => {
+    let email: string;
+    try {
+      email = normalizeEmail(w.email);
+    } catch {
+      throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${w.recipientId}${w.roleName ? ` (role "${w.roleName}")` : ''}${w.email ? ` ("${w.email}")` : ' (no email given)'}`);
+    }
+    if (w.name === '') throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${w.recipientId}${w.roleName ? ` (role "${w.roleName}")` : ''}: name is required.`);
+    return {
+      recipientId: w.recipientId,
+      recipientIdGuid: deps.envelopes.random.uuid(),
+      type: w.type,
+      email,
+      name: w.name,
+      routingOrder: w.routingOrder,
+      status: 'created',
+      ...(w.clientUserId !== undefined ? { clientUserId: w.clientUserId } : {}),
+      // Fresh tab ids: the envelope's tabs are its own, not the template's.
+      tabs: w.type === 'signer' ? w.placed.map((t) => ({ ...t, tabId: deps.envelopes.random.uuid(), recipientId: w.recipientId })) : [],
+    };
+  });
+  if (draft.status === 'sent') assertSendable({ documents, recipients });
+  const emailSubject = draft.emailSubject ?? first?.emailSubject ?? `Please sign: ${documents[0]?.name ?? ''}`.slice(0, 100);
+  const emailBlurb = draft.emailBlurb ?? first?.emailBlurb;
+  return storeNewEnvelope(deps.envelopes, {
+    accountId,
+    senderUserId: input.senderUserId,
+    draft: { ...draft, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}) },
+    documents,
+    pdfs,
+    recipients,
+  });
+}
+
+/** Lower sequence first; a server template before an inline one of the same sequence. */
+function ordered(layers: readonly CompositeLayer[]): CompositeLayer[] {
+  return layers.map((l, i) => ({ l, i })).sort((a, b) => a.l.sequence - b.l.sequence || (a.l.kind === b.l.kind ? a.i - b.i : a.l.kind === 'server' ? -1 : 1)).map((x) => x.l);
+}
+
+async function buildComposite(deps: TemplateDeps, accountId: string, composite: CompositeDraft): Promise<CompositeResult> {
+  const recipients: Working[] = [];
+  const templates: Template[] = [];
+  // Where the composite's documents come from: the first layer, in sequence order, that has some.
+  let source: { kind: 'template'; template: Template } | { kind: 'drafts'; documents: readonly DocumentDraft[] } | undefined = composite.document ? { kind: 'drafts', documents: [composite.document] } : undefined;
+  const placedFrom = new Map<SignHereTab, Template>();
+  for (const layer of ordered(composite.layers)) {
+    if (layer.kind === 'server') {
+      const template = await getTemplate(deps, accountId, layer.templateId);
+      templates.push(template);
+      if (!source && template.documents.length > 0) source = { kind: 'template', template };
+      for (const role of template.roles) {
+        const existing = findRecipient(recipients, role.roleName, role.recipientId);
+        const tabs = role.tabs.map((t) => ({ ...t }));
+        for (const t of tabs) placedFrom.set(t, template);
+        if (existing) {
+          existing.placed.push(...tabs);
+          continue;
+        }
+        recipients.push({ recipientId: role.recipientId, ...(role.roleName !== undefined ? { roleName: role.roleName } : {}), type: role.type, name: role.name, email: role.email, routingOrder: role.routingOrder, ...(role.clientUserId !== undefined ? { clientUserId: role.clientUserId } : {}), placed: tabs, toPlace: [] });
+      }
+    } else {
+      if (!source && layer.documents.length > 0) source = { kind: 'drafts', documents: layer.documents };
+      for (const overlay of layer.recipients) applyOverlay(recipients, overlay, layer.fromTemplateRoles ?? false);
+    }
+  }
+  if (!source) return { documents: [], pdfs: [], recipients, templates };
+
+  // The fast path: the template's own PDFs, its tabs where they were placed.
+  const fast = source.kind === 'template' && recipients.every((w) => w.toPlace.length === 0 && w.placed.every((t) => placedFrom.get(t) === (source.kind === 'template' ? source.template : undefined)));
+  if (fast && source.kind === 'template') {
+    const template = source.template;
+    const pdfs = await Promise.all(template.documents.map(async (d) => (await deps.templates.documentPdf(accountId, template.templateId, d.documentId)) ?? new Uint8Array()));
+    return { documents: [...template.documents], pdfs, recipients, templates };
+  }
+
+  // Otherwise every tab is placed again on the composite's documents.
+  const drafts: readonly DocumentDraft[] = source.kind === 'drafts' ? source.documents : await templateDocumentsAsDrafts(deps, accountId, source.template);
+  const replacementId = drafts.length === 1 ? drafts[0]?.documentId : undefined;
+  const content = await prepareContent(deps.envelopes, drafts, recipients.map((w) => ({
+    recipientId: w.recipientId,
+    signHereTabs: [...dedupe(w.placed).map((t) => toDraft(t, drafts, replacementId)), ...w.toPlace],
+  })));
+  recipients.forEach((w, i) => {
+    w.placed = content.tabs[i] ?? [];
+    w.toPlace = [];
+  });
+  return { documents: content.documents, pdfs: content.pdfs, recipients, templates };
+}
+
+function findRecipient(recipients: readonly Working[], roleName: string | undefined, recipientId: string | undefined): Working | undefined {
+  if (roleName !== undefined) {
+    const byRole = recipients.find((r) => r.roleName?.toLowerCase() === roleName.toLowerCase());
+    if (byRole) return byRole;
+  }
+  return recipientId === undefined ? undefined : recipients.find((r) => r.recipientId === recipientId && (roleName === undefined || r.roleName === undefined));
+}
+
+function applyOverlay(recipients: Working[], o: OverlayRecipient, fromTemplateRoles: boolean): void {
+  const existing = findRecipient(recipients, o.roleName, o.recipientId);
+  if (!existing) {
+    if (fromTemplateRoles) throw new EsignError('TEMPLATE_ROLE_NOT_FOUND', `roleName "${o.roleName ?? ''}"; the template's roles are ${recipients.map((r) => `"${r.roleName ?? r.recipientId}"`).join(', ') || 'none'}.`);
+    if (o.recipientId === undefined) throw new EsignError('INVALID_REQUEST_BODY', `The inline recipient with roleName "${o.roleName ?? ''}" fills no role of the composite's server templates and has no recipientId.`);
+    recipients.push({
+      recipientId: o.recipientId,
+      ...(o.roleName !== undefined ? { roleName: o.roleName } : {}),
+      type: o.type ?? 'signer',
+      name: o.name ?? '',
+      email: o.email ?? '',
+      routingOrder: o.routingOrder ?? 1,
+      ...(o.clientUserId !== undefined ? { clientUserId: o.clientUserId } : {}),
+      placed: [],
+      toPlace: [...o.signHereTabs],
+    });
+    return;
+  }
+  if (o.name !== undefined) existing.name = o.name;
+  if (o.email !== undefined) existing.email = o.email;
+  if (o.routingOrder !== undefined) existing.routingOrder = o.routingOrder;
+  if (o.clientUserId !== undefined) existing.clientUserId = o.clientUserId;
+  existing.toPlace.push(...o.signHereTabs);
+}
+
+/** A stored template's PDFs as documents to prepare again (when other tabs must be placed on them). */
+async function templateDocumentsAsDrafts(deps: TemplateDeps, accountId: string, template: Template): Promise<DocumentDraft[]> {
+  return Promise.all(template.documents.map(async (d) => {
+    const bytes = await deps.templates.documentPdf(accountId, template.templateId, d.documentId);
+    if (!bytes) throw new EsignError('TEMPLATE_ID_INVALID', `templateId "${template.templateId}" (its documents changed while the envelope was made).`);
+    return { documentId: d.documentId, name: d.name, fileExtension: 'pdf', bytes };
+  }));
+}
+
+/** One anchor request placed N times is N tabs: placing it again needs it once. */
+function dedupe(tabs: readonly SignHereTab[]): SignHereTab[] {
+  const seen = new Set<string>();
+  return tabs.filter((t) => {
+    if (!t.anchor) return true;
+    const key = JSON.stringify([t.anchor, t.tabLabel, t.name, t.optional, t.scaleValue]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** A placed template tab as a request to place it again: by its anchor, or at its position on the (replacing) document. */
+function toDraft(t: SignHereTab, documents: readonly DocumentDraft[], replacementId: string | undefined): SignHereDraft {
+  const common = { optional: t.optional, ...(t.tabLabel !== undefined ? { tabLabel: t.tabLabel } : {}), ...(t.name !== undefined ? { name: t.name } : {}), ...(t.scaleValue !== undefined ? { scaleValue: t.scaleValue } : {}) };
+  if (t.anchor) return { ...common, anchor: t.anchor };
+  const documentId = documents.some((d) => d.documentId === t.documentId) ? t.documentId : (replacementId ?? t.documentId);
+  return { ...common, documentId, pageNumber: t.pageNumber, xPosition: t.xPosition, yPosition: t.yPosition };
+}

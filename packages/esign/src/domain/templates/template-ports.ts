@@ -1,0 +1,23 @@
+import type { Template } from './template.ts';
+
+/** listTemplates' filter (restapi/templates parses the query). */
+export type TemplateQuery = {
+  /** Only templates whose name contains it (ASCII case folded), as DocuSign's search_text. */
+  readonly searchText?: string;
+  readonly startPosition: number;
+  readonly count: number;
+};
+
+/** Template persistence (store/templates-repository.ts). Every call is scoped to one account. */
+export interface TemplateStore {
+  /** Stores a new template with its PDFs (by documentId), all or nothing. */
+  create(template: Template, pdfs: ReadonlyMap<string, Uint8Array>): Promise<void>;
+  find(accountId: string, templateId: string): Promise<Template | undefined>;
+  list(accountId: string, query: TemplateQuery): Promise<{ templates: Template[]; totalSetSize: number }>;
+  /** Saves the template's own fields; false when it is not (or no longer) there. */
+  update(template: Template): Promise<boolean>;
+  /** Deletes it with its documents and roles; false when it was not there. */
+  delete(accountId: string, templateId: string): Promise<boolean>;
+  /** The stored PDF of one document. */
+  documentPdf(accountId: string, templateId: string, documentId: string): Promise<Uint8Array | undefined>;
+}

@@ -1,0 +1,36 @@
+import type { EnvelopeDocument, RecipientType, SignHereTab } from '../envelope/envelope.ts';
+
+/**
+ * A stored template (DocuSign's EnvelopeTemplate): documents already converted to PDF and tabs
+ * already placed, so an envelope made from it copies them without converting or searching again.
+ */
+export type Template = {
+  readonly templateId: string;
+  readonly accountId: string;
+  readonly ownerUserId: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly emailSubject: string;
+  readonly emailBlurb?: string;
+  /** DocuSign's `shared`: echoed; every template is visible to its whole account here. */
+  readonly shared: boolean;
+  readonly createdAt: Date;
+  readonly lastModifiedAt: Date;
+  readonly documents: readonly EnvelopeDocument[];
+  readonly roles: readonly TemplateRole[];
+};
+
+/**
+ * A template recipient: a role that an envelope fills by `roleName` (templateRoles), or a
+ * recipient given in full in the template. Name and email may be empty until filled.
+ */
+export type TemplateRole = {
+  readonly recipientId: string;
+  readonly roleName?: string;
+  readonly type: RecipientType;
+  readonly name: string;
+  readonly email: string;
+  readonly routingOrder: number;
+  readonly clientUserId?: string;
+  readonly tabs: readonly SignHereTab[];
+};

@@ -1,0 +1,39 @@
+import type { DocumentDraft, EnvelopeDraft, SignHereDraft } from '../envelope/envelope-draft.ts';
+import type { RecipientType } from '../envelope/envelope.ts';
+
+/**
+ * An EnvelopeDefinition that uses templates, in domain terms: `templateId` + `templateRoles` is
+ * read as one composite template (the server template, then the roles as an inline overlay).
+ */
+export type TemplatedEnvelopeDraft = Pick<EnvelopeDraft, 'status' | 'emailBlurb' | 'eventNotification' | 'notification'> & {
+  /** Absent: the first server template's subject. */
+  readonly emailSubject?: string;
+  readonly composites: readonly CompositeDraft[];
+};
+
+/** One compositeTemplate: its layers, applied in `sequence` order, and an optional document replacing the templates'. */
+export type CompositeDraft = {
+  readonly layers: readonly CompositeLayer[];
+  readonly document?: DocumentDraft;
+};
+
+export type CompositeLayer =
+  | { readonly kind: 'server'; readonly sequence: number; readonly templateId: string }
+  | { readonly kind: 'inline'; readonly sequence: number; readonly documents: readonly DocumentDraft[]; readonly recipients: readonly OverlayRecipient[]; readonly fromTemplateRoles?: boolean };
+
+/**
+ * A recipient of an inline template or a templateRoles entry: it fills the template role of
+ * the same roleName (else the same recipientId), or adds a recipient. Fields left out keep the
+ * role's.
+ */
+export type OverlayRecipient = {
+  readonly type?: RecipientType;
+  readonly recipientId?: string;
+  readonly roleName?: string;
+  readonly name?: string;
+  /** As given (validated when the envelope is assembled: an unfilled role has none). */
+  readonly email?: string;
+  readonly routingOrder?: number;
+  readonly clientUserId?: string;
+  readonly signHereTabs: readonly SignHereDraft[];
+};

@@ -1,0 +1,91 @@
+import type { TemplateDraft, TemplatePatch, TemplateRoleDraft } from '../../domain/templates/template-draft.ts';
+import { EsignError } from '../../errors.ts';
+import { WireReader } from '../../wire/wire-reader.ts';
+import { assertUnique, defaultSubject, parseDocument, parseRecipient } from '../envelopes/parse-envelope-definition.ts';
+
+// The envelope parser's bounds, for the same reasons.
+const MAX_DOCUMENTS = 50;
+const MAX_RECIPIENTS = 100;
+const UNSUPPORTED_RECIPIENT_TYPES = ['agents', 'editors', 'intermediaries', 'certifiedDeliveries', 'inPersonSigners', 'seals', 'witnesses', 'notaries', 'participants'];
+// EnvelopeTemplate fields this service does not implement yet (docs/esign-templates.md): refused, never dropped.
+const UNSUPPORTED_FIELDS = ['folderId', 'folderName', 'folderIds', 'customFields', 'notification', 'eventNotification', 'compositeTemplates', 'templateId', 'templateRoles'];
+
+function assertObject(body: unknown): WireReader {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a JSON EnvelopeTemplate object.');
+  return new WireReader('', body);
+}
+
+function refuseUnsupported(root: WireReader, fields: readonly string[]): void {
+  for (const name of fields) {
+    const f = root.field(name);
+    const empty = !f.present || (Array.isArray(f.value) && f.value.length === 0) || f.value === '';
+    if (!empty) f.fail('is not supported for templates yet (docs/esign-templates.md).');
+  }
+}
+
+/**
+ * Reads a DocuSign EnvelopeTemplate (createTemplate) into a draft. Documents and recipients are
+ * read by the envelope parser's own functions; a recipient is a role: `roleName`, and name and
+ * email left empty for the envelope to fill (templateRoles).
+ */
+export function parseTemplateDefinition(body: unknown): TemplateDraft {
+  const root = assertObject(body);
+  refuseUnsupported(root, UNSUPPORTED_FIELDS);
+  const documentReaders = root.field('documents').items();
+  if (documentReaders.length > MAX_DOCUMENTS) root.field('documents').fail(`may hold at most ${MAX_DOCUMENTS} documents.`);
+  const documents = documentReaders.map(parseDocument);
+  assertUnique(documents.map((d) => d.documentId), 'documentId', 'documents');
+
+  const recipientsReader = root.field('recipients');
+  for (const type of UNSUPPORTED_RECIPIENT_TYPES) {
+    if (recipientsReader.field(type).items().length > 0) recipientsReader.field(type).fail('is not supported; use signers and carbonCopies.');
+  }
+  const role = (r: WireReader, type: TemplateRoleDraft['type']): TemplateRoleDraft => {
+    const roleName = r.field('roleName').optionalString(100);
+    return { ...parseRecipient(r, type, { role: true }), ...(roleName !== undefined ? { roleName } : {}) };
+  };
+  const roles = [...recipientsReader.field('signers').items().map((r) => role(r, 'signer')), ...recipientsReader.field('carbonCopies').items().map((r) => role(r, 'carbonCopy'))];
+  if (roles.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
+  assertUnique(roles.map((r) => r.recipientId), 'recipientId', 'recipients');
+  const documentIds = new Set(documents.map((d) => d.documentId));
+  for (const r of roles) {
+    for (const tab of r.signHereTabs) {
+      if (!tab.anchor && tab.documentId !== undefined && !documentIds.has(tab.documentId)) {
+        throw new EsignError('TAB_REFERS_TO_MISSING_DOCUMENT', `A signHereTab of recipientId ${r.recipientId} refers to documentId "${tab.documentId}", which is not present.`);
+      }
+    }
+  }
+  // The v2 SDKs nest name/description/shared in envelopeTemplateDefinition; v2.1 has them at the top.
+  const legacy = root.field('envelopeTemplateDefinition');
+  const text = (name: string, max: number) => root.field(name).optionalString(max) ?? legacy.field(name).optionalString(max);
+  const description = text('description', 500);
+  const emailBlurb = root.field('emailBlurb').optionalString(10_000);
+  return {
+    name: text('name', 100) ?? documents[0]?.name ?? 'Untitled template',
+    ...(description !== undefined ? { description } : {}),
+    emailSubject: root.field('emailSubject').optionalString(100) ?? defaultSubject(documents),
+    ...(emailBlurb !== undefined ? { emailBlurb } : {}),
+    shared: root.field('shared').present ? root.field('shared').boolean(false) : legacy.field('shared').boolean(false),
+    documents,
+    roles,
+  };
+}
+
+/** TemplatesApi.update: name, description, emailSubject, emailBlurb, shared. Documents and recipients have their own endpoints. */
+export function parseTemplatePatch(body: unknown): TemplatePatch {
+  const root = assertObject(body);
+  refuseUnsupported(root, [...UNSUPPORTED_FIELDS, 'documents']);
+  const recipients = root.field('recipients').object();
+  if (recipients && Object.values(recipients).some((v) => Array.isArray(v) && v.length > 0)) root.field('recipients').fail('cannot be changed by update; create a new template (docs/esign-templates.md).');
+  const patch: { -readonly [K in keyof TemplatePatch]: TemplatePatch[K] } = {};
+  const name = root.field('name').optionalString(100);
+  if (name !== undefined) patch.name = name;
+  const description = root.field('description').optionalString(500);
+  if (description !== undefined) patch.description = description;
+  const emailSubject = root.field('emailSubject').optionalString(100);
+  if (emailSubject !== undefined) patch.emailSubject = emailSubject;
+  const emailBlurb = root.field('emailBlurb').optionalString(10_000);
+  if (emailBlurb !== undefined) patch.emailBlurb = emailBlurb;
+  if (root.field('shared').present) patch.shared = root.field('shared').boolean(false);
+  return patch;
+}

@@ -1,0 +1,124 @@
+import { API_DEFAULT_SETTINGS } from '../../domain/notification/envelope-notification.ts';
+import type { CompositeDraft, CompositeLayer, OverlayRecipient, TemplatedEnvelopeDraft } from '../../domain/templates/templated-envelope-draft.ts';
+import type { RecipientType } from '../../domain/envelope/envelope.ts';
+import { EsignError } from '../../errors.ts';
+import { parseEventNotification } from '../../wire/parse-event-notification.ts';
+import { applyNotificationRequest } from '../../domain/notification/notification-request.ts';
+import { parseNotificationRequest } from '../../wire/parse-notification.ts';
+import { WireReader } from '../../wire/wire-reader.ts';
+import { parseDocument, parseSignHere } from '../envelopes/parse-envelope-definition.ts';
+
+const MAX_COMPOSITES = 20;
+const MAX_LAYERS = 20;
+const MAX_RECIPIENTS = 100;
+const UNSUPPORTED_RECIPIENT_TYPES = ['agents', 'editors', 'intermediaries', 'certifiedDeliveries', 'inPersonSigners', 'seals', 'witnesses', 'notaries', 'participants'];
+
+/** Whether an EnvelopeDefinition uses templates (then this parser reads it, not parseEnvelopeDefinition). */
+export function usesTemplates(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const b = body as Record<string, unknown>;
+  return (b.templateId !== undefined && b.templateId !== null && b.templateId !== '') || (Array.isArray(b.compositeTemplates) && b.compositeTemplates.length > 0) || (Array.isArray(b.templateRoles) && b.templateRoles.length > 0);
+}
+
+/**
+ * Reads an EnvelopeDefinition with `templateId` + `templateRoles`, or with `compositeTemplates`
+ * (serverTemplates, inlineTemplates, document). Top-level documents and recipients beside them
+ * are refused: DocuSign ignores them there, which would drop what the caller sent in silence.
+ */
+export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
+  const root = new WireReader('', body);
+  const status = root.field('status').optionalString(32)?.toLowerCase() ?? 'created';
+  if (status !== 'sent' && status !== 'created') throw new EsignError('ENVELOPE_INVALID_STATUS', `status must be "sent" or "created" when creating an envelope, got "${status}".`);
+  for (const name of ['documents', 'recipients']) {
+    const f = root.field(name);
+    if (f.present && !(Array.isArray(f.value) && f.value.length === 0) && !(name === 'recipients' && Object.values(f.object() ?? {}).every((v) => !Array.isArray(v) || v.length === 0))) {
+      f.fail('cannot be combined with templateId or compositeTemplates; put them in an inlineTemplate.');
+    }
+  }
+  const templateId = root.field('templateId').optionalString(100);
+  const compositeReaders = root.field('compositeTemplates').items();
+  if (templateId !== undefined && compositeReaders.length > 0) root.field('templateId').fail('cannot be combined with compositeTemplates; use a serverTemplate.');
+  if (compositeReaders.length > MAX_COMPOSITES) root.field('compositeTemplates').fail(`may hold at most ${MAX_COMPOSITES} composite templates.`);
+  let composites: CompositeDraft[];
+  if (templateId !== undefined) {
+    const roles = root.field('templateRoles').items().map(parseTemplateRole);
+    if (roles.length > MAX_RECIPIENTS) root.field('templateRoles').fail(`may hold at most ${MAX_RECIPIENTS} roles.`);
+    composites = [{ layers: [{ kind: 'server', sequence: 1, templateId }, { kind: 'inline', sequence: 2, documents: [], recipients: roles, fromTemplateRoles: true }] }];
+  } else {
+    if (root.field('templateRoles').items().length > 0) root.field('templateRoles').fail('needs a templateId.');
+    composites = compositeReaders.map(parseComposite);
+  }
+  const emailSubject = root.field('emailSubject').optionalString(100);
+  const emailBlurb = root.field('emailBlurb').optionalString(10_000);
+  const eventNotification = parseEventNotification(root.field('eventNotification'));
+  const notificationField = root.field('notification');
+  const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
+  return {
+    status,
+    ...(emailSubject !== undefined ? { emailSubject } : {}),
+    ...(emailBlurb !== undefined ? { emailBlurb } : {}),
+    ...(eventNotification ? { eventNotification } : {}),
+    ...(notification ? { notification } : {}),
+    composites,
+  };
+}
+
+function parseComposite(c: WireReader): CompositeDraft {
+  if (c.object() === undefined) c.fail('must be a CompositeTemplate object.');
+  for (const name of ['pdfMetaDataTemplateSequence']) if (c.field(name).present) c.field(name).fail('is not supported.');
+  const servers: CompositeLayer[] = c.field('serverTemplates').items().map((s) => {
+    if (s.object() === undefined) s.fail('must be a ServerTemplate object.');
+    return { kind: 'server', sequence: s.field('sequence').optionalInteger(0, 1_000_000) ?? 1, templateId: s.field('templateId').string(100) };
+  });
+  const inlines: CompositeLayer[] = c.field('inlineTemplates').items().map((t) => {
+    if (t.object() === undefined) t.fail('must be an InlineTemplate object.');
+    for (const name of ['customFields', 'envelope']) if (t.field(name).present) t.field(name).fail('is not supported.');
+    const recipientsReader = t.field('recipients');
+    for (const type of UNSUPPORTED_RECIPIENT_TYPES) {
+      if (recipientsReader.field(type).items().length > 0) recipientsReader.field(type).fail('is not supported; use signers and carbonCopies.');
+    }
+    const recipients = [
+      ...recipientsReader.field('signers').items().map((r) => parseOverlay(r, 'signer')),
+      ...recipientsReader.field('carbonCopies').items().map((r) => parseOverlay(r, 'carbonCopy')),
+    ];
+    if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
+    return { kind: 'inline', sequence: t.field('sequence').optionalInteger(0, 1_000_000) ?? 1, documents: t.field('documents').items().map(parseDocument), recipients };
+  });
+  const layers = [...servers, ...inlines];
+  if (layers.length === 0) c.fail('needs a serverTemplate or an inlineTemplate.');
+  if (layers.length > MAX_LAYERS) c.fail(`may hold at most ${MAX_LAYERS} templates.`);
+  const document = c.field('document').present ? parseDocument(c.field('document')) : undefined;
+  return { layers, ...(document ? { document } : {}) };
+}
+
+function parseTemplateRole(r: WireReader): OverlayRecipient {
+  if (r.object() === undefined) r.fail('must be a TemplateRole object.');
+  const roleName = r.field('roleName').string(100);
+  const tabs = r.field('tabs').object() ?? {};
+  // Prefilling by tabLabel needs tabs that carry values; signHere tabs have none.
+  for (const [key, value] of Object.entries(tabs)) {
+    if (Array.isArray(value) && value.length > 0) r.field('tabs').field(key).fail('cannot prefill a template tab yet: the template tabs are signHere tabs, which carry no value (docs/esign-templates.md).');
+  }
+  return { roleName, ...scalars(r), signHereTabs: [] };
+}
+
+function parseOverlay(r: WireReader, type: RecipientType): OverlayRecipient {
+  if (r.object() === undefined) r.fail('must be a recipient object.');
+  const roleName = r.field('roleName').optionalString(100);
+  const recipientId = r.field('recipientId').optionalString(100);
+  if (roleName === undefined && recipientId === undefined) r.fail('needs a recipientId or a roleName.');
+  const tabs = r.field('tabs');
+  for (const [key, value] of Object.entries(tabs.object() ?? {})) {
+    if (key !== 'signHereTabs' && Array.isArray(value) && value.length > 0) tabs.field(key).fail('is not supported; only signHereTabs are.');
+  }
+  const signHereTabs = type === 'signer' ? tabs.field('signHereTabs').items().map(parseSignHere) : [];
+  return { type, ...(recipientId !== undefined ? { recipientId } : {}), ...(roleName !== undefined ? { roleName } : {}), ...scalars(r), signHereTabs };
+}
+
+function scalars(r: WireReader): Omit<OverlayRecipient, 'type' | 'recipientId' | 'roleName' | 'signHereTabs'> {
+  const name = r.field('name').optionalString(100) ?? ([r.field('firstName').optionalString(50), r.field('lastName').optionalString(50)].filter(Boolean).join(' ') || undefined);
+  const email = r.field('email').optionalString(254);
+  const routingOrder = r.field('routingOrder').optionalInteger(1, 999);
+  const clientUserId = r.field('clientUserId').optionalString(100);
+  return { ...(name !== undefined ? { name } : {}), ...(email !== undefined ? { email } : {}), ...(routingOrder !== undefined ? { routingOrder } : {}), ...(clientUserId !== undefined ? { clientUserId } : {}) };
+}

@@ -1,0 +1,129 @@
+import type { RecipientType, SignHereTab } from '../domain/envelope/envelope.ts';
+import type { Template } from '../domain/templates/template.ts';
+import type { TemplateQuery, TemplateStore } from '../domain/templates/template-ports.ts';
+import type { Db } from './database.ts';
+import { containsFolded } from './envelope-list-sql.ts';
+import type { TemplateRow } from './template-tables.ts';
+
+/**
+ * Templates over SQLite or PostgreSQL. Every read and write names the account: a template id
+ * of another account is simply not found. A template and its documents and roles are written
+ * in one transaction; its children go with it on delete (explicitly, so SQLite needs no
+ * foreign-key pragma for it).
+ */
+export class TemplatesRepository implements TemplateStore {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  async create(t: Template, pdfs: ReadonlyMap<string, Uint8Array>): Promise<void> {
+    await this.#db.transaction(async (trx) => {
+      await trx.insertInto('templates').values(toTemplateRow(t)).execute();
+      for (const d of t.documents) {
+        const pdf = pdfs.get(d.documentId);
+        if (!pdf) throw new TypeError(`no PDF for template document ${d.documentId}`);
+        await trx.insertInto('template_documents').values({ template_id: t.templateId, document_id: d.documentId, name: d.name, file_extension: d.fileExtension, doc_order: d.order, page_count: d.pageCount, sha256: d.sha256, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) }).execute();
+      }
+      for (const [order, r] of t.roles.entries()) {
+        await trx.insertInto('template_recipients').values({
+          template_id: t.templateId,
+          recipient_id: r.recipientId,
+          recipient_order: order,
+          role_name: r.roleName ?? null,
+          type: r.type,
+          name: r.name,
+          email: r.email,
+          routing_order: r.routingOrder,
+          client_user_id: r.clientUserId ?? null,
+          tabs_json: JSON.stringify(r.tabs),
+        }).execute();
+      }
+    });
+  }
+
+  async find(accountId: string, templateId: string): Promise<Template | undefined> {
+    const row = await this.#db.kysely.selectFrom('templates').selectAll().where('account_id', '=', accountId).where('id', '=', templateId).executeTakeFirst();
+    return row ? (await this.#hydrate([row]))[0] : undefined;
+  }
+
+  async list(accountId: string, query: TemplateQuery): Promise<{ templates: Template[]; totalSetSize: number }> {
+    const k = this.#db.kysely;
+    let base = k.selectFrom('templates').where('account_id', '=', accountId);
+    if (query.searchText !== undefined && query.searchText !== '') base = base.where(containsFolded(this.#db.engine, 'templates.name', query.searchText));
+    const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base.selectAll().orderBy('name').orderBy('id').limit(query.count).offset(query.startPosition).execute();
+    return { templates: await this.#hydrate(rows), totalSetSize: Number(total.n) };
+  }
+
+  async update(t: Template): Promise<boolean> {
+    const { id: _id, account_id: _a, owner_user_id: _o, created_at: _c, ...fields } = toTemplateRow(t);
+    const res = await this.#db.kysely.updateTable('templates').set(fields).where('account_id', '=', t.accountId).where('id', '=', t.templateId).executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  async delete(accountId: string, templateId: string): Promise<boolean> {
+    return this.#db.transaction(async (trx) => {
+      const owned = await trx.selectFrom('templates').select('id').where('account_id', '=', accountId).where('id', '=', templateId).executeTakeFirst();
+      if (!owned) return false;
+      await trx.deleteFrom('template_recipients').where('template_id', '=', templateId).execute();
+      await trx.deleteFrom('template_documents').where('template_id', '=', templateId).execute();
+      await trx.deleteFrom('templates').where('id', '=', templateId).execute();
+      return true;
+    });
+  }
+
+  async documentPdf(accountId: string, templateId: string, documentId: string): Promise<Uint8Array | undefined> {
+    const row = await this.#db.kysely.selectFrom('template_documents').innerJoin('templates', 'templates.id', 'template_documents.template_id')
+      .select('template_documents.pdf').where('templates.account_id', '=', accountId).where('template_documents.template_id', '=', templateId).where('template_documents.document_id', '=', documentId).executeTakeFirst();
+    return row ? new Uint8Array(row.pdf) : undefined;
+  }
+
+  async #hydrate(rows: readonly TemplateRow[]): Promise<Template[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const k = this.#db.kysely;
+    const [documents, recipients] = await Promise.all([
+      k.selectFrom('template_documents').select(['template_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256']).where('template_id', 'in', ids).orderBy('doc_order').execute(),
+      k.selectFrom('template_recipients').selectAll().where('template_id', 'in', ids).orderBy('recipient_order').execute(),
+    ]);
+    return rows.map((row) => ({
+      templateId: row.id,
+      accountId: row.account_id,
+      ownerUserId: row.owner_user_id,
+      name: row.name,
+      ...(row.description !== null ? { description: row.description } : {}),
+      emailSubject: row.email_subject,
+      ...(row.email_blurb !== null ? { emailBlurb: row.email_blurb } : {}),
+      shared: Number(row.shared) === 1,
+      createdAt: new Date(row.created_at),
+      lastModifiedAt: new Date(row.last_modified_at),
+      documents: documents.filter((d) => d.template_id === row.id).map((d) => ({ documentId: d.document_id, name: d.name, fileExtension: d.file_extension, order: Number(d.doc_order), pageCount: Number(d.page_count), sha256: d.sha256 })),
+      roles: recipients.filter((r) => r.template_id === row.id).map((r) => ({
+        recipientId: r.recipient_id,
+        ...(r.role_name !== null ? { roleName: r.role_name } : {}),
+        type: r.type as RecipientType,
+        name: r.name,
+        email: r.email,
+        routingOrder: Number(r.routing_order),
+        ...(r.client_user_id !== null ? { clientUserId: r.client_user_id } : {}),
+        tabs: JSON.parse(r.tabs_json) as SignHereTab[],
+      })),
+    }));
+  }
+}
+
+function toTemplateRow(t: Template): TemplateRow {
+  return {
+    id: t.templateId,
+    account_id: t.accountId,
+    owner_user_id: t.ownerUserId,
+    name: t.name,
+    description: t.description ?? null,
+    email_subject: t.emailSubject,
+    email_blurb: t.emailBlurb ?? null,
+    shared: t.shared ? 1 : 0,
+    created_at: t.createdAt.toISOString(),
+    last_modified_at: t.lastModifiedAt.toISOString(),
+  };
+}

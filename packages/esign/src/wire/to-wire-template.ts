@@ -1,0 +1,87 @@
+import type { EnvelopeDocument, SignHereTab } from '../domain/envelope/envelope.ts';
+import type { Template, TemplateRole } from '../domain/templates/template.ts';
+import { toDocuSignDateTime } from './docusign-date-time.ts';
+import { toWireSignHere } from './to-wire-envelope.ts';
+
+/** What a template read asked to include (GET template / listTemplates `include`). */
+export type TemplateIncludes = { recipients?: boolean; documents?: boolean; tabs?: boolean };
+
+function compact<T extends Record<string, unknown>>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** createTemplate's 201 body (TemplateSummary). */
+export function toWireTemplateSummary(t: Template): Record<string, unknown> {
+  return { templateId: t.templateId, name: t.name, uri: `/templates/${t.templateId}` };
+}
+
+/** A template document as EnvelopeTemplate.documents lists it (the Document model: `pages` is a count). */
+export function toWireTemplateDocument(t: Template, d: EnvelopeDocument): Record<string, unknown> {
+  return {
+    documentId: d.documentId,
+    name: d.name,
+    type: 'content',
+    uri: `/templates/${t.templateId}/documents/${d.documentId}`,
+    order: String(d.order),
+    pages: String(d.pageCount),
+    display: 'inline',
+    includeInDownload: 'true',
+  };
+}
+
+/** A template document as listDocuments lists it (the EnvelopeDocument model: `pages` lists the pages). */
+export function toWireTemplateDocumentEntry(t: Template, d: EnvelopeDocument): Record<string, unknown> {
+  return { ...toWireTemplateDocument(t, d), pages: Array.from({ length: d.pageCount }, (_, i) => ({ sequence: String(i + 1) })) };
+}
+
+/** A role as a template recipient (Signer or CarbonCopy with roleName); a role not filled yet has empty name and email. */
+export function toWireTemplateRole(r: TemplateRole, includeTabs: boolean): Record<string, unknown> {
+  return compact({
+    recipientId: r.recipientId,
+    roleName: r.roleName,
+    name: r.name,
+    email: r.email,
+    routingOrder: String(r.routingOrder),
+    clientUserId: r.clientUserId,
+    recipientType: r.type === 'signer' ? 'signer' : 'carboncopy',
+    tabs: includeTabs && r.type === 'signer' ? { signHereTabs: r.tabs.map((tab) => templateTab(tab, r)) } : undefined,
+  });
+}
+
+/** A template tab: an envelope tab's shape, without the recipientIdGuid a role does not have. */
+function templateTab(tab: SignHereTab, r: TemplateRole): Record<string, unknown> {
+  const { recipientIdGuid: _guid, ...wire } = toWireSignHere(tab, { recipientId: r.recipientId, recipientIdGuid: '' });
+  return wire;
+}
+
+/** Recipients of a template, DocuSign's Recipients model. */
+export function toWireTemplateRecipients(t: Template, includeTabs: boolean): Record<string, unknown> {
+  return {
+    signers: t.roles.filter((r) => r.type === 'signer').map((r) => toWireTemplateRole(r, includeTabs)),
+    carbonCopies: t.roles.filter((r) => r.type === 'carbonCopy').map((r) => toWireTemplateRole(r, false)),
+    recipientCount: String(t.roles.length),
+  };
+}
+
+/** GET template / the entries of listTemplates (EnvelopeTemplate). */
+export function toWireTemplate(t: Template, includes: TemplateIncludes = {}): Record<string, unknown> {
+  return compact({
+    templateId: t.templateId,
+    uri: `/templates/${t.templateId}`,
+    name: t.name,
+    description: t.description ?? '',
+    shared: String(t.shared),
+    emailSubject: t.emailSubject,
+    emailBlurb: t.emailBlurb ?? '',
+    created: toDocuSignDateTime(t.createdAt),
+    createdDateTime: toDocuSignDateTime(t.createdAt),
+    lastModified: toDocuSignDateTime(t.lastModifiedAt),
+    lastModifiedDateTime: toDocuSignDateTime(t.lastModifiedAt),
+    pageCount: String(t.documents.reduce((n, d) => n + d.pageCount, 0)),
+    owner: { userId: t.ownerUserId },
+    documentsUri: `/templates/${t.templateId}/documents`,
+    recipientsUri: `/templates/${t.templateId}/recipients`,
+    documents: includes.documents ? t.documents.map((d) => toWireTemplateDocument(t, d)) : undefined,
+    recipients: includes.recipients ? toWireTemplateRecipients(t, includes.tabs ?? false) : undefined,
+  });
+}
