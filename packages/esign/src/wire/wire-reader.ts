@@ -19,10 +19,19 @@ export class WireReader {
     return this.value !== undefined && this.value !== null;
   }
 
-  /** A nested field of this object (absent fields read as undefined). */
+  /**
+   * A nested field of this object (absent fields read as undefined). Names match
+   * case-insensitively, as DocuSign matches them (its examples send `DocumentId`, `Signers`);
+   * the exact spelling wins when both are present.
+   */
   field(name: string): WireReader {
     const obj = this.object();
-    return new WireReader(this.path === '' ? name : `${this.path}.${name}`, obj === undefined ? undefined : obj[name]);
+    const path = this.path === '' ? name : `${this.path}.${name}`;
+    if (obj === undefined) return new WireReader(path, undefined);
+    if (Object.hasOwn(obj, name)) return new WireReader(path, obj[name]);
+    const lower = name.toLowerCase();
+    const key = Object.keys(obj).find((k) => k.toLowerCase() === lower);
+    return new WireReader(path, key === undefined ? undefined : obj[key]);
   }
 
   /** The value as a plain object, undefined when absent. */

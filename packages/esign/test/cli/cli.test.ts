@@ -44,7 +44,9 @@ async function serve(t: TestContext, env: Record<string, string>): Promise<{ pro
 }
 
 async function health(url: string): Promise<{ status: number; body: unknown }> {
-  const res = await request(`${url}/health`);
+  // A fresh connection each time: a pooled one the server closed while idle (its keep-alive
+  // timeout passes while a PostgreSQL cluster stops) fails as "other side closed".
+  const res = await request(`${url}/health`, { reset: true, headers: { connection: 'close' } });
   return { status: res.statusCode, body: await res.body.json() };
 }
 

@@ -2,7 +2,7 @@ import type { FieldRule } from './tab-field-rules.ts';
 import type { WireField } from './wire-field.ts';
 
 /** absent, null, blank and false ask for nothing, so even a refused field may carry them. */
-function asksForNothing(value: unknown): boolean {
+export function asksForNothing(value: unknown): boolean {
   if (value === undefined || value === null || value === false) return true;
   if (typeof value === 'string') return value.trim() === '' || value.trim().toLowerCase() === 'false';
   if (Array.isArray(value)) return value.length === 0;

@@ -8,6 +8,8 @@ import type { AnchorSpec, AnchorUnits } from '../../domain/envelope/envelope.ts'
 import type { DocumentDraft, EnvelopeDraft, RecipientDraft, SignHereDraft } from '../../domain/envelope/envelope-draft.ts';
 import { EsignError } from '../../errors.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
+import { checkModelFields } from '../../wire/check-model-fields.ts';
+import { CARBON_COPY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
 
 // Limits of our own, generous against DocuSign's (100-character subjects, 10,000-character
 // blurbs); they bound what one request can make us store.
@@ -17,9 +19,7 @@ const MAX_TABS_PER_RECIPIENT = 200;
 // DocuSign routing orders are small positive integers.
 const MAX_ROUTING_ORDER = 999;
 
-// Recipient and tab types DocuSign has that this service does not (yet) implement: a request
-// that uses one is refused rather than silently half-honoured.
-const UNSUPPORTED_RECIPIENT_TYPES = ['agents', 'editors', 'intermediaries', 'certifiedDeliveries', 'inPersonSigners', 'seals', 'witnesses', 'notaries', 'participants'];
+// Tab types this service does not implement yet are refused rather than silently half-honoured.
 const SUPPORTED_TABS = new Set(['signHereTabs']);
 
 /**
@@ -30,12 +30,11 @@ const SUPPORTED_TABS = new Set(['signHereTabs']);
 export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a JSON EnvelopeDefinition object.');
   const root = new WireReader('', body);
+  // Every field of the SDK's models that asks for something not done here is refused, named.
+  checkModelFields(root, 'EnvelopeDefinition', ENVELOPE_DEFINITION_FIELDS);
   const status = root.field('status').optionalString(32)?.toLowerCase() ?? 'created';
   // Create accepts only a draft or an immediate send (§3: `status` on create).
   if (status !== 'sent' && status !== 'created') throw new EsignError('ENVELOPE_INVALID_STATUS', `status must be "sent" or "created" when creating an envelope, got "${status}".`);
-  if (root.field('templateId').present || root.field('compositeTemplates').items().length > 0 || root.field('templateRoles').items().length > 0) {
-    throw new EsignError('INVALID_REQUEST_BODY', 'Templates (templateId, templateRoles, compositeTemplates) are not supported.');
-  }
 
   const documentReaders = root.field('documents').items();
   if (documentReaders.length > MAX_DOCUMENTS) root.field('documents').fail(`may hold at most ${MAX_DOCUMENTS} documents.`);
@@ -43,9 +42,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   assertUnique(documents.map((d) => d.documentId), 'documentId', 'documents');
 
   const recipientsReader = root.field('recipients');
-  for (const type of UNSUPPORTED_RECIPIENT_TYPES) {
-    if (recipientsReader.field(type).items().length > 0) recipientsReader.field(type).fail('is not supported; use signers and carbonCopies.');
-  }
+  checkModelFields(recipientsReader, 'Recipients', RECIPIENTS_FIELDS);
   const recipients = [
     ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer')),
     ...recipientsReader.field('carbonCopies').items().map((r) => parseRecipient(r, 'carbonCopy')),
@@ -91,12 +88,12 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export function parseDocument(doc: WireReader): DocumentDraft {
   if (doc.object() === undefined) doc.fail('must be a Document object.');
+  checkModelFields(doc, 'Document', DOCUMENT_FIELDS);
   // DocuSign documentIds are positive integers ("documentId ... must be a positive integer").
   const documentIdText = doc.field('documentId').string(10);
   if (!/^[1-9]\d*$/.test(documentIdText) || Number(documentIdText) > 2_147_483_647) doc.field('documentId').fail(`must be a positive integer, got "${documentIdText}".`);
   const documentId = documentIdText;
   const name = doc.field('name').string(255);
-  if (doc.field('remoteUrl').present || doc.field('htmlDefinition').present) doc.fail('remoteUrl and htmlDefinition are not supported; send documentBase64.');
   const raw = doc.field('documentBase64').string(Number.MAX_SAFE_INTEGER).replace(/\s+/g, '');
   if (raw.length % 4 !== 0 || !BASE64.test(raw)) doc.field('documentBase64').fail('is not valid base64.');
   const bytes = new Uint8Array(Buffer.from(raw, 'base64'));
@@ -113,6 +110,7 @@ export function parseDocument(doc: WireReader): DocumentDraft {
 /** `role`: a template recipient, whose email and name may be left for templateRoles to fill. */
 export function parseRecipient(r: WireReader, type: RecipientDraft['type'], options: { role?: boolean } = {}): RecipientDraft {
   if (r.object() === undefined) r.fail('must be a recipient object.');
+  checkModelFields(r, type === 'signer' ? 'Signer' : 'CarbonCopy', type === 'signer' ? SIGNER_FIELDS : CARBON_COPY_FIELDS);
   const recipientId = r.field('recipientId').string(100);
   const rawEmail = r.field('email').optionalString(254);
   let email = '';
@@ -122,7 +120,7 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
     // DocuSign's message ends "The recipient Id follows."
     throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${recipientId}${rawEmail ? ` ("${rawEmail}")` : ' (no email given)'}`);
   }
-  const name = r.field('name').optionalString(100) ?? [r.field('firstName').optionalString(50), r.field('lastName').optionalString(50)].filter(Boolean).join(' ');
+  const name = r.field('name').optionalString(100) ?? r.field('fullName').optionalString(100) ?? [r.field('firstName').optionalString(50), r.field('lastName').optionalString(50)].filter(Boolean).join(' ');
   if (name === '' && !options.role) r.field('name').fail('is required.');
   const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1;
   const clientUserId = r.field('clientUserId').optionalString(100);

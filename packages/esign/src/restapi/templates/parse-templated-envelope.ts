@@ -1,4 +1,6 @@
 import { API_DEFAULT_SETTINGS } from '../../domain/notification/envelope-notification.ts';
+import { checkModelFields } from '../../wire/check-model-fields.ts';
+import { ENVELOPE_DEFINITION_FIELDS } from '../../wire/envelope-field-rules.ts';
 import type { CompositeDraft, CompositeLayer, OverlayRecipient, TemplatedEnvelopeDraft } from '../../domain/templates/templated-envelope-draft.ts';
 import type { RecipientType } from '../../domain/envelope/envelope.ts';
 import { EsignError } from '../../errors.ts';
@@ -27,6 +29,8 @@ export function usesTemplates(body: unknown): boolean {
  */
 export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
   const root = new WireReader('', body);
+  // The same rules as any EnvelopeDefinition: a field asking for what is not done is refused, named.
+  checkModelFields(root, 'EnvelopeDefinition', ENVELOPE_DEFINITION_FIELDS);
   const status = root.field('status').optionalString(32)?.toLowerCase() ?? 'created';
   if (status !== 'sent' && status !== 'created') throw new EsignError('ENVELOPE_INVALID_STATUS', `status must be "sent" or "created" when creating an envelope, got "${status}".`);
   for (const name of ['documents', 'recipients']) {

@@ -1,0 +1,82 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { parseEnvelopeDefinition } from '../restapi/envelopes/parse-envelope-definition.ts';
+import { EsignError } from '../errors.ts';
+import type { ModelFieldRule } from './check-model-fields.ts';
+import { CARBON_COPY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from './envelope-field-rules.ts';
+
+// The SDK's model files are the wire contract: a field a new SDK adds fails this test until it
+// is given a rule, so it can never be accepted unnoticed.
+const modelDir = join(dirname(createRequire(import.meta.url).resolve('docusign-esign')), 'model');
+function sdkFields(model: string): string[] {
+  const source = readFileSync(join(modelDir, `${model}.js`), 'utf8');
+  const fields = new Set([...source.matchAll(/data\.hasOwnProperty\('([A-Za-z0-9]+)'\)/g)].map((m) => m[1]!));
+  // `<field>Metadata` describes a field for DocuSign's editors (ignored here); envelopeMetadata is a field of its own.
+  return [...fields].filter((f) => !(f.endsWith('Metadata') && fields.has(f.slice(0, -'Metadata'.length)))).sort();
+}
+
+const TABLES: [string, Readonly<Record<string, ModelFieldRule>>][] = [
+  ['EnvelopeDefinition', ENVELOPE_DEFINITION_FIELDS], ['Recipients', RECIPIENTS_FIELDS], ['Signer', SIGNER_FIELDS], ['CarbonCopy', CARBON_COPY_FIELDS], ['Document', DOCUMENT_FIELDS],
+];
+
+test('every field of the SDK\'s EnvelopeDefinition, Recipients, Signer, CarbonCopy and Document models has a rule, and each refusal says why', () => {
+  for (const [model, rules] of TABLES) {
+    assert.deepEqual(Object.keys(rules).sort(), sdkFields(model), model);
+    for (const [field, rule] of Object.entries(rules)) {
+      if (rule.rule === 'refused' || rule.rule === 'limited') assert.ok(rule.why.length > 10, `${model}.${field}`);
+    }
+  }
+});
+
+const pdf = Buffer.from('%PDF-1.7\n').toString('base64');
+const definition = (over: { envelope?: object; recipients?: object; signer?: object; cc?: object; document?: object } = {}) => ({
+  emailSubject: 'Honest', status: 'created', ...over.envelope,
+  documents: [{ documentId: '1', name: 'A.pdf', fileExtension: 'pdf', documentBase64: pdf, ...over.document }],
+  recipients: {
+    signers: [{ email: 'signer@example.com', name: 'Sam', recipientId: '1', ...over.signer }],
+    carbonCopies: [{ email: 'cc@example.com', name: 'Cy', recipientId: '2', ...over.cc }],
+    ...over.recipients,
+  },
+});
+const refusal = (body: unknown): string => {
+  try {
+    parseEnvelopeDefinition(body);
+  } catch (err) {
+    assert.ok(err instanceof EsignError, String(err));
+    assert.equal(err.code, 'INVALID_REQUEST_BODY');
+    return err.message;
+  }
+  return '';
+};
+
+test('each refused field that asks for something is a 400 naming it; false, blank and empty lists ask for nothing', () => {
+  const where = { EnvelopeDefinition: 'envelope', Recipients: 'recipients', Signer: 'signer', CarbonCopy: 'cc', Document: 'document' } as const;
+  let checked = 0;
+  for (const [model, rules] of TABLES) {
+    for (const [field, rule] of Object.entries(rules)) {
+      if (rule.rule !== 'refused' && rule.rule !== 'limited') continue;
+      const message = refusal(definition({ [where[model as keyof typeof where]]: { [field]: rule.rule === 'limited' ? 'sms' : 'true' } }));
+      assert.match(message, new RegExp(`${field}.*\\(${rule.why.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`), `${model}.${field}: ${message}`);
+      for (const nothing of [false, '', 'false', []]) assert.equal(refusal(definition({ [where[model as keyof typeof where]]: { [field]: nothing } })), '', `${model}.${field} = ${JSON.stringify(nothing)}`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 120, `${checked} refused fields`);
+  // Every problem at once, with the path of the recipient.
+  assert.match(refusal(definition({ signer: { accessCode: '1234', smsAuthentication: { senderProvidedNumbers: ['+1555'] } } })), / recipients\.signers\[0\] \(Signer\): not supported: accessCode \(recipient authentication .*\); smsAuthentication \(/);
+  assert.equal(refusal(definition({ signer: { deliveryMethod: 'Email' } })), '', 'e-mail delivery is what happens');
+});
+
+test('field names match case-insensitively, as DocuSign\'s examples send them', () => {
+  const draft = parseEnvelopeDefinition({
+    EmailSubject: 'Cased', Status: 'created',
+    Documents: [{ DocumentId: '1', Name: 'A.pdf', FileExtension: 'pdf', DocumentBase64: pdf }],
+    Recipients: { Signers: [{ Email: 'signer@example.com', Name: 'Sam', RecipientId: '1', RoutingOrder: '2' }] },
+  });
+  assert.equal(draft.emailSubject, 'Cased');
+  assert.deepEqual(draft.recipients.map((r) => [r.email, r.routingOrder]), [['signer@example.com', 2]]);
+  assert.match(refusal(definition({ signer: { AccessCode: '1234' } })), /AccessCode \(recipient authentication/);
+});

@@ -1,0 +1,168 @@
+import type { ModelFieldRule as FieldRule } from './check-model-fields.ts';
+
+/**
+ * How this service treats each field of DocuSign's EnvelopeDefinition, Recipients, Signer,
+ * CarbonCopy and Document models (node_modules/docusign-esign/src/model/*.js; a test keeps these
+ * tables equal to the SDK's): honoured, output (written by the service, such as ids, dates and
+ * URIs, so a client that sends back what it read is not refused), or refused with the reason.
+ * A refused field is refused only when it asks for something (absent, blank, false and empty
+ * lists are accepted): a sender who asks for an access code must never get a signer who was
+ * not asked for one. Fields outside the models are ignored, as DocuSign ignores them.
+ */
+const honoured: FieldRule = { rule: 'honoured' };
+const output: FieldRule = { rule: 'output' };
+const refused = (why: string): FieldRule => ({ rule: 'refused', why });
+
+const rules = (table: Record<string, FieldRule>, outputs: readonly string[]): Readonly<Record<string, FieldRule>> => ({
+  ...Object.fromEntries(outputs.map((f) => [f, output])),
+  ...table,
+});
+
+const TEMPLATES = 'templates are not supported yet';
+const BRANDS = 'brands are not supported yet';
+const CUSTOM_FIELDS = 'envelope custom fields are not supported yet';
+const AUTHENTICATION = 'recipient authentication is not supported yet: the signer would sign without it';
+const SIGNING_GROUPS = 'signing groups are not supported';
+const BULK = 'bulk sending is not supported';
+const NOTARY = 'notarization is not supported';
+
+export const ENVELOPE_DEFINITION_FIELDS = rules({
+  documents: honoured, recipients: honoured, emailSubject: honoured, emailBlurb: honoured, status: honoured,
+  eventNotification: honoured, notification: honoured,
+  // What this service's signing page does anyway: guided from tab to tab, usable on a phone.
+  autoNavigation: honoured, signerCanSignOnMobile: honoured,
+  // Envelopes from templates (restapi/templates/parse-templated-envelope.ts).
+  templateId: honoured, templateRoles: honoured, compositeTemplates: honoured,
+  brandId: refused(BRANDS), brandLock: refused(BRANDS),
+  customFields: refused(CUSTOM_FIELDS), envelopeCustomMetadata: refused(CUSTOM_FIELDS), envelopeMetadata: refused(CUSTOM_FIELDS),
+  workflow: refused('envelope workflows (paused, scheduled or delayed routing) are not supported yet'),
+  eventNotifications: refused('only one eventNotification per envelope is supported'),
+  accessControlListBase64: refused('access control lists are not supported'),
+  accessibility: refused('accessibility settings are not supported'),
+  allowComments: refused('comments are not supported'), allowMarkup: refused('document markup is not supported'),
+  allowReassign: refused('reassigning is not supported'), allowRecipientRecursion: refused('recipient recursion is not supported'),
+  allowViewHistory: refused('view history is not supported'), asynchronous: refused('asynchronous creation is not supported'),
+  attachments: refused('envelope attachments are not supported'), envelopeAttachments: refused('envelope attachments are not supported'),
+  authoritativeCopy: refused('authoritative copies are not supported'), authoritativeCopyDefault: refused('authoritative copies are not supported'),
+  burnDefaultTabData: refused('burning default tab data is not supported'), copyRecipientData: refused('copying recipient data is not supported'),
+  disableResponsiveDocument: refused('responsive documents are not supported'),
+  documentBase64: refused('send documents in documents[].documentBase64'),
+  emailSettings: refused('per-envelope e-mail settings (reply-to, BCC) are not supported'),
+  enableWetSign: refused('signing on paper is not supported'),
+  enforceSignerVisibility: refused('document visibility is not supported yet: every signer would see every document'),
+  envelopeIdStamping: refused('envelope id stamping is not supported'),
+  expireAfter: refused('set expiry with notification.expirations'), expireEnabled: refused('set expiry with notification.expirations'),
+  externalEnvelopeId: refused('external envelope ids are not supported'),
+  messageLock: refused('message locks are not supported'), recipientsLock: refused('recipient locks are not supported'),
+  password: refused('document passwords are not supported'),
+  recipientViewRequest: refused('ask for a recipient view with EnvelopesApi.createRecipientView'),
+  signingLocation: refused('in-person signing is not supported yet'),
+  transactionId: refused('transaction ids are not supported'),
+  useDisclosure: refused('the electronic record and signature disclosure is not supported'),
+  is21CFRPart11: refused('21 CFR Part 11 signing is not supported'),
+}, [
+  'envelopeId', 'createdDateTime', 'sentDateTime', 'statusChangedDateTime', 'completedDateTime', 'declinedDateTime', 'deletedDateTime',
+  'deliveredDateTime', 'voidedDateTime', 'initialSentDateTime', 'lastModifiedDateTime', 'expireDateTime', 'voidedReason',
+  'certificateUri', 'customFieldsUri', 'documentsCombinedUri', 'documentsUri', 'envelopeUri', 'notificationUri', 'recipientsUri',
+  'templatesUri', 'attachmentsUri', 'purgeState', 'purgeCompletedDate', 'purgeRequestDate', 'hasComments', 'hasFormDataChanged',
+  'hasWavFile', 'isSignatureProviderEnvelope', 'isTicketRelatedEnvelope', 'isDynamicEnvelope', 'sender', 'envelopeLocation', 'holder',
+  'location', 'uSigState', 'anySigner', 'envelopeDocuments', 'folders', 'lockInformation', 'powerForm',
+]);
+
+export const RECIPIENTS_FIELDS = rules({
+  signers: honoured, carbonCopies: honoured,
+  agents: refused('agents are not supported yet; use signers and carbonCopies'),
+  editors: refused('editors are not supported yet; use signers and carbonCopies'),
+  intermediaries: refused('intermediaries are not supported yet; use signers and carbonCopies'),
+  certifiedDeliveries: refused('certified deliveries are not supported yet; use signers and carbonCopies'),
+  inPersonSigners: refused('in-person signers are not supported yet; use signers and carbonCopies'),
+  witnesses: refused('witnesses are not supported yet; use signers and carbonCopies'),
+  seals: refused('electronic seals as recipients are not supported'),
+  notaries: refused(NOTARY), notaryWitnesses: refused(NOTARY),
+  participants: refused('participants are not supported'),
+  authorizedSignatories: refused('authorized signatories are not supported'),
+}, ['recipientCount', 'currentRoutingOrder', 'errorDetails']);
+
+/** The fields Signer and CarbonCopy share, with their rules. */
+const RECIPIENT_COMMON: Record<string, FieldRule> = {
+  email: honoured, name: honoured, firstName: honoured, lastName: honoured, fullName: honoured, recipientId: honoured,
+  routingOrder: honoured, clientUserId: honoured, tabs: honoured,
+  // A role's name only labels the recipient of an envelope not made from a template.
+  roleName: honoured,
+  // Mail is the one delivery method.
+  deliveryMethod: { rule: 'limited', why: 'only e-mail delivery is supported', allow: ['email'] },
+  accessCode: refused(AUTHENTICATION), addAccessCodeToEmail: refused(AUTHENTICATION), identityVerification: refused(AUTHENTICATION),
+  idCheckConfigurationName: refused(AUTHENTICATION), idCheckInformationInput: refused(AUTHENTICATION), phoneAuthentication: refused(AUTHENTICATION),
+  smsAuthentication: refused(AUTHENTICATION), requireIdLookup: refused(AUTHENTICATION), socialAuthentications: refused(AUTHENTICATION),
+  lockedRecipientPhoneAuthEditable: refused(AUTHENTICATION), lockedRecipientSmsEditable: refused(AUTHENTICATION),
+  additionalNotifications: refused('SMS and other additional notifications are not supported'),
+  phoneNumber: refused('SMS delivery is not supported'), faxNumber: refused('fax delivery is not supported'),
+  agentCanEditEmail: refused('agents are not supported yet'), agentCanEditName: refused('agents are not supported yet'),
+  allowSystemOverrideForLockedRecipient: refused('recipient locks are not supported'),
+  bulkSendV2Recipient: refused(BULK),
+  customFields: refused('recipient custom fields are not supported'),
+  documentTemplateId: refused(TEMPLATES), templateLocked: refused(TEMPLATES), templateRequired: refused(TEMPLATES),
+  documentVisibility: refused('document visibility is not supported yet: the recipient would see every document'),
+  excludedDocuments: refused('document visibility is not supported yet: the recipient would see every document'),
+  emailNotification: refused('per-recipient e-mail subject, message and language are not supported yet'),
+  inheritEmailNotificationConfiguration: refused('per-recipient e-mail settings are not supported yet'),
+  emailRecipientPostSigningURL: refused('post-signing URLs in e-mails are not supported'),
+  embeddedRecipientStartURL: refused('embedded start URLs are not supported; use createRecipientView'),
+  note: refused('private notes to recipients are not supported yet'),
+  proofFile: refused('proof files are not supported'),
+  recipientAttachments: refused('recipient attachments are not supported'),
+  signingGroupId: refused(SIGNING_GROUPS), signingGroupName: refused(SIGNING_GROUPS), signingGroupType: refused(SIGNING_GROUPS), signingGroupUsers: refused(SIGNING_GROUPS),
+  suppressEmails: refused('suppressing e-mails is not supported; use clientUserId for embedded signing'),
+  webFormRecipientViewId: refused('web forms are not supported'),
+};
+
+const RECIPIENT_OUTPUTS = [
+  'recipientIdGuid', 'status', 'statusCode', 'sentDateTime', 'deliveredDateTime', 'signedDateTime', 'declinedDateTime', 'declinedReason',
+  'autoRespondedReason', 'completedCount', 'totalTabCount', 'errorDetails', 'recipientType', 'userId', 'recipientAuthenticationStatus',
+  'consentDetailsList', 'designatorId', 'designatorIdGuid', 'recipientFeatureMetadata',
+];
+
+export const SIGNER_FIELDS = rules({
+  ...RECIPIENT_COMMON,
+  autoNavigation: honoured,
+  bulkRecipientsUri: refused(BULK), isBulkRecipient: refused(BULK),
+  canSignOffline: refused('offline signing is not supported'), offlineAttributes: refused('offline signing is not supported'),
+  defaultRecipient: refused('default recipients are not supported'),
+  notaryId: refused(NOTARY), notarySignerEmailSent: refused(NOTARY),
+  recipientSignatureProviders: refused('signature providers (standards-based signatures) are not supported'),
+  recipientSuppliesTabs: refused('recipient-supplied tabs are not supported'),
+  requireSignOnPaper: refused('signing on paper is not supported'),
+  requireSignerCertificate: refused('signer certificates are not supported'),
+  requireUploadSignature: refused('uploaded signatures are not supported'),
+  signInEachLocation: refused('signing in each location is not supported'),
+  signatureInfo: refused('preset signature fonts and names are not supported'),
+}, [...RECIPIENT_OUTPUTS, 'creationReason', 'delegatedBy', 'delegatedTo']);
+
+export const CARBON_COPY_FIELDS = rules({
+  ...RECIPIENT_COMMON,
+  linkedAccountConfigurationId: refused('linked accounts are not supported'),
+}, RECIPIENT_OUTPUTS);
+
+export const DOCUMENT_FIELDS = rules({
+  documentId: honoured, name: honoured, documentBase64: honoured, fileExtension: honoured,
+  // Anchors are searched in every document, PDFs included.
+  applyAnchorTabs: honoured,
+  remoteUrl: refused('send documentBase64'), htmlDefinition: refused('responsive documents are not supported; send documentBase64'),
+  order: refused('documents keep the order in which they are listed'),
+  assignTabsToRecipientId: refused('PDF form field transformation is not supported yet'),
+  transformPdfFields: refused('PDF form field transformation is not supported yet'),
+  pdfFormFieldOption: refused('PDF form field transformation is not supported yet'),
+  matchBoxes: refused('match boxes are not supported'),
+  tabs: refused('place tabs on recipients (recipients.signers[].tabs)'),
+  authoritativeCopy: refused('authoritative copies are not supported'),
+  display: refused('document display options are not supported'),
+  includeInDownload: refused('excluding documents from downloads is not supported'),
+  signerMustAcknowledge: refused('document acknowledgement is not supported'),
+  signerMustAcknowledgeUseAccountDefault: refused('document acknowledgement is not supported'),
+  password: refused('password-protected documents are not supported'),
+  encryptedWithKeyManager: refused('documents encrypted with a key manager are not supported'),
+  fileFormatHint: refused('file format hints are not supported; set fileExtension'),
+  documentFields: refused('document fields are not supported'),
+  documentTemplateId: refused(TEMPLATES), templateLocked: refused(TEMPLATES), templateRequired: refused(TEMPLATES),
+  isDocGenDocument: refused('document generation is not supported'), docGenFormFields: refused('document generation is not supported'),
+}, ['uri', 'pages', 'docGenDocumentStatus']);

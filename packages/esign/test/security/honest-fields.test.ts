@@ -1,0 +1,47 @@
+// A field this service does not honour is never accepted in silence: a sender who asks for an
+// access code (or any other protection or feature not built yet) gets a 400 naming it, and no
+// envelope, instead of a signer who is never asked for the code. Real HTTP against a real esign.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { request } from 'undici';
+import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
+import { extractText, validatePdf } from '@signet/pdf';
+import { seedUserAndApp, startEsign } from '../support/esign-harness.ts';
+import { samplePdf } from '../signing/signing-harness.ts';
+
+test('an envelope asking for signer authentication, document visibility or a workflow is refused with a 400 naming the field; nothing is stored', async (t) => {
+  const h = await startEsign(t, { deps: { converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText } } });
+  const seed = await seedUserAndApp(h);
+  const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';
+  const { access_token: token } = (await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string };
+  const base = `${h.origin}/restapi/v2.1/accounts/${seed.accountId}/envelopes`;
+  const pdf = Buffer.from(await samplePdf(1)).toString('base64');
+  const send = async (signer: object, envelope: object = {}) => {
+    const res = await request(base, {
+      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        emailSubject: 'Protected', status: 'created', ...envelope,
+        documents: [{ documentId: '1', name: 'A.pdf', fileExtension: 'pdf', documentBase64: pdf }],
+        recipients: { signers: [{ email: 's@example.com', name: 'Sam', recipientId: '1', ...signer }] },
+      }),
+    });
+    return { status: res.statusCode, body: (await res.body.json()) as { errorCode?: string; message?: string } };
+  };
+  for (const [signer, envelope, field] of [
+    [{ accessCode: '4711' }, {}, 'accessCode'],
+    [{ identityVerification: { workflowId: 'c368e411-1592-4001-a3df-dca94ac539ae' } }, {}, 'identityVerification'],
+    [{ phoneAuthentication: { recipMayProvideNumber: 'true' } }, {}, 'phoneAuthentication'],
+    [{ excludedDocuments: ['1'] }, { enforceSignerVisibility: 'true' }, 'enforceSignerVisibility'],
+    [{}, { workflow: { workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '2' }] } }, 'workflow'],
+    [{ deliveryMethod: 'SMS' }, {}, 'deliveryMethod'],
+  ] as const) {
+    const res = await send(signer, envelope);
+    assert.equal(res.status, 400, `${field}: ${JSON.stringify(res.body)}`);
+    assert.equal(res.body.errorCode, 'INVALID_REQUEST_BODY');
+    assert.match(res.body.message ?? '', new RegExp(`not supported: .*${field} ("SMS" )?\\(`), field);
+  }
+  const listed = await request(`${base}?from_date=2020-01-01`, { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(((await listed.body.json()) as { resultSetSize: string }).resultSetSize, '0', 'no envelope was stored');
+  // What the same signer looks like without the protection: accepted.
+  assert.equal((await send({ accessCode: '' })).status, 201);
+});
