@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { parseEnvelopeDefinition } from '../restapi/envelopes/parse-envelope-definition.ts';
 import { EsignError } from '../errors.ts';
 import type { ModelFieldRule } from './check-model-fields.ts';
-import { CARBON_COPY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from './envelope-field-rules.ts';
+import { CARBON_COPY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, ENVELOPE_UPDATE_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from './envelope-field-rules.ts';
+import { parseEnvelopeUpdate } from '../restapi/envelopes/parse-envelope-update.ts';
 
 // The SDK's model files are the wire contract: a field a new SDK adds fails this test until it
 // is given a rule, so it can never be accepted unnoticed.
@@ -22,8 +23,8 @@ const TABLES: [string, Readonly<Record<string, ModelFieldRule>>][] = [
   ['EnvelopeDefinition', ENVELOPE_DEFINITION_FIELDS], ['Recipients', RECIPIENTS_FIELDS], ['Signer', SIGNER_FIELDS], ['CarbonCopy', CARBON_COPY_FIELDS], ['Document', DOCUMENT_FIELDS],
 ];
 
-test('every field of the SDK\'s EnvelopeDefinition, Recipients, Signer, CarbonCopy and Document models has a rule, and each refusal says why', () => {
-  for (const [model, rules] of TABLES) {
+test('every field of the SDK\'s EnvelopeDefinition, Recipients, Signer, CarbonCopy, Document and Envelope (update) models has a rule, and each refusal says why', () => {
+  for (const [model, rules] of [...TABLES, ['Envelope', ENVELOPE_UPDATE_FIELDS] as const]) {
     assert.deepEqual(Object.keys(rules).sort(), sdkFields(model), model);
     for (const [field, rule] of Object.entries(rules)) {
       if (rule.rule === 'refused' || rule.rule === 'limited') assert.ok(rule.why.length > 10, `${model}.${field}`);
@@ -79,4 +80,14 @@ test('field names match case-insensitively, as DocuSign\'s examples send them', 
   assert.equal(draft.emailSubject, 'Cased');
   assert.deepEqual(draft.recipients.map((r) => [r.email, r.routingOrder]), [['signer@example.com', 2]]);
   assert.match(refusal(definition({ signer: { AccessCode: '1234' } })), /AccessCode \(recipient authentication/);
+});
+
+test('Envelopes::update refuses what it would not do (a workflow resume, new recipients) instead of a 200 that changes nothing', () => {
+  const refusedUpdate = (body: unknown) => assert.throws(() => parseEnvelopeUpdate(body), (err: EsignError) => err.code === 'INVALID_REQUEST_BODY' && /Envelope: not supported/.test(err.message));
+  refusedUpdate({ workflow: { workflowStatus: 'in_progress' } });
+  refusedUpdate({ status: 'sent', recipients: { signers: [{ email: 'x@example.com', name: 'X', recipientId: '9' }] } });
+  refusedUpdate({ notification: { reminders: { reminderEnabled: 'true', reminderDelay: '2' } } });
+  assert.deepEqual(parseEnvelopeUpdate({ status: 'voided', voidedReason: 'typo', emailSubject: 'New' }), { action: 'void', voidedReason: 'typo' });
+  // What a client read and sends back unchanged asks for nothing new.
+  assert.deepEqual(parseEnvelopeUpdate({ envelopeId: 'e', status: 'sent', sentDateTime: '2026-01-01T00:00:00.0000000Z', allowMarkup: 'false' }), { action: 'send' });
 });

@@ -166,3 +166,22 @@ export const DOCUMENT_FIELDS = rules({
   documentTemplateId: refused(TEMPLATES), templateLocked: refused(TEMPLATES), templateRequired: refused(TEMPLATES),
   isDocGenDocument: refused('document generation is not supported'), docGenFormFields: refused('document generation is not supported'),
 }, ['uri', 'pages', 'docGenDocumentStatus']);
+
+/** The SDK's Envelope model: the body of Envelopes::update (PUT …/envelopes/{envelopeId}). */
+const ENVELOPE_MODEL = ['accessControlListBase64', 'allowComments', 'allowMarkup', 'allowReassign', 'allowViewHistory', 'anySigner', 'asynchronous', 'attachmentsUri', 'authoritativeCopy', 'authoritativeCopyDefault', 'autoNavigation', 'brandId', 'brandLock', 'burnDefaultTabData', 'certificateUri', 'completedDateTime', 'copyRecipientData', 'createdDateTime', 'customFields', 'customFieldsUri', 'declinedDateTime', 'deletedDateTime', 'deliveredDateTime', 'disableResponsiveDocument', 'documentBase64', 'documentsCombinedUri', 'documentsUri', 'emailBlurb', 'emailSettings', 'emailSubject', 'enableWetSign', 'enforceSignerVisibility', 'envelopeAttachments', 'envelopeCustomMetadata', 'envelopeDocuments', 'envelopeId', 'envelopeIdStamping', 'envelopeLocation', 'envelopeMetadata', 'envelopeUri', 'expireAfter', 'expireDateTime', 'expireEnabled', 'externalEnvelopeId', 'folders', 'hasComments', 'hasFormDataChanged', 'hasWavFile', 'holder', 'initialSentDateTime', 'is21CFRPart11', 'isDynamicEnvelope', 'isSignatureProviderEnvelope', 'isTicketRelatedEnvelope', 'lastModifiedDateTime', 'location', 'lockInformation', 'messageLock', 'notification', 'notificationUri', 'powerForm', 'purgeCompletedDate', 'purgeRequestDate', 'purgeState', 'recipients', 'recipientsLock', 'recipientsUri', 'sender', 'sentDateTime', 'signerCanSignOnMobile', 'signingLocation', 'status', 'statusChangedDateTime', 'templatesUri', 'transactionId', 'uSigState', 'useDisclosure', 'voidedDateTime', 'voidedReason', 'workflow'] as const;
+
+const UPDATE_RULES: Readonly<Record<string, FieldRule>> = {
+  status: honoured, voidedReason: honoured, emailSubject: honoured, emailBlurb: honoured,
+  recipients: refused('recipients cannot be changed through Envelopes::update here'),
+  notification: refused('change reminders and expiry with EnvelopesApi.updateNotificationSettings'),
+  documentBase64: refused('documents cannot be changed through Envelopes::update here'),
+};
+
+/**
+ * Envelopes::update: it sends a draft, voids, or changes the subject and message. Any other
+ * field of the Envelope model that asks for something is refused as at create, rather than a
+ * 200 that changed nothing (DocuSign's pause/resume example sets workflow.workflowStatus).
+ */
+export const ENVELOPE_UPDATE_FIELDS: Readonly<Record<string, FieldRule>> = Object.fromEntries(
+  ENVELOPE_MODEL.map((field) => [field, UPDATE_RULES[field] ?? ENVELOPE_DEFINITION_FIELDS[field] ?? refused('cannot be changed through Envelopes::update here')]),
+);

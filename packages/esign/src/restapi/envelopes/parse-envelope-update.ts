@@ -1,5 +1,7 @@
 import { EsignError } from '../../errors.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
+import { checkModelFields } from '../../wire/check-model-fields.ts';
+import { ENVELOPE_UPDATE_FIELDS } from '../../wire/envelope-field-rules.ts';
 
 /** What a PUT .../envelopes/{id} asks for. */
 export type EnvelopeUpdate = { action: 'send' } | { action: 'void'; voidedReason: string } | { action: 'none' };
@@ -13,6 +15,7 @@ export function parseEnvelopeUpdate(body: unknown): EnvelopeUpdate {
   if (body === undefined || body === null) return { action: 'none' };
   if (typeof body !== 'object' || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a JSON Envelope object.');
   const root = new WireReader('', body);
+  checkModelFields(root, 'Envelope', ENVELOPE_UPDATE_FIELDS);
   const status = root.field('status').optionalString(32)?.toLowerCase();
   if (status === undefined) return { action: 'none' };
   if (status === 'sent') return { action: 'send' };
