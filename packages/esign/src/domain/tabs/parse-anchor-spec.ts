@@ -5,9 +5,9 @@ import type { WireField } from './wire-field.ts';
 const UNITS: readonly AnchorUnits[] = ['pixels', 'inches', 'mms', 'cms'];
 
 /**
- * A tab's anchor options, undefined when it has no anchorString. The same reads and defaults as
- * the SignHere parser in restapi/envelopes (a test holds the two equal until that parser calls
- * this one), plus anchorAllowWhiteSpaceInCharacters, which the pdf anchor search honours.
+ * A tab's anchor options, undefined when it has no anchorString: every tab's, the SignHere
+ * parser in restapi/envelopes included, plus anchorAllowWhiteSpaceInCharacters, which the pdf
+ * anchor search honours.
  */
 export function parseAnchorSpec(tab: WireField): TabAnchor | undefined {
   const anchorString = tab.field('anchorString').optionalString(500);

@@ -62,7 +62,7 @@ test('every tab type parses from the SDK\'s string-typed JSON, absolute or by an
   assert.ok(byType.get('view')!.required);
 });
 
-test('anchor options read exactly as the SignHere parser reads them (one meaning until it calls parseAnchorSpec)', () => {
+test('the SignHere parser reads anchor options through parseAnchorSpec; whitespace-tolerant anchors are refused there until signHere tabs pass them on', () => {
   const cases = [
     { anchorString: 'Sign:' },
     { anchorString: '/s1/', anchorUnits: 'inches', anchorXOffset: '0.5', anchorYOffset: -1, anchorIgnoreIfNotPresent: 'TRUE', anchorCaseSensitive: true, anchorMatchWholeWord: 'true', anchorHorizontalAlignment: 'Right' },
@@ -78,6 +78,11 @@ test('anchor options read exactly as the SignHere parser reads them (one meaning
     assert.deepEqual(ours, draft.recipients[0]!.signHereTabs[0]!.anchor);
     assert.equal(allowWhiteSpaceInCharacters, false);
   }
+  assert.throws(() => parseEnvelopeDefinition({
+    status: 'created',
+    documents: [{ documentId: '1', name: 'a.pdf', documentBase64: Buffer.from('%PDF-1.4').toString('base64') }],
+    recipients: { signers: [{ recipientId: '1', email: 'a@example.com', name: 'A', tabs: { signHereTabs: [{ anchorString: 'x', anchorAllowWhiteSpaceInCharacters: 'true' }] } }] },
+  }), /anchorAllowWhiteSpaceInCharacters is not supported on signHereTabs yet/);
 });
 
 test('fields a model lacks, and fields this service does not implement, are refused by name; asking for nothing is fine', () => {

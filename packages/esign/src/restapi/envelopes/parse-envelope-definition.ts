@@ -4,10 +4,10 @@ import { API_DEFAULT_SETTINGS } from '../../domain/notification/envelope-notific
 import { applyNotificationRequest } from '../../domain/notification/notification-request.ts';
 import { parseNotificationRequest } from '../../wire/parse-notification.ts';
 import { normalizeEmail } from '../../domain/email-address.ts';
-import type { AnchorSpec, AnchorUnits } from '../../domain/envelope/envelope.ts';
 import type { DocumentDraft, EnvelopeDraft, RecipientDraft, SignHereDraft } from '../../domain/envelope/envelope-draft.ts';
 import { EsignError } from '../../errors.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
+import { parseAnchorSpec } from '../../domain/tabs/parse-anchor-spec.ts';
 import { checkModelFields } from '../../wire/check-model-fields.ts';
 import { CARBON_COPY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
 
@@ -134,8 +134,6 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   return { type, recipientId, email, name, routingOrder, ...(clientUserId !== undefined ? { clientUserId } : {}), signHereTabs };
 }
 
-const UNITS: readonly AnchorUnits[] = ['pixels', 'inches', 'mms', 'cms'];
-
 export function parseSignHere(tab: WireReader): SignHereDraft {
   if (tab.object() === undefined) tab.fail('must be a SignHere object.');
   const tabLabel = tab.field('tabLabel').optionalString(500);
@@ -148,19 +146,11 @@ export function parseSignHere(tab: WireReader): SignHereDraft {
     ...(name !== undefined ? { name } : {}),
     ...(scaleValue !== undefined ? { scaleValue } : {}),
   };
-  const anchorString = tab.field('anchorString').optionalString(500);
-  if (anchorString !== undefined) {
-    const anchor: AnchorSpec = {
-      anchorString,
-      units: tab.field('anchorUnits').oneOf(UNITS, 'pixels'),
-      xOffset: tab.field('anchorXOffset').optionalNumber() ?? 0,
-      yOffset: tab.field('anchorYOffset').optionalNumber() ?? 0,
-      ignoreIfNotPresent: tab.field('anchorIgnoreIfNotPresent').boolean(false),
-      // esign-wire.md §6.7: the REST reference's defaults (case-insensitive, not whole-word).
-      caseSensitive: tab.field('anchorCaseSensitive').boolean(false),
-      matchWholeWord: tab.field('anchorMatchWholeWord').boolean(false),
-      horizontalAlignment: tab.field('anchorHorizontalAlignment').oneOf(['left', 'right'] as const, 'left'),
-    };
+  // The tab family's anchor reader (domain/tabs): one parser of the anchor options for every tab.
+  const parsed = parseAnchorSpec(tab);
+  if (parsed !== undefined) {
+    const { allowWhiteSpaceInCharacters, ...anchor } = parsed;
+    if (allowWhiteSpaceInCharacters) tab.field('anchorAllowWhiteSpaceInCharacters').fail('is not supported on signHereTabs yet.');
     return { ...common, anchor };
   }
   const documentId = tab.field('documentId').optionalString(10);
