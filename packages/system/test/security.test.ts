@@ -12,15 +12,15 @@ import { SignJWT } from 'jose';
 import { Agent, request } from 'undici';
 import { pollUntil } from '@signet/kit';
 import { startSmtpListener } from '../../esign/test/support/smtp-listener.ts';
-import { FormClient, formFields } from '../../esign/test/support/form-client.ts';
+import { FormClient } from '../../esign/test/support/form-client.ts';
+import { assertUnusableDrawingsRefused, drawnSignatureFinish } from '../../esign/test/support/drawn-signature.ts';
 import { samplePdf } from '../../esign/test/signing/signing-harness.ts';
-import { makeBlankPng, makeGarbagePng, makeSignaturePng } from '../../pdf/test/raster.fixture.ts';
+import { makeSignaturePng } from '../../pdf/test/raster.fixture.ts';
 import { sdkCall } from './support/sdk.ts';
 import { esignCli, startSystem } from './support/start-system.ts';
 import { tokenViaForms } from './support/token-via-forms.ts';
 
 const PASSWORD = 'correct horse battery staple';
-const dataUrl = (png: Uint8Array) => `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
 
 test('security through the gateway: scopes, JWT bounds and the signing page\'s image checks', async (t) => {
   const smtp = await startSmtpListener(t);
@@ -114,18 +114,8 @@ test('security through the gateway: scopes, JWT bounds and the signing page\'s i
     const mail = await pollUntil(() => smtp.received.find((m) => m.subject === 'Gateway image checks'), { timeoutMs: 30_000, what: 'the invitation' });
     const link = /^(https:\/\/localhost:\d+\/signing\/\S+)$/m.exec(mail.text ?? '')?.[1] ?? assert.fail(`a signing link through the gateway in ${mail.text}`);
     const path = new URL(link).pathname;
-    const signer = new FormClient(origin, trusting);
-    const page = await signer.get(path);
-    assert.equal(page.status, 200, page.text);
-    const tabs = [...page.text.matchAll(/data-tab-id="([^"]+)"/g)].map((m) => m[1] ?? '');
-    const finish = (png: Uint8Array) => signer.post(`${path}/finish`, { ...formFields(page.text, `${path}/finish`), signatureKind: 'image', signatureImage: dataUrl(png), signedTabs: tabs.join(',') });
-
-    const garbage = await finish(makeGarbagePng());
-    assert.equal(garbage.status, 400, garbage.text);
-    assert.match(garbage.text, /drawn signature cannot be used: It could not be decoded/);
-    const bomb = await finish(makeBlankPng(8000, 8000));
-    assert.equal(bomb.status, 400, bomb.text);
-    assert.match(bomb.text, /8000×8000 pixels; the limit is 2000×1000/);
+    const finish = await drawnSignatureFinish(new FormClient(origin, trusting), path);
+    await assertUnusableDrawingsRefused(finish);
     const status = async () => String((await call('GET', `${account}/envelopes/${envelopeId}`, token)).body.status);
     assert.equal(await status(), 'delivered', 'viewed, nothing signed');
 

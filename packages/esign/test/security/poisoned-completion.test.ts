@@ -19,15 +19,15 @@ import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { seedUserAndApp, startEsign, type Harness } from '../support/esign-harness.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { FormClient, formFields } from '../support/form-client.ts';
+import { assertUnusableDrawingsRefused, drawnSignatureFinish } from '../support/drawn-signature.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 import { samplePdf } from '../signing/signing-harness.ts';
-import { makeBlankPng, makeGarbagePng, makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
+import { makeGarbagePng, makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/signet-esign.mjs');
 const wait = { timeoutMs: 30_000, intervalMs: 25 };
 const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
-const dataUrl = (png: Uint8Array) => `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
 
 type Envelope = { status: string; errorDetails?: { errorCode: string; message: string } };
 
@@ -95,18 +95,8 @@ describe('poisoned completions', () => {
 
   test('Finish refuses a drawn signature the stamp could not use: bytes that are not a PNG after the magic, or 8000×8000 pixels', async () => {
     const { envelopeId, link } = await sendOne('Image checks', 'drawer@example.com');
-    const signer = new FormClient(h.origin);
-    const page = await signer.get(link);
-    assert.equal(page.status, 200);
-    const tabs = [...page.text.matchAll(/data-tab-id="([^"]+)"/g)].map((m) => m[1] ?? '');
-    const finish = (png: Uint8Array) => signer.post(`${link}/finish`, { ...formFields(page.text, `${link}/finish`), signatureKind: 'image', signatureImage: dataUrl(png), signedTabs: tabs.join(',') });
-
-    const garbage = await finish(makeGarbagePng());
-    assert.equal(garbage.status, 400, garbage.text);
-    assert.match(garbage.text, /drawn signature cannot be used: It could not be decoded/);
-    const bomb = await finish(makeBlankPng(8000, 8000));
-    assert.equal(bomb.status, 400, bomb.text);
-    assert.match(bomb.text, /8000×8000 pixels; the limit is 2000×1000/);
+    const finish = await drawnSignatureFinish(new FormClient(h.origin), link);
+    await assertUnusableDrawingsRefused(finish);
     assert.equal((await envelope(envelopeId)).status, 'delivered', 'viewed, nothing signed');
 
     const good = await finish(makeSignaturePng(600, 200));
