@@ -6,36 +6,40 @@ import type { Address, Random } from './balancer/index.ts';
 import type { GatewayConfig, ListenAddress } from './config.ts';
 import { EMPTY_SNAPSHOT, parseDeclarativeConfig } from './declarative/index.ts';
 import type { Snapshot } from './declarative/types.ts';
+import { GrpcProxy, shareListenerWithGrpc, type SharedGrpc } from './grpc/index.ts';
 import { createProxyHandler } from './proxy/create-proxy-handler.ts';
 import type { ProxyHooks } from './proxy/proxy-hooks.ts';
 import { UpstreamPool } from './proxy/upstream-pool.ts';
 import { Runtime } from './runtime.ts';
+import { StreamProxy, type StreamEvent } from './stream/index.ts';
 import { loadDefaultCertificate, MIN_TLS_VERSION } from './tls/index.ts';
 
 /** What a gateway process is built from besides its config (tests and the cli inject these). */
 export type GatewayDeps = {
   /** The configuration to serve; default: config.declarativeConfig parsed, or no entities. */
   readonly snapshot?: Snapshot;
-  /** Where health checks observe each attempt. */
+  /** Where health checks, metrics and logs observe each attempt (HTTP, gRPC and stream alike). */
   readonly hooks?: ProxyHooks;
   readonly random?: Random;
   readonly isAddressHealthy?: (upstreamName: string, address: Address) => boolean;
+  /** Configuration problems that do not stop a load, and stream connections dropped. */
   readonly warn?: (message: string) => void;
-  /**
-   * Called with each proxy listener's server before it accepts connections: lets another
-   * protocol share the listener (grpc/ share-listener-with-grpc.ts).
-   */
+  /** Told about each stream listener bound. */
+  readonly info?: (message: string) => void;
+  /** Called with each proxy listener's server before it accepts connections (metrics count them). */
   readonly configureListener?: (server: Server, address: ListenAddress) => void;
-  /** ALPN protocols offered by `ssl` listeners (e.g. ['h2', 'http/1.1'] for gRPC); default none. */
-  readonly alpnProtocols?: readonly string[];
 };
 
-/** A gateway's data plane in one process: the runtime and its proxy listeners. */
+/** A gateway's data plane in one process: the runtime and every listener its config names. */
 export type Gateway = {
   readonly runtime: Runtime;
   readonly pool: UpstreamPool;
-  /** Starts the proxy listeners; resolves with the addresses bound (real ports for port 0). */
+  readonly grpc: GrpcProxy;
+  readonly stream: StreamProxy;
+  /** Starts the proxy and stream listeners; resolves with the proxy addresses bound (real ports for port 0). */
   listen(): Promise<ListenAddress[]>;
+  /** The stream listeners bound by listen() (real ports for port 0). */
+  streamAddresses(): readonly ListenAddress[];
   /** Stops accepting, lets in-flight requests finish (up to shutdownGraceMs), closes everything. */
   close(): Promise<void>;
 };
@@ -47,7 +51,16 @@ export async function loadSnapshot(config: GatewayConfig): Promise<Snapshot> {
   return parseDeclarativeConfig(text, { fileName: config.declarativeConfig, ...(config.plugins === undefined ? {} : { enabledPlugins: config.plugins }) });
 }
 
-/** Builds the data plane of one gateway process (not listening yet). */
+const describe = (e: StreamEvent): string =>
+  `stream ${e.event}: client ${e.client}${e.protocol ? ` ${e.protocol}` : ''}${e.sni ? ` sni ${e.sni}` : ''}${e.route ? ` route ${e.route}` : ''}${e.detail ? ` (${e.detail})` : ''}`;
+
+/**
+ * Builds the data plane of one gateway process (not listening yet) for the listeners its config
+ * names, as Kong serves them: `proxy_listen` takes http/https requests and grpc/grpcs calls
+ * (h2c told apart by its preface, h2 offered by ALPN to server names grpcs routes name), and
+ * `stream_listen` tcp, tls and tls_passthrough connections. Every protocol shares the runtime's
+ * routers, balancers, certificates and the hooks; listen() and close() cover every listener.
+ */
 export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}): Promise<Gateway> {
   const snapshot = deps.snapshot ?? (await loadSnapshot(config));
   const defaultCertificate = loadDefaultCertificate(config.sslCert);
@@ -58,9 +71,14 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     ...(deps.warn ? { warn: deps.warn } : {}),
   });
   const pool = new UpstreamPool();
-  const ctx = { pool, hooks: deps.hooks ?? {} };
+  const hooks = deps.hooks ?? {};
+  const ctx = { pool, hooks };
   const getState = () => runtime.state;
+  const grpc = new GrpcProxy({ getState, hooks });
+  const stream = new StreamProxy({ getState, hooks, log: (e) => deps.warn?.(describe(e)), shutdownGraceMs: config.shutdownGraceMs });
   const servers: Server[] = [];
+  const shared: SharedGrpc[] = [];
+  let streamBound: ListenAddress[] = [];
 
   async function listenOne(address: ListenAddress): Promise<ListenAddress> {
     const server: Server = address.ssl
@@ -69,13 +87,13 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
           key: defaultCertificate.keyPem,
           minVersion: MIN_TLS_VERSION,
           SNICallback: (servername, cb) => cb(null, runtime.state.certificates.find(servername)),
-          ...(deps.alpnProtocols ? { ALPNProtocols: [...deps.alpnProtocols] } : {}),
         })
       : createHttpServer();
     // Kong/nginx keep client connections 60 s (keepalive_timeout); node's default is 5 s.
     server.keepAliveTimeout = 60_000;
     servers.push(server);
     deps.configureListener?.(server, address);
+    shared.push(shareListenerWithGrpc(server, grpc, address.ssl));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(address.port, address.host, () => {
@@ -91,20 +109,30 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
   return {
     runtime,
     pool,
+    grpc,
+    stream,
+    streamAddresses: () => streamBound,
     async listen() {
       const bound: ListenAddress[] = [];
       for (const address of config.proxyListen) bound.push(await listenOne(address));
+      streamBound = await stream.listen(config.streamListen ?? []);
+      for (const a of streamBound) deps.info?.(`stream listening on ${a.host}:${a.port}${a.ssl ? ' ssl' : ''}`);
       return bound;
     },
     async close() {
+      for (const s of shared) s.close();
       const closing = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
       for (const s of servers) s.closeIdleConnections();
+      // After the grace period, whatever is still open is cut: HTTP/1.1 connections and the
+      // HTTP/2 sessions of gRPC clients that never closed their side.
       const timer = setTimeout(() => {
         for (const s of servers) s.closeAllConnections();
+        for (const s of shared) s.destroy();
       }, config.shutdownGraceMs);
-      await Promise.all(closing);
+      await Promise.all([...closing, stream.close()]);
       clearTimeout(timer);
       pool.close();
+      grpc.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 // @signet/gateway: a Kong-compatible, database-less API gateway.
-/** Builds a gateway process's data plane (runtime + proxy listeners) from a GatewayConfig. */
+/** Builds a gateway process's data plane (runtime, proxy listeners with gRPC, stream listeners) from a GatewayConfig. */
 export { buildGateway, loadSnapshot, type Gateway, type GatewayDeps } from './build-gateway.ts';
 /** The process configuration (Kong's names), validated once at start. */
 export { buildGatewayConfig, parseListen, ConfigError, type GatewayConfig, type GatewaySettings, type ListenAddress } from './config.ts';
@@ -11,5 +11,3 @@ export { passiveHealthHooks } from './proxy/passive-health-hooks.ts';
 /** kong.yml → Snapshot. */
 export { parseDeclarativeConfig, EMPTY_SNAPSHOT } from './declarative/index.ts';
 export type { Snapshot } from './declarative/types.ts';
-/** buildGateway plus gRPC services on the proxy listeners and the stream_listen (tcp/tls) listeners. */
-export { buildGatewayWithStreams, type StreamGateway, type StreamGatewayDeps } from './build-gateway-with-streams.ts';

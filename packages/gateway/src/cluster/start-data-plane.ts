@@ -1,4 +1,4 @@
-import { buildGatewayWithStreams, type StreamGateway } from '../build-gateway-with-streams.ts';
+import { buildGateway, type Gateway } from '../build-gateway.ts';
 import type { Snapshot } from '../declarative/types.ts';
 import type { NodeHealth } from '../health/node-health.ts';
 import { accessLogHooks, combineHooks, ProxyMetrics } from '../metrics/index.ts';
@@ -6,7 +6,7 @@ import { passiveHealthHooks } from '../proxy/passive-health-hooks.ts';
 import type { NodeStart } from './node-start.ts';
 
 /** A process's proxy (HTTP, gRPC, stream listeners, not bound yet) and its metrics. */
-export type DataPlane = { readonly gateway: StreamGateway; readonly metrics: ProxyMetrics };
+export type DataPlane = { readonly gateway: Gateway; readonly metrics: ProxyMetrics };
 
 /**
  * Builds the proxy of one process (the single process, or a worker) over `health`: passive
@@ -18,7 +18,7 @@ export type DataPlane = { readonly gateway: StreamGateway; readonly metrics: Pro
 export async function startDataPlane(start: NodeStart, snapshot: Snapshot, health: NodeHealth): Promise<DataPlane> {
   const { config, log } = start;
   const metrics = new ProxyMetrics();
-  const gateway = await buildGatewayWithStreams(config, {
+  const gateway = await buildGateway(config, {
     snapshot,
     hooks: combineHooks(passiveHealthHooks(health), metrics.hooks(), ...(start.accessLog ? [accessLogHooks(log)] : [])),
     configureListener: (server) => metrics.trackConnections(server),

@@ -16,8 +16,11 @@ function startsLikePreface(chunk: Buffer): boolean {
 
 type AlpnCallback = (arg: { servername: string; protocols: string[] }) => string | undefined;
 
-/** The HTTP/2 side of a shared listener; close() ends its client sessions. */
-export type SharedGrpc = { close(): void };
+/**
+ * The HTTP/2 side of a shared listener: close() ends its client sessions gracefully (GOAWAY);
+ * destroy() cuts their connections, also those of clients that never close their side.
+ */
+export type SharedGrpc = { close(): void; destroy(): void };
 
 /**
  * Serves gRPC on an HTTP/1.1 proxy listener (Kong serves grpc routes on proxy_listen): on a
@@ -45,6 +48,14 @@ export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl:
       return protocols.includes('http/1.1') ? 'http/1.1' : undefined;
     };
   }
+  // A closed session only ends its socket: one whose client never answers with its own FIN
+  // stays half-open, so the sockets are kept to be cut on destroy().
+  const h2Sockets = new Set<Socket>();
+  const toHttp2 = (socket: Socket): void => {
+    h2Sockets.add(socket);
+    socket.once('close', () => h2Sockets.delete(socket));
+    h2.emit('connection', socket);
+  };
   const event = ssl ? 'secureConnection' : 'connection';
   const http1 = server.listeners(event) as ((socket: Socket) => void)[];
   server.removeAllListeners(event);
@@ -53,7 +64,7 @@ export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl:
   };
   server.on(event, (socket: Socket) => {
     if (ssl) {
-      if ((socket as TLSSocket).alpnProtocol === 'h2') h2.emit('connection', socket);
+      if ((socket as TLSSocket).alpnProtocol === 'h2') toHttp2(socket);
       else toHttp1(socket);
       return;
     }
@@ -75,7 +86,7 @@ export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl:
       socket.unshift(first);
       if (startsLikePreface(first)) {
         // node:http2 takes bytes already buffered on the socket before reading from it.
-        h2.emit('connection', socket);
+        toHttp2(socket);
       } else {
         toHttp1(socket);
         // node:http adds its 'data' listener to a socket it expects flowing: undo the pause.
@@ -86,6 +97,10 @@ export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl:
   return {
     close() {
       for (const s of sessions) s.close();
+    },
+    destroy() {
+      for (const s of sessions) s.destroy();
+      for (const socket of h2Sockets) socket.destroy();
     },
   };
 }

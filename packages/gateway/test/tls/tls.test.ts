@@ -179,17 +179,24 @@ test('https upstream SNI is the Host sent upstream without its port, as Kong (pr
   assert.deepEqual(await seen('/bare'), { servername: null, host: `127.0.0.1:${port}` });
 });
 
-test('listener hooks: configureListener sees each server before it accepts; ALPN offered on ssl listeners', async (t) => {
+test('listener hooks: configureListener sees each server before it accepts; ALPN h2 only for names a grpcs route takes', async (t) => {
   const seen: string[] = [];
-  const g = await startGateway(t, snapshot({}), {
+  const grpcs = service({ host: '127.0.0.1', port: 1, protocol: 'grpcs' });
+  const g = await startGateway(t, snapshot({
+    services: [grpcs],
+    routes: [route({ protocols: ['grpcs'], snis: ['grpc.test'], paths: ['/x.Y/'], strip_path: false, service: { id: grpcs.id } })],
+  }), {
     configureListener: (server, address) => seen.push(`${address.ssl ? 'https' : 'http'}:${server.listening}`),
-    alpnProtocols: ['h2', 'http/1.1'],
   }, { proxyListen: [{ host: '127.0.0.1', port: 0, ssl: true }], sslCert: DEFAULT });
   assert.deepEqual(seen, ['https:false']);
-  const socket = connect({ host: '127.0.0.1', port: g.port, rejectUnauthorized: false, ALPNProtocols: ['h2'] });
-  t.after(() => socket.destroy());
-  await once(socket, 'secureConnect');
-  assert.equal(socket.alpnProtocol, 'h2');
+  const alpnFor = async (servername: string): Promise<string | false | null> => {
+    const socket = connect({ host: '127.0.0.1', port: g.port, servername, rejectUnauthorized: false, ALPNProtocols: ['h2', 'http/1.1'] });
+    t.after(() => socket.destroy());
+    await once(socket, 'secureConnect');
+    return socket.alpnProtocol;
+  };
+  assert.equal(await alpnFor('grpc.test'), 'h2');
+  assert.equal(await alpnFor('www.test'), 'http/1.1');
 });
 
 test('https service with client_certificate: mutual TLS to a target that requires it', async (t) => {
