@@ -1,20 +1,24 @@
 import { Balancer, isAlgorithmImplemented, type Address, type Random } from './balancer/index.ts';
-import type { Service, Snapshot, Target, Upstream } from './declarative/types.ts';
-import { hostHeaderFor, type ProxyRoute } from './proxy/proxy-route.ts';
-import type { UpstreamTls } from './proxy/upstream-pool.ts';
+import type { Snapshot, Target, Upstream } from './declarative/types.ts';
+import { compileGrpcState, type GrpcState } from './grpc/compile-grpc-state.ts';
+import { compileProxyRoute, type ProxyRoute, type TargetSources } from './proxy/proxy-route.ts';
 import { Router, type RouterEntry } from './router/index.ts';
+import { compileStreamState, type StreamState } from './stream/compile-stream-state.ts';
 import { ConsumerIndex, PLUGIN_HANDLERS, PluginCombos } from './plugins/index.ts';
 import { CertificateStore, type PemPair } from './tls/index.ts';
 
 /** What one configuration compiles to; swapped as a whole, never mutated. */
 export type RuntimeState = {
   readonly snapshot: Snapshot;
+  /** http/https routes, for the HTTP proxy. */
   readonly router: Router<ProxyRoute>;
+  /** grpc/grpcs routes, for the gRPC proxy. */
+  readonly grpc: GrpcState;
+  /** tcp/tls/tls_passthrough routes, for the stream proxy. */
+  readonly stream: StreamState;
   /** One balancer per upstream, by upstream name. */
   readonly balancers: ReadonlyMap<string, Balancer>;
   readonly certificates: CertificateStore;
-  /** The load's plugins by scope (the gRPC proxy compiles its routes' plugins from it); undefined when none. */
-  readonly plugins: PluginCombos | undefined;
 };
 
 export type RuntimeOptions = {
@@ -30,26 +34,14 @@ export type RuntimeOptions = {
 
 // Balancer state (wheel, pointer, availability) is kept when none of this changed (Kong
 // handler.lua rebuilds balancers only when upstreams/targets hashes change).
-/**
- * TLS settings of an https service: verification follows tls_verify; the client certificate is
- * the service's, else its upstream's (Kong: service.client_certificate, upstream.client_certificate).
- */
-function upstreamTls(snapshot: Snapshot, service: Service, upstream: Upstream | undefined): UpstreamTls {
-  const ref = service.client_certificate ?? upstream?.client_certificate ?? null;
-  const certificate = ref === null ? undefined : snapshot.certificates.find((c) => c.id === ref.id);
-  return {
-    rejectUnauthorized: service.tls_verify === true,
-    ...(certificate ? { clientCertificate: { id: certificate.id, cert: certificate.cert, key: certificate.key } } : {}),
-  };
-}
-
 function balancerSignature(upstream: Upstream, targets: readonly Target[]): string {
   return JSON.stringify([upstream.id, upstream.algorithm, upstream.healthchecks.threshold, targets.map((t) => [t.id, t.target, t.weight])]);
 }
 
 /**
- * Holds the running configuration: builds the router, the balancers and the certificate store
- * from a Snapshot and swaps them atomically; in-flight requests finish on the state they began with.
+ * Holds the running configuration: builds the balancers, one target per route (ProxyRoute,
+ * shared by the HTTP, gRPC and stream proxies), their routers and the certificate store from a
+ * Snapshot and swaps them atomically; in-flight requests finish on the state they began with.
  */
 export class Runtime {
   readonly #options: RuntimeOptions;
@@ -100,33 +92,25 @@ export class Runtime {
     }
     const services = new Map(snapshot.services.map((s) => [s.id, s]));
     // Plugins and the consumers they authenticate are compiled once per load, per route.
-    const combos = snapshot.plugins.length === 0 ? undefined : new PluginCombos(snapshot.plugins, PLUGIN_HANDLERS, new ConsumerIndex(snapshot));
+    const plugins = snapshot.plugins.length === 0 ? undefined : new PluginCombos(snapshot.plugins, PLUGIN_HANDLERS, new ConsumerIndex(snapshot));
+    const sources: TargetSources = { snapshot, upstreams: upstreamsByName, balancers, plugins };
+    const targets: ProxyRoute[] = [];
     const entries: RouterEntry<ProxyRoute>[] = [];
     for (const route of snapshot.routes) {
-      // Kong leaves routes without an enabled HTTP(S) service out of the router.
+      // Kong leaves routes without an enabled service out of its routers.
       const service = route.service === null ? undefined : services.get(route.service.id);
       if (service === undefined || !service.enabled) continue;
-      if (service.protocol !== 'http' && service.protocol !== 'https') continue;
-      const upstream = upstreamsByName.get(service.host);
-      const tls = service.protocol === 'https' ? upstreamTls(snapshot, service, upstream) : undefined;
-      const plugins = combos?.forRoute(route.id, service.id);
-      const value: ProxyRoute = upstream !== undefined
-        ? { route, service, upstream, balancer: balancers.get(upstream.name), endpoint: undefined, endpointHostHeader: '', tls, plugins }
-        : {
-            route, service, upstream: undefined, balancer: undefined,
-            endpoint: { host: service.host, port: service.port, key: `${service.host.includes(':') ? `[${service.host}]` : service.host}:${service.port}` },
-            endpointHostHeader: hostHeaderFor(service.host, service.port, service.protocol),
-            tls,
-            plugins,
-          };
-      entries.push({ route, servicePath: service.path, value });
+      const target = compileProxyRoute(sources, route, service);
+      targets.push(target);
+      if (service.protocol === 'http' || service.protocol === 'https') entries.push({ route, servicePath: service.path, value: target });
     }
     const state: RuntimeState = {
       snapshot,
       router: new Router(entries),
+      grpc: compileGrpcState(targets),
+      stream: compileStreamState(targets),
       balancers,
       certificates: new CertificateStore(snapshot.certificates, snapshot.snis, this.#options.defaultCertificate),
-      plugins: combos,
     };
     this.#signatures = signatures;
     return state;

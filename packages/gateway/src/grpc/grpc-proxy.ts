@@ -5,9 +5,8 @@ import { GATEWAY_ERROR_CATALOG, type GatewayErrorCode } from '../errors.ts';
 import { PeerAttempts } from '../proxy/peer-attempts.ts';
 import type { ProxyHooks } from '../proxy/proxy-hooks.ts';
 import type { UpstreamEndpoint } from '../proxy/upstream-pool.ts';
-import { addressHostHeader } from '../proxy/proxy-route.ts';
+import { addressHostHeader, type ProxyRoute } from '../proxy/proxy-route.ts';
 import type { RuntimeState } from '../runtime.ts';
-import { compileGrpcState, type GrpcState, type GrpcTarget } from './grpc-target.ts';
 import { grpcStatusOfHttpStatus, httpStatusOfGrpcStatus } from './grpc-status.ts';
 import { Http2SessionPool, SessionError } from './http2-session-pool.ts';
 import { PluginContext, runAccessPhase, type PluginExit } from '../plugins/index.ts';
@@ -60,7 +59,6 @@ function forwardable(headers: IncomingHttpHeaders, into: OutgoingHttpHeaders): O
  */
 export class GrpcProxy {
   readonly #deps: GrpcProxyDeps;
-  readonly #states = new WeakMap<RuntimeState, GrpcState>();
   readonly #pool: Http2SessionPool;
 
   constructor(deps: GrpcProxyDeps) {
@@ -75,28 +73,18 @@ export class GrpcProxy {
 
   /** Whether a TLS client with this server name is offered HTTP/2 (a grpcs route names it). */
   offersHttp2(servername: string | undefined): boolean {
-    return servername !== undefined && servername !== '' && this.#state().grpcsServerName(servername);
+    return servername !== undefined && servername !== '' && this.#deps.getState().grpc.grpcsServerName(servername);
   }
 
   /** Whether plain connections may be h2c calls (a grpc route exists in the configuration). */
   takesH2c(): boolean {
-    return this.#state().h2c;
-  }
-
-  #state(): GrpcState {
-    const runtime = this.#deps.getState();
-    let state = this.#states.get(runtime);
-    if (state === undefined) {
-      state = compileGrpcState(runtime.snapshot, runtime.balancers, runtime.plugins);
-      this.#states.set(runtime, state);
-    }
-    return state;
+    return this.#deps.getState().grpc.h2c;
   }
 
   /** Serves one call (an http2 server's 'stream' event). */
   handleStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo): void {
     stream.on('error', () => undefined);
-    const state = this.#state();
+    const state = this.#deps.getState().grpc;
     const rawPath = headers[':path'] ?? '/';
     const q = rawPath.indexOf('?');
     const match = state.router.find({
@@ -139,7 +127,7 @@ export class GrpcProxy {
     void this.#forward(stream, headers, info, match.value, match.upstreamPath + query, new PeerAttempts(match.value, this.#deps.hooks, hashRequest), plugins);
   }
 
-  async #forward(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo, target: GrpcTarget, path: string, attempts: PeerAttempts, plugins?: PluginContext): Promise<void> {
+  async #forward(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo, target: ProxyRoute, path: string, attempts: PeerAttempts, plugins?: PluginContext): Promise<void> {
     const { service, upstream } = target;
     let session: ClientHttp2Session;
     let peer: UpstreamEndpoint | undefined;
@@ -162,7 +150,7 @@ export class GrpcProxy {
     }
     const authority = target.route.preserve_host && headers[':authority']
       ? headers[':authority']
-      : upstream !== undefined ? addressHostHeader(upstream, peer, service.protocol) : target.endpointAuthority;
+      : upstream !== undefined ? addressHostHeader(upstream, peer, service.protocol) : target.endpointHostHeader;
     const out = forwardable(headers, {
       ':method': headers[':method'] ?? 'POST',
       ':path': path,

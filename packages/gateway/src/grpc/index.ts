@@ -5,7 +5,7 @@ export { createGrpcServer, grpcStreamListener, type GrpcServerOptions } from './
 /** gRPC ↔ HTTP status mappings (passive checks, gateway errors). */
 export { GRPC_STATUS, grpcStatusOfHttpStatus, httpStatusOfGrpcStatus } from './grpc-status.ts';
 /** Compiles a configuration's grpc/grpcs routes for the router. */
-export { compileGrpcState, type GrpcState, type GrpcTarget } from './grpc-target.ts';
+export { compileGrpcState, type GrpcState } from './compile-grpc-state.ts';
 /** HTTP/2 sessions to targets, one per address. */
 export { Http2SessionPool, SessionError, type SessionFailure, type SessionTls } from './http2-session-pool.ts';
 /** gRPC on the HTTP proxy's own listeners: h2c by preface, h2 by ALPN, HTTP/1.1 untouched. */

@@ -3,7 +3,7 @@ export { createProxyHandler, type ProxyListener, type RequestHandler } from './c
 /** The health checker's hook: every attempt's outcome. */
 export type { AttemptOutcome, ProxyHooks } from './proxy-hooks.ts';
 /** What a route resolves to, and Kong's Host-header rule. */
-export { addressHostHeader, hostHeaderFor, type ProxyRoute } from './proxy-route.ts';
+export { addressHostHeader, compileProxyRoute, hostHeaderFor, type ProxyRoute, type TargetSources, type TargetTls } from './proxy-route.ts';
 /** Keep-alive connections to upstream addresses. */
 export { UpstreamPool, type UpstreamEndpoint, type UpstreamPoolOptions, type UpstreamTls } from './upstream-pool.ts';
 /** Kong's version tokens and request ids. */

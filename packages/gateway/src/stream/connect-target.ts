@@ -2,7 +2,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, rootCertificates } from 'node:tls';
 import { PeerAttempts } from '../proxy/peer-attempts.ts';
 import type { ProxyHooks } from '../proxy/proxy-hooks.ts';
-import type { StreamTarget } from './stream-target.ts';
+import type { ProxyRoute } from '../proxy/proxy-route.ts';
 
 /** How a connection to the target ended up. */
 export type ConnectResult =
@@ -24,7 +24,7 @@ export type ConnectOptions = {
 };
 
 /** One connect (and, for `tls` services, handshake) bounded by `connect_timeout`. */
-function connectOnce(target: StreamTarget, host: string, port: number, options: ConnectOptions): Promise<{ attempt: Attempt; socket: Socket }> {
+function connectOnce(target: ProxyRoute, host: string, port: number, options: ConnectOptions): Promise<{ attempt: Attempt; socket: Socket }> {
   const timeoutMs = target.service.connect_timeout;
   const tls = target.tls;
   return new Promise((resolve) => {
@@ -77,7 +77,7 @@ function connectOnce(target: StreamTarget, host: string, port: number, options: 
  * reported as `tcp_failure`/`timeout` with `retried` set when another attempt follows, a
  * connect as 200 (nginx stream `$status`); docs/gateway-config.md, stream services.
  */
-export async function connectTarget(target: StreamTarget, options: ConnectOptions): Promise<ConnectResult> {
+export async function connectTarget(target: ProxyRoute, options: ConnectOptions): Promise<ConnectResult> {
   const attempts = new PeerAttempts(target, options.hooks, () => ({ clientIp: options.clientIp }));
   for (;;) {
     const peer = attempts.pick();

@@ -7,4 +7,4 @@ export { parseClientHello, MAX_CLIENT_HELLO, type ClientHelloResult } from './pa
 /** Balanced connect with retries and passive reports, shared by stream connections. */
 export { connectTarget, type ConnectResult, type ConnectOptions } from './connect-target.ts';
 /** Compiles a configuration's stream routes against the runtime's balancers. */
-export { compileStreamState, type StreamState, type StreamTarget, type TargetTls } from './stream-target.ts';
+export { compileStreamState, type StreamState } from './compile-stream-state.ts';

@@ -7,7 +7,8 @@ import { MIN_TLS_VERSION } from '../tls/index.ts';
 import { connectTarget } from './connect-target.ts';
 import { MAX_CLIENT_HELLO, parseClientHello } from './parse-client-hello.ts';
 import type { StreamProtocol, StreamRequest } from './stream-router.ts';
-import { compileStreamState, type StreamState, type StreamTarget } from './stream-target.ts';
+import type { ProxyRoute } from '../proxy/proxy-route.ts';
+import type { StreamState } from './compile-stream-state.ts';
 
 /** Something worth a log line; the stream proxy has no response to put an error in. */
 export type StreamEvent = {
@@ -42,7 +43,6 @@ export type StreamProxyDeps = {
  */
 export class StreamProxy {
   readonly #deps: StreamProxyDeps;
-  readonly #states = new WeakMap<RuntimeState, StreamState>();
   readonly #servers: Server[] = [];
   readonly #sockets = new Set<Socket>();
 
@@ -85,11 +85,7 @@ export class StreamProxy {
     client.once('close', () => this.#sockets.delete(client));
     client.on('error', () => client.destroy());
     const runtime = this.#deps.getState();
-    let state = this.#states.get(runtime);
-    if (state === undefined) {
-      state = compileStreamState(runtime.snapshot, runtime.balancers);
-      this.#states.set(runtime, state);
-    }
+    const state = runtime.stream;
     const base: StreamRequest = {
       protocol: 'tcp',
       sourceIp: client.remoteAddress ?? '',
@@ -166,7 +162,7 @@ export class StreamProxy {
   }
 
   /** Connects the target, then relays bytes both ways (`first`: bytes already read from the client). */
-  #relay(raw: Socket, client: Socket, target: StreamTarget, request: StreamRequest, first: Buffer | undefined): void {
+  #relay(raw: Socket, client: Socket, target: ProxyRoute, request: StreamRequest, first: Buffer | undefined): void {
     const abort = new AbortController();
     const onGone = (): void => abort.abort();
     raw.once('close', onGone);
