@@ -29,3 +29,17 @@ export function setAnonymousConsumer(ctx: PluginContext, consumers: ConsumerInde
   setConsumer(ctx, consumer, undefined);
   return undefined;
 }
+
+/**
+ * The access phase of an authentication plugin with Kong's `anonymous` (logical OR between auth
+ * plugins): without it, the plugin's own verdict; with it, a request another auth plugin has
+ * already authenticated passes untouched, and a failed one goes on as the anonymous consumer.
+ */
+export function authAccess(consumers: ConsumerIndex, anonymous: string | null, authenticate: (ctx: PluginContext) => PluginExit | undefined): (ctx: PluginContext) => PluginExit | undefined {
+  return (ctx) => {
+    if (anonymous === null) return authenticate(ctx);
+    if (ctx.credential !== undefined) return undefined;
+    if (authenticate(ctx) === undefined) return undefined;
+    return setAnonymousConsumer(ctx, consumers, anonymous);
+  };
+}

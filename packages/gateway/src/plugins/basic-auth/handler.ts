@@ -6,7 +6,7 @@ import type { PluginHandler } from '../plugin-handler.ts';
 import { BASIC_AUTH_SCHEMA } from './schema.ts';
 import type { PluginContext, PluginExit } from '../plugin-context.ts';
 import { secretsEqual, type ConsumerIndex } from '../consumer-index.ts';
-import { setAnonymousConsumer, setConsumer } from '../set-consumer.ts';
+import { authAccess, setConsumer } from '../set-consumer.ts';
 
 type BasicAuthConfig = { readonly anonymous: string | null; readonly hide_credentials: boolean; readonly realm: string };
 
@@ -63,14 +63,7 @@ export const BASIC_AUTH_HANDLER: PluginHandler = {
     const conf = config as BasicAuthConfig;
     const challenge = { 'WWW-Authenticate': `Basic realm="${conf.realm}"` };
     const anonymous = conf.anonymous;
-    return {
-      access(ctx) {
-        // Logical OR: another auth plugin already authenticated the request.
-        if (anonymous !== null && ctx.credential !== undefined) return undefined;
-        const failed = authenticate(conf, ctx, consumers, challenge);
-        if (failed === undefined) return undefined;
-        return anonymous === null ? failed : setAnonymousConsumer(ctx, consumers, anonymous);
-      },
-    };
+    const access = authAccess(consumers, anonymous, (ctx) => authenticate(conf, ctx, consumers, challenge));
+    return { access };
   },
 };

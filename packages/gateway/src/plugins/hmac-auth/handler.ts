@@ -7,7 +7,7 @@ import type { HmacauthCredential } from '../../declarative/types.ts';
 import type { PluginHandler } from '../plugin-handler.ts';
 import type { PluginContext, PluginExit } from '../plugin-context.ts';
 import type { ConsumerIndex } from '../consumer-index.ts';
-import { setAnonymousConsumer, setConsumer } from '../set-consumer.ts';
+import { authAccess, setConsumer } from '../set-consumer.ts';
 import { decodeBase64Like } from '../basic-auth/handler.ts';
 import { parseHttpDate } from './parse-http-date.ts';
 import { HMAC_AUTH_SCHEMA } from './schema.ts';
@@ -92,14 +92,7 @@ export const HMAC_AUTH_HANDLER: PluginHandler = {
     const conf = config as HmacAuthConfig;
     const challenge = { 'WWW-Authenticate': conf.realm === null ? 'hmac' : `hmac realm="${conf.realm}"` };
     const anonymous = conf.anonymous;
-    return {
-      access(ctx) {
-        if (anonymous === null) return authenticate(conf, ctx, consumers, challenge);
-        // Logical OR: another auth plugin already authenticated the request.
-        if (ctx.credential !== undefined) return undefined;
-        if (authenticate(conf, ctx, consumers, challenge) === undefined) return undefined;
-        return setAnonymousConsumer(ctx, consumers, anonymous);
-      },
-    };
+    const access = authAccess(consumers, anonymous, (ctx) => authenticate(conf, ctx, consumers, challenge));
+    return { access };
   },
 };

@@ -7,7 +7,7 @@ import type { JwtSecret } from '../../declarative/types.ts';
 import type { PluginHandler } from '../plugin-handler.ts';
 import type { PluginContext, PluginExit } from '../plugin-context.ts';
 import type { ConsumerIndex } from '../consumer-index.ts';
-import { setAnonymousConsumer, setConsumer } from '../set-consumer.ts';
+import { authAccess, setConsumer } from '../set-consumer.ts';
 import { decodeBase64Url, decodeJwt, exceedsMaximumExpiration, verifyJwtSignature, verifyRegisteredClaims } from './jwt-token.ts';
 import { JWT_SCHEMA } from './schema.ts';
 
@@ -118,14 +118,11 @@ export const JWT_HANDLER: PluginHandler = {
       keys.set(secret.id, key);
       return key;
     };
+    const access = authAccess(consumers, anonymous, (ctx) => authenticate(conf, ctx, consumers, keyOf));
     return {
       access(ctx) {
         if (!conf.run_on_preflight && ctx.method === 'OPTIONS') return undefined;
-        if (anonymous === null) return authenticate(conf, ctx, consumers, keyOf);
-        // Logical OR: another auth plugin already authenticated the request.
-        if (ctx.credential !== undefined) return undefined;
-        if (authenticate(conf, ctx, consumers, keyOf) === undefined) return undefined;
-        return setAnonymousConsumer(ctx, consumers, anonymous);
+        return access(ctx);
       },
     };
   },

@@ -4,7 +4,7 @@ import type { PluginHandler } from '../plugin-handler.ts';
 import { KEY_AUTH_SCHEMA } from './schema.ts';
 import type { PluginContext, PluginExit } from '../plugin-context.ts';
 import type { ConsumerIndex } from '../consumer-index.ts';
-import { setAnonymousConsumer, setConsumer } from '../set-consumer.ts';
+import { authAccess, setConsumer } from '../set-consumer.ts';
 
 type KeyAuthConfig = {
   readonly key_names: readonly string[];
@@ -48,14 +48,11 @@ export const KEY_AUTH_HANDLER: PluginHandler = {
     const conf = config as KeyAuthConfig;
     const challenge = { 'WWW-Authenticate': conf.realm === null ? 'Key' : `Key realm="${conf.realm}"` };
     const anonymous = conf.anonymous;
+    const access = authAccess(consumers, anonymous, (ctx) => authenticate(conf, ctx, consumers, challenge));
     return {
       access(ctx) {
         if (!conf.run_on_preflight && ctx.method === 'OPTIONS') return undefined;
-        if (anonymous === null) return authenticate(conf, ctx, consumers, challenge);
-        // Logical OR: another auth plugin already authenticated the request.
-        if (ctx.credential !== undefined) return undefined;
-        if (authenticate(conf, ctx, consumers, challenge) === undefined) return undefined;
-        return setAnonymousConsumer(ctx, consumers, anonymous);
+        return access(ctx);
       },
     };
   },
