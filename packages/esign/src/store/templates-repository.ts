@@ -1,7 +1,9 @@
 import type { RecipientType, SignHereTab } from '../domain/envelope/envelope.ts';
 import type { Template } from '../domain/templates/template.ts';
 import type { TemplateQuery, TemplateStore } from '../domain/templates/template-ports.ts';
+import type { Kysely } from 'kysely';
 import type { Db } from './database.ts';
+import type { Database } from './schema.ts';
 import { containsFolded } from './envelope-list-sql.ts';
 import type { TemplateRow } from './template-tables.ts';
 
@@ -25,20 +27,7 @@ export class TemplatesRepository implements TemplateStore {
         if (!pdf) throw new TypeError(`no PDF for template document ${d.documentId}`);
         await trx.insertInto('template_documents').values({ template_id: t.templateId, document_id: d.documentId, name: d.name, file_extension: d.fileExtension, doc_order: d.order, page_count: d.pageCount, sha256: d.sha256, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) }).execute();
       }
-      for (const [order, r] of t.roles.entries()) {
-        await trx.insertInto('template_recipients').values({
-          template_id: t.templateId,
-          recipient_id: r.recipientId,
-          recipient_order: order,
-          role_name: r.roleName ?? null,
-          type: r.type,
-          name: r.name,
-          email: r.email,
-          routing_order: r.routingOrder,
-          client_user_id: r.clientUserId ?? null,
-          tabs_json: JSON.stringify(r.tabs),
-        }).execute();
-      }
+      await insertRoles(trx, t);
     });
   }
 
@@ -60,6 +49,28 @@ export class TemplatesRepository implements TemplateStore {
     const { id: _id, account_id: _a, owner_user_id: _o, created_at: _c, ...fields } = toTemplateRow(t);
     const res = await this.#db.kysely.updateTable('templates').set(fields).where('account_id', '=', t.accountId).where('id', '=', t.templateId).executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
+  }
+
+  async replaceContent(t: Template, pdfs: ReadonlyMap<string, Uint8Array>, expectedLastModified: Date): Promise<boolean> {
+    return this.#db.transaction(async (trx) => {
+      const { id: _id, account_id: _a, owner_user_id: _o, created_at: _c, ...fields } = toTemplateRow(t);
+      const res = await trx.updateTable('templates').set(fields).where('account_id', '=', t.accountId).where('id', '=', t.templateId).where('last_modified_at', '=', expectedLastModified.toISOString()).executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      const kept = t.documents.map((d) => d.documentId);
+      await trx.deleteFrom('template_documents').where('template_id', '=', t.templateId).where((eb) => (kept.length > 0 ? eb('document_id', 'not in', kept) : eb.lit(true))).execute();
+      for (const d of t.documents) {
+        const pdf = pdfs.get(d.documentId);
+        if (pdf) {
+          await trx.deleteFrom('template_documents').where('template_id', '=', t.templateId).where('document_id', '=', d.documentId).execute();
+          await trx.insertInto('template_documents').values({ template_id: t.templateId, document_id: d.documentId, name: d.name, file_extension: d.fileExtension, doc_order: d.order, page_count: d.pageCount, sha256: d.sha256, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) }).execute();
+        } else {
+          await trx.updateTable('template_documents').set({ name: d.name, doc_order: d.order }).where('template_id', '=', t.templateId).where('document_id', '=', d.documentId).execute();
+        }
+      }
+      await trx.deleteFrom('template_recipients').where('template_id', '=', t.templateId).execute();
+      await insertRoles(trx, t);
+      return true;
+    });
   }
 
   async delete(accountId: string, templateId: string): Promise<boolean> {
@@ -110,6 +121,23 @@ export class TemplatesRepository implements TemplateStore {
         tabs: JSON.parse(r.tabs_json) as SignHereTab[],
       })),
     }));
+  }
+}
+
+async function insertRoles(trx: Kysely<Database>, t: Template): Promise<void> {
+  for (const [order, r] of t.roles.entries()) {
+    await trx.insertInto('template_recipients').values({
+      template_id: t.templateId,
+      recipient_id: r.recipientId,
+      recipient_order: order,
+      role_name: r.roleName ?? null,
+      type: r.type,
+      name: r.name,
+      email: r.email,
+      routing_order: r.routingOrder,
+      client_user_id: r.clientUserId ?? null,
+      tabs_json: JSON.stringify(r.tabs),
+    }).execute();
   }
 }
 

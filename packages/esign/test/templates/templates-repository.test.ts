@@ -40,7 +40,7 @@ function template(accountId: string, ownerUserId: string, name: string): Templat
 
 describe('templates repository', () => {
   for (const engine of bothEngines()) {
-    test(`${engine.name}: round trip, search, paging, update, delete, always within one account`, async (t) => {
+    test(`${engine.name}: round trip, search, paging, update, replaceContent, delete, always within one account`, async (t) => {
       const { repo, mine, theirs } = await setup(t, await engine.location(t));
       const a = template(mine.accountId, mine.userId, 'Lease 100%');
       const b = template(mine.accountId, mine.userId, 'NDA');
@@ -65,6 +65,19 @@ describe('templates repository', () => {
       assert.equal(await repo.update({ ...c, accountId: mine.accountId, name: 'taken' }), false, 'another account’s template is not updated');
       assert.equal(await repo.update({ ...a, name: 'Lease', lastModifiedAt: new Date('2026-06-01T00:00:00.000Z') }), true);
       assert.equal((await repo.find(mine.accountId, a.templateId))?.name, 'Lease');
+      // replaceContent: only over the version read; roles and documents rewritten, kept PDFs kept.
+      const read = await repo.find(mine.accountId, b.templateId);
+      assert.ok(read);
+      const edited = { ...read, roles: [read.roles[1]!], documents: [{ ...read.documents[0]!, name: 'Renamed.pdf' }], lastModifiedAt: new Date('2026-07-01T00:00:00.000Z') };
+      assert.equal(await repo.replaceContent(edited, new Map(), new Date('2020-01-01T00:00:00.000Z')), false, 'a stale version is refused');
+      assert.equal(await repo.replaceContent({ ...edited, accountId: theirs.accountId }, new Map(), read.lastModifiedAt), false, 'another account’s id is refused');
+      assert.equal(await repo.replaceContent(edited, new Map(), read.lastModifiedAt), true);
+      assert.deepEqual(await repo.find(mine.accountId, b.templateId), edited);
+      assert.deepEqual(await repo.documentPdf(mine.accountId, b.templateId, '1'), new Uint8Array([37, 80, 68, 70]));
+      const withNewPdf = { ...edited, documents: [{ ...edited.documents[0]!, documentId: '2', sha256: 'cd' }], lastModifiedAt: new Date('2026-07-02T00:00:00.000Z') };
+      assert.equal(await repo.replaceContent(withNewPdf, new Map([['2', new Uint8Array([9])]]), edited.lastModifiedAt), true);
+      assert.equal(await repo.documentPdf(mine.accountId, b.templateId, '1'), undefined);
+      assert.deepEqual(await repo.documentPdf(mine.accountId, b.templateId, '2'), new Uint8Array([9]));
       assert.equal(await repo.delete(mine.accountId, c.templateId), false);
       assert.equal(await repo.delete(mine.accountId, a.templateId), true);
       assert.equal(await repo.find(mine.accountId, a.templateId), undefined);

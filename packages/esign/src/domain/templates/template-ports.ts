@@ -16,6 +16,12 @@ export interface TemplateStore {
   list(accountId: string, query: TemplateQuery): Promise<{ templates: Template[]; totalSetSize: number }>;
   /** Saves the template's own fields; false when it is not (or no longer) there. */
   update(template: Template): Promise<boolean>;
+  /**
+   * Replaces the template's fields, documents and roles, if it was last modified at
+   * `expectedLastModified` (false otherwise, or when it is not there). PDFs are written for the
+   * documents in `pdfs`; the other documents keep theirs; documents no longer listed go.
+   */
+  replaceContent(template: Template, pdfs: ReadonlyMap<string, Uint8Array>, expectedLastModified: Date): Promise<boolean>;
   /** Deletes it with its documents and roles; false when it was not there. */
   delete(accountId: string, templateId: string): Promise<boolean>;
   /** The stored PDF of one document. */

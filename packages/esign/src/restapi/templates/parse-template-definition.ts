@@ -36,17 +36,7 @@ export function parseTemplateDefinition(body: unknown): TemplateDraft {
   const documents = documentReaders.map(parseDocument);
   assertUnique(documents.map((d) => d.documentId), 'documentId', 'documents');
 
-  const recipientsReader = root.field('recipients');
-  for (const type of UNSUPPORTED_RECIPIENT_TYPES) {
-    if (recipientsReader.field(type).items().length > 0) recipientsReader.field(type).fail('is not supported; use signers and carbonCopies.');
-  }
-  const role = (r: WireReader, type: TemplateRoleDraft['type']): TemplateRoleDraft => {
-    const roleName = r.field('roleName').optionalString(100);
-    return { ...parseRecipient(r, type, { role: true }), ...(roleName !== undefined ? { roleName } : {}) };
-  };
-  const roles = [...recipientsReader.field('signers').items().map((r) => role(r, 'signer')), ...recipientsReader.field('carbonCopies').items().map((r) => role(r, 'carbonCopy'))];
-  if (roles.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
-  assertUnique(roles.map((r) => r.recipientId), 'recipientId', 'recipients');
+  const roles = parseTemplateRoles(root.field('recipients'));
   const documentIds = new Set(documents.map((d) => d.documentId));
   for (const r of roles) {
     for (const tab of r.signHereTabs) {
@@ -69,6 +59,21 @@ export function parseTemplateDefinition(body: unknown): TemplateDraft {
     documents,
     roles,
   };
+}
+
+/** A Recipients object of a template (createTemplate, createRecipients): signers and carbon copies as roles. */
+export function parseTemplateRoles(recipientsReader: WireReader): TemplateRoleDraft[] {
+  for (const type of UNSUPPORTED_RECIPIENT_TYPES) {
+    if (recipientsReader.field(type).items().length > 0) recipientsReader.field(type).fail('is not supported; use signers and carbonCopies.');
+  }
+  const role = (r: WireReader, type: TemplateRoleDraft['type']): TemplateRoleDraft => {
+    const roleName = r.field('roleName').optionalString(100);
+    return { ...parseRecipient(r, type, { role: true }), ...(roleName !== undefined ? { roleName } : {}) };
+  };
+  const roles = [...recipientsReader.field('signers').items().map((r) => role(r, 'signer')), ...recipientsReader.field('carbonCopies').items().map((r) => role(r, 'carbonCopy'))];
+  if (roles.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
+  assertUnique(roles.map((r) => r.recipientId), 'recipientId', 'recipients');
+  return roles;
 }
 
 /** TemplatesApi.update: name, description, emailSubject, emailBlurb, shared. Documents and recipients have their own endpoints. */

@@ -9,9 +9,9 @@ import { parseTemplateDefinition, parseTemplatePatch } from './parse-template-de
 
 type RawQuery = Record<string, string | string[] | undefined>;
 type AccountParams = { accountId: string };
-type TemplateParams = AccountParams & { templateId: string };
+export type TemplateParams = AccountParams & { templateId: string };
 
-const BASE = '/restapi/v2.1/accounts/:accountId/templates';
+export const BASE = '/restapi/v2.1/accounts/:accountId/templates';
 // listTemplates pages; DocuSign's default and largest page.
 const DEFAULT_COUNT = 100;
 const MAX_COUNT = 2000;
@@ -125,3 +125,4 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateDeps)
     return reply.type('application/pdf').header('content-disposition', `file; filename="${pdfFileName(document.name)}"`).send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   });
 }
+

@@ -1,0 +1,141 @@
+import { EsignError } from '../../errors.ts';
+import { prepareContent } from '../envelope/create-envelope.ts';
+import type { SignHereDraft } from '../envelope/envelope-draft.ts';
+import type { SignHereTab } from '../envelope/envelope.ts';
+import { assertDistinctRoleNames, getTemplate } from './create-template.ts';
+import type { Template, TemplateRole } from './template.ts';
+import type { TemplateDeps } from './template-deps.ts';
+import type { TemplateRoleDraft } from './template-draft.ts';
+
+// A concurrent edit makes the store refuse ours; we read again and retry a few times.
+const MAX_ATTEMPTS = 3;
+
+/** The fields updateRecipients changes; tabs have their own calls. */
+export type RolePatch = { readonly recipientId: string } & Partial<Pick<TemplateRole, 'roleName' | 'name' | 'email' | 'routingOrder' | 'clientUserId'>>;
+
+/** What updateTabs changes of one tab: a new place, and the fields given. */
+export type TabPatch = { readonly tabId: string; readonly draft: Partial<SignHereDraft> };
+
+/**
+ * Applies `edit` to the stored template and saves the result, unless someone changed the
+ * template in between (then reads it again and retries). `edit` may place tabs with `place`.
+ */
+async function editTemplate(deps: TemplateDeps, accountId: string, templateId: string, edit: (t: Template, place: Placer) => Promise<Template>): Promise<Template> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await getTemplate(deps, accountId, templateId);
+    const edited = await edit(current, placerFor(deps, current));
+    const now = deps.envelopes.clock();
+    // Strictly later than the version it replaces, so the next edit's check cannot match an older one.
+    const lastModifiedAt = new Date(Math.max(now.getTime(), current.lastModifiedAt.getTime() + 1));
+    const next = { ...edited, lastModifiedAt };
+    if (await deps.templates.replaceContent(next, new Map(), current.lastModifiedAt)) return next;
+    if (attempt >= MAX_ATTEMPTS) throw new EsignError('TEMPLATE_ID_INVALID', `templateId "${templateId}" changed while it was being edited; try again.`);
+  }
+}
+
+/** Places SignHere requests on a template's stored PDFs, through the envelopes' prepareContent (PDFs pass through unchanged). */
+type Placer = (recipients: readonly { recipientId: string; signHereTabs: readonly SignHereDraft[] }[]) => Promise<SignHereTab[][]>;
+
+function placerFor(deps: TemplateDeps, t: Template): Placer {
+  return async (recipients) => {
+    if (recipients.every((r) => r.signHereTabs.length === 0)) return recipients.map(() => []);
+    const documents = await Promise.all(t.documents.map(async (d) => {
+      const bytes = await deps.templates.documentPdf(t.accountId, t.templateId, d.documentId);
+      if (!bytes) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${d.documentId}" of template "${t.templateId}"`);
+      return { documentId: d.documentId, name: d.name, fileExtension: 'pdf', bytes };
+    }));
+    return (await prepareContent(deps.envelopes, documents, recipients)).tabs;
+  };
+}
+
+function roleOf(t: Template, recipientId: string): TemplateRole {
+  const role = t.roles.find((r) => r.recipientId === recipientId);
+  if (!role) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', `recipientId "${recipientId}" is not a recipient of template "${t.templateId}".`);
+  return role;
+}
+
+/** TemplatesApi.createRecipients: new roles, their tabs placed on the template's documents. */
+export function addTemplateRoles(deps: TemplateDeps, accountId: string, templateId: string, drafts: readonly TemplateRoleDraft[]): Promise<Template> {
+  return editTemplate(deps, accountId, templateId, async (t, place) => {
+    for (const d of drafts) if (t.roles.some((r) => r.recipientId === d.recipientId)) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${d.recipientId}" is already a recipient of the template; use updateRecipients.`);
+    assertDistinctRoleNames([...t.roles.map((r) => r.roleName), ...drafts.map((d) => d.roleName)]);
+    const tabs = await place(drafts);
+    const added: TemplateRole[] = drafts.map((d, i) => ({
+      recipientId: d.recipientId,
+      ...(d.roleName !== undefined ? { roleName: d.roleName } : {}),
+      type: d.type,
+      name: d.name,
+      email: d.email,
+      routingOrder: d.routingOrder,
+      ...(d.clientUserId !== undefined ? { clientUserId: d.clientUserId } : {}),
+      tabs: tabs[i] ?? [],
+    }));
+    return { ...t, roles: [...t.roles, ...added] };
+  });
+}
+
+/** TemplatesApi.updateRecipients: the roles' own fields. */
+export function updateTemplateRoles(deps: TemplateDeps, accountId: string, templateId: string, patches: readonly RolePatch[]): Promise<Template> {
+  return editTemplate(deps, accountId, templateId, (t) => {
+    for (const p of patches) roleOf(t, p.recipientId);
+    const roles = t.roles.map((r) => {
+      const patch = patches.find((p) => p.recipientId === r.recipientId);
+      return patch ? { ...r, ...patch } : r;
+    });
+    assertDistinctRoleNames(roles.map((r) => r.roleName));
+    return Promise.resolve({ ...t, roles });
+  });
+}
+
+/** TemplatesApi.deleteRecipient(s): the roles go, with their tabs. */
+export function deleteTemplateRoles(deps: TemplateDeps, accountId: string, templateId: string, recipientIds: readonly string[]): Promise<Template> {
+  return editTemplate(deps, accountId, templateId, (t) => {
+    for (const id of recipientIds) roleOf(t, id);
+    return Promise.resolve({ ...t, roles: t.roles.filter((r) => !recipientIds.includes(r.recipientId)) });
+  });
+}
+
+/** TemplatesApi.createTabs: more SignHere tabs for one role, placed now. */
+export function addTemplateTabs(deps: TemplateDeps, accountId: string, templateId: string, recipientId: string, drafts: readonly SignHereDraft[]): Promise<Template> {
+  return editTemplate(deps, accountId, templateId, async (t, place) => {
+    const role = roleOf(t, recipientId);
+    if (role.type !== 'signer') throw new EsignError('INVALID_TAB_OPERATION', `recipientId "${recipientId}" is a carbon copy: it has no tabs.`);
+    const [placed = []] = await place([{ recipientId, signHereTabs: drafts }]);
+    return { ...t, roles: t.roles.map((r) => (r === role ? { ...r, tabs: [...r.tabs, ...placed] } : r)) };
+  });
+}
+
+/** TemplatesApi.updateTabs: each named tab placed again with the fields given, keeping its tabId. */
+export function updateTemplateTabs(deps: TemplateDeps, accountId: string, templateId: string, recipientId: string, patches: readonly TabPatch[]): Promise<Template> {
+  return editTemplate(deps, accountId, templateId, async (t, place) => {
+    const role = roleOf(t, recipientId);
+    const drafts = patches.map((p) => {
+      const tab = role.tabs.find((x) => x.tabId === p.tabId);
+      if (!tab) throw new EsignError('INVALID_TAB_OPERATION', `tabId "${p.tabId}" is not a tab of recipientId "${recipientId}".`);
+      const base: SignHereDraft = { optional: tab.optional, ...(tab.tabLabel !== undefined ? { tabLabel: tab.tabLabel } : {}), ...(tab.name !== undefined ? { name: tab.name } : {}), ...(tab.scaleValue !== undefined ? { scaleValue: tab.scaleValue } : {}) };
+      // A new anchor moves the tab to it; otherwise it stays absolute, at the given or its current place.
+      if (p.draft.anchor) return { ...base, ...p.draft };
+      return { ...base, documentId: tab.documentId, pageNumber: tab.pageNumber, xPosition: tab.xPosition, yPosition: tab.yPosition, ...p.draft, anchor: undefined };
+    });
+    const [placed = []] = await place([{ recipientId, signHereTabs: drafts }]);
+    // An anchor may match several times: the first match keeps the tabId, the others are new tabs.
+    const byTab = new Map<string, SignHereTab[]>();
+    let i = 0;
+    for (const [k, p] of patches.entries()) {
+      const count = drafts[k]?.anchor ? placed.filter((x) => x.anchor === drafts[k]?.anchor).length : 1;
+      byTab.set(p.tabId, placed.slice(i, i + count).map((x, j) => (j === 0 ? { ...x, tabId: p.tabId } : x)));
+      i += count;
+    }
+    const tabs = role.tabs.flatMap((x) => byTab.get(x.tabId) ?? [x]);
+    return { ...t, roles: t.roles.map((r) => (r === role ? { ...r, tabs } : r)) };
+  });
+}
+
+/** TemplatesApi.deleteTabs. */
+export function deleteTemplateTabs(deps: TemplateDeps, accountId: string, templateId: string, recipientId: string, tabIds: readonly string[]): Promise<Template> {
+  return editTemplate(deps, accountId, templateId, (t) => {
+    const role = roleOf(t, recipientId);
+    for (const id of tabIds) if (!role.tabs.some((x) => x.tabId === id)) throw new EsignError('INVALID_TAB_OPERATION', `tabId "${id}" is not a tab of recipientId "${recipientId}".`);
+    return Promise.resolve({ ...t, roles: t.roles.map((r) => (r === role ? { ...r, tabs: r.tabs.filter((x) => !tabIds.includes(x.tabId)) } : r)) });
+  });
+}
