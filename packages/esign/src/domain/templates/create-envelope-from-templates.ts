@@ -8,6 +8,7 @@ import { getTemplate } from './create-template.ts';
 import type { Template } from './template.ts';
 import type { TemplateDeps } from './template-deps.ts';
 import type { CompositeDraft, CompositeLayer, OverlayRecipient, TemplatedEnvelopeDraft } from './templated-envelope-draft.ts';
+import { dedupe, toDraft } from './placed-tab-drafts.ts';
 
 /** A recipient while the layers are applied: placed tabs (copied from a template) and tabs still to place. */
 type Working = {
@@ -200,24 +201,4 @@ async function templateDocumentsAsDrafts(deps: TemplateDeps, accountId: string, 
     if (!bytes) throw new EsignError('TEMPLATE_ID_INVALID', `templateId "${template.templateId}" (its documents changed while the envelope was made).`);
     return { documentId: d.documentId, name: d.name, fileExtension: 'pdf', bytes };
   }));
-}
-
-/** One anchor request placed N times is N tabs: placing it again needs it once. */
-function dedupe(tabs: readonly SignHereTab[]): SignHereTab[] {
-  const seen = new Set<string>();
-  return tabs.filter((t) => {
-    if (!t.anchor) return true;
-    const key = JSON.stringify([t.anchor, t.tabLabel, t.name, t.optional, t.scaleValue]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-/** A placed template tab as a request to place it again: by its anchor, or at its position on the (replacing) document. */
-function toDraft(t: SignHereTab, documents: readonly DocumentDraft[], replacementId: string | undefined): SignHereDraft {
-  const common = { optional: t.optional, ...(t.tabLabel !== undefined ? { tabLabel: t.tabLabel } : {}), ...(t.name !== undefined ? { name: t.name } : {}), ...(t.scaleValue !== undefined ? { scaleValue: t.scaleValue } : {}) };
-  if (t.anchor) return { ...common, anchor: t.anchor };
-  const documentId = documents.some((d) => d.documentId === t.documentId) ? t.documentId : (replacementId ?? t.documentId);
-  return { ...common, documentId, pageNumber: t.pageNumber, xPosition: t.xPosition, yPosition: t.yPosition };
 }

@@ -1,6 +1,7 @@
 import { EsignError } from '../../errors.ts';
 import { prepareContent } from '../envelope/create-envelope.ts';
-import type { SignHereDraft } from '../envelope/envelope-draft.ts';
+import type { DocumentDraft, SignHereDraft } from '../envelope/envelope-draft.ts';
+import { dedupe, toDraft } from './placed-tab-drafts.ts';
 import type { SignHereTab } from '../envelope/envelope.ts';
 import { assertDistinctRoleNames, getTemplate } from './create-template.ts';
 import type { Template, TemplateRole } from './template.ts';
@@ -20,18 +21,22 @@ export type TabPatch = { readonly tabId: string; readonly draft: Partial<SignHer
  * Applies `edit` to the stored template and saves the result, unless someone changed the
  * template in between (then reads it again and retries). `edit` may place tabs with `place`.
  */
-async function editTemplate(deps: TemplateDeps, accountId: string, templateId: string, edit: (t: Template, place: Placer) => Promise<Template>): Promise<Template> {
+async function editTemplate(deps: TemplateDeps, accountId: string, templateId: string, edit: (t: Template, place: Placer) => Promise<Template | Edited>): Promise<Template> {
   for (let attempt = 1; ; attempt++) {
     const current = await getTemplate(deps, accountId, templateId);
-    const edited = await edit(current, placerFor(deps, current));
+    const result = await edit(current, placerFor(deps, current));
+    const { template: edited, pdfs } = 'template' in result ? result : { template: result, pdfs: new Map<string, Uint8Array>() };
     const now = deps.envelopes.clock();
     // Strictly later than the version it replaces, so the next edit's check cannot match an older one.
     const lastModifiedAt = new Date(Math.max(now.getTime(), current.lastModifiedAt.getTime() + 1));
     const next = { ...edited, lastModifiedAt };
-    if (await deps.templates.replaceContent(next, new Map(), current.lastModifiedAt)) return next;
+    if (await deps.templates.replaceContent(next, pdfs, current.lastModifiedAt)) return next;
     if (attempt >= MAX_ATTEMPTS) throw new EsignError('TEMPLATE_ID_INVALID', `templateId "${templateId}" changed while it was being edited; try again.`);
   }
 }
+
+/** An edit that also writes PDFs (documents added or replaced). */
+type Edited = { readonly template: Template; readonly pdfs: ReadonlyMap<string, Uint8Array> };
 
 /** Places SignHere requests on a template's stored PDFs, through the envelopes' prepareContent (PDFs pass through unchanged). */
 type Placer = (recipients: readonly { recipientId: string; signHereTabs: readonly SignHereDraft[] }[]) => Promise<SignHereTab[][]>;
@@ -39,13 +44,51 @@ type Placer = (recipients: readonly { recipientId: string; signHereTabs: readonl
 function placerFor(deps: TemplateDeps, t: Template): Placer {
   return async (recipients) => {
     if (recipients.every((r) => r.signHereTabs.length === 0)) return recipients.map(() => []);
-    const documents = await Promise.all(t.documents.map(async (d) => {
-      const bytes = await deps.templates.documentPdf(t.accountId, t.templateId, d.documentId);
-      if (!bytes) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${d.documentId}" of template "${t.templateId}"`);
-      return { documentId: d.documentId, name: d.name, fileExtension: 'pdf', bytes };
-    }));
-    return (await prepareContent(deps.envelopes, documents, recipients)).tabs;
+    return (await prepareContent(deps.envelopes, await storedDocuments(deps, t), recipients)).tabs;
   };
+}
+
+/** The template's stored PDFs as documents to prepare (a PDF passes through the converter unchanged). */
+async function storedDocuments(deps: TemplateDeps, t: Template, ids: readonly string[] = t.documents.map((d) => d.documentId)): Promise<DocumentDraft[]> {
+  return Promise.all(t.documents.filter((d) => ids.includes(d.documentId)).map(async (d) => {
+    const bytes = await deps.templates.documentPdf(t.accountId, t.templateId, d.documentId);
+    if (!bytes) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${d.documentId}" of template "${t.templateId}"`);
+    return { documentId: d.documentId, name: d.name, fileExtension: 'pdf', bytes };
+  }));
+}
+
+/**
+ * TemplatesApi.updateDocuments / updateDocument / deleteDocuments: documents added (by a new
+ * documentId), replaced (by an existing one) or removed. Every anchored tab is searched again
+ * across the new set of documents; a positioned tab stays where it was (checked against the
+ * replacing page) and keeps its tabId, and goes with its document when that is removed.
+ */
+export function changeTemplateDocuments(deps: TemplateDeps, accountId: string, templateId: string, change: { readonly upsert: readonly DocumentDraft[]; readonly remove: readonly string[] }): Promise<Template> {
+  return editTemplate(deps, accountId, templateId, async (t) => {
+    for (const id of change.remove) if (!t.documents.some((d) => d.documentId === id)) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${id}" is not in the template.`);
+    const upserted = new Map(change.upsert.map((d) => [d.documentId, d]));
+    const keptIds = t.documents.map((d) => d.documentId).filter((id) => !change.remove.includes(id) && !upserted.has(id));
+    const stored = new Map((await storedDocuments(deps, t, keptIds)).map((d) => [d.documentId, d]));
+    const order = [...t.documents.map((d) => d.documentId).filter((id) => !change.remove.includes(id)), ...change.upsert.map((d) => d.documentId).filter((id) => !t.documents.some((d) => d.documentId === id))];
+    const drafts = order.map((id) => upserted.get(id) ?? stored.get(id)).filter((d): d is DocumentDraft => d !== undefined);
+    const requests = t.roles.map((r) => {
+      const kept = dedupe(r.tabs).filter((x) => x.anchor || !change.remove.includes(x.documentId));
+      return { role: r, kept, drafts: kept.map((x) => toDraft(x, drafts, undefined)) };
+    });
+    const content = await prepareContent(deps.envelopes, drafts, requests.map((q) => ({ recipientId: q.role.recipientId, signHereTabs: q.drafts })));
+    const roles = requests.map((q, i) => {
+      const placed = content.tabs[i] ?? [];
+      // Positioned tabs come back one for one, in order: they keep their ids.
+      const positioned = q.kept.filter((x) => !x.anchor);
+      let next = 0;
+      const tabs = placed.map((x) => (x.anchor ? x : { ...x, tabId: positioned[next++]?.tabId ?? x.tabId }));
+      return { ...q.role, tabs };
+    });
+    // The stored bytes are PDF whatever the upload was; a kept document keeps its original extension.
+    const documents = content.documents.map((d) => ({ ...d, fileExtension: upserted.get(d.documentId)?.fileExtension ?? t.documents.find((x) => x.documentId === d.documentId)?.fileExtension ?? d.fileExtension }));
+    const pdfs = new Map(content.documents.map((d, i) => [d.documentId, content.pdfs[i] ?? new Uint8Array()] as const).filter(([id]) => upserted.has(id)));
+    return { template: { ...t, documents, roles }, pdfs };
+  });
 }
 
 function roleOf(t: Template, recipientId: string): TemplateRole {

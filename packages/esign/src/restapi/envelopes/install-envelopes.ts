@@ -12,6 +12,7 @@ import { buildEnvelopeDeps } from './build-envelope-deps.ts';
 import { registerEnvelopeRoutes, type EnvelopeRouteDeps } from './envelope-routes.ts';
 import { registerTemplateRoutes } from '../templates/template-routes.ts';
 import { registerTemplateRecipientRoutes } from '../templates/template-recipient-routes.ts';
+import { registerTemplateDocumentRoutes } from '../templates/template-document-routes.ts';
 import type { EnvelopeConverter } from './pdf-adapters.ts';
 
 /** What the envelope module needs beyond the server context. */
@@ -56,6 +57,7 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
   const envelopes = buildEnvelopeDeps({ store: options.repositories.envelopes, converter: options.converter, publicUrl: ctx.config.publicUrl, now: ctx.now });
   registerTemplateRoutes(app, { templates: options.repositories.templates, envelopes });
   registerTemplateRecipientRoutes(app, { templates: options.repositories.templates, envelopes });
+  registerTemplateDocumentRoutes(app, { templates: options.repositories.templates, envelopes });
   registerEnvelopeRoutes(app, { envelopes, templates: options.repositories.templates, ...(options.signedDocumentPdf ? { signedDocumentPdf: options.signedDocumentPdf } : {}), ...(options.completionProblem ? { completionProblem: options.completionProblem } : {}), ...(options.checkListener ? { checkListener: options.checkListener } : {}) });
   if (mail.devMailbox) {
     registerDevMailboxRoutes(app, mail.devMailbox);

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, test, type TestContext } from 'node:test';
+import { buildConverter, type Converter } from '@signet/pdf';
+import { b64, samplePdf, startSigningEsign } from '../signing/signing-harness.ts';
+
+// The official SDK, unmodified: only what this test calls is typed.
+type Tab = { tabId: string; documentId: string; pageNumber: string; xPosition: string; yPosition: string };
+type DocumentsResult = { templateDocuments: { documentId: string; name: string; pages: unknown[] }[] };
+type TemplatesApi = {
+  createTemplate(accountId: string, opts: { envelopeTemplate: unknown }): Promise<{ templateId: string }>;
+  updateDocuments(accountId: string, templateId: string, opts: { envelopeDefinition: unknown }): Promise<DocumentsResult>;
+  updateDocument(accountId: string, templateId: string, documentId: string, opts: { envelopeDefinition: unknown }): Promise<{ documentId: string; name: string; pages: unknown[] }>;
+  deleteDocuments(accountId: string, templateId: string, opts: { envelopeDefinition: unknown }): Promise<DocumentsResult>;
+  listTabs(accountId: string, templateId: string, recipientId: string): Promise<{ signHereTabs?: Tab[] }>;
+};
+type EnvelopesApi = {
+  createEnvelope(accountId: string, opts: { envelopeDefinition: unknown }): Promise<{ envelopeId: string }>;
+  listDocuments(accountId: string, envelopeId: string): Promise<{ envelopeDocuments: { documentId: string; name: string }[] }>;
+};
+type Sdk = { ApiClient: new () => { setBasePath(p: string): void; addDefaultHeader(k: string, v: string): void }; TemplatesApi: new (c: unknown) => TemplatesApi; EnvelopesApi: new (c: unknown) => EnvelopesApi };
+const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
+
+let converter: Converter;
+before(async () => {
+  converter = await buildConverter({ officeWorkers: 1, htmlPages: 1 });
+});
+after(() => converter.close());
+
+async function failure(promise: Promise<unknown>): Promise<[number, string]> {
+  try {
+    await promise;
+  } catch (err) {
+    const r = (err as { response?: { status: number; data: { errorCode: string } } }).response;
+    assert.ok(r, String(err));
+    return [r.status, r.data.errorCode];
+  }
+  assert.fail('expected the call to fail');
+}
+
+test('template documents through the SDK: added, replaced and deleted; anchors searched again, positioned tabs kept; envelopes already made keep theirs', async (t: TestContext) => {
+  const h = await startSigningEsign(t, { converter });
+  const client = new docusign.ApiClient();
+  client.setBasePath(`${h.origin}/restapi`);
+  client.addDefaultHeader('Authorization', `Bearer ${h.token}`);
+  const templates = new docusign.TemplatesApi(client);
+  const envelopes = new docusign.EnvelopesApi(client);
+  const acc = h.accountId;
+  // samplePdf writes "Signature:" on every page: the anchor matches once per page.
+  const { templateId } = await templates.createTemplate(acc, { envelopeTemplate: {
+    name: 'Contract',
+    documents: [{ documentBase64: b64(await samplePdf(2, 'Contract')), documentId: '1', name: 'Contract.pdf' }],
+    recipients: { signers: [{ roleName: 'signer', recipientId: '1', tabs: { signHereTabs: [{ anchorString: 'Signature:', anchorXOffset: '80' }, { documentId: '1', pageNumber: '1', xPosition: '300', yPosition: '500' }] } }] },
+  } });
+  const tabs = async () => (await templates.listTabs(acc, templateId, '1')).signHereTabs ?? [];
+  const positioned = (await tabs()).find((x) => x.xPosition === '300');
+  assert.ok(positioned);
+  const before = await envelopes.createEnvelope(acc, { envelopeDefinition: { templateId, status: 'created', templateRoles: [{ roleName: 'signer', name: 'Sam', email: 'sam@example.com' }] } });
+
+  // updateDocuments: a new documentId adds an HTML document; the anchor is found in it too.
+  const html = '<!doctype html><html><body><p>Annex</p><p>Signature: ____</p></body></html>';
+  const added = await templates.updateDocuments(acc, templateId, { envelopeDefinition: { documents: [{ documentBase64: Buffer.from(html).toString('base64'), documentId: '2', name: 'Annex', fileExtension: 'html' }] } });
+  assert.deepEqual(added.templateDocuments.map((d) => [d.documentId, d.name]), [['1', 'Contract.pdf'], ['2', 'Annex']]);
+  assert.deepEqual((await tabs()).map((x) => [x.documentId, x.pageNumber]).sort(), [['1', '1'], ['1', '1'], ['1', '2'], ['2', '1']]);
+
+  // updateDocument: document 1 replaced by a one-page PDF; the positioned tab keeps its id and place.
+  const replaced = await templates.updateDocument(acc, templateId, '1', { envelopeDefinition: { documents: [{ documentBase64: b64(await samplePdf(1, 'Contract v2')), documentId: '1', name: 'Contract v2.pdf' }] } });
+  assert.deepEqual([replaced.documentId, replaced.name, replaced.pages.length], ['1', 'Contract v2.pdf', 1]);
+  const afterReplace = await tabs();
+  assert.deepEqual(afterReplace.map((x) => [x.documentId, x.pageNumber]).sort(), [['1', '1'], ['1', '1'], ['2', '1']]);
+  assert.deepEqual(afterReplace.filter((x) => x.tabId === positioned.tabId).map((x) => [x.documentId, x.pageNumber, x.xPosition, x.yPosition]), [['1', '1', '300', '500']]);
+
+  // deleteDocuments: document 2 goes, with the tabs on it.
+  const left = await templates.deleteDocuments(acc, templateId, { envelopeDefinition: { documents: [{ documentId: '2' }] } });
+  assert.deepEqual(left.templateDocuments.map((d) => d.documentId), ['1']);
+  assert.deepEqual((await tabs()).map((x) => x.documentId), ['1', '1']);
+
+  // Refused, nothing changed: a positioned tab's page missing from the replacement, an unknown document, a mismatched id.
+  const blank = b64(await samplePdf(1, 'x'));
+  assert.deepEqual(await failure(templates.createTemplate(acc, { envelopeTemplate: { documents: [{ documentBase64: blank, documentId: '1', name: 'x.pdf' }], recipients: { signers: [{ roleName: 's', recipientId: '1', tabs: { signHereTabs: [{ documentId: '1', pageNumber: '2', xPosition: '1', yPosition: '1' }] } }] } } })), [400, 'TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT']);
+  assert.deepEqual(await failure(templates.deleteDocuments(acc, templateId, { envelopeDefinition: { documents: [{ documentId: '9' }] } })), [400, 'DOCUMENT_DOES_NOT_EXIST']);
+  assert.deepEqual(await failure(templates.updateDocument(acc, templateId, '1', { envelopeDefinition: { documents: [{ documentBase64: blank, documentId: '4', name: 'x.pdf' }] } })), [400, 'INVALID_REQUEST_BODY']);
+  assert.deepEqual(await failure(templates.updateDocuments(acc, templateId, { envelopeDefinition: { documents: [{ documentBase64: 'JVBERi0=', documentId: '1', name: 'broken.pdf' }] } })), [400, 'PDF_VALIDATION_FAILED']);
+  assert.equal((await tabs()).length, 2);
+
+  // The envelope made before the changes still has the original document.
+  assert.deepEqual((await envelopes.listDocuments(acc, before.envelopeId)).envelopeDocuments.map((d) => [d.documentId, d.name]), [['1', 'Contract.pdf']]);
+});
