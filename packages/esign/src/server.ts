@@ -18,6 +18,8 @@ import { EsignError } from './errors.ts';
 import { completionProblemSource, installSigning, signedDocumentSource, type SigningModuleOptions } from './signing/install-signing.ts';
 import { buildConnectMessage } from './connect/build-connect-message.ts';
 import { buildRepositories } from './store/repositories.ts';
+import { registerTemplateConsoleRoutes } from './console/template-console-routes.ts';
+import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
 import { securityHeaders } from './web/security-headers.ts';
@@ -121,6 +123,8 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   // Envelopes routes, the mail outbox worker (started on ready, stopped on close), dev mailbox.
   const { envelopes, mail } = installEnvelopes(app, ctx, { repositories, converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}), signedDocumentPdf: signedDocumentSource(repositories), completionProblem: completionProblemSource(repositories), checkListener: connect.checkListener });
   wake.mails = () => mail.worker.wake();
+  // The console's Templates pages: the API's template use cases, page images like the signing page's.
+  registerTemplateConsoleRoutes(app, ctx, { templates: { templates: repositories.templates, envelopes }, pages: new PageRenderer() });
   // Reminders, expiration warnings and expiry: notification routes and the scheduler.
   installReminders(app, ctx, { envelopes, notifications: repositories.notifications, ...(deps.reminderPollMs !== undefined ? { pollIntervalMs: deps.reminderPollMs } : {}) });
   // Signing pages, recipient views, audit trail, completion worker.

@@ -67,6 +67,7 @@ export function consoleHomePage(v: { user: UserRow; csrf: string; account: UserA
   return layout('Apps and keys', html`
 <section><h2>My account</h2>${accountFacts(v.account, v.publicUrl, v.authHost)}</section>
 <section><h2>Connect</h2><p><a href="/console/connect">Connect: webhooks, HMAC keys and failures</a></p></section>
+<section><h2>Templates</h2><p><a href="/console/templates">Templates: documents, roles and signature places</a></p></section>
 <section><h2>Apps</h2>
 ${v.apps.length === 0 ? html`<p>No apps yet.</p>` : html`<table><thead><tr><th>App name</th><th>Integration key</th></tr></thead><tbody>${rows}</tbody></table>`}
 </section>

@@ -13,5 +13,6 @@ button.secondary{background:#fff;color:#3056d3}.inline{display:inline}
 dt{font-weight:600;margin-top:.5rem}dd{margin:0;font-family:monospace;word-break:break-all}
 .once{border:2px solid #d39e00;background:#fff8e1;padding:.75rem;font-family:monospace;white-space:pre-wrap;word-break:break-all}
 .error{border:1px solid #c62828;background:#fdecea;color:#8e1c1c;padding:.6rem;border-radius:4px}
+figure{margin:.5rem 0;overflow-x:auto}input[type=image]{width:auto;padding:0;border:0;outline:1px solid #dde1e7;cursor:crosshair}
 table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.3rem;border-bottom:1px solid #eee}
 `;
