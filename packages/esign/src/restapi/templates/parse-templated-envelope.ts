@@ -1,6 +1,4 @@
 import { API_DEFAULT_SETTINGS } from '../../domain/notification/envelope-notification.ts';
-import { checkModelFields } from '../../wire/check-model-fields.ts';
-import { ENVELOPE_DEFINITION_FIELDS } from '../../wire/envelope-field-rules.ts';
 import type { CompositeDraft, CompositeLayer, OverlayRecipient, TemplatedEnvelopeDraft } from '../../domain/templates/templated-envelope-draft.ts';
 import type { RecipientType } from '../../domain/envelope/envelope.ts';
 import { EsignError } from '../../errors.ts';
@@ -8,11 +6,32 @@ import { parseEventNotification } from '../../wire/parse-event-notification.ts';
 import { applyNotificationRequest } from '../../domain/notification/notification-request.ts';
 import { parseNotificationRequest } from '../../wire/parse-notification.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
+import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
+import { CARBON_COPY_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
 import { parseDocument, parseSignHere } from '../envelopes/parse-envelope-definition.ts';
 
 const MAX_COMPOSITES = 20;
 const MAX_LAYERS = 20;
 const MAX_RECIPIENTS = 100;
+// The fields of TemplateRole and of the composite models that ask for what is not done here:
+// refused by name, as the envelope models' are (wire/envelope-field-rules.ts), never dropped.
+const refused = (why: string): ModelFieldRule => ({ rule: 'refused', why });
+const SIGNING_GROUPS = refused('signing groups are not supported');
+const TEMPLATE_ROLE_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
+  accessCode: refused('recipient authentication is not supported yet: the signer would sign without it'),
+  additionalNotifications: refused('additional notifications are not supported'),
+  defaultRecipient: refused('default recipients are not supported'),
+  deliveryMethod: { rule: 'limited', why: 'only e-mail delivery is supported', allow: ['email'] },
+  emailNotification: refused('per-recipient e-mail settings are not supported'),
+  embeddedRecipientStartURL: refused('embedded start URLs are not supported; use EnvelopesApi.createRecipientView'),
+  inPersonSignerName: refused('in-person signing is not supported yet'),
+  phoneNumber: refused('SMS delivery is not supported'),
+  recipientSignatureProviders: refused('signature providers are not supported'),
+  signingGroupId: SIGNING_GROUPS, signingGroupName: SIGNING_GROUPS, signingGroupType: SIGNING_GROUPS, signingGroupUsers: SIGNING_GROUPS,
+};
+const COMPOSITE_FIELDS: Readonly<Record<string, ModelFieldRule>> = { pdfMetaDataTemplateSequence: refused('PDF form-field transforms are not supported') };
+const INLINE_FIELDS: Readonly<Record<string, ModelFieldRule>> = { customFields: refused('envelope custom fields are not supported yet'), envelope: refused('an inline envelope is not supported; put recipients and documents in the inline template') };
+
 const UNSUPPORTED_RECIPIENT_TYPES = ['agents', 'editors', 'intermediaries', 'certifiedDeliveries', 'inPersonSigners', 'seals', 'witnesses', 'notaries', 'participants'];
 
 /** Whether an EnvelopeDefinition uses templates (then this parser reads it, not parseEnvelopeDefinition). */
@@ -69,15 +88,16 @@ export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
 
 function parseComposite(c: WireReader): CompositeDraft {
   if (c.object() === undefined) c.fail('must be a CompositeTemplate object.');
-  for (const name of ['pdfMetaDataTemplateSequence']) if (c.field(name).present) c.field(name).fail('is not supported.');
+  checkModelFields(c, 'CompositeTemplate', COMPOSITE_FIELDS);
   const servers: CompositeLayer[] = c.field('serverTemplates').items().map((s) => {
     if (s.object() === undefined) s.fail('must be a ServerTemplate object.');
     return { kind: 'server', sequence: s.field('sequence').optionalInteger(0, 1_000_000) ?? 1, templateId: s.field('templateId').string(100) };
   });
   const inlines: CompositeLayer[] = c.field('inlineTemplates').items().map((t) => {
     if (t.object() === undefined) t.fail('must be an InlineTemplate object.');
-    for (const name of ['customFields', 'envelope']) if (t.field(name).present) t.field(name).fail('is not supported.');
+    checkModelFields(t, 'InlineTemplate', INLINE_FIELDS);
     const recipientsReader = t.field('recipients');
+    checkModelFields(recipientsReader, 'Recipients', RECIPIENTS_FIELDS);
     for (const type of UNSUPPORTED_RECIPIENT_TYPES) {
       if (recipientsReader.field(type).items().length > 0) recipientsReader.field(type).fail('is not supported; use signers and carbonCopies.');
     }
@@ -97,6 +117,7 @@ function parseComposite(c: WireReader): CompositeDraft {
 
 function parseTemplateRole(r: WireReader): OverlayRecipient {
   if (r.object() === undefined) r.fail('must be a TemplateRole object.');
+  checkModelFields(r, 'TemplateRole', TEMPLATE_ROLE_FIELDS);
   const roleName = r.field('roleName').string(100);
   const tabs = r.field('tabs').object() ?? {};
   // Prefilling by tabLabel needs tabs that carry values; signHere tabs have none.
@@ -108,6 +129,7 @@ function parseTemplateRole(r: WireReader): OverlayRecipient {
 
 function parseOverlay(r: WireReader, type: RecipientType): OverlayRecipient {
   if (r.object() === undefined) r.fail('must be a recipient object.');
+  checkModelFields(r, type === 'signer' ? 'Signer' : 'CarbonCopy', type === 'signer' ? SIGNER_FIELDS : CARBON_COPY_FIELDS);
   const roleName = r.field('roleName').optionalString(100);
   const recipientId = r.field('recipientId').optionalString(100);
   if (roleName === undefined && recipientId === undefined) r.fail('needs a recipientId or a roleName.');
