@@ -38,6 +38,15 @@ function splitTarget(url: string): [string, string] {
  * The proxy's request handler for one listener: route, then hand the request to a
  * ProxyExchange. Reads the runtime state once per request, so a reload never splits a request.
  */
+/** A request the gateway answered itself (no route, a plugin's answer): metrics and the access log still see it. */
+function reportKongAnswer(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, route: RouteMatch<ProxyRoute> | undefined): void {
+  ctx.hooks.onRequestDone?.({
+    requestId, method: req.method ?? 'GET', uri: req.url ?? '/', clientIp: req.socket.remoteAddress ?? '', status: res.statusCode,
+    source: 'kong', service: route?.value.service, route: route?.route, upstreamAddress: undefined, proxyLatencyMs: undefined,
+    upstreamLatencyMs: undefined, totalMs: performance.now() - startedAt,
+  });
+}
+
 export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyContext, listener: ProxyListener): RequestHandler {
   const ids = new RequestIdSource();
   // Reused for every request: routing is synchronous.
@@ -61,17 +70,9 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     routerRequest.headers = router.usesHeaders ? req.headers : {};
     routerRequest.sni = listener.scheme === 'https' ? ((req.socket as TLSSocket).servername || undefined) : undefined;
     const match = router.find(routerRequest);
-    // A request the gateway answers itself: metrics and the access log still see it.
-    const reportKongAnswer = (route: RouteMatch<ProxyRoute> | undefined): void => {
-      ctx.hooks.onRequestDone?.({
-        requestId, method: routerRequest.method, uri: req.url ?? '/', clientIp: req.socket.remoteAddress ?? '', status: res.statusCode,
-        source: 'kong', service: route?.value.service, route: route?.route, upstreamAddress: undefined, proxyLatencyMs: undefined,
-        upstreamLatencyMs: undefined, totalMs: performance.now() - startedAt,
-      });
-    };
     if (match === undefined) {
       sendProxyError(res, 'NO_ROUTE', req.headers.accept, requestId);
-      reportKongAnswer(undefined);
+      reportKongAnswer(ctx, req, res, requestId, startedAt, undefined);
       return;
     }
     if (match.httpsRedirectStatus !== undefined) {
@@ -101,7 +102,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
         exit = { status: 500, message: '' };
       }
       if (exit !== undefined) {
-        reportKongAnswer(match);
+        reportKongAnswer(ctx, req, res, requestId, startedAt, match);
         return;
       }
       passthrough = pluginCtx.upstreamHeaderLines(passthrough);
