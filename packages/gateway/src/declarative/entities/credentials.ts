@@ -3,56 +3,30 @@
 import type { Field, RecordSchema } from '../schema.ts';
 import { ID, TAGS } from './common.ts';
 
+/**
+ * A credential entity: its own fields between the ones every credential has (id, created_at,
+ * the owning consumer first; tags last), in Kong's field order.
+ */
+export function credentialSchema(foreign: Field, own: readonly [string, Field][], extra: Omit<RecordSchema, 'fields'> = {}): RecordSchema {
+  return { ...extra, fields: [['id', ID], ['created_at', { type: 'integer' }], ['consumer', foreign], ...own, ['tags', TAGS]] };
+}
+
 /** keyauth_credentials (key-auth/daos.lua): `key` is generated when absent (Kong `auto`). */
 export function keyauthCredentialSchema(foreign: Field): RecordSchema {
-  return {
-    fields: [
-      ['id', ID],
-      ['created_at', { type: 'integer' }],
-      ['consumer', foreign],
-      ['key', { type: 'string' }],
-      ['tags', TAGS],
-    ],
-  };
+  return credentialSchema(foreign, [['key', { type: 'string' }]]);
 }
 
 /** basicauth_credentials (basic-auth/daos.lua): the password is hashed on load unless `_transform: false`. */
 export function basicauthCredentialSchema(foreign: Field): RecordSchema {
-  return {
-    fields: [
-      ['id', ID],
-      ['created_at', { type: 'integer' }],
-      ['consumer', foreign],
-      ['username', { type: 'string', required: true }],
-      ['password', { type: 'string', required: true }],
-      ['tags', TAGS],
-    ],
-  };
+  return credentialSchema(foreign, [['username', { type: 'string', required: true }], ['password', { type: 'string', required: true }]]);
 }
 
 /** acls (acl/daos.lua): one group membership of a consumer. */
 export function aclSchema(foreign: Field): RecordSchema {
-  return {
-    fields: [
-      ['id', ID],
-      ['created_at', { type: 'integer' }],
-      ['consumer', foreign],
-      ['group', { type: 'string', required: true }],
-      ['tags', TAGS],
-    ],
-  };
+  return credentialSchema(foreign, [['group', { type: 'string', required: true }]]);
 }
 
 /** hmacauth_credentials (hmac-auth/daos.lua): `username` is unique; `secret` is generated when absent. */
 export function hmacauthCredentialSchema(foreign: Field): RecordSchema {
-  return {
-    fields: [
-      ['id', ID],
-      ['created_at', { type: 'integer' }],
-      ['consumer', foreign],
-      ['username', { type: 'string', required: true }],
-      ['secret', { type: 'string' }],
-      ['tags', TAGS],
-    ],
-  };
+  return credentialSchema(foreign, [['username', { type: 'string', required: true }], ['secret', { type: 'string' }]]);
 }

@@ -4,7 +4,7 @@
 import { createPublicKey } from 'node:crypto';
 import type { Field, RecordSchema } from '../schema.ts';
 import { conditional } from '../schema.ts';
-import { ID, TAGS } from './common.ts';
+import { credentialSchema } from './credentials.ts';
 
 /** Every algorithm Kong's jwt_secrets accept. */
 export const JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'EdDSA'] as const;
@@ -27,17 +27,10 @@ const PUBLIC_KEY: Field = { type: 'string', required: true, custom: invalidKey }
 
 /** jwt_secrets. */
 export function jwtSecretSchema(foreign: Field): RecordSchema {
-  return {
-    fields: [
-      ['id', ID],
-      ['created_at', { type: 'integer' }],
-      ['consumer', foreign],
-      ['key', { type: 'string' }],
-      ['secret', { type: 'string' }],
-      ['rsa_public_key', { type: 'string' }],
-      ['algorithm', { type: 'string', default: 'HS256', oneOf: JWT_ALGORITHMS }],
-      ['tags', TAGS],
-    ],
-    checks: [conditional('algorithm', (v) => typeof v === 'string' && NEEDS_PUBLIC_KEY.test(v), 'rsa_public_key', PUBLIC_KEY)],
-  };
+  return credentialSchema(foreign, [
+    ['key', { type: 'string' }],
+    ['secret', { type: 'string' }],
+    ['rsa_public_key', { type: 'string' }],
+    ['algorithm', { type: 'string', default: 'HS256', oneOf: JWT_ALGORITHMS }],
+  ], { checks: [conditional('algorithm', (v) => typeof v === 'string' && NEEDS_PUBLIC_KEY.test(v), 'rsa_public_key', PUBLIC_KEY)] });
 }
