@@ -6,6 +6,17 @@ import type { WireReader } from './wire-reader.ts';
 /** A field rule of a request model: a tab field rule, or a field accepted only with some values (deliveryMethod "email"). */
 export type ModelFieldRule = FieldRule | { readonly rule: 'limited'; readonly why: string; readonly allow: readonly string[] };
 
+// Each table's case-folded index, built once: the check runs for every recipient of every request.
+const INDEXES = new WeakMap<object, ReadonlyMap<string, ModelFieldRule>>();
+function lowerCased(rules: Readonly<Record<string, ModelFieldRule>>): ReadonlyMap<string, ModelFieldRule> {
+  let index = INDEXES.get(rules);
+  if (index === undefined) {
+    index = new Map(Object.entries(rules).map(([name, rule]) => [name.toLowerCase(), rule]));
+    INDEXES.set(rules, index);
+  }
+  return index;
+}
+
 /**
  * Refuses (INVALID_REQUEST_BODY) an object that asks for something this service does not do,
  * naming every such field at once with why. Names match case-insensitively, as DocuSign's do;
@@ -14,7 +25,7 @@ export type ModelFieldRule = FieldRule | { readonly rule: 'limited'; readonly wh
 export function checkModelFields(reader: WireReader, model: string, rules: Readonly<Record<string, ModelFieldRule>>): void {
   const object = reader.object();
   if (object === undefined) return;
-  const byName = new Map(Object.entries(rules).map(([name, rule]) => [name.toLowerCase(), rule]));
+  const byName = lowerCased(rules);
   const problems: string[] = [];
   for (const [key, value] of Object.entries(object)) {
     const rule = byName.get(key.toLowerCase());
