@@ -1,3 +1,4 @@
+import { sdkFailure } from '../support/sdk-failure.ts';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, test, type TestContext } from 'node:test';
@@ -27,16 +28,6 @@ before(async () => {
 });
 after(() => converter.close());
 
-async function failure(promise: Promise<unknown>): Promise<[number, string]> {
-  try {
-    await promise;
-  } catch (err) {
-    const r = (err as { response?: { status: number; data: { errorCode: string } } }).response;
-    assert.ok(r, String(err));
-    return [r.status, r.data.errorCode];
-  }
-  assert.fail('expected the call to fail');
-}
 
 test('template documents through the SDK: added, replaced and deleted; anchors searched again, positioned tabs kept; envelopes already made keep theirs', async (t: TestContext) => {
   const h = await startSigningEsign(t, { converter });
@@ -77,10 +68,10 @@ test('template documents through the SDK: added, replaced and deleted; anchors s
 
   // Refused, nothing changed: a positioned tab's page missing from the replacement, an unknown document, a mismatched id.
   const blank = b64(await samplePdf(1, 'x'));
-  assert.deepEqual(await failure(templates.createTemplate(acc, { envelopeTemplate: { documents: [{ documentBase64: blank, documentId: '1', name: 'x.pdf' }], recipients: { signers: [{ roleName: 's', recipientId: '1', tabs: { signHereTabs: [{ documentId: '1', pageNumber: '2', xPosition: '1', yPosition: '1' }] } }] } } })), [400, 'TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT']);
-  assert.deepEqual(await failure(templates.deleteDocuments(acc, templateId, { envelopeDefinition: { documents: [{ documentId: '9' }] } })), [400, 'DOCUMENT_DOES_NOT_EXIST']);
-  assert.deepEqual(await failure(templates.updateDocument(acc, templateId, '1', { envelopeDefinition: { documents: [{ documentBase64: blank, documentId: '4', name: 'x.pdf' }] } })), [400, 'INVALID_REQUEST_BODY']);
-  assert.deepEqual(await failure(templates.updateDocuments(acc, templateId, { envelopeDefinition: { documents: [{ documentBase64: 'JVBERi0=', documentId: '1', name: 'broken.pdf' }] } })), [400, 'PDF_VALIDATION_FAILED']);
+  assert.deepEqual(await sdkFailure(templates.createTemplate(acc, { envelopeTemplate: { documents: [{ documentBase64: blank, documentId: '1', name: 'x.pdf' }], recipients: { signers: [{ roleName: 's', recipientId: '1', tabs: { signHereTabs: [{ documentId: '1', pageNumber: '2', xPosition: '1', yPosition: '1' }] } }] } } })), [400, 'TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT']);
+  assert.deepEqual(await sdkFailure(templates.deleteDocuments(acc, templateId, { envelopeDefinition: { documents: [{ documentId: '9' }] } })), [400, 'DOCUMENT_DOES_NOT_EXIST']);
+  assert.deepEqual(await sdkFailure(templates.updateDocument(acc, templateId, '1', { envelopeDefinition: { documents: [{ documentBase64: blank, documentId: '4', name: 'x.pdf' }] } })), [400, 'INVALID_REQUEST_BODY']);
+  assert.deepEqual(await sdkFailure(templates.updateDocuments(acc, templateId, { envelopeDefinition: { documents: [{ documentBase64: 'JVBERi0=', documentId: '1', name: 'broken.pdf' }] } })), [400, 'PDF_VALIDATION_FAILED']);
   assert.equal((await tabs()).length, 2);
 
   // The envelope made before the changes still has the original document.

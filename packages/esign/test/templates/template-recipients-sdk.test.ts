@@ -1,3 +1,4 @@
+import { sdkFailure } from '../support/sdk-failure.ts';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, test, type TestContext } from 'node:test';
@@ -35,16 +36,6 @@ before(async () => {
 });
 after(() => converter.close());
 
-async function failure(promise: Promise<unknown>): Promise<[number, string]> {
-  try {
-    await promise;
-  } catch (err) {
-    const r = (err as { response?: { status: number; data: { errorCode: string } } }).response;
-    assert.ok(r, String(err));
-    return [r.status, r.data.errorCode];
-  }
-  assert.fail('expected the call to fail');
-}
 
 const place = (tabs: Tab[] | undefined) => tabs?.map((x) => [x.documentId, x.pageNumber, x.xPosition, x.yPosition]);
 
@@ -86,13 +77,13 @@ test('template recipients and tabs through the SDK: create, update, list, delete
   assert.deepEqual(left.signHereTabs?.map((x) => x.tabId), [newTab]);
 
   // Bad edits: DocuSign-style 400s, nothing changed.
-  assert.deepEqual(await failure(templates.updateTabs(acc, templateId, '1', { templateTabs: { signHereTabs: [{ tabId: 'nope', xPosition: '1' }] } })), [400, 'INVALID_TAB_OPERATION']);
-  assert.deepEqual(await failure(templates.createTabs(acc, templateId, '1', { templateTabs: { signHereTabs: [{ documentId: '1', pageNumber: '9', xPosition: '1', yPosition: '1' }] } })), [400, 'TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT']);
-  assert.deepEqual(await failure(templates.createTabs(acc, templateId, '1', { templateTabs: { textTabs: [{ documentId: '1', xPosition: '1', yPosition: '1' }] } })), [400, 'INVALID_REQUEST_BODY']);
-  assert.deepEqual(await failure(templates.createRecipients(acc, templateId, { templateRecipients: { signers: [{ roleName: 'TENANT', recipientId: '9' }] } })), [400, 'TEMPLATE_ROLE_NAME_DUPLICATE']);
-  assert.deepEqual(await failure(templates.createRecipients(acc, templateId, { templateRecipients: { signers: [{ roleName: 'x', recipientId: '1' }] } })), [400, 'INVALID_REQUEST_BODY']);
-  assert.deepEqual(await failure(templates.updateRecipients(acc, templateId, { templateRecipients: { signers: [{ recipientId: '1', email: 'nope' }] } })), [400, 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT']);
-  assert.deepEqual(await failure(templates.deleteRecipient(acc, templateId, '42')), [400, 'UNKNOWN_ENVELOPE_RECIPIENT']);
+  assert.deepEqual(await sdkFailure(templates.updateTabs(acc, templateId, '1', { templateTabs: { signHereTabs: [{ tabId: 'nope', xPosition: '1' }] } })), [400, 'INVALID_TAB_OPERATION']);
+  assert.deepEqual(await sdkFailure(templates.createTabs(acc, templateId, '1', { templateTabs: { signHereTabs: [{ documentId: '1', pageNumber: '9', xPosition: '1', yPosition: '1' }] } })), [400, 'TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT']);
+  assert.deepEqual(await sdkFailure(templates.createTabs(acc, templateId, '1', { templateTabs: { textTabs: [{ documentId: '1', xPosition: '1', yPosition: '1' }] } })), [400, 'INVALID_REQUEST_BODY']);
+  assert.deepEqual(await sdkFailure(templates.createRecipients(acc, templateId, { templateRecipients: { signers: [{ roleName: 'TENANT', recipientId: '9' }] } })), [400, 'TEMPLATE_ROLE_NAME_DUPLICATE']);
+  assert.deepEqual(await sdkFailure(templates.createRecipients(acc, templateId, { templateRecipients: { signers: [{ roleName: 'x', recipientId: '1' }] } })), [400, 'INVALID_REQUEST_BODY']);
+  assert.deepEqual(await sdkFailure(templates.updateRecipients(acc, templateId, { templateRecipients: { signers: [{ recipientId: '1', email: 'nope' }] } })), [400, 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT']);
+  assert.deepEqual(await sdkFailure(templates.deleteRecipient(acc, templateId, '42')), [400, 'UNKNOWN_ENVELOPE_RECIPIENT']);
   assert.deepEqual(place((await templates.listTabs(acc, templateId, '1')).signHereTabs), [['1', '2', '250', '300']]);
 
   // Another account never edits it.
@@ -103,8 +94,8 @@ test('template recipients and tabs through the SDK: create, update, list, delete
   otherClient.setBasePath(`${h.origin}/restapi`);
   otherClient.addDefaultHeader('Authorization', `Bearer ${token}`);
   const theirs = new docusign.TemplatesApi(otherClient);
-  assert.deepEqual(await failure(theirs.deleteRecipient(seed.accountId, templateId, '1')), [400, 'TEMPLATE_ID_INVALID']);
-  assert.deepEqual(await failure(theirs.createTabs(seed.accountId, templateId, '1', { templateTabs: { signHereTabs: [{ documentId: '1', xPosition: '1', yPosition: '1' }] } })), [400, 'TEMPLATE_ID_INVALID']);
+  assert.deepEqual(await sdkFailure(theirs.deleteRecipient(seed.accountId, templateId, '1')), [400, 'TEMPLATE_ID_INVALID']);
+  assert.deepEqual(await sdkFailure(theirs.createTabs(seed.accountId, templateId, '1', { templateTabs: { signHereTabs: [{ documentId: '1', xPosition: '1', yPosition: '1' }] } })), [400, 'TEMPLATE_ID_INVALID']);
 
   // deleteRecipient and deleteRecipients.
   const afterOne = await templates.deleteRecipient(acc, templateId, '3');
