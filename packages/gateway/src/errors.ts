@@ -12,7 +12,7 @@ type GatewayErrorRow = {
 };
 
 const GATEWAY_ERRORS = {
-  // Proxy path (kong.md §2.5, §3.1).
+  // Proxy path (kong/runloop/handler.lua, kong/runloop/balancer/init.lua).
   NO_ROUTE: { status: 404, message: 'no Route matched with those values' },
   HTTPS_REQUIRED: { status: 426, message: 'Please use HTTPS protocol' },
   NO_PEER: { status: 503, message: 'failure to get a peer from the ring-balancer' },
@@ -93,7 +93,7 @@ export class GatewayError extends AppError<GatewayErrorCode> {
 
   /**
    * Kong's wire body: `{message}`, or `{code, name, message[, fields]}` for DAO errors, and with
-   * `flattenErrors` the drained `fields` plus `flattened_errors` (kong.md §1.8).
+   * `flattenErrors` the drained `fields` plus `flattened_errors` (kong/db/errors.lua).
    */
   toBody(options: { flattenErrors?: boolean } = {}): Record<string, unknown> {
     const row: GatewayErrorRow = GATEWAY_ERRORS[this.code];

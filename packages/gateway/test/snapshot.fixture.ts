@@ -1,4 +1,4 @@
-// Snapshot entities built in code with Kong's defaults (kong.md §2), for data-plane tests that
+// Snapshot entities built in code with Kong's defaults (kong/db/schema/entities/*.lua), for data-plane tests that
 // must not depend on the kong.yml parser.
 import type { Certificate, Healthchecks, Route, Service, Sni, Snapshot, Target, Upstream } from '../src/declarative/types.ts';
 
@@ -6,7 +6,7 @@ let counter = 0;
 const nextId = (): string => `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
 const times = { created_at: 1_700_000_000, updated_at: 1_700_000_000 };
 
-/** Kong's default `healthchecks` (kong.md §2.2): everything off. */
+/** Kong's default `healthchecks` (entities/upstreams.lua): everything off. */
 export const DEFAULT_HEALTHCHECKS: Healthchecks = {
   active: {
     type: 'http', timeout: 1, concurrency: 10, http_path: '/', https_sni: null, https_verify_certificate: true, headers: null,

@@ -1,5 +1,5 @@
-// The read-only entity endpoints of Kong's admin API in DB-less mode (kong.md §5.1), and the
-// refusal of every write (kong/db/strategies/off/init.lua, kong.md §5.2).
+// The read-only entity endpoints of Kong's admin API in DB-less mode (kong/api/routes/*.lua), and the
+// refusal of every write (kong/db/strategies/off/init.lua).
 import type { Certificate, Consumer, Plugin, Route, Service, Snapshot, Sni, Target, Upstream } from '../declarative/index.ts';
 import { formatTarget, validateEntity } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';

@@ -1,4 +1,4 @@
-// POST /config (kong/api/routes/config.lua, kong.md §1.7): the whole configuration replaced at
+// POST /config (kong/api/routes/config.lua): the whole configuration replaced at
 // once. The body is a JSON object with `_format_version`, a `config` field (JSON body, urlencoded
 // or multipart form, as `curl -F config=@kong.yml` sends it) holding YAML or JSON text, or the raw
 // YAML/JSON text itself. Nothing changes unless the new configuration is entirely valid.

@@ -29,7 +29,7 @@ function count(b: Balancer, picks: number): number[] {
   return hits;
 }
 
-// kong.md §6 items 1-9 at the unit level: the wheel is exact per full turn.
+// Kong's 04-round-robin_spec.lua (integration and spec/01-unit/09-balancer) at the unit level: the wheel is exact per full turn.
 const cases: { name: string; weights: number[]; down?: number[]; picks: number; expected: number[] }[] = [
   { name: '1. equal weights 10/10', weights: [10, 10], picks: 20, expected: [10, 10] },
   { name: '2. third target of weight 5', weights: [10, 10, 5], picks: 20, expected: [8, 8, 4] },
@@ -77,7 +77,7 @@ test('7. weight back after an address returns: traffic resumes, the pointer keep
   assert.equal(b.getPeer()?.port, 9000);
 });
 
-// kong.md §3.7, balancers.lua updateStatus; 01-generic_spec.lua threshold table.
+// balancers.lua updateStatus; 01-generic_spec.lua threshold table.
 test('threshold is a strict >: 50 with 3 of 100 each', () => {
   const b = new Balancer(upstream(50), targets(100, 100, 100));
   assert.equal(b.isHealthy(), true);
@@ -90,7 +90,7 @@ test('threshold is a strict >: 50 with 3 of 100 each', () => {
   assert.equal(b.isHealthy(), true);
   const half = new Balancer(upstream(50), targets(10, 10));
   half.setAddressStatus(half.addresses[0]!.key, false);
-  assert.equal(half.isHealthy(), false, '50 > 50 is false (kong.md §6.33)');
+  assert.equal(half.isHealthy(), false, '50 > 50 is false (balancers.lua updateStatus)');
   assert.equal(new Balancer(upstream(100), targets(10)).isHealthy(), false);
 });
 

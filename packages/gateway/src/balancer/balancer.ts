@@ -26,7 +26,8 @@ export type BalancerOptions = {
   now?: Clock;
   /**
    * Asked once per address when the balancer is built: lets health state survive a reload
-   * (Kong keeps it 300 s, kong.md §0.15). Absent: every address starts available.
+   * (Kong keeps it 300 s, kong/runloop/handler.lua CLEAR_HEALTH_STATUS_DELAY). Absent: every
+   * address starts available.
    */
   isAddressHealthy?: (upstreamName: string, address: Address) => boolean;
 };
@@ -37,7 +38,8 @@ type AlgorithmFactory = (input: AlgorithmInput) => Algorithm;
 // upstreams.lua default slots.
 const DEFAULT_SLOTS = 10_000;
 
-/** Algorithms by upstream.algorithm (kong.md §3.3-§3.6). */
+/** Algorithms by upstream.algorithm (kong/runloop/balancer/{round_robin,consistent_hashing,
+ * least_connections,latency}.lua). */
 const ALGORITHMS: Readonly<Record<string, AlgorithmFactory>> = {
   'round-robin': ({ addresses, random }) => new RoundRobin(addresses, random),
   'consistent-hashing': ({ addresses, slots }) => new ConsistentHashing(addresses, slots),

@@ -20,7 +20,7 @@ test('continuum size: slots below 1000 get 1000 (Kong tests use slots=10)', () =
   assert.equal(continuumSize(65_536), 65_536);
 });
 
-// kong.md §6.16 (03-consistent_hashing_spec.lua:287-326): weights 10/5, continuum 1000, keys 1..1500.
+// Kong's spec/01-unit/09-balancer/03-consistent_hashing_spec.lua:287-326: weights 10/5, continuum 1000, keys 1..1500.
 test('16. weights 10/5 over keys 1..1500: 900-1100 to A, 450-550 to B; a key is sticky', () => {
   const b = new Balancer(upstream(10), targets(10, 5));
   const counts = new Map<string, number>();
@@ -40,7 +40,7 @@ function moved(before: readonly string[], after: readonly string[]): number {
   return n;
 }
 
-// kong.md §6.17: continuum 5000, equal weights, 10000 keys.
+// Same spec file: continuum 5000, equal weights, 10000 keys.
 test('17. stability: 5→6 targets moves <20% of 10000 keys, 5→8 <40%, 6→8 <25%', () => {
   const list = keys(10_000);
   const with5 = mapping(new Balancer(upstream(5000), targets(...Array<number>(5).fill(100))), list);
@@ -63,7 +63,7 @@ test('distribution over 10k keys with 4 equal targets: each within ±25% of its 
   for (const [key, n] of counts) assert.ok(n > 1875 && n < 3125, `${key} got ${n}`);
 });
 
-// kong.md §6.18: weights 100/50 with A down: every key goes to B.
+// Same spec file: weights 100/50 with A down: every key goes to B.
 test('18. unhealthy addresses are skipped, other keys keep their mapping', () => {
   const b = new Balancer(upstream(10), targets(100, 50));
   const list = keys(160);

@@ -8,7 +8,7 @@ const POINTS_PER_WEIGHT = 160;
 const MIN_POINTS = 1000;
 const MAX_POINTS = 2 ** 32;
 
-/** Kong's continuum size for `slots` (kong.md §3.4): slots=10 in Kong's tests gives 1000. */
+/** Kong's continuum size for `slots` (kong/runloop/balancer/consistent_hashing.lua): slots=10 in Kong's tests gives 1000. */
 export function continuumSize(slots: number): number {
   return slots >= MIN_POINTS && slots <= MAX_POINTS ? slots : MIN_POINTS;
 }

@@ -10,7 +10,7 @@ const none: HashSettings = {
 const req = (over: Partial<HashRequest> = {}): HashRequest => ({ clientIp: '127.0.0.1', headers: {}, path: '/', query: '', ...over });
 const value = (s: Partial<HashSettings>, r: Partial<HashRequest>) => hashValueFor({ ...none, ...s }, req(r)).value;
 
-// kong.md §6.10-§6.12 (03-consistent-hashing_spec.lua).
+// Kong's spec/02-integration/05-proxy/10-balancer/03-consistent-hashing_spec.lua.
 test('10-12. header: its value; missing hashes ""; repeated ones joined with ", "', () => {
   const s = { hash_on: 'header', hash_on_header: 'HashMe' } as const;
   assert.equal(value(s, { headers: { hashme: 'just a value' } }), 'just a value');

@@ -35,7 +35,7 @@ test('pick: lowest ewma/weight among available, not-failed addresses', () => {
   assert.equal(b.getPeer(), slow);
 });
 
-// kong.md §6.21 (07-latency_spec.lua), on virtual time: 100 ms vs 1000 ms servers, weight 100
+// Kong's 10-balancer/07-latency_spec.lua, on virtual time: 100 ms vs 1000 ms servers, weight 100
 // each, bursts of 6, 8 and 86 clients. Kong asserts fast/slow > 10.
 test('21. latency: 100 ms vs 1000 ms, bursts of 6, 8 and 86 clients: fast/slow > 10', () => {
   const clock = { now: 0 };
@@ -45,7 +45,7 @@ test('21. latency: 100 ms vs 1000 ms, bursts of 6, 8 and 86 clients: fast/slow >
   assert.ok(fast / Math.max(slow, 1) > 10, `fast ${fast} slow ${slow}`);
 });
 
-// kong.md §6.20, on virtual time: 100 ms and 200 ms servers, equal weights, 100 concurrent
+// Kong's 10-balancer/02-least-connections_spec.lua, on virtual time: 100 ms and 200 ms servers, equal weights, 100 concurrent
 // clients for 1.5 s. Kong asserts the ok-count ratio fast/slow ≈ 2 (±1).
 test('20. least-connections: 100 ms vs 200 ms, 100 clients for 1.5 s: fast/slow ≈ 2 (±1)', () => {
   const clock = { now: 0 };

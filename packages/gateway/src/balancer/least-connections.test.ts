@@ -12,7 +12,7 @@ function tally(picks: (Address | undefined)[]): number[] {
   return out;
 }
 
-// kong.md §6.19 (02-least_connections_spec.lua).
+// Kong's spec/01-unit/09-balancer/02-least_connections_spec.lua.
 test('19. weights 20/50: first picks 50, 50, 20; 70 picks without release are exactly 20/50', () => {
   const b = new Balancer(upstream, targets(20, 50));
   const picks = Array.from({ length: 70 }, () => b.getPeer());

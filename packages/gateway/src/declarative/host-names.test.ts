@@ -4,7 +4,7 @@ import { formatTarget, parseTarget } from './entities/target.ts';
 import { compileRouteRegex } from './pcre-regex.ts';
 import { normalizePath } from './normalize-path.ts';
 
-// kong.md §2.3 / dao/targets.lua format_target: the admin view of a target string.
+// kong/db/dao/targets.lua format_target: the admin view of a target string.
 const TARGETS: [written: string, shown: string][] = [
   ['10.20.30.40', '10.20.30.40:8000'],
   ['10.20.30.40:80', '10.20.30.40:80'],

@@ -20,7 +20,7 @@ function failure(yaml: string): GatewayError {
 
 const V3 = '_format_version: "3.0"\n';
 
-// Kong's healthchecks default, byte for byte (kong.md §2.2), written out independently here.
+// Kong's healthchecks default, byte for byte (Kong's 03-flatten_spec.lua), written out independently here.
 const KONG_HEALTHCHECKS = JSON.parse(`{
   "active": {
     "type": "http", "timeout": 1, "concurrency": 10, "http_path": "/", "https_sni": null,
@@ -113,7 +113,7 @@ services:
   ]);
 });
 
-test('algorithm and hash_on couple as Kong shorthands do (kong.md §2.1)', () => {
+test('algorithm and hash_on couple as Kong shorthands do (entities/upstreams.lua)', () => {
   const cases: [string, string, string][] = [
     ['{ algorithm: least-connections, hash_on: ip }', 'least-connections', 'none'],
     ['{ algorithm: round-robin, hash_on: ip }', 'consistent-hashing', 'ip'],

@@ -105,7 +105,7 @@ export type PassiveHealthcheck = {
   };
 };
 
-/** An upstream's `healthchecks` record, always complete (kong.md §2.2). */
+/** An upstream's `healthchecks` record, always complete (kong/db/schema/entities/upstreams.lua). */
 export type Healthchecks = {
   readonly active: ActiveHealthcheck;
   readonly passive: PassiveHealthcheck;
@@ -136,7 +136,10 @@ export type Upstream = Timestamps & {
   readonly use_srv_name: boolean;
 };
 
-/** A target (kong/db/schema/entities/targets.lua); `target` is stored as written (kong.md §0.13). */
+/**
+ * A target (kong/db/schema/entities/targets.lua); `target` is stored as written
+ * (kong/db/dao/targets.lua normalises it only for display).
+ */
 export type Target = Timestamps & {
   readonly id: string;
   readonly upstream: ForeignKey;

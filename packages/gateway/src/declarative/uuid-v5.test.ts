@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { deriveEntityId, uuidV5 } from './uuid-v5.ts';
 import { parseDeclarativeConfig } from './parse-declarative-config.ts';
 
-// kong.md §1.6: ids verified against Kong's specs (15-off_spec.lua, 05-error-flattening_spec.lua).
+// declarative_config.lua generate_ids: ids verified against Kong's specs (15-off_spec.lua, 05-error-flattening_spec.lua).
 const VECTORS: readonly [entity: string, key: string, id: string][] = [
   ['services', 'my-service', '0855b320-0dd2-547d-891d-601e9b38647f'],
   ['routes', 'my-route', '481a9539-f49c-51b6-b2e2-fe99ee68866c'],

@@ -1,5 +1,5 @@
 // A single entity checked against its schema, for the admin API: Kong validates a POST body
-// before the DB-less strategy refuses the write (kong.md §5.2), so a bad body is a 400.
+// before the DB-less strategy refuses the write (kong/db/strategies/off/init.lua), so a bad body is a 400.
 import { GatewayError } from '../errors.ts';
 import { ENTITY_TYPES, entitySchema, type EntityType } from './declarative-schema.ts';
 import { validateRecord, type ErrTable, type ErrValue } from './schema.ts';

@@ -47,7 +47,7 @@ const REAL_TIMERS: Timers = {
 
 /**
  * Active health checks of one upstream (healthcheck.lua `checker_callback` and
- * `active_check_targets`, kong.md §4.3):
+ * `active_check_targets`; docs/gateway-health.md, "Active probes"):
  * - two loops, one over targets that are up (`healthy.interval`) and one over targets that are
  *   down (`unhealthy.interval`); an interval of 0 pauses that loop, both 0 → no probing;
  * - the first round comes one interval after start (Kong's `last_run` starts at creation);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { balancerHealthy } from './balancer-healthy.ts';
 
-test('threshold is strict (kong.md §0.4, §6.32, §6.33)', () => {
+test('threshold is strict (balancers.lua updateStatus; Kong 01-healthchecks_spec threshold table)', () => {
   const cases: ReadonlyArray<readonly [available: number, threshold: number, healthy: boolean]> = [
     [100, 0, true], [100, 25, true], [100, 75, true], [100, 99, true], [100, 100, false],
     [75, 0, true], [75, 25, true], [75, 75, false], [75, 99, false],

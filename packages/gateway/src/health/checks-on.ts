@@ -17,7 +17,7 @@ export function healthchecksOn(hc: Healthchecks): boolean {
     return false;
   }
   // lua-resty-healthcheck `new()` asserts tcp/http/https (check_valid_type), so in Kong a grpc
-  // type leaves the upstream unchecked (kong.md §2.2). Here grpc/grpcs checks are implemented
+  // type leaves the upstream unchecked (docs/gateway-health.md, "When checks are on"). Here grpc/grpcs checks are implemented
   // (probe-grpc.ts: grpc.health.v1.Health/Check), as the spec's type list asks.
   return isCheckerType(active.type) && isCheckerType(passive.type);
 }

@@ -18,7 +18,7 @@ function checker(hc: Healthchecks) {
   return { c, events, feed };
 }
 
-test('kong.md §6.23 at unit level: passive http_failures N ejects after exactly N upstream 500s', () => {
+test('Kong 01-healthchecks_spec at unit level: passive http_failures N ejects after exactly N upstream 500s', () => {
   for (const n of [1, 2, 3]) {
     const { c, feed } = checker(healthchecks({ passive: { unhealthy: { http_failures: n } } }));
     for (let i = 1; i <= n; i++) {
@@ -61,7 +61,7 @@ test('statuses in neither list are ignored and reset nothing', () => {
   assert.deepEqual(c.state(KEY), { health: 'mostly_healthy', counters: { success: 0, http: 1, tcp: 0, timeout: 0 } });
 });
 
-test('healthcheck t/09 TEST 3/4 (kong.md §6.42): custom lists replace the defaults', () => {
+test('healthcheck t/09 TEST 3/4: custom lists replace the defaults', () => {
   const only429 = checker(healthchecks({ active: { unhealthy: { http_statuses: [429], http_failures: 1, interval: 1 } } }));
   only429.feed('active', 500);
   assert.deepEqual(only429.c.state(KEY)?.counters, { success: 0, http: 0, tcp: 0, timeout: 0 });

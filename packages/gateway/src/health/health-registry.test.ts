@@ -6,7 +6,7 @@ import { healthchecks, kongDefaultHealthchecks, snapshot, target, upstream } fro
 
 const ON = healthchecks({ passive: { unhealthy: { http_failures: 1 } } });
 
-test('kong.md §4.1: checks are on only with an active interval or a passive unhealthy threshold', () => {
+test('healthcheckers.lua: checks are on only with an active interval or a passive unhealthy threshold', () => {
   assert.equal(healthchecksOn(kongDefaultHealthchecks()), false);
   assert.equal(healthchecksOn(healthchecks({ active: { healthy: { interval: 5 } } })), true);
   assert.equal(healthchecksOn(healthchecks({ active: { unhealthy: { interval: 5 } } })), true);
@@ -21,7 +21,7 @@ test('kong.md §4.1: checks are on only with an active interval or a passive unh
   assert.equal(healthchecksOn(healthchecks({ active: { type: 'grpcs' }, passive: { type: 'grpc', unhealthy: { tcp_failures: 1 } } })), true);
 });
 
-test('kong.md §6.22: checks off → no checker, every report a no-op, every address up', () => {
+test('Kong 01-healthchecks_spec: checks off → no checker, every report a no-op, every address up', () => {
   const up = upstream('off');
   const reg = new HealthRegistry();
   reg.load(snapshot([up], [target(up, '10.0.0.1:80')]));
@@ -31,7 +31,7 @@ test('kong.md §6.22: checks off → no checker, every report a no-op, every add
   assert.equal(reg.setStatus('off', '10.0.0.1:80', false), false);
 });
 
-test('weight-0 targets are not checked (kong.md §2.3)', () => {
+test('weight-0 targets are not checked (healthcheckers.lua)', () => {
   const up = upstream('w', ON);
   const reg = new HealthRegistry();
   reg.load(snapshot([up], [target(up, '10.0.0.1:80', 10), target(up, '10.0.0.2:80', 0)]));
@@ -65,7 +65,7 @@ test('a reload keeps the state of unchanged (upstream, address) pairs, even with
   assert.equal(reg.isAddressHealthy('r', '10.0.0.3:80'), true);
 });
 
-test('kong.md §6.30: a removed target finds its state again within 300 s, not after', () => {
+test('Kong 01-healthchecks_spec: a removed target finds its state again within 300 s, not after', () => {
   let now = 0;
   const reg = new HealthRegistry({ now: () => now });
   const readd = (): void => {
@@ -85,7 +85,7 @@ test('kong.md §6.30: a removed target finds its state again within 300 s, not a
   assert.equal(reg.isAddressHealthy('d', '10.0.0.1:80'), true);
 });
 
-test('kong.md §6.37: the same IP under two host names is two health entries', () => {
+test('Kong 01-healthchecks_spec: the same IP under two host names is two health entries', () => {
   const up = upstream('h', ON);
   const reg = new HealthRegistry();
   reg.load(snapshot([up], [target(up, 'localhost:8080'), target(up, '127.0.0.1:8080')]));

@@ -7,7 +7,7 @@ import type { TargetState } from './target-state.ts';
 
 /**
  * Kong keeps a removed target's state this long, so a reload or an upstream deleted and re-added
- * with the same name finds it again (runloop/handler.lua CLEAR_HEALTH_STATUS_DELAY, kong.md §3.10).
+ * with the same name finds it again (kong/runloop/handler.lua CLEAR_HEALTH_STATUS_DELAY).
  */
 export const HEALTH_RETENTION_MS = 300_000;
 

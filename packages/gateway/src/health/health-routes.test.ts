@@ -1,5 +1,6 @@
 // The health admin endpoints over a LocalHealth (no sockets: active checks off or never due):
-// Kong's JSON shapes (kong.md §4.6) and status codes (§5.3), §6.29, 31, 32, 33, 39, 40.
+// Kong's JSON shapes (kong/api/routes/upstreams.lua, dao/targets.lua) and status codes, and the
+// health-endpoint cases of Kong's 01-healthchecks_spec.lua and 04-admin_api/08-targets_routes_spec.lua.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GatewayError } from '../errors.ts';
@@ -68,7 +69,7 @@ test('GET /upstreams/{u}/health: Kong shape, newest first, node_id', () => {
   assert.deepEqual(call(d, 'GET', `/upstreams/svc/health?balancer_health=true`)?.body, res?.body);
 });
 
-test('kong.md §6.31: checks off → HEALTHCHECKS_OFF, balancer_health still HEALTHY', () => {
+test('Kong 01-healthchecks_spec: checks off → HEALTHCHECKS_OFF, balancer_health still HEALTHY', () => {
   const { up, snap } = oneUpstream(healthchecks(), [['10.0.0.1:80', 100]]);
   const d = deps(snap);
   const list = call(d, 'GET', '/upstreams/svc/health')?.body as { data: Array<{ health: string; data: { addresses: Array<{ health: string }> } }> };
@@ -96,7 +97,7 @@ test('kong.md §6.31: checks off → HEALTHCHECKS_OFF, balancer_health still HEA
   });
 });
 
-test('kong.md §6.32: threshold table over 4 × 25 (per-target PUT …/unhealthy)', () => {
+test('Kong 01-healthchecks_spec: threshold table over 4 × 25 (per-target PUT …/unhealthy)', () => {
   const specs: Array<readonly [string, number]> = [['10.0.0.1:80', 25], ['10.0.0.2:80', 25], ['10.0.0.3:80', 25], ['10.0.0.4:80', 25]];
   for (const threshold of [0, 25, 75, 99, 100]) {
     const { snap } = oneUpstream(healthchecks({ threshold, passive: { unhealthy: { tcp_failures: 1 } } }), specs);
@@ -115,7 +116,7 @@ test('kong.md §6.32: threshold table over 4 × 25 (per-target PUT …/unhealthy
   }
 });
 
-test('kong.md §6.40: a weight-0 target shows HEALTHCHECKS_OFF even with checks on', () => {
+test('Kong 08-targets_routes_spec: a weight-0 target shows HEALTHCHECKS_OFF even with checks on', () => {
   const { snap } = oneUpstream(PASSIVE_ON, [['10.0.0.1:80', 100], ['10.0.0.2:80', 0]]);
   const list = call(deps(snap), 'GET', '/upstreams/svc/health')?.body as { data: Array<{ target: string; health: string }> };
   assert.deepEqual(list.data.map((t) => [t.target, t.health]), [['10.0.0.2:80', 'HEALTHCHECKS_OFF'], ['10.0.0.1:80', 'HEALTHY']]);
@@ -156,7 +157,7 @@ test('§5.3 status matrix: 404 unknown upstream/target or another upstream’s t
   assert.equal(call(d, 'GET', '/upstreams/a/targets'), undefined, 'not a health route');
 });
 
-test('kong.md §6.33: threshold 50, one of two equal targets down → UNHEALTHY', () => {
+test('balancers.lua updateStatus: threshold 50, one of two equal targets down → UNHEALTHY', () => {
   const { snap } = oneUpstream(healthchecks({ threshold: 50, passive: { unhealthy: { http_failures: 1 } } }), [['10.0.0.1:80', 10], ['10.0.0.2:80', 10]]);
   const d = deps(snap);
   d.health.reportPassive('svc', '10.0.0.2:80', 500);

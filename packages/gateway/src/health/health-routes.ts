@@ -20,7 +20,7 @@ const HEALTH_PATH = /^\/upstreams\/([^/]+)\/health\/?$/;
 const SET_PATH = /^\/upstreams\/([^/]+)\/targets\/([^/]+)(?:\/([^/]+))?\/(healthy|unhealthy)\/?$/;
 
 /**
- * The admin API's health endpoints (kong/api/routes/upstreams.lua, kong.md §4.6, §5.3):
+ * The admin API's health endpoints (kong/api/routes/upstreams.lua, kong/db/dao/targets.lua):
  * - GET /upstreams/{u}/health[?balancer_health=1]
  * - PUT (Kong 3.x) or POST (the spec, Kong < 3) /upstreams/{u}/targets/{t}[/{ip[:port]}]/healthy|unhealthy
  *

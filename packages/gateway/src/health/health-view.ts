@@ -3,7 +3,7 @@ import { balancerHealthy } from './balancer-healthy.ts';
 import { addressOf } from './health-registry.ts';
 import { isUp, type InternalHealth } from './target-state.ts';
 
-/** Health as the admin API shows it (kong.md §4.6). */
+/** Health as the admin API shows it (kong/db/dao/targets.lua, healthcheckers.lua). */
 export type HealthLabel = 'HEALTHY' | 'UNHEALTHY' | 'HEALTHCHECKS_OFF' | 'DNS_ERROR';
 
 /** What the views read about live health: per address, its state, or undefined when unchecked. */
@@ -41,7 +41,7 @@ function newer(a: Target, b: Target): boolean {
 
 /**
  * A target of `upstream` named by id, by its `target` string as written, or by its normalised
- * `host:port` (the port defaulting to 8000, kong.md §2.3). Undefined → 404.
+ * `host:port` (the port defaulting to 8000, kong/db/dao/targets.lua format_target). Undefined → 404.
  */
 export function findTarget(snapshot: Snapshot, upstream: Upstream, ref: string): Target | undefined {
   const targets = upstreamTargets(snapshot, upstream);
@@ -72,7 +72,7 @@ function weightOf(addresses: readonly AddressStatus[]): WeightView {
 }
 
 /**
- * `GET /upstreams/{u}/health` (kong/api/routes/upstreams.lua, dao/targets.lua, kong.md §4.6).
+ * `GET /upstreams/{u}/health` (kong/api/routes/upstreams.lua, dao/targets.lua).
  * A target is HEALTHCHECKS_OFF when checks are off or its weight is 0, else HEALTHY when any
  * address is up. Targets name one address each here (no DNS split), so DNS_ERROR never shows.
  */

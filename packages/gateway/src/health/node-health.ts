@@ -19,7 +19,7 @@ export interface NodeHealth extends HealthReader {
   onAvailabilityChange(listener: AvailabilityListener): () => void;
   /**
    * Passive report of one proxied attempt: the upstream's own status, or 'tcp_failure' /
-   * 'timeout' for an attempt that failed before a response (kong.md §4.4).
+   * 'timeout' for an attempt that failed before a response (docs/gateway-health.md, "Passive specifics").
    */
   reportPassive(upstreamName: string, key: string, outcome: Exclude<HealthOutcome, 'connected'>): void;
   /** Operator healthy/unhealthy: resets the counters of these addresses everywhere (node and cluster). */

@@ -9,7 +9,7 @@ const STATUS_LINE = /^HTTP\/\d+\.\d+\s+(\d+)/i;
 // A status line longer than this is not one: report it as unparsable (status 0).
 const MAX_STATUS_LINE = 8192;
 
-/** The request bytes Kong 3.10 sends (lua-resty-healthcheck 3.1.0, kong.md §4.3): HTTP/1.0, no port in Host. */
+/** The request bytes Kong 3.10 sends (lua-resty-healthcheck 3.1.0 lib/resty/healthcheck.lua): HTTP/1.0, no port in Host. */
 export function probeRequestText(request: Pick<ProbeRequest, 'active' | 'hostHeader'>): string {
   let headers = '';
   for (const [name, values] of Object.entries(request.active.headers ?? {})) {

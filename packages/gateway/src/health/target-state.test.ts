@@ -33,7 +33,7 @@ test('failure kinds do not clear each other: each needs its own limit', () => {
   assert.deepEqual(s.counters, { success: 0, http: 2, tcp: 1, timeout: 0 });
 });
 
-test('kong.md §0.5: with successes = 0, a run of 500, 200, 500 counts 2 HTTP failures', () => {
+test('healthcheck.lua incr_counter: with successes = 0, a run of 500, 200, 500 counts 2 HTTP failures', () => {
   const s = run(INITIAL_TARGET_STATE, [['http', 3], ['success', 0], ['http', 3]]);
   assert.equal(s.counters.http, 2);
   assert.equal(s.health, 'mostly_healthy');
@@ -47,7 +47,7 @@ test('mostly_unhealthy: the first success on an unhealthy target, still down', (
   assert.equal(run(s, [['success', 3], ['success', 3]]).health, 'healthy');
 });
 
-test('healthcheck t/05, t/06 (kong.md §6.41): 3 failures to fall, 4 successes to rise', () => {
+test('healthcheck t/05, t/06: 3 failures to fall, 4 successes to rise', () => {
   let s = INITIAL_TARGET_STATE;
   s = run(s, [['http', 3], ['http', 3]]);
   assert.equal(isUp(s.health), true);

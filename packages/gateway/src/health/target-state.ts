@@ -2,7 +2,7 @@
  * The health state of one target address, and Kong's counter model over it.
  *
  * Source: lua-resty-healthcheck `lib/resty/healthcheck.lua` (`incr_counter`,
- * `set_target_status`), as summarised in compat/kong.md §4.2. Active and passive reports share
+ * `set_target_status`); docs/gateway-health.md, "The counter model". Active and passive reports share
  * these four counters; only the limits differ (the caller passes the one that applies).
  */
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The Kong version this gateway mirrors (compat/kong.md reads Kong 3.10). Kong puts it in
+ * The Kong version this gateway mirrors (Kong 3.10: kong/meta.lua on the Kong sources this gateway follows). Kong puts it in
  * `Via: 1.1 kong/<version>` and `Server: kong/<version>`; Kong users' tooling looks for it.
  */
 export const KONG_VERSION = '3.10.0';

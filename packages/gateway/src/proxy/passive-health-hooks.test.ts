@@ -8,7 +8,7 @@ import type { AttemptOutcome } from './proxy-hooks.ts';
 const up = upstream({ name: 'u' });
 const address: Address = { key: '10.0.0.1:80', host: '10.0.0.1', port: 80, weight: 10, targetId: 't', target: '10.0.0.1:80', available: true };
 
-// kong.md §4.4: what each attempt outcome becomes in the passive checker.
+// docs/gateway-health.md, "Passive specifics": what each attempt outcome becomes in the passive checker.
 const cases: [AttemptOutcome, boolean, number | string][] = [
   [200, false, 200],
   [500, false, 500],

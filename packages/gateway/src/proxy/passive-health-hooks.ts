@@ -2,7 +2,7 @@ import type { NodeHealth } from '../health/node-health.ts';
 import type { ProxyHooks } from './proxy-hooks.ts';
 
 /**
- * Feeds attempts to passive health checks the way Kong does (kong.md §4.4): a response reports
+ * Feeds attempts to passive health checks the way Kong does (kong/runloop/handler.lua log phase, kong/init.lua Kong.balancer): a response reports
  * the upstream's own status, 504 counting as a timeout; a failed attempt that is retried reports
  * a timeout or a tcp failure; the final failed attempt reaches Kong's log phase as 504 (timeout)
  * or 502 (an HTTP status, ignored by the default lists).

@@ -3,7 +3,7 @@ import type { Route, Service, Upstream } from '../declarative/types.ts';
 
 /**
  * How one attempt on a balancer address ended: the upstream's own HTTP status (what Kong's
- * passive checks count, kong.md §4.4), a TCP-level failure (refused, reset, invalid response),
+ * passive checks count, docs/gateway-health.md "Passive specifics"), a TCP-level failure (refused, reset, invalid response),
  * or a connect/write/read timeout.
  */
 export type AttemptOutcome = number | 'tcp_failure' | 'timeout';

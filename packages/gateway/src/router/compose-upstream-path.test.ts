@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { composeUpstreamPath } from './compose-upstream-path.ts';
 
-// kong.md §2.5, the v0 rows of Kong's spec/fixtures/router_path_handling_tests.lua, plus a few
+// The v0 rows of Kong's spec/fixtures/router_path_handling_tests.lua, plus a few
 // neighbours of each branch. [service path, matched route prefix, strip_path, request, upstream]
 const rows: [string | null, string, boolean, string, string][] = [
   ['/', '/route', true, '/route', '/'],

@@ -13,7 +13,7 @@ function contextFor(cert: string | string[], key: string | string[]): SecureCont
 
 /**
  * The certificates of a configuration, chosen by SNI as Kong does (kong/runloop/certificate.lua
- * find_certificate, kong.md §2.6): exact name, then `*.rest` (first label replaced; 3+ labels),
+ * find_certificate): exact name, then `*.rest` (first label replaced; 3+ labels),
  * then `first.labels.*` (last label replaced), then the `*` SNI, then the node default.
  */
 export class CertificateStore {

@@ -1,5 +1,6 @@
-// kong.md §6 items 10-15, 19 and 21 through real listeners: the proxy hands the balancer the request
-// (headers, cookies, path, query, regex captures, client ip) and its retries' failed addresses.
+// Kong's 10-balancer/03-consistent-hashing_spec.lua, 02-least-connections_spec.lua and
+// 07-latency_spec.lua through real listeners: the proxy hands the balancer the request (headers,
+// cookies, path, query, regex captures, client ip) and its retries' failed addresses.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import type { Upstream } from '../../src/declarative/types.ts';
@@ -83,7 +84,7 @@ test('19. least-connections retries skip the failed address', async (t) => {
   assert.equal(ok.hits, 5);
 });
 
-// kong.md §6.21 (07-latency_spec.lua) through real sockets: a 100 ms and a 1000 ms target of
+// Kong's 10-balancer/07-latency_spec.lua through real sockets: a 100 ms and a 1000 ms target of
 // equal weight, 6 clients in a closed loop for 3 s: the fast one serves more than 10× the slow.
 test('21. latency: 100 ms vs 1000 ms targets, 6 clients for 3 s: fast/slow > 10', async (t) => {
   const delayed = (ms: number) => startUpstream(t, (_req, res, u) => {
@@ -103,7 +104,7 @@ test('21. latency: 100 ms vs 1000 ms targets, 6 clients for 3 s: fast/slow > 10'
   assert.ok(fast.hits > 10 * slow.hits, `fast ${fast.hits} slow ${slow.hits}`);
 });
 
-// kong.md §6.20 through real sockets: 100 ms and 200 ms targets of equal weight under a
+// Kong's 10-balancer/02-least-connections_spec.lua through real sockets: 100 ms and 200 ms targets of equal weight under a
 // closed-loop load (8 concurrent clients, the fixture's connection limit, for 1.5 s): least-
 // connections keeps the in-flight counts level, so the fast target serves ≈ 2× (Kong: ±1).
 test('20. least-connections: 100 ms vs 200 ms targets, fast/slow ≈ 2 (±1)', async (t) => {

@@ -1,7 +1,7 @@
 // One balancer, three transports: an HTTP request, a gRPC call and a stream connection each give
 // the balancer what it hashes (hash_on) and the addresses their retries already failed on, so
-// consistent-hashing and least-connections behave alike whatever the listener (kong.md §3.4,
-// §3.5, §3.8). Real listeners throughout; client sources on 127.0.0.2-… stand for many clients.
+// consistent-hashing and least-connections behave alike whatever the listener (docs/gateway-observability.md,
+// "One balancing path for HTTP, gRPC and stream"). Real listeners throughout; client sources on 127.0.0.2-… stand for many clients.
 import assert from 'node:assert/strict';
 import { connect as netConnect } from 'node:net';
 import { test, type TestContext } from 'node:test';

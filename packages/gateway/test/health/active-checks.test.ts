@@ -1,5 +1,5 @@
 // Active health checks end to end: LocalHealth with real probes and real (short) intervals
-// against upstreams on 127.0.0.1:0 switched to fail, hang or refuse (kong.md §6.34-36, 40, 43).
+// against upstreams on 127.0.0.1:0 switched to fail, hang or refuse (Kong's 01-healthchecks_spec.lua, 08-targets_routes_spec.lua, healthcheck t/09).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollUntil } from '@signet/kit';
@@ -28,7 +28,7 @@ async function servers(t: { after: (fn: () => Promise<void>) => void }, n: numbe
 }
 
 for (const n of [1, 3]) {
-  test(`kong.md §6.34: active http_failures ${n} ejects after exactly ${n} failing probes`, async (t) => {
+  test(`Kong 01-healthchecks_spec: active http_failures ${n} ejects after exactly ${n} failing probes`, async (t) => {
     const [s1, s2] = await servers(t, 2);
     // unhealthy.interval 0: once down, nobody probes it again, so the failing hits stay at N.
     const hc = healthchecks({
@@ -49,7 +49,7 @@ for (const n of [1, 3]) {
   });
 }
 
-test('kong.md §6.35: automatic recovery needs unhealthy.interval and healthy.successes', async (t) => {
+test('Kong 01-healthchecks_spec: automatic recovery needs unhealthy.interval and healthy.successes', async (t) => {
   const [s1] = await servers(t, 1);
   const hc = healthchecks({
     active: { healthy: { interval: 0.05, successes: 3 }, unhealthy: { interval: 0.05, http_failures: 3 } },
@@ -64,7 +64,7 @@ test('kong.md §6.35: automatic recovery needs unhealthy.interval and healthy.su
   assert.deepEqual(transitions, [`${s1!.target} down`, `${s1!.target} up`]);
 });
 
-test('kong.md §6.36: an upstream failing from the start is detected before any traffic', async (t) => {
+test('Kong 01-healthchecks_spec: an upstream failing from the start is detected before any traffic', async (t) => {
   const [s1, s2] = await servers(t, 2);
   s2!.mode = 'fail';
   const hc = healthchecks({

@@ -1,4 +1,4 @@
-// Active health checks through the real gateway process (kong.md §6.34, 35, 36, 40) with Kong's
+// Active health checks through the real gateway process (Kong's 01-healthchecks_spec.lua and 08-targets_routes_spec.lua) with Kong's
 // exact counts: the probes hit /status, the traffic /traffic, on upstreams switched per path.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Passive health checks through the real gateway process (kong.md §6.23, 26, 28, 33, 38, 39)
+// Passive health checks through the real gateway process (Kong's 01-healthchecks_spec.lua)
 // with Kong's exact counts, plus the health admin endpoints and a POST /config reload.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,4 @@
-// Builders for health tests: Kong's default healthchecks record (kong.md §2.2, Kong's flatten
-// spec) with overrides, and minimal snapshots holding upstreams and targets.
+// Builders for health tests: Kong's default healthchecks record (Kong's 03-flatten_spec.lua) with overrides, and minimal snapshots holding upstreams and targets.
 import type { Healthchecks, Snapshot, Target, Upstream } from '../../src/declarative/types.ts';
 import { EMPTY_SNAPSHOT } from '../../src/declarative/index.ts';
 

@@ -1,4 +1,4 @@
-// Real-socket probes (kong.md §4.3, §6.43, §6.44) against upstreams on 127.0.0.1:0.
+// Real-socket probes (lua-resty-healthcheck lib/resty/healthcheck.lua; t/09, t/14-tls_active_probes.t) against upstreams on 127.0.0.1:0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createHttpsServer } from 'node:https';
@@ -52,7 +52,7 @@ test('a hanging upstream is a timeout after active.timeout seconds', async (t) =
   assert.ok(Date.now() - started >= 150, 'waited for the timeout');
 });
 
-test('kong.md §6.43: a refused connection is a TCP failure; tcp probes are a bare connect', async (t) => {
+test('healthcheck t/09: a refused connection is a TCP failure; tcp probes are a bare connect', async (t) => {
   const port = await closedPort();
   assert.equal(await probeTarget(request(port)), 'tcp_failure');
   assert.equal(await probeTarget(request(port, { type: 'tcp' })), 'tcp_failure');
@@ -72,7 +72,7 @@ test('a peer that closes before a status line is a TCP failure; garbage is statu
   assert.equal(await probeTarget(request(p2)), 0);
 });
 
-test('kong.md §6.44: https probes verify the certificate against https_sni / the Host name', async (t) => {
+test('healthcheck t/14: https probes verify the certificate against https_sni / the Host name', async (t) => {
   const ca = createCertificateAuthority({ commonName: 'Probe test CA' });
   const leaf = issueCertificate({ commonName: 'good.test', dnsNames: ['good.test'] }, ca);
   const up = await SwitchableUpstream.start(leaf);

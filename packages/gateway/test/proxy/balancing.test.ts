@@ -1,4 +1,4 @@
-// kong.md §6 items 1-9 through real listeners: round-robin is exact per full wheel, weight 0
+// Kong's 10-balancer/04-round-robin_spec.lua through real listeners: round-robin is exact per full wheel, weight 0
 // gets nothing, no usable target answers Kong's 503.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// What the upstream sees and what the client gets back: Host (kong.md §3.9), X-Forwarded-*,
+// What the upstream sees and what the client gets back: Host (kong/runloop/balancer/init.lua set_host_header), X-Forwarded-*,
 // X-Real-IP, Via, hop-by-hop removal both ways, strip_path/preserve_host path composition.
 import assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
@@ -81,7 +81,7 @@ test('hop-by-hop response headers are removed; repeated headers survive', async 
   assert.equal(res.body, 'ok');
 });
 
-// kong.md §3.9: Host to the target.
+// set_host_header: Host to the target.
 const hostCases: { name: string; targetHost: string; port?: number; hostHeader?: string; preserve?: boolean; expected: (port: number) => string }[] = [
   { name: 'IP target, its port', targetHost: '127.0.0.1', expected: (p) => `127.0.0.1:${p}` },
   { name: 'named target, its name and port', targetHost: 'localhost', expected: (p) => `localhost:${p}` },
@@ -110,7 +110,7 @@ test('Host header rule: the scheme default port is left out', () => {
   assert.equal(hostHeaderFor('::1', 8080, 'http'), '[::1]:8080');
 });
 
-// kong.md §2.5 path composition, end to end: [service path, route path, strip, request, upstream]
+// Path composition (Kong's spec/fixtures/router_path_handling_tests.lua), end to end: [service path, route path, strip, request, upstream]
 const pathRows: [string | null, string, boolean, string, string][] = [
   ['/', '/route', true, '/route', '/'],
   ['/', '/route', true, '/routereq', '/req'],

@@ -1,4 +1,4 @@
-// Retries follow nginx `proxy_next_upstream error timeout` (kong.md §3.8): connect errors and
+// Retries follow nginx `proxy_next_upstream error timeout` (kong/init.lua Kong.balancer): connect errors and
 // timeouts move to the next peer, HTTP 5xx never does; timeouts end in 504, refusals in 502.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -39,7 +39,7 @@ test('a refusing target is skipped: every request succeeds on the other', async 
     assert.equal(res.status, 200);
   }
   assert.equal(good.hits, 10);
-  // A retry takes the next wheel slot (kong.md §3.3), so every request starts on the dead
+  // A retry takes the next wheel slot (kong/runloop/balancer/round_robin.lua), so every request starts on the dead
   // target and moves on to the good one.
   const failures = rec.reports.filter((r) => r.outcome === 'tcp_failure');
   assert.equal(failures.length, 10);
@@ -73,7 +73,7 @@ test('all attempts refused: 1 + retries attempts, then 502 with Kong body', asyn
   assert.deepEqual(rec.reports.map((r) => [r.outcome, r.retried]), [['tcp_failure', true], ['tcp_failure', true], ['tcp_failure', false]]);
 });
 
-test('read timeout: 504 when no retries are left (kong.md §6.27)', async (t) => {
+test('read timeout: 504 when no retries are left (Kong 01-healthchecks_spec)', async (t) => {
   const silent = await startUpstream(t, () => {
     // Never answers; the gateway's read_timeout fires.
   });
@@ -87,7 +87,7 @@ test('read timeout: 504 when no retries are left (kong.md §6.27)', async (t) =>
   assert.deepEqual(rec.reports.map((r) => [r.outcome, r.retried]), [['timeout', false]]);
 });
 
-test('read timeout is retried onto the next target (kong.md §6.26)', async (t) => {
+test('read timeout is retried onto the next target (Kong 01-healthchecks_spec)', async (t) => {
   const silent = await startUpstream(t, () => {});
   const good = await startUpstream(t);
   const up = upstream({ name: 'mixed.test' });

@@ -1,4 +1,4 @@
-// Certificate selection by SNI with real TLS handshakes (kong.md §2.6, kong/runloop/certificate.lua):
+// Certificate selection by SNI with real TLS handshakes (kong/runloop/certificate.lua):
 // exact, then `*.x.y`, then `x.y.*`, then the `*` SNI, then the node default; TLS 1.2+ only.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';

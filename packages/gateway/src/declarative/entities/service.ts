@@ -19,7 +19,7 @@ export const SERVICE_FIELDS = (foreign: Field): FieldTable => [
   ['retries', { type: 'integer', default: 5, between: [0, 32767] }],
   ['protocol', { ...PROTOCOL, required: true, default: DEFAULT_PROTOCOL }],
   ['host', { ...HOST, required: true }],
-  // 80 even for https: only the `url` shorthand infers 443 (kong.md §0.14).
+  // 80 even for https: only the `url` shorthand infers 443 (kong/db/schema/entities/services.lua).
   ['port', { ...PORT, required: true, default: DEFAULT_PORT }],
   ['path', PATH],
   ['connect_timeout', nonzeroTimeout(60000)],

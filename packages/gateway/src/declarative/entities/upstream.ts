@@ -5,7 +5,7 @@ import { conditional, distinct } from '../schema.ts';
 import { normalizeIp } from '../host-names.ts';
 import { HEADER_NAME, HEADERS, HOST_WITH_OPTIONAL_PORT, ID, PATH, SNI, TAGS } from './common.ts';
 
-/** Kong's default `healthchecks` object, byte-identical to its admin API output (kong.md §2.2). */
+/** Kong's default `healthchecks` object, byte-identical to its admin API output (Kong's 03-flatten_spec.lua). */
 export const HEALTHCHECKS_DEFAULTS = {
   active: {
     type: 'http',
@@ -168,7 +168,7 @@ export const UPSTREAM_FIELDS = (foreign: Field): FieldTable => [
   ['hash_fallback_query_arg', SIMPLE_PARAM],
   ['hash_on_uri_capture', SIMPLE_PARAM],
   ['hash_fallback_uri_capture', SIMPLE_PARAM],
-  // Only sizes the consistent-hashing continuum (kong.md §0.2); round-robin ignores it.
+  // Only sizes the consistent-hashing continuum (kong/runloop/balancer/consistent_hashing.lua); round-robin ignores it.
   ['slots', { type: 'integer', default: 10000, between: [10, 2 ** 16] }],
   ['healthchecks', HEALTHCHECKS],
   ['tags', TAGS],
@@ -185,7 +185,7 @@ function validateCookieName(name: string): string | undefined {
     : undefined;
 }
 
-// The algorithm/hash_on shorthands run in this order (kong.md §2.1): least-connections and
+// The algorithm/hash_on shorthands run in this order (kong/db/schema/entities/upstreams.lua): least-connections and
 // latency drop hash_on; then hash_on none means round-robin, anything else consistent-hashing.
 function algorithmCoupling(input: Input): Input {
   const out: Input = { ...input };
