@@ -4,7 +4,7 @@ import { compileGrpcState, type GrpcState } from './grpc/compile-grpc-state.ts';
 import { compileProxyRoute, type ProxyRoute, type TargetSources } from './proxy/proxy-route.ts';
 import { Router, type RouterEntry } from './router/index.ts';
 import { compileStreamState, type StreamState } from './stream/compile-stream-state.ts';
-import { ConsumerIndex, PLUGIN_HANDLERS, PluginCombos } from './plugins/index.ts';
+import { ConsumerIndex, PLUGIN_HANDLERS, PluginCombos, type RoutePlugins } from './plugins/index.ts';
 import { CertificateStore, type PemPair } from './tls/index.ts';
 
 /** What one configuration compiles to; swapped as a whole, never mutated. */
@@ -19,6 +19,8 @@ export type RuntimeState = {
   /** One balancer per upstream, by upstream name. */
   readonly balancers: ReadonlyMap<string, Balancer>;
   readonly certificates: CertificateStore;
+  /** The globally configured plugins: their response phases run on requests no route matched. */
+  readonly globalPlugins: RoutePlugins | undefined;
 };
 
 export type RuntimeOptions = {
@@ -111,6 +113,7 @@ export class Runtime {
       stream: compileStreamState(targets),
       balancers,
       certificates: new CertificateStore(snapshot.certificates, snapshot.snis, this.#options.defaultCertificate),
+      globalPlugins: plugins?.global(),
     };
     this.#signatures = signatures;
     return state;

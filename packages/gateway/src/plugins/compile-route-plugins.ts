@@ -18,7 +18,19 @@ export type RoutePlugin = {
 };
 
 /** A route's compiled plugins; absent for a route without any (it then pays nothing). */
-export type RoutePlugins = { readonly access: readonly RoutePlugin[] };
+export type RoutePlugins = {
+  /** Every plugin that may run on the route, PRIORITY order (Kong's collecting iterator). */
+  readonly chain: readonly RoutePlugin[];
+  /** The rewrite hooks of globally configured instances (Kong runs rewrite before routing). */
+  readonly rewrite: readonly PluginHooks[];
+  /**
+   * Some instance has a header_filter, body_filter or log hook: the access phase then records
+   * each plugin's chosen hooks for them (ctx.collected); otherwise nothing is recorded.
+   */
+  readonly downstream: boolean;
+};
+
+const hasDownstream = (h: PluginHooks | undefined): boolean => h !== undefined && (h.headerFilter !== undefined || h.bodyFilter !== undefined || h.log !== undefined);
 
 // The http subsystem's protocols: a plugin runs if any of its protocols is one of them.
 const HTTP_SUBSYSTEM = new Set(['http', 'https', 'grpc', 'grpcs']);
@@ -49,7 +61,7 @@ export class PluginCombos {
 
   /** The compiled plugins of a route of `serviceId`, or undefined when none applies. */
   forRoute(routeId: string, serviceId: string): RoutePlugins | undefined {
-    const access: RoutePlugin[] = [];
+    const chain: RoutePlugin[] = [];
     for (const [name, combos] of this.#combos) {
       const at = (r: string, s: string, c: string): PluginHooks | undefined => combos.get(comboKey(r, s, c));
       // lookup_cfg without a consumer: route+service, route, service, global.
@@ -66,22 +78,74 @@ export class PluginCombos {
       }
       if (base === undefined && byConsumer === undefined) continue;
       const handler = this.#handlers.get(name)!;
-      access.push({ name, priority: handler.priority, base, byConsumer });
+      chain.push({ name, priority: handler.priority, base, byConsumer });
     }
-    if (access.length === 0) return undefined;
-    // Higher PRIORITY first; equal priorities by name, so the order does not depend on the file.
-    access.sort((a, b) => b.priority - a.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return { access };
+    return compiled(chain, this.#combos);
+  }
+
+  /**
+   * The globally configured plugins, for requests no route matched: Kong runs their
+   * header_filter and log phases on its 404 (a global prometheus counts it).
+   */
+  global(): RoutePlugins | undefined {
+    const chain: RoutePlugin[] = [];
+    for (const [name, combos] of this.#combos) {
+      const base = combos.get(comboKey('', '', ''));
+      if (base !== undefined) chain.push({ name, priority: this.#handlers.get(name)!.priority, base, byConsumer: undefined });
+    }
+    return compiled(chain, this.#combos);
   }
 }
 
-/** Runs the access phase: each plugin with the configuration for the consumer known so far; the first exit wins. */
+function compiled(chain: RoutePlugin[], combos: ReadonlyMap<string, ReadonlyMap<string, PluginHooks>>): RoutePlugins | undefined {
+  if (chain.length === 0) return undefined;
+  // Higher PRIORITY first; equal priorities by name, so the order does not depend on the file.
+  chain.sort((a, b) => b.priority - a.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const rewrite: PluginHooks[] = [];
+  for (const p of chain) {
+    const global = combos.get(p.name)?.get(comboKey('', '', ''));
+    if (global?.rewrite !== undefined) rewrite.push(global);
+  }
+  const downstream = chain.some((p) => hasDownstream(p.base) || [...(p.byConsumer?.values() ?? [])].some(hasDownstream));
+  return { chain, rewrite, downstream };
+}
+
+// Kong's answer when a plugin throws (kong/init.lua execute_collecting_plugins_iterator).
+const UNEXPECTED: PluginExit = { status: 500, message: 'An unexpected error occurred' };
+
+function guarded(hook: (ctx: PluginContext) => PluginExit | undefined, ctx: PluginContext): PluginExit | undefined {
+  try {
+    return hook(ctx);
+  } catch {
+    return UNEXPECTED;
+  }
+}
+
+/**
+ * Runs the rewrite and access phases: each plugin with the configuration for the consumer known
+ * so far; the first exit wins. As Kong's collecting iterator, the plugins after an exit are
+ * still collected (their access skipped) so that their header_filter and log phases run on the
+ * answer; a throwing plugin becomes Kong's 500.
+ */
 export function runAccessPhase(plugins: RoutePlugins, ctx: PluginContext): PluginExit | undefined {
-  for (const plugin of plugins.access) {
+  let exit: PluginExit | undefined;
+  for (const hooks of plugins.rewrite) {
+    exit = guarded(hooks.rewrite!, ctx);
+    if (exit !== undefined) break;
+  }
+  const collected: PluginHooks[] | undefined = plugins.downstream ? (ctx.collected = []) : undefined;
+  for (const plugin of plugins.chain) {
     const consumer = ctx.consumer;
     const hooks = consumer !== undefined && plugin.byConsumer !== undefined ? (plugin.byConsumer.get(consumer.id) ?? plugin.base) : plugin.base;
-    const exit = hooks?.access?.(ctx);
-    if (exit !== undefined) return exit;
+    if (hooks === undefined) continue;
+    if (exit === undefined && hooks.access !== undefined) exit = guarded(hooks.access, ctx);
+    if (collected !== undefined) collected.push(hooks);
+    else if (exit !== undefined) return exit;
   }
-  return undefined;
+  return exit;
+}
+
+/** The hooks a request without a route runs (globals only, no access phase). */
+export function collectGlobal(plugins: RoutePlugins, ctx: PluginContext): void {
+  if (plugins.downstream) ctx.collected = plugins.chain.map((p) => p.base!);
 }

@@ -1,5 +1,5 @@
 // Kong's plugin layout: kong/plugins/<name>/{schema,handler} as plugins/<name>/{schema,handler}.ts.
-// This file is the registry of handlers; plugin-schemas.ts the registry of schemas.
+// This file is the registry of handlers (one line per plugin); plugin-schemas.ts the registry of schemas.
 import { ACL_HANDLER } from './acl/handler.ts';
 import { BASIC_AUTH_HANDLER } from './basic-auth/handler.ts';
 import { KEY_AUTH_HANDLER } from './key-auth/handler.ts';
@@ -9,13 +9,22 @@ import type { PluginHandler } from './plugin-handler.ts';
 
 /** Every implemented plugin's handler, by name. */
 export const PLUGIN_HANDLERS: ReadonlyMap<string, PluginHandler> = new Map(
-  [JWT_HANDLER, KEY_AUTH_HANDLER, BASIC_AUTH_HANDLER, HMAC_AUTH_HANDLER, ACL_HANDLER].map((h) => [h.name, h]),
+  [
+    JWT_HANDLER,
+    KEY_AUTH_HANDLER,
+    BASIC_AUTH_HANDLER,
+    HMAC_AUTH_HANDLER,
+    ACL_HANDLER,
+  ].map((h) => [h.name, h]),
 );
 
 /** Schemas, the enabled-plugins setting and Kong's bundled list. */
 export { PLUGIN_SCHEMAS, BUNDLED_PLUGINS, KONG_BUNDLED_PLUGINS, parsePluginsSetting } from './plugin-schemas.ts';
-/** The per-route compiled plugins and the access phase runner. */
-export { PluginCombos, runAccessPhase, type RoutePlugins, type RoutePlugin } from './compile-route-plugins.ts';
+/** The per-route compiled plugins, the access phase runner and the response phases. */
+export { PluginCombos, runAccessPhase, collectGlobal, type RoutePlugins, type RoutePlugin } from './compile-route-plugins.ts';
+export { runHeaderFilter, openBodyFilter, runLogPhase, wantsLog } from './response-phases.ts';
+export { ResponseHead, chainTransforms, type BodyTransform } from './response-head.ts';
+export { serializeLogEntry, requestHeadLength, type LogEntry } from './log-entry.ts';
 export { ConsumerIndex } from './consumer-index.ts';
 export { PluginContext, type PluginExit } from './plugin-context.ts';
-export type { PluginHandler, PluginHooks, AccessHook } from './plugin-handler.ts';
+export type { PluginHandler, PluginHooks, AccessHook, HeaderFilterHook, BodyFilterHook, LogHook } from './plugin-handler.ts';

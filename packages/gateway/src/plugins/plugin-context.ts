@@ -2,6 +2,7 @@
 // the implemented plugins use): request headers and query arguments read from the raw
 // request, the authenticated consumer and credential, and the edits to the upstream request.
 import type { Consumer } from '../declarative/types.ts';
+import type { PluginHooks } from './plugin-handler.ts';
 
 /** What kong.client.authenticate records: the credential's id and consumer (X-Credential-Identifier). */
 export type AuthenticatedCredential = {
@@ -58,6 +59,17 @@ export class PluginContext {
   headerEdits: Map<string, readonly [string, string] | null> | undefined;
   /** Query arguments removed from the upstream request. */
   clearedArgs: Set<string> | undefined;
+  /** The hooks the access phase chose per plugin, for header_filter, body_filter and log (Kong's ctx.plugins). */
+  collected: PluginHooks[] | undefined;
+  /** Kong's ngx.ctx for plugins: per-request values one phase leaves for a later one, by plugin name. */
+  shared: Map<string, unknown> | undefined;
+  /** The request id (X-Kong-Request-Id); set by the proxy. */
+  requestId = '';
+  /** Where a failing header_filter or log hook is reported (the worker's log). */
+  logError: ((err: unknown) => void) | undefined;
+  /** The response head as sent (for the log phase), and the bytes sent: head and body. */
+  responseHeaders: readonly string[] | undefined;
+  responseSize = 0;
 
   constructor(method: string, rawHeaders: readonly string[], query: string, target = '/', httpVersion = '1.1') {
     this.method = method;
@@ -104,6 +116,21 @@ export class PluginContext {
       args.push(eq === -1 ? [decodeArg(part), true] : [decodeArg(part.slice(0, eq)), decodeArg(part.slice(eq + 1))]);
     }
     return (this.#args = args);
+  }
+
+  /** Every query argument in order, as parsed. */
+  queryArgs(): readonly (readonly [string, string | true])[] {
+    return this.#parsedArgs();
+  }
+
+  /** The query string as sent, without `?`. */
+  get rawQuery(): string {
+    return this.#query;
+  }
+
+  /** The request headers as received, raw pairs. */
+  get rawHeaders(): readonly string[] {
+    return this.#rawHeaders;
   }
 
   /** kong.request.get_query()[name]. */

@@ -1,4 +1,4 @@
-// The plugins this gateway implements, by name, and Kong's own bundled list: what `plugins =
+// The plugins this gateway implements, by name (one line per plugin), and Kong's own bundled list: what `plugins =
 // bundled` means here, and which names deserve "not implemented yet" rather than "unknown".
 import type { PluginSchema } from './plugin-schema.ts';
 import { ACL_SCHEMA } from './acl/schema.ts';
@@ -9,7 +9,13 @@ import { HMAC_AUTH_SCHEMA } from './hmac-auth/schema.ts';
 
 /** Every implemented plugin's schema, by name. */
 export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
-  [JWT_SCHEMA, KEY_AUTH_SCHEMA, BASIC_AUTH_SCHEMA, HMAC_AUTH_SCHEMA, ACL_SCHEMA].map((s) => [s.name, s]),
+  [
+    JWT_SCHEMA,
+    KEY_AUTH_SCHEMA,
+    BASIC_AUTH_SCHEMA,
+    HMAC_AUTH_SCHEMA,
+    ACL_SCHEMA,
+  ].map((s) => [s.name, s]),
 );
 
 /** Kong's bundled plugins (kong/constants.lua), implemented here or not. */

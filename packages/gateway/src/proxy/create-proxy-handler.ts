@@ -8,7 +8,7 @@ import { RequestIdSource, VIA } from './kong-headers.ts';
 import { ProxyExchange, type ProxyContext } from './proxy-exchange.ts';
 import { scanRequestHeaders } from './scan-request-headers.ts';
 import { sendKongResponse, sendProxyError } from './send-proxy-error.ts';
-import { PluginContext, runAccessPhase, type PluginExit } from '../plugins/index.ts';
+import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, wantsLog } from '../plugins/index.ts';
 import type { ProxyRoute } from './proxy-route.ts';
 
 /** The listener a handler serves: its scheme and port go into routing and X-Forwarded-*. */
@@ -38,14 +38,32 @@ function splitTarget(url: string): [string, string] {
  * The proxy's request handler for one listener: route, then hand the request to a
  * ProxyExchange. Reads the runtime state once per request, so a reload never splits a request.
  */
-/** A request the gateway answered itself (no route, a plugin's answer): metrics and the access log still see it. */
-function reportKongAnswer(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, route: RouteMatch<ProxyRoute> | undefined): void {
-  ctx.hooks.onRequestDone?.({
+/**
+ * A request the gateway answered itself (no route, a plugin's answer): metrics and the access
+ * log still see it, and so does the plugins' log phase.
+ */
+function reportKongAnswer(
+  ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number,
+  route: RouteMatch<ProxyRoute> | undefined, plugins: PluginContext | undefined, scheme: 'http' | 'https',
+): void {
+  const done = {
     requestId, method: req.method ?? 'GET', uri: req.url ?? '/', clientIp: req.socket.remoteAddress ?? '', status: res.statusCode,
     source: 'kong', service: route?.value.service, route: route?.route, upstreamAddress: undefined, proxyLatencyMs: undefined,
     upstreamLatencyMs: undefined, totalMs: performance.now() - startedAt,
+  } as const;
+  ctx.hooks.onRequestDone?.(done);
+  if (plugins === undefined || !wantsLog(plugins)) return;
+  runLogPhase(plugins, {
+    done, scheme, requestHeaders: req.headers, requestSize: requestHeadLength(done.method, done.uri, req.rawHeaders),
+    responseHeaders: plugins.responseHeaders ?? [], responseSize: plugins.responseSize, upstreamUri: undefined, upstreamStatus: undefined, startedAt,
   });
 }
+
+const newPluginContext = (req: IncomingMessage, method: string, query: string, requestId: string): PluginContext => {
+  const p = new PluginContext(method, req.rawHeaders, query === '' ? '' : query.slice(1), req.url ?? '/', req.httpVersion === '1.0' ? '1.0' : '1.1');
+  p.requestId = requestId;
+  return p;
+};
 
 export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyContext, listener: ProxyListener): RequestHandler {
   const ids = new RequestIdSource();
@@ -71,8 +89,11 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     routerRequest.sni = listener.scheme === 'https' ? ((req.socket as TLSSocket).servername || undefined) : undefined;
     const match = router.find(routerRequest);
     if (match === undefined) {
-      sendProxyError(res, 'NO_ROUTE', req.headers.accept, requestId);
-      reportKongAnswer(ctx, req, res, requestId, startedAt, undefined);
+      // Kong runs the global plugins' response phases on its 404 (plugins_iterator.lua get_collected_iterator).
+      let globals: PluginContext | undefined;
+      if (state.globalPlugins !== undefined) collectGlobal(state.globalPlugins, (globals = newPluginContext(req, routerRequest.method, query, requestId)));
+      sendProxyError(res, 'NO_ROUTE', req.headers.accept, requestId, undefined, globals);
+      reportKongAnswer(ctx, req, res, requestId, startedAt, undefined, globals, listener.scheme);
       return;
     }
     if (match.httpsRedirectStatus !== undefined) {
@@ -89,22 +110,19 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     let upstreamQuery = query;
     const plugins = match.value.plugins;
     let consumerId: string | undefined;
+    let downstream: PluginContext | undefined;
     if (plugins !== undefined) {
-      // The access phase of the route's plugins: they may answer instead of the upstream, or
-      // edit the request the upstream gets (consumer headers, hidden credentials).
-      const pluginCtx = new PluginContext(routerRequest.method, req.rawHeaders, query === '' ? '' : query.slice(1), req.url ?? '/', req.httpVersion === '1.0' ? '1.0' : '1.1');
-      let exit: PluginExit | undefined;
-      try {
-        exit = runAccessPhase(plugins, pluginCtx);
-        if (exit !== undefined) sendKongResponse(res, exit.status, exit.body ?? exit.message, req.headers.accept, requestId, exit.headers);
-      } catch {
-        sendProxyError(res, 'UNEXPECTED', req.headers.accept, requestId);
-        exit = { status: 500, message: '' };
-      }
+      // The rewrite and access phases of the route's plugins: they may answer instead of the
+      // upstream, or edit the request the upstream gets (consumer headers, hidden credentials).
+      const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId);
+      const exit = runAccessPhase(plugins, pluginCtx);
       if (exit !== undefined) {
-        reportKongAnswer(ctx, req, res, requestId, startedAt, match);
+        sendKongResponse(res, exit.status, exit.body ?? exit.message, req.headers.accept, requestId, exit.headers, pluginCtx);
+        reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, listener.scheme);
         return;
       }
+      // The response phases need the context only when some plugin has one.
+      if (pluginCtx.collected !== undefined) downstream = pluginCtx;
       passthrough = pluginCtx.upstreamHeaderLines(passthrough);
       consumerId = pluginCtx.consumer?.id;
       const edited = pluginCtx.upstreamQuery();
@@ -141,6 +159,8 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
       query: query === '' ? '' : query.slice(1),
       captures: match.captures,
       consumerId,
+      plugins: downstream,
+      scheme: listener.scheme,
     }).start();
   };
 }

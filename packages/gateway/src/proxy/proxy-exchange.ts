@@ -12,6 +12,7 @@ import { sendProxyError } from './send-proxy-error.ts';
 import type { ExchangeSink, UpstreamConnection } from './upstream-connection.ts';
 import type { UpstreamEndpoint, UpstreamPool } from './upstream-pool.ts';
 import { serverNameFor } from './server-name.ts';
+import { openBodyFilter, requestHeadLength, ResponseHead, runHeaderFilter, runLogPhase, wantsLog, type BodyTransform, type PluginContext } from '../plugins/index.ts';
 
 // RFC 9110 §7.6.1: fields named in Connection are hop-by-hop as well.
 function listedFields(value: string, into: string[] | undefined): string[] | undefined {
@@ -54,6 +55,9 @@ export type ExchangeRequest = {
   readonly captures?: Readonly<Record<string, string | undefined>> | undefined;
   /** The consumer the route's plugins identified (hash_on consumer). */
   readonly consumerId?: string | undefined;
+  /** Set when the route's plugins have header_filter, body_filter or log hooks. */
+  readonly plugins?: PluginContext | undefined;
+  readonly scheme?: 'http' | 'https';
 };
 
 // A first body chunk up to this size is held until the end of its read: a response that ends
@@ -90,6 +94,12 @@ export class ProxyExchange implements ExchangeSink {
   #streaming = false;
   #onClientDrain: (() => void) | undefined;
   #onUpstreamDrain: (() => void) | undefined;
+  /** The plugins' body_filter for this response, when one transforms it. */
+  #bodyFilter: BodyTransform | undefined;
+  /** Body bytes sent to the client, and request body bytes received (the log phase's sizes). */
+  #bytesOut = 0;
+  #bytesIn = 0;
+  #upstreamStatus: number | undefined;
 
   constructor(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, x: ExchangeRequest) {
     this.#ctx = ctx;
@@ -149,6 +159,7 @@ export class ProxyExchange implements ExchangeSink {
   }
 
   #onRequestData(chunk: Buffer): void {
+    this.#bytesIn += chunk.length;
     const conn = this.#conn;
     if (conn === undefined || this.#done) return;
     const socket = conn.socket;
@@ -208,12 +219,36 @@ export class ProxyExchange implements ExchangeSink {
     );
     const setCookie = this.#attempts.setCookie;
     if (setCookie !== undefined) headers.push('Set-Cookie', setCookie);
-    this.#res.writeHead(status, statusMessage, headers);
+    const plugins = this.#x.plugins;
+    if (plugins !== undefined) {
+      this.#upstreamStatus = status;
+      this.#writeFilteredHead(plugins, status, statusMessage, headers);
+    } else {
+      this.#res.writeHead(status, statusMessage, headers);
+    }
     return this.#req.method === 'HEAD' ? 1 : 0;
+  }
+
+  // Kong's header_filter, then the body_filter opened for this response (a transformed body
+  // loses its Content-Length: node then frames it chunked).
+  #writeFilteredHead(plugins: PluginContext, status: number, statusMessage: string, headers: string[]): void {
+    const head = new ResponseHead(status, headers, 'upstream');
+    runHeaderFilter(plugins, head);
+    if (this.#req.method !== 'HEAD') this.#bodyFilter = openBodyFilter(plugins, head);
+    if (this.#bodyFilter !== undefined) head.remove('Content-Length');
+    plugins.responseHeaders = head.headers;
+    plugins.responseSize = head.byteLength();
+    if (head.status === status) this.#res.writeHead(status, statusMessage, head.headers);
+    else this.#res.writeHead(head.status, head.headers);
   }
 
   onResponseBody(chunk: Buffer, transient: boolean): void {
     if (this.#done) return;
+    if (this.#bodyFilter !== undefined) {
+      const out = this.#bodyFilter.write(transient ? Buffer.from(chunk) : chunk);
+      if (out !== undefined && out.length > 0) this.#writeBody(out);
+      return;
+    }
     if (!this.#streaming && this.#held === undefined && chunk.length <= HOLD_MAX) {
       this.#held = chunk.toString('latin1');
       return;
@@ -235,6 +270,8 @@ export class ProxyExchange implements ExchangeSink {
 
   #writeBody(chunk: Buffer | string): void {
     this.#streaming = true;
+    // latin1 strings: one character per byte.
+    this.#bytesOut += chunk.length;
     if (this.#done) return;
     if (!this.#res.write(chunk, 'latin1')) {
       const conn = this.#conn;
@@ -256,8 +293,18 @@ export class ProxyExchange implements ExchangeSink {
       if (conn.socket.isPaused()) conn.socket.resume();
     }
     if (this.#done) return;
-    this.#finish();
+    const filter = this.#bodyFilter;
+    if (filter !== undefined) {
+      this.#bodyFilter = undefined;
+      const last = filter.end();
+      if (last !== undefined) this.#bytesOut += last.length;
+      this.#finish();
+      this.#res.end(last);
+      return;
+    }
     const held = this.#held;
+    if (held !== undefined) this.#bytesOut += held.length;
+    this.#finish();
     if (held === undefined) {
       this.#res.end();
     } else {
@@ -296,7 +343,7 @@ export class ProxyExchange implements ExchangeSink {
   }
 
   #fail(code: GatewayErrorCode): void {
-    sendProxyError(this.#res, code, this.#req.headers.accept, this.#x.requestId);
+    sendProxyError(this.#res, code, this.#req.headers.accept, this.#x.requestId, undefined, this.#x.plugins);
     this.#finish();
   }
 
@@ -306,7 +353,7 @@ export class ProxyExchange implements ExchangeSink {
     // The latency algorithm's sample: connect + response time, for attempts that got one.
     this.#attempts.release(this.#responded ? performance.now() - this.#upstreamStartedAt : undefined);
     // nginx logs 499 for a request whose client closed the connection first.
-    if (this.#ctx.hooks.onRequestDone !== undefined) this.#report(clientClosed ? 499 : this.#res.statusCode);
+    if (this.#ctx.hooks.onRequestDone !== undefined || this.#x.plugins !== undefined) this.#report(clientClosed ? 499 : this.#res.statusCode);
   }
 
   #hashRequest(): HashRequest {
@@ -321,10 +368,10 @@ export class ProxyExchange implements ExchangeSink {
     };
   }
 
-  /** Metrics and the access log: once per request, only when a hook wants it. */
+  /** Metrics, the access log and the plugins' log phase: once per request, only when one wants it. */
   #report(status: number): void {
     const x = this.#x;
-    this.#ctx.hooks.onRequestDone?.({
+    const done = {
       requestId: x.requestId,
       method: this.#req.method ?? 'GET',
       uri: this.#req.url ?? '/',
@@ -337,6 +384,23 @@ export class ProxyExchange implements ExchangeSink {
       proxyLatencyMs: this.#upstreamStartedAt === 0 ? undefined : this.#upstreamStartedAt - x.startedAt,
       upstreamLatencyMs: this.#upstreamLatency,
       totalMs: performance.now() - x.startedAt,
+    } as const;
+    this.#ctx.hooks.onRequestDone?.(done);
+    const plugins = x.plugins;
+    if (plugins === undefined || !wantsLog(plugins)) return;
+    const req = this.#req;
+    const q = x.requestLine.indexOf(' ');
+    runLogPhase(plugins, {
+      done,
+      scheme: x.scheme ?? 'http',
+      requestHeaders: req.headers,
+      requestSize: requestHeadLength(done.method, done.uri, req.rawHeaders) + this.#bytesIn,
+      responseHeaders: plugins.responseHeaders ?? [],
+      // The gateway's own error answer sized itself in sendProxyError.
+      responseSize: this.#responded ? plugins.responseSize + this.#bytesOut : plugins.responseSize,
+      upstreamUri: x.requestLine.slice(q + 1, x.requestLine.lastIndexOf(' ')),
+      upstreamStatus: this.#upstreamStatus,
+      startedAt: x.startedAt,
     });
   }
 

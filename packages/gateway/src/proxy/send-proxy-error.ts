@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { GatewayError, renderKongError, type GatewayErrorCode } from '../errors.ts';
 import { SERVER } from './kong-headers.ts';
+import { openBodyFilter, ResponseHead, runHeaderFilter, type PluginContext } from '../plugins/index.ts';
 
 /**
  * Answers a request with one of Kong's own errors (kong.response.error): the catalog message
@@ -12,9 +13,10 @@ export function sendProxyError(
   accept: string | undefined,
   requestId: string,
   extraHeaders?: Readonly<Record<string, string>>,
+  plugins?: PluginContext,
 ): void {
   const error = new GatewayError(code);
-  sendKongResponse(res, error.status, error.message, accept, requestId, extraHeaders);
+  sendKongResponse(res, error.status, error.message, accept, requestId, extraHeaders, plugins);
 }
 
 /**
@@ -28,6 +30,7 @@ export function sendKongResponse(
   accept: string | undefined,
   requestId: string,
   extraHeaders?: Readonly<Record<string, string>>,
+  plugins?: PluginContext,
 ): void {
   if (res.headersSent) {
     res.destroy();
@@ -37,6 +40,10 @@ export function sendKongResponse(
   const { contentType, body } = typeof message === 'string'
     ? renderKongError(message, accept, requestId)
     : { contentType: 'application/json; charset=utf-8', body: JSON.stringify(message) };
+  if (plugins?.collected !== undefined) {
+    sendThroughPlugins(res, plugins, status, contentType, body, requestId, extraHeaders);
+    return;
+  }
   res.writeHead(status, {
     'Content-Type': contentType,
     'Content-Length': Buffer.byteLength(body),
@@ -45,4 +52,28 @@ export function sendKongResponse(
     ...extraHeaders,
   });
   res.end(body);
+}
+
+// The gateway's own answer goes through the collected plugins' header_filter and body_filter as
+// an upstream response would (Kong runs them on kong.response.exit answers too).
+function sendThroughPlugins(
+  res: ServerResponse, plugins: PluginContext, status: number, contentType: string, text: string, requestId: string,
+  extraHeaders: Readonly<Record<string, string>> | undefined,
+): void {
+  const headers = ['Content-Type', contentType, 'Server', SERVER, 'X-Kong-Request-Id', requestId];
+  for (const [k, v] of Object.entries(extraHeaders ?? {})) headers.push(k, v);
+  const head = new ResponseHead(status, headers, 'kong');
+  runHeaderFilter(plugins, head);
+  let body = Buffer.from(text);
+  const transform = openBodyFilter(plugins, head);
+  if (transform !== undefined) {
+    const parts = [transform.write(body), transform.end()].filter((b): b is Buffer => b !== undefined);
+    body = Buffer.concat(parts);
+  }
+  head.remove('Content-Length');
+  head.headers.push('Content-Length', String(body.length));
+  res.writeHead(head.status, head.headers);
+  res.end(body);
+  plugins.responseHeaders = head.headers;
+  plugins.responseSize = head.byteLength() + body.length;
 }

@@ -1,0 +1,88 @@
+// What the log phase knows of a finished request, and Kong's log serializer on it
+// (kong/pdk/log.lua serialize): the JSON every Kong logging plugin sends.
+import { performance } from 'node:perf_hooks';
+import type { RequestDone } from '../proxy/proxy-hooks.ts';
+import type { PluginContext } from './plugin-context.ts';
+
+/** One finished request, as the log phase sees it. */
+export type LogEntry = {
+  readonly done: RequestDone;
+  /** Request headers as node parsed them (lower-case names; repeated ones joined or listed). */
+  readonly requestHeaders: Readonly<Record<string, string | string[] | undefined>>;
+  /** Request line, headers and body, bytes (nginx $request_length). */
+  readonly requestSize: number;
+  /** Response headers as sent, raw pairs. */
+  readonly responseHeaders: readonly string[];
+  /** Response head and body bytes sent (nginx $bytes_sent). */
+  readonly responseSize: number;
+  /** The path and query sent upstream; undefined when the gateway answered itself. */
+  readonly upstreamUri: string | undefined;
+  /** The upstream's own status, when there was one. */
+  readonly upstreamStatus: number | undefined;
+  readonly scheme: 'http' | 'https';
+  /** performance.now() when the request arrived. */
+  readonly startedAt: number;
+};
+
+/** nginx's $request_length for a request: its request line and headers (plus the body bytes counted). */
+export function requestHeadLength(method: string, url: string, rawHeaders: readonly string[]): number {
+  let n = method.length + url.length + 12; // " HTTP/1.1\r\n" and the final CRLF
+  for (let i = 0; i < rawHeaders.length; i += 2) n += rawHeaders[i]!.length + rawHeaders[i + 1]!.length + 4;
+  return n;
+}
+
+function headerTable(raw: readonly string[]): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const k = raw[i]!.toLowerCase();
+    const v = raw[i + 1]!;
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** Kong's serializer (kong.log.serialize) for an HTTP request. */
+export function serializeLogEntry(ctx: PluginContext, e: LogEntry): Record<string, unknown> {
+  const d = e.done;
+  const host = typeof e.requestHeaders.host === 'string' ? e.requestHeaders.host : '';
+  const querystring: Record<string, unknown> = {};
+  for (const [k, v] of ctx.queryArgs()) {
+    const prev = querystring[k];
+    querystring[k] = prev === undefined ? v : Array.isArray(prev) ? [...(prev as unknown[]), v] : [prev, v];
+  }
+  const headers: Record<string, unknown> = { ...e.requestHeaders };
+  // Kong hides these in its logs (kong/pdk/log.lua: authorization and proxy-authorization redacted).
+  for (const secret of ['authorization', 'proxy-authorization']) if (headers[secret] !== undefined) headers[secret] = 'REDACTED';
+  const credential = ctx.credential;
+  return {
+    request: {
+      id: d.requestId,
+      uri: d.uri,
+      url: `${e.scheme}://${host}${d.uri}`,
+      querystring,
+      method: d.method,
+      headers,
+      size: e.requestSize,
+    },
+    upstream_uri: e.upstreamUri ?? '',
+    upstream_status: e.upstreamStatus === undefined ? '' : String(e.upstreamStatus),
+    response: { status: d.status, headers: headerTable(e.responseHeaders), size: e.responseSize },
+    latencies: {
+      kong: Math.round(d.proxyLatencyMs ?? d.totalMs),
+      proxy: d.upstreamLatencyMs === undefined ? -1 : Math.round(d.upstreamLatencyMs),
+      request: Math.round(d.totalMs),
+      receive: 0,
+    },
+    ...(d.upstreamAddress !== undefined ? { tries: [{ ip: d.upstreamAddress.replace(/:\d+$/, '').replace(/^\[|\]$/g, ''), port: Number(d.upstreamAddress.slice(d.upstreamAddress.lastIndexOf(':') + 1)) }] } : {}),
+    ...(credential !== undefined ? { authenticated_entity: { id: credential.identifier } } : {}),
+    ...(d.route !== undefined ? { route: d.route } : {}),
+    ...(d.service !== undefined ? { service: d.service } : {}),
+    ...(ctx.consumer !== undefined ? { consumer: ctx.consumer } : {}),
+    client_ip: d.clientIp,
+    started_at: Math.round(performance.timeOrigin + e.startedAt),
+    source: d.source === 'upstream' ? 'service' : 'kong',
+    workspace: '00000000-0000-0000-0000-000000000000',
+    workspace_name: 'default',
+  };
+}

@@ -1,0 +1,97 @@
+// A response head as Kong's header_filter phase sees it (kong.response.get_status/get_header/
+// set_header/add_header/clear_header): the status and the raw header list the proxy writes, so
+// an edit costs nothing on responses whose route has no header_filter.
+
+/** A streaming body transform (Kong's body_filter): bytes in, bytes out; `end` flushes what is held. */
+export type BodyTransform = {
+  /** One chunk of the body (owned by the transform); returns what to send now, if anything. */
+  write(chunk: Buffer): Buffer | undefined;
+  /** The body is complete: returns what remains to send. */
+  end(): Buffer | undefined;
+};
+
+/** The status and headers about to be sent to the client. */
+export class ResponseHead {
+  status: number;
+  /** Raw pairs: name, value, name, value… (the form the proxy writes). */
+  readonly headers: string[];
+  /** 'upstream' for the service's response, 'kong' for the gateway's own answer (kong.response.get_source). */
+  readonly source: 'upstream' | 'kong';
+
+  constructor(status: number, headers: string[], source: 'upstream' | 'kong') {
+    this.status = status;
+    this.headers = headers;
+    this.source = source;
+  }
+
+  /** kong.response.get_header: the first value, case-insensitively. */
+  get(name: string): string | undefined {
+    const lower = name.toLowerCase();
+    const h = this.headers;
+    for (let i = 0; i < h.length; i += 2) if (h[i]!.toLowerCase() === lower) return h[i + 1];
+    return undefined;
+  }
+
+  /** Every value of `name`. */
+  getAll(name: string): string[] {
+    const lower = name.toLowerCase();
+    const out: string[] = [];
+    const h = this.headers;
+    for (let i = 0; i < h.length; i += 2) if (h[i]!.toLowerCase() === lower) out.push(h[i + 1]!);
+    return out;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  /** kong.response.clear_header. */
+  remove(name: string): void {
+    const lower = name.toLowerCase();
+    const h = this.headers;
+    for (let i = h.length - 2; i >= 0; i -= 2) if (h[i]!.toLowerCase() === lower) h.splice(i, 2);
+  }
+
+  /** kong.response.set_header: replaces every value. A value that would break the header line is refused. */
+  set(name: string, value: string): void {
+    this.remove(name);
+    this.add(name, value);
+  }
+
+  /** kong.response.add_header: one more value. */
+  add(name: string, value: string): void {
+    if (/[\r\n\0]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new TypeError(`invalid header ${name}`);
+    this.headers.push(name, value);
+  }
+
+  /** The head's size on the wire (HTTP/1.1 status line and header lines): Kong's bytes_sent counts it. */
+  byteLength(): number {
+    let n = 17; // "HTTP/1.1 200 OK\r\n" give or take the reason, plus the closing CRLF.
+    const h = this.headers;
+    for (let i = 0; i < h.length; i += 2) n += h[i]!.length + h[i + 1]!.length + 4;
+    return n;
+  }
+}
+
+/** Several transforms as one, in order: each one's output is the next one's input. */
+export function chainTransforms(transforms: readonly BodyTransform[]): BodyTransform {
+  if (transforms.length === 1) return transforms[0]!;
+  const through = (from: number, chunk: Buffer | undefined): Buffer | undefined => {
+    let c = chunk;
+    for (let i = from; i < transforms.length && c !== undefined; i++) c = transforms[i]!.write(c);
+    return c;
+  };
+  return {
+    write: (chunk) => through(0, chunk),
+    end() {
+      const parts: Buffer[] = [];
+      for (let i = 0; i < transforms.length; i++) {
+        const flushed = transforms[i]!.end();
+        const out = flushed === undefined ? undefined : through(i + 1, flushed);
+        if (out !== undefined) parts.push(out);
+        // What later transforms held is flushed by their own end() in the next iterations.
+      }
+      return parts.length === 0 ? undefined : Buffer.concat(parts);
+    },
+  };
+}
