@@ -72,9 +72,9 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
   });
   const pool = new UpstreamPool();
   const hooks = deps.hooks ?? {};
-  const ctx = { pool, hooks };
+  const ctx = { pool, hooks, realIp: config.realIp };
   const getState = () => runtime.state;
-  const grpc = new GrpcProxy({ getState, hooks });
+  const grpc = new GrpcProxy({ getState, hooks, realIp: config.realIp });
   const stream = new StreamProxy({ getState, hooks, log: (e) => deps.warn?.(describe(e)), shutdownGraceMs: config.shutdownGraceMs });
   const servers: Server[] = [];
   const shared: SharedGrpc[] = [];

@@ -49,3 +49,24 @@ test('buildGatewayConfig: the admin API off loopback needs a token; no ssl on th
   }
   assert.throws(() => buildGatewayConfig({ admin_listen: '127.0.0.1:8444 ssl' }), /admin_listen: 127\.0\.0\.1:8444: the admin API serves plain HTTP only/);
 });
+
+test('buildGatewayConfig: Kong real_ip settings, validated at start', () => {
+  const base = { proxy_listen: '127.0.0.1:0', admin_listen: 'off' };
+  assert.equal(buildGatewayConfig(base).realIp, undefined);
+  const r = buildGatewayConfig({ ...base, trusted_ips: '10.0.0.0/8, ::1', real_ip_header: 'X-Forwarded-For', real_ip_recursive: 'on' }).realIp;
+  assert.equal(r?.header, 'x-forwarded-for');
+  assert.equal(r?.recursive, true);
+  assert.equal(r?.trusted?.has('10.2.3.4'), true);
+  assert.equal(r?.trusted?.has('::1'), true);
+  assert.equal(r?.trusted?.has('11.0.0.1'), false);
+  const bad: [Record<string, string>, string, RegExp][] = [
+    [{ trusted_ips: '10.0.0.0/33' }, 'trusted_ips', /IPv4 or IPv6 address or CIDR block, got '10.0.0.0\/33'/],
+    [{ trusted_ips: 'unix:' }, 'trusted_ips', /'unix:' is not supported/],
+    [{ real_ip_header: 'proxy_protocol' }, 'real_ip_header', /PROXY protocol/],
+    [{ real_ip_header: 'X Bad' }, 'real_ip_header', /not a header name/],
+    [{ real_ip_recursive: 'yes' }, 'real_ip_recursive', /expected "on" or "off"/],
+  ];
+  for (const [settings, setting, message] of bad) {
+    assert.throws(() => buildGatewayConfig({ ...base, ...settings }), (e: unknown) => e instanceof ConfigError && e.setting === setting && message.test(e.message));
+  }
+});

@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { isLoopbackAddress } from './admin/listener-address.ts';
 import { parsePluginsSetting } from './plugins/plugin-schemas.ts';
+import { IpSet, isIpOrCidr } from './proxy/ip-set.ts';
+import { DEFAULT_REAL_IP, type RealIpSettings } from './proxy/real-ip.ts';
 
 /** One listener of Kong's `*_listen` settings. */
 export type ListenAddress = { readonly host: string; readonly port: number; readonly ssl: boolean };
@@ -25,6 +27,8 @@ export type GatewayConfig = {
   readonly adminToken?: string | undefined;
   /** The plugins a configuration may use (Kong's `plugins`, default `bundled`); absent = bundled. */
   readonly plugins?: ReadonlySet<string>;
+  /** Who the client is (Kong's trusted_ips, real_ip_header, real_ip_recursive); absent = Kong's defaults. */
+  readonly realIp?: RealIpSettings;
 };
 
 /** The raw settings, by Kong's names, as the cli layer collected them from flags and env. */
@@ -41,6 +45,12 @@ export type GatewaySettings = {
   readonly admin_token?: string | undefined;
   /** Kong's `plugins`: "bundled", "off", or a comma list of names (may include "bundled"). */
   readonly plugins?: string | undefined;
+  /** Kong's trusted_ips: comma list of addresses/CIDRs (`0.0.0.0/0,::/0` = all); default none. */
+  readonly trusted_ips?: string | undefined;
+  /** Kong's real_ip_header (default X-Real-IP). */
+  readonly real_ip_header?: string | undefined;
+  /** Kong's real_ip_recursive: on/off (default off). */
+  readonly real_ip_recursive?: string | undefined;
 };
 
 /** A bad setting: the message names it (Kong spelling), so start stops with a clear line. */
@@ -126,6 +136,7 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
   } catch (e) {
     throw new ConfigError('plugins', (e as Error).message);
   }
+  const realIp = buildRealIp(settings);
   return Object.freeze({
     declarativeConfig: settings.declarative_config,
     plugins,
@@ -136,5 +147,27 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
     sslCert: cert !== undefined && key !== undefined ? { certPem: cert, keyPem: key } : undefined,
     shutdownGraceMs: 10_000,
     ...(adminToken !== undefined ? { adminToken } : {}),
+    ...(realIp !== undefined ? { realIp } : {}),
   });
+}
+
+// Kong's real_ip settings (kong/conf_loader/parse.lua checks trusted_ips), undefined when all are defaults.
+function buildRealIp(settings: GatewaySettings): RealIpSettings | undefined {
+  const { trusted_ips: trustedIps, real_ip_header: header, real_ip_recursive: recursive } = settings;
+  if (trustedIps === undefined && header === undefined && recursive === undefined) return undefined;
+  let trusted: IpSet | undefined;
+  const entries = (trustedIps ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '' && e !== 'NONE');
+  for (const entry of entries) {
+    if (entry === 'unix:') throw new ConfigError('trusted_ips', "'unix:' is not supported: this gateway listens on TCP only");
+    if (!isIpOrCidr(entry)) {
+      throw new ConfigError('trusted_ips', `trusted_ips must be a comma separated list in the form of IPv4 or IPv6 address or CIDR block, got '${entry}'`);
+    }
+  }
+  if (entries.length > 0) trusted = new IpSet(entries);
+  const name = (header ?? 'X-Real-IP').trim();
+  if (name.toLowerCase() === 'proxy_protocol') throw new ConfigError('real_ip_header', "'proxy_protocol' is not supported: this gateway does not read the PROXY protocol");
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw new ConfigError('real_ip_header', `not a header name: '${name}'`);
+  const flag = (recursive ?? 'off').trim();
+  if (flag !== 'on' && flag !== 'off') throw new ConfigError('real_ip_recursive', `expected "on" or "off", got '${flag}'`);
+  return { ...DEFAULT_REAL_IP, trusted, header: name.toLowerCase(), recursive: flag === 'on' };
 }

@@ -35,6 +35,9 @@ const ENV: Readonly<Record<string, keyof StartSettings>> = {
   KONG_ADMIN_TOKEN: 'admin_token',
   KONG_ADMIN_TOKEN_FILE: 'admin_token_file',
   KONG_PLUGINS: 'plugins',
+  KONG_TRUSTED_IPS: 'trusted_ips',
+  KONG_REAL_IP_HEADER: 'real_ip_header',
+  KONG_REAL_IP_RECURSIVE: 'real_ip_recursive',
   REDIS_URL: 'redis_url',
 };
 

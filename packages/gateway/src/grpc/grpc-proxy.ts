@@ -9,6 +9,7 @@ import { addressHostHeader, type ProxyRoute } from '../proxy/proxy-route.ts';
 import type { RuntimeState } from '../runtime.ts';
 import { grpcStatusOfHttpStatus, httpStatusOfGrpcStatus } from './grpc-status.ts';
 import { Http2SessionPool, SessionError } from './http2-session-pool.ts';
+import { realClientAddress, type RealIpSettings } from '../proxy/real-ip.ts';
 import { PluginContext, runAccessPhase, type PluginExit } from '../plugins/index.ts';
 
 // HTTP/2 headers as node's rawHeaders list (no pseudo-headers): what plugins read.
@@ -36,6 +37,8 @@ export type GrpcProxyDeps = {
   readonly hooks?: ProxyHooks;
   /** Extra trusted CAs (PEM) for grpcs services with tls_verify. */
   readonly trustedCa?: readonly string[];
+  /** Kong's real_ip settings; absent = the socket's address is the client. */
+  readonly realIp?: RealIpSettings | undefined;
 };
 
 // RFC 9113 §8.2.2: connection-specific fields never travel in HTTP/2; the rest are rebuilt.
@@ -103,7 +106,9 @@ export class GrpcProxy {
     let plugins: PluginContext | undefined;
     if (match.value.plugins !== undefined) {
       // The route's plugins run as for an HTTP request; an exit becomes a trailers-only answer.
-      plugins = new PluginContext(headers[':method'] ?? 'POST', rawHeadersOf(headers), query.slice(1), rawPath, '2.0');
+      const raw = rawHeadersOf(headers);
+      plugins = new PluginContext(headers[':method'] ?? 'POST', raw, query.slice(1), rawPath, '2.0');
+      plugins.clientIp = this.#deps.realIp === undefined ? info.remoteAddress : realClientAddress(info.remoteAddress, raw, this.#deps.realIp);
       let exit: PluginExit | undefined;
       try {
         exit = runAccessPhase(match.value.plugins, plugins);

@@ -5,6 +5,7 @@ import { BASIC_AUTH_HANDLER } from './basic-auth/handler.ts';
 import { KEY_AUTH_HANDLER } from './key-auth/handler.ts';
 import { JWT_HANDLER } from './jwt/handler.ts';
 import { HMAC_AUTH_HANDLER } from './hmac-auth/handler.ts';
+import { IP_RESTRICTION_HANDLER } from './ip-restriction/handler.ts';
 import type { PluginHandler } from './plugin-handler.ts';
 
 /** Every implemented plugin's handler, by name. */
@@ -15,6 +16,7 @@ export const PLUGIN_HANDLERS: ReadonlyMap<string, PluginHandler> = new Map(
     BASIC_AUTH_HANDLER,
     HMAC_AUTH_HANDLER,
     ACL_HANDLER,
+    IP_RESTRICTION_HANDLER,
   ].map((h) => [h.name, h]),
 );
 

@@ -49,6 +49,8 @@ export class PluginContext {
   readonly #rawHeaders: readonly string[];
   readonly #query: string;
   #args: [string, string | true][] | undefined;
+  /** kong.client.get_ip(): the client address as the real_ip settings decide (set by the proxy). */
+  clientIp = '';
   /** kong.client.get_consumer(). */
   consumer: Consumer | undefined;
   /** kong.client.get_credential(). */

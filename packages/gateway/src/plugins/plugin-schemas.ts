@@ -6,6 +6,7 @@ import { BASIC_AUTH_SCHEMA } from './basic-auth/schema.ts';
 import { KEY_AUTH_SCHEMA } from './key-auth/schema.ts';
 import { JWT_SCHEMA } from './jwt/schema.ts';
 import { HMAC_AUTH_SCHEMA } from './hmac-auth/schema.ts';
+import { IP_RESTRICTION_SCHEMA } from './ip-restriction/schema.ts';
 
 /** Every implemented plugin's schema, by name. */
 export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
@@ -15,6 +16,7 @@ export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
     BASIC_AUTH_SCHEMA,
     HMAC_AUTH_SCHEMA,
     ACL_SCHEMA,
+    IP_RESTRICTION_SCHEMA,
   ].map((s) => [s.name, s]),
 );
 

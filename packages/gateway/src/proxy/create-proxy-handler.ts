@@ -10,6 +10,7 @@ import { scanRequestHeaders } from './scan-request-headers.ts';
 import { sendKongResponse, sendProxyError } from './send-proxy-error.ts';
 import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, wantsLog } from '../plugins/index.ts';
 import type { ProxyRoute } from './proxy-route.ts';
+import { realClientAddress } from './real-ip.ts';
 
 /** The listener a handler serves: its scheme and port go into routing and X-Forwarded-*. */
 export type ProxyListener = { readonly scheme: 'http' | 'https'; readonly port: number };
@@ -44,10 +45,10 @@ function splitTarget(url: string): [string, string] {
  */
 function reportKongAnswer(
   ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number,
-  route: RouteMatch<ProxyRoute> | undefined, plugins: PluginContext | undefined, scheme: 'http' | 'https',
+  route: RouteMatch<ProxyRoute> | undefined, plugins: PluginContext | undefined, scheme: 'http' | 'https', clientIp: string,
 ): void {
   const done = {
-    requestId, method: req.method ?? 'GET', uri: req.url ?? '/', clientIp: req.socket.remoteAddress ?? '', status: res.statusCode,
+    requestId, method: req.method ?? 'GET', uri: req.url ?? '/', clientIp, status: res.statusCode,
     source: 'kong', service: route?.value.service, route: route?.route, upstreamAddress: undefined, proxyLatencyMs: undefined,
     upstreamLatencyMs: undefined, totalMs: performance.now() - startedAt,
   } as const;
@@ -59,9 +60,10 @@ function reportKongAnswer(
   });
 }
 
-const newPluginContext = (req: IncomingMessage, method: string, query: string, requestId: string): PluginContext => {
+const newPluginContext = (req: IncomingMessage, method: string, query: string, requestId: string, clientIp: string): PluginContext => {
   const p = new PluginContext(method, req.rawHeaders, query === '' ? '' : query.slice(1), req.url ?? '/', req.httpVersion === '1.0' ? '1.0' : '1.1');
   p.requestId = requestId;
+  p.clientIp = clientIp;
   return p;
 };
 
@@ -72,10 +74,14 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     method: '', host: undefined as string | undefined, path: '/', headers: {} as RouterRequest['headers'],
     scheme: listener.scheme, port: listener.port, sni: undefined as string | undefined,
   };
+  const realIp = ctx.realIp;
   const xForwardedProto = 'X-Forwarded-Proto: ' + listener.scheme + '\r\nX-Forwarded-Port: ' + listener.port + '\r\n';
   return (req, res) => {
     const startedAt = performance.now();
     const state = getState();
+    // nginx's $remote_addr: the socket's address unless a trusted proxy names the client.
+    const socketIp = req.socket.remoteAddress ?? '';
+    const clientIp = realIp === undefined ? socketIp : realClientAddress(socketIp, req.rawHeaders, realIp);
     const requestId = ids.next();
     const [path, query] = splitTarget(req.url ?? '/');
     const scanned = scanRequestHeaders(req.rawHeaders);
@@ -91,9 +97,9 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     if (match === undefined) {
       // Kong runs the global plugins' response phases on its 404 (plugins_iterator.lua get_collected_iterator).
       let globals: PluginContext | undefined;
-      if (state.globalPlugins !== undefined) collectGlobal(state.globalPlugins, (globals = newPluginContext(req, routerRequest.method, query, requestId)));
+      if (state.globalPlugins !== undefined) collectGlobal(state.globalPlugins, (globals = newPluginContext(req, routerRequest.method, query, requestId, clientIp)));
       sendProxyError(res, 'NO_ROUTE', req.headers.accept, requestId, undefined, globals);
-      reportKongAnswer(ctx, req, res, requestId, startedAt, undefined, globals, listener.scheme);
+      reportKongAnswer(ctx, req, res, requestId, startedAt, undefined, globals, listener.scheme, clientIp);
       return;
     }
     if (match.httpsRedirectStatus !== undefined) {
@@ -114,11 +120,11 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     if (plugins !== undefined) {
       // The rewrite and access phases of the route's plugins: they may answer instead of the
       // upstream, or edit the request the upstream gets (consumer headers, hidden credentials).
-      const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId);
+      const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp);
       const exit = runAccessPhase(plugins, pluginCtx);
       if (exit !== undefined) {
         sendKongResponse(res, exit.status, exit.body ?? exit.message, req.headers.accept, requestId, exit.headers, pluginCtx);
-        reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, listener.scheme);
+        reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, listener.scheme, clientIp);
         return;
       }
       // The response phases need the context only when some plugin has one.
@@ -128,7 +134,6 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
       const edited = pluginCtx.upstreamQuery();
       upstreamQuery = edited === '' ? '' : '?' + edited;
     }
-    const clientIp = req.socket.remoteAddress ?? '';
     let hostName = scanned.host ?? '';
     const colon = hostName.lastIndexOf(':');
     if (colon !== -1 && !hostName.endsWith(']')) hostName = hostName.slice(0, colon);
@@ -159,6 +164,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
       query: query === '' ? '' : query.slice(1),
       captures: match.captures,
       consumerId,
+      clientIp,
       plugins: downstream,
       scheme: listener.scheme,
     }).start();

@@ -1,3 +1,4 @@
+import type { RealIpSettings } from './real-ip.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -37,6 +38,8 @@ function withoutFields(headers: string[], names: readonly string[]): string[] {
 export type ProxyContext = {
   readonly pool: UpstreamPool;
   readonly hooks: ProxyHooks;
+  /** Kong's real_ip settings; absent = the socket's address is the client. */
+  readonly realIp?: RealIpSettings | undefined;
 };
 
 /** What the request handler resolved before forwarding. */
@@ -55,6 +58,8 @@ export type ExchangeRequest = {
   readonly captures?: Readonly<Record<string, string | undefined>> | undefined;
   /** The consumer the route's plugins identified (hash_on consumer). */
   readonly consumerId?: string | undefined;
+  /** The client address as the real_ip settings decide (nginx $remote_addr). */
+  readonly clientIp: string;
   /** Set when the route's plugins have header_filter, body_filter or log hooks. */
   readonly plugins?: PluginContext | undefined;
   readonly scheme?: 'http' | 'https';
@@ -359,7 +364,7 @@ export class ProxyExchange implements ExchangeSink {
   #hashRequest(): HashRequest {
     const x = this.#x;
     return {
-      clientIp: this.#req.socket.remoteAddress ?? '',
+      clientIp: x.clientIp,
       headers: this.#req.headers,
       path: x.path ?? '/',
       query: x.query ?? '',
@@ -375,7 +380,7 @@ export class ProxyExchange implements ExchangeSink {
       requestId: x.requestId,
       method: this.#req.method ?? 'GET',
       uri: this.#req.url ?? '/',
-      clientIp: this.#req.socket.remoteAddress ?? '',
+      clientIp: x.clientIp,
       status,
       source: this.#responded ? 'upstream' : 'kong',
       service: x.target.service,
