@@ -6,6 +6,7 @@ import { KEY_AUTH_HANDLER } from './key-auth/handler.ts';
 import { JWT_HANDLER } from './jwt/handler.ts';
 import { HMAC_AUTH_HANDLER } from './hmac-auth/handler.ts';
 import { IP_RESTRICTION_HANDLER } from './ip-restriction/handler.ts';
+import { BOT_DETECTION_HANDLER } from './bot-detection/handler.ts';
 import type { PluginHandler } from './plugin-handler.ts';
 
 /** Every implemented plugin's handler, by name. */
@@ -17,6 +18,7 @@ export const PLUGIN_HANDLERS: ReadonlyMap<string, PluginHandler> = new Map(
     HMAC_AUTH_HANDLER,
     ACL_HANDLER,
     IP_RESTRICTION_HANDLER,
+    BOT_DETECTION_HANDLER,
   ].map((h) => [h.name, h]),
 );
 

@@ -7,6 +7,7 @@ import { KEY_AUTH_SCHEMA } from './key-auth/schema.ts';
 import { JWT_SCHEMA } from './jwt/schema.ts';
 import { HMAC_AUTH_SCHEMA } from './hmac-auth/schema.ts';
 import { IP_RESTRICTION_SCHEMA } from './ip-restriction/schema.ts';
+import { BOT_DETECTION_SCHEMA } from './bot-detection/schema.ts';
 
 /** Every implemented plugin's schema, by name. */
 export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
@@ -17,6 +18,7 @@ export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
     HMAC_AUTH_SCHEMA,
     ACL_SCHEMA,
     IP_RESTRICTION_SCHEMA,
+    BOT_DETECTION_SCHEMA,
   ].map((s) => [s.name, s]),
 );
 

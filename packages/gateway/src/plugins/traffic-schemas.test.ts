@@ -25,6 +25,10 @@ const ERRORS: [string, string, unknown][] = [
     { plugins: [{ config: { allow: [null, "invalid ip or cidr range: '127.0.0.1/33'", "invalid ip or cidr range: 'hello'"] } }] }],
   ['ip-restriction: a bad IPv6 range', '{ name: ip-restriction, config: { deny: ["::/129"] } }',
     { plugins: [{ config: { deny: ["invalid ip or cidr range: '::/129'"] } }] }],
+  ['bot-detection: a pattern that does not compile', '{ name: bot-detection, config: { deny: ["ok", "(unclosed"] } }',
+    { plugins: [{ config: { deny: [null, 'not a valid regex: (unclosed'] } }] }],
+  ['bot-detection: not on a consumer', '{ name: bot-detection, consumer: c }',
+    { plugins: [{ consumer: 'value must be null' }] }],
 ];
 
 for (const [title, plugin, expected] of ERRORS) {
@@ -34,4 +38,8 @@ for (const [title, plugin, expected] of ERRORS) {
 test('schema: ip-restriction accepts IPv4, IPv6 and both CIDR forms', () => {
   const s = parse('{ name: ip-restriction, config: { allow: ["10.0.0.0/8", "::1", "fe80::/10"], deny: ["10.1.2.3"] } }');
   assert.deepEqual(s.plugins[0]!.config, { allow: ['10.0.0.0/8', '::1', 'fe80::/10'], deny: ['10.1.2.3'], status: null, message: null });
+});
+
+test('schema: bot-detection defaults to empty lists', () => {
+  assert.deepEqual(parse('{ name: bot-detection }').plugins[0]!.config, { allow: [], deny: [] });
 });
