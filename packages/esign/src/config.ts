@@ -103,7 +103,8 @@ export function loadEsignConfig(raw: RawEsignSettings, cwd: string): EsignConfig
     const value = present(raw.PUBLIC_URL) ? raw.PUBLIC_URL.trim() : DEFAULTS.publicUrl;
     const url = parseUrl('PUBLIC_URL', value, ['https:', 'http:']);
     if (url.search !== '' || url.hash !== '') throw new EsignConfigError(`PUBLIC_URL must not carry a query or fragment, got "${value}"`);
-    // compat/esign-wire.md §0.3: base_uri must not end in "/" or the SDK sends /restapi//v2.1.
+    // base_uri must not end in "/" or the SDK sends /restapi//v2.1 (callApi in docusign-esign
+    // src/ApiClient.js uses the base path verbatim).
     return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   }, DEFAULTS.publicUrl);
 
@@ -147,7 +148,7 @@ export function loadEsignConfig(raw: RawEsignSettings, cwd: string): EsignConfig
 /**
  * The OAuth host as the SDK names it: PUBLIC_URL without its scheme (`localhost:8443`,
  * `127.0.0.1:PORT/prefix`). The SDK puts it in front of /oauth/* and uses it as the JWT `aud`
- * (compat/esign-wire.md §0.5).
+ * (docusign-esign src/ApiClient.js requestJWTUserToken).
  */
 export function authHostOf(publicUrl: string): string {
   return publicUrl.replace(/^https?:\/\//, '');

@@ -2,7 +2,7 @@ import { AppError, type ErrorCatalog } from '@signet/kit';
 
 /**
  * The esign error catalog: the only place an error's status and message are written.
- * REST codes are DocuSign's own (compat/esign-wire.md §6.3); console rows use the same shape.
+ * REST codes are DocuSign's own (DocuSign "Error codes" reference); console rows use the same shape.
  */
 export const ESIGN_ERRORS = {
   INVALID_REQUEST_BODY: { status: 400, message: 'The request body is missing or improperly formatted.' },
@@ -19,7 +19,7 @@ export const ESIGN_ERRORS = {
   APP_NOT_FOUND: { status: 404, message: 'The app does not exist or you have no rights to it.' },
   TOO_MANY_LOGIN_ATTEMPTS: { status: 429, message: 'Too many failed login attempts for this e-mail address. Try again in 15 minutes.' },
   CSRF_TOKEN_INVALID: { status: 403, message: 'The form has expired or did not come from this site. Reload the page and try again.' },
-  // Envelopes (esign II). DocuSign answers 400 for nearly every errorCode (esign-wire.md §6.3).
+  // Envelopes (esign II). DocuSign answers 400 for nearly every errorCode (DocuSign "Error codes" reference).
   INVALID_EMAIL_ADDRESS_FOR_RECIPIENT: { status: 400, message: 'The email address for the recipient is invalid. The recipient Id follows.' },
   ENVELOPE_DOES_NOT_EXIST: { status: 400, message: 'The envelope specified either does not exist or you have no rights to it.' },
   DOCUMENT_DOES_NOT_EXIST: { status: 400, message: 'The document specified was not found.' },

@@ -61,7 +61,8 @@ const NO_CONVERTER: EnvelopeConverter = {
   extractText: () => Promise.reject(new EsignError('SERVICE_UNAVAILABLE', 'Document conversion is not configured on this instance.')),
 };
 
-// compat/esign-wire.md §0.12: documents arrive as base64 JSON; DocuSign takes ~25-32 MB.
+// Documents arrive as base64 JSON (Document.documentBase64, docusign-esign src/model/Document.js);
+// DocuSign takes ~25-32 MB per request (DocuSign "Rules and resource limits").
 const BODY_LIMIT = 36 * 1024 * 1024;
 
 /** The one place that wires the esign service: store, clock, routes, errors, headers. */

@@ -27,11 +27,12 @@ function toSignature(s: AdoptedSignature): Signature {
 }
 
 /**
- * The completed envelope's files, in the only order that keeps a seal valid: stamp every
- * signature into its document at its tab (pdf-lib), merge, append the certificate of
- * completion, and seal last (compat/dependency-trials.md §4: any re-save after sealing breaks
- * it). Three sealed files come out (combined with and without the certificate, and the
- * certificate alone) plus each stamped document, which is not sealed on its own.
+ * The completed envelope's files, in the only order that keeps a seal valid: stamp every signature
+ * into its document at its tab (pdf-lib), merge, append the certificate of completion, and seal
+ * last (pdf-lib rewrites the whole file, so any re-save after sealing breaks it: docs/pdf.md,
+ * "Stamping, certificate, seal"). Three sealed files come out (combined with and without the
+ * certificate, and the certificate alone) plus each stamped document, which is not sealed on its
+ * own.
  */
 export async function buildCompletedPdfs(input: CompletionInput): Promise<CompletionResult> {
   const { envelope } = input;

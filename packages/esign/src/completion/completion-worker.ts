@@ -122,7 +122,7 @@ export class CompletionWorker {
       if (!result) throw new TypeError(`completion result of ${envelopeId} was not stored`);
     }
     // Every signer and carbon copy gets the sealed PDF, and a personal link to download it
-    // (the link is what they get instead of the attachment above 5 MB, esign-wire.md §6.6).
+    // (the link is what they get instead of the attachment above 5 MB, docs/esign-signing.md "Completion").
     const signingTokens: SigningTokenRecord[] = [];
     const mails: MailMessage[] = envelope.recipients.map((r) => {
       const { token, record } = newSigningLink({ random, hashSecret }, envelopeId, r.recipientId, now);

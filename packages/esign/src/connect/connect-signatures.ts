@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * The HMAC headers of one message (compat/esign-wire.md §6.8; DocuSign "HMAC security"):
+ * The HMAC headers of one message (DocuSign "HMAC security"; docs/esign-connect.md, "HMAC"):
  * X-DocuSign-Signature-1..N, base64(HMAC-SHA256(key, raw body)) for each active key in key
  * order, with the two headers DocuSign sends beside them: X-Authorization-Digest naming the
  * algorithm (DocuSign's listener samples refuse a message without "HMACSHA256" there) and

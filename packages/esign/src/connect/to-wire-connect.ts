@@ -3,7 +3,7 @@ import { toDocuSignDateTime } from '../wire/docusign-date-time.ts';
 import { LEGACY_ENVELOPE_EVENTS, LEGACY_RECIPIENT_EVENTS } from '../domain/connect/connect-events.ts';
 import type { ConnectConfiguration } from '../domain/connect/event-subscription.ts';
 
-// Wire shapes of the docusign-esign models (all scalars are strings, esign-wire.md §3.1).
+// Wire shapes of the docusign-esign models (all scalars are strings: docusign-esign src/model/ConnectCustomConfiguration.js and siblings).
 export type WireConnectCustomConfiguration = Record<string, string | string[] | Record<string, string | string[]>>;
 export type WireConnectLog = Record<string, string>;
 

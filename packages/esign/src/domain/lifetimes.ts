@@ -1,4 +1,4 @@
-/** Token and session lifetimes, in seconds (compat/esign-wire.md §6.4 for DocuSign's). */
+/** Token and session lifetimes, in seconds (docs/esign-oauth.md, "POST /oauth/token", for DocuSign's). */
 export const LIFETIMES = {
   /** DocuSign: the authorization-code grant's access token lives 8 h. */
   accessToken: 28_800,

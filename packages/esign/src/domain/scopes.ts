@@ -1,5 +1,5 @@
 /**
- * DocuSign's scopes (compat/esign-wire.md §1: OAuth.Scope; DocuSign's "Authentication scopes"
+ * DocuSign's scopes (docusign-esign src/oauth/Scope.js; DocuSign's "Authentication scopes"
  * reference), plus the OpenID Connect ones, which only ever reach /oauth/userinfo.
  */
 export const SUPPORTED_SCOPES: readonly string[] = ['signature', 'extended', 'impersonation', 'openid', 'email', 'profile'];

@@ -3,7 +3,7 @@ import { expiryAfter } from '../domain/lifetimes.ts';
 import { newSecretToken, sha256Hex } from '../security/secret-token.ts';
 import type { TokenRow } from '../store/schema.ts';
 
-/** The RFC 6749 §5.1 token response, in the snake_case the SDK maps (compat/esign-wire.md §0.6). */
+/** The RFC 6749 §5.1 token response, in the snake_case the SDK maps (docusign-esign src/oauth/OAuthToken.js). */
 export type TokenResponse = {
   access_token: string;
   token_type: 'Bearer';

@@ -4,7 +4,8 @@ import { OAuthError } from '../errors.ts';
 import { resolveAccessToken } from './access-token.ts';
 
 /**
- * GET /oauth/userinfo in DocuSign's shape (compat/esign-wire.md §0.7, §6.4): snake_case,
+ * GET /oauth/userinfo in DocuSign's shape (docusign-esign src/oauth/UserInfo.js, Account.js; DocuSign's
+ * "User Info" reference page): snake_case,
  * `is_default` a JSON boolean, `base_uri` = PUBLIC_URL with no trailing slash and no /restapi.
  */
 export function registerUserinfoEndpoint(app: FastifyInstance, ctx: EsignContext): void {

@@ -12,7 +12,7 @@ declare module 'fastify' {
 
 /**
  * A live `Authorization: Bearer` access token that was granted the `signature` scope, else 401
- * in DocuSign's words (compat/esign-wire.md §6.3: USER_AUTHENTICATION_FAILED when there is no
+ * in DocuSign's words (DocuSign "Error codes" reference: USER_AUTHENTICATION_FAILED when there is no
  * token, AUTHORIZATION_INVALID_TOKEN when it is expired, revoked, unknown or — as DocuSign
  * answers a token its eSignature API does not accept — lacks the scope).
  */

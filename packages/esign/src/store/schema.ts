@@ -7,8 +7,8 @@ import type { TemplateTables } from './template-tables.ts';
 /**
  * Table shapes, identical on SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text (always
  * 24 characters, so they compare as text on both engines); flags are 0/1 integers. That keeps
- * the two drivers' type mappings out of the repositories (dependency-trials.md §1: int8 and
- * bool come back differently).
+ * the two drivers' type mappings out of the repositories (pg returns int8 as a string, and
+ * booleans come back differently from each driver).
  */
 export type AccountRow = { id: string; name: string; created_at: string };
 export type UserRow = { id: string; email: string; name: string; password_hash: string; created_at: string };

@@ -54,7 +54,7 @@ export function readSubscription(r: WireReader, url: string, ackField: 'requireA
 }
 
 /**
- * Reads an EnvelopeDefinition's `eventNotification` (esign-wire.md §3 EventNotification),
+ * Reads an EnvelopeDefinition's `eventNotification` (docusign-esign src/model/EventNotification.js),
  * undefined when absent. The URL is checked here only for shape; the SSRF rules need the
  * service's settings and a DNS lookup, and run in the route (connect/assert-listener).
  */

@@ -17,7 +17,7 @@ function scalar(reader: WireReader): string | undefined {
   return text === '' ? undefined : text;
 }
 
-/** "true"/"false" (any case) or a JSON boolean: the SDK sends strings, hand-written calls booleans (esign-wire.md §0.10). */
+/** "true"/"false" (any case) or a JSON boolean: the SDK sends strings, hand-written calls booleans (docs/esign-reminders.md, "Wire"). */
 function flag(reader: WireReader): boolean | undefined {
   const text = scalar(reader)?.toLowerCase();
   if (text === undefined) return undefined;

@@ -77,7 +77,7 @@ export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipie
   });
 }
 
-/** The Recipients object: every list present, the unsupported kinds empty (esign-wire.md §0.9). */
+/** The Recipients object: every list present, the unsupported kinds empty (the SDK's convertToType throws on a null array). */
 export function toWireRecipients(envelope: Envelope, includeTabs: boolean): WireRecipients {
   const sorted = [...envelope.recipients].sort((a, b) => a.routingOrder - b.routingOrder);
   const current = currentRoutingOrder(envelope.recipients);

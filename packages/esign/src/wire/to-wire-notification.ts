@@ -1,6 +1,6 @@
 import type { NotificationSettings } from '../domain/notification/envelope-notification.ts';
 
-/** DocuSign's Notification model, every scalar a string (esign-wire.md §3). */
+/** DocuSign's Notification model, every scalar a string (docusign-esign src/model/Notification.js). */
 export type WireNotification = {
   useAccountDefaults: string;
   reminders: { reminderEnabled: string; reminderDelay: string; reminderFrequency: string };

@@ -3,7 +3,7 @@ import { EsignError } from '../errors.ts';
 /**
  * Lenient readers for DocuSign request bodies. The SDK's models declare nearly every scalar a
  * String, but callers who assign properties directly send raw numbers and booleans
- * (esign-wire.md §3.1: `"routingOrder": 2`, `"anchorIgnoreIfNotPresent": true`), and DocuSign
+ * (docs/esign-envelopes.md, "Routes": `"routingOrder": 2`, `"anchorIgnoreIfNotPresent": true`), and DocuSign
  * accepts them: so strings, numbers and booleans are all read. A JSON `null` is read as absent,
  * as DocuSign does. Every problem names the field's path.
  */

@@ -1,8 +1,9 @@
 import type { WireNotification } from './to-wire-notification.ts';
 
 /**
- * Response bodies in DocuSign's wire spelling (esign-wire.md §3). Every scalar is a string, as
- * the SDK's models declare; arrays are always present (possibly empty), never null (§0.9).
+ * Response bodies in DocuSign's wire spelling (docusign-esign src/model/*.js). Every scalar is a string, as
+ * the SDK's models declare; arrays are always present (possibly empty), never null
+ * (convertToType in docusign-esign src/ApiClient.js throws on a null array).
  */
 export type WireEnvelopeSummary = { envelopeId: string; status: string; statusDateTime: string; uri: string };
 

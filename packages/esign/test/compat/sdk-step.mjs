@@ -8,7 +8,7 @@ const input = JSON.parse(process.argv[2] ?? '{}');
 
 function client() {
   const api = new docusign.ApiClient();
-  // compat/esign-wire.md §0.2: setBasePath first, then setOAuthBasePath (host, no scheme).
+  // docusign-esign src/ApiClient.js: setBasePath resets oAuthBasePath, so setBasePath first, then setOAuthBasePath (host, no scheme).
   if (input.basePath) api.setBasePath(input.basePath);
   if (input.authHost) api.setOAuthBasePath(input.authHost);
   if (input.accessToken) api.addDefaultHeader('Authorization', `Bearer ${input.accessToken}`);
@@ -52,6 +52,6 @@ try {
   const value = await run();
   process.stdout.write(`${JSON.stringify({ ok: true, value })}\n`);
 } catch (err) {
-  // The SDK rejects with the raw AxiosError (compat/esign-wire.md §4).
+  // The SDK rejects with the raw AxiosError (callApi in docusign-esign src/ApiClient.js).
   process.stdout.write(`${JSON.stringify({ ok: false, status: err?.response?.status, data: err?.response?.data, code: err?.code, message: String(err?.message ?? err) })}\n`);
 }

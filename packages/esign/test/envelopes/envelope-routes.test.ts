@@ -16,7 +16,7 @@ test('envelope routes over HTTP: Bearer and account checks, query rules, no-op u
   const { access_token: token } = (await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string };
   const base = `${h.origin}/restapi/v2.1/accounts/${seed.accountId}/envelopes`;
   const call = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, auth: string | null = `Bearer ${token}`) => {
-    // The SDK sends Content-Type: application/json on every call, GETs included (esign-wire.md §0.11).
+    // The SDK sends Content-Type: application/json on every call, GETs included (callApi in docusign-esign src/ApiClient.js).
     const res = await request(url, { method, headers: { 'content-type': 'application/json', ...(auth !== null ? { authorization: auth } : {}) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     const text = await res.body.text();
     return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) as Record<string, unknown> };

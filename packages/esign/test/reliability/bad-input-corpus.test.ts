@@ -228,7 +228,7 @@ test('esign bad-input corpus: ≥100 hostile requests, each a DocuSign 4xx, no 5
     { name: 'base64 with illegal characters', body: withDoc({ documentBase64: '****' }), errorCode: 'INVALID_REQUEST_BODY' },
     { name: 'base64url alphabet', body: withDoc({ documentBase64: '-_-_' }), errorCode: 'INVALID_REQUEST_BODY' },
     { name: 'base64 empty', body: withDoc({ documentBase64: '' }), errorCode: 'INVALID_REQUEST_BODY' },
-    // The lenient wire reader takes numbers as text (esign-wire.md §3.1): decoded, then not a PDF.
+    // The lenient wire reader takes numbers as text (docs/esign-envelopes.md, "Routes"): decoded, then not a PDF.
     { name: 'base64 a number', body: withDoc({ documentBase64: 12345678 }), errorCode: 'PDF_VALIDATION_FAILED' },
     { name: 'base64 padding in the middle', body: withDoc({ documentBase64: 'QQ==QQ==' }), errorCode: 'INVALID_REQUEST_BODY' },
     { name: 'base64 of random bytes as pdf', body: withDoc({ documentBase64: b64(f.randomDocx) }), errorCode: 'PDF_VALIDATION_FAILED' },

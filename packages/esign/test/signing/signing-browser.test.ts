@@ -349,7 +349,7 @@ test('embedded signing: createRecipientView → single-use URL → sign → retu
   await page.goto(((await laterRes.json()) as { url: string }).url);
   await page.getByRole('heading', { name: 'Not your turn yet' }).waitFor();
 
-  // The real SDK's createRecipientView (esign-wire.md §9.1 [9]: the body it sends).
+  // The real SDK's createRecipientView (the body docusign-esign src/model/RecipientViewRequest.js sends).
   const sdk = sdkFor(h);
   const { url } = await sdk.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl, authenticationMethod: 'none', email: 'emb@example.com', userName: 'Emma Embedded', clientUserId: '1001', pingFrequency: '600' } });
   assert.ok(url.startsWith(`${h.origin}/signing/view/`));

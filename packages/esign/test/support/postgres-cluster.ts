@@ -54,7 +54,7 @@ function postgresIds(): { uid: number; gid: number } {
 }
 
 /**
- * initdb + pg_ctl start (dependency-trials.md §1: ~0.7 s, fsync off). PostgreSQL refuses to
+ * initdb + pg_ctl start (~0.7 s with fsync off). PostgreSQL refuses to
  * run as root, so as root the cluster belongs to the `postgres` user (runuser); otherwise it
  * runs as the current user. The caller stops it (which also removes the directory).
  */

@@ -1,5 +1,5 @@
 /**
- * The Connect event vocabulary (compat/esign-wire.md §6.8; DocuSign "Webhook event triggers"):
+ * The Connect event vocabulary (DocuSign "Webhook event triggers"; docs/esign-connect.md, "When events happen"):
  * the `events` names of the JSON SIM format, and the legacy `envelopeEvents`/`recipientEvents`
  * status codes that name the same events in older EventNotification and
  * ConnectCustomConfiguration bodies.

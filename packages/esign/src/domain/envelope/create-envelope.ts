@@ -130,7 +130,7 @@ async function resolveSignHere(
     const anchor = tab.anchor;
     const placements = await deps.anchors.find(pdfs, anchor);
     if (placements.length === 0) {
-      // esign-wire.md §6.7: dropped silently only when anchorIgnoreIfNotPresent is true.
+      // DocuSign "Auto-place (anchor tagging)": dropped silently only when anchorIgnoreIfNotPresent is true.
       if (anchor.ignoreIfNotPresent) return [];
       throw new EsignError('ANCHOR_TAB_STRING_NOT_FOUND', `Anchor string "${anchor.anchorString}" (recipientId ${recipientId}) is in none of the documents.`);
     }

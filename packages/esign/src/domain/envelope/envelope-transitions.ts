@@ -2,10 +2,11 @@ import { EsignError } from '../../errors.ts';
 import type { EnvelopeStatus, RecipientStatus } from './envelope.ts';
 
 /**
- * DocuSign's envelope lifecycle (esign-wire.md §6.1): created → sent → delivered → (signed) →
- * completed, with declined and voided as side exits. Voiding applies only to envelopes in
- * process: "you cannot void draft or completed envelopes" (DocuSign blog, Common API Tasks:
- * Void an Envelope). `signed` is transient and only leads to `completed`.
+ * DocuSign's envelope lifecycle (DocuSign "Envelope status codes"; docs/esign-signing.md, "Statuses
+ * and routing"): created → sent → delivered → (signed) → completed, with declined and voided as
+ * side exits. Voiding applies only to envelopes in process: "you cannot void draft or completed
+ * envelopes" (DocuSign blog, Common API Tasks: Void an Envelope). `signed` is transient and only
+ * leads to `completed`.
  */
 export const ENVELOPE_TRANSITIONS: Readonly<Record<EnvelopeStatus, readonly EnvelopeStatus[]>> = {
   created: ['sent'],
@@ -17,7 +18,7 @@ export const ENVELOPE_TRANSITIONS: Readonly<Record<EnvelopeStatus, readonly Enve
   voided: [],
 };
 
-/** Recipient lifecycle (§6.2): a signer is sent, views, then completes or declines. */
+/** Recipient lifecycle (DocuSign "Recipient status codes"): a signer is sent, views, then completes or declines. */
 export const RECIPIENT_TRANSITIONS: Readonly<Record<RecipientStatus, readonly RecipientStatus[]>> = {
   created: ['sent', 'completed'],
   sent: ['delivered', 'signed', 'completed', 'declined', 'autoresponded'],

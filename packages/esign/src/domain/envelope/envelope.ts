@@ -1,15 +1,16 @@
 import type { EnvelopeNotification } from '../notification/envelope-notification.ts';
 
 /**
- * The envelope model, in DocuSign's vocabulary (compat/esign-wire.md §3, §6.1-§6.2). Pure data:
- * ids are strings as on the wire, times are Dates, positions are PDF points (1/72 inch, which
- * DocuSign calls pixels) measured from the page's top-left corner.
+ * The envelope model, in DocuSign's vocabulary (docusign-esign src/model/*.js;
+ * docs/esign-signing.md, "Statuses and routing"). Pure data: ids are strings as on the wire, times
+ * are Dates, positions are PDF points (1/72 inch, which DocuSign calls pixels) measured from the
+ * page's top-left corner.
  */
 
-/** Envelope statuses as DocuSign spells them on the wire (§6.1). */
+/** Envelope statuses as DocuSign spells them on the wire (DocuSign "Envelope status codes"). */
 export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'completed' | 'declined' | 'voided';
 
-/** Recipient statuses (§6.2); `completed` is also where a carbon copy ends once reached. */
+/** Recipient statuses (DocuSign "Recipient status codes"); `completed` is also where a carbon copy ends once reached. */
 export type RecipientStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'completed' | 'declined' | 'autoresponded';
 
 /** The recipient types this service supports (DocuSign's wire names). */
@@ -18,7 +19,7 @@ export type RecipientType = 'signer' | 'carbonCopy';
 /** DocuSign's anchorUnits. */
 export type AnchorUnits = 'pixels' | 'inches' | 'mms' | 'cms';
 
-/** How a SignHere tab was asked to be placed by anchor text (§6.7). */
+/** How a SignHere tab was asked to be placed by anchor text (DocuSign "Auto-place (anchor tagging)"). */
 export type AnchorSpec = {
   readonly anchorString: string;
   readonly units: AnchorUnits;

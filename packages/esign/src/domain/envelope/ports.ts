@@ -29,7 +29,7 @@ export type ConvertedDocument = { pdf: Uint8Array; pages: readonly PageSize[] };
 /** Where an anchor matched, offsets and alignment already applied (the pdf package's geometry). */
 export type AnchorPlacement = { documentIndex: number; pageNumber: number; xPosition: number; yPosition: number };
 
-/** Anchor search across every document of the envelope (esign-wire.md §6.7). */
+/** Anchor search across every document of the envelope (DocuSign "Auto-place (anchor tagging)"). */
 export interface AnchorFinder {
   /** One placement per match, in document order; an empty list when there is none. */
   find(pdfs: readonly Uint8Array[], anchor: AnchorSpec): Promise<AnchorPlacement[]>;

@@ -9,7 +9,7 @@ import { updateEnvelope } from './update-envelope.ts';
  * who was already reached (has a sentAt) is told; later routing orders never hear of it.
  */
 export function voidSent(deps: Pick<EnvelopeDeps, 'notifier'>, envelope: Envelope, voidedReason: string, now: Date): EnvelopeChange {
-  // esign-wire.md §2: DocuSign requires the reason (docusign-esign-node-client#246).
+  // DocuSign requires the reason (docusign-esign-node-client#246).
   if (voidedReason.trim() === '') throw new EsignError('INVALID_REQUEST_PARAMETER', "Value for 'voidedReason' must be specified when voiding an envelope.");
   assertEnvelopeTransition(envelope.status, 'voided');
   const voided: Envelope = { ...envelope, status: 'voided', voidedAt: now, voidedReason, statusChangedAt: now, version: envelope.version + 1 };

@@ -1,4 +1,4 @@
-/** A file attached to a mail (the completed PDF, ≤ 5 MB: esign-wire.md §6.6). */
+/** A file attached to a mail (the completed PDF, ≤ 5 MB: docs/esign-signing.md, "Completion"). */
 export type MailAttachment = { readonly filename: string; readonly contentType: string; readonly contentBase64: string };
 
 /**

@@ -11,7 +11,7 @@ export const DAY_MS = 86_400_000;
 
 const addDays = (at: Date, days: number) => new Date(at.getTime() + days * DAY_MS);
 
-/** Only envelopes in process remind, warn and expire (esign-wire.md §6.1). */
+/** Only envelopes in process remind, warn and expire (DocuSign "Envelope status codes"). */
 export function isInProcess(envelope: Envelope): boolean {
   return envelope.status === 'sent' || envelope.status === 'delivered';
 }

@@ -1,5 +1,5 @@
 /**
- * One line of an envelope's audit trail (DocuSign listAuditEvents, esign-wire.md §2): stored
+ * One line of an envelope's audit trail (DocuSign listAuditEvents, docusign-esign src/model/EnvelopeAuditEvent.js): stored
  * append-only, never updated. Actions use DocuSign's words where it has them.
  */
 export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' | 'Completed'

@@ -16,7 +16,7 @@ export type SignerAccess =
   | { readonly kind: 'completed'; readonly recipient: Recipient }
   | { readonly kind: 'unknown-recipient' };
 
-/** Decides what `recipientId` may do on `envelope` (esign-wire.md §6.1-§6.2). */
+/** Decides what `recipientId` may do on `envelope` (docs/esign-signing.md, "Statuses and routing"). */
 export function signerAccess(envelope: Envelope, recipientId: string): SignerAccess {
   const recipient = envelope.recipients.find((r) => r.recipientId === recipientId && r.type === 'signer');
   if (!recipient) return { kind: 'unknown-recipient' };

@@ -70,7 +70,7 @@ export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId
   return { envelope: next, signingTokens, mails, audit: events };
 }
 
-/** The signer declined with a reason: they and the envelope are `declined` (esign-wire.md §6.1). Undefined when they had already declined. */
+/** The signer declined with a reason: they and the envelope are `declined` (DocuSign "Envelope status codes"). Undefined when they had already declined. */
 export function declineSigning(envelope: Envelope, recipientId: string, reason: string, now: Date, actor: AuditActor): EnvelopeChange | undefined {
   const access = signerAccess(envelope, recipientId);
   if (access.kind === 'declined' && access.byThisSigner) return undefined;

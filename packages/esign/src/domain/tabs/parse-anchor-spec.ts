@@ -18,7 +18,7 @@ export function parseAnchorSpec(tab: WireField): TabAnchor | undefined {
     xOffset: tab.field('anchorXOffset').optionalNumber() ?? 0,
     yOffset: tab.field('anchorYOffset').optionalNumber() ?? 0,
     ignoreIfNotPresent: tab.field('anchorIgnoreIfNotPresent').boolean(false),
-    // esign-wire.md §6.7: the REST reference's defaults (case-insensitive, not whole-word).
+    // DocuSign "Auto-place (anchor tagging)": the REST reference's defaults (case-insensitive, not whole-word).
     caseSensitive: tab.field('anchorCaseSensitive').boolean(false),
     matchWholeWord: tab.field('anchorMatchWholeWord').boolean(false),
     horizontalAlignment: tab.field('anchorHorizontalAlignment').oneOf(['left', 'right'] as const, 'left'),

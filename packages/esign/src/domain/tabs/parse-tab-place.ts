@@ -4,7 +4,7 @@ import type { WireField } from './wire-field.ts';
 
 /**
  * Where a tab goes: by anchor when it has an anchorString (documentId and pageNumber are then
- * not needed, esign-wire.md §6.7), else at documentId/pageNumber/xPosition/yPosition, as the
+ * not needed, DocuSign "Auto-place (anchor tagging)"), else at documentId/pageNumber/xPosition/yPosition, as the
  * SignHere parser reads them (pageNumber 1 and positions 0 when absent). Whether the page exists
  * and the point lies on it is checked once the documents are converted (assertTabOnPage).
  */

@@ -29,7 +29,7 @@ export const VALIDATION_FIELDS = ['validationMessage', 'validationPattern'] as c
 
 /** The rule of every field name that occurs in a tab model; a kind may override one (tab-kind.ts). */
 export const FIELD_RULES: Readonly<Record<string, FieldRule>> = {
-  // Placement (esign-wire.md §6.7).
+  // Placement (docs/esign-tabs.md, "Placement").
   anchorString: honoured, anchorXOffset: honoured, anchorYOffset: honoured, anchorUnits: honoured, anchorIgnoreIfNotPresent: honoured,
   anchorCaseSensitive: honoured, anchorMatchWholeWord: honoured, anchorHorizontalAlignment: honoured, anchorAllowWhiteSpaceInCharacters: honoured,
   // "Reserved for DocuSign" in the SDK: echoed by clients, meaningless to send.

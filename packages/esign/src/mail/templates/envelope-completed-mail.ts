@@ -2,7 +2,7 @@ import { html } from '../../web/html.ts';
 import type { MailMessage } from '../../domain/mail/mail-message.ts';
 import { mailButton, mailLayout, oneLine } from './mail-layout.ts';
 
-/** esign-wire.md §6.6: the completed PDF is attached only up to 5 MB; above, the mail links to it. */
+/** The completed PDF is attached only up to 5 MB; above, the mail links to it (docs/esign-signing.md, "Completion"). */
 export const MAX_ATTACHMENT_BYTES = 5 * 1024 * 1024;
 
 export type EnvelopeCompletedMailInput = {

@@ -9,7 +9,7 @@ import { mintTokens, type TokenResponse } from '../token-issuer.ts';
 
 /**
  * grant_type=authorization_code (RFC 6749 §4.1.3). The SDK sends only `code` (no
- * redirect_uri, no PKCE: compat/esign-wire.md §0.4), so redirect_uri is checked when sent and
+ * redirect_uri, no PKCE: generateAccessToken in docusign-esign src/ApiClient.js), so redirect_uri is checked when sent and
  * may be omitted, whatever the number of registered URIs. A code is single use: a replay
  * revokes every token it issued (RFC 6749 §4.1.2, §10.5).
  */

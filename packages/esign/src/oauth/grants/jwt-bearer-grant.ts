@@ -52,7 +52,7 @@ async function assertAssertionBounds(ctx: EsignContext, appId: string, claims: J
 }
 
 /**
- * DocuSign's JWT grant as the SDK's requestJWTUserToken sends it (compat/esign-wire.md §0.5):
+ * DocuSign's JWT grant as the SDK's requestJWTUserToken sends it (docusign-esign src/ApiClient.js):
  * no client authentication; an RS256 assertion with iss = integration key, sub = user id,
  * aud = the auth host (no scheme), signed by a key registered for the app. The user must
  * have consented to `impersonation` (else DocuSign's `consent_required`). The token lives

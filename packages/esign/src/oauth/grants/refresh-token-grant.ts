@@ -11,7 +11,7 @@ import { mintTokens, type TokenResponse } from '../token-issuer.ts';
  * grant_type=refresh_token (RFC 6749 §6). The refresh token is rotated; reuse of a rotated
  * one revokes the whole grant (RFC 6819 §5.2.2.3). DocuSign: with the `extended` scope the
  * new refresh token gets a full new lifetime, otherwise it keeps the old expiry
- * (compat/esign-wire.md §6.4).
+ * (DocuSign blog "Authorization Code Grant refresh tokens", section "The extended scope").
  */
 export async function refreshTokenGrant(ctx: EsignContext, app: AppRow, body: unknown): Promise<TokenResponse> {
   const presented = formField(body, 'refresh_token');

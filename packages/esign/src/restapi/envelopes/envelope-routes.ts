@@ -37,7 +37,8 @@ type DocumentParams = EnvelopeParams & { documentId: string };
 
 const BASE = '/restapi/v2.1/accounts/:accountId/envelopes';
 
-/** A query flag as the SDK sends it: "true"/"false" strings (esign-wire.md §3.1). */
+/** A query flag as the SDK sends it: "true"/"false" strings (the SDK types these options String: docusign-esign
+ * src/api/EnvelopesApi.js). */
 function flag(query: RawQuery, name: string): boolean {
   const v = query[name];
   return (Array.isArray(v) ? v[0] : v)?.trim().toLowerCase() === 'true';
@@ -69,7 +70,7 @@ function pdfFileName(name: string): string {
 }
 
 /**
- * The DocuSign Envelopes routes (esign-wire.md §2): create, listStatusChanges, get, update
+ * The DocuSign Envelopes routes (docusign-esign src/api/EnvelopesApi.js): create, listStatusChanges, get, update
  * (send a draft, void), listRecipients, listDocuments, getDocument.
  */
 export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRouteDeps): void {
@@ -81,7 +82,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     if (draft.eventNotification) await deps.checkListener?.(draft.eventNotification.url, 'eventNotification.url');
     const input = { accountId: request.params.accountId, senderUserId: senderOf(request) };
     const envelope = 'composites' in draft ? await createEnvelopeFromTemplates({ templates: templates as TemplateStore, envelopes: d }, { ...input, draft }) : await createEnvelope(d, { ...input, draft });
-    // esign-wire.md §0.15: DocuSign answers 201 to CreateEnvelope.
+    // DocuSign answers 201 to CreateEnvelope (DocuSign REST reference, Envelopes: create).
     return reply.code(201).send(toWireEnvelopeSummary(envelope));
   });
 
@@ -125,7 +126,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     else if (update.action === 'void') await voidEnvelope(d, accountId, envelopeId, update.voidedReason);
     else if (resend) await resendEnvelope(d, accountId, envelopeId, email);
     else await getEnvelope(d, accountId, envelopeId);
-    // EnvelopeUpdateSummary: DocuSign answers the id (esign-wire.md §9.1 [11]).
+    // EnvelopeUpdateSummary: DocuSign answers the id (docusign-esign src/model/EnvelopeUpdateSummary.js).
     return { envelopeId };
   });
 
@@ -156,7 +157,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     const signed = envelope.status === 'completed' ? await deps.signedDocumentPdf?.(envelopeId, documentId) : undefined;
     const pdf = signed ?? (await d.store.documentPdf(accountId, envelopeId, documentId));
     if (!pdf) throw new EsignError('DOCUMENT_DOES_NOT_EXIST');
-    // esign-wire.md §0.13: the SDK reads raw PDF bytes with Accept: application/pdf.
+    // The SDK reads raw PDF bytes with Accept: application/pdf (getDocument, docusign-esign src/api/EnvelopesApi.js).
     return reply.type('application/pdf').header('content-disposition', `file; filename="${pdfFileName(document.name)}"`).send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   });
 }

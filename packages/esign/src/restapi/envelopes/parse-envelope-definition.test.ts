@@ -5,7 +5,7 @@ import { parseEnvelopeDefinition } from './parse-envelope-definition.ts';
 
 const PDF_B64 = Buffer.from('%PDF-1.4 test').toString('base64');
 
-/** The SDK probe's request (esign-wire.md §9.1 [5]), numbers and strings mixed as the SDK sends them. */
+/** A createEnvelope body as the SDK sends it when callers assign properties directly: numbers and strings mixed. */
 function body(): Record<string, unknown> {
   return {
     emailSubject: 'Please sign this document set',

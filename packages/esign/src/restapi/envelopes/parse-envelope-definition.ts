@@ -23,7 +23,7 @@ const MAX_ROUTING_ORDER = 999;
 const SUPPORTED_TABS = new Set(['signHereTabs']);
 
 /**
- * Reads a DocuSign EnvelopeDefinition (esign-wire.md §3) into a domain draft, or throws a
+ * Reads a DocuSign EnvelopeDefinition (docusign-esign src/model/EnvelopeDefinition.js) into a domain draft, or throws a
  * DocuSign-style 400 naming the field. Only what this service implements is accepted; unknown
  * scalar fields are ignored, as DocuSign ignores them.
  */
@@ -33,7 +33,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   // Every field of the SDK's models that asks for something not done here is refused, named.
   checkModelFields(root, 'EnvelopeDefinition', ENVELOPE_DEFINITION_FIELDS);
   const status = root.field('status').optionalString(32)?.toLowerCase() ?? 'created';
-  // Create accepts only a draft or an immediate send (§3: `status` on create).
+  // Create accepts only a draft or an immediate send (EnvelopeDefinition.status: "sent" or "created").
   if (status !== 'sent' && status !== 'created') throw new EsignError('ENVELOPE_INVALID_STATUS', `status must be "sent" or "created" when creating an envelope, got "${status}".`);
 
   const documentReaders = root.field('documents').items();

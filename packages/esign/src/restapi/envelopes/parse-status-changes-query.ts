@@ -1,7 +1,7 @@
 import type { EnvelopeOrderBy, EnvelopeQuery } from '../../domain/envelope/ports.ts';
 import { EsignError } from '../../errors.ts';
 
-/** A query string as Fastify parses it (form semantics: `+` is a space, esign-wire.md §0.14). */
+/** A query string as Fastify parses it (form semantics: `+` is a space, as axios encodes the SDK's queries). */
 export type RawQuery = Record<string, string | string[] | undefined>;
 
 const STATUSES = new Set(['created', 'sent', 'delivered', 'signed', 'completed', 'declined', 'voided']);
@@ -70,10 +70,11 @@ function orderBy(query: RawQuery): EnvelopeOrderBy | undefined {
 }
 
 /**
- * listStatusChanges' query (esign-wire.md §2): `from_date` is required unless `envelope_ids`
- * or `transaction_ids` is given, in DocuSign's own words; `status` is a comma list ("any"
- * means all); `count` and `start_position` page the result; `order_by` and `order` sort it;
- * `search_text` keeps the envelopes whose subject or a recipient's name or email contains it.
+ * listStatusChanges' query (docs/esign-envelopes.md, "Routes"):
+ * `from_date` is required unless `envelope_ids` or `transaction_ids` is given, in DocuSign's own
+ * words; `status` is a comma list ("any" means all); `count` and `start_position` page the result;
+ * `order_by` and `order` sort it; `search_text` keeps the envelopes whose subject or a recipient's
+ * name or email contains it.
  */
 export function parseStatusChangesQuery(query: RawQuery): EnvelopeQuery {
   const envelopeIds = list(query, 'envelope_ids');

@@ -2,7 +2,7 @@ import { PdfError, searchAnchors, toAnchorSearch, type Converter, type DocumentT
 import type { AnchorFinder, DocumentConverter } from '../../domain/envelope/ports.ts';
 import { EsignError } from '../../errors.ts';
 
-/** A PdfError about one document, in DocuSign's words (compat/esign-wire.md §6.3). */
+/** A PdfError about one document, in DocuSign's words (DocuSign "Error codes" reference). */
 function toEsignError(err: unknown, document: { documentId: string; fileExtension: string }): unknown {
   if (!(err instanceof PdfError)) return err;
   const where = `documentId ${document.documentId} (${document.fileExtension}): ${err.message}`;

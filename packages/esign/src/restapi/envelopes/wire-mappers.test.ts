@@ -19,7 +19,7 @@ const ENVELOPE: Envelope = {
   ],
 };
 
-/** Every scalar in a wire body must be a string; no null anywhere (esign-wire.md §0.9-§0.10). */
+/** Every scalar in a wire body must be a string; no null anywhere (docs/esign-envelopes.md, "Routes"). */
 function assertWireClean(value: unknown, path = '$'): void {
   assert.notEqual(value, null, `${path} is null`);
   if (Array.isArray(value)) value.forEach((v, i) => assertWireClean(v, `${path}[${i}]`));

@@ -1,6 +1,6 @@
 import { EsignError } from '../../errors.ts';
 
-/** The RecipientViewRequest fields embedded signing uses (esign-wire.md §2, §9.1 [9]). */
+/** The RecipientViewRequest fields embedded signing uses (docusign-esign src/model/RecipientViewRequest.js; createRecipientView in src/api/EnvelopesApi.js). */
 export type RecipientViewRequest = {
   readonly returnUrl: string;
   readonly clientUserId: string;
@@ -10,7 +10,7 @@ export type RecipientViewRequest = {
   readonly authenticationMethod?: string;
 };
 
-/** Wire strings or numbers (esign-wire.md §3.1): both arrive for ids. */
+/** Wire strings or numbers (docs/esign-envelopes.md, "Routes"): both arrive for ids. */
 function str(body: Record<string, unknown>, name: string): string | undefined {
   const v = body[name];
   if (v === undefined || v === null) return undefined;

@@ -30,12 +30,12 @@ const BASE = '/restapi/v2.1/accounts/:accountId/envelopes/:envelopeId';
 export const VIEW_PATH = '/signing/view/';
 
 function sendPdf(reply: FastifyReply, bytes: Uint8Array, name: string) {
-  // esign-wire.md §0.13: the SDK reads raw PDF bytes with Accept: application/pdf.
+  // The SDK reads raw PDF bytes with Accept: application/pdf (getDocument, docusign-esign src/api/EnvelopesApi.js).
   return reply.type('application/pdf').header('content-disposition', `file; filename="${name}"`).send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
 
 /**
- * The REST side of signing (esign-wire.md §2): createRecipientView, listAuditEvents, and
+ * The REST side of signing (docusign-esign src/api/EnvelopesApi.js): createRecipientView, listAuditEvents, and
  * getDocument for `combined` and `certificate`. Static path segments win over the envelope
  * module's `documents/:documentId` in Fastify's router, so these need no change there.
  */

@@ -5,9 +5,10 @@ import { toDocuSignDateTime } from '../../wire/docusign-date-time.ts';
 export type WireAuditEvents = { auditEvents: { eventFields: { name: string; value: string }[] }[] };
 
 /**
- * The audit trail in listAuditEvents' shape (esign-wire.md §2). Field names are DocuSign's
- * (logTime, Source, UserName, Action, Message, EnvelopeStatus, ClientIPAddress); UserEmail,
- * RecipientId and UserAgent are ours, added because the issue asks for the user agent.
+ * The audit trail in listAuditEvents' shape (docusign-esign
+ * src/model/EnvelopeAuditEventResponse.js). Field names are DocuSign's (logTime, Source, UserName,
+ * Action, Message, EnvelopeStatus, ClientIPAddress); UserEmail, RecipientId and UserAgent are ours,
+ * added because the issue asks for the user agent.
  */
 export function toWireAuditEvents(events: readonly AuditEvent[]): WireAuditEvents {
   return {
