@@ -8,7 +8,7 @@
 // (adds signet-base-w1/-w2: that checkout's gateway, for before/after in one run). Everything binds 127.0.0.1,
 // configs and logs go to a temp dir, every process started is stopped at the end (by its own
 // process group). Results: a table on stdout and results.json / summary.md in that dir.
-// Method follows compat/proxy-baseline.md (upstream = nginx `return 200`, 100-byte JSON, two ports).
+// Method: docs/benchmarks.md, "Gateway reference peers" (upstream = nginx `return 200`, 100-byte JSON, two ports).
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';

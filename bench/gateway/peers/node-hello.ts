@@ -1,4 +1,4 @@
-// Reference (compat/proxy-baseline.md "node-hello"): a bare node:http server answering the
+// Reference (docs/benchmarks.md, "Gateway reference peers", node-hello): a bare node:http server answering the
 // upstream's 100-byte body itself. Not a proxy: the floor of any gateway built on node:http.
 import { createServer } from 'node:http';
 

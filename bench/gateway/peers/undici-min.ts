@@ -1,4 +1,4 @@
-// Reference peer (compat/proxy-baseline.md "undici-min"): the smallest sensible Node proxy —
+// Reference peer (docs/benchmarks.md, "Gateway reference peers", undici-min): the smallest sensible Node proxy —
 // node:http server, one undici Pool per upstream, round-robin, hop-by-hop headers stripped,
 // pool.stream(). It is what the gateway's upstream leg is measured against.
 import { createServer, type IncomingHttpHeaders } from 'node:http';

@@ -59,7 +59,8 @@ function offset(name: string, value: string | number | undefined, perUnit: numbe
 
 /**
  * Validates and normalises the wire options. Defaults follow DocuSign's REST reference:
- * case-insensitive, not whole-word (esign-wire.md §6.7 notes the SDK's contradicting text),
+ * case-insensitive, not whole-word (DocuSign "Auto-place (anchor tagging)"; the SDK's model text in docusign-esign
+ * src/model/SignHere.js says the opposite),
  * left alignment, pixels.
  */
 export function toAnchorSearch(options: AnchorOptions): AnchorSearch {

@@ -1,7 +1,7 @@
 /**
  * The text of one page as pdf.js reports it, reduced to what anchor search needs. Coordinates
  * are PDF points relative to the page's visible box (CropBox) corner, origin bottom-left and
- * y up, exactly pdf.js's and pdf-lib's user space (compat/dependency-trials.md §4).
+ * y up, exactly pdf.js's and pdf-lib's user space (docs/pdf.md, "Anchors").
  */
 export type TextRun = {
   str: string;

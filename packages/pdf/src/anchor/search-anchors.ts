@@ -31,7 +31,7 @@ const WORD = /[\p{L}\p{N}_]/u;
  * The page as one character sequence. Runs on one line join with nothing (LibreOffice splits
  * "/sn1/" into "/sn" + "1/") unless there is a visible gap, which reads as a space; a line
  * break becomes a soft separator that matching may step over, so an anchor wrapped across
- * lines is still found (compat/dependency-trials.md §4).
+ * lines is still found (docs/pdf.md, "Anchors").
  */
 function pageChars(page: PageText): Char[] {
   const chars: Char[] = [];

@@ -21,7 +21,7 @@ export type ConverterOptions = {
   htmlPages?: number;
   /** Per-document deadline, counted from when its conversion starts. Default 60 s. */
   timeoutMs?: number;
-  /** Largest accepted input. Default 25 MB, DocuSign's per-file recommendation (esign-wire.md §6.6). */
+  /** Largest accepted input. Default 25 MB, DocuSign's per-file recommendation (its "File limitations" page). */
   maxBytes?: number;
   /** Largest total a docx/odt may declare for its unpacked parts. Default 200 MB: zip bombs stop here. */
   maxInflatedBytes?: number;

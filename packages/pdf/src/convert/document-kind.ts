@@ -5,7 +5,7 @@ export type DocumentKind = 'html' | 'office' | 'pdf';
 
 // DocuSign's fileExtension is free text ("pdf", ".DOCX"); these are the ones we convert.
 // Office formats go to LibreOffice Writer; html goes to Chromium, whose import is far better
-// (compat/dependency-trials.md §3: LibreOffice collapses 100%-width tables).
+// (docs/pdf.md, "Conversion": LibreOffice collapses 100%-width tables).
 const KINDS: Readonly<Record<string, DocumentKind>> = {
   html: 'html',
   htm: 'html',

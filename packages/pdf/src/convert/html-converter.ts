@@ -28,7 +28,7 @@ const CSP = [
 /**
  * HTML → PDF in Debian's headless Chromium, kept warm: one browser, one context with
  * JavaScript disabled, and reused pages, as many as the caller's queue lets run at once (~50 ms per document against ~250 ms for a new
- * context; compat/dependency-trials.md §3). No network and no file access: every request but
+ * context; docs/pdf.md, "Conversion"). No network and no file access: every request but
  * the document itself is aborted.
  */
 export class HtmlConverter {

@@ -56,7 +56,7 @@ export class OfficeDocumentError extends Error {}
 
 /**
  * One warm LibreOffice: a soffice process with its own profile directory (two soffice sharing a
- * profile silently lose documents, compat/dependency-trials.md §3) and one /usr/bin/python3
+ * profile silently lose documents: docs/pdf.md, "Conversion") and one /usr/bin/python3
  * UNO worker holding a connection to it. A document costs 30-50 ms instead of ~0.9 s cold.
  *
  * `stop()` SIGKILLs both, so a conversion that hangs costs a restart, not a stuck worker.

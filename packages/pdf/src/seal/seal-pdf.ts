@@ -22,7 +22,7 @@ const SIGNATURE_LENGTH = 16_384;
 /**
  * Applies ONE digital seal (ETSI.CAdES.detached, the PAdES subfilter) over the whole PDF with
  * the service's P12. Must be the last write: any later re-save by pdf-lib invalidates it
- * (compat/dependency-trials.md §4). Not strict PAdES-B-B (no ESS signing-certificate-v2, no
+ * (docs/pdf.md, "Stamping, certificate, seal"). Not strict PAdES-B-B (no ESS signing-certificate-v2, no
  * timestamp); pdfsig and Acrobat validate it as an integrity seal.
  */
 export async function sealPdf(pdfBytes: Uint8Array, options: SealOptions): Promise<Uint8Array> {

@@ -65,7 +65,7 @@ function drawCaption(page: PDFPage, rect: { x: number; y: number; height: number
 /**
  * Draws signatures into one PDF at their tab positions and returns the new PDF. Stamping
  * happens before the seal: re-saving with pdf-lib after sealing would break the signature
- * (compat/dependency-trials.md §4).
+ * (docs/pdf.md, "Stamping, certificate, seal").
  */
 export async function stampSignatures(pdfBytes: Uint8Array, stamps: readonly SignatureStamp[], options: StampOptions = {}): Promise<Uint8Array> {
   const pdf = await PDFDocument.load(pdfBytes);
