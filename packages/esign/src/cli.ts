@@ -147,7 +147,7 @@ async function completionRetry(config: EsignConfig, args: string[]): Promise<unk
 }
 
 async function main(argv: string[]): Promise<void> {
-  // The one place that reads the environment (ARCHITECTURE.md §2).
+  // The one place that reads the environment (docs/ARCHITECTURE.md, "Rules of the house").
   const config = loadEsignConfig(process.env, process.cwd());
   const supervised = process.env[STOP_WITH_PARENT_ENV];
   if (supervised !== undefined && supervised !== '1') throw new UsageError(`${STOP_WITH_PARENT_ENV} must be 1 or unset`);

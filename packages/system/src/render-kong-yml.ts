@@ -3,7 +3,7 @@ import { parseDocument, YAMLMap, YAMLSeq, Scalar } from 'yaml';
 export type RenderOptions = {
   /** One target per esign instance, in this order. */
   esignPorts: readonly number[];
-  /** The gateway's certificate for `localhost`, written as block scalars (spec §7). */
+  /** The gateway's certificate for `localhost`, written as block scalars (docs/gateway-config.md, "Entities and defaults"). */
   certPem: string;
   keyPem: string;
   sniNames?: readonly string[];
@@ -15,7 +15,7 @@ function blockScalar(pem: string): Scalar {
   // A block scalar cannot hold \r: CRLF PEMs are written with LF (the PEM is unchanged in meaning).
   const text = pem.replace(/\r\n/g, '\n');
   const s = new Scalar(text.endsWith('\n') ? text : `${text}\n`);
-  // Kong rejects a PEM that is not a multi-line block scalar (api-gateway spec §7).
+  // Kong rejects a PEM that is not a multi-line block scalar (docs/gateway-config.md, "Entities and defaults").
   s.type = Scalar.BLOCK_LITERAL;
   return s;
 }

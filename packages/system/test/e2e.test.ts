@@ -122,7 +122,7 @@ test('end to end through the gateway\'s https listener with the docusign-esign S
   for (const words of ['Purchase order', 'Contract between the parties.', 'Terms and conditions']) assert.ok(text.includes(words), `"${words}" in the combined PDF`);
 });
 
-/** The signing link: a plain https URL through the gateway in the mail's text part (ARCHITECTURE.md §4). */
+/** The signing link: a plain https URL through the gateway in the mail's text part (docs/esign-envelopes.md, "Signing links"). */
 function signingLink(text: string | undefined): string {
   const link = /^(https:\/\/localhost:\d+\/signing\/\S+)$/m.exec(text ?? '')?.[1];
   assert.ok(link, `a plain https signing link through the gateway in:\n${text}`);

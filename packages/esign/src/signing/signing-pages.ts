@@ -31,7 +31,7 @@ export function noticePage(title: string, message: string, extra?: SafeHtml): st
 
 /**
  * The ceremony: every page of every document as an image, the signer's SignHere tabs over them
- * as buttons named "Sign here" (ARCHITECTURE.md §4), the Finish form and the Decline dialog.
+ * as buttons named "Sign here" (docs/esign-signing.md, "The signing page"), the Finish form and the Decline dialog.
  */
 export function ceremonyPage(v: { base: string; csrf: string; envelope: Envelope; recipient: Recipient; documents: readonly DocumentPages[] }): string {
   const csrf = html`<input type="hidden" name="${CSRF_FIELD}" value="${v.csrf}">`;

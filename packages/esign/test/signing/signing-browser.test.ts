@@ -68,7 +68,7 @@ function mailTo(smtp: SmtpListener, email: string, subject?: RegExp): ParsedMail
   return smtp.received.filter((m) => m.to && !Array.isArray(m.to) && m.to.value[0]?.address === email && (!subject || subject.test(m.subject ?? '')));
 }
 
-/** The signing link: a plain URL on its own line in the text part (ARCHITECTURE.md §4). */
+/** The signing link: a plain URL on its own line in the text part (docs/esign-envelopes.md, "Signing links"). */
 async function signingLink(smtp: SmtpListener, email: string): Promise<string> {
   const mail = await pollUntil(() => mailTo(smtp, email, /^Please sign/)[0], { timeoutMs: 15_000, intervalMs: 25, what: `signing mail to ${email}` });
   const link = /^(https?:\/\/\S+\/signing\/\S+)$/m.exec(mail.text ?? '')?.[1];

@@ -1,5 +1,5 @@
 // kong.yml text → plain value, keeping the YAML nodes so that every error can name its
-// line:column and the certificate rule can see how a scalar was written (spec §7).
+// line:column and the certificate rule can see how a scalar was written (docs/gateway-config.md, "Entities and defaults", certificates).
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 
 /** A parsed configuration document. */

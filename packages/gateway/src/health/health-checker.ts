@@ -69,7 +69,7 @@ export class HealthChecker {
   /**
    * Feeds one outcome into the address's counters (healthcheck.lua report_* → incr_counter).
    * Passive: a 504 is a timeout (Kong handler.lua log phase), and a success never brings a
-   * down target back by itself (spec §3: only active probes or an operator do that).
+   * down target back by itself (docs/gateway-health.md, "Passive specifics": only active probes or an operator do that).
    */
   report(key: string, outcome: HealthOutcome, mode: CheckMode): void {
     const entry = this.#entries.get(key);

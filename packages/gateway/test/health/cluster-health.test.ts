@@ -1,6 +1,6 @@
 // Health is per node: with node:cluster workers, every worker sees the state the primary holds,
 // and a healthy/unhealthy call made in any worker resets the counters for all of them
-// (spec §3 "every node resets the health counters of the checkers in all its workers").
+// (docs/gateway-health.md, "Workers and nodes": every node resets the counters in all its workers).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import cluster, { type Worker } from 'node:cluster';

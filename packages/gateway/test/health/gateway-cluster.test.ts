@@ -1,5 +1,5 @@
 // Health is per node and shared by its workers; operator calls reach every node sharing a Redis
-// (spec §3 and §6 "cluster-wide message"; docs/gateway-health.md, "Workers and nodes"). Real gateway processes, a real
+// (docs/gateway-health.md, "Workers and nodes"). Real gateway processes, a real
 // redis-server started here.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // Across nodes: an operator healthy/unhealthy call on one gateway node reaches every node sharing
-// the Redis (spec §3, §6 "cluster-wide message"); each applies it and resets its own counters.
+// the Redis (docs/gateway-health.md, "Workers and nodes"); each applies it and resets its own counters.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollUntil } from '@signet/kit';

@@ -22,7 +22,7 @@ export function currentRoutingOrder(recipients: readonly Recipient[]): number | 
 
 /**
  * Moves routing forward at `now` and returns who was reached. Recipients of the lowest
- * unreached routing order are reached together (same order = parallel, spec §2 Signer):
+ * unreached routing order are reached together (same order = parallel, docs/esign-envelopes.md "Lifecycle and routing"):
  * signers become `sent`; carbon copies, who have nothing to do, become `completed`. While no
  * signer is pending (an order of only carbon copies), the next order is reached at once, since
  * nobody would ever finish that order otherwise.

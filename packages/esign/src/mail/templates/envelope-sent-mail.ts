@@ -14,8 +14,8 @@ export type EnvelopeSentMailInput = {
 
 /**
  * "Please sign" (signers) or "for your information" (carbon copies). The signing link is a
- * plain https URL on a line of its own in the text part (ARCHITECTURE.md §4: tests and mail
- * clients find it there); every value from the envelope is escaped in the HTML part.
+ * plain https URL on a line of its own in the text part (docs/esign-envelopes.md, "Signing
+ * links": tests and mail clients find it there); every value from the envelope is escaped in the HTML part.
  */
 export function envelopeSentMail(input: EnvelopeSentMailInput): MailMessage {
   const subject = oneLine(input.emailSubject);

@@ -88,7 +88,7 @@ export const CERTIFICATE_FIELDS: FieldTable = [
   ['tags', TAGS],
 ];
 
-/** The PEM fields that must be YAML block scalars (spec §7). */
+/** The PEM fields that must be YAML block scalars (docs/gateway-config.md, "Entities and defaults"). */
 export const PEM_FIELDS = ['cert', 'key', 'cert_alt', 'key_alt'] as const;
 
 /** The certificate record schema. */
