@@ -82,7 +82,7 @@ test('the certificate of completion shows the envelope, signers, documents and e
     completedAt: new Date('2026-11-21T20:59:00Z'),
     signers: [
       { name: 'Zoë Ünïcode 李', email: 'zoe@example.com', ipAddress: '198.51.100.23', signedAt: '2026-11-21T20:10:00Z', routingOrder: 1 },
-      { name: 'Bob Builder', email: 'bob@example.com', ipAddress: '2001:db8::1', signedAt: '2026-11-21T20:30:00Z', routingOrder: 2 },
+      { name: 'Bob Builder', email: 'bob@example.com', ipAddress: '2001:db8::1', signedAt: '2026-11-21T20:30:00Z', routingOrder: 2, tabValues: [{ label: 'Company', value: 'Builder & Sons' }, { label: 'Terms', value: 'checked' }] },
     ],
     carbonCopies: [{ name: 'Carol Copy', email: 'carol@example.com' }],
     documents: [{ name: 'nda.docx', sha256: sha256Hex(doc), pages: 2 }],
@@ -93,7 +93,7 @@ test('the certificate of completion shows the envelope, signers, documents and e
   const text = (await popplerText(pdf)).replace(/\s+/g, ' ');
   for (const s of ['Certificate of Completion', '5f1c2e0a-93b7-4c1e-a7f2-0c0d9e8f7a61', 'zoe@example.com', '198.51.100.23',
     '2001:db8::1', '2026-11-21 20:10:00 UTC', 'bob@example.com', 'carol@example.com', 'nda.docx (2 pages)', sha256Hex(doc),
-    'signer59@example.com', 'Zoë Ünïcode ?']) {
+    'signer59@example.com', 'Zoë Ünïcode ?', 'Tab values:', 'Company: Builder & Sons', 'Terms: checked']) {
     assert.ok(text.includes(s), `certificate shows ${s}`);
   }
 });

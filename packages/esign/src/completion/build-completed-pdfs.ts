@@ -1,4 +1,7 @@
-import { SIGN_HERE_SIZE, mergePdfs, renderCertificate, sealPdf, signedCaption, stampSignatures, type SealIdentity, type Signature, type SignatureStamp, type StampOptions } from '@signet/pdf';
+import { drawTabValues, mergePdfs, renderCertificate, sealPdf, signedCaption, stampSignatures, type SealIdentity, type Signature, type SignatureStamp, type StampOptions, type TabValueStamp } from '@signet/pdf';
+import { signerTabsOf } from '../domain/signing/signer-tabs.ts';
+import { tabSize } from '../domain/tabs/tab-size.ts';
+import { tabValueLines, tabValueStamps } from './tab-value-stamps.ts';
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import type { AuditEvent } from '../domain/signing/audit-event.ts';
 import type { AdoptedSignature, CompletionResult } from '../store/signing-repository.ts';
@@ -16,51 +19,70 @@ export type CompletionInput = {
   readonly signatureFont?: Uint8Array;
   /** Default: stamping on this thread; the server passes its pdf threads' (images decode there). */
   readonly stamp?: StampFn;
+  /** Default: drawing on this thread; the server passes its pdf threads'. */
+  readonly drawValues?: DrawValuesFn;
 };
+
+/** {@link drawTabValues}'s shape: the seam for drawing on a pdf worker thread. */
+export type DrawValuesFn = (pdf: Uint8Array, stamps: readonly TabValueStamp[]) => Promise<Uint8Array>;
 
 /** {@link stampSignatures}'s shape: the seam for stamping on a pdf worker thread. */
 export type StampFn = (pdf: Uint8Array, stamps: readonly SignatureStamp[], options: StampOptions) => Promise<Uint8Array>;
 
-function toSignature(s: AdoptedSignature): Signature {
+/** The adopted signature as a SignHere tab shows it; an InitialHere tab shows a typed name's initials. */
+function toSignature(s: AdoptedSignature, initials: boolean): Signature {
   if (s.kind === 'image' && s.image) return { type: 'image', image: s.image };
-  return { type: 'typed', text: s.typedText ?? '' };
+  const text = s.typedText ?? '';
+  return { type: 'typed', text: initials ? text.split(' ').map((w) => w.charAt(0)).join('').toUpperCase() : text };
 }
 
 /**
- * The completed envelope's files, in the only order that keeps a seal valid: stamp every signature
- * into its document at its tab (pdf-lib), merge, append the certificate of completion, and seal
- * last (pdf-lib rewrites the whole file, so any re-save after sealing breaks it: docs/pdf.md,
- * "Stamping, certificate, seal"). Three sealed files come out (combined with and without the
- * certificate, and the certificate alone) plus each stamped document, which is not sealed on its
- * own.
+ * The completed envelope's files, in the only order that keeps a seal valid: draw every tab's
+ * final value and stamp every signature into its document at its tab (pdf-lib), merge, append
+ * the certificate of completion, and seal last (pdf-lib rewrites the whole file, so any re-save
+ * after sealing breaks it: docs/pdf.md, "Stamping, certificate, seal"). Three sealed files come
+ * out (combined with and without the certificate, and the certificate alone) plus each stamped
+ * document, which is not sealed on its own.
  */
 export async function buildCompletedPdfs(input: CompletionInput): Promise<CompletionResult> {
   const { envelope } = input;
   const signedDocuments = new Map<string, Uint8Array>();
   const stamp = input.stamp ?? stampSignatures;
+  const drawValues = input.drawValues ?? drawTabValues;
+  const signers = envelope.recipients.filter((r) => r.type === 'signer').map((r) => {
+    const tabs = signerTabsOf(r);
+    return { recipient: r, tabs, values: tabs.map((t) => t.value) };
+  });
   for (const document of envelope.documents) {
     const original = input.pdfs.get(document.documentId);
     if (!original) throw new TypeError(`no stored PDF for document ${document.documentId}`);
     const stamps: SignatureStamp[] = [];
-    for (const signer of envelope.recipients) {
+    const values: TabValueStamp[] = [];
+    for (const { recipient: signer, tabs, values: final } of signers) {
+      values.push(...tabValueStamps(tabs, final, document.documentId));
       const adopted = input.signatures.get(signer.recipientId);
-      if (signer.type !== 'signer' || !adopted) continue;
+      if (!adopted) continue;
       const signedTabs = new Set(adopted.signedTabIds);
-      for (const tab of signer.tabs) {
-        if (tab.documentId !== document.documentId || !signedTabs.has(tab.tabId)) continue;
-        const scale = tab.scaleValue ?? 1;
-        stamps.push({
-          pageNumber: tab.pageNumber,
-          x: tab.xPosition,
-          y: tab.yPosition,
-          width: SIGN_HERE_SIZE.width * scale,
-          height: SIGN_HERE_SIZE.height * scale,
-          signature: toSignature(adopted),
-          caption: signedCaption(signer.name, signer.signedAt ?? adopted.adoptedAt),
-        });
+      for (const { tabId, tab, places } of tabs) {
+        if ((tab.type !== 'signHere' && tab.type !== 'initialHere') || !signedTabs.has(tabId)) continue;
+        const size = tabSize(tab);
+        for (const place of places) {
+          if (place.documentId !== document.documentId) continue;
+          stamps.push({
+            pageNumber: place.pageNumber,
+            x: place.xPosition,
+            y: place.yPosition,
+            width: size.width,
+            height: size.height,
+            signature: toSignature(adopted, tab.type === 'initialHere'),
+            ...(tab.type === 'signHere' ? { caption: signedCaption(signer.name, signer.signedAt ?? adopted.adoptedAt) } : {}),
+          });
+        }
       }
     }
-    signedDocuments.set(document.documentId, stamps.length === 0 ? original : await stamp(original, stamps, input.signatureFont ? { signatureFont: input.signatureFont } : {}));
+    // Values first, signatures over them: a signature is never hidden under a field's text.
+    const withValues = values.length === 0 ? original : await drawValues(original, values);
+    signedDocuments.set(document.documentId, stamps.length === 0 ? withValues : await stamp(withValues, stamps, input.signatureFont ? { signatureFont: input.signatureFont } : {}));
   }
 
   const signedEvent = (recipientId: string) => input.audit.find((e) => e.action === 'Signed' && e.recipientId === recipientId);
@@ -73,7 +95,12 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
     completedAt: input.now,
     signers: envelope.recipients.filter((r) => r.type === 'signer').map((r) => {
       const event = signedEvent(r.recipientId);
-      return { name: r.name, email: r.email, status: r.status, routingOrder: r.routingOrder, ...(event?.ipAddress ? { ipAddress: event.ipAddress } : {}), ...(r.signedAt ? { signedAt: r.signedAt } : {}) };
+      const own = signers.find((s) => s.recipient.recipientId === r.recipientId);
+      const lines = own ? tabValueLines(own.tabs, own.values) : [];
+      return {
+        name: r.name, email: r.email, status: r.status, routingOrder: r.routingOrder, ...(event?.ipAddress ? { ipAddress: event.ipAddress } : {}), ...(r.signedAt ? { signedAt: r.signedAt } : {}),
+        ...(lines.length > 0 ? { tabValues: lines } : {}),
+      };
     }),
     carbonCopies: envelope.recipients.filter((r) => r.type === 'carbonCopy').map((r) => ({ name: r.name, email: r.email })),
     events: [...input.audit, { at: input.now, action: 'Completed', message: 'Every signer has signed; the documents were stamped and sealed.' }].map((e) => ({

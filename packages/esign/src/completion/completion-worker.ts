@@ -12,7 +12,7 @@ import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { envelopeCompletedMail } from '../mail/templates/envelope-completed-mail.ts';
 import type { AuditEventsRepository } from '../store/audit-events-repository.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
-import { buildCompletedPdfs, type StampFn } from './build-completed-pdfs.ts';
+import { buildCompletedPdfs, type DrawValuesFn, type StampFn } from './build-completed-pdfs.ts';
 
 export type CompletionWorkerOptions = {
   readonly envelopes: Pick<EnvelopeDeps, 'store' | 'clock' | 'random' | 'hashSecret'>;
@@ -22,6 +22,8 @@ export type CompletionWorkerOptions = {
   readonly failures: CompletionFailuresRepository;
   /** Stamps signatures into a PDF; production passes the pdf threads' (image decoding off the event loop). */
   readonly stamp?: StampFn;
+  /** Draws tab values into a PDF; production passes the pdf threads' (pdf-lib re-saves off the event loop). */
+  readonly drawValues?: DrawValuesFn;
   readonly publicUrl: string;
   /** The service's seal (configurable P12; a generated development one by default). */
   readonly seal: () => Promise<SealIdentity>;
@@ -116,6 +118,7 @@ export class CompletionWorker {
         seal: await this.#o.seal(),
         now,
         ...(this.#o.stamp ? { stamp: this.#o.stamp } : {}),
+        ...(this.#o.drawValues ? { drawValues: this.#o.drawValues } : {}),
       });
       await this.#o.signing.saveResult(envelopeId, built, now);
       result = await this.#o.signing.result(envelopeId);

@@ -11,6 +11,7 @@ import type { Repositories } from '../store/repositories.ts';
 import { PageRenderer } from './page-renderer.ts';
 import { registerRecipientViewRedeem } from './recipient-view-redeem.ts';
 import { SIGNING_SCRIPT } from './signing-script.ts';
+import { TAB_RULES_SCRIPT } from './tab-rules-script.ts';
 import { SIGNING_STYLESHEET } from './signing-stylesheet.ts';
 import { registerSigningRoutes } from './signing-routes.ts';
 
@@ -35,7 +36,10 @@ export type SigningModuleOptions = {
  * No form-action: Chromium applies it to the redirect after Finish, which goes to the
  * integrator's returnUrl.
  */
-const SIGNING_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** The page's one script file: the tab rules, then the page's behaviour that uses them. */
+export const SIGNING_JS = `${TAB_RULES_SCRIPT}\n${SIGNING_SCRIPT}`;
+
+export const SIGNING_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
  * Installs signing on a server: the ceremony pages under /signing, the REST routes
@@ -62,6 +66,7 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
     audit,
     failures: options.repositories.completionFailures,
     stamp: (pdf, stamps, stampOptions) => images.stampSignatures(pdf, stamps, stampOptions),
+    drawValues: (pdf, stamps) => images.drawTabValues(pdf, stamps),
     publicUrl: ctx.config.publicUrl,
     seal: () => (seal ??= options.seal ? Promise.resolve(options.seal) : Promise.resolve().then(() => loadOrCreateDevSeal(ctx.config.dataDir))),
     senderOf,
@@ -76,7 +81,7 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
       reply.header('content-security-policy', SIGNING_CSP);
     });
     let font: Promise<Uint8Array> | undefined;
-    scope.get('/signing/assets/signing.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(SIGNING_SCRIPT));
+    scope.get('/signing/assets/signing.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(SIGNING_JS));
     scope.get('/signing/assets/signing.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(SIGNING_STYLESHEET));
     // The same font file the stamp uses: what the signer adopts is what the PDF shows.
     scope.get('/signing/assets/signature.otf', async (_request, reply) => reply.type('font/otf').header('cache-control', 'public, max-age=86400').send(Buffer.from(await (font ??= loadSignatureFont()))));

@@ -13,7 +13,7 @@ test('a typed signature with every required tab is accepted; whitespace is colla
 
 test('a drawn signature must be a PNG data URL', () => {
   const form = parseFinishForm({ signatureKind: 'image', signatureImage: png, signedTabs: 't1,t2,t3' }, tabs);
-  assert.equal(form.signature.kind, 'image');
+  assert.equal(form.signature?.kind, 'image');
   assert.throws(() => parseFinishForm({ signatureKind: 'image', signatureImage: 'data:image/png;base64,AAAA', signedTabs: 't1,t2' }, tabs), /not a PNG/);
   assert.throws(() => parseFinishForm({ signatureKind: 'image', signatureImage: 'data:image/svg+xml;base64,AAAA', signedTabs: 't1,t2' }, tabs), /must be a PNG/);
 });
@@ -28,4 +28,10 @@ test('unsigned required tabs, foreign tabs and a missing signature are refused w
   for (const body of cases) {
     assert.throws(() => parseFinishForm(body, tabs), (err: unknown) => err instanceof EsignError && err.code === 'INVALID_REQUEST_PARAMETER');
   }
+});
+
+test('a signer with no signature tab finishes without a signature; one who signed a tab must adopt one', () => {
+  const none = { requiredTabIds: [], allTabIds: ['t1'] };
+  assert.deepEqual(parseFinishForm({ signatureKind: '', signedTabs: '' }, none), { signedTabIds: [] });
+  assert.throws(() => parseFinishForm({ signedTabs: 't1' }, none), /Adopt a signature/);
 });

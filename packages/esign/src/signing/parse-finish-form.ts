@@ -1,9 +1,9 @@
 import { EsignError } from '../errors.ts';
 import { formField } from '../web/form.ts';
 
-/** What the Finish form carries: the adopted signature and the tabs signed with it. */
+/** What the Finish form carries: the adopted signature (none when nothing was signed) and the tabs signed with it. */
 export type FinishForm = {
-  readonly signature: { readonly kind: 'typed'; readonly text: string } | { readonly kind: 'image'; readonly png: Uint8Array };
+  readonly signature?: { readonly kind: 'typed'; readonly text: string } | { readonly kind: 'image'; readonly png: Uint8Array };
   readonly signedTabIds: readonly string[];
 };
 
@@ -18,13 +18,17 @@ function bad(detail: string): EsignError {
 }
 
 /**
- * Reads and checks the Finish form. `requiredTabIds` are the signer's non-optional tabs: each
- * must be signed, and only the signer's own tabs may be (`allTabIds`).
+ * Reads and checks the Finish form. `requiredTabIds` are the signer's non-optional signature
+ * tabs: each must be signed, and only the signer's own signature tabs may be (`allTabIds`). A
+ * signer with no signature to give (only form tabs, or an Approve button) finishes without one.
  */
 export function parseFinishForm(body: unknown, tabs: { requiredTabIds: readonly string[]; allTabIds: readonly string[] }): FinishForm {
   const kind = formField(body, 'signatureKind');
   let signature: FinishForm['signature'];
-  if (kind === 'typed') {
+  const signedTabIds = [...new Set((formField(body, 'signedTabs') ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+  if ((kind === undefined || kind === '') && tabs.requiredTabIds.length === 0 && signedTabIds.length === 0) {
+    signature = undefined;
+  } else if (kind === 'typed') {
     const text = (formField(body, 'signatureText') ?? '').replace(/\s+/g, ' ').trim();
     if (text === '' || text.length > MAX_TYPED_SIGNATURE) throw bad(`Type your name (1 to ${MAX_TYPED_SIGNATURE} characters) to adopt a signature.`);
     signature = { kind: 'typed', text };
@@ -38,12 +42,11 @@ export function parseFinishForm(body: unknown, tabs: { requiredTabIds: readonly 
   } else {
     throw bad('Adopt a signature before finishing.');
   }
-  const signedTabIds = [...new Set((formField(body, 'signedTabs') ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
   const own = new Set(tabs.allTabIds);
   const foreign = signedTabIds.find((id) => !own.has(id));
   if (foreign !== undefined) throw bad(`Tab ${foreign} is not yours to sign.`);
   const signed = new Set(signedTabIds);
   const missing = tabs.requiredTabIds.filter((id) => !signed.has(id));
   if (missing.length > 0) throw bad(`Sign every "Sign here" tab before finishing (${missing.length} left).`);
-  return { signature, signedTabIds };
+  return { ...(signature ? { signature } : {}), signedTabIds };
 }

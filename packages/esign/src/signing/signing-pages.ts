@@ -1,7 +1,8 @@
-import { SIGN_HERE_SIZE } from '@signet/pdf';
 import type { Envelope, Recipient } from '../domain/envelope/envelope.ts';
+import type { TabOnPage } from '../domain/tabs/tab-on-page.ts';
 import { CSRF_FIELD } from '../web/csrf.ts';
 import { html, type SafeHtml } from '../web/html.ts';
+import { tabControlsOn, tabRulesData } from './tab-controls.ts';
 
 /** Page sizes (points, CropBox) of one document, in page order. */
 export type DocumentPages = { readonly documentId: string; readonly name: string; readonly sizes: readonly { width: number; height: number }[] };
@@ -30,20 +31,19 @@ export function noticePage(title: string, message: string, extra?: SafeHtml): st
 }
 
 /**
- * The ceremony: every page of every document as an image, the signer's SignHere tabs over them
- * as buttons named "Sign here" (docs/esign-signing.md, "The signing page"), the Finish form and the Decline dialog.
+ * The ceremony: every page of every document as an image, the signer's tabs over them as form
+ * controls (tab-controls.ts; SignHere tabs are buttons named "Sign here", docs/esign-signing.md,
+ * "The signing page"), the Finish form and the Decline dialog. `error` is a refused Finish's
+ * message, shown at the top.
  */
-export function ceremonyPage(v: { base: string; csrf: string; envelope: Envelope; recipient: Recipient; documents: readonly DocumentPages[] }): string {
+export function ceremonyPage(v: { base: string; csrf: string; envelope: Envelope; recipient: Recipient; tabs: readonly TabOnPage[]; documents: readonly DocumentPages[]; now: Date; error?: string }): string {
   const csrf = html`<input type="hidden" name="${CSRF_FIELD}" value="${v.csrf}">`;
-  const tabsOn = (documentId: string, page: number) => v.recipient.tabs.filter((t) => t.documentId === documentId && t.pageNumber === page);
+  const ctx = { signer: { name: v.recipient.name, email: v.recipient.email }, now: v.now };
   const documents = v.documents.map((d) => html`<section class="document" aria-label="${d.name}">
 <h2>${d.name}</h2>
 ${d.sizes.map((size, i) => html`<div class="page" data-width="${size.width}" data-height="${size.height}">
 <img class="render" src="${v.base}/documents/${encodeURIComponent(d.documentId)}/pages/${i + 1}" alt="${d.name}, page ${i + 1} of ${d.sizes.length}" width="${Math.round(size.width)}" height="${Math.round(size.height)}" loading="${i < 2 ? 'eager' : 'lazy'}">
-${tabsOn(d.documentId, i + 1).map((t) => {
-    const scale = t.scaleValue ?? 1;
-    return html`<button type="button" class="tab" data-tab-id="${t.tabId}" data-required="${t.optional ? 'false' : 'true'}" data-x="${t.xPosition}" data-y="${t.yPosition}" data-w="${SIGN_HERE_SIZE.width * scale}" data-h="${SIGN_HERE_SIZE.height * scale}">Sign here${t.optional ? ' (optional)' : ''}</button>`;
-  })}
+${tabControlsOn(v.tabs, d.documentId, i + 1, ctx)}
 </div>`)}
 </section>`);
   return frame(`Sign: ${v.envelope.emailSubject}`, html`<div class="bar">
@@ -54,11 +54,14 @@ ${csrf}
 <input type="hidden" name="signatureText" value="">
 <input type="hidden" name="signatureImage" value="">
 <input type="hidden" name="signedTabs" value="">
+<input type="hidden" name="tabValues" value="">
 <button type="submit" id="finish" disabled>Finish</button>
 </form>
 <button type="button" id="decline-open" class="secondary">Decline</button>
-<p id="progress" role="status">${v.recipient.name}, please review the documents and select each "Sign here" tab.</p>
+<p id="progress" role="status">${v.recipient.name}, please review the documents, fill in the fields and select each "Sign here" tab.</p>
+${v.error ? html`<p id="finish-error" class="finish-error" role="alert">${v.error}</p>` : ''}
 </div>
+${tabRulesData(v.tabs)}
 <main class="documents">${documents}</main>
 <dialog id="adopt-dialog" aria-labelledby="adopt-title">
 <h2 id="adopt-title">Adopt your signature</h2>

@@ -8,6 +8,7 @@ import { applySigningChange } from '../domain/signing/apply-signing-change.ts';
 import type { AdoptedSignature } from '../domain/signing/adopted-signature.ts';
 import type { AuditActor } from '../domain/signing/audit-event.ts';
 import { signerAccess, type SignerAccess } from '../domain/signing/signer-access.ts';
+import { signerTabsOf } from '../domain/signing/signer-tabs.ts';
 import { declineSigning, finishSigning, recordView } from '../domain/signing/signing-changes.ts';
 import { EsignError } from '../errors.ts';
 import { envelopeDeclinedMail } from '../mail/templates/envelope-declined-mail.ts';
@@ -20,6 +21,7 @@ import { html } from '../web/html.ts';
 import { clientIp } from '../web/client-ip.ts';
 import type { PageRenderer } from './page-renderer.ts';
 import { parseFinishForm } from './parse-finish-form.ts';
+import { parseTabValues } from './parse-tab-values.ts';
 import { resolveSigner, returnWithEvent, type SignerLookup, type SignerRef } from './resolve-signer.ts';
 import { ceremonyPage, noticePage, type DocumentPages } from './signing-pages.ts';
 
@@ -141,7 +143,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     }
     if (access.kind !== 'sign') return sendPage(reply, statePage(access, ref, envelope));
     const csrf = csrfTokenFor(deps.ctx, request, reply);
-    return sendPage(reply, ceremonyPage({ base: ref.base, csrf, envelope, recipient: access.recipient, documents: await documentPages(envelope) }));
+    return sendPage(reply, ceremonyPage({ base: ref.base, csrf, envelope, recipient: access.recipient, tabs: signerTabsOf(access.recipient), documents: await documentPages(envelope), now }));
   });
 
   app.get<{ Params: RefParams & { documentId: string; page: string } }>('/signing/:ref/documents/:documentId/pages/:page', async (request, reply) => {
@@ -163,12 +165,14 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const before = await envelopeAt(ref, now);
     const access = signerAccess(before, ref.recipientId);
     if (access.kind === 'sign') {
-      const tabs = access.recipient.tabs;
-      const form = parseFinishForm(request.body, { requiredTabIds: tabs.filter((t) => !t.optional).map((t) => t.tabId), allTabIds: tabs.map((t) => t.tabId) });
+      const tabs = signerTabsOf(access.recipient);
+      const signatureTabs = tabs.filter((t) => t.tab.type === 'signHere' || t.tab.type === 'initialHere');
+      const form = parseFinishForm(request.body, { requiredTabIds: signatureTabs.filter((t) => t.tab.required).map((t) => t.tabId), allTabIds: signatureTabs.map((t) => t.tabId) });
+      const posted = parseTabValues(request.body);
       // Decoded now, by the decoder the stamp uses: an image that cannot be stamped is refused
       // here, while the signer can draw again, and never reaches the completion queue.
-      if (form.signature.kind === 'image') await assertUsableImage(deps.images, form.signature.png);
-      const signature: AdoptedSignature = {
+      if (form.signature?.kind === 'image') await assertUsableImage(deps.images, form.signature.png);
+      const signature: AdoptedSignature | undefined = form.signature && {
         kind: form.signature.kind,
         ...(form.signature.kind === 'typed' ? { typedText: form.signature.text } : { image: form.signature.png }),
         signedTabIds: form.signedTabIds,
@@ -176,14 +180,21 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
       };
       let finished: Envelope;
       try {
-        // The signature is stored in the transaction of the Finish: once the envelope is `signed`
-        // completion finds every signature, and a Finish that loses a race (an expiry, a void)
-        // leaves none behind.
+        // The signature and the tab values are stored in the transaction of the Finish: once the
+        // envelope is `signed` completion finds every signature and value, and a Finish that
+        // loses a race (an expiry, a void) or breaks a tab's rule leaves nothing behind.
         ({ envelope: finished } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => {
-          const change = finishSigning(d, current, ref.recipientId, now, actorOf(request));
-          return change && { ...change, adoptedSignatures: [{ recipientId: ref.recipientId, signature }] };
+          const change = finishSigning(d, current, ref.recipientId, now, actorOf(request), posted);
+          return change && (signature ? { ...change, adoptedSignatures: [{ recipientId: ref.recipientId, signature }] } : change);
         }));
       } catch (err) {
+        // The page checks every rule before Finish is enabled; a refusal here means the page was
+        // bypassed or the envelope changed meanwhile: the signer sees why, on the page, and can retry.
+        if (err instanceof EsignError && (err.code === 'INVALID_TAB_VALUE' || err.code === 'INVALID_TAB_OPERATION')) {
+          const csrf = csrfTokenFor(deps.ctx, request, reply);
+          const page = ceremonyPage({ base: ref.base, csrf, envelope: before, recipient: access.recipient, tabs, documents: await documentPages(before), now, error: `${err.code}: ${err.message}` });
+          return sendPage(reply, page, err.status);
+        }
         return lostRace(err, ref, reply);
       }
       if (finished.status === 'signed') deps.onSigned();

@@ -1,17 +1,22 @@
 /**
- * The signing page's only script, served same-origin (the CSP allows no inline script). Plain
- * browser JavaScript, no build step: it places each "Sign here" tab over its page image (the
- * CSP also forbids inline style attributes, so positions travel in data-* attributes and are
- * applied through the CSSOM, which CSP does not restrict), lets the signer adopt a signature
- * (typed in the handwriting font, or drawn on a canvas), signs tabs, and fills the Finish form.
+ * The signing page's only script, served same-origin (the CSP allows no inline script) after
+ * tab-rules-script.ts, whose SignetTabRules it uses. Plain browser JavaScript, no build step: it
+ * places each tab over its page image (the CSP also forbids inline style attributes, so
+ * positions travel in data-* attributes and are applied through the CSSOM, which CSP does not
+ * restrict), lets the signer adopt a signature (typed in the handwriting font, or drawn on a
+ * canvas) and sign tabs, keeps the form tabs' values: conditions shown or hidden, formulas
+ * recomputed, each tab's message (aria-invalid, aria-describedby) once touched; Finish (and
+ * Approve) enabled only when nothing stops it; and fills the Finish form.
  */
 export const SIGNING_SCRIPT = String.raw`
 'use strict';
 (function () {
   var $ = function (sel) { return document.querySelector(sel); };
-  var tabs = Array.prototype.slice.call(document.querySelectorAll('button.tab'));
+  var tabs = Array.prototype.slice.call(document.querySelectorAll('button.tab.sign'));
   var finishForm = $('#finish-form');
   var finishButton = $('#finish');
+  var approveButtons = Array.prototype.slice.call(document.querySelectorAll('button.approve'));
+  var viewButtons = Array.prototype.slice.call(document.querySelectorAll('button.view-tab'));
   var progress = $('#progress');
   var adoptDialog = $('#adopt-dialog');
   var declineDialog = $('#decline-dialog');
@@ -21,16 +26,23 @@ export const SIGNING_SCRIPT = String.raw`
   var adopted = null; // {kind:'typed', text} | {kind:'image', dataUrl}
   var pendingTab = null;
   var drawn = false;
+  var rulesData = JSON.parse(($('#tab-rules') || { textContent: '[]' }).textContent);
+  var R = SignetTabRules;
 
-  // Positions are PDF points from the page's top-left; percentages keep them right at any width.
-  tabs.forEach(function (tab) {
-    var page = tab.parentElement;
+  // Positions are PDF points from the page's top-left; percentages keep them right at any width,
+  // and font sizes follow the page's width (container units), never below a readable 12px.
+  Array.prototype.forEach.call(document.querySelectorAll('.page [data-x]'), function (el) {
+    var page = el.closest('.page');
     var pw = Number(page.getAttribute('data-width'));
     var ph = Number(page.getAttribute('data-height'));
-    tab.style.left = (100 * Number(tab.getAttribute('data-x')) / pw) + '%';
-    tab.style.top = (100 * Number(tab.getAttribute('data-y')) / ph) + '%';
-    tab.style.width = (100 * Number(tab.getAttribute('data-w')) / pw) + '%';
-    tab.style.height = (100 * Number(tab.getAttribute('data-h')) / ph) + '%';
+    el.style.left = (100 * Number(el.getAttribute('data-x')) / pw) + '%';
+    el.style.top = (100 * Number(el.getAttribute('data-y')) / ph) + '%';
+    if (el.hasAttribute('data-w')) el.style.width = (100 * Number(el.getAttribute('data-w')) / pw) + '%';
+    if (el.hasAttribute('data-h')) el.style.height = (100 * Number(el.getAttribute('data-h')) / ph) + '%';
+    var fs = el.getAttribute('data-font-size');
+    if (fs) el.style.fontSize = 'max(12px, ' + (100 * Number(fs) / pw) + 'cqw)';
+  });
+  tabs.forEach(function (tab) {
     tab.addEventListener('click', function () {
       if (tab.getAttribute('data-signed') === 'true') return;
       if (adopted) { sign(tab); return; }
@@ -40,11 +52,74 @@ export const SIGNING_SCRIPT = String.raw`
     });
   });
 
+  // The form tabs: one entry per tab, reading its value from its control(s).
+  var entries = rulesData.map(function (d) {
+    var id = d.id;
+    var rule = d.rule;
+    var input = document.getElementById('tab-' + id);
+    var radios = Array.prototype.slice.call(document.querySelectorAll('input[type=radio]')).filter(function (r) { return r.name === 'radio-' + id; });
+    var boxes = Array.prototype.slice.call(document.querySelectorAll('[data-tab]')).filter(function (el) { return el.getAttribute('data-tab') === id; });
+    var message = document.getElementById('msg-' + id);
+    var controls = rule.type === 'radioGroup' ? radios : input ? [input] : [];
+    return {
+      id: id, rule: rule, boxes: boxes, message: message, controls: controls, touched: false, fixed: d.value,
+      get: function () {
+        if (rule.type === 'checkbox') return input && input.checked ? 'true' : 'false';
+        if (rule.type === 'radioGroup') { var c = radios.filter(function (r) { return r.checked; })[0]; return c ? c.value : ''; }
+        if (rule.takesValue && input) return input.value;
+        return this.fixed;
+      },
+    };
+  });
+  entries.forEach(function (e) {
+    e.controls.forEach(function (c) {
+      c.addEventListener('input', function () { if (c.type !== 'text' && c.type !== 'email') e.touched = true; update(); });
+      c.addEventListener('change', function () { e.touched = true; update(); });
+      c.addEventListener('blur', function () { e.touched = true; update(); });
+    });
+  });
+  viewButtons.forEach(function (b) {
+    b.addEventListener('click', function () { b.setAttribute('aria-pressed', 'true'); b.classList.add('viewed'); update(); });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('button.decline-tab'), function (b) {
+    b.addEventListener('click', function () {
+      var reason = $('#decline-reason');
+      if (!reason.value) reason.value = b.getAttribute('data-reason') || '';
+      declineDialog.showModal();
+    });
+  });
+
+  var problems = [];
+  function update() {
+    var values = entries.map(function (e) { return e.get(); });
+    var shown = R.shown(entries.map(function (e) { return e.rule; }), values);
+    values = R.formulas(entries.map(function (e) { return e.rule; }), values);
+    problems = [];
+    entries.forEach(function (e, i) {
+      e.boxes.forEach(function (b) { b.hidden = !shown[i]; });
+      if (e.rule.type === 'formula' && e.controls[0]) e.controls[0].value = values[i];
+      if (e.rule.type === 'formula') e.fixed = values[i];
+      var why = shown[i] ? R.problem(e.rule, values[i]) : '';
+      if (why) problems.push(e);
+      var visible = why && e.touched ? why : '';
+      if (e.message && e.message.textContent !== visible) e.message.textContent = visible;
+      e.controls.forEach(function (c) { if (visible) c.setAttribute('aria-invalid', 'true'); else c.removeAttribute('aria-invalid'); });
+    });
+    refresh();
+  }
+
   function refresh() {
     var required = tabs.filter(function (t) { return t.getAttribute('data-required') === 'true'; });
     var left = required.filter(function (t) { return t.getAttribute('data-signed') !== 'true'; }).length;
-    finishButton.disabled = left > 0;
-    progress.textContent = left > 0 ? (left + ' of ' + required.length + ' signature' + (required.length === 1 ? '' : 's') + ' left') : 'All set: select Finish.';
+    var unread = viewButtons.filter(function (b) { return b.getAttribute('data-required-read') === 'true' && b.getAttribute('aria-pressed') !== 'true'; }).length;
+    var blocked = left > 0 || problems.length > 0 || unread > 0;
+    finishButton.disabled = blocked;
+    approveButtons.forEach(function (b) { b.disabled = blocked; });
+    var parts = [];
+    if (problems.length > 0) parts.push(problems.length + ' field' + (problems.length === 1 ? '' : 's') + ' to complete or correct');
+    if (left > 0) parts.push(left + ' of ' + required.length + ' signature' + (required.length === 1 ? '' : 's') + ' left');
+    if (unread > 0) parts.push(unread + ' document' + (unread === 1 ? '' : 's') + ' to view');
+    progress.textContent = blocked ? parts.join('; ') : 'All set: select Finish.';
     var next = tabs.filter(function (t) { return t.getAttribute('data-signed') !== 'true'; })[0];
     tabs.forEach(function (t) { t.classList.toggle('next', t === next); });
   }
@@ -56,7 +131,7 @@ export const SIGNING_SCRIPT = String.raw`
     if (adopted.kind === 'typed') {
       var span = document.createElement('span');
       span.className = 'script';
-      span.textContent = adopted.text;
+      span.textContent = tab.classList.contains('initials') ? adopted.text.split(' ').map(function (w) { return w.charAt(0); }).join('').toUpperCase() : adopted.text;
       tab.appendChild(span);
     } else {
       var img = document.createElement('img');
@@ -116,8 +191,15 @@ export const SIGNING_SCRIPT = String.raw`
   $('#adopt-cancel').addEventListener('click', function () { pendingTab = null; adoptDialog.close(); });
   $('#decline-open').addEventListener('click', function () { declineDialog.showModal(); });
   $('#decline-cancel').addEventListener('click', function () { declineDialog.close(); });
-  finishForm.addEventListener('submit', function () { finishButton.disabled = true; });
+  finishForm.addEventListener('submit', function () {
+    // Every value-taking tab's value; the server applies only what changed, and judges again.
+    var posted = {};
+    entries.forEach(function (e) { if (e.rule.takesValue) posted[e.id] = e.get(); });
+    finishForm.elements.tabValues.value = JSON.stringify(posted);
+    finishButton.disabled = true;
+    approveButtons.forEach(function (b) { b.disabled = true; });
+  });
   showMode();
-  refresh();
+  update();
 })();
 `;

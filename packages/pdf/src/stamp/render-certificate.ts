@@ -11,7 +11,11 @@ export type CertificateData = {
   sender?: { name: string; email: string };
   sentAt?: When;
   completedAt?: When;
-  signers: { name: string; email: string; status?: string; routingOrder?: number | string; ipAddress?: string; signedAt?: When }[];
+  signers: {
+    name: string; email: string; status?: string; routingOrder?: number | string; ipAddress?: string; signedAt?: When;
+    /** The signer's tab values (form fields they filled or the service filled for them), label and value. */
+    tabValues?: { label: string; value: string }[];
+  }[];
   carbonCopies?: { name: string; email: string }[];
   events: { at: When; event: string; actor?: string; ipAddress?: string; userAgent?: string }[];
   documents: { name: string; sha256: string; pages?: number }[];
@@ -143,6 +147,11 @@ export async function renderCertificate(data: CertificateData): Promise<Uint8Arr
     if (s.routingOrder !== undefined) flow.field('Routing order:', String(s.routingOrder), 9, 12);
     flow.field('IP address:', s.ipAddress ?? '-', 9, 12);
     flow.field('Signed:', when(s.signedAt), 9, 12);
+    if (s.tabValues?.length) {
+      flow.field('Tab values:', '', 9, 12);
+      // One wrapped line each: a label may be long (DocuSign allows 500 characters).
+      for (const t of s.tabValues) flow.text(`${t.label}: ${t.value}`, 8, 24);
+    }
     flow.gap(4);
   }
   if (data.carbonCopies?.length) {

@@ -6,6 +6,8 @@ import { advanceRouting, currentRoutingOrder } from '../envelope/routing.ts';
 import { notifyReached } from '../envelope/signing-links.ts';
 import type { AuditActor, AuditEvent } from './audit-event.ts';
 import { signerAccess } from './signer-access.ts';
+import { signerTabsOf, withTabValues } from './signer-tabs.ts';
+import { signerTabValues } from '../tabs/values/signer-tab-values.ts';
 
 /** What composing the next order's mails needs (the same ports sendDraft uses). */
 export type RoutingDeps = Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'notifier'>;
@@ -46,14 +48,21 @@ export function recordView(envelope: Envelope, recipientId: string, now: Date, a
  * envelope becomes `signed`, DocuSign's transient state, which the completion worker turns into
  * `completed` once the sealed PDF exists. Undefined when the signer had already finished
  * (idempotent); throws for a signer who may not sign.
+ *
+ * The signer's tab values (`posted`: tabId → value, as the signing page sent them) are judged
+ * here, against the envelope as stored, and saved with the recipient in the same change:
+ * signerTabValues refuses a locked tab changed, a value breaking its tab's rule or a required
+ * tab left blank (INVALID_TAB_OPERATION, INVALID_TAB_VALUE), so nothing is written; the
+ * auto-filled tabs and formulas get their values now.
  */
-export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId: string, now: Date, actor: AuditActor): EnvelopeChange | undefined {
+export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId: string, now: Date, actor: AuditActor, posted: ReadonlyMap<string, string> = new Map()): EnvelopeChange | undefined {
   const access = signerAccess(envelope, recipientId);
   if (access.kind === 'finished') return undefined;
   if (access.kind !== 'sign') throw notAllowed(access.kind);
   const signer = access.recipient;
   assertRecipientTransition(signer.status, 'completed');
-  const done: Recipient = { ...signer, status: 'completed', deliveredAt: signer.deliveredAt ?? now, signedAt: now, completedAt: now };
+  const values = signerTabValues(signerTabsOf(signer), posted, { name: signer.name, email: signer.email }, now);
+  const done: Recipient = withTabValues({ ...signer, status: 'completed', deliveredAt: signer.deliveredAt ?? now, signedAt: now, completedAt: now }, values);
   let next = replaceRecipient(envelope, done);
   const { envelope: routed, reached } = advanceRouting(next, now);
   next = routed;

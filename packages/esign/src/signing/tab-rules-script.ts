@@ -1,0 +1,147 @@
+/**
+ * The signing page's tab rules, as plain browser JavaScript (the page has no build step). Each
+ * function mirrors one server rule over a TabRule (signing/tab-rule.ts), with the server's own
+ * messages, so what the page shows is what Finish would answer:
+ *   problem      ↔ findTabProblems for one tab (domain/tabs/values/find-tab-problems.ts and
+ *                  each kind's findValueProblem: text formats, numbers, lists, radios)
+ *   parseNumber  ↔ parseLocaleNumber; parseDate ↔ parseDateValue
+ *   shown        ↔ shownTabs (conditions settled to a fixed point)
+ *   formulas     ↔ computeFormulaValues (evaluateFormula, formatFormulaValue)
+ * test: tab-rules-script.test.ts runs this text against the server's functions on the same cases.
+ * It defines one global, SignetTabRules, which signing-script.ts uses.
+ */
+export const TAB_RULES_SCRIPT = String.raw`
+var SignetTabRules = (function () {
+  'use strict';
+  var EMAIL = /^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/;
+  var TEXTUAL = { text: 1, company: 1, title: 1, date: 1, email: 1, zip: 1, ssn: 1 };
+
+  function escapeRe(s) { return s.replace(/[.*+?^\${}()|[\]\\]/g, '\\$&').replace(/ /g, '[ \\u00a0\\u202f]'); }
+
+  function parseNumber(text, decimal, group) {
+    var t = text.trim().replace(/\u00a0|\u202f/g, ' ');
+    var g = escapeRe(group === '\u00a0' || group === '\u202f' ? ' ' : group);
+    var shape = new RegExp('^([-+])?(\\d{1,3}(?:' + g + '\\d{3})+|\\d+)?(?:' + escapeRe(decimal) + '(\\d+))?$');
+    var m = shape.exec(t);
+    if (!m || (m[2] === undefined && m[3] === undefined)) return undefined;
+    var n = Number((m[1] || '') + (m[2] || '0').replace(/\D/g, '') + '.' + (m[3] || '0'));
+    return isFinite(n) ? n : undefined;
+  }
+
+  function parseDate(text) {
+    var t = text.trim();
+    var iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+    var us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(t);
+    var p = iso ? [Number(iso[1]), Number(iso[2]), Number(iso[3])] : us ? [Number(us[3]), Number(us[1]), Number(us[2])] : null;
+    if (!p) return undefined;
+    var d = new Date(Date.UTC(p[0], p[1] - 1, p[2]));
+    if (p[0] < 1 || d.getUTCFullYear() !== p[0] || d.getUTCMonth() !== p[1] - 1 || d.getUTCDate() !== p[2]) return undefined;
+    return { year: p[0], month: p[1], day: p[2] };
+  }
+
+  function entryProblem(rule, value) {
+    if (value.length > rule.maxLength) return 'Enter at most ' + rule.maxLength + ' characters.';
+    if (rule.pattern !== undefined && !new RegExp(rule.pattern).test(value)) return rule.patternMessage !== undefined ? rule.patternMessage : 'The value does not have the required format.';
+    return undefined;
+  }
+
+  function formatProblem(rule, value) {
+    switch (rule.type) {
+      case 'date': return parseDate(value) ? undefined : 'Enter a date as MM/DD/YYYY or YYYY-MM-DD.';
+      case 'email': return value.length <= 254 && EMAIL.test(value) ? undefined : 'Enter an e-mail address such as name@example.com.';
+      case 'zip':
+        if (rule.useDash4) return /^\d{5}(-\d{4})?$/.test(value) ? undefined : 'Enter a ZIP code as 12345 or 12345-6789.';
+        return /^\d{5}(\d{4})?$/.test(value) ? undefined : 'Enter a ZIP code as 12345 or 123456789.';
+      case 'ssn': return /^\d{3}-?\d{2}-?\d{4}$/.test(value) ? undefined : 'Enter a social security number as 123-45-6789.';
+      default: return undefined;
+    }
+  }
+
+  function numberProblem(rule, value) {
+    if (value.length > rule.maxLength) return 'Enter at most ' + rule.maxLength + ' characters.';
+    var n = parseNumber(value, rule.decimal, rule.group);
+    if (n === undefined) return rule.numberMessage;
+    if (rule.min !== undefined && n < rule.min) return 'Enter a number of at least ' + rule.min + '.';
+    if (rule.max !== undefined && n > rule.max) return 'Enter a number of at most ' + rule.max + '.';
+    if (rule.currency && value.indexOf(rule.decimal) >= 0 && value.split(rule.decimal)[1].trim().length > 2) return 'Enter an amount with at most two decimals.';
+    return rule.pattern !== undefined ? entryProblem(rule, value) : undefined;
+  }
+
+  /** The message that stops the signer from finishing with this value, or '' when there is none. */
+  function problem(rule, raw) {
+    if (!rule.takesValue) return '';
+    var value = String(raw).trim();
+    if (value === '' || (rule.type === 'checkbox' && value.toLowerCase() === 'false')) {
+      if (!rule.required) return '';
+      return rule.type === 'checkbox' ? 'Check this box to continue.' : rule.type === 'radioGroup' || rule.type === 'list' ? 'Make a choice to continue.' : 'This field is required.';
+    }
+    var why;
+    if (TEXTUAL[rule.type]) why = value.length > rule.maxLength ? 'Enter at most ' + rule.maxLength + ' characters.' : (formatProblem(rule, value) || entryProblem(rule, value));
+    else if (rule.type === 'number' || rule.type === 'numerical') why = numberProblem(rule, value);
+    else if (rule.type === 'checkbox') why = /^(true|false)$/i.test(value) ? undefined : 'A checkbox is either checked (true) or not (false).';
+    else if (rule.type === 'list') why = rule.choices.indexOf(value) >= 0 ? undefined : 'Choose one of the listed values.';
+    else if (rule.type === 'radioGroup') why = rule.choices.indexOf(value) >= 0 ? undefined : 'Choose one of ' + rule.choices.join(', ') + '.';
+    return why || '';
+  }
+
+  function conditionValue(rule, value) { return rule.type === 'checkbox' ? (value === 'true' ? 'on' : 'off') : value; }
+
+  /** Which tabs are shown, for rules and values in the same order. */
+  function shown(rules, values) {
+    var on = rules.map(function (r) { return r.cond === undefined; });
+    for (var changed = true; changed;) {
+      changed = false;
+      rules.forEach(function (r, i) {
+        if (on[i] || !r.cond) return;
+        var hit = rules.some(function (p, j) { return on[j] && p.label === r.cond.label && conditionValue(p, values[j] || '').toLowerCase() === r.cond.value.toLowerCase(); });
+        if (hit) { on[i] = true; changed = true; }
+      });
+    }
+    return on;
+  }
+
+  function evaluate(node, valueOf) {
+    switch (node.kind) {
+      case 'number': return node.value;
+      case 'ref': var v = valueOf(node.label); return v === undefined ? 0 : v;
+      case 'negate': return -evaluate(node.operand, valueOf);
+      default:
+        var a = evaluate(node.left, valueOf), b = evaluate(node.right, valueOf);
+        return node.op === '+' ? a + b : node.op === '-' ? a - b : node.op === '*' ? a * b : a / b;
+    }
+  }
+
+  function formatValue(value, round) {
+    if (value === undefined) return '';
+    var places = round === undefined ? 10 : round;
+    var factor = Math.pow(10, places);
+    var rounded = Math.round(value * factor) / factor;
+    var text = round === undefined ? String(Number(rounded.toFixed(places))) : rounded.toFixed(places);
+    return text === '-0' ? '0' : text.replace(/^-(0(\.0+)?)$/, '$1');
+  }
+
+  /** The values with every formula computed, readers after what they read. */
+  function formulas(rules, values) {
+    var out = values.slice();
+    var list = [];
+    rules.forEach(function (r, i) { if (r.type === 'formula' && r.order !== undefined) list.push(i); });
+    list.sort(function (a, b) { return rules[a].order - rules[b].order; });
+    function numberOf(label) {
+      for (var i = 0; i < rules.length; i++) {
+        var r = rules[i];
+        if (r.label !== label || (out[i] || '') === '') continue;
+        if (r.type === 'checkbox') return out[i] === 'true' ? 1 : 0;
+        return r.type === 'number' || r.type === 'numerical' ? parseNumber(out[i], r.decimal, r.group) : parseNumber(out[i], '.', ',');
+      }
+      return undefined;
+    }
+    list.forEach(function (i) {
+      var result = evaluate(rules[i].formula, numberOf);
+      out[i] = formatValue(isFinite(result) ? result : undefined, rules[i].round);
+    });
+    return out;
+  }
+
+  return { problem: problem, shown: shown, formulas: formulas, parseNumber: parseNumber, parseDate: parseDate };
+})();
+`;
