@@ -117,8 +117,8 @@ test('KONG_PLUGINS: a plugin left out is "not enabled", as in Kong', () => {
 const ERROR_CASES: [string, string, unknown][] = [
   ['unknown plugin (Kong 01-validate_spec)', 'plugins: [{ name: foo }]\n',
     { plugins: [{ name: "plugin 'foo' not enabled; add it to the 'plugins' configuration property" }] }],
-  ['a Kong plugin not implemented here is named as such', 'services: [{ host: h, plugins: [{ name: prometheus }] }]\n',
-    { services: [{ plugins: [{ name: "plugin 'prometheus' is bundled with Kong but not implemented by this gateway yet" }] }] }],
+  ['a Kong plugin not implemented here is named as such', 'services: [{ host: h, plugins: [{ name: syslog }] }]\n',
+    { services: [{ plugins: [{ name: "plugin 'syslog' is bundled with Kong but not implemented by this gateway yet" }] }] }],
   ['plugin without a name', 'plugins: [{ config: {} }]\n', { plugins: [{ name: 'required field missing' }] }],
   ['unknown config field', 'plugins: [{ name: key-auth, config: { key_names: [apikey], nope: 1 } }]\n',
     { plugins: [{ config: { nope: 'unknown field' } }] }],

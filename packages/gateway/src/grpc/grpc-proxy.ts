@@ -170,7 +170,7 @@ export class GrpcProxy {
     // Plugins' edits: consumer headers set, credentials removed.
     for (const [lower, edit] of plugins?.headerEdits ?? []) {
       if (edit === null) delete out[lower];
-      else out[lower] = edit[1];
+      else out[lower] = typeof edit[1] === 'string' ? edit[1] : [...edit[1]];
     }
 
     let settled = false;

@@ -7,6 +7,11 @@ import { JWT_HANDLER } from './jwt/handler.ts';
 import { HMAC_AUTH_HANDLER } from './hmac-auth/handler.ts';
 import { IP_RESTRICTION_HANDLER } from './ip-restriction/handler.ts';
 import { BOT_DETECTION_HANDLER } from './bot-detection/handler.ts';
+import { CORS_HANDLER } from './cors/handler.ts';
+import { CORRELATION_ID_HANDLER } from './correlation-id/handler.ts';
+import { REDIRECT_HANDLER } from './redirect/handler.ts';
+import { RESPONSE_TRANSFORMER_HANDLER } from './response-transformer/handler.ts';
+import { REQUEST_TRANSFORMER_HANDLER } from './request-transformer/handler.ts';
 import type { PluginHandler } from './plugin-handler.ts';
 
 /** Every implemented plugin's handler, by name. */
@@ -19,6 +24,11 @@ export const PLUGIN_HANDLERS: ReadonlyMap<string, PluginHandler> = new Map(
     ACL_HANDLER,
     IP_RESTRICTION_HANDLER,
     BOT_DETECTION_HANDLER,
+    CORS_HANDLER,
+    CORRELATION_ID_HANDLER,
+    REDIRECT_HANDLER,
+    RESPONSE_TRANSFORMER_HANDLER,
+    REQUEST_TRANSFORMER_HANDLER,
   ].map((h) => [h.name, h]),
 );
 

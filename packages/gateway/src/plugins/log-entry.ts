@@ -84,5 +84,6 @@ export function serializeLogEntry(ctx: PluginContext, e: LogEntry): Record<strin
     source: d.source === 'upstream' ? 'service' : 'kong',
     workspace: '00000000-0000-0000-0000-000000000000',
     workspace_name: 'default',
+    ...ctx.serializeValues,
   };
 }

@@ -1,6 +1,7 @@
 // One request as the access phase of plugins sees and changes it (Kong's PDK, reduced to what
 // the implemented plugins use): request headers and query arguments read from the raw
 // request, the authenticated consumer and credential, and the edits to the upstream request.
+import type { Socket } from 'node:net';
 import type { Consumer } from '../declarative/types.ts';
 import type { PluginHooks } from './plugin-handler.ts';
 
@@ -18,9 +19,12 @@ export type PluginExit = {
   readonly headers?: Readonly<Record<string, string>>;
   /**
    * kong.response.exit with a table: this exact JSON body instead of the error format
-   * (no request_id, whatever the client's Accept); `message` stays for gRPC answers.
+   * (no request_id, whatever the client's Accept); `message` stays for gRPC answers. `null`:
+   * no body at all (kong.response.exit(status) alone, as cors answers a preflight).
    */
-  readonly body?: Readonly<Record<string, unknown>>;
+  readonly body?: Readonly<Record<string, unknown>> | null;
+  /** kong.response.exit with a string: sent as is, without Content-Type (Kong's proxy default_type is ''). */
+  readonly text?: string;
 };
 
 /** A query argument as Kong's get_query() gives it: a value, `true` without `=`, or a list when repeated. */
@@ -38,6 +42,18 @@ function decodeArg(s: string): string {
 
 // ngx.encode_args (ngx.escape_uri): everything but unreserved characters percent-encoded.
 const encodeArg = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** Headers the proxy frames the upstream request with: no plugin may set them (plugin-context setHeader). */
+export const FRAMING_HEADERS: ReadonlySet<string> = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade', 'proxy-connection']);
+
+/** ngx.encode_args on a table: repeated names for lists, a bare name for `true`. */
+export function encodeArgs(args: Iterable<readonly [string, string | true | readonly (string | true)[]]>): string {
+  const out: string[] = [];
+  for (const [k, v] of args) {
+    for (const one of Array.isArray(v) ? (v as readonly (string | true)[]) : [v as string | true]) out.push(one === true ? encodeArg(k) : `${encodeArg(k)}=${encodeArg(one)}`);
+  }
+  return out.join('&');
+}
 
 /** The per-request state of the plugin phases. */
 export class PluginContext {
@@ -57,14 +73,33 @@ export class PluginContext {
   credential: AuthenticatedCredential | undefined;
   /** Groups an authentication plugin vouched for (Kong's ctx.authenticated_groups); none implemented yet. */
   authenticatedGroups: readonly string[] | undefined;
-  /** Upstream header edits by lower-case name: set to [name, value], or removed (null). */
-  headerEdits: Map<string, readonly [string, string] | null> | undefined;
+  /** Upstream header edits by lower-case name: set to [name, value or values], or removed (null). */
+  headerEdits: Map<string, readonly [string, string | readonly string[]] | null> | undefined;
+  /** kong.service.request.set_query: the whole upstream query string (without `?`), replacing the client's. */
+  queryOverride: string | undefined;
+  /** kong.service.request.set_path: the upstream path, replacing the route's. */
+  upstreamPath: string | undefined;
+  /** kong.service.request.set_method. */
+  upstreamMethod: string | undefined;
+  /** The Host header for the upstream (request-transformer's replace of `host`). */
+  upstreamHost: string | undefined;
+  /**
+   * A plugin needs the whole request body (kong.request.get_raw_body): the proxy reads it (up
+   * to a bound) before going upstream and sends what this returns (undefined: unchanged).
+   */
+  requestBodyTransform: ((body: Buffer) => Buffer | undefined) | undefined;
+  /** The route's regex captures (Kong's uri_captures): numbered and named; '0' the whole match. */
+  uriCaptures: Readonly<Record<string, string | undefined>> | undefined;
   /** Query arguments removed from the upstream request. */
   clearedArgs: Set<string> | undefined;
   /** The hooks the access phase chose per plugin, for header_filter, body_filter and log (Kong's ctx.plugins). */
   collected: PluginHooks[] | undefined;
   /** Kong's ngx.ctx for plugins: per-request values one phase leaves for a later one, by plugin name. */
   shared: Map<string, unknown> | undefined;
+  /** kong.log.set_serialize_value: fields added to the log serializer's entry. */
+  serializeValues: Record<string, unknown> | undefined;
+  /** The client connection (tracker ids, client address); set by the proxy. */
+  socket: Socket | undefined;
   /** The request id (X-Kong-Request-Id); set by the proxy. */
   requestId = '';
   /** Where a failing header_filter or log hook is reported (the worker's log). */
@@ -141,10 +176,16 @@ export class PluginContext {
     return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;
   }
 
-  /** kong.service.request.set_header; a value that would break the header line is refused (Kong errors too). */
-  setHeader(name: string, value: string): void {
-    if (/[\r\n\0]/.test(value)) throw new TypeError(`invalid value for header ${name}`);
-    (this.headerEdits ??= new Map()).set(name.toLowerCase(), [name, value]);
+  /**
+   * kong.service.request.set_header; a value that would break the header line is refused (Kong
+   * errors too), and so are the framing headers the proxy writes itself: a second Content-Length
+   * or Transfer-Encoding line would let the upstream frame the request differently (smuggling).
+   */
+  setHeader(name: string, value: string | readonly string[]): void {
+    const lower = name.toLowerCase();
+    if (FRAMING_HEADERS.has(lower)) throw new TypeError(`header ${name} is set by the gateway itself`);
+    for (const v of typeof value === 'string' ? [value] : value) if (/[\r\n\0]/.test(v)) throw new TypeError(`invalid value for header ${name}`);
+    (this.headerEdits ??= new Map()).set(lower, [name, value]);
   }
 
   /** kong.service.request.clear_header. */
@@ -165,6 +206,7 @@ export class PluginContext {
 
   /** The query string for the upstream, without `?`: as sent, or re-encoded (as Kong does) after a removal. */
   upstreamQuery(): string {
+    if (this.queryOverride !== undefined) return this.queryOverride;
     const cleared = this.clearedArgs;
     if (cleared === undefined) return this.#query;
     return this.#parsedArgs()
@@ -182,7 +224,11 @@ export class PluginContext {
       if (line === '') continue;
       if (!edits.has(line.slice(0, line.indexOf(':')).toLowerCase())) out += line + '\r\n';
     }
-    for (const edit of edits.values()) if (edit !== null) out += edit[0] + ': ' + edit[1] + '\r\n';
+    for (const edit of edits.values()) {
+      if (edit === null) continue;
+      if (typeof edit[1] === 'string') out += edit[0] + ': ' + edit[1] + '\r\n';
+      else for (const v of edit[1]) out += edit[0] + ': ' + v + '\r\n';
+    }
     return out;
   }
 }

@@ -8,6 +8,11 @@ import { JWT_SCHEMA } from './jwt/schema.ts';
 import { HMAC_AUTH_SCHEMA } from './hmac-auth/schema.ts';
 import { IP_RESTRICTION_SCHEMA } from './ip-restriction/schema.ts';
 import { BOT_DETECTION_SCHEMA } from './bot-detection/schema.ts';
+import { CORS_SCHEMA } from './cors/schema.ts';
+import { CORRELATION_ID_SCHEMA } from './correlation-id/schema.ts';
+import { REDIRECT_SCHEMA } from './redirect/schema.ts';
+import { RESPONSE_TRANSFORMER_SCHEMA } from './response-transformer/schema.ts';
+import { REQUEST_TRANSFORMER_SCHEMA } from './request-transformer/schema.ts';
 
 /** Every implemented plugin's schema, by name. */
 export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
@@ -19,6 +24,11 @@ export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
     ACL_SCHEMA,
     IP_RESTRICTION_SCHEMA,
     BOT_DETECTION_SCHEMA,
+    CORS_SCHEMA,
+    CORRELATION_ID_SCHEMA,
+    REDIRECT_SCHEMA,
+    RESPONSE_TRANSFORMER_SCHEMA,
+    REQUEST_TRANSFORMER_SCHEMA,
   ].map((s) => [s.name, s]),
 );
 

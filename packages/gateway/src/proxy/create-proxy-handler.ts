@@ -6,9 +6,12 @@ import type { RuntimeState } from '../runtime.ts';
 import type { RouteMatch, RouterRequest } from '../router/index.ts';
 import { RequestIdSource, VIA } from './kong-headers.ts';
 import { ProxyExchange, type ProxyContext } from './proxy-exchange.ts';
-import { scanRequestHeaders } from './scan-request-headers.ts';
-import { sendKongResponse, sendProxyError } from './send-proxy-error.ts';
+import { scanRequestHeaders, type ScannedRequestHeaders } from './scan-request-headers.ts';
+import { sendKongResponse, sendProxyError, TextBody } from './send-proxy-error.ts';
 import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, wantsLog } from '../plugins/index.ts';
+
+/** The most request body a plugin that edits it may have buffered (request-transformer). */
+const MAX_BUFFERED_BODY = 8 * 1024 * 1024;
 import type { ProxyRoute } from './proxy-route.ts';
 import { realClientAddress } from './real-ip.ts';
 
@@ -64,6 +67,7 @@ const newPluginContext = (req: IncomingMessage, method: string, query: string, r
   const p = new PluginContext(method, req.rawHeaders, query === '' ? '' : query.slice(1), req.url ?? '/', req.httpVersion === '1.0' ? '1.0' : '1.1');
   p.requestId = requestId;
   p.clientIp = clientIp;
+  p.socket = req.socket;
   return p;
 };
 
@@ -112,61 +116,115 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
       }
       return;
     }
-    let passthrough = scanned.passthrough;
-    let upstreamQuery = query;
     const plugins = match.value.plugins;
-    let consumerId: string | undefined;
-    let downstream: PluginContext | undefined;
-    if (plugins !== undefined) {
-      // The rewrite and access phases of the route's plugins: they may answer instead of the
-      // upstream, or edit the request the upstream gets (consumer headers, hidden credentials).
-      const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp);
-      const exit = runAccessPhase(plugins, pluginCtx);
-      if (exit !== undefined) {
-        sendKongResponse(res, exit.status, exit.body ?? exit.message, req.headers.accept, requestId, exit.headers, pluginCtx);
+    if (plugins === undefined) {
+      forward(ctx, req, res, match, scanned, scanned.passthrough, query, path, query, requestId, startedAt, routerRequest.method, xForwardedProto, listener.scheme, clientIp, undefined, undefined);
+      return;
+    }
+    // The rewrite and access phases of the route's plugins: they may answer instead of the
+    // upstream, or edit the request the upstream gets (consumer headers, hidden credentials).
+    const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp);
+    if (match.captures !== undefined) pluginCtx.uriCaptures = { ...match.captures, 0: match.matched };
+    const exit = runAccessPhase(plugins, pluginCtx);
+    if (exit !== undefined) {
+      sendKongResponse(res, exit.status, exit.text !== undefined ? new TextBody(exit.text) : exit.body === undefined ? exit.message : exit.body, req.headers.accept, requestId, exit.headers, pluginCtx);
+      reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, listener.scheme, clientIp);
+      return;
+    }
+    const method = pluginCtx.upstreamMethod ?? routerRequest.method;
+    const transform = pluginCtx.requestBodyTransform;
+    if (transform === undefined) {
+      forwardEdited(ctx, req, res, match, scanned, pluginCtx, path, query, requestId, startedAt, method, xForwardedProto, listener.scheme, clientIp, undefined);
+      return;
+    }
+    // A plugin edits the body (kong.request.get_raw_body): read it whole, bounded, then forward.
+    readBody(req, MAX_BUFFERED_BODY, (body) => {
+      if (body === undefined) {
+        sendKongResponse(res, 413, 'Request size limit exceeded', req.headers.accept, requestId, undefined, pluginCtx);
         reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, listener.scheme, clientIp);
         return;
       }
-      // The response phases need the context only when some plugin has one.
-      if (pluginCtx.collected !== undefined) downstream = pluginCtx;
-      passthrough = pluginCtx.upstreamHeaderLines(passthrough);
-      consumerId = pluginCtx.consumer?.id;
-      const edited = pluginCtx.upstreamQuery();
-      upstreamQuery = edited === '' ? '' : '?' + edited;
-    }
-    let hostName = scanned.host ?? '';
-    const colon = hostName.lastIndexOf(':');
-    if (colon !== -1 && !hostName.endsWith(']')) hostName = hostName.slice(0, colon);
-    // Kong's nginx template proxy_set_header list and handler.lua X-Forwarded-* rules (no trusted_ips).
-    let tail =
-      passthrough +
-      'X-Forwarded-For: ' + (scanned.forwardedFor === undefined ? clientIp : scanned.forwardedFor + ', ' + clientIp) + '\r\n' +
-      xForwardedProto +
-      'X-Forwarded-Host: ' + hostName.toLowerCase() + '\r\n' +
-      'X-Forwarded-Path: ' + path + '\r\n';
-    // The match comes from the decoded path: escaped, so a decoded CR LF cannot end the line.
-    if (match.route.strip_path && match.matched.length > 1) tail += 'X-Forwarded-Prefix: ' + escapeUri(match.matched) + '\r\n';
-    tail +=
-      'X-Real-IP: ' + clientIp + '\r\n' +
-      'X-Kong-Request-Id: ' + requestId + '\r\n' +
-      'Via: ' + (scanned.via === undefined ? VIA : scanned.via + ', ' + VIA) + '\r\n';
-    if (scanned.chunked) tail += 'Transfer-Encoding: chunked\r\n';
-    else if (scanned.contentLength >= 0) tail += 'Content-Length: ' + scanned.contentLength + '\r\n';
-    tail += '\r\n';
-    new ProxyExchange(ctx, req, res, {
-      target: match.value,
-      headers: scanned,
-      requestLine: routerRequest.method + ' ' + match.upstreamPath + upstreamQuery + ' HTTP/1.1\r\n',
-      tail,
-      requestId,
-      startedAt,
-      path,
-      query: query === '' ? '' : query.slice(1),
-      captures: match.captures,
-      consumerId,
-      clientIp,
-      plugins: downstream,
-      scheme: listener.scheme,
-    }).start();
+      let edited = body;
+      try {
+        edited = transform(body) ?? body;
+      } catch {
+        sendProxyError(res, 'UNEXPECTED', req.headers.accept, requestId, undefined, pluginCtx);
+        reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, listener.scheme, clientIp);
+        return;
+      }
+      forwardEdited(ctx, req, res, match, scanned, pluginCtx, path, query, requestId, startedAt, method, xForwardedProto, listener.scheme, clientIp, edited);
+    });
   };
+}
+
+/** Reads a request body whole; undefined when it grows past `max` bytes (the rest is drained). */
+function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undefined) => void): void {
+  const parts: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= max) parts.push(chunk);
+  });
+  req.once('end', () => done(size <= max ? Buffer.concat(parts) : undefined));
+}
+
+/** Forwards a request the route's plugins let through, with their edits. */
+function forwardEdited(
+  ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, match: RouteMatch<ProxyRoute>, scanned: ScannedRequestHeaders, p: PluginContext,
+  path: string, query: string, requestId: string, startedAt: number, method: string, xForwardedProto: string, scheme: 'http' | 'https', clientIp: string,
+  body: Buffer | undefined,
+): void {
+  const edited = p.upstreamQuery();
+  forward(
+    ctx, req, res, match, scanned, p.upstreamHeaderLines(scanned.passthrough), edited === '' ? '' : '?' + edited, path, query, requestId, startedAt, method,
+    // The response phases need the context only when some plugin has one.
+    xForwardedProto, scheme, clientIp, p.collected !== undefined ? p : undefined, p, body,
+  );
+}
+
+/** Builds the upstream request head (Kong's proxy_set_header list) and starts the exchange. */
+function forward(
+  ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, match: RouteMatch<ProxyRoute>, scanned: ScannedRequestHeaders, passthrough: string,
+  upstreamQuery: string, path: string, query: string, requestId: string, startedAt: number, method: string, xForwardedProto: string, scheme: 'http' | 'https',
+  clientIp: string, downstream: PluginContext | undefined, plugins: PluginContext | undefined, body?: Buffer,
+): void {
+  let hostName = scanned.host ?? '';
+  const colon = hostName.lastIndexOf(':');
+  if (colon !== -1 && !hostName.endsWith(']')) hostName = hostName.slice(0, colon);
+  // Kong's nginx template proxy_set_header list and handler.lua X-Forwarded-* rules (no trusted_ips).
+  let tail =
+    passthrough +
+    'X-Forwarded-For: ' + (scanned.forwardedFor === undefined ? clientIp : scanned.forwardedFor + ', ' + clientIp) + '\r\n' +
+    xForwardedProto +
+    'X-Forwarded-Host: ' + hostName.toLowerCase() + '\r\n' +
+    'X-Forwarded-Path: ' + path + '\r\n';
+  // The match comes from the decoded path: escaped, so a decoded CR LF cannot end the line.
+  if (match.route.strip_path && match.matched.length > 1) tail += 'X-Forwarded-Prefix: ' + escapeUri(match.matched) + '\r\n';
+  tail +=
+    'X-Real-IP: ' + clientIp + '\r\n' +
+    'X-Kong-Request-Id: ' + requestId + '\r\n' +
+    'Via: ' + (scanned.via === undefined ? VIA : scanned.via + ', ' + VIA) + '\r\n';
+  if (body !== undefined) tail += 'Content-Length: ' + body.length + '\r\n';
+  else if (scanned.chunked) tail += 'Transfer-Encoding: chunked\r\n';
+  else if (scanned.contentLength >= 0) tail += 'Content-Length: ' + scanned.contentLength + '\r\n';
+  tail += '\r\n';
+  // A plugin's new path (kong.service.request.set_path) is sent escaped: a CR LF cannot end the line.
+  const upstreamPath = plugins?.upstreamPath === undefined ? match.upstreamPath : escapeUri(plugins.upstreamPath).replace(/\?/g, '%3F').replace(/#/g, '%23');
+  new ProxyExchange(ctx, req, res, {
+    target: match.value,
+    headers: scanned,
+    requestLine: method + ' ' + upstreamPath + upstreamQuery + ' HTTP/1.1\r\n',
+    tail,
+    requestId,
+    startedAt,
+    path,
+    query: query === '' ? '' : query.slice(1),
+    captures: match.captures,
+    consumerId: plugins?.consumer?.id,
+    clientIp,
+    plugins: downstream,
+    scheme,
+    body,
+    hostOverride: plugins?.upstreamHost,
+  }).start();
 }

@@ -60,6 +60,10 @@ export type ExchangeRequest = {
   readonly consumerId?: string | undefined;
   /** The client address as the real_ip settings decide (nginx $remote_addr). */
   readonly clientIp: string;
+  /** A request body a plugin rewrote (sent instead of the client's, which was read already). */
+  readonly body?: Buffer | undefined;
+  /** The Host header a plugin chose (request-transformer's replace of host). */
+  readonly hostOverride?: string | undefined;
   /** Set when the route's plugins have header_filter, body_filter or log hooks. */
   readonly plugins?: PluginContext | undefined;
   readonly scheme?: 'http' | 'https';
@@ -111,7 +115,7 @@ export class ProxyExchange implements ExchangeSink {
     this.#req = req;
     this.#res = res;
     this.#x = x;
-    this.#hasBody = x.headers.chunked || x.headers.contentLength > 0;
+    this.#hasBody = x.body === undefined && (x.headers.chunked || x.headers.contentLength > 0);
     // The hash input is made only for consistent-hashing upstreams, on the first pick.
     this.#attempts = new PeerAttempts(x.target, ctx.hooks, x.target.balancer?.hashSettings === undefined ? undefined : () => this.#hashRequest());
     watchClientSocket(req.socket, this);
@@ -132,7 +136,8 @@ export class ProxyExchange implements ExchangeSink {
         return;
       }
       this.#peer = peer;
-      if (t.route.preserve_host && this.#x.headers.host !== undefined) this.#hostHeader = this.#x.headers.host;
+      if (this.#x.hostOverride !== undefined) this.#hostHeader = this.#x.hostOverride;
+      else if (t.route.preserve_host && this.#x.headers.host !== undefined) this.#hostHeader = this.#x.headers.host;
       else this.#hostHeader = t.upstream !== undefined ? addressHostHeader(t.upstream, peer, t.service.protocol) : t.endpointHostHeader;
     }
     this.#upstreamStartedAt = performance.now();
@@ -152,6 +157,10 @@ export class ProxyExchange implements ExchangeSink {
       conn.setTimeout(service.read_timeout);
       // latin1: node decoded the client's bytes as latin1, so this writes them back unchanged.
       conn.socket.write(head, 'latin1');
+      if (this.#x.body !== undefined) {
+        this.#bytesIn = this.#x.body.length;
+        conn.socket.write(this.#x.body);
+      }
       return;
     }
     // The body is streamed, never buffered: once it starts flowing the request cannot be retried.

@@ -19,6 +19,11 @@ export function sendProxyError(
   sendKongResponse(res, error.status, error.message, accept, requestId, extraHeaders, plugins);
 }
 
+/** A plain text answer (kong.response.exit with a string body): a class, so no JSON table is taken for one. */
+export class TextBody {
+  constructor(readonly text: string) {}
+}
+
 /**
  * kong.response.error(status, message, headers) for any status and message: how plugins answer
  * in the upstream's place (their messages are Kong's, written in each plugin's handler).
@@ -26,7 +31,7 @@ export function sendProxyError(
 export function sendKongResponse(
   res: ServerResponse,
   status: number,
-  message: string | Readonly<Record<string, unknown>>,
+  message: string | Readonly<Record<string, unknown>> | null | TextBody,
   accept: string | undefined,
   requestId: string,
   extraHeaders?: Readonly<Record<string, string>>,
@@ -36,16 +41,21 @@ export function sendKongResponse(
     res.destroy();
     return;
   }
-  // A table body (kong.response.exit) is sent as JSON as is; a message in Kong's error format.
-  const { contentType, body } = typeof message === 'string'
-    ? renderKongError(message, accept, requestId)
-    : { contentType: 'application/json; charset=utf-8', body: JSON.stringify(message) };
+  // A table body (kong.response.exit) is sent as JSON as is; a message in Kong's error format;
+  // null: no body and no Content-Type (kong.response.exit(status)); {text}: that text, no Content-Type.
+  const { contentType, body } = message === null
+    ? { contentType: undefined, body: '' }
+    : message instanceof TextBody
+      ? { contentType: undefined, body: message.text }
+      : typeof message === 'string'
+      ? renderKongError(message, accept, requestId)
+      : { contentType: 'application/json; charset=utf-8', body: JSON.stringify(message) };
   if (plugins?.collected !== undefined) {
     sendThroughPlugins(res, plugins, status, contentType, body, requestId, extraHeaders);
     return;
   }
   res.writeHead(status, {
-    'Content-Type': contentType,
+    ...(contentType === undefined ? {} : { 'Content-Type': contentType }),
     'Content-Length': Buffer.byteLength(body),
     Server: SERVER,
     'X-Kong-Request-Id': requestId,
@@ -57,10 +67,10 @@ export function sendKongResponse(
 // The gateway's own answer goes through the collected plugins' header_filter and body_filter as
 // an upstream response would (Kong runs them on kong.response.exit answers too).
 function sendThroughPlugins(
-  res: ServerResponse, plugins: PluginContext, status: number, contentType: string, text: string, requestId: string,
+  res: ServerResponse, plugins: PluginContext, status: number, contentType: string | undefined, text: string, requestId: string,
   extraHeaders: Readonly<Record<string, string>> | undefined,
 ): void {
-  const headers = ['Content-Type', contentType, 'Server', SERVER, 'X-Kong-Request-Id', requestId];
+  const headers = contentType === undefined ? ['Server', SERVER, 'X-Kong-Request-Id', requestId] : ['Content-Type', contentType, 'Server', SERVER, 'X-Kong-Request-Id', requestId];
   for (const [k, v] of Object.entries(extraHeaders ?? {})) headers.push(k, v);
   const head = new ResponseHead(status, headers, 'kong');
   runHeaderFilter(plugins, head);

@@ -54,7 +54,7 @@ export type PluginCase = {
   /** The exact JSON body (plugins answering with kong.response.exit: no request_id). */
   readonly body?: unknown;
   /** Response headers the client must get. */
-  readonly responseHeaders?: Record<string, string>;
+  readonly responseHeaders?: Record<string, string | undefined>;
   /** Headers the upstream must (value) or must not (undefined) get. */
   readonly upstreamHeaders?: Record<string, string | undefined>;
   /** The request target the upstream must get. */
