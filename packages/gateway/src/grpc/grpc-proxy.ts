@@ -10,7 +10,7 @@ import type { RuntimeState } from '../runtime.ts';
 import { grpcStatusOfHttpStatus, httpStatusOfGrpcStatus } from './grpc-status.ts';
 import { Http2SessionPool, SessionError } from './http2-session-pool.ts';
 import { realClientAddress, type RealIpSettings } from '../proxy/real-ip.ts';
-import { PluginContext, runAccessPhase, type PluginExit } from '../plugins/index.ts';
+import { PluginContext, runAccessPhase, type AccessOutcome, type PluginExit } from '../plugins/index.ts';
 
 // HTTP/2 headers as node's rawHeaders list (no pseudo-headers): what plugins read.
 function rawHeadersOf(headers: IncomingHttpHeaders): string[] {
@@ -102,34 +102,43 @@ export class GrpcProxy {
     if (match === undefined) return answerError(stream, 'NO_ROUTE');
     if (match.httpsRedirectStatus !== undefined) return answerError(stream, 'HTTPS_REQUIRED');
     const clientQuery = q === -1 ? '' : rawPath.slice(q + 1);
-    let query = q === -1 ? '' : rawPath.slice(q);
-    let plugins: PluginContext | undefined;
-    if (match.value.plugins !== undefined) {
-      // The route's plugins run as for an HTTP request; an exit becomes a trailers-only answer.
-      const raw = rawHeadersOf(headers);
-      plugins = new PluginContext(headers[':method'] ?? 'POST', raw, query.slice(1), rawPath, '2.0');
-      plugins.clientIp = this.#deps.realIp === undefined ? info.remoteAddress : realClientAddress(info.remoteAddress, raw, this.#deps.realIp);
-      let exit: PluginExit | undefined;
-      try {
-        exit = runAccessPhase(match.value.plugins, plugins);
-      } catch {
-        return answerError(stream, 'UNEXPECTED');
-      }
+    // The route's plugins run as for an HTTP request; an exit becomes a trailers-only answer.
+    const raw = match.value.plugins === undefined ? undefined : rawHeadersOf(headers);
+    const plugins = raw === undefined ? undefined : new PluginContext(headers[':method'] ?? 'POST', raw, clientQuery, rawPath, '2.0');
+    // Once the access phase is over: its answer, or the call forwarded with its edits.
+    const proceed = (exit: PluginExit | undefined): void => {
       if (exit !== undefined) return answerStatus(stream, exit.status, exit.message);
-      const edited = plugins.upstreamQuery();
-      query = edited === '' ? '' : '?' + edited;
+      if (stream.destroyed) return;
+      let query = q === -1 ? '' : rawPath.slice(q);
+      if (plugins !== undefined) {
+        const edited = plugins.upstreamQuery();
+        query = edited === '' ? '' : '?' + edited;
+      }
+      // What a consistent-hashing upstream hashes: the call as the client sent it.
+      const hashRequest = (): HashRequest => ({
+        clientIp: info.remoteAddress,
+        headers,
+        path: q === -1 ? rawPath : rawPath.slice(0, q),
+        query: clientQuery,
+        captures: match.captures,
+        consumerId: plugins?.consumer?.id,
+      });
+      // The path the call was routed on (normalised, as Kong forwards it), with its query if any.
+      void this.#forward(stream, headers, info, match.value, match.upstreamPath + query, new PeerAttempts(match.value, this.#deps.hooks, hashRequest), plugins);
+    };
+    if (match.value.plugins === undefined || plugins === undefined || raw === undefined) return proceed(undefined);
+    plugins.clientIp = this.#deps.realIp === undefined ? info.remoteAddress : realClientAddress(info.remoteAddress, raw, this.#deps.realIp);
+    let outcome: AccessOutcome;
+    try {
+      outcome = runAccessPhase(match.value.plugins, plugins);
+    } catch {
+      return answerError(stream, 'UNEXPECTED');
     }
-    // What a consistent-hashing upstream hashes: the call as the client sent it.
-    const hashRequest = (): HashRequest => ({
-      clientIp: info.remoteAddress,
-      headers,
-      path: q === -1 ? rawPath : rawPath.slice(0, q),
-      query: clientQuery,
-      captures: match.captures,
-      consumerId: plugins?.consumer?.id,
-    });
-    // The path the call was routed on (normalised, as Kong forwards it), with its query if any.
-    void this.#forward(stream, headers, info, match.value, match.upstreamPath + query, new PeerAttempts(match.value, this.#deps.hooks, hashRequest), plugins);
+    if (outcome instanceof Promise) {
+      void outcome.then(proceed);
+      return;
+    }
+    proceed(outcome);
   }
 
   async #forward(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, info: GrpcCallInfo, target: ProxyRoute, path: string, attempts: PeerAttempts, plugins?: PluginContext): Promise<void> {

@@ -23,6 +23,10 @@ const recorder = (name: string, priority: number): PluginHandler => ({
   build: (config) => ({
     access(ctx) {
       seen.push(`${name}:${String(config.tag)}`);
+      // An asynchronous hook (as rate-limiting's shared counters): answers once its promise settles.
+      if (config.wait === 'pass') return Promise.resolve(undefined);
+      if (config.wait === 'exit') return Promise.resolve({ status: 429, message: 'later' });
+      if (config.wait === 'fail') return Promise.reject(new Error('store down'));
       if (config.login === true) ctx.authenticate(consumer, { identifier: 'x', consumerId: C });
       return config.exit === true ? { status: 403, message: 'no' } : undefined;
     },
@@ -41,7 +45,8 @@ function plugin(name: string, scope: { route?: string; service?: string; consume
 function run(plugins: Plugin[], route = R, service = S): string[] {
   seen.length = 0;
   const compiled = new PluginCombos(plugins, HANDLERS, consumers).forRoute(route, service);
-  if (compiled !== undefined) runAccessPhase(compiled, new PluginContext('GET', [], ''));
+  const outcome = compiled === undefined ? undefined : runAccessPhase(compiled, new PluginContext('GET', [], ''));
+  assert.ok(!(outcome instanceof Promise), 'synchronous hooks answer at once');
   return [...seen];
 }
 
@@ -105,4 +110,19 @@ test('the first exit ends the access phase', () => {
 
 test('a route without plugins compiles to nothing', () => {
   assert.equal(new PluginCombos([], HANDLERS, consumers).forRoute(R, S), undefined);
+});
+
+test('an asynchronous hook: the chain resumes after it in order; its exit or rejection ends it', async () => {
+  const chain = (wait: string) => new PluginCombos([
+    plugin('early', {}, { tag: 'a' }), plugin('auth', {}, { tag: 'waits', wait }), plugin('limit', {}, { tag: 'after' }),
+  ], HANDLERS, consumers).forRoute(R, S)!;
+  seen.length = 0;
+  const passed = runAccessPhase(chain('pass'), new PluginContext('GET', [], ''));
+  assert.ok(passed instanceof Promise);
+  assert.equal(await passed, undefined);
+  assert.deepEqual(seen, ['early:a', 'auth:waits', 'limit:after']);
+  seen.length = 0;
+  assert.deepEqual(await runAccessPhase(chain('exit'), new PluginContext('GET', [], '')), { status: 429, message: 'later' });
+  assert.deepEqual(seen, ['early:a', 'auth:waits']);
+  assert.deepEqual(await runAccessPhase(chain('fail'), new PluginContext('GET', [], '')), { status: 500, message: 'An unexpected error occurred' });
 });

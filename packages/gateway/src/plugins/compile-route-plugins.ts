@@ -113,7 +113,7 @@ function compiled(chain: RoutePlugin[], combos: ReadonlyMap<string, ReadonlyMap<
 // Kong's answer when a plugin throws (kong/init.lua execute_collecting_plugins_iterator).
 const UNEXPECTED: PluginExit = { status: 500, message: 'An unexpected error occurred' };
 
-function guarded(hook: (ctx: PluginContext) => PluginExit | undefined, ctx: PluginContext): PluginExit | undefined {
+function guarded<R extends PluginExit | undefined | Promise<PluginExit | undefined>>(hook: (ctx: PluginContext) => R, ctx: PluginContext): R | PluginExit {
   try {
     return hook(ctx);
   } catch {
@@ -121,24 +121,43 @@ function guarded(hook: (ctx: PluginContext) => PluginExit | undefined, ctx: Plug
   }
 }
 
+/** The access phase's outcome: at once when every hook that ran was synchronous. */
+export type AccessOutcome = PluginExit | undefined | Promise<PluginExit | undefined>;
+
 /**
  * Runs the rewrite and access phases: each plugin with the configuration for the consumer known
  * so far; the first exit wins. As Kong's collecting iterator, the plugins after an exit are
  * still collected (their access skipped) so that their header_filter and log phases run on the
  * answer; a throwing plugin becomes Kong's 500.
  */
-export function runAccessPhase(plugins: RoutePlugins, ctx: PluginContext): PluginExit | undefined {
+export function runAccessPhase(plugins: RoutePlugins, ctx: PluginContext): AccessOutcome {
   let exit: PluginExit | undefined;
   for (const hooks of plugins.rewrite) {
     exit = guarded(hooks.rewrite!, ctx);
     if (exit !== undefined) break;
   }
-  const collected: PluginHooks[] | undefined = plugins.downstream ? (ctx.collected = []) : undefined;
-  for (const plugin of plugins.chain) {
+  return runChainFrom(plugins, ctx, 0, exit, plugins.downstream ? (ctx.collected = []) : undefined);
+}
+
+// The chain from plugin `start` on; a hook answering with a promise resumes it once settled
+// (a rejection is Kong's 500, as a throw).
+function runChainFrom(plugins: RoutePlugins, ctx: PluginContext, start: number, exitSoFar: PluginExit | undefined, collected: PluginHooks[] | undefined): AccessOutcome {
+  let exit = exitSoFar;
+  const chain = plugins.chain;
+  for (let i = start; i < chain.length; i++) {
+    const plugin = chain[i]!;
     const consumer = ctx.consumer;
     const hooks = consumer !== undefined && plugin.byConsumer !== undefined ? (plugin.byConsumer.get(consumer.id) ?? plugin.base) : plugin.base;
     if (hooks === undefined) continue;
-    if (exit === undefined && hooks.access !== undefined) exit = guarded(hooks.access, ctx);
+    if (exit === undefined && hooks.access !== undefined) {
+      const result = guarded(hooks.access, ctx);
+      if (result instanceof Promise) {
+        if (collected !== undefined) collected.push(hooks);
+        const next = (e: PluginExit | undefined): AccessOutcome => (e !== undefined && collected === undefined ? e : runChainFrom(plugins, ctx, i + 1, e, collected));
+        return result.then(next, () => next(UNEXPECTED));
+      }
+      exit = result;
+    }
     if (collected !== undefined) collected.push(hooks);
     else if (exit !== undefined) return exit;
   }

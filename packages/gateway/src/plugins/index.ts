@@ -35,7 +35,7 @@ export const PLUGIN_HANDLERS: ReadonlyMap<string, PluginHandler> = new Map(
 /** Schemas, the enabled-plugins setting and Kong's bundled list. */
 export { PLUGIN_SCHEMAS, BUNDLED_PLUGINS, KONG_BUNDLED_PLUGINS, parsePluginsSetting } from './plugin-schemas.ts';
 /** The per-route compiled plugins, the access phase runner and the response phases. */
-export { PluginCombos, runAccessPhase, collectGlobal, type RoutePlugins, type RoutePlugin } from './compile-route-plugins.ts';
+export { PluginCombos, runAccessPhase, collectGlobal, type AccessOutcome, type RoutePlugins, type RoutePlugin } from './compile-route-plugins.ts';
 export { runHeaderFilter, openBodyFilter, runLogPhase, wantsLog } from './response-phases.ts';
 export { ResponseHead, chainTransforms, type BodyTransform } from './response-head.ts';
 export { serializeLogEntry, requestHeadLength, type LogEntry } from './log-entry.ts';

@@ -8,10 +8,17 @@ import type { BodyTransform, ResponseHead } from './response-head.ts';
 import type { LogEntry } from './log-entry.ts';
 
 /**
- * The access phase: may authenticate, edit the upstream request, or answer in the upstream's
- * place (the returned exit ends the chain, as kong.response.error does).
+ * The rewrite phase: as access, always synchronous.
  */
-export type AccessHook = (ctx: PluginContext) => PluginExit | undefined;
+export type RewriteHook = (ctx: PluginContext) => PluginExit | undefined;
+
+/**
+ * The access phase: may authenticate, edit the upstream request, or answer in the upstream's
+ * place (the returned exit ends the chain, as kong.response.error does). A hook that must ask
+ * another process (rate-limiting's shared counters) returns a promise; the others stay
+ * synchronous, and a chain of synchronous hooks never waits.
+ */
+export type AccessHook = (ctx: PluginContext) => PluginExit | undefined | Promise<PluginExit | undefined>;
 
 /**
  * Kong's header_filter: the response head before it is sent (the upstream's, or the gateway's
@@ -31,7 +38,7 @@ export type LogHook = (ctx: PluginContext, entry: LogEntry) => void;
 /** One plugin instance's hooks, Kong's phases in the order they run. */
 export type PluginHooks = {
   /** Kong runs rewrite before routing: only globally configured instances get it. */
-  readonly rewrite?: AccessHook;
+  readonly rewrite?: RewriteHook;
   readonly access?: AccessHook;
   readonly headerFilter?: HeaderFilterHook;
   readonly bodyFilter?: BodyFilterHook;

@@ -8,7 +8,7 @@ import { RequestIdSource, VIA } from './kong-headers.ts';
 import { ProxyExchange, type ProxyContext } from './proxy-exchange.ts';
 import { scanRequestHeaders, type ScannedRequestHeaders } from './scan-request-headers.ts';
 import { sendKongResponse, sendProxyError, TextBody } from './send-proxy-error.ts';
-import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, wantsLog } from '../plugins/index.ts';
+import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, wantsLog, type PluginExit } from '../plugins/index.ts';
 
 /** The most request body a plugin that edits it may have buffered (request-transformer). */
 const MAX_BUFFERED_BODY = 8 * 1024 * 1024;
@@ -125,36 +125,63 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     // upstream, or edit the request the upstream gets (consumer headers, hidden credentials).
     const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp);
     if (match.captures !== undefined) pluginCtx.uriCaptures = { ...match.captures, 0: match.matched };
-    const exit = runAccessPhase(plugins, pluginCtx);
-    if (exit !== undefined) {
-      sendKongResponse(res, exit.status, exit.text !== undefined ? new TextBody(exit.text) : exit.body === undefined ? exit.message : exit.body, req.headers.accept, requestId, exit.headers, pluginCtx);
-      reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, listener.scheme, clientIp);
+    const outcome = runAccessPhase(plugins, pluginCtx);
+    const r: Routed = { match, scanned, path, query, requestId, startedAt, method: routerRequest.method, xForwardedProto, scheme: listener.scheme, clientIp };
+    if (outcome instanceof Promise) {
+      // A hook waits on another process (shared counters): the request body stays unread meanwhile.
+      void outcome.then((exit) => afterAccess(ctx, req, res, r, pluginCtx, exit));
       return;
     }
-    const method = pluginCtx.upstreamMethod ?? routerRequest.method;
-    const transform = pluginCtx.requestBodyTransform;
-    if (transform === undefined) {
-      forwardEdited(ctx, req, res, match, scanned, pluginCtx, path, query, requestId, startedAt, method, xForwardedProto, listener.scheme, clientIp, undefined);
-      return;
-    }
-    // A plugin edits the body (kong.request.get_raw_body): read it whole, bounded, then forward.
-    readBody(req, MAX_BUFFERED_BODY, (body) => {
-      if (body === undefined) {
-        sendKongResponse(res, 413, 'Request size limit exceeded', req.headers.accept, requestId, undefined, pluginCtx);
-        reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, listener.scheme, clientIp);
-        return;
-      }
-      let edited = body;
-      try {
-        edited = transform(body) ?? body;
-      } catch {
-        sendProxyError(res, 'UNEXPECTED', req.headers.accept, requestId, undefined, pluginCtx);
-        reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, listener.scheme, clientIp);
-        return;
-      }
-      forwardEdited(ctx, req, res, match, scanned, pluginCtx, path, query, requestId, startedAt, method, xForwardedProto, listener.scheme, clientIp, edited);
-    });
+    afterAccess(ctx, req, res, r, pluginCtx, outcome);
   };
+}
+
+/** What the handler resolved for a routed request, kept while an access hook waits. */
+type Routed = {
+  readonly match: RouteMatch<ProxyRoute>;
+  readonly scanned: ScannedRequestHeaders;
+  readonly path: string;
+  readonly query: string;
+  readonly requestId: string;
+  readonly startedAt: number;
+  readonly method: string;
+  readonly xForwardedProto: string;
+  readonly scheme: 'http' | 'https';
+  readonly clientIp: string;
+};
+
+// After the access phase: the plugins' answer, or the request forwarded with their edits.
+function afterAccess(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, r: Routed, pluginCtx: PluginContext, exit: PluginExit | undefined): void {
+  const { match, scanned, path, query, requestId, startedAt, xForwardedProto, clientIp } = r;
+  if (exit === undefined && req.destroyed) return; // the client left while a hook waited
+  if (exit !== undefined) {
+    sendKongResponse(res, exit.status, exit.text !== undefined ? new TextBody(exit.text) : exit.body === undefined ? exit.message : exit.body, req.headers.accept, requestId, exit.headers, pluginCtx);
+    reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);
+    return;
+  }
+  const method = pluginCtx.upstreamMethod ?? r.method;
+  const transform = pluginCtx.requestBodyTransform;
+  if (transform === undefined) {
+    forwardEdited(ctx, req, res, match, scanned, pluginCtx, path, query, requestId, startedAt, method, xForwardedProto, r.scheme, clientIp, undefined);
+    return;
+  }
+  // A plugin edits the body (kong.request.get_raw_body): read it whole, bounded, then forward.
+  readBody(req, MAX_BUFFERED_BODY, (body) => {
+    if (body === undefined) {
+      sendKongResponse(res, 413, 'Request size limit exceeded', req.headers.accept, requestId, undefined, pluginCtx);
+      reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);
+      return;
+    }
+    let edited = body;
+    try {
+      edited = transform(body) ?? body;
+    } catch {
+      sendProxyError(res, 'UNEXPECTED', req.headers.accept, requestId, undefined, pluginCtx);
+      reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);
+      return;
+    }
+    forwardEdited(ctx, req, res, match, scanned, pluginCtx, path, query, requestId, startedAt, method, xForwardedProto, r.scheme, clientIp, edited);
+  });
 }
 
 /** Reads a request body whole; undefined when it grows past `max` bytes (the rest is drained). */
