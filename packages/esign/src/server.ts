@@ -1,21 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import { PdfThreads } from '@signet/pdf';
 import Fastify, { type FastifyInstance, type FastifyServerFactory, type FastifyServerOptions } from 'fastify';
+import { buildCompletionWorker } from './completion/build-completion-worker.ts';
+import { storedCompletionResults } from './completion/stored-completion-results.ts';
 import { authHostOf, type EsignConfig } from './config.ts';
 import { registerAuthRoutes } from './console/auth-routes.ts';
 import { registerConsoleRoutes } from './console/console-routes.ts';
 import { registerConnectConsoleRoutes } from './console/connect-console-routes.ts';
-import { installConnect, type ConnectModuleOptions } from './connect/install-connect.ts';
+import { buildConnect, type ConnectModuleOptions } from './connect/build-connect.ts';
+import { installConnect } from './connect/install-connect.ts';
 import type { EsignContext } from './context.ts';
+import type { NotificationStepDeps } from './domain/notification/notification-step.ts';
+import { buildMailDelivery } from './mail/build-mail-delivery.ts';
+import type { OutboxWorkerOptions } from './mail/outbox-worker.ts';
 import { registerOAuthRoutes } from './oauth/index.ts';
 import { registerRestApi } from './restapi/index.ts';
 import { installApiGuard } from './restapi/api-guard.ts';
 import { DOCUSIGN_RATE_LIMITS } from './restapi/api-rate-limit.ts';
-import { installEnvelopes, type EnvelopeModuleOptions } from './restapi/envelopes/install-envelopes.ts';
+import { buildEnvelopeDeps } from './restapi/envelopes/build-envelope-deps.ts';
+import { installEnvelopes } from './restapi/envelopes/install-envelopes.ts';
 import { installReminders } from './reminders/install-reminders.ts';
+import { buildNotificationMails } from './reminders/notification-mails.ts';
+import { ReminderScheduler } from './reminders/reminder-scheduler.ts';
 import type { EnvelopeConverter } from './restapi/envelopes/pdf-adapters.ts';
 import { EsignError } from './errors.ts';
-import { completionProblemSource, installSigning, signedDocumentSource, type SigningModuleOptions } from './signing/install-signing.ts';
+import { installSigning, type SigningSettings } from './signing/install-signing.ts';
 import { buildConnectMessage } from './connect/build-connect-message.ts';
 import { buildRepositories } from './store/repositories.ts';
 import { registerTemplateConsoleRoutes } from './console/template-console-routes.ts';
@@ -43,13 +55,13 @@ export type EsignDeps = {
    */
   converter?: EnvelopeConverter;
   /** Outbox worker tuning (tests poll faster). */
-  mailWorker?: EnvelopeModuleOptions['worker'];
+  mailWorker?: Partial<Pick<OutboxWorkerOptions, 'pollIntervalMs' | 'retry' | 'leaseMs' | 'batchSize'>>;
   /** Connect delivery worker tuning and DNS seam (tests retry fast). */
   connect?: ConnectModuleOptions;
   /** Reminder/expiry scheduler polling (default one minute); tests poll faster. */
   reminderPollMs?: number;
   /** The seal P12 (default: a development seal generated in DATA_DIR), completion and view timings. */
-  signing?: Omit<SigningModuleOptions, 'envelopes' | 'repositories'>;
+  signing?: SigningSettings;
   /** True once a graceful stop has begun (web/request-drain.ts): /health answers 503, responses close their connection. */
   draining?: () => boolean;
   /** DocuSign's API limits per account (default 3,000 per hour, 500 per 30 s); tests lower them. */
@@ -107,28 +119,92 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   registerOAuthRoutes(app, ctx);
   installApiGuard(app, ctx, { ...DOCUSIGN_RATE_LIMITS, ...deps.apiRateLimits });
   registerRestApi(app, ctx);
-  // Every repository once. A commit wakes the workers that have new work: the mail outbox
-  // worker and the Connect delivery worker (each instance runs its own; the others poll).
-  const wake: { mails?: () => void; connect?: () => void } = {};
+  // Every repository, worker and dependency is built once, here; the install* functions below
+  // only register routes and start and stop what they are handed.
+  // A commit wakes the workers that have new work: the mail outbox worker and the Connect
+  // delivery worker (each instance runs its own; the others poll). Both are built below, before
+  // any request can commit.
   const repositories = buildRepositories(ctx.store.db, {
     connectMessage: buildConnectMessage,
     onCommitted: (written) => {
-      if (written.mails > 0) wake.mails?.();
-      if (written.connectDeliveries > 0) wake.connect?.();
+      if (written.mails > 0) mail.worker.wake();
+      if (written.connectDeliveries > 0) connect.worker.wake();
     },
   });
-  // Connect: configuration routes, HMAC keys, the delivery worker.
-  const connect = installConnect(app, ctx, repositories, deps.connect);
-  wake.connect = () => connect.worker.wake();
+  const envelopes = buildEnvelopeDeps({ store: repositories.envelopes, converter: deps.converter ?? NO_CONVERTER, publicUrl: config.publicUrl, now: ctx.now });
+  const mail = buildMailDelivery({
+    outbox: repositories.outbox,
+    devMailbox: repositories.devMailbox,
+    smtpUrl: config.smtpUrl,
+    publicUrl: config.publicUrl,
+    workerId: instanceWorkerId(),
+    worker: {
+      ...deps.mailWorker,
+      // The row id finds it in mail_outbox (docs/operations.md); never the message, which may hold a signing link.
+      onError: (err, item, outcome) => {
+        const where = item ? { outboxId: item.id, kind: item.message.kind, envelopeId: item.message.envelopeId, attempts: item.attempts } : {};
+        if (outcome === 'dead') app.log.error({ err, ...where }, 'mail dead: not retried; mail_outbox row left with status dead');
+        else app.log.warn({ err, ...where, outcome }, 'mail delivery failed');
+      },
+    },
+  });
+  const connect = buildConnect(ctx, repositories, { ...deps.connect, onError: (err, delivery) => app.log.warn({ err, deliveryId: delivery?.id, url: delivery?.url }, 'connect delivery failed') });
+  // Reminders, warnings and expiry are the same steps whether the scheduler or a signing request
+  // (an envelope past its time that the scheduler has not reached) takes them.
+  const notificationSteps: NotificationStepDeps = { random: envelopes.random, hashSecret: envelopes.hashSecret, mails: buildNotificationMails(config.publicUrl) };
+  const reminders = new ReminderScheduler({
+    store: envelopes.store,
+    due: repositories.notifications,
+    clock: ctx.now,
+    ...notificationSteps,
+    ...(deps.reminderPollMs !== undefined ? { pollIntervalMs: deps.reminderPollMs } : {}),
+    onError: (err, envelopeId) => app.log.error({ err, envelopeId }, 'reminder/expiry step failed'),
+  });
+  // The sender's name and e-mail, for the certificate of completion and the decline mail.
+  const senderOf = async (userId: string) => {
+    const user = await ctx.store.accounts.findUserById(userId);
+    return user ? { name: user.name, email: user.email } : undefined;
+  };
+  // Signature images are decoded (at Finish, to check them; at completion, to stamp them) on a
+  // worker thread of their own, started on first use: decoding is synchronous and would stall
+  // this event loop, and the pixel budget bounds what one image may cost.
+  const images = new PdfThreads(1);
+  const completion = buildCompletionWorker({
+    envelopes,
+    repositories,
+    images,
+    seal: deps.signing?.seal,
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl,
+    senderOf,
+    pollIntervalMs: deps.signing?.completionPollMs,
+    onError: (err, envelopeId) => app.log.error({ err, envelopeId }, 'envelope completion failed'),
+  });
+
+  // Connect: configuration routes and console pages, the delivery worker's lifecycle.
+  installConnect(app, ctx, connect);
   registerConnectConsoleRoutes(app, ctx, connect);
-  // Envelopes routes, the mail outbox worker (started on ready, stopped on close), dev mailbox.
-  const { envelopes, mail } = installEnvelopes(app, ctx, { repositories, converter: deps.converter ?? NO_CONVERTER, ...(deps.mailWorker ? { worker: deps.mailWorker } : {}), signedDocumentPdf: signedDocumentSource(repositories), completionProblem: completionProblemSource(repositories), checkListener: connect.checkListener });
-  wake.mails = () => mail.worker.wake();
+  // Envelopes and templates routes, the mail outbox worker's lifecycle, dev mailbox.
+  installEnvelopes(app, ctx, { envelopes, templates: repositories.templates, mail, completion: storedCompletionResults(repositories), checkListener: connect.checkListener });
   // The console's Templates pages: the API's template use cases, page images like the signing page's.
   registerTemplateConsoleRoutes(app, ctx, { templates: { templates: repositories.templates, envelopes }, pages: new PageRenderer() });
-  // Reminders, expiration warnings and expiry: notification routes and the scheduler.
-  installReminders(app, ctx, { envelopes, notifications: repositories.notifications, ...(deps.reminderPollMs !== undefined ? { pollIntervalMs: deps.reminderPollMs } : {}) });
-  // Signing pages, recipient views, audit trail, completion worker.
-  installSigning(app, ctx, { envelopes, repositories, ...deps.signing });
+  // Reminders, expiration warnings and expiry: notification routes and the scheduler's lifecycle.
+  installReminders(app, { envelopes, scheduler: reminders });
+  // Signing pages, recipient views, audit trail, the completion worker's lifecycle.
+  installSigning(app, ctx, {
+    envelopes,
+    repositories,
+    completion,
+    images,
+    senderOf,
+    expiry: notificationSteps,
+    ...(deps.signing?.viewTtlMs !== undefined ? { viewTtlMs: deps.signing.viewTtlMs } : {}),
+    ...(deps.signing?.sessionTtlMs !== undefined ? { sessionTtlMs: deps.signing.sessionTtlMs } : {}),
+  });
   return app;
+}
+
+/** A name for this instance's claims on the shared queues (several instances share one outbox). */
+function instanceWorkerId(): string {
+  return `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
 }

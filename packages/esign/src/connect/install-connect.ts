@@ -1,57 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { EsignContext } from '../context.ts';
-import type { RetryPolicy } from '../mail/retry-delay.ts';
-import type { ConnectRepository } from '../store/connect-repository.ts';
-import type { Repositories } from '../store/repositories.ts';
-import { buildCheckListener, type CheckListener } from './check-listener.ts';
-import { ConnectDeliveryWorker } from './connect-delivery-worker.ts';
+import type { ConnectModule } from './build-connect.ts';
 import { registerConnectRoutes } from './connect-routes.ts';
-import type { ResolveHost } from './guarded-lookup.ts';
-import type { ListenerPolicy } from './listener-address-policy.ts';
-import { loadSecretKey } from './load-secret-key.ts';
-import { buildPostToListener } from './post-to-listener.ts';
-import { SecretBox } from './secret-box.ts';
-
-/** Worker tuning and test seams. */
-export type ConnectModuleOptions = {
-  worker?: { pollIntervalMs?: number; retry?: RetryPolicy; timeoutMs?: number; leaseMs?: number; batchSize?: number; clock?: () => Date };
-  /** DNS for the configuration-time check (tests resolve names without a DNS server). */
-  resolveHost?: ResolveHost;
-};
-
-/** What the rest of the server uses of Connect. */
-export type ConnectModule = {
-  readonly repository: ConnectRepository;
-  readonly secrets: SecretBox;
-  readonly checkListener: CheckListener;
-  readonly policy: ListenerPolicy;
-  readonly worker: ConnectDeliveryWorker;
-};
 
 /**
- * Installs Connect on a server: the ConnectApi routes behind the Bearer check, and a delivery
- * worker per instance (started when the server is ready, stopped when it closes). The envelope
- * module tells it about new deliveries through `worker.wake`. Called once from server.ts.
+ * Installs Connect on a server: the ConnectApi routes behind the Bearer check, and the delivery
+ * worker server.ts built (started when the server is ready, stopped when it closes). Called once
+ * from server.ts.
  */
-export function installConnect(app: FastifyInstance, ctx: EsignContext, repositories: Pick<Repositories, 'connect' | 'envelopes' | 'signing'>, options: ConnectModuleOptions = {}): ConnectModule {
-  const policy: ListenerPolicy = { allowHttp: ctx.config.connectAllowHttp, allowPrivate: ctx.config.connectAllowPrivate };
-  // The envelopes repository only for the documents' bytes (includeDocuments).
-  const { connect: repository, envelopes: documents, signing } = repositories;
-  const secrets = new SecretBox(loadSecretKey(ctx.config.connectSecretKey, ctx.config.dataDir));
-  const checkListener = buildCheckListener(policy, options.resolveHost);
-  const worker = new ConnectDeliveryWorker({
-    queue: repository,
-    hmacSecrets: async (accountId) => (await repository.activeSealedSecrets(accountId)).map((sealed) => secrets.open(sealed)),
-    post: buildPostToListener(policy),
-    documentBytes: async (accountId, envelopeId, documentId, signed) =>
-      (signed ? await signing.signedDocument(envelopeId, documentId) : undefined) ?? (await documents.documentPdf(accountId, envelopeId, documentId)),
-    // Several instances share one outbox; the id fences each one's claims.
-    workerId: `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
-    ...options.worker,
-    onError: (err, delivery) => app.log.warn({ err, deliveryId: delivery?.id, url: delivery?.url }, 'connect delivery failed'),
-  });
+export function installConnect(app: FastifyInstance, ctx: EsignContext, connect: ConnectModule): void {
+  const { repository, checkListener, worker } = connect;
   registerConnectRoutes(app, { repository, checkListener, now: ctx.now, wake: () => worker.wake() });
   app.addHook('onReady', (done) => {
     worker.start();
@@ -60,5 +18,4 @@ export function installConnect(app: FastifyInstance, ctx: EsignContext, reposito
   app.addHook('onClose', async () => {
     await worker.stop();
   });
-  return { repository, secrets, checkListener, policy, worker };
 }

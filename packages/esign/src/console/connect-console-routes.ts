@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findConnectEvent, type ConnectEvent } from '../domain/connect/connect-events.ts';
-import type { ConnectModule } from '../connect/install-connect.ts';
+import type { ConnectModule } from '../connect/build-connect.ts';
 import type { EsignContext } from '../context.ts';
 import { EsignError } from '../errors.ts';
 import type { UserAccount } from '../store/index.ts';

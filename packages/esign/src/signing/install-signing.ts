@@ -1,11 +1,9 @@
-import { loadSignatureFont, PdfThreads, type SealIdentity } from '@signet/pdf';
+import { loadSignatureFont, type PdfThreads, type SealIdentity } from '@signet/pdf';
 import type { FastifyInstance } from 'fastify';
-import { CompletionWorker } from '../completion/completion-worker.ts';
-import { loadOrCreateDevSeal } from '../completion/dev-seal-identity.ts';
+import type { CompletionWorker } from '../completion/completion-worker.ts';
 import type { EsignContext } from '../context.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
-import type { CompletionProblem } from '../domain/signing/completion-retry.ts';
-import { buildNotificationMails } from '../reminders/notification-mails.ts';
+import type { NotificationStepDeps } from '../domain/notification/notification-step.ts';
 import { registerSigningApiRoutes } from '../restapi/signing/signing-api-routes.ts';
 import type { Repositories } from '../store/repositories.ts';
 import { PageRenderer } from './page-renderer.ts';
@@ -13,13 +11,10 @@ import { registerRecipientViewRedeem } from './recipient-view-redeem.ts';
 import { SIGNING_SCRIPT } from './signing-script.ts';
 import { TAB_RULES_SCRIPT } from './tab-rules-script.ts';
 import { SIGNING_STYLESHEET } from './signing-stylesheet.ts';
-import { registerSigningRoutes } from './signing-routes.ts';
+import { registerSigningRoutes, type SigningRouteDeps } from './signing-routes.ts';
 
-export type SigningModuleOptions = {
-  /** The envelope use cases' ports (installEnvelopes returns them). */
-  envelopes: EnvelopeDeps;
-  /** The server's repositories (server.ts builds them once). */
-  repositories: Pick<Repositories, 'envelopes' | 'signing' | 'audit' | 'completionFailures'>;
+/** Signing's tuning: the seal and the timings tests shorten (EsignDeps.signing). */
+export type SigningSettings = {
   /** The service's seal P12; default: a development seal generated once in DATA_DIR. */
   seal?: SealIdentity;
   /** Completion polling (tests go faster); a finishing signer also wakes it at once. */
@@ -28,6 +23,22 @@ export type SigningModuleOptions = {
   viewTtlMs?: number;
   /** The embedded signing session's lifetime. */
   sessionTtlMs?: number;
+};
+
+/** What the signing module is handed; server.ts builds each part once. */
+export type SigningModuleOptions = Pick<SigningSettings, 'viewTtlMs' | 'sessionTtlMs'> & {
+  /** The envelope use cases' ports. */
+  envelopes: EnvelopeDeps;
+  /** The server's repositories. */
+  repositories: Pick<Repositories, 'envelopes' | 'signing' | 'audit'>;
+  /** The completion worker (started and stopped here; a finishing signer wakes it). */
+  completion: CompletionWorker;
+  /** The worker thread that decodes signature images (closed here, after the worker stops). */
+  images: PdfThreads;
+  /** The sender's name and e-mail, for the decline mail. */
+  senderOf: SigningRouteDeps['senderOf'];
+  /** Expires an envelope whose time has passed before the scheduler does. */
+  expiry: NotificationStepDeps;
 };
 
 /**
@@ -43,36 +54,13 @@ export const SIGNING_CSP = "default-src 'none'; script-src 'self'; style-src 'se
 
 /**
  * Installs signing on a server: the ceremony pages under /signing, the REST routes
- * (views/recipient, audit_events, documents/combined|certificate), and the completion worker,
- * started when the server is ready and stopped when it closes. Called once, after
- * installEnvelopes; `signedDocumentSource` is what installEnvelopes' `signedDocumentPdf` takes.
+ * (views/recipient, audit_events, documents/combined|certificate), and the lifecycle of the
+ * completion worker server.ts built (started when the server is ready, stopped when it
+ * closes). Called once from server.ts.
  */
-export function installSigning(app: FastifyInstance, ctx: EsignContext, options: SigningModuleOptions): { completion: CompletionWorker } {
+export function installSigning(app: FastifyInstance, ctx: EsignContext, options: SigningModuleOptions): void {
   const { signing, audit, envelopes: tokens } = options.repositories;
-  // Signature images are decoded (at Finish, to check them; at completion, to stamp them) on a
-  // worker thread of their own, started on first use: decoding is synchronous and would stall
-  // this event loop, and the pixel budget bounds what one image may cost.
-  const images = new PdfThreads(1);
-  let seal: Promise<SealIdentity> | undefined;
-  // Signing requests expire an envelope whose time has passed before the scheduler does.
-  const expiry = { random: options.envelopes.random, hashSecret: options.envelopes.hashSecret, mails: buildNotificationMails(ctx.config.publicUrl) };
-  const senderOf = async (userId: string) => {
-    const user = await ctx.store.accounts.findUserById(userId);
-    return user ? { name: user.name, email: user.email } : undefined;
-  };
-  const completion = new CompletionWorker({
-    envelopes: options.envelopes,
-    signing,
-    audit,
-    failures: options.repositories.completionFailures,
-    stamp: (pdf, stamps, stampOptions) => images.stampSignatures(pdf, stamps, stampOptions),
-    drawValues: (pdf, stamps) => images.drawTabValues(pdf, stamps),
-    publicUrl: ctx.config.publicUrl,
-    seal: () => (seal ??= options.seal ? Promise.resolve(options.seal) : Promise.resolve().then(() => loadOrCreateDevSeal(ctx.config.dataDir))),
-    senderOf,
-    ...(options.completionPollMs !== undefined ? { pollIntervalMs: options.completionPollMs } : {}),
-    onError: (err, envelopeId) => app.log.error({ err, envelopeId }, 'envelope completion failed'),
-  });
+  const { completion, images, senderOf, expiry } = options;
 
   // An encapsulated scope: its onSend hook (the CSP below) applies to the signing pages only.
   void app.register((scope, _options, done) => {
@@ -109,15 +97,5 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
     await completion.stop();
     await images.close();
   });
-  return { completion };
 }
 
-/** Why a signed envelope is not completed yet, for installEnvelopes' `completionProblem`. */
-export function completionProblemSource(repositories: Pick<Repositories, 'completionFailures'>): (envelopeId: string) => Promise<CompletionProblem | undefined> {
-  return (envelopeId) => repositories.completionFailures.find(envelopeId);
-}
-
-/** The stamped document of a completed envelope, for installEnvelopes' `signedDocumentPdf`. */
-export function signedDocumentSource(repositories: Pick<Repositories, 'signing'>): (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined> {
-  return (envelopeId, documentId) => repositories.signing.signedDocument(envelopeId, documentId);
-}

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node
 import type { TestContext } from 'node:test';
 import type { Converter } from '@signet/pdf';
 import { listenOnLoopback } from '@signet/kit/testing';
-import type { ConnectModuleOptions } from '../../src/connect/install-connect.ts';
+import type { ConnectModuleOptions } from '../../src/connect/build-connect.ts';
 import type { RawEsignSettings } from '../../src/config.ts';
 import { startSigningEsign, type SigningHarness } from '../signing/signing-harness.ts';
 

@@ -1,7 +1,7 @@
 import type { TestContext } from 'node:test';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { createDevSealP12, type Converter } from '@signet/pdf';
-import type { ConnectModuleOptions } from '../../src/connect/install-connect.ts';
+import type { ConnectModuleOptions } from '../../src/connect/build-connect.ts';
 import type { RawEsignSettings } from '../../src/config.ts';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { seedUserAndApp, startEsign, type Harness } from '../support/esign-harness.ts';

@@ -3,7 +3,8 @@ import type { CheckListener } from '../../connect/check-listener.ts';
 import { createEnvelope } from '../../domain/envelope/create-envelope.ts';
 import { getEnvelope } from '../../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
-import { completionProblemMessage, type CompletionProblem } from '../../domain/signing/completion-retry.ts';
+import type { CompletionResults } from '../../domain/signing/completion-results.ts';
+import { completionProblemMessage } from '../../domain/signing/completion-retry.ts';
 import { sendEnvelope } from '../../domain/envelope/send-envelope.ts';
 import { voidEnvelope } from '../../domain/envelope/void-envelope.ts';
 import { EsignError } from '../../errors.ts';
@@ -21,10 +22,8 @@ import type { WireEnvelopesInformation } from '../../wire/wire-types.ts';
 
 export type EnvelopeRouteDeps = {
   readonly envelopes: EnvelopeDeps;
-  /** A completed envelope's stamped version of a document (signing/), served instead of the original. */
-  readonly signedDocumentPdf?: (envelopeId: string, documentId: string) => Promise<Uint8Array | undefined>;
-  /** Why a signed envelope is not completed yet (signing/, completion failures): shown as errorDetails. */
-  readonly completionProblem?: (envelopeId: string) => Promise<CompletionProblem | undefined>;
+  /** Completion's output: stamped documents served instead of the originals, and why a signed envelope is not completed yet. */
+  readonly completion?: CompletionResults;
   /** Connect's configuration-time SSRF check of eventNotification.url; delivery checks again. */
   readonly checkListener?: CheckListener;
   /** Templates an EnvelopeDefinition may name (templateId, compositeTemplates). */
@@ -108,7 +107,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     const wanted = includes(request.query);
     const wire = toWireEnvelope(envelope, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') || flag(request.query, 'include_anchor_tab_locations'), notification: true });
     // A signed envelope stuck in completion says so, in the Envelope model's own errorDetails.
-    const problem = envelope.status === 'signed' ? await deps.completionProblem?.(envelope.envelopeId) : undefined;
+    const problem = envelope.status === 'signed' ? await deps.completion?.problem(envelope.envelopeId) : undefined;
     return problem ? { ...wire, errorDetails: { errorCode: 'COMPLETION_FAILED', message: completionProblemMessage(problem) } } : wire;
   });
 
@@ -154,7 +153,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     const document = envelope.documents.find((doc) => doc.documentId === documentId);
     // combined/archive/certificate arrive with completion.
     if (!document) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${documentId}" is not in the envelope.`);
-    const signed = envelope.status === 'completed' ? await deps.signedDocumentPdf?.(envelopeId, documentId) : undefined;
+    const signed = envelope.status === 'completed' ? await deps.completion?.signedDocument(envelopeId, documentId) : undefined;
     const pdf = signed ?? (await d.store.documentPdf(accountId, envelopeId, documentId));
     if (!pdf) throw new EsignError('DOCUMENT_DOES_NOT_EXIST');
     // The SDK reads raw PDF bytes with Accept: application/pdf (getDocument, docusign-esign src/api/EnvelopesApi.js).
