@@ -3,6 +3,7 @@ import type { Snapshot } from '../declarative/types.ts';
 import type { NodeHealth } from '../health/node-health.ts';
 import { accessLogHooks, combineHooks, ProxyMetrics } from '../metrics/index.ts';
 import { passiveHealthHooks } from '../proxy/passive-health-hooks.ts';
+import { setPluginLogger } from '../plugins/index.ts';
 import type { NodeStart } from './node-start.ts';
 
 /** A process's proxy (HTTP, gRPC, stream listeners, not bound yet) and its metrics. */
@@ -17,6 +18,8 @@ export type DataPlane = { readonly gateway: Gateway; readonly metrics: ProxyMetr
  */
 export async function startDataPlane(start: NodeStart, snapshot: Snapshot, health: NodeHealth): Promise<DataPlane> {
   const { config, log } = start;
+  // Logging plugins report their delivery failures in this process's log.
+  setPluginLogger(log);
   const metrics = new ProxyMetrics();
   const gateway = await buildGateway(config, {
     snapshot,

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { ProxyHooks, RequestDone } from '../proxy/proxy-hooks.ts';
+import { addPluginSeries, emptyPluginSeries, PLUGIN_SERIES, type PluginSeriesState } from './plugin-series.ts';
 
 /**
  * Latency histogram buckets in ms: the Prometheus plugin's DEFAULT_BUCKETS
@@ -20,10 +21,12 @@ export type MetricsState = {
   requestLatency: Record<string, HistogramState>;
   activeConnections: number;
   acceptedConnections: number;
+  /** What the prometheus plugin recorded (plugin-series.ts). */
+  plugin: PluginSeriesState;
 };
 
 export function emptyMetricsState(): MetricsState {
-  return { requests: {}, upstreamLatency: {}, kongLatency: {}, requestLatency: {}, activeConnections: 0, acceptedConnections: 0 };
+  return { requests: {}, upstreamLatency: {}, kongLatency: {}, requestLatency: {}, activeConnections: 0, acceptedConnections: 0, plugin: emptyPluginSeries() };
 }
 
 function observe(into: Record<string, HistogramState>, key: string, ms: number): void {
@@ -56,6 +59,8 @@ export function addMetricsStates(into: MetricsState, from: MetricsState): Metric
   addHistograms(into.requestLatency, from.requestLatency);
   into.activeConnections += from.activeConnections;
   into.acceptedConnections += from.acceptedConnections;
+  // Older workers' messages (during a rolling restart) may lack the plugin part.
+  if (from.plugin !== undefined) addPluginSeries(into.plugin, from.plugin);
   return into;
 }
 
@@ -109,6 +114,8 @@ export class ProxyMetrics {
 
   /** A copy of the current counters (sent from workers to the primary as is). */
   state(): MetricsState {
-    return addMetricsStates(emptyMetricsState(), this.#state);
+    const state = addMetricsStates(emptyMetricsState(), this.#state);
+    addPluginSeries(state.plugin, PLUGIN_SERIES.state());
+    return state;
   }
 }

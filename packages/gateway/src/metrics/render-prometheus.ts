@@ -3,6 +3,7 @@ import { addressOf } from '../health/health-registry.ts';
 import type { HealthReader } from '../health/health-view.ts';
 import { isUp } from '../health/target-state.ts';
 import { LATENCY_BUCKETS_MS, type HistogramState, type MetricsState } from './proxy-metrics.ts';
+import { renderPluginSeries } from './render-plugin-series.ts';
 
 // Prometheus text exposition format 0.0.4 (prometheus.io/docs/instrumenting/exposition_formats):
 // label values escape backslash, double quote and newline.
@@ -39,15 +40,31 @@ const HEALTH_STATES = ['healthy', 'unhealthy', 'dns_error', 'healthchecks_off'] 
  */
 export function renderPrometheus(state: MetricsState, snapshot: Snapshot, health: HealthReader): string {
   const out: string[] = [];
-  out.push('# HELP kong_http_requests_total HTTP status codes per service/route in Kong', '# TYPE kong_http_requests_total counter');
-  for (const [key, n] of Object.entries(state.requests)) {
-    const [service = '', route = '', code = '', source = ''] = key.split('\0');
-    out.push(`kong_http_requests_total${labels([['service', service], ['route', route], ['code', code], ['source', source]])} ${n}`);
+  // A configured prometheus plugin owns the request families (Kong's labels, buckets and flags);
+  // without one, the gateway's built-in ones are shown.
+  const instances = snapshot.plugins.filter((p) => p.name === 'prometheus' && p.enabled);
+  if (instances.length > 0) {
+    renderPluginSeries(out, state.plugin);
+  } else {
+    out.push('# HELP kong_http_requests_total HTTP status codes per service/route in Kong', '# TYPE kong_http_requests_total counter');
+    for (const [key, n] of Object.entries(state.requests)) {
+      const [service = '', route = '', code = '', source = ''] = key.split('\0');
+      out.push(`kong_http_requests_total${labels([['service', service], ['route', route], ['code', code], ['source', source]])} ${n}`);
+    }
+    histogram(out, 'kong_upstream_latency_ms', 'Latency added by upstream response for each service/route in Kong', state.upstreamLatency);
+    histogram(out, 'kong_kong_latency_ms', 'Latency added by Kong for each service/route in Kong', state.kongLatency);
+    histogram(out, 'kong_request_latency_ms', 'Total latency incurred during requests for each service/route in Kong', state.requestLatency);
   }
-  histogram(out, 'kong_upstream_latency_ms', 'Latency added by upstream response for each service/route in Kong', state.upstreamLatency);
-  histogram(out, 'kong_kong_latency_ms', 'Latency added by Kong for each service/route in Kong', state.kongLatency);
-  histogram(out, 'kong_request_latency_ms', 'Total latency incurred during requests for each service/route in Kong', state.requestLatency);
+  // With the plugin, target health only when an instance asks (upstream_health_metrics), with Kong's subsystem label.
+  const healthOn = instances.length === 0 || instances.some((p) => p.config.upstream_health_metrics === true);
+  if (healthOn) renderTargetHealth(out, snapshot, health, instances.length > 0);
+  out.push('# HELP kong_nginx_connections_total Number of connections by subsystem', '# TYPE kong_nginx_connections_total gauge');
+  out.push(`kong_nginx_connections_total{state="active"} ${state.activeConnections}`);
+  out.push(`kong_nginx_connections_total{state="accepted"} ${state.acceptedConnections}`);
+  return out.join('\n') + '\n';
+}
 
+function renderTargetHealth(out: string[], snapshot: Snapshot, health: HealthReader, subsystem: boolean): void {
   out.push('# HELP kong_upstream_target_health Health status of targets of upstream. States = healthchecks_off|healthy|unhealthy|dns_error, value is 1 when state is populated.', '# TYPE kong_upstream_target_health gauge');
   for (const upstream of snapshot.upstreams) {
     const on = health.checksOn(upstream.name);
@@ -57,12 +74,10 @@ export function renderPrometheus(state: MetricsState, snapshot: Snapshot, health
       const h = on && t.weight > 0 ? health.addressHealth(upstream.name, address) : undefined;
       const state = h === undefined ? 'healthchecks_off' : isUp(h) ? 'healthy' : 'unhealthy';
       for (const s of HEALTH_STATES) {
-        out.push(`kong_upstream_target_health${labels([['upstream', upstream.name], ['target', t.target], ['address', address], ['state', s]])} ${s === state ? 1 : 0}`);
+        const pairs: [string, string][] = [['upstream', upstream.name], ['target', t.target], ['address', address], ['state', s]];
+        if (subsystem) pairs.push(['subsystem', 'http']);
+        out.push(`kong_upstream_target_health${labels(pairs)} ${s === state ? 1 : 0}`);
       }
     }
   }
-  out.push('# HELP kong_nginx_connections_total Number of connections by subsystem', '# TYPE kong_nginx_connections_total gauge');
-  out.push(`kong_nginx_connections_total{state="active"} ${state.activeConnections}`);
-  out.push(`kong_nginx_connections_total{state="accepted"} ${state.acceptedConnections}`);
-  return out.join('\n') + '\n';
 }

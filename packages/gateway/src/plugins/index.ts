@@ -12,6 +12,12 @@ import { CORRELATION_ID_HANDLER } from './correlation-id/handler.ts';
 import { REDIRECT_HANDLER } from './redirect/handler.ts';
 import { RESPONSE_TRANSFORMER_HANDLER } from './response-transformer/handler.ts';
 import { REQUEST_TRANSFORMER_HANDLER } from './request-transformer/handler.ts';
+import { PROMETHEUS_HANDLER } from './prometheus/handler.ts';
+import { HTTP_LOG_HANDLER } from './http-log/handler.ts';
+import { FILE_LOG_HANDLER } from './file-log/handler.ts';
+import { TCP_LOG_HANDLER } from './tcp-log/handler.ts';
+import { UDP_LOG_HANDLER } from './udp-log/handler.ts';
+import { OPENTELEMETRY_HANDLER } from './opentelemetry/handler.ts';
 import type { PluginHandler } from './plugin-handler.ts';
 
 /** Every implemented plugin's handler, by name. */
@@ -29,6 +35,12 @@ export const PLUGIN_HANDLERS: ReadonlyMap<string, PluginHandler> = new Map(
     REDIRECT_HANDLER,
     RESPONSE_TRANSFORMER_HANDLER,
     REQUEST_TRANSFORMER_HANDLER,
+    PROMETHEUS_HANDLER,
+    HTTP_LOG_HANDLER,
+    FILE_LOG_HANDLER,
+    TCP_LOG_HANDLER,
+    UDP_LOG_HANDLER,
+    OPENTELEMETRY_HANDLER,
   ].map((h) => [h.name, h]),
 );
 
@@ -40,5 +52,6 @@ export { runHeaderFilter, openBodyFilter, runLogPhase, wantsLog } from './respon
 export { ResponseHead, chainTransforms, type BodyTransform } from './response-head.ts';
 export { serializeLogEntry, requestHeadLength, type LogEntry } from './log-entry.ts';
 export { ConsumerIndex } from './consumer-index.ts';
+export { setPluginLogger, type PluginLogger } from './plugin-log.ts';
 export { PluginContext, type PluginExit } from './plugin-context.ts';
 export type { PluginHandler, PluginHooks, AccessHook, HeaderFilterHook, BodyFilterHook, LogHook } from './plugin-handler.ts';

@@ -100,6 +100,8 @@ export class PluginContext {
   serializeValues: Record<string, unknown> | undefined;
   /** The client connection (tracker ids, client address); set by the proxy. */
   socket: Socket | undefined;
+  /** performance.now() when the request arrived; set by the proxy. */
+  startedAt = 0;
   /** The request id (X-Kong-Request-Id); set by the proxy. */
   requestId = '';
   /** Where a failing header_filter or log hook is reported (the worker's log). */

@@ -13,6 +13,12 @@ import { CORRELATION_ID_SCHEMA } from './correlation-id/schema.ts';
 import { REDIRECT_SCHEMA } from './redirect/schema.ts';
 import { RESPONSE_TRANSFORMER_SCHEMA } from './response-transformer/schema.ts';
 import { REQUEST_TRANSFORMER_SCHEMA } from './request-transformer/schema.ts';
+import { PROMETHEUS_SCHEMA } from './prometheus/schema.ts';
+import { HTTP_LOG_SCHEMA } from './http-log/schema.ts';
+import { FILE_LOG_SCHEMA } from './file-log/schema.ts';
+import { TCP_LOG_SCHEMA } from './tcp-log/schema.ts';
+import { UDP_LOG_SCHEMA } from './udp-log/schema.ts';
+import { OPENTELEMETRY_SCHEMA } from './opentelemetry/schema.ts';
 
 /** Every implemented plugin's schema, by name. */
 export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
@@ -29,6 +35,12 @@ export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
     REDIRECT_SCHEMA,
     RESPONSE_TRANSFORMER_SCHEMA,
     REQUEST_TRANSFORMER_SCHEMA,
+    PROMETHEUS_SCHEMA,
+    HTTP_LOG_SCHEMA,
+    FILE_LOG_SCHEMA,
+    TCP_LOG_SCHEMA,
+    UDP_LOG_SCHEMA,
+    OPENTELEMETRY_SCHEMA,
   ].map((s) => [s.name, s]),
 );
 

@@ -63,10 +63,11 @@ function reportKongAnswer(
   });
 }
 
-const newPluginContext = (req: IncomingMessage, method: string, query: string, requestId: string, clientIp: string): PluginContext => {
+const newPluginContext = (req: IncomingMessage, method: string, query: string, requestId: string, clientIp: string, startedAt: number): PluginContext => {
   const p = new PluginContext(method, req.rawHeaders, query === '' ? '' : query.slice(1), req.url ?? '/', req.httpVersion === '1.0' ? '1.0' : '1.1');
   p.requestId = requestId;
   p.clientIp = clientIp;
+  p.startedAt = startedAt;
   p.socket = req.socket;
   return p;
 };
@@ -101,7 +102,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     if (match === undefined) {
       // Kong runs the global plugins' response phases on its 404 (plugins_iterator.lua get_collected_iterator).
       let globals: PluginContext | undefined;
-      if (state.globalPlugins !== undefined) collectGlobal(state.globalPlugins, (globals = newPluginContext(req, routerRequest.method, query, requestId, clientIp)));
+      if (state.globalPlugins !== undefined) collectGlobal(state.globalPlugins, (globals = newPluginContext(req, routerRequest.method, query, requestId, clientIp, startedAt)));
       sendProxyError(res, 'NO_ROUTE', req.headers.accept, requestId, undefined, globals);
       reportKongAnswer(ctx, req, res, requestId, startedAt, undefined, globals, listener.scheme, clientIp);
       return;
@@ -123,7 +124,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     }
     // The rewrite and access phases of the route's plugins: they may answer instead of the
     // upstream, or edit the request the upstream gets (consumer headers, hidden credentials).
-    const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp);
+    const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp, startedAt);
     if (match.captures !== undefined) pluginCtx.uriCaptures = { ...match.captures, 0: match.matched };
     const outcome = runAccessPhase(plugins, pluginCtx);
     const r: Routed = { match, scanned, path, query, requestId, startedAt, method: routerRequest.method, xForwardedProto, scheme: listener.scheme, clientIp };

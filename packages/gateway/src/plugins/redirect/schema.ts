@@ -2,7 +2,7 @@
 import type { PluginSchema } from '../plugin-schema.ts';
 
 // Kong's typedefs.url (socket.url parse): a host, then a scheme, is required.
-function validateUrl(value: string): string | undefined {
+export function validateUrl(value: string): string | undefined {
   const m = /^(?:([A-Za-z][A-Za-z0-9+.-]*):)?(?:\/\/([^/?#]*))?/.exec(value);
   if (m?.[2] === undefined || m[2] === '') return 'missing host in url';
   if (m[1] === undefined) return 'missing scheme in url';
