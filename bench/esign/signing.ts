@@ -12,6 +12,7 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { createDevSealP12 } from '@signet/pdf';
 import { buildCompletedPdfs } from '../../packages/esign/src/completion/build-completed-pdfs.ts';
 import type { Envelope } from '../../packages/esign/src/domain/envelope/envelope.ts';
+import { signHereTab } from '../../packages/esign/src/domain/tabs/sign-here-tab.ts';
 import { PageRenderer } from '../../packages/esign/src/signing/page-renderer.ts';
 
 const runsArg = process.argv.indexOf('--runs');
@@ -47,7 +48,7 @@ function envelope(pages: number): Envelope {
     documents: [{ documentId: '1', name: 'Contract', fileExtension: 'pdf', order: 1, pageCount: pages, sha256: 'ab'.repeat(32) }],
     recipients: [1, 2].map((n) => ({
       recipientId: String(n), recipientIdGuid: `g${n}`, type: 'signer' as const, email: `s${n}@example.com`, name: `Signer ${n}`, routingOrder: n, status: 'completed' as const, signedAt: now,
-      tabs: [{ tabId: `t${n}`, recipientId: String(n), documentId: '1', pageNumber: pages, xPosition: 72 + (n - 1) * 250, yPosition: 700, optional: false }],
+      tabs: [{ tabId: `t${n}`, recipientId: String(n), documentId: '1', pageNumber: pages, xPosition: 72 + (n - 1) * 250, yPosition: 700, value: '', tab: signHereTab({ documentId: '1', pageNumber: pages, xPosition: 72 + (n - 1) * 250, yPosition: 700 }) }],
     })),
   };
 }

@@ -10,6 +10,7 @@ import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
 import { sessionUser } from '../web/session.ts';
 import { templatePage, templatesPage } from './template-pages.ts';
+import { signHereTab } from '../domain/tabs/sign-here-tab.ts';
 
 const HTML = 'text/html; charset=utf-8';
 /** The resolution page images are rendered at (the signing page's): image pixels → points. */
@@ -128,7 +129,7 @@ function registerPages(app: FastifyInstance, ctx: EsignContext, deps: { template
       const type = formField(request.body, 'type') === 'carbonCopy' ? 'carbonCopy' : 'signer';
       const current = await getTemplate(deps.templates, accountId, request.params.templateId);
       const recipientId = String(Math.max(0, ...current.roles.map((r) => Number(r.recipientId) || 0)) + 1);
-      await addTemplateRoles(deps.templates, accountId, request.params.templateId, [{ type, recipientId, roleName, name: '', email: '', routingOrder: current.roles.length + 1, signHereTabs: [] }]);
+      await addTemplateRoles(deps.templates, accountId, request.params.templateId, [{ type, recipientId, roleName, name: '', email: '', routingOrder: current.roles.length + 1, tabs: [] }]);
       return type === 'signer' ? recipientId : undefined;
     }));
 
@@ -143,7 +144,7 @@ function registerPages(app: FastifyInstance, ctx: EsignContext, deps: { template
       const documentId = formField(request.body, 'documentId') ?? '';
       // The click, in image pixels at PAGE_IMAGE_DPI, is the tab's top-left corner in points.
       const toPoints = (px: number) => Math.round(((px * 72) / PAGE_IMAGE_DPI) * 100) / 100;
-      await addTemplateTabs(deps.templates, accountId, request.params.templateId, recipientId, [{ documentId, pageNumber: number('pageNumber'), xPosition: toPoints(number('at.x')), yPosition: toPoints(number('at.y')), optional: false }]);
+      await addTemplateTabs(deps.templates, accountId, request.params.templateId, recipientId, [signHereTab({ documentId, pageNumber: number('pageNumber'), xPosition: toPoints(number('at.x')), yPosition: toPoints(number('at.y')) })]);
       return recipientId;
     }));
 

@@ -66,6 +66,15 @@ export type EnvelopeTabRow = {
   name: string | null;
   optional: number;
   scale_value: number | null;
+  /**
+   * The tab as asked (domain/tabs/tab.ts Tab) as JSON (store/placed-tab-json.ts), since the tab
+   * family (version 70); NULL on older rows, which are signHere tabs described by the columns above.
+   */
+  tab_json: string | null;
+  /** The tab's current value as the wire carries it; NULL on older rows (a signHere tab has none). */
+  value: string | null;
+  /** A radio group's radios, each with its tabId and spot (PlacedRadio[]) as JSON; NULL otherwise. */
+  radios_json: string | null;
 };
 export type SigningTokenRow = { token_hash: string; envelope_id: string; recipient_id: string; purpose: string; created_at: string; consumed_at: string | null };
 export type MailOutboxRow = {
@@ -221,5 +230,20 @@ export const ENVELOPE_TABLES_MIGRATION: Migration = {
       .addColumn('html_body', 'text', (c) => c.notNull())
       .addColumn('attachments_json', 'text', (c) => c.notNull())
       .execute();
+  },
+};
+
+/**
+ * The tab family: every tab type in envelope_tabs. The SignHere columns stay filled for every
+ * tab (its spot, label, name, required as `optional`), so older readers and ad-hoc queries keep
+ * working; the type and its rules are in tab_json, the value beside it.
+ */
+export const ENVELOPE_TAB_FAMILY_MIGRATION: Migration = {
+  version: 70,
+  name: 'envelope tabs of every type: tab spec, value, radios',
+  async up(db) {
+    await db.schema.alterTable('envelope_tabs').addColumn('tab_json', 'text').execute();
+    await db.schema.alterTable('envelope_tabs').addColumn('value', 'text').execute();
+    await db.schema.alterTable('envelope_tabs').addColumn('radios_json', 'text').execute();
   },
 };

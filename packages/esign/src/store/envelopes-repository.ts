@@ -1,6 +1,9 @@
 import type { Database } from './schema.ts';
 import type { Kysely } from 'kysely';
-import type { AnchorSpec, Envelope, EnvelopeStatus, Recipient, RecipientStatus, RecipientType, SignHereTab } from '../domain/envelope/envelope.ts';
+import type { AnchorSpec, Envelope, EnvelopeStatus, Recipient, RecipientStatus, RecipientType } from '../domain/envelope/envelope.ts';
+import type { PlacedRadio, PlacedTab } from '../domain/envelope/placed-tab.ts';
+import { tabFromJson, tabToJson } from './placed-tab-json.ts';
+import { signHereTab } from '../domain/tabs/sign-here-tab.ts';
 import type { ConnectMessageBuilder } from '../domain/connect/connect-message.ts';
 import type { EnvelopeQuery, EnvelopeStore, EnvelopeWrite, SigningTokenRecord } from '../domain/envelope/ports.ts';
 import type { Db } from './database.ts';
@@ -74,6 +77,10 @@ export class EnvelopesRepository implements EnvelopeStore {
       for (const [order, r] of e.recipients.entries()) {
         const { envelope_id: _e, recipient_id: _r, recipient_id_guid: _g, ...recipientFields } = toRecipientRow(e.envelopeId, r, order);
         await trx.updateTable('envelope_recipients').set(recipientFields).where('envelope_id', '=', e.envelopeId).where('recipient_id', '=', r.recipientId).execute();
+        if (change.tabsOf?.includes(r.recipientId)) {
+          await trx.deleteFrom('envelope_tabs').where('envelope_id', '=', e.envelopeId).where('recipient_id', '=', r.recipientId).execute();
+          for (const [i, tab] of r.tabs.entries()) await trx.insertInto('envelope_tabs').values(toTabRow(e.envelopeId, tab, i)).execute();
+        }
       }
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
@@ -229,7 +236,8 @@ function toRecipientRow(envelopeId: string, r: Recipient, order: number): Envelo
   };
 }
 
-function toTabRow(envelopeId: string, t: SignHereTab, order: number): EnvelopeTabRow {
+function toTabRow(envelopeId: string, t: PlacedTab, order: number): EnvelopeTabRow {
+  const tab = t.tab;
   return {
     tab_id: t.tabId,
     envelope_id: envelopeId,
@@ -239,12 +247,29 @@ function toTabRow(envelopeId: string, t: SignHereTab, order: number): EnvelopeTa
     page_number: t.pageNumber,
     x_position: t.xPosition,
     y_position: t.yPosition,
-    anchor_json: t.anchor ? JSON.stringify(t.anchor) : null,
-    tab_label: t.tabLabel ?? null,
-    name: t.name ?? null,
-    optional: t.optional ? 1 : 0,
-    scale_value: t.scaleValue ?? null,
+    anchor_json: tab.type !== 'radioGroup' && tab.place.kind === 'anchor' ? JSON.stringify(tab.place.anchor) : null,
+    tab_label: (tab.type === 'radioGroup' ? tab.groupName : tab.tabLabel) ?? null,
+    name: tab.name ?? null,
+    optional: tab.required ? 0 : 1,
+    scale_value: (tab.type === 'signHere' || tab.type === 'initialHere' || tab.type === 'signerAttachment') && tab.scaleValue !== undefined ? tab.scaleValue : null,
+    tab_json: tabToJson(tab),
+    value: t.value,
+    radios_json: t.radios ? JSON.stringify(t.radios) : null,
   };
+}
+
+/** A stored row as a PlacedTab; a row from before the tab family (no tab_json) is a signHere tab. */
+function toPlacedTab(t: EnvelopeTabRow): PlacedTab {
+  const spot = { documentId: t.document_id, pageNumber: Number(t.page_number), xPosition: Number(t.x_position), yPosition: Number(t.y_position) };
+  const tab = t.tab_json !== null ? tabFromJson(t.tab_json) : signHereTab({
+    ...spot,
+    ...(t.anchor_json !== null ? { anchor: JSON.parse(t.anchor_json) as AnchorSpec } : {}),
+    ...(t.tab_label !== null ? { tabLabel: t.tab_label } : {}),
+    ...(t.name !== null ? { name: t.name } : {}),
+    optional: Number(t.optional) === 1,
+    ...(t.scale_value !== null ? { scaleValue: Number(t.scale_value) } : {}),
+  });
+  return { ...spot, tabId: t.tab_id, recipientId: t.recipient_id, tab, ...(t.radios_json !== null ? { radios: JSON.parse(t.radios_json) as PlacedRadio[] } : {}), value: t.value ?? '' };
 }
 
 function toRecipient(r: EnvelopeRecipientRow, tabs: readonly EnvelopeTabRow[]): Recipient {
@@ -259,18 +284,6 @@ function toRecipient(r: EnvelopeRecipientRow, tabs: readonly EnvelopeTabRow[]): 
     ...(r.client_user_id !== null ? { clientUserId: r.client_user_id } : {}),
     ...optionalDates({ sentAt: r.sent_at, deliveredAt: r.delivered_at, signedAt: r.signed_at, completedAt: r.completed_at, declinedAt: r.declined_at }),
     ...(r.declined_reason !== null ? { declinedReason: r.declined_reason } : {}),
-    tabs: tabs.map((t) => ({
-      tabId: t.tab_id,
-      recipientId: t.recipient_id,
-      documentId: t.document_id,
-      pageNumber: Number(t.page_number),
-      xPosition: Number(t.x_position),
-      yPosition: Number(t.y_position),
-      ...(t.anchor_json !== null ? { anchor: JSON.parse(t.anchor_json) as AnchorSpec } : {}),
-      ...(t.tab_label !== null ? { tabLabel: t.tab_label } : {}),
-      ...(t.name !== null ? { name: t.name } : {}),
-      optional: Number(t.optional) === 1,
-      ...(t.scale_value !== null ? { scaleValue: Number(t.scale_value) } : {}),
-    })),
+    tabs: tabs.map(toPlacedTab),
   };
 }

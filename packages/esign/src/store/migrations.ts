@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { JWT_ASSERTIONS_MIGRATION, SIGNUP_REQUESTS_MIGRATION } from './account-security-tables.ts';
 import { CONNECT_INCLUDE_DOCUMENTS_MIGRATION, CONNECT_TABLES_MIGRATION } from './connect-tables.ts';
-import { ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
+import { ENVELOPE_TAB_FAMILY_MIGRATION, ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
 import { DEV_MAILBOX_MESSAGE_ID_MIGRATION } from './mail-tables.ts';
 import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from './notification-tables.ts';
 import type { Database } from './schema.ts';
@@ -139,6 +139,8 @@ export const MIGRATIONS: readonly Migration[] = [
   SIGNUP_REQUESTS_MIGRATION,
   // Templates, their documents and roles (store/template-tables.ts).
   TEMPLATE_TABLES_MIGRATION,
+  // Every tab type, its spec as JSON and its value (store/envelope-tables.ts).
+  ENVELOPE_TAB_FAMILY_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

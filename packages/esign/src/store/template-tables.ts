@@ -39,7 +39,7 @@ export type TemplateRecipientRow = {
   email: string;
   routing_order: number;
   client_user_id: string | null;
-  /** The role's placed tabs (SignHereTab[]) as JSON. */
+  /** The role's placed tabs as JSON (store/placed-tab-json.ts; rows written before the tab family hold SignHereTab[]). */
   tabs_json: string;
 };
 

@@ -1,4 +1,4 @@
-import type { RecipientType, SignHereTab } from '../domain/envelope/envelope.ts';
+import type { RecipientType } from '../domain/envelope/envelope.ts';
 import type { Template } from '../domain/templates/template.ts';
 import type { TemplateQuery, TemplateStore } from '../domain/templates/template-ports.ts';
 import type { Kysely } from 'kysely';
@@ -6,6 +6,7 @@ import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
 import { containsFolded } from './envelope-list-sql.ts';
 import type { TemplateRow } from './template-tables.ts';
+import { placedTabsFromJson, placedTabsToJson } from './placed-tab-json.ts';
 
 /**
  * Templates over SQLite or PostgreSQL. Every read and write names the account: a template id
@@ -118,7 +119,7 @@ export class TemplatesRepository implements TemplateStore {
         email: r.email,
         routingOrder: Number(r.routing_order),
         ...(r.client_user_id !== null ? { clientUserId: r.client_user_id } : {}),
-        tabs: JSON.parse(r.tabs_json) as SignHereTab[],
+        tabs: placedTabsFromJson(r.tabs_json),
       })),
     }));
   }
@@ -136,7 +137,7 @@ async function insertRoles(trx: Kysely<Database>, t: Template): Promise<void> {
       email: r.email,
       routing_order: r.routingOrder,
       client_user_id: r.clientUserId ?? null,
-      tabs_json: JSON.stringify(r.tabs),
+      tabs_json: placedTabsToJson(r.tabs),
     }).execute();
   }
 }

@@ -1,10 +1,11 @@
-import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from '../domain/envelope/envelope.ts';
+import type { Envelope, EnvelopeDocument, Recipient } from '../domain/envelope/envelope.ts';
+import { toWireTabs } from './to-wire-tabs.ts';
 import { currentRoutingOrder } from '../domain/envelope/routing.ts';
 import { notificationOf } from '../domain/notification/envelope-notification.ts';
 import { expiresAt } from '../domain/notification/notification-schedule.ts';
 import { toWireNotification } from './to-wire-notification.ts';
 import { toDocuSignDateTime } from './docusign-date-time.ts';
-import type { WireEnvelope, WireEnvelopeDocument, WireEnvelopeSummary, WireRecipient, WireRecipients, WireSignHere } from './wire-types.ts';
+import type { WireEnvelope, WireEnvelopeDocument, WireEnvelopeSummary, WireRecipient, WireRecipients } from './wire-types.ts';
 
 /** What a read asked to include (GET envelope `include`, listRecipients `include_tabs`...). */
 export type WireIncludes = { recipients?: boolean; documents?: boolean; tabs?: boolean; anchorTabLocations?: boolean; notification?: boolean };
@@ -16,44 +17,9 @@ function compact<T extends Record<string, unknown>>(obj: T): T {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** Numbers as DocuSign writes them: plain decimal, no exponent, no trailing ".0". */
-function num(n: number): string {
-  return String(Math.round(n * 100) / 100);
-}
-
 /** CreateEnvelope's 201 body. */
 export function toWireEnvelopeSummary(envelope: Envelope): WireEnvelopeSummary {
   return { envelopeId: envelope.envelopeId, uri: `/envelopes/${envelope.envelopeId}`, statusDateTime: toDocuSignDateTime(envelope.statusChangedAt), status: envelope.status };
-}
-
-/**
- * A SignHere tab. The resolved page and position are always given: `include_anchor_tab_locations`
- * only matters to DocuSign because it stores anchor tabs unresolved; here they are resolved once.
- */
-export function toWireSignHere(tab: SignHereTab, recipient: Pick<Recipient, 'recipientId' | 'recipientIdGuid'>): WireSignHere {
-  const anchor = tab.anchor;
-  return compact({
-    tabId: tab.tabId,
-    tabType: 'signhere' as const,
-    recipientId: recipient.recipientId,
-    recipientIdGuid: recipient.recipientIdGuid,
-    documentId: tab.documentId,
-    pageNumber: String(tab.pageNumber),
-    xPosition: num(tab.xPosition),
-    yPosition: num(tab.yPosition),
-    optional: String(tab.optional),
-    tabLabel: tab.tabLabel,
-    name: tab.name,
-    scaleValue: tab.scaleValue === undefined ? undefined : num(tab.scaleValue),
-    anchorString: anchor?.anchorString,
-    anchorUnits: anchor?.units,
-    anchorXOffset: anchor === undefined ? undefined : num(anchor.xOffset),
-    anchorYOffset: anchor === undefined ? undefined : num(anchor.yOffset),
-    anchorIgnoreIfNotPresent: anchor === undefined ? undefined : String(anchor.ignoreIfNotPresent),
-    anchorCaseSensitive: anchor === undefined ? undefined : String(anchor.caseSensitive),
-    anchorMatchWholeWord: anchor === undefined ? undefined : String(anchor.matchWholeWord),
-    anchorHorizontalAlignment: anchor?.horizontalAlignment,
-  });
 }
 
 export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipient {
@@ -73,7 +39,8 @@ export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipie
     declinedDateTime: at(r.declinedAt),
     declinedReason: r.declinedReason,
     completedCount: r.type === 'signer' ? String(r.status === 'completed' ? 1 : 0) : undefined,
-    tabs: includeTabs && r.type === 'signer' ? { signHereTabs: r.tabs.map((t) => toWireSignHere(t, r)) } : undefined,
+    // Every tab type, in its SDK model's shape; the spot is always given (anchors are resolved at creation).
+    tabs: includeTabs && r.type === 'signer' ? toWireTabs(r.tabs, r) : undefined,
   });
 }
 

@@ -1,7 +1,7 @@
-import type { EnvelopeDocument, SignHereTab } from '../domain/envelope/envelope.ts';
+import type { EnvelopeDocument } from '../domain/envelope/envelope.ts';
+import { toWireTabs } from './to-wire-tabs.ts';
 import type { Template, TemplateRole } from '../domain/templates/template.ts';
 import { toDocuSignDateTime } from './docusign-date-time.ts';
-import { toWireSignHere } from './to-wire-envelope.ts';
 
 /** What a template read asked to include (GET template / listTemplates `include`). */
 export type TemplateIncludes = { recipients?: boolean; documents?: boolean; tabs?: boolean };
@@ -44,14 +44,9 @@ export function toWireTemplateRole(r: TemplateRole, includeTabs: boolean): Recor
     routingOrder: String(r.routingOrder),
     clientUserId: r.clientUserId,
     recipientType: r.type === 'signer' ? 'signer' : 'carboncopy',
-    tabs: includeTabs && r.type === 'signer' ? { signHereTabs: r.tabs.map((tab) => templateTab(tab, r)) } : undefined,
+    // A template tab is an envelope tab's shape, without the recipientIdGuid a role does not have.
+    tabs: includeTabs && r.type === 'signer' ? toWireTabs(r.tabs, { recipientId: r.recipientId }) : undefined,
   });
-}
-
-/** A template tab: an envelope tab's shape, without the recipientIdGuid a role does not have. */
-function templateTab(tab: SignHereTab, r: TemplateRole): Record<string, unknown> {
-  const { recipientIdGuid: _guid, ...wire } = toWireSignHere(tab, { recipientId: r.recipientId, recipientIdGuid: '' });
-  return wire;
 }
 
 /** Recipients of a template, DocuSign's Recipients model. */

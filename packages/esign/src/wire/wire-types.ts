@@ -7,29 +7,6 @@ import type { WireNotification } from './to-wire-notification.ts';
  */
 export type WireEnvelopeSummary = { envelopeId: string; status: string; statusDateTime: string; uri: string };
 
-export type WireSignHere = {
-  tabId: string;
-  tabType: 'signhere';
-  recipientId: string;
-  recipientIdGuid: string;
-  documentId: string;
-  pageNumber: string;
-  xPosition: string;
-  yPosition: string;
-  optional: string;
-  tabLabel?: string;
-  name?: string;
-  scaleValue?: string;
-  anchorString?: string;
-  anchorUnits?: string;
-  anchorXOffset?: string;
-  anchorYOffset?: string;
-  anchorIgnoreIfNotPresent?: string;
-  anchorCaseSensitive?: string;
-  anchorMatchWholeWord?: string;
-  anchorHorizontalAlignment?: string;
-};
-
 export type WireRecipient = {
   recipientId: string;
   recipientIdGuid: string;
@@ -46,7 +23,8 @@ export type WireRecipient = {
   declinedDateTime?: string;
   declinedReason?: string;
   completedCount?: string;
-  tabs?: { signHereTabs: WireSignHere[] };
+  /** DocuSign's Tabs: one list per tab type (wire/to-wire-tabs.ts). */
+  tabs?: Record<string, Record<string, unknown>[]>;
 };
 
 export type WireRecipients = {

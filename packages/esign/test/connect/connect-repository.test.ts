@@ -16,6 +16,7 @@ import { bothEngines, openMigrated, type StoreEngine } from '../support/envelope
 import { FakeClock } from '../support/fake-clock.ts';
 import { samplePdf } from '../signing/signing-harness.ts';
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
+import { signHereTabs } from '../../src/domain/tabs/sign-here-tab.ts';
 
 describe('Connect deliveries in the store', () => {
   const engines = bothEngines();
@@ -44,8 +45,8 @@ async function deliveriesAndClaims(t: TestContext, location: (t: TestContext) =>
     status: 'sent', emailSubject: 'Lease',
     documents: [{ documentId: '1', name: 'Lease', fileExtension: 'pdf', bytes: pdf }],
     recipients: [
-      { type: 'signer', recipientId: '1', email: 'a@example.com', name: 'A', routingOrder: 1, signHereTabs: [{ documentId: '1', pageNumber: 1, xPosition: 100, yPosition: 500, optional: false }] },
-      { type: 'signer', recipientId: '2', email: 'b@example.com', name: 'B', routingOrder: 2, signHereTabs: [{ documentId: '1', pageNumber: 1, xPosition: 100, yPosition: 600, optional: false }] },
+      { type: 'signer', recipientId: '1', email: 'a@example.com', name: 'A', routingOrder: 1, tabs: signHereTabs([{ documentId: '1', pageNumber: 1, xPosition: 100, yPosition: 500, optional: false }]) },
+      { type: 'signer', recipientId: '2', email: 'b@example.com', name: 'B', routingOrder: 2, tabs: signHereTabs([{ documentId: '1', pageNumber: 1, xPosition: 100, yPosition: 600, optional: false }]) },
     ],
     eventNotification: { ...sub, url: 'https://own.example/', events: ['envelope-sent', 'recipient-sent', 'envelope-voided'] },
   } });

@@ -14,6 +14,7 @@ import type { DatabaseLocation, Db } from '../../src/store/index.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
+import { signHereTabs } from '../../src/domain/tabs/sign-here-tab.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
@@ -47,12 +48,12 @@ const DRAFT = {
     { documentId: '2', name: 'Terms', fileExtension: 'pdf', bytes: new Uint8Array([2]) },
   ],
   recipients: [
-    { type: 'signer' as const, recipientId: '1', email: 's1@example.com', name: 'One', routingOrder: 1, signHereTabs: [
+    { type: 'signer' as const, recipientId: '1', email: 's1@example.com', name: 'One', routingOrder: 1, tabs: signHereTabs([
       { anchor: { anchorString: '/sn1/', units: 'pixels' as const, xOffset: 20, yOffset: 10, ignoreIfNotPresent: false, caseSensitive: false, matchWholeWord: false, horizontalAlignment: 'left' as const }, optional: false },
       { documentId: '1', pageNumber: 2, xPosition: 10, yPosition: 20, optional: true, tabLabel: 'abs' },
-    ] },
-    { type: 'signer' as const, recipientId: '2', email: 's2@example.com', name: 'Two', routingOrder: 2, clientUserId: '1001', signHereTabs: [] },
-    { type: 'carbonCopy' as const, recipientId: '3', email: 'cc@example.com', name: 'Copy', routingOrder: 1, signHereTabs: [] },
+    ]) },
+    { type: 'signer' as const, recipientId: '2', email: 's2@example.com', name: 'Two', routingOrder: 2, clientUserId: '1001', tabs: signHereTabs([]) },
+    { type: 'carbonCopy' as const, recipientId: '3', email: 'cc@example.com', name: 'Copy', routingOrder: 1, tabs: signHereTabs([]) },
   ],
 };
 

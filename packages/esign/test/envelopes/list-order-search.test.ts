@@ -14,6 +14,7 @@ import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import type { PostgresCluster } from '../support/postgres-cluster.ts';
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
+import { signHereTabs } from '../../src/domain/tabs/sign-here-tab.ts';
 
 /**
  * A PostgreSQL database whose default collation is ICU's English one, as a production database
@@ -33,7 +34,7 @@ async function icuPostgres(cluster: PostgresCluster): Promise<DatabaseLocation> 
 }
 
 const pdf = (name: string) => ({ documentId: '1', name, fileExtension: 'pdf', bytes: new Uint8Array([1]) });
-const signer = (name: string, email: string) => ({ type: 'signer' as const, recipientId: '1', email, name, routingOrder: 1, signHereTabs: [] });
+const signer = (name: string, email: string) => ({ type: 'signer' as const, recipientId: '1', email, name, routingOrder: 1, tabs: signHereTabs([]) });
 
 /**
  * Five envelopes a minute apart (ids[0] oldest), sent by two users of one account: subjects in

@@ -19,6 +19,7 @@ import { FormClient, hiddenField } from '../support/form-client.ts';
 import { startSmtpListener } from '../support/smtp-listener.ts';
 import { DAY_S, onePagePdf, startReminderEsign } from './reminders-harness.ts';
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
+import { signHereTabs } from '../../src/domain/tabs/sign-here-tab.ts';
 
 const wait = { timeoutMs: 15_000, intervalMs: 20 };
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
@@ -75,7 +76,7 @@ async function oneSignerExpiringTomorrow(t: TestContext) {
   const envelope = await createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent', emailSubject: 'Race',
     documents: [{ documentId: '1', name: 'A', fileExtension: 'pdf', bytes: new Uint8Array([1]) }],
-    recipients: [{ type: 'signer', recipientId: '1', email: 'racer@example.com', name: 'Racer', routingOrder: 1, signHereTabs: [] }],
+    recipients: [{ type: 'signer', recipientId: '1', email: 'racer@example.com', name: 'Racer', routingOrder: 1, tabs: signHereTabs([]) }],
     notification: { useAccountDefaults: false, reminderEnabled: false, reminderDelayDays: 0, reminderFrequencyDays: 0, expireAfterDays: 1, expireWarnDays: 0 },
   } });
   const stepDeps = { random: deps.random, hashSecret: sha, mails: buildNotificationMails('https://esign.test') };

@@ -14,6 +14,7 @@ import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db
 import { FakeClock } from '../support/fake-clock.ts';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
+import { signHereTabs } from '../../src/domain/tabs/sign-here-tab.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 const DAY_S = 86_400;
@@ -29,7 +30,7 @@ async function setup(t: TestContext, location: DatabaseLocation = freshSqlite(t)
   const send = (email: string) => createEnvelope(deps, { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent', emailSubject: `For ${email}`,
     documents: [{ documentId: '1', name: 'A', fileExtension: 'pdf', bytes: new Uint8Array([1]) }],
-    recipients: [{ type: 'signer', recipientId: '1', email, name: email, routingOrder: 1, signHereTabs: [] }],
+    recipients: [{ type: 'signer', recipientId: '1', email, name: email, routingOrder: 1, tabs: signHereTabs([]) }],
     notification: { useAccountDefaults: false, reminderEnabled: true, reminderDelayDays: 1, reminderFrequencyDays: 1, expireAfterDays: 30, expireWarnDays: 0 },
   } });
   const reminded = async () => (await new OutboxRepository(db).list()).filter((m) => m.kind === 'envelope-reminder').map((m) => m.recipient_email);

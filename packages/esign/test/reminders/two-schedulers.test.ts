@@ -15,6 +15,7 @@ import { freshPostgres, freshSqlite, openMigrated } from '../support/envelope-db
 import { FakeClock } from '../support/fake-clock.ts';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
+import { signHereTabs } from '../../src/domain/tabs/sign-here-tab.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 const DAY_S = 86_400;
@@ -33,7 +34,7 @@ async function twoInstances(t: TestContext, location: DatabaseLocation = freshSq
   const envelope = await createEnvelope(deps(first), { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent', emailSubject: 'Twice?',
     documents: [{ documentId: '1', name: 'A', fileExtension: 'pdf', bytes: new Uint8Array([1]) }],
-    recipients: [{ type: 'signer', recipientId: '1', email: 'once@example.com', name: 'Once', routingOrder: 1, signHereTabs: [] }],
+    recipients: [{ type: 'signer', recipientId: '1', email: 'once@example.com', name: 'Once', routingOrder: 1, tabs: signHereTabs([]) }],
     notification: { useAccountDefaults: false, reminderEnabled: true, reminderDelayDays: 1, reminderFrequencyDays: 1, expireAfterDays: 10, expireWarnDays: 0 },
   } });
   const reminders = async () => (await new OutboxRepository(first).list()).filter((m) => m.kind === 'envelope-reminder');

@@ -15,6 +15,7 @@ import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { samplePdf } from './signing-harness.ts';
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
+import { signHereTabs } from '../../src/domain/tabs/sign-here-tab.ts';
 
 describe('completion worker', () => {
   const engines = bothEngines();
@@ -33,8 +34,8 @@ async function crashedThenCompleted(t: TestContext, location: (t: TestContext) =
     emailSubject: 'Lease',
     documents: [{ documentId: '1', name: 'Lease', fileExtension: 'pdf', bytes: pdf }],
     recipients: [
-      { type: 'signer', recipientId: '1', email: 'tenant@example.com', name: 'Tess Tenant', routingOrder: 1, signHereTabs: [{ documentId: '1', pageNumber: 1, xPosition: 100, yPosition: 500, optional: false }] },
-      { type: 'carbonCopy', recipientId: '2', email: 'agent@example.com', name: 'Al Agent', routingOrder: 2, signHereTabs: [] },
+      { type: 'signer', recipientId: '1', email: 'tenant@example.com', name: 'Tess Tenant', routingOrder: 1, tabs: signHereTabs([{ documentId: '1', pageNumber: 1, xPosition: 100, yPosition: 500, optional: false }]) },
+      { type: 'carbonCopy', recipientId: '2', email: 'agent@example.com', name: 'Al Agent', routingOrder: 2, tabs: signHereTabs([]) },
     ],
   } });
   const signing = new SigningRepository(db);

@@ -79,7 +79,8 @@ test('template recipients and tabs through the SDK: create, update, list, delete
   // Bad edits: DocuSign-style 400s, nothing changed.
   assert.deepEqual(await sdkFailure(templates.updateTabs(acc, templateId, '1', { templateTabs: { signHereTabs: [{ tabId: 'nope', xPosition: '1' }] } })), [400, 'INVALID_TAB_OPERATION']);
   assert.deepEqual(await sdkFailure(templates.createTabs(acc, templateId, '1', { templateTabs: { signHereTabs: [{ documentId: '1', pageNumber: '9', xPosition: '1', yPosition: '1' }] } })), [400, 'TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT']);
-  assert.deepEqual(await sdkFailure(templates.createTabs(acc, templateId, '1', { templateTabs: { textTabs: [{ documentId: '1', xPosition: '1', yPosition: '1' }] } })), [400, 'INVALID_REQUEST_BODY']);
+  assert.deepEqual(await sdkFailure(templates.createTabs(acc, templateId, '1', { templateTabs: { textTabs: [{ documentId: '1', xPosition: '1', yPosition: '1', maxLength: '2', value: 'abc' }] } })), [400, 'INVALID_TAB_VALUE']);
+  assert.deepEqual(await sdkFailure(templates.createTabs(acc, templateId, '1', { templateTabs: { drawTabs: [{ documentId: '1', xPosition: '1', yPosition: '1' }] } })), [400, 'INVALID_REQUEST_BODY']);
   assert.deepEqual(await sdkFailure(templates.createRecipients(acc, templateId, { templateRecipients: { signers: [{ roleName: 'TENANT', recipientId: '9' }] } })), [400, 'TEMPLATE_ROLE_NAME_DUPLICATE']);
   assert.deepEqual(await sdkFailure(templates.createRecipients(acc, templateId, { templateRecipients: { signers: [{ roleName: 'x', recipientId: '1' }] } })), [400, 'INVALID_REQUEST_BODY']);
   assert.deepEqual(await sdkFailure(templates.updateRecipients(acc, templateId, { templateRecipients: { signers: [{ recipientId: '1', email: 'nope' }] } })), [400, 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT']);

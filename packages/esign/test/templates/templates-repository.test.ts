@@ -6,6 +6,7 @@ import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation } from '../../src/store/index.ts';
 import { TemplatesRepository } from '../../src/store/templates-repository.ts';
 import { bothEngines, openMigrated } from '../support/envelope-db.ts';
+import { signHereTab } from '../../src/domain/tabs/sign-here-tab.ts';
 
 async function setup(t: TestContext, location: DatabaseLocation) {
   const db = await openMigrated(t, location);
@@ -32,7 +33,7 @@ function template(accountId: string, ownerUserId: string, name: string): Templat
     lastModifiedAt: at,
     documents: [{ documentId: '1', name: 'A.pdf', fileExtension: 'docx', order: 1, pageCount: 2, sha256: 'ab' }],
     roles: [
-      { recipientId: '1', roleName: 'signer', type: 'signer', name: '', email: '', routingOrder: 1, tabs: [{ tabId: 't1', recipientId: '1', documentId: '1', pageNumber: 2, xPosition: 10.5, yPosition: 20, optional: false, anchor: { anchorString: '/s/', units: 'pixels', xOffset: 0, yOffset: 0, ignoreIfNotPresent: false, caseSensitive: false, matchWholeWord: false, horizontalAlignment: 'left' } }] },
+      { recipientId: '1', roleName: 'signer', type: 'signer', name: '', email: '', routingOrder: 1, tabs: [{ tabId: 't1', recipientId: '1', documentId: '1', pageNumber: 2, xPosition: 10.5, yPosition: 20, value: '', tab: signHereTab({ anchor: { anchorString: '/s/', units: 'pixels', xOffset: 0, yOffset: 0, ignoreIfNotPresent: false, caseSensitive: false, matchWholeWord: false, horizontalAlignment: 'left' } }) }] },
       { recipientId: '2', type: 'carbonCopy', name: 'Carl', email: 'carl@example.com', routingOrder: 2, clientUserId: 'c', tabs: [] },
     ],
   };

@@ -1,12 +1,13 @@
-import { EsignError } from '../../errors.ts';
-import type { DocumentDraft, EnvelopeDraft, SignHereDraft } from './envelope-draft.ts';
-import type { Envelope, EnvelopeDocument, Recipient, SignHereTab } from './envelope.ts';
+import type { Tab } from '../tabs/tab.ts';
+import type { DocumentDraft, EnvelopeDraft } from './envelope-draft.ts';
+import type { Envelope, EnvelopeDocument, Recipient } from './envelope.ts';
+import type { PlacedTab } from './placed-tab.ts';
+import { placeTabs } from './place-tabs.ts';
 import type { ConvertedDocument, EnvelopeDeps } from './ports.ts';
 import { sendDraft } from './send-envelope.ts';
 import { envelopeWrite } from './envelope-write.ts';
 import { assertSendable } from './assert-sendable.ts';
 import { API_DEFAULT_SETTINGS } from '../notification/envelope-notification.ts';
-import { assertTabOnPage, type PageSize } from './assert-tab-on-page.ts';
 
 /**
  * DocuSign CreateEnvelope: the content prepared (prepareContent), then stored, sent at once when
@@ -36,19 +37,19 @@ export type PreparedContent = {
   readonly documents: EnvelopeDocument[];
   /** The PDFs, in document order. */
   readonly pdfs: Uint8Array[];
-  /** Each recipient's resolved tabs, in the order the recipients were given. */
-  readonly tabs: SignHereTab[][];
+  /** Each recipient's placed tabs, in the order the recipients were given. */
+  readonly tabs: PlacedTab[][];
 };
 
 /**
- * Converts every document to PDF and resolves every SignHere tab (anchor search across all the
- * documents, or an absolute position), checking that each lies on a page of its document
- * (assert-tab-on-page.ts). The one path by which envelopes and templates get their content.
+ * Converts every document to PDF and places every tab of every type (place-tabs.ts: anchor
+ * search across all the documents, or an absolute position, each checked to lie on a page of
+ * its document). The one path by which envelopes and templates get their content.
  */
 export async function prepareContent(
   deps: Pick<EnvelopeDeps, 'converter' | 'anchors' | 'random' | 'hashBytes'>,
   draftDocuments: readonly DocumentDraft[],
-  draftRecipients: readonly { readonly recipientId: string; readonly signHereTabs: readonly SignHereDraft[] }[],
+  draftRecipients: readonly { readonly recipientId: string; readonly tabs: readonly Tab[] }[],
 ): Promise<PreparedContent> {
   // Documents convert concurrently; the converter bounds its own concurrency per engine.
   const converted: ConvertedDocument[] = await Promise.all(draftDocuments.map((d) => deps.converter.convert(d)));
@@ -62,12 +63,8 @@ export async function prepareContent(
     pageCount: converted[i]?.pages.length ?? 0,
     sha256: deps.hashBytes(pdfs[i] ?? new Uint8Array()),
   }));
-  const tabs: SignHereTab[][] = [];
-  for (const r of draftRecipients) {
-    const placed: SignHereTab[] = [];
-    for (const tab of r.signHereTabs) placed.push(...(await resolveSignHere(deps, tab, r.recipientId, documents, pdfs, pageSizes)));
-    tabs.push(placed);
-  }
+  const tabs: PlacedTab[][] = [];
+  for (const r of draftRecipients) tabs.push(await placeTabs({ deps, documents, pdfs, pageSizes }, r.tabs, r.recipientId));
   return { documents, pdfs, tabs };
 }
 
@@ -109,45 +106,4 @@ export async function storeNewEnvelope(
   const stored = { ...change, envelope: { ...change.envelope, version: 1 }, ...(draft.eventNotification ? { eventNotification: draft.eventNotification } : {}) };
   await deps.store.create(envelopeWrite(undefined, stored), new Map(documents.map((d, i) => [d.documentId, pdfs[i] ?? new Uint8Array()])));
   return stored.envelope;
-}
-
-async function resolveSignHere(
-  deps: Pick<EnvelopeDeps, 'anchors' | 'random'>,
-  tab: SignHereDraft,
-  recipientId: string,
-  documents: readonly EnvelopeDocument[],
-  pdfs: readonly Uint8Array[],
-  pageSizes: readonly (readonly PageSize[])[],
-): Promise<SignHereTab[]> {
-  const common = {
-    recipientId,
-    optional: tab.optional,
-    ...(tab.tabLabel !== undefined ? { tabLabel: tab.tabLabel } : {}),
-    ...(tab.name !== undefined ? { name: tab.name } : {}),
-    ...(tab.scaleValue !== undefined ? { scaleValue: tab.scaleValue } : {}),
-  };
-  if (tab.anchor) {
-    const anchor = tab.anchor;
-    const placements = await deps.anchors.find(pdfs, anchor);
-    if (placements.length === 0) {
-      // DocuSign "Auto-place (anchor tagging)": dropped silently only when anchorIgnoreIfNotPresent is true.
-      if (anchor.ignoreIfNotPresent) return [];
-      throw new EsignError('ANCHOR_TAB_STRING_NOT_FOUND', `Anchor string "${anchor.anchorString}" (recipientId ${recipientId}) is in none of the documents.`);
-    }
-    return placements.map((p) => {
-      const document = documents[p.documentIndex];
-      if (!document) throw new TypeError(`anchor finder returned document index ${p.documentIndex} of ${documents.length}`);
-      const placed = { documentId: document.documentId, pageNumber: p.pageNumber, xPosition: p.xPosition, yPosition: p.yPosition };
-      // An offset can push an anchored tab off its page. DocuSign documents no clamping, and
-      // moving a signature elsewhere than asked is worse than refusing: the same 400 as an
-      // absolute tab (docs/reliability.md).
-      assertTabOnPage(placed, pageSizes[p.documentIndex] ?? [], `The SignHere tab of recipientId ${recipientId} at anchor "${anchor.anchorString}" (offset ${anchor.xOffset}, ${anchor.yOffset} ${anchor.units})`);
-      return { ...common, tabId: deps.random.uuid(), ...placed, anchor };
-    });
-  }
-  const document = documents.find((d) => d.documentId === tab.documentId);
-  if (!document) throw new EsignError('TAB_REFERS_TO_MISSING_DOCUMENT', `A signHereTab of recipientId ${recipientId} refers to documentId "${tab.documentId ?? ''}", which is not present.`);
-  const placed = { documentId: document.documentId, pageNumber: tab.pageNumber ?? 1, xPosition: tab.xPosition ?? 0, yPosition: tab.yPosition ?? 0 };
-  assertTabOnPage(placed, pageSizes[document.order - 1] ?? [], `The SignHere tab of recipientId ${recipientId}`);
-  return [{ ...common, tabId: deps.random.uuid(), ...placed }];
 }

@@ -1,6 +1,7 @@
 import type { EventSubscription } from '../connect/event-subscription.ts';
 import type { NotificationSettings } from '../notification/envelope-notification.ts';
-import type { AnchorSpec, RecipientType } from './envelope.ts';
+import type { Tab } from '../tabs/tab.ts';
+import type { RecipientType } from './envelope.ts';
 
 /**
  * A validated create request, in domain terms: what restapi/envelopes makes of a wire
@@ -33,18 +34,6 @@ export type RecipientDraft = {
   readonly name: string;
   readonly routingOrder: number;
   readonly clientUserId?: string;
-  readonly signHereTabs: readonly SignHereDraft[];
-};
-
-/** Either placed by anchor text, or absolutely on a page of a document. */
-export type SignHereDraft = {
-  readonly anchor?: AnchorSpec;
-  readonly documentId?: string;
-  readonly pageNumber?: number;
-  readonly xPosition?: number;
-  readonly yPosition?: number;
-  readonly tabLabel?: string;
-  readonly name?: string;
-  readonly optional: boolean;
-  readonly scaleValue?: number;
+  /** Every tab of the recipient, as parseTabs read them; placed when the documents are converted (place-tabs.ts). */
+  readonly tabs: readonly Tab[];
 };

@@ -9,6 +9,7 @@ import type { AnchorSpec, Envelope } from './envelope.ts';
 import type { AnchorPlacement, EnvelopeChange, EnvelopeDeps, EnvelopeStore } from './ports.ts';
 import { sendEnvelope } from './send-envelope.ts';
 import { voidEnvelope } from './void-envelope.ts';
+import { signHereTabs } from '../tabs/sign-here-tab.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
@@ -75,7 +76,7 @@ function harness(placements: Record<string, AnchorPlacement[]> = {}) {
 const ANCHOR: AnchorSpec = { anchorString: '/sn1/', units: 'pixels', xOffset: 20, yOffset: 10, ignoreIfNotPresent: false, caseSensitive: false, matchWholeWord: false, horizontalAlignment: 'left' };
 
 function signer(recipientId: string, routingOrder: number, anchorString = '/sn1/'): RecipientDraft {
-  return { type: 'signer', recipientId, email: `s${recipientId}@example.com`, name: `Signer ${recipientId}`, routingOrder, signHereTabs: [{ anchor: { ...ANCHOR, anchorString }, optional: false }] };
+  return { type: 'signer', recipientId, email: `s${recipientId}@example.com`, name: `Signer ${recipientId}`, routingOrder, tabs: signHereTabs([{ anchor: { ...ANCHOR, anchorString }, optional: false }]) };
 }
 
 function draft(over: Partial<EnvelopeDraft> = {}): EnvelopeDraft {
@@ -86,7 +87,7 @@ function draft(over: Partial<EnvelopeDraft> = {}): EnvelopeDraft {
       { documentId: '1', name: 'Order', fileExtension: 'html', bytes: new Uint8Array([1]) },
       { documentId: '2', name: 'Terms', fileExtension: 'pdf', bytes: new Uint8Array([2]) },
     ],
-    recipients: [signer('1', 1), signer('2', 2, '/sn2/'), { type: 'carbonCopy', recipientId: '3', email: 'cc@example.com', name: 'Casey', routingOrder: 1, signHereTabs: [] }],
+    recipients: [signer('1', 1), signer('2', 2, '/sn2/'), { type: 'carbonCopy', recipientId: '3', email: 'cc@example.com', name: 'Casey', routingOrder: 1, tabs: signHereTabs([]) }],
     ...over,
   };
 }
@@ -129,7 +130,7 @@ test('a draft notifies nobody; sending it later reaches routing order 1 only', a
 
 test('an envelope of carbon copies only has nobody left to wait for once sent: it goes on to completion', async () => {
   const h = harness();
-  const copyOnly = draft({ recipients: [{ type: 'carbonCopy', recipientId: '1', email: 'cc@example.com', name: 'Casey', routingOrder: 1, signHereTabs: [] }] });
+  const copyOnly = draft({ recipients: [{ type: 'carbonCopy', recipientId: '1', email: 'cc@example.com', name: 'Casey', routingOrder: 1, tabs: signHereTabs([]) }] });
   const envelope = await createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: copyOnly });
   // 'signed' is the completion worker's input (signing-changes.ts does the same when the last signer finishes).
   assert.equal(envelope.status, 'signed');
@@ -162,16 +163,16 @@ test('a missing anchor fails the whole envelope and stores nothing, unless ignor
   await assert.rejects(createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: draft() }), (e: unknown) => e instanceof EsignError && e.code === 'ANCHOR_TAB_STRING_NOT_FOUND' && e.message.includes('/sn2/'));
   assert.equal(h.store.changes.length, 0);
   const lenient = draft();
-  const recipients = lenient.recipients.map((r) => (r.recipientId === '2' ? { ...r, signHereTabs: [{ anchor: { ...ANCHOR, anchorString: '/sn2/', ignoreIfNotPresent: true }, optional: false }] } : r));
+  const recipients = lenient.recipients.map((r) => (r.recipientId === '2' ? { ...r, tabs: signHereTabs([{ anchor: { ...ANCHOR, anchorString: '/sn2/', ignoreIfNotPresent: true }, optional: false }]) } : r));
   const envelope = await createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: { ...lenient, recipients } });
   assert.deepEqual(envelope.recipients[1]?.tabs, []);
 });
 
 test('absolute tabs are checked against the document and its pages', async () => {
   const h = harness();
-  const withTab = (tab: Record<string, unknown>) => draft({ recipients: [{ ...signer('1', 1), signHereTabs: [{ optional: false, ...tab }] }] });
+  const withTab = (tab: Record<string, unknown>) => draft({ recipients: [{ ...signer('1', 1), tabs: signHereTabs([{ optional: false, ...tab }]) }] });
   const ok = await createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: withTab({ documentId: '2', pageNumber: 2, xPosition: 72, yPosition: 144 }) });
-  assert.deepEqual(ok.recipients[0]?.tabs.map((t) => [t.documentId, t.pageNumber, t.xPosition, t.yPosition, t.anchor]), [['2', 2, 72, 144, undefined]]);
+  assert.deepEqual(ok.recipients[0]?.tabs.map((t) => [t.documentId, t.pageNumber, t.xPosition, t.yPosition, t.tab.type !== 'radioGroup' && t.tab.place.kind]), [['2', 2, 72, 144, 'absolute']]);
   await assert.rejects(createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: withTab({ documentId: '9', pageNumber: 1 }) }), (e: unknown) => e instanceof EsignError && e.code === 'TAB_REFERS_TO_MISSING_DOCUMENT');
   await assert.rejects(createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: withTab({ documentId: '1', pageNumber: 3 }) }), (e: unknown) => e instanceof EsignError && e.code === 'TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT');
   assert.equal(h.store.changes.length, 1);
@@ -215,7 +216,7 @@ test('a tab off its page is refused at creation (TAB_OUT_OF_BOUNDS), absolute or
     createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: draft() }),
     (e: unknown) => e instanceof EsignError && e.code === 'TAB_OUT_OF_BOUNDS' && e.status === 400 && /recipientId 1 at anchor "\/sn1\/".*page 2 of documentId 2: \(650, 60\) on a page of 612 × 792/.test(e.message),
   );
-  const withTab = (tab: Record<string, unknown>) => draft({ recipients: [{ ...signer('1', 1), signHereTabs: [{ optional: false, ...tab }] }] });
+  const withTab = (tab: Record<string, unknown>) => draft({ recipients: [{ ...signer('1', 1), tabs: signHereTabs([{ optional: false, ...tab }]) }] });
   for (const [x, y] of [[612, 10], [10, 792], [99999, 99999]]) {
     await assert.rejects(
       createEnvelope(h.deps, { accountId: 'acc', senderUserId: 'u', draft: withTab({ documentId: '1', pageNumber: 1, xPosition: x, yPosition: y }) }),

@@ -1,4 +1,5 @@
 import type { EnvelopeNotification } from '../notification/envelope-notification.ts';
+import type { PlacedTab } from './placed-tab.ts';
 
 /**
  * The envelope model, in DocuSign's vocabulary (docusign-esign src/model/*.js;
@@ -29,23 +30,8 @@ export type AnchorSpec = {
   readonly caseSensitive: boolean;
   readonly matchWholeWord: boolean;
   readonly horizontalAlignment: 'left' | 'right';
-};
-
-/** A SignHere tab with its resolved place: one per anchor match, or one absolute tab. */
-export type SignHereTab = {
-  readonly tabId: string;
-  readonly recipientId: string;
-  readonly documentId: string;
-  /** 1-based. */
-  readonly pageNumber: number;
-  readonly xPosition: number;
-  readonly yPosition: number;
-  /** Present when the tab came from an anchor; the resolved position is above. */
-  readonly anchor?: AnchorSpec;
-  readonly tabLabel?: string;
-  readonly name?: string;
-  readonly optional: boolean;
-  readonly scaleValue?: number;
+  /** anchorAllowWhiteSpaceInCharacters: the pdf search honours it (absent: false). */
+  readonly allowWhiteSpaceInCharacters?: boolean;
 };
 
 /** A document as stored: always a PDF after conversion, in the order given. */
@@ -78,7 +64,8 @@ export type Recipient = {
   readonly completedAt?: Date;
   readonly declinedAt?: Date;
   readonly declinedReason?: string;
-  readonly tabs: readonly SignHereTab[];
+  /** Every tab of every type, placed (placed-tab.ts); a carbon copy has none. */
+  readonly tabs: readonly PlacedTab[];
 };
 
 /** The aggregate: everything the REST API and the mails say about one envelope. */

@@ -69,6 +69,11 @@ export type EnvelopeChange = {
   readonly adoptedSignatures?: readonly { readonly recipientId: string; readonly signature: AdoptedSignature }[];
   /** A new envelope's own Connect webhook, stored with it (create only). */
   readonly eventNotification?: EventSubscription;
+  /**
+   * Recipients whose tabs this change rewrote (added, moved, removed or given values): the store
+   * replaces their stored tabs with `envelope`'s. Absent: tabs are left as stored.
+   */
+  readonly tabsOf?: readonly string[];
 };
 
 /**

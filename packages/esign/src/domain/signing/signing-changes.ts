@@ -76,7 +76,8 @@ export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId
   for (const r of reached) {
     events.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'system', name: r.name, email: r.email, recipientId: r.recipientId, message: r.type === 'signer' ? `Routing order ${r.routingOrder}: sent to ${r.name}.` : `Routing order ${r.routingOrder}: copy sent to ${r.name}.` });
   }
-  return { envelope: next, signingTokens, mails, audit: events };
+  // The signer's tab values are stored with the Finish (tabsOf: the store rewrites their tabs).
+  return { envelope: next, signingTokens, mails, audit: events, tabsOf: [recipientId] };
 }
 
 /** The signer declined with a reason: they and the envelope are `declined` (DocuSign "Envelope status codes"). Undefined when they had already declined. */

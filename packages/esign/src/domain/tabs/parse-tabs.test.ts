@@ -74,15 +74,17 @@ test('the SignHere parser reads anchor options through parseAnchorSpec; whitespa
       documents: [{ documentId: '1', name: 'a.pdf', documentBase64: Buffer.from('%PDF-1.4').toString('base64') }],
       recipients: { signers: [{ recipientId: '1', email: 'a@example.com', name: 'A', tabs: { signHereTabs: [anchorTab] } }] },
     });
-    const { allowWhiteSpaceInCharacters, ...ours } = parseAnchorSpec(new WireReader('t', anchorTab))!;
-    assert.deepEqual(ours, draft.recipients[0]!.signHereTabs[0]!.anchor);
-    assert.equal(allowWhiteSpaceInCharacters, false);
+    const ours = parseAnchorSpec(new WireReader('t', anchorTab))!;
+    assert.deepEqual(draft.recipients[0]!.tabs[0]!.type !== 'radioGroup' && draft.recipients[0]!.tabs[0]!.place, { kind: 'anchor', anchor: ours });
+    assert.equal(ours.allowWhiteSpaceInCharacters, false);
   }
-  assert.throws(() => parseEnvelopeDefinition({
+  // The envelope parser reads signHereTabs through parseTabs: the whitespace option the pdf search honours is honoured there too.
+  const spaced = parseEnvelopeDefinition({
     status: 'created',
     documents: [{ documentId: '1', name: 'a.pdf', documentBase64: Buffer.from('%PDF-1.4').toString('base64') }],
     recipients: { signers: [{ recipientId: '1', email: 'a@example.com', name: 'A', tabs: { signHereTabs: [{ anchorString: 'x', anchorAllowWhiteSpaceInCharacters: 'true' }] } }] },
-  }), /anchorAllowWhiteSpaceInCharacters is not supported on signHereTabs yet/);
+  }).recipients[0]!.tabs[0]!;
+  assert.equal(spaced.type !== 'radioGroup' && spaced.place.kind === 'anchor' && spaced.place.anchor.allowWhiteSpaceInCharacters, true);
 });
 
 test('fields a model lacks, and fields this service does not implement, are refused by name; asking for nothing is fine', () => {

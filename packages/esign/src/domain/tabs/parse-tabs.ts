@@ -15,6 +15,16 @@ export const MAX_TABS_PER_RECIPIENT = 200;
  * checkTabRelations refuse: nothing is dropped in silence.
  */
 export function parseTabs(tabs: WireField, context: TabContext = {}): Tab[] {
+  const parsed = parseTabList(tabs, context);
+  checkTabRelations(parsed, tabs.path);
+  return parsed;
+}
+
+/**
+ * parseTabs without checking what the tabs say of each other: for tabs added to a recipient
+ * that has some already (createTabs, updateTabs), whose relations are checked with the others.
+ */
+export function parseTabList(tabs: WireField, context: TabContext = {}): Tab[] {
   const lists = tabs.object() ?? {};
   const parsed: Tab[] = [];
   for (const key of Object.keys(lists)) {
@@ -33,6 +43,5 @@ export function parseTabs(tabs: WireField, context: TabContext = {}): Tab[] {
       parsed.push(kind.parse(item, context));
     }
   }
-  checkTabRelations(parsed, tabs.path);
   return parsed;
 }

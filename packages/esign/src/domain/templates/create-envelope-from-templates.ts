@@ -2,8 +2,12 @@ import { EsignError } from '../../errors.ts';
 import { normalizeEmail } from '../email-address.ts';
 import { assertSendable } from '../envelope/assert-sendable.ts';
 import { prepareContent, storeNewEnvelope } from '../envelope/create-envelope.ts';
-import type { DocumentDraft, SignHereDraft } from '../envelope/envelope-draft.ts';
-import type { Envelope, EnvelopeDocument, Recipient, RecipientType, SignHereTab } from '../envelope/envelope.ts';
+import type { DocumentDraft } from '../envelope/envelope-draft.ts';
+import type { Envelope, EnvelopeDocument, Recipient, RecipientType } from '../envelope/envelope.ts';
+import type { PlacedTab } from '../envelope/placed-tab.ts';
+import type { Tab } from '../tabs/tab.ts';
+import { applyPrefills, type TabPrefill } from './tab-prefill.ts';
+import { checkTabRelations } from '../tabs/check-tab-relations.ts';
 import { getTemplate } from './create-template.ts';
 import type { Template } from './template.ts';
 import type { TemplateDeps } from './template-deps.ts';
@@ -19,8 +23,10 @@ type Working = {
   email: string;
   routingOrder: number;
   clientUserId?: string;
-  placed: SignHereTab[];
-  toPlace: SignHereDraft[];
+  placed: PlacedTab[];
+  toPlace: Tab[];
+  /** templateRoles' values for template tabs, applied once every tab is placed. */
+  prefills: TabPrefill[];
 };
 
 /** One composite's share of the envelope: its documents (ids local to it) and its recipients. */
@@ -66,6 +72,7 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
       if (same.email === '') same.email = w.email;
       if (same.clientUserId === undefined && w.clientUserId !== undefined) same.clientUserId = w.clientUserId;
       same.placed.push(...tabs);
+      same.prefills.push(...w.prefills);
     }
   }
   const first = results.flatMap((r) => r.templates)[0];
@@ -79,7 +86,11 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
     } catch {
       throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${w.recipientId}${w.roleName ? ` (role "${w.roleName}")` : ''}${w.email ? ` ("${w.email}")` : ' (no email given)'}`);
     }
-    if (w.name === '') throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${w.recipientId}${w.roleName ? ` (role "${w.roleName}")` : ''}: name is required.`);
+    const who = `recipientId ${w.recipientId}${w.roleName ? ` (role "${w.roleName}")` : ''}`;
+    if (w.name === '') throw new EsignError('INVALID_REQUEST_BODY', `${who}: name is required.`);
+    const tabs = w.type === 'signer' ? applyPrefills(w.placed, w.prefills, who) : [];
+    // The template's tabs and those the envelope added, checked together (conditions, formulas).
+    checkTabRelations(tabs.map((t) => t.tab), who);
     return {
       recipientId: w.recipientId,
       recipientIdGuid: deps.envelopes.random.uuid(),
@@ -90,7 +101,7 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
       status: 'created',
       ...(w.clientUserId !== undefined ? { clientUserId: w.clientUserId } : {}),
       // Fresh tab ids: the envelope's tabs are its own, not the template's.
-      tabs: w.type === 'signer' ? w.placed.map((t) => ({ ...t, tabId: deps.envelopes.random.uuid(), recipientId: w.recipientId })) : [],
+      tabs: tabs.map((t) => ({ ...t, tabId: deps.envelopes.random.uuid(), recipientId: w.recipientId, ...(t.radios ? { radios: t.radios.map((r) => ({ ...r, tabId: deps.envelopes.random.uuid() })) } : {}) })),
     };
   });
   if (draft.status === 'sent') assertSendable({ documents, recipients });
@@ -116,7 +127,7 @@ async function buildComposite(deps: TemplateDeps, accountId: string, composite: 
   const templates: Template[] = [];
   // Where the composite's documents come from: the first layer, in sequence order, that has some.
   let source: { kind: 'template'; template: Template } | { kind: 'drafts'; documents: readonly DocumentDraft[] } | undefined = composite.document ? { kind: 'drafts', documents: [composite.document] } : undefined;
-  const placedFrom = new Map<SignHereTab, Template>();
+  const placedFrom = new Map<PlacedTab, Template>();
   for (const layer of ordered(composite.layers)) {
     if (layer.kind === 'server') {
       const template = await getTemplate(deps, accountId, layer.templateId);
@@ -130,7 +141,7 @@ async function buildComposite(deps: TemplateDeps, accountId: string, composite: 
           existing.placed.push(...tabs);
           continue;
         }
-        recipients.push({ recipientId: role.recipientId, ...(role.roleName !== undefined ? { roleName: role.roleName } : {}), type: role.type, name: role.name, email: role.email, routingOrder: role.routingOrder, ...(role.clientUserId !== undefined ? { clientUserId: role.clientUserId } : {}), placed: tabs, toPlace: [] });
+        recipients.push({ recipientId: role.recipientId, ...(role.roleName !== undefined ? { roleName: role.roleName } : {}), type: role.type, name: role.name, email: role.email, routingOrder: role.routingOrder, ...(role.clientUserId !== undefined ? { clientUserId: role.clientUserId } : {}), placed: tabs, toPlace: [], prefills: [] });
       }
     } else {
       if (!source && layer.documents.length > 0) source = { kind: 'drafts', documents: layer.documents };
@@ -152,7 +163,7 @@ async function buildComposite(deps: TemplateDeps, accountId: string, composite: 
   const replacementId = drafts.length === 1 ? drafts[0]?.documentId : undefined;
   const content = await prepareContent(deps.envelopes, drafts, recipients.map((w) => ({
     recipientId: w.recipientId,
-    signHereTabs: [...dedupe(w.placed).map((t) => toDraft(t, drafts, replacementId)), ...w.toPlace],
+    tabs: [...dedupe(w.placed).map((t) => toDraft(t, drafts, replacementId)), ...w.toPlace],
   })));
   recipients.forEach((w, i) => {
     w.placed = content.tabs[i] ?? [];
@@ -183,7 +194,8 @@ function applyOverlay(recipients: Working[], o: OverlayRecipient, fromTemplateRo
       routingOrder: o.routingOrder ?? 1,
       ...(o.clientUserId !== undefined ? { clientUserId: o.clientUserId } : {}),
       placed: [],
-      toPlace: [...o.signHereTabs],
+      toPlace: [...o.tabs],
+      prefills: [...(o.prefills ?? [])],
     });
     return;
   }
@@ -191,7 +203,8 @@ function applyOverlay(recipients: Working[], o: OverlayRecipient, fromTemplateRo
   if (o.email !== undefined) existing.email = o.email;
   if (o.routingOrder !== undefined) existing.routingOrder = o.routingOrder;
   if (o.clientUserId !== undefined) existing.clientUserId = o.clientUserId;
-  existing.toPlace.push(...o.signHereTabs);
+  existing.toPlace.push(...o.tabs);
+  existing.prefills.push(...(o.prefills ?? []));
 }
 
 /** A stored template's PDFs as documents to prepare again (when other tabs must be placed on them). */

@@ -1,8 +1,10 @@
 import { EsignError } from '../../errors.ts';
 import { prepareContent } from '../envelope/create-envelope.ts';
-import type { DocumentDraft, SignHereDraft } from '../envelope/envelope-draft.ts';
-import { dedupe, toDraft } from './placed-tab-drafts.ts';
-import type { SignHereTab } from '../envelope/envelope.ts';
+import type { DocumentDraft } from '../envelope/envelope-draft.ts';
+import { dedupe, isAnchored, toDraft } from './placed-tab-drafts.ts';
+import type { PlacedTab } from '../envelope/placed-tab.ts';
+import type { Tab } from '../tabs/tab.ts';
+import { checkTabRelations } from '../tabs/check-tab-relations.ts';
 import { assertDistinctRoleNames, getTemplate } from './create-template.ts';
 import type { Template, TemplateRole } from './template.ts';
 import type { TemplateDeps } from './template-deps.ts';
@@ -14,8 +16,8 @@ const MAX_ATTEMPTS = 3;
 /** The fields updateRecipients changes; tabs have their own calls. */
 export type RolePatch = { readonly recipientId: string } & Partial<Pick<TemplateRole, 'roleName' | 'name' | 'email' | 'routingOrder' | 'clientUserId'>>;
 
-/** What updateTabs changes of one tab: a new place, and the fields given. */
-export type TabPatch = { readonly tabId: string; readonly draft: Partial<SignHereDraft> };
+/** What updateTabs makes of one tab: the tab it becomes (its stored fields with the request's over them, parsed again). */
+export type TabPatch = { readonly tabId: string; readonly tab: Tab };
 
 /**
  * Applies `edit` to the stored template and saves the result, unless someone changed the
@@ -38,12 +40,12 @@ async function editTemplate(deps: TemplateDeps, accountId: string, templateId: s
 /** An edit that also writes PDFs (documents added or replaced). */
 type Edited = { readonly template: Template; readonly pdfs: ReadonlyMap<string, Uint8Array> };
 
-/** Places SignHere requests on a template's stored PDFs, through the envelopes' prepareContent (PDFs pass through unchanged). */
-type Placer = (recipients: readonly { recipientId: string; signHereTabs: readonly SignHereDraft[] }[]) => Promise<SignHereTab[][]>;
+/** Places tabs on a template's stored PDFs, through the envelopes' prepareContent (PDFs pass through unchanged). */
+type Placer = (recipients: readonly { recipientId: string; tabs: readonly Tab[] }[]) => Promise<PlacedTab[][]>;
 
 function placerFor(deps: TemplateDeps, t: Template): Placer {
   return async (recipients) => {
-    if (recipients.every((r) => r.signHereTabs.length === 0)) return recipients.map(() => []);
+    if (recipients.every((r) => r.tabs.length === 0)) return recipients.map(() => []);
     return (await prepareContent(deps.envelopes, await storedDocuments(deps, t), recipients)).tabs;
   };
 }
@@ -72,16 +74,16 @@ export function changeTemplateDocuments(deps: TemplateDeps, accountId: string, t
     const order = [...t.documents.map((d) => d.documentId).filter((id) => !change.remove.includes(id)), ...change.upsert.map((d) => d.documentId).filter((id) => !t.documents.some((d) => d.documentId === id))];
     const drafts = order.map((id) => upserted.get(id) ?? stored.get(id)).filter((d): d is DocumentDraft => d !== undefined);
     const requests = t.roles.map((r) => {
-      const kept = dedupe(r.tabs).filter((x) => x.anchor || !change.remove.includes(x.documentId));
+      const kept = dedupe(r.tabs).filter((x) => isAnchored(x) || !change.remove.includes(x.documentId));
       return { role: r, kept, drafts: kept.map((x) => toDraft(x, drafts, undefined)) };
     });
-    const content = await prepareContent(deps.envelopes, drafts, requests.map((q) => ({ recipientId: q.role.recipientId, signHereTabs: q.drafts })));
+    const content = await prepareContent(deps.envelopes, drafts, requests.map((q) => ({ recipientId: q.role.recipientId, tabs: q.drafts })));
     const roles = requests.map((q, i) => {
       const placed = content.tabs[i] ?? [];
       // Positioned tabs come back one for one, in order: they keep their ids.
-      const positioned = q.kept.filter((x) => !x.anchor);
+      const positioned = q.kept.filter((x) => !isAnchored(x));
       let next = 0;
-      const tabs = placed.map((x) => (x.anchor ? x : { ...x, tabId: positioned[next++]?.tabId ?? x.tabId }));
+      const tabs = placed.map((x) => (isAnchored(x) ? x : { ...x, tabId: positioned[next++]?.tabId ?? x.tabId }));
       return { ...q.role, tabs };
     });
     // The stored bytes are PDF whatever the upload was; a kept document keeps its original extension.
@@ -95,6 +97,12 @@ function roleOf(t: Template, recipientId: string): TemplateRole {
   const role = t.roles.find((r) => r.recipientId === recipientId);
   if (!role) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', `recipientId "${recipientId}" is not a recipient of template "${t.templateId}".`);
   return role;
+}
+
+/** The template with one role's tabs replaced, their relations (conditions, formulas) checked together. */
+function withRoleTabs(t: Template, role: TemplateRole, tabs: PlacedTab[]): Template {
+  checkTabRelations(tabs.map((x) => x.tab), `recipientId ${role.recipientId}`);
+  return { ...t, roles: t.roles.map((r) => (r === role ? { ...r, tabs } : r)) };
 }
 
 /** TemplatesApi.createRecipients: new roles, their tabs placed on the template's documents. */
@@ -138,39 +146,28 @@ export function deleteTemplateRoles(deps: TemplateDeps, accountId: string, templ
   });
 }
 
-/** TemplatesApi.createTabs: more SignHere tabs for one role, placed now. */
-export function addTemplateTabs(deps: TemplateDeps, accountId: string, templateId: string, recipientId: string, drafts: readonly SignHereDraft[]): Promise<Template> {
+/** TemplatesApi.createTabs: more tabs for one role, placed now. */
+export function addTemplateTabs(deps: TemplateDeps, accountId: string, templateId: string, recipientId: string, drafts: readonly Tab[]): Promise<Template> {
   return editTemplate(deps, accountId, templateId, async (t, place) => {
     const role = roleOf(t, recipientId);
     if (role.type !== 'signer') throw new EsignError('INVALID_TAB_OPERATION', `recipientId "${recipientId}" is a carbon copy: it has no tabs.`);
-    const [placed = []] = await place([{ recipientId, signHereTabs: drafts }]);
-    return { ...t, roles: t.roles.map((r) => (r === role ? { ...r, tabs: [...r.tabs, ...placed] } : r)) };
+    const [placed = []] = await place([{ recipientId, tabs: drafts }]);
+    return withRoleTabs(t, role, [...role.tabs, ...placed]);
   });
 }
 
-/** TemplatesApi.updateTabs: each named tab placed again with the fields given, keeping its tabId. */
+/**
+ * TemplatesApi.updateTabs: each named tab replaced by its patch's tab, placed again, keeping its
+ * tabId. An anchor may match several times: the first match keeps the tabId, the others are new tabs.
+ */
 export function updateTemplateTabs(deps: TemplateDeps, accountId: string, templateId: string, recipientId: string, patches: readonly TabPatch[]): Promise<Template> {
   return editTemplate(deps, accountId, templateId, async (t, place) => {
     const role = roleOf(t, recipientId);
-    const drafts = patches.map((p) => {
-      const tab = role.tabs.find((x) => x.tabId === p.tabId);
-      if (!tab) throw new EsignError('INVALID_TAB_OPERATION', `tabId "${p.tabId}" is not a tab of recipientId "${recipientId}".`);
-      const base: SignHereDraft = { optional: tab.optional, ...(tab.tabLabel !== undefined ? { tabLabel: tab.tabLabel } : {}), ...(tab.name !== undefined ? { name: tab.name } : {}), ...(tab.scaleValue !== undefined ? { scaleValue: tab.scaleValue } : {}) };
-      // A new anchor moves the tab to it; otherwise it stays absolute, at the given or its current place.
-      if (p.draft.anchor) return { ...base, ...p.draft };
-      return { ...base, documentId: tab.documentId, pageNumber: tab.pageNumber, xPosition: tab.xPosition, yPosition: tab.yPosition, ...p.draft, anchor: undefined };
-    });
-    const [placed = []] = await place([{ recipientId, signHereTabs: drafts }]);
-    // An anchor may match several times: the first match keeps the tabId, the others are new tabs.
-    const byTab = new Map<string, SignHereTab[]>();
-    let i = 0;
-    for (const [k, p] of patches.entries()) {
-      const count = drafts[k]?.anchor ? placed.filter((x) => x.anchor === drafts[k]?.anchor).length : 1;
-      byTab.set(p.tabId, placed.slice(i, i + count).map((x, j) => (j === 0 ? { ...x, tabId: p.tabId } : x)));
-      i += count;
-    }
-    const tabs = role.tabs.flatMap((x) => byTab.get(x.tabId) ?? [x]);
-    return { ...t, roles: t.roles.map((r) => (r === role ? { ...r, tabs } : r)) };
+    for (const p of patches) if (!role.tabs.some((x) => x.tabId === p.tabId)) throw new EsignError('INVALID_TAB_OPERATION', `tabId "${p.tabId}" is not a tab of recipientId "${recipientId}".`);
+    // One placing request per patch (one conversion for all), so each patch's matches stay apart.
+    const placed = await place(patches.map((p) => ({ recipientId, tabs: [p.tab] })));
+    const byTab = new Map<string, PlacedTab[]>(patches.map((p, i) => [p.tabId, (placed[i] ?? []).map((x, j) => (j === 0 ? { ...x, tabId: p.tabId } : x))]));
+    return withRoleTabs(t, role, role.tabs.flatMap((x) => byTab.get(x.tabId) ?? [x]));
   });
 }
 
@@ -179,6 +176,6 @@ export function deleteTemplateTabs(deps: TemplateDeps, accountId: string, templa
   return editTemplate(deps, accountId, templateId, (t) => {
     const role = roleOf(t, recipientId);
     for (const id of tabIds) if (!role.tabs.some((x) => x.tabId === id)) throw new EsignError('INVALID_TAB_OPERATION', `tabId "${id}" is not a tab of recipientId "${recipientId}".`);
-    return Promise.resolve({ ...t, roles: t.roles.map((r) => (r === role ? { ...r, tabs: r.tabs.filter((x) => !tabIds.includes(x.tabId)) } : r)) });
+    return Promise.resolve(withRoleTabs(t, role, role.tabs.filter((x) => !tabIds.includes(x.tabId))));
   });
 }

@@ -1,4 +1,5 @@
-import type { EnvelopeDocument, RecipientType, SignHereTab } from '../envelope/envelope.ts';
+import type { EnvelopeDocument, RecipientType } from '../envelope/envelope.ts';
+import type { PlacedTab } from '../envelope/placed-tab.ts';
 
 /**
  * A stored template (DocuSign's EnvelopeTemplate): documents already converted to PDF and tabs
@@ -32,5 +33,6 @@ export type TemplateRole = {
   readonly email: string;
   readonly routingOrder: number;
   readonly clientUserId?: string;
-  readonly tabs: readonly SignHereTab[];
+  /** Tabs of every type, placed on the template's documents; values are the sender's prefill. */
+  readonly tabs: readonly PlacedTab[];
 };

@@ -1,4 +1,6 @@
-import type { DocumentDraft, EnvelopeDraft, SignHereDraft } from '../envelope/envelope-draft.ts';
+import type { DocumentDraft, EnvelopeDraft } from '../envelope/envelope-draft.ts';
+import type { Tab } from '../tabs/tab.ts';
+import type { TabPrefill } from './tab-prefill.ts';
 import type { RecipientType } from '../envelope/envelope.ts';
 
 /**
@@ -35,5 +37,8 @@ export type OverlayRecipient = {
   readonly email?: string;
   readonly routingOrder?: number;
   readonly clientUserId?: string;
-  readonly signHereTabs: readonly SignHereDraft[];
+  /** Tabs the recipient gains, placed on the composite's documents. */
+  readonly tabs: readonly Tab[];
+  /** templateRoles' values for the role's template tabs, matched by tabLabel (tab-prefill.ts). */
+  readonly prefills?: readonly TabPrefill[];
 };

@@ -17,7 +17,7 @@ import type { TemplateStore } from '../../domain/templates/template-ports.ts';
 import { parseTemplatedEnvelope, usesTemplates } from '../templates/parse-templated-envelope.ts';
 import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
 import { parseStatusChangesQuery, type RawQuery } from './parse-status-changes-query.ts';
-import { toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients, toWireSignHere } from '../../wire/to-wire-envelope.ts';
+import { toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients } from '../../wire/to-wire-envelope.ts';
 import type { WireEnvelopesInformation } from '../../wire/wire-types.ts';
 
 export type EnvelopeRouteDeps = {
@@ -132,14 +132,6 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
   app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId/recipients`, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     return toWireRecipients(envelope, flag(request.query, 'include_tabs') || flag(request.query, 'include_anchor_tab_locations'));
-  });
-
-  // listTabs: one recipient's tabs (DocuSign's Tabs object; every tab type but signHere is empty here).
-  app.get<{ Params: EnvelopeParams & { recipientId: string } }>(`${BASE}/:envelopeId/recipients/:recipientId/tabs`, async (request) => {
-    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
-    const recipient = envelope.recipients.find((r) => r.recipientId === request.params.recipientId);
-    if (!recipient) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', `recipientId "${request.params.recipientId}"`);
-    return { signHereTabs: recipient.tabs.map((tab) => toWireSignHere(tab, recipient)) };
   });
 
   app.get<{ Params: EnvelopeParams }>(`${BASE}/:envelopeId/documents`, async (request) => {

@@ -7,6 +7,7 @@ import type { TemplateStore } from '../../domain/templates/template-ports.ts';
 import type { MailDelivery } from '../../mail/build-mail-delivery.ts';
 import { devMailboxExposureWarning, registerDevMailboxRoutes } from '../../mail/dev-mailbox-routes.ts';
 import { registerEnvelopeRoutes } from './envelope-routes.ts';
+import { registerEnvelopeTabRoutes } from './envelope-tab-routes.ts';
 import { registerTemplateRoutes } from '../templates/template-routes.ts';
 import { registerTemplateRecipientRoutes } from '../templates/template-recipient-routes.ts';
 import { registerTemplateDocumentRoutes } from '../templates/template-document-routes.ts';
@@ -35,6 +36,7 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
   registerTemplateRoutes(app, { templates, envelopes });
   registerTemplateRecipientRoutes(app, { templates, envelopes });
   registerTemplateDocumentRoutes(app, { templates, envelopes });
+  registerEnvelopeTabRoutes(app, envelopes);
   registerEnvelopeRoutes(app, { envelopes, templates, completion: options.completion, checkListener: options.checkListener });
   if (mail.devMailbox) {
     registerDevMailboxRoutes(app, mail.devMailbox);

@@ -37,7 +37,8 @@ test('the SDK’s request reads into a draft: strings or numbers, booleans or "t
   assert.equal(Buffer.from(draft.documents[1]?.bytes ?? []).toString(), '%PDF-1.4 test');
   const [signer, cc] = draft.recipients;
   assert.deepEqual([signer?.type, signer?.email, signer?.routingOrder, cc?.type, cc?.routingOrder], ['signer', 'signer@example.com', 1, 'carbonCopy', 2]);
-  assert.deepEqual(signer?.signHereTabs[0]?.anchor, { anchorString: '**signature_1**', units: 'pixels', xOffset: 20, yOffset: 10, ignoreIfNotPresent: true, caseSensitive: false, matchWholeWord: false, horizontalAlignment: 'left' });
+  const tab = signer?.tabs[0];
+  assert.deepEqual(tab?.type === 'signHere' ? tab.place : undefined, { kind: 'anchor', anchor: { anchorString: '**signature_1**', units: 'pixels', xOffset: 20, yOffset: 10, ignoreIfNotPresent: true, caseSensitive: false, matchWholeWord: false, horizontalAlignment: 'left', allowWhiteSpaceInCharacters: false } });
 });
 
 test('defaults: draft status, routing order 1, subject from the first document, null read as absent', () => {
@@ -83,8 +84,11 @@ test('bad bodies are DocuSign 400s that name the problem', () => {
   (badFlag.recipients as { signers: { tabs: { signHereTabs: Record<string, unknown>[] } }[] }).signers[0]!.tabs.signHereTabs[0]!.anchorIgnoreIfNotPresent = 'maybe';
   rejects(badFlag, 'INVALID_REQUEST_BODY', 'anchorIgnoreIfNotPresent must be true or false');
   const otherTabs = body();
-  (otherTabs.recipients as { signers: { tabs: Record<string, unknown> }[] }).signers[0]!.tabs.dateSignedTabs = [{ anchorString: 'x' }];
-  rejects(otherTabs, 'INVALID_REQUEST_BODY', 'tabs.dateSignedTabs is not supported');
+  (otherTabs.recipients as { signers: { tabs: Record<string, unknown> }[] }).signers[0]!.tabs.drawTabs = [{ anchorString: 'x' }];
+  rejects(otherTabs, 'INVALID_REQUEST_BODY', 'tabs.drawTabs is not supported');
+  const notAList = body();
+  (notAList.recipients as { signers: { tabs: Record<string, unknown> }[] }).signers[0]!.tabs.checkBoxTabs = [{ anchorString: 'x' }];
+  rejects(notAList, 'INVALID_REQUEST_BODY', 'tabs.checkBoxTabs is not a tab list of the Tabs model');
   const noPlace = body();
   (noPlace.recipients as { signers: { tabs: { signHereTabs: unknown[] } }[] }).signers[0]!.tabs.signHereTabs = [{ xPosition: 1 }];
   rejects(noPlace, 'INVALID_REQUEST_BODY', 'needs an anchorString');

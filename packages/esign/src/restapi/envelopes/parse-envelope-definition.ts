@@ -4,10 +4,11 @@ import { API_DEFAULT_SETTINGS } from '../../domain/notification/envelope-notific
 import { applyNotificationRequest } from '../../domain/notification/notification-request.ts';
 import { parseNotificationRequest } from '../../wire/parse-notification.ts';
 import { normalizeEmail } from '../../domain/email-address.ts';
-import type { DocumentDraft, EnvelopeDraft, RecipientDraft, SignHereDraft } from '../../domain/envelope/envelope-draft.ts';
+import type { DocumentDraft, EnvelopeDraft, RecipientDraft } from '../../domain/envelope/envelope-draft.ts';
 import { EsignError } from '../../errors.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
-import { parseAnchorSpec } from '../../domain/tabs/parse-anchor-spec.ts';
+import { parseTabs } from '../../domain/tabs/parse-tabs.ts';
+import type { Tab } from '../../domain/tabs/tab.ts';
 import { checkModelFields } from '../../wire/check-model-fields.ts';
 import { CARBON_COPY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
 
@@ -15,12 +16,8 @@ import { CARBON_COPY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPI
 // blurbs); they bound what one request can make us store.
 const MAX_DOCUMENTS = 50;
 const MAX_RECIPIENTS = 100;
-const MAX_TABS_PER_RECIPIENT = 200;
 // DocuSign routing orders are small positive integers.
 const MAX_ROUTING_ORDER = 999;
-
-// Tab types this service does not implement yet are refused rather than silently half-honoured.
-const SUPPORTED_TABS = new Set(['signHereTabs']);
 
 /**
  * Reads a DocuSign EnvelopeDefinition (docusign-esign src/model/EnvelopeDefinition.js) into a domain draft, or throws a
@@ -50,14 +47,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
   assertUnique(recipients.map((r) => r.recipientId), 'recipientId', 'recipients');
 
-  const documentIds = new Set(documents.map((d) => d.documentId));
-  for (const r of recipients) {
-    for (const tab of r.signHereTabs) {
-      if (!tab.anchor && tab.documentId !== undefined && !documentIds.has(tab.documentId)) {
-        throw new EsignError('TAB_REFERS_TO_MISSING_DOCUMENT', `A signHereTab of recipientId ${r.recipientId} refers to documentId "${tab.documentId}", which is not present.`);
-      }
-    }
-  }
+  assertTabDocuments(recipients, documents);
 
   const emailSubject = root.field('emailSubject').optionalString(100) ?? defaultSubject(documents);
   const emailBlurb = root.field('emailBlurb').optionalString(10_000);
@@ -67,6 +57,21 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   const notificationField = root.field('notification');
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
   return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}) };
+}
+
+/** Refuses, before any conversion, a tab (or radio) placed absolutely on a documentId the request does not have. */
+export function assertTabDocuments(recipients: readonly { readonly recipientId: string; readonly tabs: readonly Tab[] }[], documents: readonly { readonly documentId: string }[]): void {
+  const documentIds = new Set(documents.map((d) => d.documentId));
+  for (const r of recipients) {
+    for (const tab of r.tabs) {
+      const places = tab.type === 'radioGroup' ? tab.radios.map((x) => x.place) : [tab.place];
+      for (const place of places) {
+        if (place.kind === 'absolute' && !documentIds.has(place.documentId)) {
+          throw new EsignError('TAB_REFERS_TO_MISSING_DOCUMENT', `A ${tab.type} tab of recipientId ${r.recipientId} refers to documentId "${place.documentId}", which is not present.`);
+        }
+      }
+    }
+  }
 }
 
 /** DocuSign's web app proposes "Please DocuSign: <first document>"; ours says sign. */
@@ -124,40 +129,21 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   if (name === '' && !options.role) r.field('name').fail('is required.');
   const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1;
   const clientUserId = r.field('clientUserId').optionalString(100);
-  const tabs = r.field('tabs');
-  const tabsObject = tabs.object() ?? {};
-  for (const [key, value] of Object.entries(tabsObject)) {
-    if (!SUPPORTED_TABS.has(key) && Array.isArray(value) && value.length > 0) tabs.field(key).fail('is not supported; only signHereTabs are.');
-  }
-  const signHereTabs = type === 'signer' ? tabs.field('signHereTabs').items().map(parseSignHere) : [];
-  if (signHereTabs.length > MAX_TABS_PER_RECIPIENT) tabs.field('signHereTabs').fail(`may hold at most ${MAX_TABS_PER_RECIPIENT} tabs.`);
-  return { type, recipientId, email, name, routingOrder, ...(clientUserId !== undefined ? { clientUserId } : {}), signHereTabs };
+  const tabs = recipientTabs(r, type, recipientId);
+  return { type, recipientId, email, name, routingOrder, ...(clientUserId !== undefined ? { clientUserId } : {}), tabs };
 }
 
-export function parseSignHere(tab: WireReader): SignHereDraft {
-  if (tab.object() === undefined) tab.fail('must be a SignHere object.');
-  const tabLabel = tab.field('tabLabel').optionalString(500);
-  const name = tab.field('name').optionalString(500);
-  const scaleValue = tab.field('scaleValue').optionalNumber();
-  if (scaleValue !== undefined && (scaleValue < 0.5 || scaleValue > 2)) tab.field('scaleValue').fail('must be from 0.5 to 2.');
-  const common = {
-    optional: tab.field('optional').boolean(false),
-    ...(tabLabel !== undefined ? { tabLabel } : {}),
-    ...(name !== undefined ? { name } : {}),
-    ...(scaleValue !== undefined ? { scaleValue } : {}),
-  };
-  // The tab family's anchor reader (domain/tabs): one parser of the anchor options for every tab.
-  const parsed = parseAnchorSpec(tab);
-  if (parsed !== undefined) {
-    const { allowWhiteSpaceInCharacters, ...anchor } = parsed;
-    if (allowWhiteSpaceInCharacters) tab.field('anchorAllowWhiteSpaceInCharacters').fail('is not supported on signHereTabs yet.');
-    return { ...common, anchor };
+/**
+ * A recipient's Tabs, every list through parseTabs (the tab registry's field rules, values,
+ * conditions and formulas). A carbon copy fills nothing in: a tab listed for one is refused.
+ */
+export function recipientTabs(r: WireReader, type: RecipientDraft['type'], recipientId: string | undefined): Tab[] {
+  const tabs = r.field('tabs');
+  if (type === 'carbonCopy') {
+    for (const [key, value] of Object.entries(tabs.object() ?? {})) {
+      if (Array.isArray(value) && value.length > 0) tabs.field(key).fail('is not allowed: a carbon copy receives a copy and fills in no tab.');
+    }
+    return [];
   }
-  const documentId = tab.field('documentId').optionalString(10);
-  if (documentId === undefined) tab.fail('needs an anchorString, or a documentId with pageNumber, xPosition and yPosition.');
-  const position = (field: 'xPosition' | 'yPosition'): number => {
-    const value = tab.field(field).optionalNumber() ?? 0;
-    return value < 0 ? tab.field(field).fail('must not be negative.') : value;
-  };
-  return { ...common, documentId, pageNumber: tab.field('pageNumber').optionalInteger(1, 100_000) ?? 1, xPosition: position('xPosition'), yPosition: position('yPosition') };
+  return parseTabs(tabs, recipientId !== undefined ? { recipientId } : {});
 }

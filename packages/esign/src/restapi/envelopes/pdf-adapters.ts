@@ -65,6 +65,7 @@ export function buildPdfPorts(converter: EnvelopeConverter): { converter: Docume
             anchorCaseSensitive: anchor.caseSensitive,
             anchorMatchWholeWord: anchor.matchWholeWord,
             anchorHorizontalAlignment: anchor.horizontalAlignment,
+            anchorAllowWhiteSpaceInCharacters: anchor.allowWhiteSpaceInCharacters ?? false,
           });
           return searchAnchors(documents, search).map((m) => ({ documentIndex: m.documentIndex, pageNumber: m.pageNumber, xPosition: m.x, yPosition: m.y }));
         } catch (err) {

@@ -6,6 +6,7 @@ import { toDocuSignDateTime } from '../../wire/docusign-date-time.ts';
 import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
 import { parseStatusChangesQuery } from './parse-status-changes-query.ts';
 import { toWireEnvelope, toWireEnvelopeSummary, toWireRecipients } from '../../wire/to-wire-envelope.ts';
+import { signHereTab } from '../../domain/tabs/sign-here-tab.ts';
 
 const T = new Date('2026-11-21T19:15:18.747Z');
 const ENVELOPE: Envelope = {
@@ -14,7 +15,7 @@ const ENVELOPE: Envelope = {
   recipients: [
     { recipientId: '2', recipientIdGuid: 'g2', type: 'carbonCopy', email: 'cc@example.com', name: 'CC', routingOrder: 2, status: 'created', tabs: [] },
     { recipientId: '1', recipientIdGuid: 'g1', type: 'signer', email: 's@example.com', name: 'S', routingOrder: 1, status: 'sent', sentAt: T, tabs: [
-      { tabId: 't1', recipientId: '1', documentId: '1', pageNumber: 2, xPosition: 120.5, yPosition: 300, optional: false, anchor: { anchorString: '/sn1/', units: 'pixels', xOffset: 20, yOffset: -5, ignoreIfNotPresent: false, caseSensitive: false, matchWholeWord: true, horizontalAlignment: 'left' } },
+      { tabId: 't1', recipientId: '1', documentId: '1', pageNumber: 2, xPosition: 120.5, yPosition: 300, value: '', tab: signHereTab({ anchor: { anchorString: '/sn1/', units: 'pixels', xOffset: 20, yOffset: -5, ignoreIfNotPresent: false, caseSensitive: false, matchWholeWord: true, horizontalAlignment: 'left' } }) },
     ] },
   ],
 };
@@ -41,7 +42,7 @@ test('envelopes and recipients: strings only, no nulls, every list present, tabs
   assert.deepEqual(wire.recipients?.signers.map((s) => s.recipientId), ['1']);
   assert.deepEqual(wire.recipients?.agents, []);
   assert.equal(wire.recipients?.currentRoutingOrder, '1');
-  assert.deepEqual(wire.recipients?.signers[0]?.tabs?.signHereTabs[0], {
+  assert.deepEqual(wire.recipients?.signers[0]?.tabs?.signHereTabs?.[0], {
     tabId: 't1', tabType: 'signhere', recipientId: '1', recipientIdGuid: 'g1', documentId: '1', pageNumber: '2', xPosition: '120.5', yPosition: '300', optional: 'false',
     anchorString: '/sn1/', anchorUnits: 'pixels', anchorXOffset: '20', anchorYOffset: '-5', anchorIgnoreIfNotPresent: 'false', anchorCaseSensitive: 'false', anchorMatchWholeWord: 'true', anchorHorizontalAlignment: 'left',
   });

@@ -1,7 +1,7 @@
 import type { TemplateDraft, TemplatePatch, TemplateRoleDraft } from '../../domain/templates/template-draft.ts';
 import { EsignError } from '../../errors.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
-import { assertUnique, defaultSubject, parseDocument, parseRecipient } from '../envelopes/parse-envelope-definition.ts';
+import { assertTabDocuments, assertUnique, defaultSubject, parseDocument, parseRecipient } from '../envelopes/parse-envelope-definition.ts';
 
 // The envelope parser's bounds, for the same reasons.
 const MAX_DOCUMENTS = 50;
@@ -37,14 +37,7 @@ export function parseTemplateDefinition(body: unknown): TemplateDraft {
   assertUnique(documents.map((d) => d.documentId), 'documentId', 'documents');
 
   const roles = parseTemplateRoles(root.field('recipients'));
-  const documentIds = new Set(documents.map((d) => d.documentId));
-  for (const r of roles) {
-    for (const tab of r.signHereTabs) {
-      if (!tab.anchor && tab.documentId !== undefined && !documentIds.has(tab.documentId)) {
-        throw new EsignError('TAB_REFERS_TO_MISSING_DOCUMENT', `A signHereTab of recipientId ${r.recipientId} refers to documentId "${tab.documentId}", which is not present.`);
-      }
-    }
-  }
+  assertTabDocuments(roles, documents);
   // The v2 SDKs nest name/description/shared in envelopeTemplateDefinition; v2.1 has them at the top.
   const legacy = root.field('envelopeTemplateDefinition');
   const text = (name: string, max: number) => root.field(name).optionalString(max) ?? legacy.field(name).optionalString(max);

@@ -8,7 +8,8 @@ import { parseNotificationRequest } from '../../wire/parse-notification.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
 import { CARBON_COPY_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
-import { parseDocument, parseSignHere } from '../envelopes/parse-envelope-definition.ts';
+import { parseDocument, recipientTabs } from '../envelopes/parse-envelope-definition.ts';
+import { parseTemplateRoleTabs } from './parse-template-role-tabs.ts';
 
 const MAX_COMPOSITES = 20;
 const MAX_LAYERS = 20;
@@ -119,12 +120,9 @@ function parseTemplateRole(r: WireReader): OverlayRecipient {
   if (r.object() === undefined) r.fail('must be a TemplateRole object.');
   checkModelFields(r, 'TemplateRole', TEMPLATE_ROLE_FIELDS);
   const roleName = r.field('roleName').string(100);
-  const tabs = r.field('tabs').object() ?? {};
-  // Prefilling by tabLabel needs tabs that carry values; signHere tabs have none.
-  for (const [key, value] of Object.entries(tabs)) {
-    if (Array.isArray(value) && value.length > 0) r.field('tabs').field(key).fail('cannot prefill a template tab yet: the template tabs are signHere tabs, which carry no value (docs/esign-templates.md).');
-  }
-  return { roleName, ...scalars(r), signHereTabs: [] };
+  // Values for the template's tabs by tabLabel, and tabs added to the role.
+  const { prefills, tabs } = parseTemplateRoleTabs(r.field('tabs'));
+  return { roleName, ...scalars(r), tabs, prefills };
 }
 
 function parseOverlay(r: WireReader, type: RecipientType): OverlayRecipient {
@@ -133,15 +131,11 @@ function parseOverlay(r: WireReader, type: RecipientType): OverlayRecipient {
   const roleName = r.field('roleName').optionalString(100);
   const recipientId = r.field('recipientId').optionalString(100);
   if (roleName === undefined && recipientId === undefined) r.fail('needs a recipientId or a roleName.');
-  const tabs = r.field('tabs');
-  for (const [key, value] of Object.entries(tabs.object() ?? {})) {
-    if (key !== 'signHereTabs' && Array.isArray(value) && value.length > 0) tabs.field(key).fail('is not supported; only signHereTabs are.');
-  }
-  const signHereTabs = type === 'signer' ? tabs.field('signHereTabs').items().map(parseSignHere) : [];
-  return { type, ...(recipientId !== undefined ? { recipientId } : {}), ...(roleName !== undefined ? { roleName } : {}), ...scalars(r), signHereTabs };
+  const tabs = recipientTabs(r, type, recipientId);
+  return { type, ...(recipientId !== undefined ? { recipientId } : {}), ...(roleName !== undefined ? { roleName } : {}), ...scalars(r), tabs };
 }
 
-function scalars(r: WireReader): Omit<OverlayRecipient, 'type' | 'recipientId' | 'roleName' | 'signHereTabs'> {
+function scalars(r: WireReader): Omit<OverlayRecipient, 'type' | 'recipientId' | 'roleName' | 'tabs' | 'prefills'> {
   const name = r.field('name').optionalString(100) ?? ([r.field('firstName').optionalString(50), r.field('lastName').optionalString(50)].filter(Boolean).join(' ') || undefined);
   const email = r.field('email').optionalString(254);
   const routingOrder = r.field('routingOrder').optionalInteger(1, 999);

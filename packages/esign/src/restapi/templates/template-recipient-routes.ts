@@ -7,7 +7,8 @@ import { EsignError } from '../../errors.ts';
 import { toWireTemplateRecipients, toWireTemplateRole } from '../../wire/to-wire-template.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 import { parseTemplateRoles } from './parse-template-definition.ts';
-import { parseNewTabs, parseRecipientIds, parseRolePatches, parseTabIds, parseTabPatches } from './parse-template-edits.ts';
+import { parseRecipientIds, parseRolePatches } from './parse-template-edits.ts';
+import { parseNewTabs, parseTabIds, parseTabPatches } from '../../wire/parse-tab-edits.ts';
 import { BASE, type TemplateParams } from './template-routes.ts';
 
 /**
@@ -57,20 +58,24 @@ export function registerTemplateRecipientRoutes(app: FastifyInstance, deps: Temp
   app.post<{ Params: RecipientParams }>(`${BASE}/:templateId/recipients/:recipientId/tabs`, async (request, reply) => {
     const { accountId, templateId, recipientId } = request.params;
     const before = new Set((await getTemplate(deps, accountId, templateId)).roles.find((r) => r.recipientId === recipientId)?.tabs.map((x) => x.tabId));
-    const t = await addTemplateTabs(deps, accountId, templateId, recipientId, parseNewTabs(request.body));
+    const t = await addTemplateTabs(deps, accountId, templateId, recipientId, parseNewTabs(request.body, recipientId));
     return reply.code(201).send(roleTabs(t, recipientId, (id) => !before.has(id)));
   });
 
   app.put<{ Params: RecipientParams }>(`${BASE}/:templateId/recipients/:recipientId/tabs`, async (request) => {
     const { accountId, templateId, recipientId } = request.params;
-    const patches = parseTabPatches(request.body);
+    const role = (await getTemplate(deps, accountId, templateId)).roles.find((r) => r.recipientId === recipientId);
+    if (!role) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', `recipientId "${recipientId}"`);
+    const patches = parseTabPatches(request.body, role.tabs, role);
     const t = await updateTemplateTabs(deps, accountId, templateId, recipientId, patches);
     return roleTabs(t, recipientId);
   });
 
   app.delete<{ Params: RecipientParams }>(`${BASE}/:templateId/recipients/:recipientId/tabs`, async (request) => {
     const { accountId, templateId, recipientId } = request.params;
-    const t = await deleteTemplateTabs(deps, accountId, templateId, recipientId, parseTabIds(request.body));
+    const role = (await getTemplate(deps, accountId, templateId)).roles.find((r) => r.recipientId === recipientId);
+    if (!role) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', `recipientId "${recipientId}"`);
+    const t = await deleteTemplateTabs(deps, accountId, templateId, recipientId, parseTabIds(request.body, role.tabs, recipientId));
     return roleTabs(t, recipientId);
   });
 }
