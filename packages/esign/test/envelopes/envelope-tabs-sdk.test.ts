@@ -223,6 +223,6 @@ test('bad tabs on create: DocuSign error codes, 400, no envelope stored', async 
   const carbonCopyTabs = await definition({});
   (carbonCopyTabs.recipients.carbonCopies[0] as Record<string, unknown>).tabs = { textTabs: [at(72, 72)] };
   assert.deepEqual(await sdkFailure(api.createEnvelope(h.accountId, { envelopeDefinition: carbonCopyTabs })), [400, 'INVALID_REQUEST_BODY']);
-  const listed = (await api.listStatusChanges(h.accountId, { from_date: '2000-01-01' })).envelopes ?? [];
+  const listed = (await api.listStatusChanges(h.accountId, { fromDate: '2000-01-01' })).envelopes ?? [];
   assert.equal(listed.length, 0);
 });
