@@ -5,6 +5,7 @@ import type { Envelope } from '../domain/envelope/envelope.ts';
 import { buildConnectMessage, connectBody, withDocumentBytes } from './build-connect-message.ts';
 import { connectSignatures } from './connect-signatures.ts';
 import type { EventSubscription } from '../domain/connect/event-subscription.ts';
+import { DEFAULT_FONT } from '../domain/tabs/parse-tab-font.ts';
 
 const ENVELOPE: Envelope = {
   envelopeId: 'e1', accountId: 'a1', senderUserId: 'u1', status: 'sent', emailSubject: 'Lease',
@@ -59,4 +60,16 @@ test('includeDocuments: each summary document gets its PDFBytes; an unknown docu
   assert.deepEqual(none, message);
   const noSummary = buildConnectMessage({ envelope: ENVELOPE, occurrence: { event: 'envelope-sent' }, subscription: SUB, configurationId: '0', now: NOW });
   assert.equal(await withDocumentBytes(noSummary, () => Promise.reject(new Error('not asked'))), noSummary);
+});
+
+test('includeData tabs: every signer tab of every type, with its current value, in the summary', () => {
+  const tab = (type: 'text' | 'checkbox', tabLabel: string) => type === 'text'
+    ? { type, tabLabel, required: true, locked: false, place: { kind: 'absolute' as const, documentId: '1', pageNumber: 1, xPosition: 10, yPosition: 20 }, font: DEFAULT_FONT, value: '', maxLength: 4000 }
+    : { type, tabLabel, required: false, locked: false, place: { kind: 'absolute' as const, documentId: '1', pageNumber: 1, xPosition: 10, yPosition: 40 }, font: DEFAULT_FONT, selected: false };
+  const spot = { documentId: '1', pageNumber: 1, xPosition: 10, yPosition: 20 };
+  const signer = { ...ENVELOPE.recipients[0]!, tabs: [{ ...spot, tabId: 't1', recipientId: '1', tab: tab('text', 'Name'), value: 'Tess T.' }, { ...spot, tabId: 't2', recipientId: '1', tab: tab('checkbox', 'Terms'), value: 'true' }] };
+  const message = buildConnectMessage({ envelope: { ...ENVELOPE, recipients: [signer] }, occurrence: { event: 'envelope-sent' }, subscription: { ...SUB, includeData: ['tabs'] }, configurationId: '0', now: NOW });
+  const tabs = (message.data.envelopeSummary as { recipients: { signers: { tabs: Record<string, { tabLabel: string; value?: string; selected?: string }[]> }[] } }).recipients.signers[0]?.tabs;
+  assert.deepEqual(tabs?.textTabs?.map((x) => [x.tabLabel, x.value]), [['Name', 'Tess T.']]);
+  assert.deepEqual(tabs?.checkboxTabs?.map((x) => [x.tabLabel, x.selected]), [['Terms', 'true']]);
 });
