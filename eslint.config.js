@@ -25,8 +25,9 @@ const ESIGN_ALLOWED_IMPORTS = {
   console: ['domain', 'errors.ts', 'connect', 'security', 'store', 'use-cases', 'web', 'context.ts'],
   restapi: ['domain', 'errors.ts', 'connect', 'mail', 'oauth', 'reminders', 'security', 'store', 'wire', 'context.ts'],
   signing: ['domain', 'errors.ts', 'completion', 'mail', 'reminders', 'restapi', 'security', 'store', 'web', 'context.ts'],
+  verify: ['domain', 'store', 'web'],
 };
-const ESIGN_TOP = ['background', 'completion', 'connect', 'console', 'domain', 'mail', 'oauth', 'reminders', 'restapi', 'security', 'signing', 'store', 'use-cases', 'web', 'wire'];
+const ESIGN_TOP = ['background', 'completion', 'connect', 'console', 'domain', 'mail', 'oauth', 'reminders', 'restapi', 'security', 'signing', 'store', 'use-cases', 'verify', 'web', 'wire'];
 const ESIGN_TOP_FILES = ['cli.ts', 'config.ts', 'context.ts', 'errors.ts', 'index.ts', 'server.ts'];
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** One config block per folder and depth: `../` × depth reaches src/, so the specifier says which top-level folder it names. */

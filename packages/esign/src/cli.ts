@@ -17,7 +17,7 @@ import { registerUser } from './use-cases/register-user.ts';
 import { normalizeEmail } from './domain/email-address.ts';
 
 const USAGE = `usage:
-  signet-esign serve                      (env: PORT, HOST, PUBLIC_URL, DATA_DIR, DATABASE_URL, SMTP_URL, SEAL_P12_FILE, SEAL_P12_PASSPHRASE)
+  signet-esign serve                      (env: PORT, HOST, PUBLIC_URL, DATA_DIR, DATABASE_URL, SMTP_URL, SEAL_P12_FILE, SEAL_P12_PASSPHRASE, TSA_URL, TSA_USERNAME, TSA_PASSWORD, SEAL_LEVEL)
   signet-esign user create --email E --password P --name N
   signet-esign app create --user E --name N --redirect-uri U [--redirect-uri U2] [--rsa-public-key FILE]
   signet-esign completion list            (signed envelopes whose completion failed, given-up ones first)

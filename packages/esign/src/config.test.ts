@@ -13,6 +13,8 @@ test('defaults come from one place; DATA_DIR resolves against the working direct
     smtpUrl: undefined,
     sealP12File: undefined,
     sealP12Passphrase: undefined,
+    tsa: undefined,
+    sealLevel: 'B-B',
     connectAllowHttp: false,
     connectAllowPrivate: false,
     connectSecretKey: undefined,
@@ -27,7 +29,7 @@ test('every setting is read and normalised; PUBLIC_URL loses its trailing slash'
   }, '/x');
   assert.deepEqual(config, {
     port: 3001, host: '0.0.0.0', publicUrl: 'https://sign.example.com/tenant-a', dataDir: '/data',
-    databaseUrl: 'postgres://u@db/esign', smtpUrl: 'smtp://mail:25', sealP12File: '/x/seal/prod.p12', sealP12Passphrase: 's3cret',
+    databaseUrl: 'postgres://u@db/esign', smtpUrl: 'smtp://mail:25', sealP12File: '/x/seal/prod.p12', sealP12Passphrase: 's3cret', tsa: undefined, sealLevel: 'B-B',
     connectAllowHttp: false, connectAllowPrivate: false, connectSecretKey: undefined,
   });
   assert.equal(authHostOf(config.publicUrl), 'sign.example.com/tenant-a');
@@ -57,4 +59,18 @@ test('Connect settings: the SSRF allowances are explicit flags, the secret key i
   assert.equal(loadEsignConfig({ CONNECT_ALLOW_HTTP: 'false' }, '/').connectAllowHttp, false);
   assert.throws(() => loadEsignConfig({ CONNECT_ALLOW_PRIVATE: 'yes' }, '/'), /CONNECT_ALLOW_PRIVATE must be 1\/true or 0\/false/);
   assert.throws(() => loadEsignConfig({ CONNECT_SECRET_KEY: Buffer.alloc(16).toString('base64') }, '/'), /CONNECT_SECRET_KEY must be 32 random bytes/);
+});
+
+test('TSA settings: an http(s) URL without credentials in it; a username and password only with a URL', () => {
+  assert.deepEqual(loadEsignConfig({ TSA_URL: 'https://tsa.example.com/rfc3161' }, '/').tsa, { url: 'https://tsa.example.com/rfc3161' });
+  assert.deepEqual(loadEsignConfig({ TSA_URL: 'http://127.0.0.1:9/tsa', TSA_USERNAME: 'acme', TSA_PASSWORD: 'pw' }, '/').tsa, { url: 'http://127.0.0.1:9/tsa', username: 'acme', password: 'pw' });
+  assert.throws(() => loadEsignConfig({ TSA_URL: 'ftp://tsa.example.com' }, '/'), /TSA_URL must use https: or http:/);
+  assert.throws(() => loadEsignConfig({ TSA_URL: 'https://u:p@tsa.example.com' }, '/'), /TSA_URL must not carry credentials/);
+  assert.throws(() => loadEsignConfig({ TSA_USERNAME: 'acme' }, '/'), /TSA_USERNAME\/TSA_PASSWORD are set but TSA_URL is not/);
+  assert.throws(() => loadEsignConfig({ TSA_URL: 'https://tsa.example.com', TSA_PASSWORD: 'pw' }, '/'), /TSA_PASSWORD is set but TSA_USERNAME is not/);
+  // SEAL_LEVEL: B-LTA by default with a TSA; any level above B-B needs one.
+  assert.equal(loadEsignConfig({ TSA_URL: 'https://tsa.example.com' }, '/').sealLevel, 'B-LTA');
+  assert.equal(loadEsignConfig({ TSA_URL: 'https://tsa.example.com', SEAL_LEVEL: 'b-t' }, '/').sealLevel, 'B-T');
+  assert.throws(() => loadEsignConfig({ SEAL_LEVEL: 'B-LT' }, '/'), /SEAL_LEVEL B-LT needs a timestamp authority: set TSA_URL/);
+  assert.throws(() => loadEsignConfig({ TSA_URL: 'https://tsa.example.com', SEAL_LEVEL: 'B-LTV' }, '/'), /SEAL_LEVEL must be one of B-B, B-T, B-LT, B-LTA/);
 });

@@ -21,6 +21,13 @@ export type EsignConfig = {
   readonly sealP12File: string | undefined;
   /** Its passphrase (empty when unset). */
   readonly sealP12Passphrase: string | undefined;
+  /**
+   * The RFC 3161 timestamp authority that makes seals PAdES B-T and up (TSA_URL, with optional
+   * TSA_USERNAME/TSA_PASSWORD for HTTP Basic); unset → seals stay at B-B (docs/pdf.md).
+   */
+  readonly tsa: { readonly url: string; readonly username?: string; readonly password?: string } | undefined;
+  /** The PAdES level seals are raised to (SEAL_LEVEL): B-LTA by default with a TSA, B-B without. */
+  readonly sealLevel: SealLevel;
   /** Connect listeners may use plain http (CONNECT_ALLOW_HTTP; default: https only). */
   readonly connectAllowHttp: boolean;
   /** Connect listeners may be loopback/private addresses (CONNECT_ALLOW_PRIVATE; default: refused, SSRF). */
@@ -28,6 +35,10 @@ export type EsignConfig = {
   /** 32-byte key sealing Connect HMAC secrets (CONNECT_SECRET_KEY, base64); unset → a key file in DATA_DIR. */
   readonly connectSecretKey: Uint8Array | undefined;
 };
+
+/** PAdES baseline levels (docs/pdf.md). */
+export type SealLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
+const SEAL_LEVELS: readonly SealLevel[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
 
 /** Every default, in one place. */
 export const DEFAULTS = {
@@ -47,6 +58,10 @@ export type RawEsignSettings = {
   SMTP_URL?: string | undefined;
   SEAL_P12_FILE?: string | undefined;
   SEAL_P12_PASSPHRASE?: string | undefined;
+  TSA_URL?: string | undefined;
+  TSA_USERNAME?: string | undefined;
+  TSA_PASSWORD?: string | undefined;
+  SEAL_LEVEL?: string | undefined;
   CONNECT_ALLOW_HTTP?: string | undefined;
   CONNECT_ALLOW_PRIVATE?: string | undefined;
   CONNECT_SECRET_KEY?: string | undefined;
@@ -124,6 +139,29 @@ export function loadEsignConfig(raw: RawEsignSettings, cwd: string): EsignConfig
   if (sealP12File === undefined && present(raw.SEAL_P12_PASSPHRASE)) problems.push('SEAL_P12_PASSPHRASE is set but SEAL_P12_FILE is not');
   const sealP12Passphrase = raw.SEAL_P12_PASSPHRASE !== undefined && sealP12File !== undefined ? raw.SEAL_P12_PASSPHRASE : undefined;
 
+  const tsa = attempt(() => {
+    if (!present(raw.TSA_URL)) {
+      if (present(raw.TSA_USERNAME) || present(raw.TSA_PASSWORD)) throw new EsignConfigError('TSA_USERNAME/TSA_PASSWORD are set but TSA_URL is not');
+      return undefined;
+    }
+    const url = parseUrl('TSA_URL', raw.TSA_URL.trim(), ['https:', 'http:']);
+    // Credentials belong in TSA_USERNAME/TSA_PASSWORD, never in a URL that ends up in logs.
+    if (url.username !== '' || url.password !== '') throw new EsignConfigError('TSA_URL must not carry credentials: use TSA_USERNAME and TSA_PASSWORD');
+    if (!present(raw.TSA_USERNAME) && present(raw.TSA_PASSWORD)) throw new EsignConfigError('TSA_PASSWORD is set but TSA_USERNAME is not');
+    return Object.freeze({
+      url: url.href,
+      ...(present(raw.TSA_USERNAME) ? { username: raw.TSA_USERNAME.trim(), password: raw.TSA_PASSWORD ?? '' } : {}),
+    });
+  }, undefined);
+
+  const sealLevel = attempt((): SealLevel => {
+    if (!present(raw.SEAL_LEVEL)) return present(raw.TSA_URL) ? 'B-LTA' : 'B-B';
+    const level = SEAL_LEVELS.find((l) => l === raw.SEAL_LEVEL?.trim().toUpperCase());
+    if (!level) throw new EsignConfigError(`SEAL_LEVEL must be one of ${SEAL_LEVELS.join(', ')}, got "${raw.SEAL_LEVEL}"`);
+    if (level !== 'B-B' && !present(raw.TSA_URL)) throw new EsignConfigError(`SEAL_LEVEL ${level} needs a timestamp authority: set TSA_URL`);
+    return level;
+  }, 'B-B');
+
   const flag = (name: 'CONNECT_ALLOW_HTTP' | 'CONNECT_ALLOW_PRIVATE') => attempt(() => {
     const value = raw[name]?.trim().toLowerCase();
     if (!present(value)) return false;
@@ -142,7 +180,7 @@ export function loadEsignConfig(raw: RawEsignSettings, cwd: string): EsignConfig
   }, undefined);
 
   if (problems.length > 0) throw new EsignConfigError(problems.join('; '));
-  return Object.freeze({ port, host, publicUrl, dataDir, databaseUrl, smtpUrl, sealP12File, sealP12Passphrase, connectAllowHttp, connectAllowPrivate, connectSecretKey });
+  return Object.freeze({ port, host, publicUrl, dataDir, databaseUrl, smtpUrl, sealP12File, sealP12Passphrase, tsa, sealLevel, connectAllowHttp, connectAllowPrivate, connectSecretKey });
 }
 
 /**

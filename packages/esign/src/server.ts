@@ -30,6 +30,9 @@ import { EsignError } from './errors.ts';
 import { installSigning, type SigningSettings } from './signing/install-signing.ts';
 import { buildConnectMessage } from './connect/build-connect-message.ts';
 import { buildRepositories } from './store/repositories.ts';
+import { installVerify, type VerifyOptions } from './verify/install-verify.ts';
+import { EvidenceUpgrader } from './completion/evidence-upgrader.ts';
+import { EvidenceWorker } from './completion/evidence-worker.ts';
 import { registerTemplateConsoleRoutes } from './console/template-console-routes.ts';
 import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
@@ -62,6 +65,8 @@ export type EsignDeps = {
   reminderPollMs?: number;
   /** The seal P12 (default: a development seal generated in DATA_DIR), completion and view timings. */
   signing?: SigningSettings;
+  /** /verify limits (tests use small ones). */
+  verify?: Omit<VerifyOptions, 'repositories'>;
   /** True once a graceful stop has begun (web/request-drain.ts): /health answers 503, responses close their connection. */
   draining?: () => boolean;
   /** DocuSign's API limits per account (default 3,000 per hour, 500 per 30 s); tests lower them. */
@@ -169,9 +174,25 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   // worker thread of their own, started on first use: decoding is synchronous and would stall
   // this event loop, and the pixel budget bounds what one image may cost.
   const images = new PdfThreads(1);
+  // Evidence (docs/pdf.md): seals raised to SEAL_LEVEL at completion; what a failing TSA or
+  // OCSP responder stops, and B-LTA renewals, the evidence worker does later.
+  const upgrader = new EvidenceUpgrader({ tsa: config.tsa, level: config.sealLevel });
+  const evidenceWorker = new EvidenceWorker({
+    repository: repositories.evidence,
+    upgrader,
+    clock: ctx.now,
+    ...(deps.signing?.evidencePollMs !== undefined ? { pollIntervalMs: deps.signing.evidencePollMs } : {}),
+    onError: (err, envelopeId) => app.log.warn({ err, envelopeId }, 'evidence upgrade failed; retrying with backoff'),
+    onUpgraded: (envelopeId, level) => app.log.info({ envelopeId, level }, 'sealed files upgraded'),
+  });
   const completion = buildCompletionWorker({
     envelopes,
     repositories,
+    evidence: {
+      repository: repositories.evidence,
+      upgrader,
+      onDeferred: (envelopeId, err) => app.log.warn({ err, envelopeId }, `envelope completed below ${upgrader.target}: the upgrade is queued`),
+    },
     images,
     seal: deps.signing?.seal,
     dataDir: config.dataDir,
@@ -195,12 +216,15 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
     envelopes,
     repositories,
     completion,
+    evidence: { worker: evidenceWorker, level: upgrader.target, tsaOrigin: config.tsa ? new URL(config.tsa.url).origin : undefined },
     images,
     senderOf,
     expiry: notificationSteps,
     ...(deps.signing?.viewTtlMs !== undefined ? { viewTtlMs: deps.signing.viewTtlMs } : {}),
     ...(deps.signing?.sessionTtlMs !== undefined ? { sessionTtlMs: deps.signing.sessionTtlMs } : {}),
   });
+  // /verify: anyone checks a sealed PDF against the files this deployment sealed.
+  installVerify(app, { repositories, ...deps.verify });
   return app;
 }
 

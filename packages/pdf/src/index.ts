@@ -58,3 +58,16 @@ export { sha256Hex } from './stamp/sha256-hex.ts';
 export { sealPdf, type SealOptions } from './seal/seal-pdf.ts';
 /** A self-signed development seal P12, generated once and persisted by the caller. */
 export { createDevSealP12, type SealIdentity, type DevSealOptions } from './seal/create-dev-seal-p12.ts';
+/** PAdES B-T: an RFC 3161 signature timestamp added to the seal in place. */
+export { timestampSeal } from './seal/timestamp-seal.ts';
+export { requestTimestamp, type TimestampAuthority, type TimestampToken } from './seal/request-timestamp.ts';
+/** Which PAdES baseline level a sealed file reaches (B-B, B-T, B-LT, B-LTA). */
+export { evidenceLevel, reaches, EVIDENCE_LEVELS, type EvidenceLevel } from './seal/evidence-level.ts';
+/** PAdES B-LT: a DSS (certificates, OCSP responses) in an incremental update. */
+export { addValidationData, type ValidationDataOptions } from './seal/add-validation-data.ts';
+/** PAdES B-LTA: a document timestamp (ETSI.RFC3161) in an incremental update. */
+export { addDocumentTimestamp } from './seal/add-document-timestamp.ts';
+/** What a PDF's own bytes say about its signatures (for /verify; trusts nothing in the file). */
+export { inspectSignatures, type PdfInspection, type SignatureReport, type SignerName } from './seal/inspect-signatures.ts';
+/** When a B-LTA file's last document timestamp certificate expires (renew before). */
+export { documentTimestampExpiry } from './seal/timestamp-expiry.ts';

@@ -15,6 +15,8 @@ export const PDF_ERRORS = {
   INVALID_TAB_POSITION: { status: 400, message: 'A tab lies outside its document or page.' },
   INVALID_SIGNATURE_IMAGE: { status: 400, message: 'The signature image is not a PNG or JPEG.' },
   SEAL_FAILED: { status: 500, message: 'The document could not be digitally sealed.' },
+  TIMESTAMP_FAILED: { status: 502, message: 'The timestamp authority did not give a valid timestamp.' },
+  VALIDATION_DATA_FAILED: { status: 502, message: 'The certificates\' revocation data could not be gathered.' },
   CONVERTER_CLOSED: { status: 503, message: 'The converter is shut down.' },
 } as const satisfies ErrorCatalog;
 

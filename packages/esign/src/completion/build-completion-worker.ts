@@ -2,6 +2,8 @@ import type { PdfThreads, SealIdentity } from '@signet/pdf';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import type { Repositories } from '../store/repositories.ts';
 import { CompletionWorker, type CompletionWorkerOptions } from './completion-worker.ts';
+import type { EvidenceRepository } from '../store/evidence-repository.ts';
+import type { EvidenceUpgrader } from './evidence-upgrader.ts';
 import { loadOrCreateDevSeal } from './dev-seal-identity.ts';
 
 /**
@@ -20,6 +22,8 @@ export function buildCompletionWorker(input: {
   senderOf: NonNullable<CompletionWorkerOptions['senderOf']>;
   pollIntervalMs: number | undefined;
   onError: CompletionWorkerOptions['onError'];
+  /** Sealed files' hashes and their raise to the configured PAdES level (docs/pdf.md). */
+  evidence: { repository: EvidenceRepository; upgrader: EvidenceUpgrader; onDeferred: NonNullable<CompletionWorkerOptions['onEvidenceDeferred']> };
 }): CompletionWorker {
   let seal: Promise<SealIdentity> | undefined;
   const { images } = input;
@@ -35,5 +39,7 @@ export function buildCompletionWorker(input: {
     senderOf: input.senderOf,
     ...(input.pollIntervalMs !== undefined ? { pollIntervalMs: input.pollIntervalMs } : {}),
     ...(input.onError ? { onError: input.onError } : {}),
+    evidence: { repository: input.evidence.repository, upgrader: input.evidence.upgrader },
+    onEvidenceDeferred: input.evidence.onDeferred,
   });
 }

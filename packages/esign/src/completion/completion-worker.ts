@@ -13,6 +13,9 @@ import { envelopeCompletedMail } from '../mail/templates/envelope-completed-mail
 import type { AuditEventsRepository } from '../store/audit-events-repository.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
 import { buildCompletedPdfs, type DrawValuesFn, type StampFn } from './build-completed-pdfs.ts';
+import type { EvidenceRepository, SealedFiles } from '../store/evidence-repository.ts';
+import { nextEvidenceAttempt } from '../domain/signing/evidence-retry.ts';
+import type { EvidenceUpgrader } from './evidence-upgrader.ts';
 
 export type CompletionWorkerOptions = {
   readonly envelopes: Pick<EnvelopeDeps, 'store' | 'clock' | 'random' | 'hashSecret'>;
@@ -31,6 +34,14 @@ export type CompletionWorkerOptions = {
   readonly senderOf?: (userId: string) => Promise<{ name: string; email: string } | undefined>;
   readonly pollIntervalMs?: number;
   readonly onError?: (err: unknown, envelopeId?: string) => void;
+  /**
+   * The sealed files' hashes (for /verify) and their evidence upgrade: with a TSA the seal is
+   * timestamped before the files are stored; if that fails the envelope completes at B-B and
+   * the EvidenceWorker upgrades it later.
+   */
+  readonly evidence?: { readonly repository: EvidenceRepository; readonly upgrader: EvidenceUpgrader };
+  /** A completion stored below the configured level (the TSA failed); the upgrade is queued. */
+  readonly onEvidenceDeferred?: (envelopeId: string, err: unknown) => void;
 };
 
 /** The path under a signing link that downloads the completed PDF (signing/ serves it). */
@@ -120,9 +131,16 @@ export class CompletionWorker {
         ...(this.#o.stamp ? { stamp: this.#o.stamp } : {}),
         ...(this.#o.drawValues ? { drawValues: this.#o.drawValues } : {}),
       });
-      await this.#o.signing.saveResult(envelopeId, built, now);
+      await this.#o.signing.saveResult(envelopeId, await this.#raiseEvidence(envelopeId, built), now);
       result = await this.#o.signing.result(envelopeId);
       if (!result) throw new TypeError(`completion result of ${envelopeId} was not stored`);
+    }
+    const evidence = this.#o.evidence;
+    if (evidence) {
+      // Idempotent: a second pass (or instance) records the same hashes and queue entry.
+      const files = { combinedWithCertificate: new Uint8Array(result.combined_with_certificate), combinedDocuments: new Uint8Array(result.combined_documents), certificate: new Uint8Array(result.certificate) };
+      const upgradeAt = evidence.upgrader.needsUpgrade(files) ? nextEvidenceAttempt(1, now) : undefined;
+      await evidence.repository.track(envelopeId, accountId, files, evidence.upgrader.levelOf(files), now, upgradeAt, evidence.upgrader.renewAt(files, now));
     }
     // Every signer and carbon copy gets the sealed PDF, and a personal link to download it
     // (the link is what they get instead of the attachment above 5 MB, docs/esign-signing.md "Completion").
@@ -142,6 +160,15 @@ export class CompletionWorker {
     const completed = change !== undefined && (await store.update(envelopeWrite(envelope, change)));
     if (completed) await this.#o.failures.clear(envelopeId);
     return completed;
+  }
+
+  /** The sealed files as far up the configured level as the trust services allow now; the rest is queued. */
+  async #raiseEvidence<T extends SealedFiles>(envelopeId: string, built: T): Promise<T> {
+    const upgrader = this.#o.evidence?.upgrader;
+    if (!upgrader?.needsUpgrade(built)) return built;
+    const outcome = await upgrader.upgrade(built);
+    if (outcome.error !== undefined) this.#o.onEvidenceDeferred?.(envelopeId, outcome.error);
+    return { ...built, ...outcome.files };
   }
 
   start(): void {

@@ -1,6 +1,7 @@
 import { loadSignatureFont, type PdfThreads, type SealIdentity } from '@signet/pdf';
 import type { FastifyInstance } from 'fastify';
 import type { CompletionWorker } from '../completion/completion-worker.ts';
+import type { EvidenceWorker } from '../completion/evidence-worker.ts';
 import type { EsignContext } from '../context.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import type { NotificationStepDeps } from '../domain/notification/notification-step.ts';
@@ -19,6 +20,8 @@ export type SigningSettings = {
   seal?: SealIdentity;
   /** Completion polling (tests go faster); a finishing signer also wakes it at once. */
   completionPollMs?: number;
+  /** How often the evidence upgrade and renewal queues are polled (tests go faster; default 30 s). */
+  evidencePollMs?: number;
   /** createRecipientView URL lifetime; DocuSign's is 5 minutes. */
   viewTtlMs?: number;
   /** The embedded signing session's lifetime. */
@@ -33,6 +36,8 @@ export type SigningModuleOptions = Pick<SigningSettings, 'viewTtlMs' | 'sessionT
   repositories: Pick<Repositories, 'envelopes' | 'signing' | 'audit'>;
   /** The completion worker (started and stopped here; a finishing signer wakes it). */
   completion: CompletionWorker;
+  /** The evidence worker (upgrades and renewals; started and stopped here) and the level it aims at, logged at start. */
+  evidence: { worker: EvidenceWorker; level: string; tsaOrigin: string | undefined };
   /** The worker thread that decodes signature images (closed here, after the worker stops). */
   images: PdfThreads;
   /** The sender's name and e-mail, for the decline mail. */
@@ -90,11 +95,17 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
   registerSigningApiRoutes(app, { envelopes: options.envelopes, signing, audit, publicUrl: ctx.config.publicUrl, viewTtlMs: options.viewTtlMs ?? 5 * 60_000, expiry });
 
   app.addHook('onReady', (done) => {
+    // docs/pdf.md: which PAdES level seals reach here, and why.
+    const { level, tsaOrigin } = options.evidence;
+    if (tsaOrigin) app.log.info({ level, tsa: tsaOrigin }, `seals are raised to PAdES ${level} with the TSA at TSA_URL`);
+    else app.log.info({ level }, 'seals are PAdES B-B: TSA_URL is unset, so no trusted time or long-term validation data');
     completion.start();
+    options.evidence.worker.start();
     done();
   });
   app.addHook('onClose', async () => {
     await completion.stop();
+    await options.evidence.worker.stop();
     await images.close();
   });
 }

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { JWT_ASSERTIONS_MIGRATION, SIGNUP_REQUESTS_MIGRATION } from './account-security-tables.ts';
 import { CONNECT_INCLUDE_DOCUMENTS_MIGRATION, CONNECT_TABLES_MIGRATION } from './connect-tables.ts';
 import { ENVELOPE_TAB_FAMILY_MIGRATION, ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
+import { EVIDENCE_TABLES_MIGRATION } from './evidence-tables.ts';
 import { DEV_MAILBOX_MESSAGE_ID_MIGRATION } from './mail-tables.ts';
 import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from './notification-tables.ts';
 import type { Database } from './schema.ts';
@@ -141,6 +142,8 @@ export const MIGRATIONS: readonly Migration[] = [
   TEMPLATE_TABLES_MIGRATION,
   // Every tab type, its spec as JSON and its value (store/envelope-tables.ts).
   ENVELOPE_TAB_FAMILY_MIGRATION,
+  // The evidence upgrade queue and sealed file hashes (store/evidence-tables.ts).
+  EVIDENCE_TABLES_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

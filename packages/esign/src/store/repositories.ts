@@ -4,6 +4,7 @@ import { ConnectRepository } from './connect-repository.ts';
 import type { Db } from './database.ts';
 import { DevMailboxRepository } from './dev-mailbox-repository.ts';
 import { EnvelopesRepository, type EnvelopesRepositoryOptions } from './envelopes-repository.ts';
+import { EvidenceRepository } from './evidence-repository.ts';
 import { NotificationRepository } from './notification-repository.ts';
 import { OutboxRepository } from './outbox-repository.ts';
 import { SigningRepository } from './signing-repository.ts';
@@ -15,6 +16,7 @@ export type Repositories = {
   readonly signing: SigningRepository;
   readonly audit: AuditEventsRepository;
   readonly completionFailures: CompletionFailuresRepository;
+  readonly evidence: EvidenceRepository;
   readonly notifications: NotificationRepository;
   readonly connect: ConnectRepository;
   readonly outbox: OutboxRepository;
@@ -28,6 +30,7 @@ export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions)
     signing: new SigningRepository(db),
     audit: new AuditEventsRepository(db),
     completionFailures: new CompletionFailuresRepository(db),
+    evidence: new EvidenceRepository(db),
     notifications: new NotificationRepository(db),
     connect: new ConnectRepository(db),
     outbox: new OutboxRepository(db),

@@ -1,5 +1,6 @@
 import type { ConnectTables } from './connect-tables.ts';
 import type { EnvelopeTables } from './envelope-tables.ts';
+import type { EvidenceTables } from './evidence-tables.ts';
 import type { NotificationTables } from './notification-tables.ts';
 import type { SigningTables } from './signing-tables.ts';
 import type { TemplateTables } from './template-tables.ts';
@@ -48,7 +49,7 @@ export type SignupRequestRow = { token_hash: string; email: string; name: string
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
 /** The whole database as Kysely sees it: every table, the feature tables from their own files. */
-export type Database = EnvelopeTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & {
+export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & {
   accounts: AccountRow;
   users: UserRow;
   memberships: MembershipRow;

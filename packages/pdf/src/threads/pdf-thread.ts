@@ -6,6 +6,7 @@ import { checkSignatureImage } from '../stamp/signature-image.ts';
 import { readFormFields } from '../form/read-form-fields.ts';
 import { drawTabValues } from '../stamp/draw-tab-values.ts';
 import { stampSignatures } from '../stamp/stamp-signatures.ts';
+import { inspectSignatures } from '../seal/inspect-signatures.ts';
 import type { ThreadReply, ThreadRequest, ThreadResults } from './thread-messages.ts';
 
 // The worker side: pdf.js and pdf-lib parse here, so a large PDF never stalls the event loop
@@ -28,6 +29,8 @@ async function run(req: ThreadRequest): Promise<ThreadResults[keyof ThreadResult
       return drawTabValues(req.pdf, req.stamps);
     case 'readFormFields':
       return readFormFields(req.pdf);
+    case 'inspectSignatures':
+      return inspectSignatures(req.pdf);
   }
 }
 

@@ -7,6 +7,7 @@ import type { SignatureImageInfo } from '../stamp/signature-image.ts';
 import type { FormField } from '../form/read-form-fields.ts';
 import type { TabValueStamp } from '../stamp/draw-tab-values.ts';
 import type { SignatureStamp, StampOptions } from '../stamp/stamp-signatures.ts';
+import type { PdfInspection } from '../seal/inspect-signatures.ts';
 import type { ThreadJob, ThreadReply, ThreadRequest, ThreadResults } from './thread-messages.ts';
 
 const BOOT = new URL('./pdf-thread-boot.mjs', import.meta.url);
@@ -98,6 +99,11 @@ export class PdfThreads {
   /** {@link readFormFields} off the event loop. */
   async readFormFields(pdf: Uint8Array, signal?: AbortSignal): Promise<FormField[]> {
     return this.#run({ op: 'readFormFields', pdf }, signal);
+  }
+
+  /** {@link inspectSignatures} off the event loop (hashing and CMS checks of an uploaded file). */
+  async inspectSignatures(pdf: Uint8Array, signal?: AbortSignal): Promise<PdfInspection> {
+    return this.#run({ op: 'inspectSignatures', pdf }, signal);
   }
 
   /** {@link findAnchors} with the parsing off the event loop. */

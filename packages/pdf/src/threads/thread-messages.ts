@@ -4,6 +4,7 @@ import type { SignatureImageInfo } from '../stamp/signature-image.ts';
 import type { FormField } from '../form/read-form-fields.ts';
 import type { TabValueStamp } from '../stamp/draw-tab-values.ts';
 import type { SignatureStamp } from '../stamp/stamp-signatures.ts';
+import type { PdfInspection } from '../seal/inspect-signatures.ts';
 
 /** A job for a pdf worker thread, without its id; each op's answer is in {@link ThreadResults}. */
 export type ThreadJob =
@@ -12,7 +13,8 @@ export type ThreadJob =
   | { op: 'checkSignatureImage'; image: Uint8Array }
   | { op: 'stamp'; pdf: Uint8Array; stamps: SignatureStamp[]; signatureFont?: Uint8Array }
   | { op: 'drawTabValues'; pdf: Uint8Array; stamps: TabValueStamp[] }
-  | { op: 'readFormFields'; pdf: Uint8Array };
+  | { op: 'readFormFields'; pdf: Uint8Array }
+  | { op: 'inspectSignatures'; pdf: Uint8Array };
 
 export type ThreadResults = {
   validate: number;
@@ -21,6 +23,7 @@ export type ThreadResults = {
   stamp: Uint8Array;
   drawTabValues: Uint8Array;
   readFormFields: FormField[];
+  inspectSignatures: PdfInspection;
 };
 
 export type ThreadRequest = ThreadJob & { id: number };

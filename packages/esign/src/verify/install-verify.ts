@@ -1,0 +1,97 @@
+import { PdfThreads, type PdfInspection } from '@signet/pdf';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Repositories } from '../store/repositories.ts';
+import { clientIp } from '../web/client-ip.ts';
+import { VerifyLimiter } from './verify-limiter.ts';
+import { verifyPage } from './verify-page.ts';
+import { summarise, verdictOf, type EnvelopeSummary } from './verify-verdict.ts';
+
+export type VerifyOptions = {
+  repositories: Pick<Repositories, 'evidence' | 'envelopes' | 'audit'>;
+  /** Largest file accepted (default 25 MB: the largest sealed file the service makes is its documents plus the certificate). */
+  maxBytes?: number;
+  /** Checks per client address per minute (default 20) and files checked at once (default 2). */
+  perMinute?: number;
+  concurrent?: number;
+  /** Per file, then its thread is terminated (default 10 s). */
+  timeoutMs?: number;
+};
+
+type Problem = { status: number; errorCode: string; message: string; retryAfterS?: number };
+
+const wantsJson = (request: FastifyRequest) => /application\/json/i.test(String(request.headers.accept ?? '')) && !/text\/html/i.test(String(request.headers.accept ?? ''));
+
+/**
+ * `/verify`, open to anyone: GET shows an upload form; POST takes a PDF (a multipart form's
+ * `file`, or the raw body as application/pdf) and answers whether this deployment sealed it,
+ * intact, and for which envelope (HTML, or JSON with Accept: application/json). The file is
+ * hashed and its signatures checked on a pdf worker thread with a deadline; the hash alone
+ * decides whether it is ours (docs/pdf.md, "Verification"). Bounded by size, a per-address
+ * rate and a global concurrency limit, so hostile uploads cannot take the CPU.
+ */
+export function installVerify(app: FastifyInstance, options: VerifyOptions): void {
+  const maxBytes = options.maxBytes ?? 25 * 1024 * 1024;
+  const maxMb = Math.round(maxBytes / (1024 * 1024));
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const limiter = new VerifyLimiter({ perWindow: options.perMinute ?? 20, windowMs: 60_000, concurrent: options.concurrent ?? 2 });
+  const threads = new PdfThreads(1);
+  const { evidence, envelopes, audit } = options.repositories;
+
+  const known = async (sha256: string): Promise<EnvelopeSummary | undefined> => {
+    const match = await evidence.findBySha256(sha256);
+    if (!match) return undefined;
+    const envelope = await envelopes.find(match.accountId, match.envelopeId);
+    return envelope ? summarise(envelope, await audit.list(match.envelopeId)) : undefined;
+  };
+
+  const fail = (request: FastifyRequest, reply: FastifyReply, p: Problem) => {
+    if (p.retryAfterS !== undefined) void reply.header('retry-after', String(p.retryAfterS));
+    void reply.code(p.status).header('cache-control', 'no-store');
+    return wantsJson(request) ? reply.send({ errorCode: p.errorCode, message: p.message }) : reply.type('text/html; charset=utf-8').send(verifyPage({ maxMb, error: p.message }));
+  };
+
+  void app.register((scope, _opts, done) => {
+    // The body may be a little over maxBytes (multipart framing); the file itself is checked below.
+    const bodyLimit = maxBytes + 64 * 1024;
+    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit }, async (request: FastifyRequest, body: Buffer | string) => {
+      const form = await new Request('http://verify.local/', { method: 'POST', headers: { 'content-type': String(request.headers['content-type']) }, body }).formData();
+      const file = form.get('file');
+      return { file: file && typeof file !== 'string' ? new Uint8Array(await file.arrayBuffer()) : undefined };
+    });
+    scope.addContentTypeParser('application/pdf', { parseAs: 'buffer', bodyLimit }, (_request: FastifyRequest, body: Buffer | string, done: (err: Error | null, body?: unknown) => void) => done(null, { file: new Uint8Array(typeof body === 'string' ? Buffer.from(body, 'latin1') : body) }));
+
+    scope.get('/verify', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(verifyPage({ maxMb })));
+
+    scope.post('/verify', { bodyLimit }, async (request, reply) => {
+      const file = (request.body as { file?: Uint8Array } | undefined)?.file;
+      if (!file || file.byteLength === 0) return fail(request, reply, { status: 400, errorCode: 'NO_FILE', message: 'Send a PDF: a form field named "file", or the PDF itself as application/pdf.' });
+      if (file.byteLength > maxBytes) return fail(request, reply, { status: 413, errorCode: 'FILE_TOO_LARGE', message: `The file is larger than ${maxMb} MB; no file this service seals is that large.` });
+      if (Buffer.from(file.subarray(0, 1024)).indexOf('%PDF-') < 0) return fail(request, reply, { status: 400, errorCode: 'NOT_A_PDF', message: 'The file is not a PDF.' });
+      const client = clientIp(request.socket.remoteAddress, request.headers['x-forwarded-for']) ?? 'unknown';
+      const slot = limiter.take(client);
+      if (!slot.ok) {
+        return slot.reason === 'rate'
+          ? fail(request, reply, { status: 429, errorCode: 'TOO_MANY_REQUESTS', message: 'Too many documents checked from your address; try again in a minute.', retryAfterS: slot.retryAfterS })
+          : fail(request, reply, { status: 503, errorCode: 'BUSY', message: 'The service is checking other documents; try again in a moment.', retryAfterS: slot.retryAfterS });
+      }
+      let inspection: PdfInspection;
+      try {
+        // The deadline is for the file, not for starting the thread (the first one loads pdf.js).
+        await threads.warmUp();
+        inspection = await threads.inspectSignatures(file, AbortSignal.timeout(timeoutMs));
+      } catch (err) {
+        request.log.info({ err }, 'verify: the file could not be checked');
+        return fail(request, reply, { status: 422, errorCode: 'UNREADABLE_PDF', message: 'The file could not be checked: it is damaged, or too complex to check in time.' });
+      } finally {
+        slot.release();
+      }
+      const verdict = verdictOf(inspection, await known(inspection.sha256));
+      void reply.header('cache-control', 'no-store');
+      return wantsJson(request) ? reply.send(verdict) : reply.type('text/html; charset=utf-8').send(verifyPage({ maxMb, verdict }));
+    });
+    done();
+  });
+  app.addHook('onClose', async () => {
+    await threads.close();
+  });
+}

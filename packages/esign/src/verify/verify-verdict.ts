@@ -1,0 +1,91 @@
+import type { PdfInspection, SignerName } from '@signet/pdf';
+import type { AuditEvent } from '../domain/signing/audit-event.ts';
+import type { Envelope } from '../domain/envelope/envelope.ts';
+
+/**
+ * verified: a file this deployment sealed, byte for byte, its seal intact.
+ * altered: a seal whose bytes no longer match, or something appended after the last signature.
+ * unknown: intact or not signed by us, but not a file this deployment handed out.
+ * unsigned: no digital seal at all.
+ */
+export type VerifyStatus = 'verified' | 'altered' | 'unknown' | 'unsigned';
+
+/** The envelope a verified file belongs to, as anyone holding the file may see it (no IPs, e-mails masked). */
+export type EnvelopeSummary = {
+  readonly envelopeId: string;
+  readonly subject: string;
+  readonly sentAt?: string;
+  readonly completedAt?: string;
+  readonly signers: readonly { readonly name: string; readonly email: string; readonly signedAt?: string }[];
+  readonly events: readonly { readonly at: string; readonly action: string; readonly by?: string }[];
+};
+
+export type VerifyVerdict = {
+  readonly status: VerifyStatus;
+  /** One plain sentence for people. */
+  readonly message: string;
+  readonly sha256: string;
+  readonly seal?: {
+    readonly intact: boolean;
+    readonly sealedBy?: SignerName;
+    /** The time the seal claims (the service's clock). */
+    readonly sealedAt?: string;
+    /** Trusted time from a TSA, when the seal is timestamped. */
+    readonly trustedTime?: { readonly time: string; readonly authority?: SignerName };
+    readonly level?: string;
+    readonly documentTimestamps: number;
+  };
+  readonly envelope?: EnvelopeSummary;
+};
+
+/** a•••@example.com: enough for the holder to recognise a signer, not to harvest addresses. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '•••';
+  return `${email[0] ?? ''}•••${email.slice(at)}`;
+}
+
+export function summarise(envelope: Envelope, audit: readonly AuditEvent[]): EnvelopeSummary {
+  return {
+    envelopeId: envelope.envelopeId,
+    subject: envelope.emailSubject,
+    ...(envelope.sentAt ? { sentAt: envelope.sentAt.toISOString() } : {}),
+    ...(envelope.completedAt ? { completedAt: envelope.completedAt.toISOString() } : {}),
+    signers: envelope.recipients.filter((r) => r.type === 'signer').map((r) => ({ name: r.name, email: maskEmail(r.email), ...(r.signedAt ? { signedAt: r.signedAt.toISOString() } : {}) })),
+    // IP addresses and user agents stay in the sender's audit trail.
+    events: audit.map((e) => ({ at: e.at.toISOString(), action: e.action, ...(e.name ? { by: e.name } : {}) })),
+  };
+}
+
+/**
+ * The verdict, from what the file's bytes say and whether this deployment sealed exactly
+ * these bytes (`known`). Only a known file gets an envelope; for any other file the answer
+ * depends on the file alone, so nothing about any envelope can leak through it.
+ */
+export function verdictOf(inspection: PdfInspection, known: EnvelopeSummary | undefined): VerifyVerdict {
+  const [seal, ...rest] = inspection.signatures;
+  const sha256 = inspection.sha256;
+  if (!seal) return { status: 'unsigned', sha256, message: 'This PDF carries no digital seal, so it is not a document sealed by this service.' };
+  const last = inspection.signatures.at(-1) ?? seal;
+  const intact = inspection.signatures.every((s) => s.intact) && last.coversWholeFile;
+  const trusted = seal.timestamp?.intact ? seal.timestamp : undefined;
+  const sealReport = {
+    intact,
+    ...(seal.signer ? { sealedBy: seal.signer } : {}),
+    ...(seal.signingTime ? { sealedAt: seal.signingTime } : {}),
+    ...(trusted ? { trustedTime: { time: trusted.time, ...(trusted.authority ? { authority: trusted.authority } : {}) } } : {}),
+    ...(inspection.level ? { level: inspection.level } : {}),
+    documentTimestamps: rest.filter((s) => s.kind === 'document-timestamp').length,
+  };
+  if (!intact) {
+    return { status: 'altered', sha256, seal: sealReport, message: 'This document has been changed since it was sealed: its seal no longer matches its content.' };
+  }
+  if (!known) {
+    return { status: 'unknown', sha256, seal: sealReport, message: 'This document was not sealed by this service: its seal is not one of ours, or it is not a file we issued.' };
+  }
+  const when = trusted ? `${trusted.time} (trusted time from ${trusted.authority?.commonName ?? 'a timestamp authority'})` : seal.signingTime ?? 'an unrecorded time';
+  return {
+    status: 'verified', sha256, seal: sealReport, envelope: known,
+    message: `This document is intact. It was sealed by ${seal.signer?.commonName ?? 'this service'} at ${when}, when envelope ${known.envelopeId} was completed.`,
+  };
+}

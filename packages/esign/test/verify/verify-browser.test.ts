@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchChromium, pollUntil } from '@signet/kit';
+import { createTestPki, startTestOcsp, startTestTsa, type TestOcsp, type TestPki, type TestTsa } from '@signet/kit/testing';
+import { createDevSealP12, sealPdf } from '@signet/pdf';
+import { EvidenceRepository } from '../../src/store/evidence-repository.ts';
+import { samplePdf } from '../signing/signing-harness.ts';
+import { startEsign, type Harness } from '../support/esign-harness.ts';
+import { signedEnvelope } from '../support/signed-envelope.ts';
+
+// One browser, one TSA, OCSP responder and CA for the file.
+let browser: Browser;
+let ocsp: TestOcsp;
+let pki: TestPki;
+let tsa: TestTsa;
+const cleanups: (() => Promise<void> | void)[] = [];
+before(async () => {
+  ocsp = await startTestOcsp();
+  [browser, pki] = await Promise.all([launchChromium(), createTestPki(ocsp.url)]);
+  ocsp.attach(pki);
+  tsa = await startTestTsa(pki);
+});
+after(async () => {
+  for (const fn of cleanups.reverse()) await fn();
+  await browser.close();
+  await tsa.stop();
+  await ocsp.stop();
+  await pki.remove();
+});
+
+type Verdict = {
+  status: string; message: string; sha256: string;
+  seal?: { intact: boolean; level?: string; trustedTime?: { time: string }; sealedBy?: { commonName?: string } };
+  envelope?: { envelopeId: string; subject: string; signers: { name: string; email: string; signedAt?: string }[]; events: { action: string }[] };
+};
+
+describe('/verify: anyone checks a sealed PDF', () => {
+  let h: Harness;
+  let good: Uint8Array;
+  let envelopeId: string;
+  const postJson = (bytes: Uint8Array | string) => fetch(`${h.origin}/verify`, { method: 'POST', headers: { 'content-type': 'application/pdf', accept: 'application/json' }, body: typeof bytes === 'string' ? bytes : Buffer.from(bytes) });
+
+  before(async () => {
+    // The harness registers its teardown on a test context; this file shares one server, torn down in `after`.
+    const t = { after: (fn: () => Promise<void> | void) => void cleanups.push(fn) } as unknown as Parameters<typeof startEsign>[0];
+    h = await startEsign(t, {
+      settings: { TSA_URL: tsa.url },
+      deps: { signing: { seal: { p12: pki.seal.p12, passphrase: pki.seal.passphrase }, completionPollMs: 50 }, verify: { maxBytes: 512 * 1024, perMinute: 12 } },
+    });
+    const signed = await signedEnvelope(h.store.db, h.clock, 'Lease for 12 Elm Street');
+    envelopeId = signed.envelopeId;
+    // The server's own completion worker seals the envelope and raises it to B-LTA.
+    await pollUntil(async () => (await signed.deps.store.find(signed.accountId, envelopeId))?.status === 'completed', { timeoutMs: 60_000, intervalMs: 100, what: 'completion' });
+    const files = await new EvidenceRepository(h.store.db).files(envelopeId) ?? assert.fail('sealed files');
+    good = files.combinedWithCertificate;
+  });
+
+  const checkInBrowser = async (name: string, bytes: Uint8Array) => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${h.origin}/verify`);
+      await page.setInputFiles('input[name=file]', { name, mimeType: 'application/pdf', buffer: Buffer.from(bytes) });
+      await Promise.all([page.waitForResponse((r) => r.url() === `${h.origin}/verify` && r.request().method() === 'POST'), page.click('button[type=submit]')]);
+      await page.waitForSelector('section.verdict');
+      const section = page.locator('section.verdict');
+      return { status: await section.getAttribute('data-status'), text: await section.innerText(), html: await page.content() };
+    } finally {
+      await page.close();
+    }
+  };
+
+  test('a good file: intact, sealed by the seal certificate at trusted time, for its envelope, with signers and no IPs', async () => {
+    const seen = await checkInBrowser('lease.pdf', good);
+    assert.equal(seen.status, 'verified');
+    assert.match(seen.text, /Intact and sealed by this service/);
+    assert.match(seen.text, /Signet Test Seal/);
+    assert.match(seen.text, /Trusted time[\s\S]*Signet Test TSA/);
+    assert.match(seen.text, /PAdES B-LTA/);
+    assert.ok(seen.text.includes(envelopeId));
+    assert.match(seen.text, /Lease for 12 Elm Street/);
+    assert.match(seen.text, /Tess Tenant/);
+    assert.match(seen.text, /t•••@example\.com/);
+    assert.ok(!seen.html.includes('198.51.100.7'), 'no IP address on the page');
+    assert.ok(!seen.html.includes('tenant@example.com'), 'no full e-mail address');
+
+    const json = await (await postJson(good)).json() as Verdict;
+    assert.equal(json.status, 'verified');
+    assert.equal(json.seal?.intact, true);
+    assert.equal(json.seal?.level, 'B-LTA');
+    assert.ok(json.seal?.trustedTime?.time);
+    assert.equal(json.envelope?.envelopeId, envelopeId);
+    assert.deepEqual(json.envelope?.signers.map((s) => s.name), ['Tess Tenant']);
+    assert.ok(json.envelope?.events.some((e) => e.action === 'Signed'));
+    assert.ok(!JSON.stringify(json).includes('198.51.100.7'));
+  });
+
+  test('one changed byte: altered, and nothing about the envelope', async () => {
+    const tampered = new Uint8Array(good);
+    tampered[7] = tampered[7] === 0x36 ? 0x37 : 0x36;
+    const seen = await checkInBrowser('tampered.pdf', tampered);
+    assert.equal(seen.status, 'altered');
+    assert.match(seen.text, /changed since it was sealed/);
+    for (const secret of [envelopeId, 'Lease for 12 Elm Street', 'Tess Tenant', '198.51.100.7']) assert.ok(!seen.html.includes(secret), `the page does not show ${secret}`);
+    const json = await (await postJson(tampered)).json() as Verdict;
+    assert.equal(json.status, 'altered');
+    assert.equal(json.envelope, undefined);
+  });
+
+  test('a foreign PDF, sealed by someone else under the same name: unknown, and nothing about any envelope', async () => {
+    const foreign = await sealPdf(await samplePdf(1, 'Lease for 12 Elm Street'), createDevSealP12({ commonName: 'Signet Test Seal' }));
+    const seen = await checkInBrowser('foreign.pdf', foreign);
+    assert.equal(seen.status, 'unknown');
+    assert.match(seen.text, /not sealed by this service/);
+    for (const secret of [envelopeId, 'Tess Tenant']) assert.ok(!seen.html.includes(secret));
+    const json = await (await postJson(foreign)).json() as Verdict;
+    assert.equal(json.status, 'unknown');
+    assert.equal(json.envelope, undefined);
+    // A PDF with no seal at all.
+    assert.equal((await (await postJson(await samplePdf(1))).json() as Verdict).status, 'unsigned');
+  });
+
+  test('bounded: no file, not a PDF, too large, and too many from one address are refused in the surface\'s shape', async () => {
+    const none = await postJson('');
+    assert.equal(none.status, 400);
+    assert.equal(((await none.json()) as { errorCode: string }).errorCode, 'NO_FILE');
+    const notPdf = await postJson(new TextEncoder().encode('GIF89a not a pdf'));
+    assert.equal(notPdf.status, 400);
+    assert.equal(((await notPdf.json()) as { errorCode: string }).errorCode, 'NOT_A_PDF');
+    const big = new Uint8Array(520 * 1024).fill(0x20);
+    big.set(new TextEncoder().encode('%PDF-1.7\n'));
+    const tooLarge = await postJson(big);
+    assert.equal(tooLarge.status, 413);
+    let limited: Response | undefined;
+    for (let i = 0; i < 13 && !limited; i++) {
+      const res = await postJson(await samplePdf(1));
+      if (res.status === 429) limited = res;
+      else await res.arrayBuffer();
+    }
+    assert.ok(limited, 'the address is rate-limited within its budget');
+    assert.equal(((await limited.json()) as { errorCode: string }).errorCode, 'TOO_MANY_REQUESTS');
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+  });
+});

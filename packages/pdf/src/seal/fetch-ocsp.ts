@@ -1,0 +1,63 @@
+import * as pkijs from 'pkijs';
+import { PdfError } from '../pdf-error.ts';
+import { postOnceMore } from './post-once-more.ts';
+import { arrayBufferOf } from './array-buffer-of.ts';
+
+const AIA_OID = '1.3.6.1.5.5.7.1.1';
+const OCSP_METHOD_OID = '1.3.6.1.5.5.7.48.1';
+const MAX_RESPONSE_BYTES = 256 * 1024;
+
+/** The OCSP responder URL a certificate names in its authorityInfoAccess, if any (http/https only). */
+export function ocspUrlOf(cert: pkijs.Certificate): string | undefined {
+  const aia = cert.extensions?.find((e) => e.extnID === AIA_OID)?.parsedValue as pkijs.InfoAccess | undefined;
+  for (const d of aia?.accessDescriptions ?? []) {
+    const value: unknown = d.accessLocation.value;
+    if (d.accessMethod === OCSP_METHOD_OID && d.accessLocation.type === 6 && typeof value === 'string' && /^https?:\/\//i.test(value)) return value;
+  }
+  return undefined;
+}
+
+/** A checked OCSP answer: the OCSPResponse DER (what a DSS holds) and the responder's certificates. */
+export type OcspEvidence = { der: Uint8Array; certificates: pkijs.Certificate[] };
+
+/**
+ * Asks `cert`'s OCSP responder about it (RFC 6960, POST) and accepts only a successful,
+ * signed answer about this very certificate, saying "good", whose signature chains to the
+ * issuer (directly or through a responder certificate the issuer delegated to).
+ */
+export async function fetchOcsp(cert: pkijs.Certificate, issuer: pkijs.Certificate, timeoutMs = 15_000): Promise<OcspEvidence> {
+  const subject = cert.subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');
+  const fail = (why: string, cause?: unknown): never => {
+    throw new PdfError('VALIDATION_DATA_FAILED', `OCSP for "${subject}": ${why}.`, cause ? { cause } : undefined);
+  };
+  const url = ocspUrlOf(cert) ?? fail('the certificate names no OCSP responder');
+  const request = new pkijs.OCSPRequest();
+  await request.createForCertificate(cert, { hashAlgorithm: 'SHA-1', issuerCertificate: issuer });
+  let bytes: Uint8Array;
+  try {
+    const res = await postOnceMore(url, { headers: { 'content-type': 'application/ocsp-request' }, body: new Uint8Array(request.toSchema(true).toBER(false)), timeoutMs });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+    bytes = new Uint8Array(await res.arrayBuffer());
+    if (bytes.byteLength > MAX_RESPONSE_BYTES) throw new Error('the response is too large');
+  } catch (err) {
+    return fail(`the responder at ${new URL(url).origin} did not answer (${(err as Error).message})`, err);
+  }
+  let basic: pkijs.BasicOCSPResponse;
+  try {
+    const response = pkijs.OCSPResponse.fromBER(arrayBufferOf(bytes));
+    if (response.responseStatus.valueBlock.valueDec !== 0 || !response.responseBytes) return fail(`the responder refused (status ${response.responseStatus.valueBlock.valueDec})`);
+    basic = pkijs.BasicOCSPResponse.fromBER(arrayBufferOf(response.responseBytes.response.valueBlock.valueHexView));
+  } catch (err) {
+    if (err instanceof PdfError) throw err;
+    return fail('the answer is not an OCSP response', err);
+  }
+  const verified = await basic.verify({ trustedCerts: [issuer] }).catch(() => false);
+  if (!verified) fail('the answer is not signed by the issuer or its delegated responder');
+  const status = await basic.getCertificateStatus(cert, issuer);
+  if (!status.isForCertificate) fail('the answer is about another certificate');
+  if (status.status !== 0) fail(status.status === 1 ? 'the certificate is REVOKED' : 'the responder does not know the certificate');
+  return { der: bytes, certificates: basic.certs ?? [] };
+}
+
+/** Parses a DER certificate. */
+export const derOf = (cert: pkijs.Certificate): Uint8Array => new Uint8Array(cert.toSchema(true).toBER(false));
