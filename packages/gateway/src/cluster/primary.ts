@@ -11,6 +11,8 @@ import { serveWorkerHealth } from './serve-worker-health.ts';
 import { startAdmin } from './start-admin.ts';
 import { stopSignal } from './stop-signal.ts';
 import { clusterWorkerHub } from './worker-hub.ts';
+import { serveCounters } from './counter-messages.ts';
+import { CounterStore } from '../plugins/rate-limiting/counter-store.ts';
 
 /**
  * The node:cluster primary: owns the configuration (kong.yml, then POST /config), the admin
@@ -26,6 +28,8 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   health.load(snapshot);
   const hub = clusterWorkerHub();
   const detachHealth = serveWorkerHealth(health, hub);
+  // rate-limiting `local` counters for the node, kept across reloads and worker restarts.
+  const detachCounters = serveCounters(new CounterStore(), hub);
   let current = snapshot;
   let stopping = false;
   const ready = new Set<number>();
@@ -90,6 +94,7 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   })));
   offMessages();
   detachHealth();
+  detachCounters();
   await health.close();
   log.info('stopped');
   return 0;

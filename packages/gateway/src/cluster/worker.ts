@@ -5,6 +5,8 @@ import type { NodeStart } from './node-start.ts';
 import { startDataPlane } from './start-data-plane.ts';
 import { WorkerHealth } from './worker-health.ts';
 import { processPrimaryPort } from './worker-hub.ts';
+import { counterClient } from './counter-messages.ts';
+import { useLocalCounters } from '../plugins/rate-limiting/local-counters.ts';
 
 /**
  * A node:cluster worker: asks the primary for the configuration, serves the proxy listeners
@@ -13,6 +15,8 @@ import { processPrimaryPort } from './worker-hub.ts';
  */
 export async function runWorker(start: NodeStart): Promise<number> {
   const port = processPrimaryPort();
+  // rate-limiting's `local` policy counts in the primary, for the whole node.
+  useLocalCounters(counterClient(port));
   const health = new WorkerHealth(port);
   const first = new Promise<Snapshot>((resolve) => {
     const off = port.onMessage((m) => {

@@ -50,7 +50,7 @@ export class PluginCombos {
       if (handler === undefined) throw new Error(`plugin '${plugin.name}' has no handler`);
       const byKey = this.#combos.get(plugin.name) ?? new Map<string, PluginHooks>();
       this.#combos.set(plugin.name, byKey);
-      byKey.set(comboKey(plugin.route?.id ?? '', plugin.service?.id ?? '', plugin.consumer?.id ?? ''), handler.build(plugin.config, consumers));
+      byKey.set(comboKey(plugin.route?.id ?? '', plugin.service?.id ?? '', plugin.consumer?.id ?? ''), handler.build(plugin.config, consumers, plugin));
     }
   }
 

@@ -6,6 +6,7 @@ import { KEY_AUTH_HANDLER } from './key-auth/handler.ts';
 import { JWT_HANDLER } from './jwt/handler.ts';
 import { HMAC_AUTH_HANDLER } from './hmac-auth/handler.ts';
 import { IP_RESTRICTION_HANDLER } from './ip-restriction/handler.ts';
+import { RATE_LIMITING_HANDLER } from './rate-limiting/handler.ts';
 import { BOT_DETECTION_HANDLER } from './bot-detection/handler.ts';
 import { CORS_HANDLER } from './cors/handler.ts';
 import { CORRELATION_ID_HANDLER } from './correlation-id/handler.ts';
@@ -29,6 +30,7 @@ export const PLUGIN_HANDLERS: ReadonlyMap<string, PluginHandler> = new Map(
     HMAC_AUTH_HANDLER,
     ACL_HANDLER,
     IP_RESTRICTION_HANDLER,
+    RATE_LIMITING_HANDLER,
     BOT_DETECTION_HANDLER,
     CORS_HANDLER,
     CORRELATION_ID_HANDLER,

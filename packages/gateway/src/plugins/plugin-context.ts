@@ -67,6 +67,8 @@ export class PluginContext {
   #args: [string, string | true][] | undefined;
   /** kong.client.get_ip(): the client address as the real_ip settings decide (set by the proxy). */
   clientIp = '';
+  /** kong.router.get_service().id: the matched route's service (set by the proxy). */
+  serviceId: string | undefined;
   /** kong.client.get_consumer(). */
   consumer: Consumer | undefined;
   /** kong.client.get_credential(). */

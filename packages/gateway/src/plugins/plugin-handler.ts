@@ -3,6 +3,7 @@
 // path only calls ready closures. A plugin defines only the phases it has; a route whose
 // plugins have none of the response phases pays nothing for them (compile-route-plugins.ts).
 import type { ConsumerIndex } from './consumer-index.ts';
+import type { Plugin } from '../declarative/types.ts';
 import type { PluginContext, PluginExit } from './plugin-context.ts';
 import type { BodyTransform, ResponseHead } from './response-head.ts';
 import type { LogEntry } from './log-entry.ts';
@@ -50,5 +51,6 @@ export type PluginHandler = {
   readonly name: string;
   /** Kong's PRIORITY: higher runs first. */
   readonly priority: number;
-  build(config: Readonly<Record<string, unknown>>, consumers: ConsumerIndex): PluginHooks;
+  /** `plugin` is the instance itself (its id and the route/service it is set on). */
+  build(config: Readonly<Record<string, unknown>>, consumers: ConsumerIndex, plugin?: Plugin): PluginHooks;
 };

@@ -16,6 +16,11 @@ export type PluginSchema = {
   readonly config: RecordSchema;
   /** Kong's plugin-level entity_checks, as Kong writes them (paths such as `config.allow`). */
   readonly entityChecks?: readonly EntityCheck[];
+  /**
+   * Kong's `custom_validator` on the config record: runs once the fields are valid; its error
+   * is the `config` field's error.
+   */
+  readonly configValidator?: (config: Readonly<Record<string, unknown>>) => string | undefined;
 };
 
 /** The entity checks plugins use, in Kong's own spelling (shown as is by GET /schemas/plugins/{name}). */
@@ -24,10 +29,13 @@ export type EntityCheck =
   | { readonly at_least_one_of: readonly string[] }
   | { readonly conditional: ConditionalCheck };
 
-/** Kong's `conditional` as plugins use it: when `if_field` is greater than `gt`, `then_field` must contain a value. */
+/**
+ * Kong's `conditional` as plugins use it: when `if_field` is greater than `gt` (or equals `eq`),
+ * `then_field` must contain a value (or be set at all: `required`).
+ */
 export type ConditionalCheck = {
   readonly if_field: string;
-  readonly if_match: { readonly gt: number };
+  readonly if_match: { readonly gt: number } | { readonly eq: string };
   readonly then_field: string;
-  readonly then_match: { readonly contains: string };
+  readonly then_match: { readonly contains: string } | { readonly required: true };
 };

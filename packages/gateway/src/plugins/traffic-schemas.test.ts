@@ -29,6 +29,22 @@ const ERRORS: [string, string, unknown][] = [
     { plugins: [{ config: { deny: [null, 'not a valid regex: (unclosed'] } }] }],
   ['bot-detection: not on a consumer', '{ name: bot-detection, consumer: c }',
     { plugins: [{ consumer: 'value must be null' }] }],
+  ['rate-limiting: no period', '{ name: rate-limiting }',
+    { plugins: [{ '@entity': ["at least one of these fields must be non-empty: 'config.second', 'config.minute', 'config.hour', 'config.day', 'config.month', 'config.year'"] }] }],
+  ['rate-limiting: a longer period with a lower limit', '{ name: rate-limiting, config: { second: 10, hour: 5 } }',
+    { plugins: [{ config: 'The limit for hour(5.0) cannot be lower than the limit for second(10.0)' }] }],
+  ['rate-limiting: cluster needs a database', '{ name: rate-limiting, config: { minute: 1, policy: cluster } }',
+    { plugins: [{ config: { policy: "policy 'cluster' needs a database; this gateway is DB-less (use 'local')" } }] }],
+  ['rate-limiting: redis is refused by name', '{ name: rate-limiting, config: { minute: 1, policy: redis, redis: { host: r } } }',
+    { plugins: [{ config: { policy: "policy 'redis' is not supported by this gateway yet (use 'local')" } }] }],
+  ['rate-limiting: consumer groups (Kong Enterprise) are not a limit_by', '{ name: rate-limiting, config: { minute: 1, limit_by: consumer-group } }',
+    { plugins: [{ config: { limit_by: 'expected one of: consumer, credential, ip, service, header, path' } }] }],
+  ['rate-limiting: limit_by header needs header_name', '{ name: rate-limiting, config: { minute: 1, limit_by: header } }',
+    { plugins: [{ config: { header_name: 'required field missing' }, '@entity': ["failed conditional validation given value of field 'config.limit_by'"] }] }],
+  ['rate-limiting: sync_rate only with redis', '{ name: rate-limiting, config: { minute: 1, sync_rate: 1 } }',
+    { plugins: [{ config: 'sync_rate can only be used with the redis policy' }] }],
+  ['rate-limiting: a limit must be positive', '{ name: rate-limiting, config: { minute: 0 } }',
+    { plugins: [{ config: { minute: 'value must be greater than 0' } }] }],
 ];
 
 for (const [title, plugin, expected] of ERRORS) {
@@ -42,4 +58,15 @@ test('schema: ip-restriction accepts IPv4, IPv6 and both CIDR forms', () => {
 
 test('schema: bot-detection defaults to empty lists', () => {
   assert.deepEqual(parse('{ name: bot-detection }').plugins[0]!.config, { allow: [], deny: [] });
+});
+
+test('schema: rate-limiting defaults (Kong DB-less), redis record filled', () => {
+  const config = parse('{ name: rate-limiting, config: { minute: 5 } }').plugins[0]!.config;
+  assert.equal(config.policy, 'local');
+  assert.equal(config.limit_by, 'consumer');
+  assert.equal(config.fault_tolerant, true);
+  assert.equal(config.error_code, 429);
+  assert.equal(config.error_message, 'API rate limit exceeded');
+  assert.equal(config.sync_rate, -1);
+  assert.deepEqual(config.redis, { host: null, port: 6379, timeout: 2000, username: null, password: null, database: 0, ssl: false, ssl_verify: false, server_name: null });
 });

@@ -125,6 +125,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     // The rewrite and access phases of the route's plugins: they may answer instead of the
     // upstream, or edit the request the upstream gets (consumer headers, hidden credentials).
     const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp, startedAt);
+    pluginCtx.serviceId = match.value.service.id;
     if (match.captures !== undefined) pluginCtx.uriCaptures = { ...match.captures, 0: match.matched };
     const outcome = runAccessPhase(plugins, pluginCtx);
     const r: Routed = { match, scanned, path, query, requestId, startedAt, method: routerRequest.method, xForwardedProto, scheme: listener.scheme, clientIp };

@@ -23,11 +23,21 @@ export function pluginNameError(name: string): string {
  * the error goes on the nested field and the entity.
  */
 function conditionalCheck(c: ConditionalCheck): (ctx: CheckContext) => void {
+  const ifMatch = c.if_match;
+  const thenMatch = c.then_match;
   return (ctx) => {
     const ifValue = getPath(ctx.entity, c.if_field);
-    if (typeof ifValue !== 'number' || !(ifValue > c.if_match.gt)) return;
+    if ('gt' in ifMatch ? typeof ifValue !== 'number' || !(ifValue > ifMatch.gt) : ifValue !== ifMatch.eq) return;
     const thenValue = getPath(ctx.entity, c.then_field);
-    if (!Array.isArray(thenValue) || thenValue.includes(c.then_match.contains)) return;
+    let error: string;
+    if ('required' in thenMatch) {
+      // rate-limiting: policy redis needs config.redis.host (null when not given).
+      if (thenValue !== null && thenValue !== undefined) return;
+      error = 'required field missing';
+    } else {
+      if (!Array.isArray(thenValue) || thenValue.includes(thenMatch.contains)) return;
+      error = `expected to contain: ${thenMatch.contains}`;
+    }
     const path = c.then_field.split('.');
     let node: ErrTable = ctx.errors;
     for (const part of path.slice(0, -1)) {
@@ -36,7 +46,7 @@ function conditionalCheck(c: ConditionalCheck): (ctx: CheckContext) => void {
       if (typeof next === 'string') return;
       node = next;
     }
-    node.set(path[path.length - 1]!, `expected to contain: ${c.then_match.contains}`);
+    node.set(path[path.length - 1]!, error);
     ctx.entityError(`failed conditional validation given value of field '${c.if_field}'`);
   };
 }
@@ -59,7 +69,10 @@ function fields(foreign: Field, plugin: PluginSchema | undefined): FieldTable {
     ['consumer', plugin === undefined || plugin.consumerScoped ? foreign : NO_CONSUMER],
     plugin === undefined
       ? ['config', { type: 'record' }]
-      : ['config', { type: 'record', required: true, default: {}, record: plugin.config }],
+      : ['config', {
+        type: 'record', required: true, default: {}, record: plugin.config,
+        ...(plugin.configValidator === undefined ? {} : { custom: plugin.configValidator }),
+      }],
     plugin === undefined
       ? ['protocols', { type: 'set', required: true, default: [...HTTP_PROTOCOLS], elements: PROTOCOL }]
       : ['protocols', { type: 'set', required: true, default: [...HTTP_PROTOCOLS], elements: { type: 'string', oneOf: HTTP_PROTOCOLS } }],

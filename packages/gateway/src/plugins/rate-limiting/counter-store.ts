@@ -1,0 +1,72 @@
+// The counters of rate-limiting's `local` policy for a whole node: Kong keeps them in a shared
+// dictionary every nginx worker of the node sees (policies/init.lua, shm:incr with the period's
+// expiry); here the node's primary process holds them and its workers ask it over IPC
+// (cluster/counter-messages.ts), so a limit is exact across the workers. Checking and counting
+// are one step, so two workers cannot both take the last request.
+
+/** One period's counter a request asks about. */
+export type CounterAsk = {
+  /** Kong's key: ratelimit:<route>:<service>:<identifier>:<window start ms>:<period>. */
+  readonly key: string;
+  readonly limit: number;
+  /** Seconds the counter lives after its first request (Kong's EXPIRATION[period]). */
+  readonly expireSeconds: number;
+};
+
+/** How many counters the store keeps at most; past it the oldest are dropped (Kong's shm evicts LRU). */
+export const MAX_COUNTERS = 500_000;
+
+type Counter = { count: number; readonly expiresAt: number };
+
+/** A node's counters, on an injectable clock (ms). */
+export class CounterStore {
+  readonly #counters = new Map<string, Counter>();
+  readonly #now: () => number;
+  readonly #max: number;
+  #nextSweep = 0;
+
+  constructor(now: () => number = Date.now, max = MAX_COUNTERS) {
+    this.#now = now;
+    this.#max = max;
+  }
+
+  /**
+   * Kong's usage-then-increment as one step: each counter's value before this request; when
+   * none is at its limit the request counts in every one (Kong does not count refused requests
+   * under `local`).
+   */
+  take(asks: readonly CounterAsk[]): number[] {
+    const now = this.#now();
+    if (now >= this.#nextSweep) this.#sweep(now);
+    const usages = asks.map((a) => this.#live(a.key, now)?.count ?? 0);
+    if (asks.some((a, i) => a.limit - usages[i]! <= 0)) return usages;
+    asks.forEach((a, i) => {
+      const live = this.#live(a.key, now);
+      if (live !== undefined) live.count = usages[i]! + 1;
+      else this.#insert(a.key, { count: 1, expiresAt: now + a.expireSeconds * 1000 });
+    });
+    return usages;
+  }
+
+  /** How many counters are held (expired ones until the next sweep). */
+  get size(): number {
+    return this.#counters.size;
+  }
+
+  #live(key: string, now: number): Counter | undefined {
+    const c = this.#counters.get(key);
+    return c !== undefined && c.expiresAt > now ? c : undefined;
+  }
+
+  #insert(key: string, counter: Counter): void {
+    this.#counters.delete(key);
+    if (this.#counters.size >= this.#max) this.#counters.delete(this.#counters.keys().next().value!);
+    this.#counters.set(key, counter);
+  }
+
+  // Expired counters go at most once a second, so memory follows the live windows.
+  #sweep(now: number): void {
+    this.#nextSweep = now + 1000;
+    for (const [key, c] of this.#counters) if (c.expiresAt <= now) this.#counters.delete(key);
+  }
+}

@@ -1,0 +1,110 @@
+// kong/plugins/rate-limiting/handler.lua with the `local` policy (policies/init.lua): each
+// configured period counts requests per identifier in a window on the UTC calendar; a request
+// that finds any period exhausted is refused with error_code/error_message and not counted.
+// Kong's RateLimit-* and X-RateLimit-* headers go on every answer unless hide_client_headers.
+import type { Plugin } from '../../declarative/types.ts';
+import type { PluginContext, PluginExit } from '../plugin-context.ts';
+import type { PluginHandler } from '../plugin-handler.ts';
+import type { CounterAsk } from './counter-store.ts';
+import { takeLocalCounters } from './local-counters.ts';
+import { EXPIRATION, PERIODS, windowStart, type Period } from './periods.ts';
+import { RATE_LIMITING_SCHEMA } from './schema.ts';
+
+type RateLimitingConfig = Readonly<Record<Period, number | null>> & {
+  readonly limit_by: 'consumer' | 'credential' | 'ip' | 'service' | 'header' | 'path';
+  readonly header_name: string | null;
+  readonly path: string | null;
+  readonly hide_client_headers: boolean;
+  readonly error_code: number;
+  readonly error_message: string;
+};
+
+// Kong's key for a plugin without a route or service (policies/init.lua EMPTY_UUID).
+const EMPTY_UUID = '00000000-0000-0000-0000-000000000000';
+const SHARED_KEY = 'rate-limiting';
+const TITLE: Readonly<Record<Period, string>> = { second: 'Second', minute: 'Minute', hour: 'Hour', day: 'Day', month: 'Month', year: 'Year' };
+
+// Kong's get_identifier: the chosen entity, else the client address.
+function identifier(conf: RateLimitingConfig, ctx: PluginContext): string {
+  let id: string | undefined;
+  switch (conf.limit_by) {
+    case 'service': id = ctx.serviceId; break;
+    case 'consumer': id = ctx.consumer?.id ?? ctx.credential?.identifier; break;
+    case 'credential': id = ctx.credential?.identifier; break;
+    case 'header': id = ctx.firstHeader(conf.header_name!); break;
+    case 'path': {
+      const q = ctx.target.indexOf('?');
+      const path = q === -1 ? ctx.target : ctx.target.slice(0, q);
+      if (path === conf.path) id = path;
+      break;
+    }
+    case 'ip': break;
+  }
+  return id ?? ctx.clientIp;
+}
+
+/** The headers Kong sends for these usages (handler.lua access), and whether the request is refused. */
+export function rateLimitHeaders(
+  periods: readonly Period[], limits: readonly number[], usages: readonly number[], nowMs: number,
+): { readonly stop: boolean; readonly headers: [string, string][] } {
+  let stop: Period | undefined;
+  periods.forEach((p, i) => {
+    if (limits[i]! - usages[i]! <= 0) stop = p;
+  });
+  const headers: [string, string][] = [];
+  let limit = 0;
+  let window = 0;
+  let remaining = Infinity;
+  let reset = 1;
+  periods.forEach((p, i) => {
+    let current = limits[i]! - usages[i]!;
+    if (stop === undefined || stop === p) current -= 1;
+    current = Math.max(0, current);
+    // The most constrained period speaks for RateLimit-*; on a tie, the longer window.
+    if (current < remaining || (current === remaining && EXPIRATION[p] > window)) {
+      limit = limits[i]!;
+      window = EXPIRATION[p];
+      remaining = current;
+      reset = Math.max(1, window - Math.floor((nowMs - windowStart(p, nowMs)) / 1000));
+    }
+    headers.push([`X-RateLimit-Limit-${TITLE[p]}`, String(limits[i])], [`X-RateLimit-Remaining-${TITLE[p]}`, String(current)]);
+  });
+  headers.push(['RateLimit-Limit', String(limit)], ['RateLimit-Remaining', String(remaining)], ['RateLimit-Reset', String(reset)]);
+  if (stop !== undefined) headers.push(['Retry-After', String(reset)]);
+  return { stop: stop !== undefined, headers };
+}
+
+/** rate-limiting, PRIORITY 910. */
+export const RATE_LIMITING_HANDLER: PluginHandler = {
+  name: RATE_LIMITING_SCHEMA.name,
+  priority: RATE_LIMITING_SCHEMA.priority,
+  build(config, _consumers, plugin?: Plugin) {
+    const conf = config as RateLimitingConfig;
+    const periods = PERIODS.filter((p) => conf[p] !== null);
+    const limits = periods.map((p) => conf[p]!);
+    // Kong keys counters by the plugin's own route and service, so two instances never share one.
+    const scope = `${plugin?.route?.id ?? EMPTY_UUID}:${plugin?.service?.id ?? EMPTY_UUID}`;
+    const refused: PluginExit = { status: conf.error_code, message: conf.error_message };
+    const verdict = (ctx: PluginContext, usages: readonly number[], now: number): PluginExit | undefined => {
+      const { stop, headers } = rateLimitHeaders(periods, limits, usages, now);
+      if (!conf.hide_client_headers) (ctx.shared ??= new Map()).set(SHARED_KEY, headers);
+      return stop ? refused : undefined;
+    };
+    return {
+      access(ctx) {
+        const now = Date.now();
+        const id = identifier(conf, ctx);
+        const asks: CounterAsk[] = periods.map((p, i) => ({
+          key: `ratelimit:${scope}:${id}:${windowStart(p, now)}:${p}`, limit: limits[i]!, expireSeconds: EXPIRATION[p],
+        }));
+        const usages = takeLocalCounters(asks);
+        return usages instanceof Promise ? usages.then((u) => verdict(ctx, u, now)) : verdict(ctx, usages, now);
+      },
+      // The answer, the upstream's or the refusal, carries the headers access computed.
+      headerFilter(ctx, head) {
+        const headers = ctx.shared?.get(SHARED_KEY) as [string, string][] | undefined;
+        if (headers !== undefined) for (const [name, value] of headers) head.set(name, value);
+      },
+    };
+  },
+};

@@ -1,0 +1,26 @@
+// Kong's rate-limiting windows (kong/plugins/rate-limiting/expiration.lua and
+// kong/tools/timestamp.lua get_timestamps): each period's window starts on the UTC calendar
+// (second, minute, hour, day, first of the month, first of January) and lasts a fixed number
+// of seconds for counter expiry (a month is 30 days, a year 365, as in Kong).
+
+/** The periods in Kong's order, smallest first. */
+export const PERIODS = ['second', 'minute', 'hour', 'day', 'month', 'year'] as const;
+export type Period = (typeof PERIODS)[number];
+
+/** Kong's EXPIRATION: a counter's lifetime in seconds, also the window in RateLimit-Reset. */
+export const EXPIRATION: Readonly<Record<Period, number>> = {
+  second: 1, minute: 60, hour: 3600, day: 86400, month: 2592000, year: 31536000,
+};
+
+/** The start of the window containing `nowMs`, in ms (Kong's get_timestamps()[period]). */
+export function windowStart(period: Period, nowMs: number): number {
+  const d = new Date(nowMs);
+  switch (period) {
+    case 'second': return Math.floor(nowMs / 1000) * 1000;
+    case 'minute': return Math.floor(nowMs / 60_000) * 60_000;
+    case 'hour': return Math.floor(nowMs / 3_600_000) * 3_600_000;
+    case 'day': return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+    case 'month': return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    case 'year': return Date.UTC(d.getUTCFullYear(), 0, 1);
+  }
+}
