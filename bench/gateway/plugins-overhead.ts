@@ -2,6 +2,8 @@
 //   - key-auth + acl on the route vs the same route without plugins (target: ≥ 0.85× req/s);
 //   - a route without plugins on this build vs the build before plugins existed (BEFORE, a
 //     commit; default the parent of the plugin-engine commit) — the "pays nothing" claim;
+//   - rate-limiting (policy local, a limit never reached) vs no plugins: with several workers,
+//     one IPC round trip to the primary per request (its counters are the node's);
 //   - the same build and config twice: the noise floor (control pair).
 // Method as health-overhead.ts: every round starts a fresh pair of gateway processes
 // (alternating launch order), warms both, then measures them in SEGMENTS short alternating
@@ -11,7 +13,8 @@
 //   node --import tsx bench/gateway/plugins-overhead.ts
 //
 // Env knobs: DURATION (s per slice, default 3), SEGMENTS (default 4), ROUNDS (default 5), CONNS
-// (default 64), WORKERS ("1"), BEFORE (a commit). Upstream: nginx `return 200`, as run.ts.
+// (default 64), WORKERS ("1"), BEFORE (a commit), PAIRS (comma list of pair names to run, default all:
+// key-auth, before, rate-limiting, control). Upstream: nginx `return 200`, as run.ts.
 // The build before is `git archive`d into a temporary directory and run with this checkout's
 // node_modules. Everything binds 127.0.0.1; every process started here is stopped.
 import { execSync, spawnSync, type ChildProcess } from 'node:child_process';
@@ -35,13 +38,16 @@ const dir = mkdtempSync(join(tmpdir(), 'signet-bench-plugins-'));
 const procs = new BenchProcesses(dir, ROOT);
 
 /** One side of a pair: which build, which configuration. */
-type Side = { readonly label: string; readonly build: 'now' | 'before'; readonly config: 'plain' | 'plugins' };
+type Side = { readonly label: string; readonly build: 'now' | 'before'; readonly config: 'plain' | 'plugins' | 'ratelimit' };
 const NOW_PLAIN: Side = { label: 'no plugins', build: 'now', config: 'plain' };
-const PAIRS: readonly { name: string; a: Side; b: Side }[] = [
-  { name: 'no plugins → key-auth + acl', a: NOW_PLAIN, b: { label: 'key-auth + acl', build: 'now', config: 'plugins' } },
-  { name: 'before plugins → this build, no plugins', a: { label: 'before', build: 'before', config: 'plain' }, b: NOW_PLAIN },
-  { name: 'control: this build twice, no plugins', a: NOW_PLAIN, b: NOW_PLAIN },
+const ALL_PAIRS: readonly { key: string; name: string; a: Side; b: Side }[] = [
+  { key: 'key-auth', name: 'no plugins → key-auth + acl', a: NOW_PLAIN, b: { label: 'key-auth + acl', build: 'now', config: 'plugins' } },
+  { key: 'before', name: 'before plugins → this build, no plugins', a: { label: 'before', build: 'before', config: 'plain' }, b: NOW_PLAIN },
+  { key: 'rate-limiting', name: 'no plugins → rate-limiting (local)', a: NOW_PLAIN, b: { label: 'rate-limiting', build: 'now', config: 'ratelimit' } },
+  { key: 'control', name: 'control: this build twice, no plugins', a: NOW_PLAIN, b: NOW_PLAIN },
 ];
+const WANTED = process.env.PAIRS?.split(',').map((s) => s.trim());
+const PAIRS = ALL_PAIRS.filter((p) => WANTED === undefined || WANTED.includes(p.key));
 
 function status(port: number): Promise<number> {
   return new Promise((resolve) => {
@@ -53,9 +59,12 @@ function status(port: number): Promise<number> {
   });
 }
 
-function kongYml(up1: number, up2: number, plugins: boolean): string {
+function kongYml(up1: number, up2: number, config: Side['config']): string {
+  const plugins = config === 'plugins';
   const consumers = plugins ? 'consumers:\n  - username: bench\n    keyauth_credentials: [{ key: bench-key }]\n    acls: [{ group: bench }]\n' : '';
-  const routePlugins = plugins ? '        plugins:\n          - name: key-auth\n          - name: acl\n            config: { allow: [bench] }\n' : '';
+  const routePlugins = plugins ? '        plugins:\n          - name: key-auth\n          - name: acl\n            config: { allow: [bench] }\n'
+    // A limit the run never reaches: every request is checked and counted, none refused.
+    : config === 'ratelimit' ? '        plugins:\n          - name: rate-limiting\n            config: { year: 1000000000000, limit_by: ip }\n' : '';
   return `_format_version: "3.0"\n${consumers}services:\n  - name: bench\n    host: bench.upstream\n    routes:\n      - name: all\n        paths: ["/"]\n${routePlugins}` +
     `upstreams:\n  - name: bench.upstream\n    targets:\n      - target: 127.0.0.1:${up1}\n      - target: 127.0.0.1:${up2}\n`;
 }
@@ -91,9 +100,8 @@ async function main(): Promise<void> {
     `  server {\n    listen 127.0.0.1:${up1} reuseport;\n    listen 127.0.0.1:${up2} reuseport;\n    location / { default_type application/json; return 200 '{"ok":true}'; }\n  }\n}\n`);
   procs.launch('upstream', 'nginx', ['-c', join(dir, 'upstream.conf'), '-p', dir]);
   await pollUntil(async () => (await status(up1)) === 200 && (await status(up2)) === 200, { timeoutMs: 10_000, what: 'upstream nginx' });
-  writeFileSync(join(dir, 'plain.yml'), kongYml(up1, up2, false));
-  writeFileSync(join(dir, 'plugins.yml'), kongYml(up1, up2, true));
-  const roots = { now: ROOT, before: checkoutBefore() };
+  for (const config of ['plain', 'plugins', 'ratelimit'] as const) writeFileSync(join(dir, `${config}.yml`), kongYml(up1, up2, config));
+  const roots = { now: ROOT, before: PAIRS.some((p) => p.a.build === 'before') ? checkoutBefore() : ROOT };
 
   const lines = [`wrk -t1 -c${CONNS}, ${ROUNDS} rounds of fresh processes, ${SEGMENTS} alternating ${DURATION} s slices per side; before = ${BEFORE.slice(0, 7)}; ${new Date().toISOString()}`, '',
     '| workers | pair | A req/s | B req/s | B/A median (rounds) |', '| ---: | --- | ---: | ---: | --- |'];
