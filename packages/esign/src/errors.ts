@@ -48,6 +48,9 @@ export const ESIGN_ERRORS = {
   TEMPLATE_ID_INVALID: { status: 400, message: 'Invalid template ID.' },
   TEMPLATE_ROLE_NOT_FOUND: { status: 400, message: 'A templateRoles entry names a roleName that none of the templates has.' },
   TEMPLATE_ROLE_NAME_DUPLICATE: { status: 400, message: 'Each recipient of a template needs its own roleName.' },
+  // FoldersApi.moveEnvelopes / listItems on a folder that does not exist: DocuSign's code and
+  // text for an unknown folderId (docusign-esign-csharp-client#248); which folder follows.
+  ACCOUNT_LACKS_PERMISSIONS: { status: 400, message: 'This Account lacks sufficient permissions. Invalid folder ID.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'The URL provided does not resolve to a resource.' },
   // DocuSign's API limits (restapi/api-rate-limit.ts); DocuSign's own text, the limit follows.
   HOURLY_APIINVOCATION_LIMIT_EXCEEDED: { status: 429, message: 'The maximum number of hourly API invocations has been exceeded.' },

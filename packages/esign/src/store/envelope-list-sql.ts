@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { EnvelopeOrderBy } from '../domain/envelope/ports.ts';
+import type { FolderType } from '../domain/envelope/folders.ts';
+import type { EnvelopeOrderBy, EnvelopeQuery } from '../domain/envelope/ports.ts';
 import type { Engine } from './migrations.ts';
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -76,4 +77,28 @@ export function envelopeSortKey(engine: Engine, orderBy: EnvelopeOrderBy): Envel
 export function containsFolded(engine: Engine, column: string, text: string): RawBuilder<SqlBool> {
   const pattern = `%${foldAscii(text).replace(/[!%_]/g, '!$&')}%`;
   return sql<SqlBool>`${folded(engine, sql.ref(column))} like ${pattern} escape '!'`;
+}
+
+/**
+ * The folder filter of a listing (domain/envelope/folders.ts: folders follow from the
+ * envelope): the recycle bin holds the deleted ones; Draft and Sent Items the others by status;
+ * Inbox those with a recipient of the caller's e-mail (ASCII case folded, as logins compare).
+ * With no folder and no envelope ids, everything but the recycle bin.
+ */
+export function inFolders(engine: Engine, query: Pick<EnvelopeQuery, 'folders' | 'envelopeIds' | 'viewerUserId'>): RawBuilder<SqlBool> {
+  if (query.folders === undefined) return query.envelopeIds !== undefined ? sql<SqlBool>`1 = 1` : sql<SqlBool>`envelopes.deleted_at is null`;
+  const one = (folder: FolderType): RawBuilder<SqlBool> => {
+    switch (folder) {
+      case 'recyclebin':
+        return sql<SqlBool>`envelopes.deleted_at is not null`;
+      case 'draft':
+        return sql<SqlBool>`(envelopes.deleted_at is null and envelopes.status = 'created')`;
+      case 'sentitems':
+        return sql<SqlBool>`(envelopes.deleted_at is null and envelopes.status <> 'created')`;
+      case 'inbox':
+        return sql<SqlBool>`(envelopes.deleted_at is null and exists (select 1 from envelope_recipients r, users u where u.id = ${query.viewerUserId ?? ''} and r.envelope_id = envelopes.id and ${folded(engine, sql.ref('r.email'))} = ${folded(engine, sql.ref('u.email'))}))`;
+    }
+  };
+  if (query.folders.length === 0) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`(${sql.join(query.folders.map(one), sql` or `)})`;
 }

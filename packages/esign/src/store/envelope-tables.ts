@@ -21,6 +21,8 @@ export type EnvelopeRow = {
   voided_at: string | null;
   voided_reason: string | null;
   version: number;
+  /** In the recycle bin since (FoldersApi.moveEnvelopes); null otherwise. */
+  deleted_at: string | null;
 };
 export type EnvelopeDocumentRow = {
   envelope_id: string;
@@ -245,5 +247,14 @@ export const ENVELOPE_TAB_FAMILY_MIGRATION: Migration = {
     await db.schema.alterTable('envelope_tabs').addColumn('tab_json', 'text').execute();
     await db.schema.alterTable('envelope_tabs').addColumn('value', 'text').execute();
     await db.schema.alterTable('envelope_tabs').addColumn('radios_json', 'text').execute();
+  },
+};
+
+/** The recycle bin: when an envelope was deleted (domain/envelope/folders.ts). */
+export const ENVELOPE_DELETED_AT_MIGRATION: Migration = {
+  version: 82,
+  name: 'envelopes.deleted_at (recycle bin)',
+  async up(db) {
+    await db.schema.alterTable('envelopes').addColumn('deleted_at', 'text').execute();
   },
 };

@@ -11,7 +11,7 @@ import type { EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTa
 import { appendAuditEvents } from './audit-events-repository.ts';
 import { upsertAdoptedSignature } from './signing-repository.ts';
 import { writeConnectDeliveries } from './connect-deliveries-writer.ts';
-import { envelopeSortKey, matchesSearchText } from './envelope-list-sql.ts';
+import { envelopeSortKey, inFolders, matchesSearchText } from './envelope-list-sql.ts';
 import { enqueueMails } from './outbox-repository.ts';
 import { loadEnvelopeNotifications, saveEnvelopeNotification } from './notification-repository.ts';
 
@@ -109,6 +109,7 @@ export class EnvelopesRepository implements EnvelopeStore {
     if (query.statuses) q = q.where('status', 'in', query.statuses.length > 0 ? [...query.statuses] : ['']);
     if (query.envelopeIds) q = q.where('id', 'in', query.envelopeIds.length > 0 ? [...query.envelopeIds] : ['']);
     if (query.searchText !== undefined) q = q.where(matchesSearchText(this.#db.engine, query.searchText));
+    q = q.where(inFolders(this.#db.engine, query));
     const total = await q.select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
     const direction = query.order ?? 'asc';
     // order_by's key, then the status change time and the id: a total order, so pages never overlap.
@@ -169,7 +170,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       ...(row.email_blurb !== null ? { emailBlurb: row.email_blurb } : {}),
       createdAt: new Date(row.created_at),
       statusChangedAt: new Date(row.status_changed_at),
-      ...optionalDates({ sentAt: row.sent_at, deliveredAt: row.delivered_at, completedAt: row.completed_at, declinedAt: row.declined_at, voidedAt: row.voided_at }),
+      ...optionalDates({ sentAt: row.sent_at, deliveredAt: row.delivered_at, completedAt: row.completed_at, declinedAt: row.declined_at, voidedAt: row.voided_at, deletedAt: row.deleted_at }),
       ...(row.voided_reason !== null ? { voidedReason: row.voided_reason } : {}),
       documents: documents.filter((d) => d.envelope_id === row.id).map((d) => ({ documentId: d.document_id, name: d.name, fileExtension: d.file_extension, order: Number(d.doc_order), pageCount: Number(d.page_count), sha256: d.sha256 })),
       recipients: recipients.filter((r) => r.envelope_id === row.id).map((r) => toRecipient(r, tabs.filter((t) => t.envelope_id === row.id && t.recipient_id === r.recipient_id))),
@@ -212,6 +213,7 @@ function toEnvelopeRow(e: Envelope): EnvelopeRow {
     voided_at: iso(e.voidedAt),
     voided_reason: e.voidedReason ?? null,
     version: e.version,
+    deleted_at: iso(e.deletedAt),
   };
 }
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { JWT_ASSERTIONS_MIGRATION, SIGNUP_REQUESTS_MIGRATION } from './account-security-tables.ts';
 import { CONNECT_INCLUDE_DOCUMENTS_MIGRATION, CONNECT_TABLES_MIGRATION } from './connect-tables.ts';
-import { ENVELOPE_TAB_FAMILY_MIGRATION, ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
+import { ENVELOPE_DELETED_AT_MIGRATION, ENVELOPE_TAB_FAMILY_MIGRATION, ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
 import { EVIDENCE_TABLES_MIGRATION } from './evidence-tables.ts';
 import { DEV_MAILBOX_MESSAGE_ID_MIGRATION } from './mail-tables.ts';
 import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from './notification-tables.ts';
@@ -144,6 +144,8 @@ export const MIGRATIONS: readonly Migration[] = [
   ENVELOPE_TAB_FAMILY_MIGRATION,
   // The evidence upgrade queue and sealed file hashes (store/evidence-tables.ts).
   EVIDENCE_TABLES_MIGRATION,
+  // The recycle bin (store/envelope-tables.ts).
+  ENVELOPE_DELETED_AT_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

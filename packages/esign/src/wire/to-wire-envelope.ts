@@ -100,6 +100,7 @@ export function toWireEnvelope(envelope: Envelope, includes: WireIncludes = {}):
     declinedDateTime: at(envelope.declinedAt),
     voidedDateTime: at(envelope.voidedAt),
     voidedReason: envelope.voidedReason,
+    deletedDateTime: at(envelope.deletedAt),
     expireEnabled: 'true',
     expireAfter: String(notificationOf(envelope).settings.expireAfterDays),
     expireDateTime: at(expiresAt(envelope)),

@@ -75,6 +75,8 @@ export type WireEnvelope = {
   declinedDateTime?: string;
   voidedDateTime?: string;
   voidedReason?: string;
+  /** When it went to the recycle bin; only while it is there. */
+  deletedDateTime?: string;
   /** The Envelope model's expiry summary: always "true" here, every envelope expires. */
   expireEnabled: string;
   /** Days from sending, as in notification.expirations.expireAfter. */
@@ -95,4 +97,32 @@ export type WireEnvelopesInformation = {
   nextUri: string;
   previousUri: string;
   envelopes: WireEnvelope[];
+};
+
+/** FoldersApi's Folder model: the fields a system folder has here. */
+export type WireFolder = {
+  folderId: string;
+  name: string;
+  type: string;
+  uri: string;
+  hasSubFolders: string;
+  subFolderCount: string;
+  itemCount?: string;
+  folderItems?: WireFolderItem[];
+};
+
+/** FolderItemV2: one envelope as a folder lists it. */
+export type WireFolderItem = {
+  envelopeId: string;
+  envelopeUri: string;
+  status: string;
+  subject: string;
+  folderId: string;
+  folderUri: string;
+  senderUserId: string;
+  createdDateTime: string;
+  lastModifiedDateTime: string;
+  sentDateTime?: string;
+  completedDateTime?: string;
+  expireDateTime?: string;
 };

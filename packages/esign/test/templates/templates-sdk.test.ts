@@ -161,10 +161,11 @@ test('TemplatesApi through the SDK: create, list (search_text, count/start_posit
     theirs.templates.get(other.accountId, created.templateId),
     theirs.templates.update(other.accountId, created.templateId, { envelopeTemplate: { name: 'stolen' } }),
     theirs.envelopes.createEnvelope(other.accountId, { envelopeDefinition: { templateId: created.templateId, templateRoles: [{ roleName: 'signer', name: 'Eve', email: 'eve@example.com' }], status: 'sent' } }),
-    theirs.folders.moveEnvelopes(other.accountId, 'recyclebin', { foldersRequest: { envelopeIds: [created.templateId] } }),
   ]) {
     assert.deepEqual(await sdkError(call).then((e) => [e.status, e.errorCode]), [400, 'TEMPLATE_ID_INVALID']);
   }
+  // The recycle bin takes envelopes and templates alike: an id of neither in this account is DocuSign's envelope error.
+  assert.deepEqual(await sdkError(theirs.folders.moveEnvelopes(other.accountId, 'recyclebin', { foldersRequest: { envelopeIds: [created.templateId] } })).then((e) => [e.status, e.errorCode]), [400, 'ENVELOPE_DOES_NOT_EXIST']);
   const stolen = await fetch(`${h.origin}/restapi/v2.1/accounts/${other.accountId}/templates/${created.templateId}/documents/1`, { headers: { authorization: `Bearer ${other.token}` } });
   assert.deepEqual([stolen.status, ((await stolen.json()) as { errorCode: string }).errorCode], [400, 'TEMPLATE_ID_INVALID']);
   // Nor through the owner's account id (the API guard checks membership first).

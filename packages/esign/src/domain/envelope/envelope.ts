@@ -84,6 +84,8 @@ export type Envelope = {
   readonly declinedAt?: Date;
   readonly voidedAt?: Date;
   readonly voidedReason?: string;
+  /** When it was moved to the recycle bin (FoldersApi.moveEnvelopes); absent once restored. */
+  readonly deletedAt?: Date;
   readonly documents: readonly EnvelopeDocument[];
   readonly recipients: readonly Recipient[];
   /** Reminders and expiration: settings and the schedule's progress; absent = DocuSign's API defaults. */

@@ -5,6 +5,7 @@ import type { AdoptedSignature } from '../signing/adopted-signature.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import type { AnchorSpec, Envelope } from './envelope.ts';
 import type { PageSize } from './assert-tab-on-page.ts';
+import type { FolderType } from './folders.ts';
 
 /** The clock; tests inject a fixed one. */
 export type Clock = () => Date;
@@ -99,6 +100,14 @@ export type EnvelopeQuery = {
   readonly orderBy?: EnvelopeOrderBy;
   /** Only envelopes whose subject, or a recipient's name or email, contains this (ASCII case folded). */
   readonly searchText?: string;
+  /**
+   * Only envelopes in one of these folders (folder_ids, folder_types, FoldersApi.listItems);
+   * inbox needs `viewerUserId`. Without folders and envelopeIds, the recycle bin is left out:
+   * a deleted envelope leaves the lists until it is restored.
+   */
+  readonly folders?: readonly FolderType[];
+  /** The caller, whose inbox `folders: ['inbox']` means (envelopes with a recipient of their e-mail). */
+  readonly viewerUserId?: string;
 };
 
 /** What listStatusChanges can sort by (restapi/envelopes/parse-status-changes-query.ts maps DocuSign's names). */

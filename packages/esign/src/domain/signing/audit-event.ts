@@ -4,7 +4,9 @@
  */
 export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' | 'Completed'
   // The service could not stamp and seal a signed envelope; an operator asked for another try.
-  | 'Completion Failed' | 'Completion Retried';
+  | 'Completion Failed' | 'Completion Retried'
+  // FoldersApi.moveEnvelopes into and out of the recycle bin.
+  | 'Deleted' | 'Restored';
 
 /** Who did it and from where; absent for the service's own steps (completion) and API calls without a browser. */
 export type AuditActor = {

@@ -86,7 +86,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
   });
 
   app.get<{ Params: AccountParams; Querystring: RawQuery }>(BASE, async (request) => {
-    const query = parseStatusChangesQuery(request.query);
+    const query = { ...parseStatusChangesQuery(request.query), viewerUserId: senderOf(request) };
     const { envelopes, totalSetSize } = await d.store.list(request.params.accountId, query);
     const wanted = includes(request.query);
     const body: WireEnvelopesInformation = {

@@ -11,6 +11,7 @@ import { registerEnvelopeTabRoutes } from './envelope-tab-routes.ts';
 import { registerTemplateRoutes } from '../templates/template-routes.ts';
 import { registerTemplateRecipientRoutes } from '../templates/template-recipient-routes.ts';
 import { registerTemplateDocumentRoutes } from '../templates/template-document-routes.ts';
+import { registerFolderRoutes } from '../folders/folder-routes.ts';
 
 /** What the envelope module is handed; server.ts builds each part once. */
 export type EnvelopeModuleOptions = {
@@ -38,6 +39,7 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
   registerTemplateDocumentRoutes(app, { templates, envelopes });
   registerEnvelopeTabRoutes(app, envelopes);
   registerEnvelopeRoutes(app, { envelopes, templates, completion: options.completion, checkListener: options.checkListener });
+  registerFolderRoutes(app, { envelopes, templates });
   if (mail.devMailbox) {
     registerDevMailboxRoutes(app, mail.devMailbox);
     const warning = devMailboxExposureWarning(ctx.config.publicUrl);

@@ -1,5 +1,6 @@
 import type { EnvelopeOrderBy, EnvelopeQuery } from '../../domain/envelope/ports.ts';
 import { EsignError } from '../../errors.ts';
+import { SYSTEM_FOLDERS, folderOf, type FolderType } from '../../domain/envelope/folders.ts';
 
 /** A query string as Fastify parses it (form semantics: `+` is a space, as axios encodes the SDK's queries). */
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -70,11 +71,29 @@ function orderBy(query: RawQuery): EnvelopeOrderBy | undefined {
 }
 
 /**
+ * folder_ids and folder_types: the system folders (domain/envelope/folders.ts). DocuSign's other
+ * names (awaiting_my_signature, completed, out_for_signature, templates, normal...) are views
+ * or folders we do not keep: refused by name, never answered as an empty list.
+ */
+function folders(query: RawQuery): FolderType[] | undefined {
+  const names = [...(list(query, 'folder_ids') ?? []), ...(list(query, 'folder_types') ?? [])];
+  if (names.length === 0) return undefined;
+  return [...new Set(names.map((name) => {
+    try {
+      return folderOf(name).type;
+    } catch {
+      return invalid(`Query parameter folder_ids/folder_types names "${name}"; this server has only the folders ${SYSTEM_FOLDERS.map((f) => f.folderId).join(', ')}.`);
+    }
+  }))];
+}
+
+/**
  * listStatusChanges' query (docs/esign-envelopes.md, "Routes"):
  * `from_date` is required unless `envelope_ids` or `transaction_ids` is given, in DocuSign's own
  * words; `status` is a comma list ("any" means all); `count` and `start_position` page the result;
  * `order_by` and `order` sort it; `search_text` keeps the envelopes whose subject or a recipient's
- * name or email contains it.
+ * name or email contains it; `folder_ids`/`folder_types` keep those in the folders named (the
+ * recycle bin is left out otherwise).
  */
 export function parseStatusChangesQuery(query: RawQuery): EnvelopeQuery {
   const envelopeIds = list(query, 'envelope_ids');
@@ -93,7 +112,9 @@ export function parseStatusChangesQuery(query: RawQuery): EnvelopeQuery {
   if (order !== undefined && order !== 'asc' && order !== 'desc') invalid(`Query parameter 'order' must be asc or desc, got "${order}".`);
   const sortKey = orderBy(query);
   const searchText = first(query, 'search_text');
+  const inFolders = folders(query);
   return {
+    ...(inFolders ? { folders: inFolders } : {}),
     ...(order === 'desc' ? { order } : {}),
     ...(sortKey !== undefined && sortKey !== 'status_changed' ? { orderBy: sortKey } : {}),
     ...(searchText !== undefined ? { searchText } : {}),

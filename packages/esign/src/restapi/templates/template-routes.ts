@@ -4,7 +4,6 @@ import type { TemplateDeps } from '../../domain/templates/template-deps.ts';
 import { deleteTemplate, updateTemplate } from '../../domain/templates/update-template.ts';
 import { EsignError } from '../../errors.ts';
 import { toWireTemplate, toWireTemplateDocumentEntry, toWireTemplateRecipients, toWireTemplateSummary } from '../../wire/to-wire-template.ts';
-import { WireReader } from '../../wire/wire-reader.ts';
 import { parseTemplateDefinition, parseTemplatePatch } from './parse-template-definition.ts';
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -95,16 +94,8 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateDeps)
     return {};
   });
 
-  // FoldersApi.moveEnvelopes(accountId, 'recyclebin', {foldersRequest: {envelopeIds: [templateId]}}): how DocuSign's SDK deletes a template.
-  app.put<{ Params: AccountParams }>('/restapi/v2.1/accounts/:accountId/folders/recyclebin', async (request) => {
-    const body = new WireReader('', request.body ?? {});
-    const ids = body.field('envelopeIds').items().map((id) => id.string(100));
-    if (ids.length === 0) body.field('envelopeIds').fail('must name at least one template.');
-    // Check every id first: a move either happens whole or not at all.
-    for (const id of ids) await getTemplate(deps, request.params.accountId, id);
-    for (const id of ids) await deleteTemplate(deps, request.params.accountId, id);
-    return {};
-  });
+  // Deleting a template the SDK's way (FoldersApi.moveEnvelopes into 'recyclebin') is the folder
+  // routes' (restapi/folders/folder-routes.ts): one body may name envelopes and templates.
 
   app.get<{ Params: TemplateParams; Querystring: RawQuery }>(`${BASE}/:templateId/recipients`, async (request) => {
     const template = await getTemplate(deps, request.params.accountId, request.params.templateId);
