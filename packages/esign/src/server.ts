@@ -162,6 +162,8 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
     due: repositories.notifications,
     clock: ctx.now,
     ...notificationSteps,
+    // Workflow holds that end (scheduled sending, delayed routing) reach recipients: their mails.
+    notifier: envelopes.notifier,
     ...(deps.reminderPollMs !== undefined ? { pollIntervalMs: deps.reminderPollMs } : {}),
     onError: (err, envelopeId) => app.log.error({ err, envelopeId }, 'reminder/expiry step failed'),
   });

@@ -2,9 +2,9 @@ import { PollingLoop } from '../background/polling-loop.ts';
 import type { Clock, EnvelopeStore } from '../domain/envelope/ports.ts';
 import { envelopeWrite } from '../domain/envelope/envelope-write.ts';
 import type { NotificationRepository } from '../store/notification-repository.ts';
-import { notificationStep, type NotificationStepDeps } from '../domain/notification/notification-step.ts';
+import { scheduledStep, type ScheduledStepDeps } from '../domain/notification/scheduled-step.ts';
 
-export type ReminderSchedulerOptions = NotificationStepDeps & {
+export type ReminderSchedulerOptions = ScheduledStepDeps & {
   readonly store: Pick<EnvelopeStore, 'find' | 'update'>;
   readonly due: Pick<NotificationRepository, 'dueEnvelopes' | 'refreshNextDue' | 'postpone'>;
   /** Injected: tests move it forward by days. */
@@ -24,7 +24,8 @@ export type ReminderSchedulerOptions = NotificationStepDeps & {
 export type ReminderPass = { due: number; changed: number; lost: number; refreshed: number; failed: number };
 
 /**
- * Sends due reminders and expiration warnings and expires envelopes. Safe with any
+ * Sends due reminders and expiration warnings, expires envelopes, and ends workflow holds whose
+ * time came (scheduled sending, delayed routing). Safe with any
  * number of instances on one database: each envelope's step is saved with the envelope's
  * version check (store/envelopes-repository.ts), so when two schedulers pick the same envelope
  * one saves and the other's save is refused — and its mails, which are in the same
@@ -54,7 +55,7 @@ export class ReminderScheduler {
       try {
         const envelope = await o.store.find(accountId, envelopeId);
         if (!envelope) throw new Error(`envelope ${envelopeId} of account ${accountId} has a notification row but could not be loaded`);
-        const change = notificationStep(o, envelope, now);
+        const change = scheduledStep(o, envelope, now);
         if (!change) {
           await o.due.refreshNextDue(envelope);
           pass.refreshed++;

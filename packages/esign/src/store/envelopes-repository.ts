@@ -14,6 +14,7 @@ import { writeConnectDeliveries } from './connect-deliveries-writer.ts';
 import { envelopeSortKey, inFolders, matchesSearchText } from './envelope-list-sql.ts';
 import { enqueueMails } from './outbox-repository.ts';
 import { loadEnvelopeNotifications, saveEnvelopeNotification } from './notification-repository.ts';
+import { loadEnvelopeWorkflows, saveEnvelopeWorkflow } from './workflow-tables.ts';
 
 const iso = (d: Date | undefined) => (d === undefined ? null : d.toISOString());
 
@@ -61,7 +62,8 @@ export class EnvelopesRepository implements EnvelopeStore {
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
-      // Reminders and expiration: settings, progress and the scheduler's due time.
+      await saveEnvelopeWorkflow(trx, e.envelopeId, e.workflow);
+      // Reminders, expiration and workflow holds: settings, progress and the scheduler's due time.
       await saveEnvelopeNotification(trx, e);
       return writeConnectDeliveries(trx, { envelope: e, events: change.connectEvents, eventNotification: change.eventNotification, build: this.#options.connectMessage });
     });
@@ -86,7 +88,8 @@ export class EnvelopesRepository implements EnvelopeStore {
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
       for (const a of change.adoptedSignatures ?? []) await upsertAdoptedSignature(trx, e.envelopeId, a.recipientId, a.signature);
-      // Reminders and expiration: settings, progress and the scheduler's due time.
+      await saveEnvelopeWorkflow(trx, e.envelopeId, e.workflow);
+      // Reminders, expiration and workflow holds: settings, progress and the scheduler's due time.
       await saveEnvelopeNotification(trx, e);
       return { saved: true, deliveries: await writeConnectDeliveries(trx, { envelope: e, events: change.connectEvents, build: this.#options.connectMessage }) };
     });
@@ -155,11 +158,12 @@ export class EnvelopesRepository implements EnvelopeStore {
   async #hydrate(k: Kysely<Database>, rows: readonly EnvelopeRow[]): Promise<Envelope[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [documents, recipients, tabs, notifications] = await Promise.all([
+    const [documents, recipients, tabs, notifications, workflows] = await Promise.all([
       k.selectFrom('envelope_documents').select(['envelope_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256']).where('envelope_id', 'in', ids).orderBy('doc_order').execute(),
       k.selectFrom('envelope_recipients').selectAll().where('envelope_id', 'in', ids).orderBy('recipient_order').execute(),
       k.selectFrom('envelope_tabs').selectAll().where('envelope_id', 'in', ids).orderBy('tab_order').execute(),
       loadEnvelopeNotifications(k, ids),
+      loadEnvelopeWorkflows(k, ids),
     ]);
     return rows.map((row) => ({
       envelopeId: row.id,
@@ -175,9 +179,14 @@ export class EnvelopesRepository implements EnvelopeStore {
       documents: documents.filter((d) => d.envelope_id === row.id).map((d) => ({ documentId: d.document_id, name: d.name, fileExtension: d.file_extension, order: Number(d.doc_order), pageCount: Number(d.page_count), sha256: d.sha256 })),
       recipients: recipients.filter((r) => r.envelope_id === row.id).map((r) => toRecipient(r, tabs.filter((t) => t.envelope_id === row.id && t.recipient_id === r.recipient_id))),
       ...withNotification(notifications.get(row.id)),
+      ...withWorkflow(workflows.get(row.id)),
       version: Number(row.version),
     }));
   }
+}
+
+function withWorkflow(workflow: Envelope['workflow']): Pick<Envelope, 'workflow'> {
+  return workflow === undefined ? {} : { workflow };
 }
 
 function withNotification(notification: Envelope['notification']): Pick<Envelope, 'notification'> {

@@ -8,6 +8,7 @@ import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from '
 import type { Database } from './schema.ts';
 import { COMPLETION_FAILURES_MIGRATION, SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
 import { TEMPLATE_TABLES_MIGRATION } from './template-tables.ts';
+import { WORKFLOW_TABLES_MIGRATION } from './workflow-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -146,6 +147,8 @@ export const MIGRATIONS: readonly Migration[] = [
   EVIDENCE_TABLES_MIGRATION,
   // The recycle bin (store/envelope-tables.ts).
   ENVELOPE_DELETED_AT_MIGRATION,
+  // Scheduled sending, pauses and delayed routing (store/workflow-tables.ts).
+  WORKFLOW_TABLES_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

@@ -4,6 +4,7 @@ import type { EvidenceTables } from './evidence-tables.ts';
 import type { NotificationTables } from './notification-tables.ts';
 import type { SigningTables } from './signing-tables.ts';
 import type { TemplateTables } from './template-tables.ts';
+import type { WorkflowTables } from './workflow-tables.ts';
 
 /**
  * Table shapes, identical on SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text (always
@@ -49,7 +50,7 @@ export type SignupRequestRow = { token_hash: string; email: string; name: string
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
 /** The whole database as Kysely sees it: every table, the feature tables from their own files. */
-export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & {
+export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & WorkflowTables & {
   accounts: AccountRow;
   users: UserRow;
   memberships: MembershipRow;

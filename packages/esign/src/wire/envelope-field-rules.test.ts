@@ -82,9 +82,10 @@ test('field names match case-insensitively, as DocuSign\'s examples send them', 
   assert.match(refusal(definition({ signer: { AccessCode: '1234' } })), /AccessCode \(recipient authentication/);
 });
 
-test('Envelopes::update refuses what it would not do (a workflow resume, new recipients) instead of a 200 that changes nothing', () => {
-  const refusedUpdate = (body: unknown) => assert.throws(() => parseEnvelopeUpdate(body), (err: EsignError) => err.code === 'INVALID_REQUEST_BODY' && /Envelope: not supported/.test(err.message));
-  refusedUpdate({ workflow: { workflowStatus: 'in_progress' } });
+test('Envelopes::update refuses what it would not do (new recipients, a workflow\'s steps) instead of a 200 that changes nothing; it resumes a paused workflow', () => {
+  const refusedUpdate = (body: unknown) => assert.throws(() => parseEnvelopeUpdate(body), (err: EsignError) => err.code === 'INVALID_REQUEST_BODY' && /(Envelope|Workflow\)): not supported/.test(err.message));
+  assert.deepEqual(parseEnvelopeUpdate({ workflow: { workflowStatus: 'in_progress' } }), { action: 'resume' });
+  refusedUpdate({ workflow: { workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '2' }] } });
   refusedUpdate({ status: 'sent', recipients: { signers: [{ email: 'x@example.com', name: 'X', recipientId: '9' }] } });
   refusedUpdate({ notification: { reminders: { reminderEnabled: 'true', reminderDelay: '2' } } });
   assert.deepEqual(parseEnvelopeUpdate({ status: 'voided', voidedReason: 'typo', emailSubject: 'New' }), { action: 'void', voidedReason: 'typo' });

@@ -29,13 +29,14 @@ const NOTARY = 'notarization is not supported';
 export const ENVELOPE_DEFINITION_FIELDS = rules({
   documents: honoured, recipients: honoured, emailSubject: honoured, emailBlurb: honoured, status: honoured,
   eventNotification: honoured, notification: honoured,
+  // Scheduled sending, pauses, delayed routing (wire/parse-workflow.ts refuses the rest by name).
+  workflow: honoured,
   // What this service's signing page does anyway: guided from tab to tab, usable on a phone.
   autoNavigation: honoured, signerCanSignOnMobile: honoured,
   // Envelopes from templates (restapi/templates/parse-templated-envelope.ts).
   templateId: honoured, templateRoles: honoured, compositeTemplates: honoured,
   brandId: refused(BRANDS), brandLock: refused(BRANDS),
   customFields: refused(CUSTOM_FIELDS), envelopeCustomMetadata: refused(CUSTOM_FIELDS), envelopeMetadata: refused(CUSTOM_FIELDS),
-  workflow: refused('envelope workflows (paused, scheduled or delayed routing) are not supported yet'),
   eventNotifications: refused('only one eventNotification per envelope is supported'),
   accessControlListBase64: refused('access control lists are not supported'),
   accessibility: refused('accessibility settings are not supported'),
@@ -172,6 +173,8 @@ const ENVELOPE_MODEL = ['accessControlListBase64', 'allowComments', 'allowMarkup
 
 const UPDATE_RULES: Readonly<Record<string, FieldRule>> = {
   status: honoured, voidedReason: honoured, emailSubject: honoured, emailBlurb: honoured,
+  // Only the unpause (wire/parse-workflow.ts parseWorkflowUpdate refuses the rest by name).
+  workflow: honoured,
   recipients: refused('recipients cannot be changed through Envelopes::update here'),
   notification: refused('change reminders and expiry with EnvelopesApi.updateNotificationSettings'),
   documentBase64: refused('documents cannot be changed through Envelopes::update here'),

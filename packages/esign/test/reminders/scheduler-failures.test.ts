@@ -4,6 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { after, before, test, type TestContext } from 'node:test';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
+import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import type { NotificationMails } from '../../src/domain/notification/notification-step.ts';
 import { ReminderScheduler } from '../../src/reminders/reminder-scheduler.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
@@ -56,7 +57,7 @@ test('an envelope whose step keeps failing is postponed: it no longer holds the 
   };
   const errors: (string | undefined)[] = [];
   const scheduler = new ReminderScheduler({
-    store, due: new NotificationRepository(db), clock: clock.now, random: { secretToken: () => randomUUID() }, hashSecret: sha, mails,
+    store, due: new NotificationRepository(db), clock: clock.now, random: { secretToken: () => randomUUID() }, hashSecret: sha, mails, notifier: buildNotifier('https://esign.test'),
     batchSize: 1, failureRetryMs: 15 * 60_000, onError: (_err, envelopeId) => errors.push(envelopeId),
   });
 
@@ -97,7 +98,7 @@ async function staleRowCorrectedOnce(t: TestContext, location?: DatabaseLocation
   // As a row written by an older version might say: due now, though nothing is.
   const stale = '2026-02-27T12:00:00.000Z';
   await db.kysely.updateTable('envelope_notifications' as never).set({ next_due_at: stale } as never).execute();
-  const scheduler = new ReminderScheduler({ store, due: new NotificationRepository(db), clock: clock.now, random: { secretToken: () => randomUUID() }, hashSecret: sha, mails: buildNotificationMails('https://esign.test') });
+  const scheduler = new ReminderScheduler({ store, due: new NotificationRepository(db), clock: clock.now, random: { secretToken: () => randomUUID() }, hashSecret: sha, mails: buildNotificationMails('https://esign.test'), notifier: buildNotifier('https://esign.test') });
   assert.deepEqual(await scheduler.runOnce(), { due: 1, changed: 0, lost: 0, refreshed: 1, failed: 0 });
   assert.equal(await rowDue(), expected);
   assert.equal((await scheduler.runOnce()).due, 0);

@@ -5,6 +5,7 @@ import { after, before, test, type TestContext } from 'node:test';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import type { EnvelopeStore } from '../../src/domain/envelope/ports.ts';
 import { buildNotificationMails } from '../../src/reminders/notification-mails.ts';
+import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import { notificationStep } from '../../src/domain/notification/notification-step.ts';
 import { ReminderScheduler } from '../../src/reminders/reminder-scheduler.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
@@ -30,7 +31,7 @@ async function twoInstances(t: TestContext, location: DatabaseLocation = freshSq
   assert.ok(account);
   const deps = (db: Db) => storeEnvelopeDeps(envelopesRepository(db), clock);
   const scheduler = (db: Db, store: Pick<EnvelopeStore, 'find' | 'update'> = envelopesRepository(db)) =>
-    new ReminderScheduler({ store, due: new NotificationRepository(db), clock: clock.now, random: { secretToken: () => randomUUID() }, hashSecret: sha, mails: buildNotificationMails('https://esign.test') });
+    new ReminderScheduler({ store, due: new NotificationRepository(db), clock: clock.now, random: { secretToken: () => randomUUID() }, hashSecret: sha, mails: buildNotificationMails('https://esign.test'), notifier: buildNotifier('https://esign.test') });
   const envelope = await createEnvelope(deps(first), { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'sent', emailSubject: 'Twice?',
     documents: [{ documentId: '1', name: 'A', fileExtension: 'pdf', bytes: new Uint8Array([1]) }],

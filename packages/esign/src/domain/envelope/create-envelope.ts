@@ -8,6 +8,7 @@ import { sendDraft } from './send-envelope.ts';
 import { envelopeWrite } from './envelope-write.ts';
 import { assertSendable } from './assert-sendable.ts';
 import { API_DEFAULT_SETTINGS } from '../notification/envelope-notification.ts';
+import { newWorkflow } from './workflow.ts';
 
 /**
  * DocuSign CreateEnvelope: the content prepared (prepareContent), then stored, sent at once when
@@ -78,7 +79,7 @@ export async function storeNewEnvelope(
   input: {
     accountId: string;
     senderUserId: string;
-    draft: Pick<EnvelopeDraft, 'status' | 'emailSubject' | 'emailBlurb' | 'notification' | 'eventNotification'>;
+    draft: Pick<EnvelopeDraft, 'status' | 'emailSubject' | 'emailBlurb' | 'notification' | 'eventNotification' | 'workflow'>;
     documents: readonly EnvelopeDocument[];
     pdfs: readonly Uint8Array[];
     recipients: readonly Recipient[];
@@ -99,6 +100,7 @@ export async function storeNewEnvelope(
     recipients: input.recipients,
     // Reminders and expiration: the store derives the scheduler's due time from it.
     notification: { settings: draft.notification ?? API_DEFAULT_SETTINGS, reminded: {} },
+    ...(draft.workflow ? { workflow: newWorkflow(draft.workflow, input.recipients.map((r) => r.routingOrder), () => deps.random.uuid()) } : {}),
     version: 1,
   };
   const change = draft.status === 'sent' ? sendDraft(deps, envelope, now) : { envelope, signingTokens: [], mails: [] };

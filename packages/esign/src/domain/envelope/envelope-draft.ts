@@ -2,6 +2,7 @@ import type { EventSubscription } from '../connect/event-subscription.ts';
 import type { NotificationSettings } from '../notification/envelope-notification.ts';
 import type { Tab } from '../tabs/tab.ts';
 import type { RecipientType } from './envelope.ts';
+import type { WorkflowDraft } from './workflow.ts';
 
 /**
  * A validated create request, in domain terms: what restapi/envelopes makes of a wire
@@ -17,6 +18,8 @@ export type EnvelopeDraft = {
   readonly eventNotification?: EventSubscription;
   /** Reminders and expiration (`notification`); absent = DocuSign's API defaults. */
   readonly notification?: NotificationSettings;
+  /** Scheduled sending, pauses and delayed routing (`workflow`); absent = routing never waits. */
+  readonly workflow?: WorkflowDraft;
 };
 
 export type DocumentDraft = {

@@ -1,5 +1,6 @@
 import type { EnvelopeNotification } from '../notification/envelope-notification.ts';
 import type { PlacedTab } from './placed-tab.ts';
+import type { EnvelopeWorkflow } from './workflow.ts';
 
 /**
  * The envelope model, in DocuSign's vocabulary (docusign-esign src/model/*.js;
@@ -90,6 +91,8 @@ export type Envelope = {
   readonly recipients: readonly Recipient[];
   /** Reminders and expiration: settings and the schedule's progress; absent = DocuSign's API defaults. */
   readonly notification?: EnvelopeNotification;
+  /** Scheduled sending, pauses and delayed routing (workflow.ts); absent = routing never waits. */
+  readonly workflow?: EnvelopeWorkflow;
   /** Optimistic-concurrency counter: every saved change increments it. */
   readonly version: number;
 };

@@ -1,6 +1,8 @@
 import type { Envelope } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps, SigningTokenRecord } from './ports.ts';
 import { newSigningLink } from './signing-links.ts';
+import { resumeWorkflow } from './resume-workflow.ts';
+import { activeHold } from './workflow.ts';
 import { updateEnvelope } from './update-envelope.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import { EsignError } from '../../errors.ts';
@@ -11,9 +13,16 @@ import { withEmail, type EnvelopeEmailUpdate } from './update-envelope-email.ts'
  * The pure part of Envelopes::update with resend_envelope=true ("sends the specified envelope
  * again", SDK UpdateOptions): every signer whose turn it is and who has not signed gets the
  * signing mail again, with a fresh link. Embedded signers get no mail (as when first sent).
+ *
+ * An envelope whose workflow holds routing (paused, scheduled) has nobody whose turn it is:
+ * resending it sends it on, the hold ends now (resume-workflow.ts). DocuSign's
+ * unpauseSignatureWorkflow example relies on this: the SDK drops its `envelopeDefinition`
+ * option, so what reaches the server is only ?resend_envelope=true (docs/esign-workflow.md).
  */
 export function resendPending(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'notifier'>, envelope: Envelope, now: Date): EnvelopeChange {
   if (!isInProcess(envelope)) throw new EsignError('ENVELOPE_INVALID_STATUS', `Only an envelope in process (sent or delivered) can be resent; this one is ${envelope.status}.`);
+  const resumed = activeHold(envelope.workflow) ? resumeWorkflow(deps, envelope, now, 'api') : undefined;
+  if (resumed) return resumed;
   const next: Envelope = { ...envelope, version: envelope.version + 1 };
   const signingTokens: SigningTokenRecord[] = [];
   const audit: AuditEvent[] = [];

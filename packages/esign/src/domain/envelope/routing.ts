@@ -1,5 +1,6 @@
 import { assertRecipientTransition } from './envelope-transitions.ts';
 import type { Envelope, Recipient } from './envelope.ts';
+import { activeHold, triggerStepBefore } from './workflow.ts';
 
 /** A recipient still to act: a signer whose turn came and who has not finished. */
 function isPendingSigner(r: Recipient): boolean {
@@ -26,14 +27,27 @@ export function currentRoutingOrder(recipients: readonly Recipient[]): number | 
  * signers become `sent`; carbon copies, who have nothing to do, become `completed`. While no
  * signer is pending (an order of only carbon copies), the next order is reached at once, since
  * nobody would ever finish that order otherwise.
+ *
+ * The envelope's workflow holds routing back (workflow.ts): nothing moves while a hold is on,
+ * and an order with a pending pause_before step is not reached: the step starts instead, and
+ * `pausedBefore` names the order it holds.
  */
-export function advanceRouting(envelope: Envelope, now: Date): { envelope: Envelope; reached: Recipient[] } {
+export function advanceRouting(envelope: Envelope, now: Date): { envelope: Envelope; reached: Recipient[]; pausedBefore?: number } {
+  if (activeHold(envelope.workflow)) return { envelope, reached: [] };
   let recipients = [...envelope.recipients];
+  let workflow = envelope.workflow;
+  let pausedBefore: number | undefined;
   const reached: Recipient[] = [];
   while (!recipients.some(isPendingSigner)) {
     const unreached = recipients.filter(isUnreached);
     if (unreached.length === 0) break;
     const order = Math.min(...unreached.map((r) => r.routingOrder));
+    const held = triggerStepBefore(workflow, order, now);
+    if (held) {
+      workflow = held;
+      pausedBefore = order;
+      break;
+    }
     recipients = recipients.map((r) => {
       if (!isUnreached(r) || r.routingOrder !== order) return r;
       const status = r.type === 'signer' ? 'sent' : 'completed';
@@ -43,5 +57,5 @@ export function advanceRouting(envelope: Envelope, now: Date): { envelope: Envel
       return next;
     });
   }
-  return { envelope: { ...envelope, recipients }, reached };
+  return { envelope: { ...envelope, recipients, ...(workflow ? { workflow } : {}) }, reached, ...(pausedBefore !== undefined ? { pausedBefore } : {}) };
 }

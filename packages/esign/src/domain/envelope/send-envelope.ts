@@ -5,16 +5,30 @@ import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
 import { advanceRouting, currentRoutingOrder } from './routing.ts';
 import { notifyReached } from './signing-links.ts';
 import { updateEnvelope } from './update-envelope.ts';
+import { pausedAudit, routedAudit } from './workflow-audit.ts';
+import { ruleTime } from './workflow.ts';
 
 /**
  * The pure part of sending: the envelope becomes `sent`, the first routing order is reached,
  * each reached signer gets a fresh signing token (stored hashed) and everyone reached a mail.
+ * With scheduled sending whose time is still ahead, the envelope is `sent` but nobody is
+ * reached yet: the scheduler reaches the first order at that time (resume-workflow.ts).
  */
 export function sendDraft(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'notifier'>, envelope: Envelope, now: Date): EnvelopeChange {
   assertEnvelopeTransition(envelope.status, 'sent');
   assertSendable(envelope);
-  const sent: Envelope = { ...envelope, status: 'sent', sentAt: now, statusChangedAt: now, version: envelope.version + 1 };
-  const { envelope: after, reached } = advanceRouting(sent, now);
+  const sent: Envelope = { ...envelope, status: 'sent', statusChangedAt: now, version: envelope.version + 1 };
+  const scheduled = envelope.workflow?.scheduledSending;
+  if (scheduled?.status === 'pending') {
+    const resumeAt = ruleTime(scheduled.rule, now);
+    if (resumeAt.getTime() > now.getTime()) {
+      const held: Envelope = { ...sent, workflow: { ...envelope.workflow!, scheduledSending: { ...scheduled, status: 'in_progress', resumeAt } } };
+      return { envelope: held, signingTokens: [], mails: [], audit: [pausedAudit(held, now, 'api', `Scheduled: the envelope goes to its first recipients at ${resumeAt.toISOString()}.`)] };
+    }
+  }
+  // A schedule whose time has already come is simply sent now.
+  const started: Envelope = scheduled?.status === 'pending' ? { ...sent, workflow: { ...envelope.workflow!, scheduledSending: { ...scheduled, status: 'completed', resumeAt: now, completedAt: now } } } : sent;
+  const { envelope: after, reached, pausedBefore } = advanceRouting({ ...started, sentAt: now }, now);
   // Nobody left to wait for (carbon copies only): straight to `signed`, which the completion
   // worker seals into `completed`, as finishSigning does after the last signer. Left `sent`, such
   // an envelope would wait forever for a signer it does not have.
@@ -22,7 +36,7 @@ export function sendDraft(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'no
   const { mails, signingTokens } = notifyReached(deps, routed, reached, now);
   // The audit trail's first line; one per recipient reached, as DocuSign lists them.
   const audit = reached.map((r) => ({ envelopeId: envelope.envelopeId, at: now, action: 'Sent' as const, envelopeStatus: routed.status, source: 'api' as const, name: r.name, email: r.email, recipientId: r.recipientId, message: `Sent to ${r.name} <${r.email}> (routing order ${r.routingOrder}).` }));
-  return { envelope: routed, signingTokens, mails, audit };
+  return { envelope: routed, signingTokens, mails, audit: [...audit, ...routedAudit(routed, now, 'api', pausedBefore)] };
 }
 
 /** DocuSign Envelopes::update {status:"sent"}: sends a draft. */

@@ -1,4 +1,5 @@
 import type { Envelope, Recipient } from '../envelope/envelope.ts';
+import { workflowResumeAt } from '../envelope/workflow.ts';
 import { notificationOf } from './envelope-notification.ts';
 
 /**
@@ -61,17 +62,26 @@ export function reminderDueAt(envelope: Envelope, recipient: Recipient): Date | 
   return settings.reminderFrequencyDays > 0 ? addDays(progress.lastAt, settings.reminderFrequencyDays) : undefined;
 }
 
-/** What is due at `now`. Expiry wins: once expired, nobody is warned or reminded any more. */
+/**
+ * What is due at `now`. Expiry wins: once expired, nobody is warned or reminded any more, and a
+ * held routing order is never reached. Then the end of a workflow hold (scheduled sending, a
+ * delayed routing order: domain/envelope/workflow.ts), then reminders and the warning.
+ */
 export type DueWork =
   | { readonly kind: 'none' }
   | { readonly kind: 'expire'; readonly expiresAt: Date }
+  | { readonly kind: 'resume'; readonly resumeAt: Date }
   /** `warn`: the warning is due (it is recorded as sent even when nobody is left to warn). */
   | { readonly kind: 'notify'; readonly reminders: readonly Recipient[]; readonly warn: boolean; readonly warnings: readonly Recipient[]; readonly expiresAt: Date };
 
 export function dueWork(envelope: Envelope, now: Date): DueWork {
+  if (!isInProcess(envelope)) return { kind: 'none' };
   const expiry = expiresAt(envelope);
-  if (!isInProcess(envelope) || expiry === undefined) return { kind: 'none' };
-  if (now.getTime() >= expiry.getTime()) return { kind: 'expire', expiresAt: expiry };
+  if (expiry !== undefined && now.getTime() >= expiry.getTime()) return { kind: 'expire', expiresAt: expiry };
+  const resumeAt = workflowResumeAt(envelope.workflow);
+  if (resumeAt !== undefined && now.getTime() >= resumeAt.getTime()) return { kind: 'resume', resumeAt };
+  // A scheduled envelope not sent yet has no expiry and nobody to remind.
+  if (expiry === undefined) return { kind: 'none' };
   const signers = pendingSigners(envelope);
   const warnAt = expirationWarningAt(envelope);
   const warn = warnAt !== undefined && now.getTime() >= warnAt.getTime();
@@ -88,10 +98,10 @@ export function dueWork(envelope: Envelope, now: Date): DueWork {
  * so the scheduler finds due envelopes with one range query.
  */
 export function nextDueAt(envelope: Envelope): Date | undefined {
+  if (!isInProcess(envelope)) return undefined;
   const expiry = expiresAt(envelope);
-  if (!isInProcess(envelope) || expiry === undefined) return undefined;
-  const times = [expiry, expirationWarningAt(envelope), ...pendingSigners(envelope).map((r) => reminderDueAt(envelope, r))]
+  const times = [workflowResumeAt(envelope.workflow), ...(expiry === undefined ? [] : [expiry, expirationWarningAt(envelope), ...pendingSigners(envelope).map((r) => reminderDueAt(envelope, r))])]
     .filter((d): d is Date => d !== undefined)
     .map((d) => d.getTime());
-  return new Date(Math.min(...times));
+  return times.length === 0 ? undefined : new Date(Math.min(...times));
 }

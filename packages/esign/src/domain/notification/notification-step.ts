@@ -32,7 +32,8 @@ export type NotificationStepDeps = Pick<EnvelopeDeps, 'hashSecret'> & { readonly
  */
 export function notificationStep(deps: NotificationStepDeps, envelope: Envelope, now: Date): EnvelopeChange | undefined {
   const work = dueWork(envelope, now);
-  if (work.kind === 'none') return undefined;
+  // The end of a workflow hold is scheduledStep's (scheduled-step.ts): it needs the notifier.
+  if (work.kind === 'none' || work.kind === 'resume') return undefined;
   const notification = notificationOf(envelope);
   const { settings } = notification;
 

@@ -6,7 +6,9 @@ export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' |
   // The service could not stamp and seal a signed envelope; an operator asked for another try.
   | 'Completion Failed' | 'Completion Retried'
   // FoldersApi.moveEnvelopes into and out of the recycle bin.
-  | 'Deleted' | 'Restored';
+  | 'Deleted' | 'Restored'
+  // The envelope's workflow held routing back (scheduled sending, a pause, a delay), or let it go on.
+  | 'Routing Paused' | 'Routing Resumed';
 
 /** Who did it and from where; absent for the service's own steps (completion) and API calls without a browser. */
 export type AuditActor = {

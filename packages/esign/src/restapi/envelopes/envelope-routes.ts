@@ -9,6 +9,7 @@ import { sendEnvelope } from '../../domain/envelope/send-envelope.ts';
 import { voidEnvelope } from '../../domain/envelope/void-envelope.ts';
 import { EsignError } from '../../errors.ts';
 import { resendEnvelope } from '../../domain/envelope/resend-envelope.ts';
+import { unpauseEnvelope } from '../../domain/envelope/resume-workflow.ts';
 import { updateEnvelopeEmail } from '../../domain/envelope/update-envelope-email.ts';
 import { parseEnvelopeEmailUpdate } from '../../wire/parse-envelope-email-update.ts';
 import { parseEnvelopeDefinition } from './parse-envelope-definition.ts';
@@ -19,6 +20,7 @@ import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
 import { parseStatusChangesQuery, type RawQuery } from './parse-status-changes-query.ts';
 import { toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients } from '../../wire/to-wire-envelope.ts';
 import type { WireEnvelopesInformation } from '../../wire/wire-types.ts';
+import { toWireWorkflow } from '../../wire/to-wire-workflow.ts';
 
 export type EnvelopeRouteDeps = {
   readonly envelopes: EnvelopeDeps;
@@ -108,7 +110,9 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     const wire = toWireEnvelope(envelope, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') || flag(request.query, 'include_anchor_tab_locations'), notification: true });
     // A signed envelope stuck in completion says so, in the Envelope model's own errorDetails.
     const problem = envelope.status === 'signed' ? await deps.completion?.problem(envelope.envelopeId) : undefined;
-    return problem ? { ...wire, errorDetails: { errorCode: 'COMPLETION_FAILED', message: completionProblemMessage(problem) } } : wire;
+    // The Envelope model's workflow, for an envelope that has one (paused, scheduled, delayed).
+    const withWorkflow = envelope.workflow ? { ...wire, workflow: toWireWorkflow(envelope.workflow) } : wire;
+    return problem ? { ...withWorkflow, errorDetails: { errorCode: 'COMPLETION_FAILED', message: completionProblemMessage(problem) } } : withWorkflow;
   });
 
   app.put<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId`, async (request) => {
@@ -123,6 +127,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     if (!resend && (email.emailSubject !== undefined || email.emailBlurb !== undefined)) await updateEnvelopeEmail(d, accountId, envelopeId, email);
     if (update.action === 'send') await sendEnvelope(d, accountId, envelopeId);
     else if (update.action === 'void') await voidEnvelope(d, accountId, envelopeId, update.voidedReason);
+    else if (update.action === 'resume') await unpauseEnvelope(d, accountId, envelopeId);
     else if (resend) await resendEnvelope(d, accountId, envelopeId, email);
     else await getEnvelope(d, accountId, envelopeId);
     // EnvelopeUpdateSummary: DocuSign answers the id (docusign-esign src/model/EnvelopeUpdateSummary.js).

@@ -8,6 +8,7 @@ import type { MailDelivery } from '../../mail/build-mail-delivery.ts';
 import { devMailboxExposureWarning, registerDevMailboxRoutes } from '../../mail/dev-mailbox-routes.ts';
 import { registerEnvelopeRoutes } from './envelope-routes.ts';
 import { registerEnvelopeTabRoutes } from './envelope-tab-routes.ts';
+import { registerWorkflowRoutes } from './workflow-routes.ts';
 import { registerTemplateRoutes } from '../templates/template-routes.ts';
 import { registerTemplateRecipientRoutes } from '../templates/template-recipient-routes.ts';
 import { registerTemplateDocumentRoutes } from '../templates/template-document-routes.ts';
@@ -34,6 +35,7 @@ export type EnvelopeModuleOptions = {
  */
 export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, options: EnvelopeModuleOptions): void {
   const { envelopes, templates, mail } = options;
+  registerWorkflowRoutes(app, { envelopes });
   registerTemplateRoutes(app, { templates, envelopes });
   registerTemplateRecipientRoutes(app, { templates, envelopes });
   registerTemplateDocumentRoutes(app, { templates, envelopes });

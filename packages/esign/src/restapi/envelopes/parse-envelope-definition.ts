@@ -3,6 +3,7 @@ import { parseEventNotification } from '../../wire/parse-event-notification.ts';
 import { API_DEFAULT_SETTINGS } from '../../domain/notification/envelope-notification.ts';
 import { applyNotificationRequest } from '../../domain/notification/notification-request.ts';
 import { parseNotificationRequest } from '../../wire/parse-notification.ts';
+import { parseWorkflow } from '../../wire/parse-workflow.ts';
 import { normalizeEmail } from '../../domain/email-address.ts';
 import type { DocumentDraft, EnvelopeDraft, RecipientDraft } from '../../domain/envelope/envelope-draft.ts';
 import { EsignError } from '../../errors.ts';
@@ -56,7 +57,9 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   // Reminders and expiration: DocuSign's rules and our defaults in domain/notification/notification-request.ts.
   const notificationField = root.field('notification');
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
-  return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}) };
+  // Scheduled sending, pauses and delayed routing (domain/envelope/workflow.ts).
+  const workflow = parseWorkflow(root.field('workflow'));
+  return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}), ...(workflow ? { workflow } : {}) };
 }
 
 /** Refuses, before any conversion, a tab (or radio) placed absolutely on a documentId the request does not have. */

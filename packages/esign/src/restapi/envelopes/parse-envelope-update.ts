@@ -2,14 +2,16 @@ import { EsignError } from '../../errors.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 import { checkModelFields } from '../../wire/check-model-fields.ts';
 import { ENVELOPE_UPDATE_FIELDS } from '../../wire/envelope-field-rules.ts';
+import { parseWorkflowUpdate } from '../../wire/parse-workflow.ts';
 
 /** What a PUT .../envelopes/{id} asks for. */
-export type EnvelopeUpdate = { action: 'send' } | { action: 'void'; voidedReason: string } | { action: 'none' };
+export type EnvelopeUpdate = { action: 'send' } | { action: 'void'; voidedReason: string } | { action: 'resume' } | { action: 'none' };
 
 /**
  * Envelopes::update bodies this service acts on: `{status:"sent"}` sends a draft,
  * `{status:"voided", voidedReason}` voids. A body without a status (the common `{}` misuse)
- * is a no-op 200, as on DocuSign (docusign-esign-node-client#246).
+ * is a no-op 200, as on DocuSign (docusign-esign-node-client#246). `{workflow:{workflowStatus:
+ * "in_progress"}}` resumes a paused workflow (DocuSign's unpauseSignatureWorkflow example).
  */
 export function parseEnvelopeUpdate(body: unknown): EnvelopeUpdate {
   if (body === undefined || body === null) return { action: 'none' };
@@ -17,6 +19,9 @@ export function parseEnvelopeUpdate(body: unknown): EnvelopeUpdate {
   const root = new WireReader('', body);
   checkModelFields(root, 'Envelope', ENVELOPE_UPDATE_FIELDS);
   const status = root.field('status').optionalString(32)?.toLowerCase();
+  const resume = parseWorkflowUpdate(root.field('workflow'));
+  if (resume && status !== undefined) root.field('workflow').fail('cannot be resumed in the same call that sets status; make two calls.');
+  if (resume) return { action: 'resume' };
   if (status === undefined) return { action: 'none' };
   if (status === 'sent') return { action: 'send' };
   if (status === 'voided') {

@@ -5,6 +5,7 @@ import { EsignError } from '../../errors.ts';
 import { parseEventNotification } from '../../wire/parse-event-notification.ts';
 import { applyNotificationRequest } from '../../domain/notification/notification-request.ts';
 import { parseNotificationRequest } from '../../wire/parse-notification.ts';
+import { parseWorkflow } from '../../wire/parse-workflow.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
 import { CARBON_COPY_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
@@ -77,8 +78,10 @@ export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
   const eventNotification = parseEventNotification(root.field('eventNotification'));
   const notificationField = root.field('notification');
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
+  const workflow = parseWorkflow(root.field('workflow'));
   return {
     status,
+    ...(workflow ? { workflow } : {}),
     ...(emailSubject !== undefined ? { emailSubject } : {}),
     ...(emailBlurb !== undefined ? { emailBlurb } : {}),
     ...(eventNotification ? { eventNotification } : {}),

@@ -1,0 +1,53 @@
+import { EsignError } from '../../errors.ts';
+import type { AuditEvent } from '../signing/audit-event.ts';
+import { assertEnvelopeTransition } from './envelope-transitions.ts';
+import type { Envelope } from './envelope.ts';
+import type { EnvelopeChange, EnvelopeDeps, Random } from './ports.ts';
+import { advanceRouting, currentRoutingOrder } from './routing.ts';
+import { notifyReached } from './signing-links.ts';
+import { updateEnvelope } from './update-envelope.ts';
+import { routedAudit } from './workflow-audit.ts';
+import { activeHold, endActiveHold } from './workflow.ts';
+
+/**
+ * Ends the hold routing waits on (workflow.ts) and moves routing on at `now`: the held routing
+ * order is reached, with its mails and signing links, until routing stops again (the next
+ * pause) or nobody is left (the envelope becomes `signed`, as after the last signer). A
+ * scheduled envelope is really sent now: its sentAt, which expiry counts from, is now.
+ * Undefined when nothing is held (already resumed: idempotent, so two schedulers or a
+ * scheduler and the sender's unpause cannot reach anyone twice).
+ */
+export function resumeWorkflow(deps: Pick<EnvelopeDeps, 'hashSecret' | 'notifier'> & { readonly random: Pick<Random, 'secretToken'> }, envelope: Envelope, now: Date, source: AuditEvent['source']): EnvelopeChange | undefined {
+  const hold = activeHold(envelope.workflow);
+  if (!hold || !envelope.workflow || (envelope.status !== 'sent' && envelope.status !== 'delivered')) return undefined;
+  const resumed: Envelope = { ...envelope, workflow: endActiveHold(envelope.workflow, now), ...(hold.kind === 'scheduled' ? { sentAt: now } : {}) };
+  const { envelope: after, reached, pausedBefore } = advanceRouting(resumed, now);
+  let next = after;
+  if (currentRoutingOrder(next.recipients) === undefined) {
+    assertEnvelopeTransition(next.status, 'signed');
+    next = { ...next, status: 'signed', statusChangedAt: now };
+  }
+  next = { ...next, version: envelope.version + 1 };
+  const { mails, signingTokens } = notifyReached(deps, next, reached, now);
+  const what = hold.kind === 'scheduled' ? 'Scheduled sending' : `The pause before routing order ${hold.step.routingOrder}`;
+  const by = source === 'api' ? 'the sender resumed it' : 'its time came';
+  const audit: AuditEvent[] = [{ envelopeId: envelope.envelopeId, at: now, action: 'Routing Resumed', envelopeStatus: next.status, source, message: `${what} ended: ${by}.` }];
+  for (const r of reached) {
+    audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source, name: r.name, email: r.email, recipientId: r.recipientId, message: r.type === 'signer' ? `Routing order ${r.routingOrder}: sent to ${r.name}.` : `Routing order ${r.routingOrder}: copy sent to ${r.name}.` });
+  }
+  audit.push(...routedAudit(next, now, source, pausedBefore));
+  return { envelope: next, signingTokens, mails, audit };
+}
+
+/**
+ * The sender's unpause (Envelopes::update with workflow.workflowStatus "in_progress"): ends
+ * the hold now, whether or not it would end on its own. An envelope that is not paused is
+ * refused, so a client that believes it is paused hears otherwise.
+ */
+export function unpauseEnvelope(deps: EnvelopeDeps, accountId: string, envelopeId: string): Promise<Envelope> {
+  return updateEnvelope(deps, accountId, envelopeId, (current) => {
+    const change = resumeWorkflow(deps, current, deps.clock(), 'api');
+    if (!change) throw new EsignError('ENVELOPE_INVALID_STATUS', `The envelope's workflow is not paused (envelope status ${current.status}); there is nothing to resume.`);
+    return change;
+  });
+}
