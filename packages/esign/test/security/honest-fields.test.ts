@@ -9,7 +9,7 @@ import { extractText, validatePdf } from '@signet/pdf';
 import { seedUserAndApp, startEsign } from '../support/esign-harness.ts';
 import { samplePdf } from '../signing/signing-harness.ts';
 
-test('an envelope asking for signer authentication, document visibility or a workflow is refused with a 400 naming the field; nothing is stored', async (t) => {
+test('an envelope asking for signer authentication, document visibility or conditional recipients is refused with a 400 naming the field; nothing is stored', async (t) => {
   const h = await startEsign(t, { deps: { converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText } } });
   const seed = await seedUserAndApp(h);
   const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';
@@ -32,7 +32,7 @@ test('an envelope asking for signer authentication, document visibility or a wor
     [{ identityVerification: { workflowId: 'c368e411-1592-4001-a3df-dca94ac539ae' } }, {}, 'identityVerification'],
     [{ phoneAuthentication: { recipMayProvideNumber: 'true' } }, {}, 'phoneAuthentication'],
     [{ excludedDocuments: ['1'] }, { enforceSignerVisibility: 'true' }, 'enforceSignerVisibility'],
-    [{}, { workflow: { workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '2' }] } }, 'workflow'],
+    [{}, { workflow: { workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '1', recipientRouting: { rules: { conditionalRecipients: [{ recipientId: '1' }] } } }] } }, 'recipientRouting'],
     [{ deliveryMethod: 'SMS' }, {}, 'deliveryMethod'],
   ] as const) {
     const res = await send(signer, envelope);
