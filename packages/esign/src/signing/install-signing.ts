@@ -12,7 +12,8 @@ import { registerRecipientViewRedeem } from './recipient-view-redeem.ts';
 import { SIGNING_SCRIPT } from './signing-script.ts';
 import { TAB_RULES_SCRIPT } from './tab-rules-script.ts';
 import { SIGNING_STYLESHEET } from './signing-stylesheet.ts';
-import { registerSigningRoutes, type SigningRouteDeps } from './signing-routes.ts';
+import { actorOf, registerSigningRoutes, type SigningRouteDeps } from './signing-routes.ts';
+import { buildAccessGate, registerAccessCodeRoutes } from './access-code-gate.ts';
 
 /** Signing's tuning: the seal and the timings tests shorten (EsignDeps.signing). */
 export type SigningSettings = {
@@ -33,7 +34,7 @@ export type SigningModuleOptions = Pick<SigningSettings, 'viewTtlMs' | 'sessionT
   /** The envelope use cases' ports. */
   envelopes: EnvelopeDeps;
   /** The server's repositories. */
-  repositories: Pick<Repositories, 'envelopes' | 'signing' | 'audit'>;
+  repositories: Pick<Repositories, 'envelopes' | 'signing' | 'audit' | 'accessGrants'>;
   /** The completion worker (started and stopped here; a finishing signer wakes it). */
   completion: CompletionWorker;
   /** The evidence worker (upgrades and renewals; started and stopped here) and the level it aims at, logged at start. */
@@ -79,10 +80,15 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
     // The same font file the stamp uses: what the signer adopts is what the PDF shows.
     scope.get('/signing/assets/signature.otf', async (_request, reply) => reply.type('font/otf').header('cache-control', 'public, max-age=86400').send(Buffer.from(await (font ??= loadSignatureFont()))));
     registerRecipientViewRedeem(scope, { ctx, signing, sessionTtlMs: options.sessionTtlMs ?? 60 * 60_000 });
+    const lookup = { findSigningToken: (hash: string) => tokens.findSigningToken(hash), signing, now: ctx.now };
+    // Signers with an access code type it before anything of the envelope shows.
+    const access = buildAccessGate(ctx, options.repositories.accessGrants);
+    registerAccessCodeRoutes(scope, { ctx, envelopes: options.envelopes, lookup, grants: options.repositories.accessGrants, gate: access, grantTtlMs: options.sessionTtlMs ?? 60 * 60_000, actorOf });
     registerSigningRoutes(scope, {
       ctx,
       envelopes: options.envelopes,
-      lookup: { findSigningToken: (hash) => tokens.findSigningToken(hash), signing, now: ctx.now },
+      lookup,
+      access,
       signing,
       images,
       pages: new PageRenderer(),

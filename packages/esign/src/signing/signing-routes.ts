@@ -24,6 +24,7 @@ import { parseFinishForm } from './parse-finish-form.ts';
 import { parseTabValues } from './parse-tab-values.ts';
 import { resolveSigner, returnWithEvent, type SignerLookup, type SignerRef } from './resolve-signer.ts';
 import { ceremonyPage, noticePage, type DocumentPages } from './signing-pages.ts';
+import type { AccessGate } from './access-code-gate.ts';
 
 export type SigningRouteDeps = {
   readonly ctx: EsignContext;
@@ -39,11 +40,13 @@ export type SigningRouteDeps = {
   readonly senderOf: (userId: string) => Promise<{ name: string; email: string } | undefined>;
   /** Expires an envelope past its expiry date that the scheduler has not reached yet. */
   readonly expiry: NotificationStepDeps;
+  /** Signers with an access code: nothing shows and nothing is done for them before it is typed. */
+  readonly access: AccessGate;
 };
 
 type RefParams = { ref: string };
 
-function actorOf(request: FastifyRequest): AuditActor {
+export function actorOf(request: FastifyRequest): AuditActor {
   const ua = request.headers['user-agent'];
   const ip = clientIp(request.socket.remoteAddress, request.headers['x-forwarded-for']);
   return { ...(ip !== undefined ? { ipAddress: ip } : {}), ...(typeof ua === 'string' && ua !== '' ? { userAgent: ua.slice(0, 500) } : {}) };
@@ -117,6 +120,14 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
 
   const signerOr404 = async (request: FastifyRequest<{ Params: RefParams }>) => resolveSigner(lookup, request, request.params.ref);
 
+  /** Whether this browser passed the recipient's access code (true when there is none). */
+  const grantedFor = async (request: FastifyRequest, envelope: Envelope, ref: SignerRef): Promise<boolean> => {
+    const recipient = envelope.recipients.find((r) => r.recipientId === ref.recipientId);
+    return !recipient || deps.access.granted(request, envelope, recipient);
+  };
+  /** A request past the page without the access code: sent back to the page, which asks for it. */
+  const accessFirst = (reply: FastifyReply) => sendPage(reply, noticePage('Access code needed', 'Open the signing link again and enter your access code first.'), 403);
+
   async function documentPages(envelope: Envelope): Promise<DocumentPages[]> {
     return Promise.all(envelope.documents.map(async (doc) => ({
       documentId: doc.documentId,
@@ -137,6 +148,8 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const now = deps.ctx.now();
     let envelope = await envelopeAt(ref, now);
     let access = signerAccess(envelope, ref.recipientId);
+    // The access code comes before anything of the envelope, its view included.
+    if (access.kind === 'sign' && !(await deps.access.granted(request, envelope, access.recipient))) return sendPage(reply, deps.access.page(request, reply, ref, envelope, access.recipient));
     if (access.kind === 'sign') {
       ({ envelope } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => recordView(current, ref.recipientId, now, actorOf(request))));
       access = signerAccess(envelope, ref.recipientId);
@@ -150,6 +163,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const ref = await signerOr404(request);
     if (!ref) return unknownLink(reply);
     const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    if (!(await grantedFor(request, envelope, ref))) return accessFirst(reply);
     const doc = envelope.documents.find((x) => x.documentId === request.params.documentId);
     const page = Number(request.params.page);
     if (!doc || !Number.isInteger(page) || page < 1 || page > doc.pageCount) throw new EsignError('RESOURCE_NOT_FOUND');
@@ -163,6 +177,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     if (!ref) return unknownLink(reply);
     const now = deps.ctx.now();
     const before = await envelopeAt(ref, now);
+    if (!(await grantedFor(request, before, ref))) return accessFirst(reply);
     const access = signerAccess(before, ref.recipientId);
     if (access.kind === 'sign') {
       const tabs = signerTabsOf(access.recipient);
@@ -210,6 +225,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const ref = await signerOr404(request);
     if (!ref) return unknownLink(reply);
     const before = await envelopeAt(ref, deps.ctx.now());
+    if (!(await grantedFor(request, before, ref))) return accessFirst(reply);
     const access = signerAccess(before, ref.recipientId);
     if (access.kind === 'sign') {
       const reason = formField(request.body, 'reason') ?? '';
@@ -245,6 +261,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const ref = await signerOr404(request);
     if (!ref) return unknownLink(reply);
     const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    if (!(await grantedFor(request, envelope, ref))) return accessFirst(reply);
     const result = envelope.status === 'completed' ? await deps.signing.result(envelope.envelopeId) : undefined;
     if (!result) return sendPage(reply, noticePage('Not completed yet', 'The documents can be downloaded once everyone has signed.'), 409);
     return reply.type('application/pdf').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="envelope-${envelope.envelopeId}.pdf"`).send(Buffer.from(result.combined_with_certificate));

@@ -9,6 +9,7 @@ import type { Database } from './schema.ts';
 import { COMPLETION_FAILURES_MIGRATION, SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
 import { TEMPLATE_TABLES_MIGRATION } from './template-tables.ts';
 import { WORKFLOW_TABLES_MIGRATION } from './workflow-tables.ts';
+import { ACCESS_CODE_TABLES_MIGRATION } from './access-code-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -149,6 +150,8 @@ export const MIGRATIONS: readonly Migration[] = [
   ENVELOPE_DELETED_AT_MIGRATION,
   // Scheduled sending, pauses and delayed routing (store/workflow-tables.ts).
   WORKFLOW_TABLES_MIGRATION,
+  // Signers' access codes and the grants a right code earns (store/access-code-tables.ts).
+  ACCESS_CODE_TABLES_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

@@ -1,3 +1,4 @@
+import { AccessGrantsRepository } from './access-grants-repository.ts';
 import { AuditEventsRepository } from './audit-events-repository.ts';
 import { CompletionFailuresRepository } from './completion-failures-repository.ts';
 import { ConnectRepository } from './connect-repository.ts';
@@ -22,6 +23,7 @@ export type Repositories = {
   readonly outbox: OutboxRepository;
   readonly devMailbox: DevMailboxRepository;
   readonly templates: TemplatesRepository;
+  readonly accessGrants: AccessGrantsRepository;
 };
 
 export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions): Repositories {
@@ -36,5 +38,6 @@ export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions)
     outbox: new OutboxRepository(db),
     devMailbox: new DevMailboxRepository(db),
     templates: new TemplatesRepository(db),
+    accessGrants: new AccessGrantsRepository(db),
   };
 }

@@ -5,6 +5,7 @@ import type { NotificationTables } from './notification-tables.ts';
 import type { SigningTables } from './signing-tables.ts';
 import type { TemplateTables } from './template-tables.ts';
 import type { WorkflowTables } from './workflow-tables.ts';
+import type { AccessCodeTables } from './access-code-tables.ts';
 
 /**
  * Table shapes, identical on SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text (always
@@ -50,7 +51,7 @@ export type SignupRequestRow = { token_hash: string; email: string; name: string
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
 /** The whole database as Kysely sees it: every table, the feature tables from their own files. */
-export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & WorkflowTables & {
+export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & WorkflowTables & AccessCodeTables & {
   accounts: AccountRow;
   users: UserRow;
   memberships: MembershipRow;

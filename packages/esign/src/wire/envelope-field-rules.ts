@@ -92,7 +92,8 @@ const RECIPIENT_COMMON: Record<string, FieldRule> = {
   roleName: honoured,
   // Mail is the one delivery method.
   deliveryMethod: { rule: 'limited', why: 'only e-mail delivery is supported', allow: ['email'] },
-  accessCode: refused(AUTHENTICATION), addAccessCodeToEmail: refused(AUTHENTICATION), identityVerification: refused(AUTHENTICATION),
+  // Asked for on the signing page before anything shows (domain/signing/access-code.ts).
+  accessCode: honoured, addAccessCodeToEmail: refused('the access code is never mailed: give it to the signer another way'), identityVerification: refused(AUTHENTICATION),
   idCheckConfigurationName: refused(AUTHENTICATION), idCheckInformationInput: refused(AUTHENTICATION), phoneAuthentication: refused(AUTHENTICATION),
   smsAuthentication: refused(AUTHENTICATION), requireIdLookup: refused(AUTHENTICATION), socialAuthentications: refused(AUTHENTICATION),
   lockedRecipientPhoneAuthEditable: refused(AUTHENTICATION), lockedRecipientSmsEditable: refused(AUTHENTICATION),

@@ -35,6 +35,7 @@ async function setup(t: TestContext, location: DatabaseLocation) {
     random: { uuid: randomUUID, secretToken: () => randomUUID() },
     hashSecret: sha,
     hashBytes: sha,
+    hashAccessCode: (code) => Promise.resolve(`test$${sha(code)}`),
   };
   return { db, clock, store, deps, accountId: account.accountId, userId: account.userId, wakes: () => wakes };
 }

@@ -28,7 +28,7 @@ test('an envelope asking for signer authentication, document visibility or condi
     return { status: res.statusCode, body: (await res.body.json()) as { errorCode?: string; message?: string } };
   };
   for (const [signer, envelope, field] of [
-    [{ accessCode: '4711' }, {}, 'accessCode'],
+    [{ addAccessCodeToEmail: 'true' }, {}, 'addAccessCodeToEmail'],
     [{ identityVerification: { workflowId: 'c368e411-1592-4001-a3df-dca94ac539ae' } }, {}, 'identityVerification'],
     [{ phoneAuthentication: { recipMayProvideNumber: 'true' } }, {}, 'phoneAuthentication'],
     [{ excludedDocuments: ['1'] }, { enforceSignerVisibility: 'true' }, 'enforceSignerVisibility'],
@@ -43,5 +43,5 @@ test('an envelope asking for signer authentication, document visibility or condi
   const listed = await request(`${base}?from_date=2020-01-01`, { headers: { authorization: `Bearer ${token}` } });
   assert.equal(((await listed.body.json()) as { resultSetSize: string }).resultSetSize, '0', 'no envelope was stored');
   // What the same signer looks like without the protection: accepted.
-  assert.equal((await send({ accessCode: '' })).status, 201);
+  assert.equal((await send({ identityVerification: '' })).status, 201);
 });

@@ -22,6 +22,8 @@ export function storeEnvelopeDeps(store: EnvelopeStore, clock: { now: () => Date
     random: { uuid: randomUUID, secretToken: () => randomUUID() },
     hashSecret: sha,
     hashBytes: sha,
+    // Not scrypt: these tests are not about the hash, and scrypt costs ~0.2 s each.
+    hashAccessCode: (code) => Promise.resolve(`test$${sha(code)}`),
   };
 }
 

@@ -19,6 +19,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
   // Fail before the (expensive) conversions when the envelope could not be sent anyway.
   if (draft.status === 'sent') assertSendable(draft);
   const content = await prepareContent(deps, draft.documents, draft.recipients);
+  const codeHashes = await Promise.all(draft.recipients.map((r) => (r.accessCode !== undefined ? deps.hashAccessCode(r.accessCode) : Promise.resolve(undefined))));
   const recipients: Recipient[] = draft.recipients.map((r, i) => ({
     recipientId: r.recipientId,
     recipientIdGuid: deps.random.uuid(),
@@ -28,6 +29,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     routingOrder: r.routingOrder,
     status: 'created',
     ...(r.clientUserId !== undefined ? { clientUserId: r.clientUserId } : {}),
+    ...(codeHashes[i] !== undefined ? { accessCode: { hash: codeHashes[i], failures: 0 } } : {}),
     tabs: content.tabs[i] ?? [],
   }));
   return storeNewEnvelope(deps, { ...input, documents: content.documents, pdfs: content.pdfs, recipients });

@@ -39,4 +39,6 @@ export type RecipientDraft = {
   readonly clientUserId?: string;
   /** Every tab of the recipient, as parseTabs read them; placed when the documents are converted (place-tabs.ts). */
   readonly tabs: readonly Tab[];
+  /** Signer.accessCode as the sender typed it; hashed before it is stored (create-envelope.ts). */
+  readonly accessCode?: string;
 };

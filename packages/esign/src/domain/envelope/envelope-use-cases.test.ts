@@ -69,6 +69,7 @@ function harness(placements: Record<string, AnchorPlacement[]> = {}) {
     random: { uuid: () => `id-${++n}`, secretToken: () => `token-${++n}` },
     hashSecret: sha,
     hashBytes: sha,
+    hashAccessCode: (code) => Promise.resolve(`test$${sha(code)}`),
   };
   return { deps, store, anchorCalls, advance: (ms: number) => (now = new Date(now.getTime() + ms)) };
 }

@@ -1,6 +1,7 @@
 import type { EnvelopeNotification } from '../notification/envelope-notification.ts';
 import type { PlacedTab } from './placed-tab.ts';
 import type { EnvelopeWorkflow } from './workflow.ts';
+import type { RecipientAccessCode } from '../signing/access-code.ts';
 
 /**
  * The envelope model, in DocuSign's vocabulary (docusign-esign src/model/*.js;
@@ -65,6 +66,8 @@ export type Recipient = {
   readonly completedAt?: Date;
   readonly declinedAt?: Date;
   readonly declinedReason?: string;
+  /** The access code the signing page asks for first (domain/signing/access-code.ts). */
+  readonly accessCode?: RecipientAccessCode;
   /** Every tab of every type, placed (placed-tab.ts); a carbon copy has none. */
   readonly tabs: readonly PlacedTab[];
 };

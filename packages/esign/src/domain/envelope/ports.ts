@@ -140,4 +140,6 @@ export type EnvelopeDeps = {
   readonly hashSecret: (secret: string) => string;
   /** SHA-256 hex of bytes (document fingerprints). */
   readonly hashBytes: (bytes: Uint8Array) => string;
+  /** A slow salted hash of a signer's access code (security/password-hash.ts): codes are short. */
+  readonly hashAccessCode: (code: string) => Promise<string>;
 };

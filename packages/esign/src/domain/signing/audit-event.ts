@@ -8,7 +8,9 @@ export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' |
   // FoldersApi.moveEnvelopes into and out of the recycle bin.
   | 'Deleted' | 'Restored'
   // The envelope's workflow held routing back (scheduled sending, a pause, a delay), or let it go on.
-  | 'Routing Paused' | 'Routing Resumed';
+  | 'Routing Paused' | 'Routing Resumed'
+  // A signer typed their access code (domain/signing/access-code.ts).
+  | 'Access Code Passed' | 'Access Code Failed';
 
 /** Who did it and from where; absent for the service's own steps (completion) and API calls without a browser. */
 export type AuditActor = {

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { EnvelopeDeps, EnvelopeStore } from '../../domain/envelope/ports.ts';
 import { buildNotifier } from '../../mail/compose-notification.ts';
 import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
+import { hashPassword } from '../../security/password-hash.ts';
 import { buildPdfPorts, type EnvelopeConverter } from './pdf-adapters.ts';
 
 /** Wires the envelope use cases to the store, the pdf package, the mail composer, the clock and crypto randomness. */
@@ -21,5 +22,6 @@ export function buildEnvelopeDeps(input: {
     random: { uuid: randomUUID, secretToken: () => newSecretToken(32) },
     hashSecret: sha256Hex,
     hashBytes: (bytes) => createHash('sha256').update(bytes).digest('hex'),
+    hashAccessCode: hashPassword,
   };
 }

@@ -132,8 +132,12 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   if (name === '' && !options.role) r.field('name').fail('is required.');
   const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1;
   const clientUserId = r.field('clientUserId').optionalString(100);
+  // DocuSign's limit: at most 50 characters. A template role's code is refused (templates keep
+  // no hashed codes yet), never dropped.
+  const accessCode = type === 'signer' ? r.field('accessCode').optionalString(50) : undefined;
+  if (accessCode !== undefined && options.role) r.field('accessCode').fail('is not supported on templates and template roles yet.');
   const tabs = recipientTabs(r, type, recipientId);
-  return { type, recipientId, email, name, routingOrder, ...(clientUserId !== undefined ? { clientUserId } : {}), tabs };
+  return { type, recipientId, email, name, routingOrder, ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), tabs };
 }
 
 /**

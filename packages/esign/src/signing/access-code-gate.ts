@@ -1,0 +1,87 @@
+// Brings @fastify/cookie's request.cookies / reply.setCookie types into scope.
+import type {} from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EsignContext } from '../context.ts';
+import type { Envelope, Recipient } from '../domain/envelope/envelope.ts';
+import { getEnvelope } from '../domain/envelope/get-envelope.ts';
+import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
+import { accessCodeAttempt, accessCodeLocked, needsAccessCode } from '../domain/signing/access-code.ts';
+import { applySigningChange } from '../domain/signing/apply-signing-change.ts';
+import type { AuditActor } from '../domain/signing/audit-event.ts';
+import { verifyPassword } from '../security/password-hash.ts';
+import { newSecretToken, sha256Hex } from '../security/secret-token.ts';
+import type { AccessGrantsRepository } from '../store/access-grants-repository.ts';
+import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
+import { formField } from '../web/form.ts';
+import { accessCodeLockedPage, accessCodePage } from './access-code-page.ts';
+import { resolveSigner, type SignerLookup, type SignerRef } from './resolve-signer.ts';
+import { noticePage } from './signing-pages.ts';
+
+/** The cookie a right access code earns: scoped to /signing, HttpOnly, one per browser. */
+export const ACCESS_COOKIE = 'signet_access';
+const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
+
+/** What the signing pages ask before showing a recipient's documents or acting for them. */
+export type AccessGate = {
+  /** True when the recipient has no access code, or this browser typed it (and it is not locked). */
+  granted(request: FastifyRequest, envelope: Envelope, recipient: Recipient): Promise<boolean>;
+  /** The access code form (or the lockout page) to answer instead. */
+  page(request: FastifyRequest, reply: FastifyReply, ref: SignerRef, envelope: Envelope, recipient: Recipient, wrong?: boolean): string;
+};
+
+export function buildAccessGate(ctx: EsignContext, grants: AccessGrantsRepository): AccessGate {
+  return {
+    async granted(request, envelope, recipient) {
+      if (!needsAccessCode(recipient)) return true;
+      if (accessCodeLocked(recipient)) return false;
+      const cookie = request.cookies[ACCESS_COOKIE];
+      return cookie !== undefined && TOKEN.test(cookie) && grants.grants(sha256Hex(cookie), envelope.envelopeId, recipient.recipientId, ctx.now());
+    },
+    page(request, reply, ref, envelope, recipient, wrong = false) {
+      if (accessCodeLocked(recipient)) return accessCodeLockedPage();
+      return accessCodePage({ base: ref.base, csrf: csrfTokenFor(ctx, request, reply), subject: envelope.emailSubject, failures: recipient.accessCode?.failures ?? 0, wrong });
+    },
+  };
+}
+
+export type AccessCodeRouteDeps = {
+  readonly ctx: EsignContext;
+  readonly envelopes: EnvelopeDeps;
+  readonly lookup: SignerLookup;
+  readonly grants: AccessGrantsRepository;
+  readonly gate: AccessGate;
+  /** How long a right code lets the browser in. */
+  readonly grantTtlMs: number;
+  readonly actorOf: (request: FastifyRequest) => AuditActor;
+};
+
+function sendPage(reply: FastifyReply, body: string, status: number) {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+}
+
+/**
+ * POST /signing/{ref}/access-code: the typed code, checked against the hash in constant time
+ * (scrypt). Every attempt is counted in the envelope's versioned change (so two tabs typing at
+ * once are both counted) and audited; the lockout holds across instances and restarts.
+ */
+export function registerAccessCodeRoutes(app: FastifyInstance, deps: AccessCodeRouteDeps): void {
+  app.post<{ Params: { ref: string } }>('/signing/:ref/access-code', async (request, reply) => {
+    assertCsrf(request);
+    const ref = await resolveSigner(deps.lookup, request, request.params.ref);
+    if (!ref) return sendPage(reply, noticePage('This link is not valid', 'The signing link is unknown or has expired. Ask the sender for a new one.'), 404);
+    const envelope = await getEnvelope(deps.envelopes, ref.accountId, ref.envelopeId);
+    const recipient = envelope.recipients.find((r) => r.recipientId === ref.recipientId);
+    if (!recipient?.accessCode) return reply.code(303).redirect(ref.base);
+    if (accessCodeLocked(recipient)) return sendPage(reply, accessCodeLockedPage(), 403);
+    const typed = (formField(request.body, 'accessCode') ?? '').trim().slice(0, 50);
+    const right = typed !== '' && (await verifyPassword(typed, recipient.accessCode.hash));
+    const now = deps.ctx.now();
+    const { envelope: after } = await applySigningChange(deps.envelopes, ref.accountId, ref.envelopeId, (current) => accessCodeAttempt(current, ref.recipientId, right, now, deps.actorOf(request)));
+    const counted = after.recipients.find((r) => r.recipientId === ref.recipientId) ?? recipient;
+    if (!right) return sendPage(reply, deps.gate.page(request, reply, ref, after, counted, true), accessCodeLocked(counted) ? 403 : 400);
+    const grant = newSecretToken();
+    await deps.grants.create({ tokenHash: sha256Hex(grant), envelopeId: ref.envelopeId, recipientId: ref.recipientId, createdAt: now, expiresAt: new Date(now.getTime() + deps.grantTtlMs) });
+    reply.setCookie(ACCESS_COOKIE, grant, { path: '/signing', httpOnly: true, sameSite: 'lax', secure: deps.ctx.secureCookies, maxAge: Math.floor(deps.grantTtlMs / 1000) });
+    return reply.code(303).header('cache-control', 'no-store').redirect(ref.base);
+  });
+}
