@@ -1,21 +1,10 @@
 import { EsignError } from '../errors.ts';
-import { asksForNothing } from '../domain/tabs/check-tab-fields.ts';
+import { asksForNothing, caseFoldedIndex } from '../domain/tabs/check-tab-fields.ts';
 import type { FieldRule } from '../domain/tabs/tab-field-rules.ts';
 import type { WireReader } from './wire-reader.ts';
 
 /** A field rule of a request model: a tab field rule, or a field accepted only with some values (deliveryMethod "email"). */
 export type ModelFieldRule = FieldRule | { readonly rule: 'limited'; readonly why: string; readonly allow: readonly string[] };
-
-// Each table's case-folded index, built once: the check runs for every recipient of every request.
-const INDEXES = new WeakMap<object, ReadonlyMap<string, ModelFieldRule>>();
-function lowerCased(rules: Readonly<Record<string, ModelFieldRule>>): ReadonlyMap<string, ModelFieldRule> {
-  let index = INDEXES.get(rules);
-  if (index === undefined) {
-    index = new Map(Object.entries(rules).map(([name, rule]) => [name.toLowerCase(), rule]));
-    INDEXES.set(rules, index);
-  }
-  return index;
-}
 
 /**
  * Refuses (INVALID_REQUEST_BODY) an object that asks for something this service does not do,
@@ -25,7 +14,7 @@ function lowerCased(rules: Readonly<Record<string, ModelFieldRule>>): ReadonlyMa
 export function checkModelFields(reader: WireReader, model: string, rules: Readonly<Record<string, ModelFieldRule>>): void {
   const object = reader.object();
   if (object === undefined) return;
-  const byName = lowerCased(rules);
+  const byName = caseFoldedIndex(rules);
   const problems: string[] = [];
   for (const [key, value] of Object.entries(object)) {
     const rule = byName.get(key.toLowerCase());

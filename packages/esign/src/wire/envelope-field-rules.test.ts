@@ -67,7 +67,7 @@ test('each refused field that asks for something is a 400 naming it; false, blan
   }
   assert.ok(checked > 120, `${checked} refused fields`);
   // Every problem at once, with the path of the recipient.
-  assert.match(refusal(definition({ signer: { accessCode: '1234', smsAuthentication: { senderProvidedNumbers: ['+1555'] } } })), / recipients\.signers\[0\] \(Signer\): not supported: accessCode \(recipient authentication .*\); smsAuthentication \(/);
+  assert.match(refusal(definition({ signer: { addAccessCodeToEmail: 'true', smsAuthentication: { senderProvidedNumbers: ['+1555'] } } })), / recipients\.signers\[0\] \(Signer\): not supported: addAccessCodeToEmail \(the access code is never mailed.*\); smsAuthentication \(/);
   assert.equal(refusal(definition({ signer: { deliveryMethod: 'Email' } })), '', 'e-mail delivery is what happens');
 });
 
@@ -79,7 +79,7 @@ test('field names match case-insensitively, as DocuSign\'s examples send them', 
   });
   assert.equal(draft.emailSubject, 'Cased');
   assert.deepEqual(draft.recipients.map((r) => [r.email, r.routingOrder]), [['signer@example.com', 2]]);
-  assert.match(refusal(definition({ signer: { AccessCode: '1234' } })), /AccessCode \(recipient authentication/);
+  assert.match(refusal(definition({ signer: { SmsAuthentication: { senderProvidedNumbers: ['+1555'] } } })), /SmsAuthentication \(recipient authentication/);
 });
 
 test('Envelopes::update refuses what it would not do (new recipients, a workflow\'s steps) instead of a 200 that changes nothing; it resumes a paused workflow', () => {

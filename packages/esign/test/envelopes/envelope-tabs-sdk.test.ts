@@ -202,7 +202,7 @@ test('bad tabs on create: DocuSign error codes, 400, no envelope stored', async 
   const h = await startSigningEsign(t, { converter });
   const api = envelopesApi(h, h.token);
   const cases: [string, Record<string, unknown>, string][] = [
-    ['an unknown tab list', { checkBoxTabs: [at(72, 72)] }, 'INVALID_REQUEST_BODY'],
+    ['an unknown tab list', { tickBoxTabs: [at(72, 72)] }, 'INVALID_REQUEST_BODY'],
     ['a list DocuSign has and this service does not', { notarizeTabs: [at(72, 72)] }, 'INVALID_REQUEST_BODY'],
     ['a radio group without radios', { radioGroupTabs: [{ groupName: 'g', documentId: '1', radios: [] }] }, 'INVALID_REQUEST_BODY'],
     ['a list value not among its items', { listTabs: [{ ...at(72, 72), listItems: [{ text: 'A' }], value: 'B' }] }, 'INVALID_TAB_VALUE'],

@@ -180,7 +180,7 @@ test('esign bad-input corpus: ≥100 hostile requests, each a DocuSign 4xx, no 5
     { name: 'tabs an array', body: withDoc({}, { recipients: { signers: [signer({ tabs: [] })] } }), errorCode: 'INVALID_REQUEST_BODY' },
     { name: 'signHereTabs an object', body: withDoc({}, { recipients: { signers: [signer({ tabs: { signHereTabs: { anchorString: 'x' } } })] } }), errorCode: 'INVALID_REQUEST_BODY' },
     { name: 'unsupported drawTabs', body: withDoc({}, { recipients: { signers: [signer({ tabs: { signHereTabs: [{ anchorString: '/sn1/' }], drawTabs: [{ anchorString: 'x' }] } })] } }), errorCode: 'INVALID_REQUEST_BODY' },
-    { name: 'not a Tabs list', body: withDoc({}, { recipients: { signers: [signer({ tabs: { checkBoxTabs: [{ anchorString: '/sn1/' }] } })] } }), errorCode: 'INVALID_REQUEST_BODY' },
+    { name: 'not a Tabs list', body: withDoc({}, { recipients: { signers: [signer({ tabs: { tickBoxTabs: [{ anchorString: '/sn1/' }] } })] } }), errorCode: 'INVALID_REQUEST_BODY' },
     { name: 'radio group without radios', body: withDoc({}, { recipients: { signers: [signer({ tabs: { radioGroupTabs: [{ groupName: 'g', radios: [] }] } })] } }), errorCode: 'INVALID_REQUEST_BODY' },
     { name: 'list value not among its items', body: withDoc({}, { recipients: { signers: [signer({ tabs: { listTabs: [{ anchorString: '/sn1/', listItems: [{ text: 'a' }], value: 'b' }] } })] } }), errorCode: 'INVALID_TAB_VALUE' },
     { name: 'formula cycle', body: withDoc({}, { recipients: { signers: [signer({ tabs: { formulaTabs: [{ anchorString: '/sn1/', tabLabel: 'A', formula: '[B]' }, { anchorString: '/sn1/', tabLabel: 'B', formula: '[A]' }] } })] } }), errorCode: 'INVALID_FORMULA' },

@@ -101,7 +101,7 @@ test('fields a model lacks, and fields this service does not implement, are refu
 
 test('tab lists: unsupported ones are refused with the reason, unknown ones as not of the model, empty ones pass', () => {
   assert.throws(() => parse({ notarizeTabs: [at] }), refused('INVALID_REQUEST_BODY', /tabs\.notarizeTabs is not supported: notary tabs are not supported\./));
-  assert.throws(() => parse({ checkBoxTabs: [at] }), refused('INVALID_REQUEST_BODY', /tabs\.checkBoxTabs is not a tab list of the Tabs model\./));
+  assert.throws(() => parse({ tickBoxTabs: [at] }), refused('INVALID_REQUEST_BODY', /tabs\.tickBoxTabs is not a tab list of the Tabs model\./));
   assert.deepEqual(parse({ notarizeTabs: [], prefillTabs: {}, textTabs: null }), []);
   assert.throws(() => parse({ textTabs: Array.from({ length: 201 }, () => at) }), refused('INVALID_REQUEST_BODY', /at most 200 tabs/));
 });

@@ -19,12 +19,13 @@ export const TAB_KINDS: readonly TabKind[] = [
   checkboxKind, radioGroupKind, listKind, noteKind, formulaKind, approveKind, declineKind, signerAttachmentKind, viewKind,
 ];
 
-const BY_WIRE_KEY = new Map(TAB_KINDS.map((k) => [k.wireKey, k]));
+// Case-folded: DocuSign matches property names in any case (its examples send `SignHereTabs`).
+const BY_WIRE_KEY = new Map(TAB_KINDS.map((k) => [k.wireKey.toLowerCase(), k]));
 const BY_TYPE = new Map(TAB_KINDS.map((k) => [k.type, k]));
 
 /** The kind of a Tabs property (textTabs → text), undefined when this service has no such type. */
 export function findKindByWireKey(wireKey: string): TabKind | undefined {
-  return BY_WIRE_KEY.get(wireKey);
+  return BY_WIRE_KEY.get(wireKey.toLowerCase());
 }
 
 /** The kind of a parsed tab. */

@@ -87,8 +87,8 @@ test('bad bodies are DocuSign 400s that name the problem', () => {
   (otherTabs.recipients as { signers: { tabs: Record<string, unknown> }[] }).signers[0]!.tabs.drawTabs = [{ anchorString: 'x' }];
   rejects(otherTabs, 'INVALID_REQUEST_BODY', 'tabs.drawTabs is not supported');
   const notAList = body();
-  (notAList.recipients as { signers: { tabs: Record<string, unknown> }[] }).signers[0]!.tabs.checkBoxTabs = [{ anchorString: 'x' }];
-  rejects(notAList, 'INVALID_REQUEST_BODY', 'tabs.checkBoxTabs is not a tab list of the Tabs model');
+  (notAList.recipients as { signers: { tabs: Record<string, unknown> }[] }).signers[0]!.tabs.tickBoxTabs = [{ anchorString: 'x' }];
+  rejects(notAList, 'INVALID_REQUEST_BODY', 'tabs.tickBoxTabs is not a tab list of the Tabs model');
   const noPlace = body();
   (noPlace.recipients as { signers: { tabs: { signHereTabs: unknown[] } }[] }).signers[0]!.tabs.signHereTabs = [{ xPosition: 1 }];
   rejects(noPlace, 'INVALID_REQUEST_BODY', 'needs an anchorString');
