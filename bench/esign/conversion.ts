@@ -37,7 +37,7 @@ async function measure(what: string, runs: number, fn: () => Promise<unknown>): 
   return row;
 }
 
-/** A 10-page Letter PDF with two white anchors, as in the envelope benchmark of issue 6. */
+/** A 10-page Letter PDF with two white anchors, as in the envelope benchmark (bench/esign/envelopes.ts). */
 async function tenPagePdf(): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);

@@ -1,4 +1,4 @@
-// CreateEnvelope throughput and latency over HTTP, on a 10-page PDF with two anchors (issue 6),
+// CreateEnvelope throughput and latency over HTTP, on a 10-page PDF with two anchors,
 // against raw pdf.js reading the same PDF's text in the same run (not part of `npm test`).
 //   node --import tsx bench/esign/envelopes.ts [--envelopes 60]
 // What one create does: parse + base64-decode the body, validate the PDF and read its text

@@ -1,4 +1,4 @@
-// What trusted time and long-term validation cost at completion (issue 25), not part of `npm test`:
+// What trusted time and long-term validation cost at completion, not part of `npm test`:
 //   node --import tsx bench/esign/evidence.ts [--runs 10]
 // In one run, against a local TSA and OCSP responder (openssl ts / openssl ocsp behind HTTP on
 // 127.0.0.1, the test harnesses of kit/testing): the completion of a 1-page envelope with two

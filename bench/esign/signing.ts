@@ -1,4 +1,4 @@
-// The signing ceremony's server-side costs (issue 7), not part of `npm test`:
+// The signing ceremony's server-side costs, not part of `npm test`:
 //   node --import tsx bench/esign/signing.ts [--runs 20]
 // 1. Page images: pdftoppm (JPEG) per page (what signing/page-renderer.ts runs on a cache miss) on a
 //    10-page Letter PDF, and a cache hit; beside it, the bytes pdf.js would make every signer's

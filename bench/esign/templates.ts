@@ -1,4 +1,4 @@
-// Creating an envelope from a stored template vs the same envelope from the raw document (issue 20),
+// Creating an envelope from a stored template vs the same envelope from the raw document,
 // over HTTP in one run (not part of `npm test`).
 //   node --import tsx bench/esign/templates.ts [--envelopes 10]
 // The document: a 10-page docx with two white anchors on the last page; two signer roles, one

@@ -1,4 +1,4 @@
-// What health checking costs on the proxy path (issue 4: under 5% throughput). The same gateway
+// What health checking costs on the proxy path (the target: under 5% throughput). The same gateway
 // and upstreams twice — health checks off (Kong's defaults) and on (active http probes every
 // second plus passive counting of every proxied response). Every round starts a fresh pair of
 // gateway processes (alternating launch order), warms both, then measures them in SEGMENTS short

@@ -1,4 +1,4 @@
-// What the transformation and observability plugins cost on the proxy path (issue 19's target:
+// What the transformation and observability plugins cost on the proxy path (the target:
 // a route with cors + correlation-id + prometheus keeps ≥ 0.8× the req/s of the same route
 // without plugins), with a control pair (the same build and config twice: the noise floor).
 // Method as plugins-overhead.ts: every round starts a fresh pair of gateway processes

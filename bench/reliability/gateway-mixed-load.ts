@@ -1,4 +1,4 @@
-// Sustained mixed traffic through the real gateway for 60 s (issue 10): two `signet-esign serve`
+// Sustained mixed traffic through the real gateway for 60 s: two `signet-esign serve`
 // processes on one SQLite file behind `signet-gateway start`, envelope reads (get, list status
 // changes) and creates (a one-page PDF draft) from concurrent clients over many accounts (each
 // stays inside DocuSign's 3,000/hour and 500/30 s limits). Reports requests, errors, latency

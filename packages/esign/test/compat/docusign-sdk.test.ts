@@ -132,7 +132,13 @@ test('the real docusign-esign SDK over https: authorization code, userinfo, refr
   assert.equal(refreshed.expires_in, 28800);
   assert.equal(value<{ sub: string }>(await sdk('getUserInfo', { accessToken: refreshed.access_token })).sub, seed.userId);
 
+  // The SDK stamps its JWT assertions with the real clock; the server's fake clock stood still
+  // since the test began, so however slowly the steps above ran, bring it up to the present
+  // (never back): otherwise a slow machine reads the assertion as issued in the future.
+  const catchUpClock = () => h.clock.advance(Math.max(0, (Date.now() - h.clock.now().getTime()) / 1000));
+
   // 5. requestJWTUserToken: consent (impersonation) was given in step 1.
+  catchUpClock();
   const jwt = value<{ status: number; body: { access_token: string; token_type: string; expires_in: number; refresh_token?: string } }>(
     await sdk('requestJWTUserToken', { clientId: seed.clientId, userId: seed.userId, scopes: ['signature', 'impersonation'], privateKey: privatePem }));
   assert.equal(jwt.status, 200);
@@ -174,6 +180,7 @@ test('the real docusign-esign SDK over https: authorization code, userinfo, refr
   assert.equal(denied.searchParams.get('error'), 'access_denied');
   assert.equal(denied.searchParams.get('state'), 'st@te 1/2');
   assert.equal(denied.searchParams.get('code'), null);
+  catchUpClock();
   const noConsent = await sdk('requestJWTUserToken', { clientId: seed.clientId, userId: other.userId, scopes: ['signature', 'impersonation'], privateKey: privatePem });
   assert.deepEqual(noConsent.ok ? undefined : [noConsent.status, (noConsent.data as { error: string }).error], [400, 'consent_required']);
 });
