@@ -123,7 +123,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     // again, with the call's new subject/message in the same change. Not when this call sends
     // the draft (that is the mail: twice would be a duplicate) or voids it.
     const resend = flag(request.query, 'resend_envelope') && update.action === 'none';
-    // Issue 11: a new subject/message first, so a send in the same call uses it.
+    // A new subject/message first, so a send in the same call uses it.
     if (!resend && (email.emailSubject !== undefined || email.emailBlurb !== undefined)) await updateEnvelopeEmail(d, accountId, envelopeId, email);
     if (update.action === 'send') await sendEnvelope(d, accountId, envelopeId);
     else if (update.action === 'void') await voidEnvelope(d, accountId, envelopeId, update.voidedReason);
