@@ -39,10 +39,18 @@ export const initialHereKind = defineKind<SignatureTab>({
   findValueProblem: noValue,
 });
 
-/** SignerAttachment: the signer uploads a file (stored with the envelope). */
+/**
+ * SignerAttachment. The signing page takes no upload yet (docs/esign-tabs.md): an optional one is
+ * shown and stays empty; a required one is refused by name, or the signer would finish without
+ * the file the sender demanded.
+ */
 export const signerAttachmentKind = defineKind<SignatureTab>({
   type: 'signerAttachment', wireKey: 'signerAttachmentTabs', model: 'SignerAttachment', takesValue: false,
   fields: fieldTable([...COMMON_FIELDS, 'handDrawRequired', 'name', 'optional', 'scaleValue']),
-  parse: parseSignature('signerAttachment'),
+  parse: (tab, context) => {
+    const parsed = parseSignature('signerAttachment')(tab, context);
+    if (parsed.required) tab.fail('is a required signer attachment, which is not supported yet: the signing page takes no upload. Set optional "true", or leave it out.');
+    return parsed;
+  },
   findValueProblem: () => 'This tab takes an uploaded file, not a value.',
 });
