@@ -26,7 +26,7 @@ test('targets follow the esign instances and the certificate is a block scalar w
 test('the template\'s routes, health checks and comments survive rendering', () => {
   const out = renderKongYml(template, { esignPorts: [3001], certPem: cert.certPem, keyPem: cert.keyPem });
   const js = parseDocument(out).toJS() as { services: { routes: { name: string }[] }[]; upstreams: { healthchecks: { active: { http_path: string } } }[] };
-  assert.deepEqual(js.services[0]?.routes.map((r) => r.name), ['oauth', 'restapi', 'console', 'signing', 'health', 'esign-pages']);
+  assert.deepEqual(js.services[0]?.routes.map((r) => r.name), ['oauth', 'oauth-token', 'restapi', 'console', 'signing', 'health', 'esign-pages']);
   assert.equal(js.upstreams[0]?.healthchecks.active.http_path, '/health');
   assert.match(out, /# Equal to the upstream's name/);
 });

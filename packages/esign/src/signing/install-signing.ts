@@ -103,8 +103,9 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
   app.addHook('onReady', (done) => {
     // docs/pdf.md: which PAdES level seals reach here, and why.
     const { level, tsaOrigin } = options.evidence;
-    if (tsaOrigin) app.log.info({ level, tsa: tsaOrigin }, `seals are raised to PAdES ${level} with the TSA at TSA_URL`);
-    else app.log.info({ level }, 'seals are PAdES B-B: TSA_URL is unset, so no trusted time or long-term validation data');
+    // `sealLevel`, not `level`: pino's own field is `level`, and a second one breaks the line.
+    if (tsaOrigin) app.log.info({ sealLevel: level, tsa: tsaOrigin }, `seals are raised to PAdES ${level} with the TSA at TSA_URL`);
+    else app.log.info({ sealLevel: level }, 'seals are PAdES B-B: TSA_URL is unset, so no trusted time or long-term validation data');
     completion.start();
     options.evidence.worker.start();
     done();
