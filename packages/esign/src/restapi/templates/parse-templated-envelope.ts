@@ -134,6 +134,8 @@ function parseOverlay(r: WireReader, type: RecipientType): OverlayRecipient {
   const roleName = r.field('roleName').optionalString(100);
   const recipientId = r.field('recipientId').optionalString(100);
   if (roleName === undefined && recipientId === undefined) r.fail('needs a recipientId or a roleName.');
+  // Envelopes take a signer's access code; templates do not carry one yet: refused, never dropped.
+  if (r.field('accessCode').optionalString(50) !== undefined) r.field('accessCode').fail('is not supported in templates yet: the signer would sign without it.');
   const tabs = recipientTabs(r, type, recipientId);
   return { type, ...(recipientId !== undefined ? { recipientId } : {}), ...(roleName !== undefined ? { roleName } : {}), ...scalars(r), tabs };
 }
