@@ -1,6 +1,6 @@
 // What the gateway benchmarks share: free ports, the processes they start (each in its own
 // process group, output to a log file, stopped by group) and the CPU those groups use.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -79,4 +79,25 @@ export class BenchProcesses {
   async stopAll(): Promise<void> {
     for (const child of [...this.#running].reverse()) await this.stop(child);
   }
+}
+
+/**
+ * Requests one wrk run (one thread, `connections` keep-alive connections) completed against
+ * 127.0.0.1:`port` in `seconds`, each request carrying `headers` ("Name: value"). Any non-2xx
+ * answer fails the run: a bench measures served requests, not refusals.
+ */
+export function wrkCount(port: number, seconds: number, connections: number, headers: readonly string[] = []): number {
+  const url = `http://127.0.0.1:${port}/`;
+  const args = ['-k', '5', String(seconds + 30), 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, ...headers.flatMap((h) => ['-H', h]), url];
+  const out = spawnSync('timeout', args, { encoding: 'utf8' }).stdout;
+  if (/Non-2xx/.test(out)) throw new Error(`non-2xx responses on ${url}:\n${out}`);
+  const done = /(\d+) requests in/.exec(out)?.[1];
+  if (done === undefined) throw new Error(`no wrk result for ${url}:\n${out}`);
+  return Number(done);
+}
+
+/** The median of a non-empty list (the mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }

@@ -13,14 +13,14 @@
 // Env knobs: DURATION (s per slice, default 3), SEGMENTS (slices per side, default 4), ROUNDS
 // (default 5), CONNS (default 64), WORKERS ("1 2"), CONTROL (unset). Upstream: nginx `return 200` on two ports, as bench/gateway/run.ts.
 // Everything binds 127.0.0.1 and every process started here is stopped (by process group).
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
-import { BenchProcesses, freePort, groupCpuTicks } from './bench-processes.ts';
+import { BenchProcesses, freePort, groupCpuTicks, median, wrkCount } from './bench-processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DURATION = Number(process.env.DURATION ?? 3);
@@ -55,19 +55,7 @@ function kongYml(up1: number, up2: number, healthchecks: string): string {
 const CHECKS_ON = '    healthchecks:\n      active:\n        healthy: { interval: 1, successes: 2 }\n        unhealthy: { interval: 1, http_failures: 2, tcp_failures: 2, timeouts: 2 }\n' +
   '      passive:\n        healthy: { successes: 5 }\n        unhealthy: { http_failures: 5, tcp_failures: 5, timeouts: 5 }\n';
 
-function wrk(port: number, seconds: number): number {
-  const url = `http://127.0.0.1:${port}/`;
-  const out = spawnSync('timeout', ['-k', '5', String(seconds + 30), 'wrk', '-t1', `-c${CONNS}`, `-d${seconds}s`, url], { encoding: 'utf8' }).stdout;
-  if (/Non-2xx/.test(out)) throw new Error(`non-2xx responses on ${url}:\n${out}`);
-  const done = /(\d+) requests in/.exec(out)?.[1];
-  if (done === undefined) throw new Error(`no wrk result for ${url}:\n${out}`);
-  return Number(done);
-}
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
+const wrkRequests = (port: number, seconds: number): number => wrkCount(port, seconds, CONNS);
 
 async function main(): Promise<void> {
   const [up1, up2] = [await freePort(), await freePort()];
@@ -96,14 +84,14 @@ async function main(): Promise<void> {
             '--proxy-listen', `127.0.0.1:${ports[side]}`, '--admin-listen', 'off', '--workers', String(workers)]);
           await pollUntil(async () => (await status(ports[side])) === 200, { timeoutMs: 60_000, intervalMs: 200, what: `signet ${pair[side]}` });
         }
-        for (const side of order) wrk(ports[side], 3);
+        for (const side of order) wrkRequests(ports[side], 3);
         const done = { a: 0, b: 0 };
         const cpuSeconds = { a: 0, b: 0 };
         for (let slice = 0; slice < SEGMENTS; slice++) {
           for (const side of slice % 2 ? [...order].reverse() : order) {
             const pgid = children[side]?.pid ?? 0;
             const cpu0 = groupCpuSeconds(pgid);
-            done[side] += wrk(ports[side], DURATION);
+            done[side] += wrkRequests(ports[side], DURATION);
             cpuSeconds[side] += groupCpuSeconds(pgid) - cpu0;
           }
         }

@@ -11,14 +11,14 @@
 // Env knobs: DURATION (s per slice, default 3), SEGMENTS (4), ROUNDS (5), CONNS (64), WORKERS
 // ("1"), PLUGINS (the plugin list of the B side, default "cors,correlation-id,prometheus"; add
 // rate-limiting to include it). Upstream: nginx `return 200`. Binds 127.0.0.1; stops what it starts.
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
-import { BenchProcesses, freePort } from './bench-processes.ts';
+import { BenchProcesses, freePort, median, wrkCount } from './bench-processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DURATION = Number(process.env.DURATION ?? 3);
@@ -63,19 +63,7 @@ function kongYml(up1: number, up2: number, plugins: boolean): string {
     `upstreams:\n  - name: bench.upstream\n    targets:\n      - target: 127.0.0.1:${up1}\n      - target: 127.0.0.1:${up2}\n`;
 }
 
-function wrk(port: number, seconds: number): number {
-  const url = `http://127.0.0.1:${port}/`;
-  const out = spawnSync('timeout', ['-k', '5', String(seconds + 30), 'wrk', '-t1', `-c${CONNS}`, `-d${seconds}s`, '-H', `Origin: ${ORIGIN}`, url], { encoding: 'utf8' }).stdout;
-  if (/Non-2xx/.test(out)) throw new Error(`non-2xx responses on ${url}:\n${out}`);
-  const done = /(\d+) requests in/.exec(out)?.[1];
-  if (done === undefined) throw new Error(`no wrk result for ${url}:\n${out}`);
-  return Number(done);
-}
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
+const wrkRequests = (port: number, seconds: number): number => wrkCount(port, seconds, CONNS, [`Origin: ${ORIGIN}`]);
 
 async function main(): Promise<void> {
   const unknown = PLUGINS.filter((p) => PLUGIN_YAML[p] === undefined);
@@ -107,10 +95,10 @@ async function main(): Promise<void> {
               '--proxy-listen', `127.0.0.1:${ports[key]}`, '--admin-listen', 'off', '--workers', String(workers)]);
           await pollUntil(async () => (await status(ports[key])) === 200, { timeoutMs: 60_000, intervalMs: 200, what: `signet ${side.label}` });
         }
-        for (const key of order) wrk(ports[key], 3);
+        for (const key of order) wrkRequests(ports[key], 3);
         const done = { a: 0, b: 0 };
         for (let slice = 0; slice < SEGMENTS; slice++) {
-          for (const key of slice % 2 ? [...order].reverse() : order) done[key] += wrk(ports[key], DURATION);
+          for (const key of slice % 2 ? [...order].reverse() : order) done[key] += wrkRequests(ports[key], DURATION);
         }
         rps.a.push(done.a / (SEGMENTS * DURATION));
         rps.b.push(done.b / (SEGMENTS * DURATION));

@@ -17,14 +17,14 @@
 // key-auth, before, rate-limiting, control). Upstream: nginx `return 200`, as run.ts.
 // The build before is `git archive`d into a temporary directory and run with this checkout's
 // node_modules. Everything binds 127.0.0.1; every process started here is stopped.
-import { execSync, spawnSync, type ChildProcess } from 'node:child_process';
+import { execSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
-import { BenchProcesses, freePort } from './bench-processes.ts';
+import { BenchProcesses, freePort, median, wrkCount } from './bench-processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DURATION = Number(process.env.DURATION ?? 3);
@@ -69,20 +69,6 @@ function kongYml(up1: number, up2: number, config: Side['config']): string {
     `upstreams:\n  - name: bench.upstream\n    targets:\n      - target: 127.0.0.1:${up1}\n      - target: 127.0.0.1:${up2}\n`;
 }
 
-function wrk(port: number, seconds: number): number {
-  const url = `http://127.0.0.1:${port}/`;
-  const out = spawnSync('timeout', ['-k', '5', String(seconds + 30), 'wrk', '-t1', `-c${CONNS}`, `-d${seconds}s`, '-H', 'apikey: bench-key', url], { encoding: 'utf8' }).stdout;
-  if (/Non-2xx/.test(out)) throw new Error(`non-2xx responses on ${url}:\n${out}`);
-  const done = /(\d+) requests in/.exec(out)?.[1];
-  if (done === undefined) throw new Error(`no wrk result for ${url}:\n${out}`);
-  return Number(done);
-}
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 /** The build before plugins, extracted from git, sharing this checkout's node_modules. */
 function checkoutBefore(): string {
   const out = join(dir, 'before');
@@ -91,6 +77,8 @@ function checkoutBefore(): string {
   symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'));
   return out;
 }
+
+const wrkRequests = (port: number, seconds: number): number => wrkCount(port, seconds, CONNS, ['apikey: bench-key']);
 
 async function main(): Promise<void> {
   const [up1, up2] = [await freePort(), await freePort()];
@@ -120,10 +108,10 @@ async function main(): Promise<void> {
               '--proxy-listen', `127.0.0.1:${ports[key]}`, '--admin-listen', 'off', '--workers', String(workers)]);
           await pollUntil(async () => (await status(ports[key])) === 200, { timeoutMs: 60_000, intervalMs: 200, what: `signet ${side.label}` });
         }
-        for (const key of order) wrk(ports[key], 3);
+        for (const key of order) wrkRequests(ports[key], 3);
         const done = { a: 0, b: 0 };
         for (let slice = 0; slice < SEGMENTS; slice++) {
-          for (const key of slice % 2 ? [...order].reverse() : order) done[key] += wrk(ports[key], DURATION);
+          for (const key of slice % 2 ? [...order].reverse() : order) done[key] += wrkRequests(ports[key], DURATION);
         }
         rps.a.push(done.a / (SEGMENTS * DURATION));
         rps.b.push(done.b / (SEGMENTS * DURATION));
