@@ -9,11 +9,11 @@ import { ProxyExchange, type ProxyContext } from './proxy-exchange.ts';
 import { scanRequestHeaders, type ScannedRequestHeaders } from './scan-request-headers.ts';
 import { sendKongResponse, sendProxyError, TextBody } from './send-proxy-error.ts';
 import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, wantsLog, type PluginExit } from '../plugins/index.ts';
+import type { ProxyRoute } from './proxy-route.ts';
+import { realClientAddress } from './real-ip.ts';
 
 /** The most request body a plugin that edits it may have buffered (request-transformer). */
 const MAX_BUFFERED_BODY = 8 * 1024 * 1024;
-import type { ProxyRoute } from './proxy-route.ts';
-import { realClientAddress } from './real-ip.ts';
 
 /** The listener a handler serves: its scheme and port go into routing and X-Forwarded-*. */
 export type ProxyListener = { readonly scheme: 'http' | 'https'; readonly port: number };
@@ -38,10 +38,6 @@ function splitTarget(url: string): [string, string] {
   return q === -1 ? [target, ''] : [target.slice(0, q), target.slice(q)];
 }
 
-/**
- * The proxy's request handler for one listener: route, then hand the request to a
- * ProxyExchange. Reads the runtime state once per request, so a reload never splits a request.
- */
 /**
  * A request the gateway answered itself (no route, a plugin's answer): metrics and the access
  * log still see it, and so does the plugins' log phase.
@@ -72,6 +68,10 @@ const newPluginContext = (req: IncomingMessage, method: string, query: string, r
   return p;
 };
 
+/**
+ * The proxy's request handler for one listener: route, then hand the request to a
+ * ProxyExchange. Reads the runtime state once per request, so a reload never splits a request.
+ */
 export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyContext, listener: ProxyListener): RequestHandler {
   const ids = new RequestIdSource();
   // Reused for every request: routing is synchronous.
