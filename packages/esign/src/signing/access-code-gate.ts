@@ -13,6 +13,7 @@ import { newSecretToken, sha256Hex } from '../security/secret-token.ts';
 import type { AccessGrantsRepository } from '../store/access-grants-repository.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
+import { cookieSecurity } from '../web/framing.ts';
 import { accessCodeLockedPage, accessCodePage } from './access-code-page.ts';
 import { resolveSigner, type SignerLookup, type SignerRef } from './resolve-signer.ts';
 import { noticePage } from './signing-pages.ts';
@@ -81,7 +82,7 @@ export function registerAccessCodeRoutes(app: FastifyInstance, deps: AccessCodeR
     if (!right) return sendPage(reply, deps.gate.page(request, reply, ref, after, counted, true), accessCodeLocked(counted) ? 403 : 400);
     const grant = newSecretToken();
     await deps.grants.create({ tokenHash: sha256Hex(grant), envelopeId: ref.envelopeId, recipientId: ref.recipientId, createdAt: now, expiresAt: new Date(now.getTime() + deps.grantTtlMs) });
-    reply.setCookie(ACCESS_COOKIE, grant, { path: '/signing', httpOnly: true, sameSite: 'lax', secure: deps.ctx.secureCookies, maxAge: Math.floor(deps.grantTtlMs / 1000) });
+    reply.setCookie(ACCESS_COOKIE, grant, { path: '/signing', httpOnly: true, ...cookieSecurity(deps.ctx, request), maxAge: Math.floor(deps.grantTtlMs / 1000) });
     return reply.code(303).header('cache-control', 'no-store').redirect(ref.base);
   });
 }

@@ -5,10 +5,13 @@ import type { EvidenceWorker } from '../completion/evidence-worker.ts';
 import type { EsignContext } from '../context.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import type { NotificationStepDeps } from '../domain/notification/notification-step.ts';
+import type { SigningFrame } from '../domain/signing/signing-frame.ts';
+import { frameOf } from '../web/framing.ts';
 import { registerSigningApiRoutes } from '../restapi/signing/signing-api-routes.ts';
 import type { Repositories } from '../store/repositories.ts';
 import { PageRenderer } from './page-renderer.ts';
 import { registerRecipientViewRedeem } from './recipient-view-redeem.ts';
+import { FRAME_EVENTS_SCRIPT } from './frame-events-script.ts';
 import { SIGNING_SCRIPT } from './signing-script.ts';
 import { TAB_RULES_SCRIPT } from './tab-rules-script.ts';
 import { SIGNING_STYLESHEET } from './signing-stylesheet.ts';
@@ -56,7 +59,16 @@ export type SigningModuleOptions = Pick<SigningSettings, 'viewTtlMs' | 'sessionT
 /** The page's one script file: the tab rules, then the page's behaviour that uses them. */
 export const SIGNING_JS = `${TAB_RULES_SCRIPT}\n${SIGNING_SCRIPT}`;
 
-export const SIGNING_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; frame-ancestors 'none'";
+export const SIGNING_CSP = signingCsp(undefined);
+
+/**
+ * The signing CSP for a request: framed by nobody, or, for a focused view's session, by exactly
+ * the origins its view named (parsed strictly in domain/signing/signing-frame.ts, so none can
+ * add a directive). Never `*`.
+ */
+export function signingCsp(frame: SigningFrame | undefined): string {
+  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; base-uri 'none'; frame-ancestors ${frame ? frame.ancestors.join(' ') : "'none'"}`;
+}
 
 /**
  * Installs signing on a server: the ceremony pages under /signing, the REST routes
@@ -71,11 +83,15 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
   // An encapsulated scope: its onSend hook (the CSP below) applies to the signing pages only.
   void app.register((scope, _options, done) => {
     // Runs after the server-wide onSend hook, so this CSP replaces the default one here.
-    scope.addHook('onSend', async (_request, reply) => {
-      reply.header('content-security-policy', SIGNING_CSP);
+    scope.addHook('onSend', async (request, reply) => {
+      const frame = frameOf(request);
+      reply.header('content-security-policy', signingCsp(frame));
+      // X-Frame-Options has no list of origins; CSP frame-ancestors says who may frame instead.
+      if (frame) reply.removeHeader('x-frame-options');
     });
     let font: Promise<Uint8Array> | undefined;
     scope.get('/signing/assets/signing.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(SIGNING_JS));
+    scope.get('/signing/assets/frame-events.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(FRAME_EVENTS_SCRIPT));
     scope.get('/signing/assets/signing.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(SIGNING_STYLESHEET));
     // The same font file the stamp uses: what the signer adopts is what the PDF shows.
     scope.get('/signing/assets/signature.otf', async (_request, reply) => reply.type('font/otf').header('cache-control', 'public, max-age=86400').send(Buffer.from(await (font ??= loadSignatureFont()))));

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EsignContext } from '../context.ts';
 import { newSecretToken, sha256Hex } from '../security/secret-token.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
+import { cookieSecurity } from '../web/framing.ts';
 import { returnWithEvent, SESSION_COOKIE, SESSION_REF } from './resolve-signer.ts';
 import { noticePage } from './signing-pages.ts';
 
@@ -39,8 +40,9 @@ export function registerRecipientViewRedeem(app: FastifyInstance, deps: { ctx: E
         .send(noticePage('This link has expired', 'This signing link has expired. Go back to the application you came from to open the document again.'));
     }
     const session = newSecretToken();
-    await deps.signing.createSession({ tokenHash: sha256Hex(session), envelopeId: view.envelopeId, recipientId: view.recipientId, returnUrl: view.returnUrl, createdAt: now, expiresAt: new Date(now.getTime() + deps.sessionTtlMs) });
-    reply.setCookie(SESSION_COOKIE, session, { path: '/signing', httpOnly: true, sameSite: 'lax', secure: deps.ctx.secureCookies, maxAge: Math.floor(deps.sessionTtlMs / 1000) });
+    await deps.signing.createSession({ tokenHash: sha256Hex(session), envelopeId: view.envelopeId, recipientId: view.recipientId, returnUrl: view.returnUrl, createdAt: now, expiresAt: new Date(now.getTime() + deps.sessionTtlMs), ...(view.frame ? { frame: view.frame } : {}) });
+    // A focused view is opened inside the integrator's frame: its cookie must come back there.
+    reply.setCookie(SESSION_COOKIE, session, { path: '/signing', httpOnly: true, ...cookieSecurity(deps.ctx, request, view.frame), maxAge: Math.floor(deps.sessionTtlMs / 1000) });
     return reply.code(303).header('cache-control', 'no-store').redirect(`/signing/${SESSION_REF}`);
   });
 }

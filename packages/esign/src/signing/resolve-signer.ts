@@ -1,7 +1,10 @@
 // Brings @fastify/cookie's request.cookies types into scope.
 import type {} from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
+import type { SigningFrame } from '../domain/signing/signing-frame.ts';
 import { sha256Hex } from '../security/secret-token.ts';
+import { frameFromColumns } from '../store/signing-tables.ts';
+import { markFramed } from '../web/framing.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
 
 /** Who a signing URL speaks for. */
@@ -13,6 +16,8 @@ export type SignerRef = {
   readonly returnUrl?: string;
   /** The URL prefix of this signer's pages. */
   readonly base: string;
+  /** A focused view's session: who may frame its pages and receive their events. */
+  readonly frame?: SigningFrame;
 };
 
 /** The cookie an embedded signing session lives in (set when a recipient view is redeemed). */
@@ -32,7 +37,7 @@ const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 /**
  * Resolves `/signing/{ref}`: a personal link token from a mail, or `session` with the cookie of
  * a redeemed recipient view. Undefined for anything unknown or expired; tokens are looked up by
- * their SHA-256 only.
+ * their SHA-256 only. A focused view's session marks the request as framed (web/framing.ts).
  */
 export async function resolveSigner(lookup: SignerLookup, request: FastifyRequest, ref: string): Promise<SignerRef | undefined> {
   if (ref === SESSION_REF) {
@@ -40,7 +45,10 @@ export async function resolveSigner(lookup: SignerLookup, request: FastifyReques
     if (cookie === undefined || !TOKEN.test(cookie)) return undefined;
     const session = await lookup.signing.findSession(sha256Hex(cookie));
     if (!session || new Date(session.expires_at) <= lookup.now()) return undefined;
-    return { envelopeId: session.envelope_id, accountId: session.account_id, recipientId: session.recipient_id, returnUrl: session.return_url, base: `/signing/${SESSION_REF}` };
+    const frame = frameFromColumns(session);
+    // Only a focused view's session may be framed; a mailed link never is (no ref.frame).
+    if (frame) markFramed(request, frame);
+    return { envelopeId: session.envelope_id, accountId: session.account_id, recipientId: session.recipient_id, returnUrl: session.return_url, base: `/signing/${SESSION_REF}`, ...(frame ? { frame } : {}) };
   }
   if (!TOKEN.test(ref)) return undefined;
   const token = await lookup.findSigningToken(sha256Hex(ref));

@@ -1,4 +1,5 @@
 import type { Envelope, Recipient } from '../domain/envelope/envelope.ts';
+import type { SigningFrame } from '../domain/signing/signing-frame.ts';
 import type { TabOnPage } from '../domain/tabs/tab-on-page.ts';
 import { CSRF_FIELD } from '../web/csrf.ts';
 import { html, type SafeHtml } from '../web/html.ts';
@@ -7,7 +8,14 @@ import { tabControlsOn, tabRulesData } from './tab-controls.ts';
 /** Page sizes (points, CropBox) of one document, in page order. */
 export type DocumentPages = { readonly documentId: string; readonly name: string; readonly sizes: readonly { width: number; height: number }[] };
 
-function frame(title: string, body: SafeHtml, withScript = false): string {
+/** What a focused view's page tells its framing page (frame-events-script.ts): nothing when not framed or no origin listens. */
+type FrameEvents = { readonly messageOrigins: readonly string[]; readonly sessionEnd?: { type: string; returnUrl: string } };
+
+function pageFrame(title: string, body: SafeHtml, withScript = false, events?: FrameEvents): string {
+  const posting = events !== undefined && events.messageOrigins.length > 0;
+  const bodyTag = posting
+    ? html`<body data-message-origins="${JSON.stringify(events.messageOrigins)}"${events.sessionEnd ? html` data-session-end="${events.sessionEnd.type}" data-return-url="${events.sessionEnd.returnUrl}"` : ''}>`
+    : html`<body>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -17,8 +25,9 @@ function frame(title: string, body: SafeHtml, withScript = false): string {
 <title>${title} · Signet</title>
 <link rel="stylesheet" href="/signing/assets/signing.css">
 ${withScript ? html`<script src="/signing/assets/signing.js" defer></script>` : ''}
+${posting ? html`<script src="/signing/assets/frame-events.js" defer></script>` : ''}
 </head>
-<body>
+${bodyTag}
 ${body}
 </body>
 </html>
@@ -27,7 +36,7 @@ ${body}
 
 /** A one-message page: not your turn, already signed, voided, declined, completed, expired. */
 export function noticePage(title: string, message: string, extra?: SafeHtml): string {
-  return frame(title, html`<main class="notice"><h1>${title}</h1><p>${message}</p>${extra}</main>`);
+  return pageFrame(title, html`<main class="notice"><h1>${title}</h1><p>${message}</p>${extra}</main>`);
 }
 
 /**
@@ -36,7 +45,7 @@ export function noticePage(title: string, message: string, extra?: SafeHtml): st
  * "The signing page"), the Finish form and the Decline dialog. `error` is a refused Finish's
  * message, shown at the top.
  */
-export function ceremonyPage(v: { base: string; csrf: string; envelope: Envelope; recipient: Recipient; tabs: readonly TabOnPage[]; documents: readonly DocumentPages[]; now: Date; error?: string }): string {
+export function ceremonyPage(v: { base: string; csrf: string; envelope: Envelope; recipient: Recipient; tabs: readonly TabOnPage[]; documents: readonly DocumentPages[]; now: Date; error?: string; frame?: SigningFrame }): string {
   const csrf = html`<input type="hidden" name="${CSRF_FIELD}" value="${v.csrf}">`;
   const ctx = { signer: { name: v.recipient.name, email: v.recipient.email }, now: v.now };
   const documents = v.documents.map((d) => html`<section class="document" aria-label="${d.name}">
@@ -46,7 +55,7 @@ ${d.sizes.map((size, i) => html`<div class="page" data-width="${size.width}" dat
 ${tabControlsOn(v.tabs, d.documentId, i + 1, ctx)}
 </div>`)}
 </section>`);
-  return frame(`Sign: ${v.envelope.emailSubject}`, html`<div class="bar">
+  return pageFrame(`Sign: ${v.envelope.emailSubject}`, html`<div class="bar">
 <h1>${v.envelope.emailSubject}</h1>
 <form id="finish-form" method="post" action="${v.base}/finish">
 ${csrf}
@@ -90,5 +99,15 @@ ${csrf}
 <textarea id="decline-reason" name="reason" required maxlength="2000"></textarea>
 <div class="actions"><button type="submit">Decline to sign</button><button type="button" id="decline-cancel" class="secondary">Cancel</button></div>
 </form>
-</dialog>`, true);
+</dialog>`, true, v.frame);
+}
+
+/**
+ * What a focused view's Finish or Decline answers when its framing page listens: the framing
+ * page hears `sessionEnd` (frame-events-script.ts), then the frame goes on to the returnUrl.
+ * The link is for a browser without scripts.
+ */
+export function sessionEndPage(frame: SigningFrame, sessionEndType: string, returnUrl: string): string {
+  const title = sessionEndType === 'decline' ? 'Declined' : 'Thank you';
+  return pageFrame(title, html`<main class="notice"><h1>${title}</h1><p><a href="${returnUrl}">Continue</a></p></main>`, false, { messageOrigins: frame.messageOrigins, sessionEnd: { type: sessionEndType, returnUrl } });
 }

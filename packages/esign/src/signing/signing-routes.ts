@@ -23,7 +23,7 @@ import type { PageRenderer } from './page-renderer.ts';
 import { parseFinishForm } from './parse-finish-form.ts';
 import { parseTabValues } from './parse-tab-values.ts';
 import { resolveSigner, returnWithEvent, type SignerLookup, type SignerRef } from './resolve-signer.ts';
-import { ceremonyPage, noticePage, type DocumentPages } from './signing-pages.ts';
+import { ceremonyPage, noticePage, sessionEndPage, type DocumentPages } from './signing-pages.ts';
 import type { AccessGate } from './access-code-gate.ts';
 
 export type SigningRouteDeps = {
@@ -81,6 +81,18 @@ function statePage(access: Exclude<SignerAccess, { kind: 'sign' }>, ref: SignerR
     case 'unknown-recipient':
       return noticePage('Nothing to sign', 'This link is not for signing.');
   }
+}
+
+/**
+ * Where a Finish or Decline leaves the browser: the integrator's returnUrl with DocuSign's event
+ * (embedded), else the done page. A focused view whose framing page listens gets a page that
+ * tells it first (sessionEnd), then goes on to the returnUrl.
+ */
+function endSession(reply: FastifyReply, ref: SignerRef, event: 'signing_complete' | 'decline') {
+  if (!ref.returnUrl) return reply.code(303).redirect(`${ref.base}/done`);
+  const to = returnWithEvent(ref.returnUrl, event);
+  if (ref.frame && ref.frame.messageOrigins.length > 0) return sendPage(reply, sessionEndPage(ref.frame, event, to));
+  return reply.code(303).redirect(to);
 }
 
 /** A drawn signature the stamp cannot use is the signer's to redo, so it is a 400 naming why. */
@@ -156,7 +168,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     }
     if (access.kind !== 'sign') return sendPage(reply, statePage(access, ref, envelope));
     const csrf = csrfTokenFor(deps.ctx, request, reply);
-    return sendPage(reply, ceremonyPage({ base: ref.base, csrf, envelope, recipient: access.recipient, tabs: signerTabsOf(access.recipient), documents: await documentPages(envelope), now }));
+    return sendPage(reply, ceremonyPage({ base: ref.base, csrf, envelope, recipient: access.recipient, tabs: signerTabsOf(access.recipient), documents: await documentPages(envelope), now, ...(ref.frame ? { frame: ref.frame } : {}) }));
   });
 
   app.get<{ Params: RefParams & { documentId: string; page: string } }>('/signing/:ref/documents/:documentId/pages/:page', async (request, reply) => {
@@ -207,7 +219,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
         // bypassed or the envelope changed meanwhile: the signer sees why, on the page, and can retry.
         if (err instanceof EsignError && (err.code === 'INVALID_TAB_VALUE' || err.code === 'INVALID_TAB_OPERATION')) {
           const csrf = csrfTokenFor(deps.ctx, request, reply);
-          const page = ceremonyPage({ base: ref.base, csrf, envelope: before, recipient: access.recipient, tabs, documents: await documentPages(before), now, error: `${err.code}: ${err.message}` });
+          const page = ceremonyPage({ base: ref.base, csrf, envelope: before, recipient: access.recipient, tabs, documents: await documentPages(before), now, error: `${err.code}: ${err.message}`, ...(ref.frame ? { frame: ref.frame } : {}) });
           return sendPage(reply, page, err.status);
         }
         return lostRace(err, ref, reply);
@@ -217,7 +229,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
       return sendPage(reply, statePage(access, ref, before), 409);
     }
     // A second Finish (double click, back button) lands here too: idempotent.
-    return reply.code(303).redirect(ref.returnUrl ? returnWithEvent(ref.returnUrl, 'signing_complete') : `${ref.base}/done`);
+    return endSession(reply, ref, 'signing_complete');
   });
 
   app.post<{ Params: RefParams }>('/signing/:ref/decline', async (request, reply) => {
@@ -244,7 +256,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     } else if (!(access.kind === 'declined' && access.byThisSigner)) {
       return sendPage(reply, statePage(access, ref, before), 409);
     }
-    return reply.code(303).redirect(ref.returnUrl ? returnWithEvent(ref.returnUrl, 'decline') : `${ref.base}/done`);
+    return endSession(reply, ref, 'decline');
   });
 
   app.get<{ Params: RefParams }>('/signing/:ref/done', async (request, reply) => {

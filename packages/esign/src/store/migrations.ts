@@ -6,7 +6,7 @@ import { EVIDENCE_TABLES_MIGRATION } from './evidence-tables.ts';
 import { DEV_MAILBOX_MESSAGE_ID_MIGRATION } from './mail-tables.ts';
 import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from './notification-tables.ts';
 import type { Database } from './schema.ts';
-import { COMPLETION_FAILURES_MIGRATION, SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
+import { COMPLETION_FAILURES_MIGRATION, SIGNING_FRAME_MIGRATION, SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
 import { TEMPLATE_TABLES_MIGRATION } from './template-tables.ts';
 import { WORKFLOW_TABLES_MIGRATION } from './workflow-tables.ts';
 import { ACCESS_CODE_TABLES_MIGRATION } from './access-code-tables.ts';
@@ -152,6 +152,8 @@ export const MIGRATIONS: readonly Migration[] = [
   WORKFLOW_TABLES_MIGRATION,
   // Signers' access codes and the grants a right code earns (store/access-code-tables.ts).
   ACCESS_CODE_TABLES_MIGRATION,
+  // 90: focused views (signing-tables.ts).
+  SIGNING_FRAME_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

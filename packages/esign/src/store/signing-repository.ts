@@ -2,7 +2,8 @@ import type { Database } from './schema.ts';
 import type { Kysely } from 'kysely';
 import type { AdoptedSignature } from '../domain/signing/adopted-signature.ts';
 import type { Db } from './database.ts';
-import type { EnvelopeResultRow, SigningSessionRow } from './signing-tables.ts';
+import type { SigningFrame } from '../domain/signing/signing-frame.ts';
+import { frameColumns, frameFromColumns, type EnvelopeResultRow, type SigningSessionRow } from './signing-tables.ts';
 
 export type { AdoptedSignature };
 
@@ -106,18 +107,19 @@ export class SigningRepository {
     return rows.map((r) => ({ envelopeId: r.id, accountId: r.account_id }));
   }
 
-  async createRecipientView(row: { tokenHash: string; envelopeId: string; recipientId: string; returnUrl: string; createdAt: Date; expiresAt: Date }): Promise<void> {
-    await this.#k.insertInto('recipient_views').values({ token_hash: row.tokenHash, envelope_id: row.envelopeId, recipient_id: row.recipientId, return_url: row.returnUrl, created_at: row.createdAt.toISOString(), expires_at: row.expiresAt.toISOString(), consumed_at: null }).execute();
+  async createRecipientView(row: { tokenHash: string; envelopeId: string; recipientId: string; returnUrl: string; createdAt: Date; expiresAt: Date; frame?: SigningFrame }): Promise<void> {
+    await this.#k.insertInto('recipient_views').values({ token_hash: row.tokenHash, envelope_id: row.envelopeId, recipient_id: row.recipientId, return_url: row.returnUrl, created_at: row.createdAt.toISOString(), expires_at: row.expiresAt.toISOString(), consumed_at: null, ...frameColumns(row.frame) }).execute();
   }
 
   /**
    * Redeems a recipient view once: the UPDATE only matches an unconsumed row, so of two
    * concurrent redemptions exactly one gets `redeemed`.
    */
-  async redeemRecipientView(tokenHash: string, now: Date): Promise<{ outcome: 'redeemed' | 'expired' | 'used'; envelopeId: string; recipientId: string; returnUrl: string; expiresAt: Date } | undefined> {
+  async redeemRecipientView(tokenHash: string, now: Date): Promise<{ outcome: 'redeemed' | 'expired' | 'used'; envelopeId: string; recipientId: string; returnUrl: string; expiresAt: Date; frame?: SigningFrame } | undefined> {
     const row = await this.#k.selectFrom('recipient_views').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     if (!row) return undefined;
-    const base = { envelopeId: row.envelope_id, recipientId: row.recipient_id, returnUrl: row.return_url, expiresAt: new Date(row.expires_at) };
+    const frame = frameFromColumns(row);
+    const base = { envelopeId: row.envelope_id, recipientId: row.recipient_id, returnUrl: row.return_url, expiresAt: new Date(row.expires_at), ...(frame ? { frame } : {}) };
     if (row.consumed_at !== null) return { ...base, outcome: 'used' };
     if (new Date(row.expires_at) <= now) return { ...base, outcome: 'expired' };
     const res = await this.#k.updateTable('recipient_views').set({ consumed_at: now.toISOString() }).where('token_hash', '=', tokenHash).where('consumed_at', 'is', null).executeTakeFirst();
@@ -134,8 +136,8 @@ export class SigningRepository {
     return { recipientViews: Number(views.numDeletedRows), signingSessions: Number(sessions.numDeletedRows) };
   }
 
-  async createSession(row: { tokenHash: string; envelopeId: string; recipientId: string; returnUrl: string; createdAt: Date; expiresAt: Date }): Promise<void> {
-    await this.#k.insertInto('signing_sessions').values({ token_hash: row.tokenHash, envelope_id: row.envelopeId, recipient_id: row.recipientId, return_url: row.returnUrl, created_at: row.createdAt.toISOString(), expires_at: row.expiresAt.toISOString() }).execute();
+  async createSession(row: { tokenHash: string; envelopeId: string; recipientId: string; returnUrl: string; createdAt: Date; expiresAt: Date; frame?: SigningFrame }): Promise<void> {
+    await this.#k.insertInto('signing_sessions').values({ token_hash: row.tokenHash, envelope_id: row.envelopeId, recipient_id: row.recipientId, return_url: row.returnUrl, created_at: row.createdAt.toISOString(), expires_at: row.expiresAt.toISOString(), ...frameColumns(row.frame) }).execute();
   }
 
   /** A signing session with its envelope's account. */

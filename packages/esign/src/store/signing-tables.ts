@@ -1,4 +1,5 @@
 import { PostgresAdapter } from 'kysely';
+import type { SigningFrame } from '../domain/signing/signing-frame.ts';
 import type { Migration } from './migrations.ts';
 
 /**
@@ -53,6 +54,9 @@ export type RecipientViewRow = {
   created_at: string;
   expires_at: string;
   consumed_at: string | null;
+  /** A focused view's frame (domain/signing/signing-frame.ts): JSON lists of origins, null when not framed. */
+  frame_ancestors: string | null;
+  message_origins: string | null;
 };
 /** The browser session a redeemed recipient view opens (cookie value stored as SHA-256). */
 export type SigningSessionRow = {
@@ -62,6 +66,9 @@ export type SigningSessionRow = {
   return_url: string;
   created_at: string;
   expires_at: string;
+  /** The frame of the view it came from, as in RecipientViewRow. */
+  frame_ancestors: string | null;
+  message_origins: string | null;
 };
 
 /**
@@ -178,3 +185,29 @@ export const COMPLETION_FAILURES_MIGRATION: Migration = {
       .execute();
   },
 };
+
+/**
+ * Version 90: focused views. The origins that may frame a session and receive its events, kept
+ * on the view and carried to the session it opens (null: not framed, as every older row).
+ */
+export const SIGNING_FRAME_MIGRATION: Migration = {
+  version: 90,
+  name: 'focused views: frame ancestors and message origins of recipient views and signing sessions',
+  async up(db) {
+    for (const table of ['recipient_views', 'signing_sessions'] as const) {
+      await db.schema.alterTable(table).addColumn('frame_ancestors', 'text').execute();
+      await db.schema.alterTable(table).addColumn('message_origins', 'text').execute();
+    }
+  },
+};
+
+/** A frame as stored: one JSON text column per list, nulls when the session is not framed. */
+export function frameColumns(frame: SigningFrame | undefined): { frame_ancestors: string | null; message_origins: string | null } {
+  return frame ? { frame_ancestors: JSON.stringify(frame.ancestors), message_origins: JSON.stringify(frame.messageOrigins) } : { frame_ancestors: null, message_origins: null };
+}
+
+/** Back from the stored columns. */
+export function frameFromColumns(row: { frame_ancestors: string | null; message_origins: string | null }): SigningFrame | undefined {
+  if (row.frame_ancestors === null) return undefined;
+  return { ancestors: JSON.parse(row.frame_ancestors) as string[], messageOrigins: JSON.parse(row.message_origins ?? '[]') as string[] };
+}

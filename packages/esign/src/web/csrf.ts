@@ -5,6 +5,7 @@ import type { EsignContext } from '../context.ts';
 import { EsignError } from '../errors.ts';
 import { constantTimeEqual, newSecretToken } from '../security/secret-token.ts';
 import { formField } from './form.ts';
+import { cookieSecurity } from './framing.ts';
 
 /** The double-submit cookie (OWASP CSRF cheat sheet); HttpOnly, so a page script cannot read it. */
 export const CSRF_COOKIE = 'signet_csrf';
@@ -18,7 +19,7 @@ export function csrfTokenFor(ctx: EsignContext, request: FastifyRequest, reply: 
   const existing = request.cookies[CSRF_COOKIE];
   if (existing !== undefined && TOKEN.test(existing)) return existing;
   const token = newSecretToken();
-  reply.setCookie(CSRF_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: ctx.secureCookies });
+  reply.setCookie(CSRF_COOKIE, token, { path: '/', httpOnly: true, ...cookieSecurity(ctx, request) });
   return token;
 }
 

@@ -1,3 +1,4 @@
+import { parseSigningFrame, type SigningFrame } from '../../domain/signing/signing-frame.ts';
 import { EsignError } from '../../errors.ts';
 
 /** The RecipientViewRequest fields embedded signing uses (docusign-esign src/model/RecipientViewRequest.js; createRecipientView in src/api/EnvelopesApi.js). */
@@ -8,11 +9,20 @@ export type RecipientViewRequest = {
   readonly userName?: string;
   readonly email?: string;
   readonly authenticationMethod?: string;
+  /** A focused view: frameAncestors / messageOrigins (domain/signing/signing-frame.ts). */
+  readonly frame?: SigningFrame;
 };
+
+/** A field by name, matched case-insensitively as DocuSign does (the exact spelling wins). */
+function fieldOf(body: Record<string, unknown>, name: string): unknown {
+  if (Object.hasOwn(body, name)) return body[name];
+  const key = Object.keys(body).find((k) => k.toLowerCase() === name.toLowerCase());
+  return key === undefined ? undefined : body[key];
+}
 
 /** Wire strings or numbers (docs/esign-envelopes.md, "Routes"): both arrive for ids. */
 function str(body: Record<string, unknown>, name: string): string | undefined {
-  const v = body[name];
+  const v = fieldOf(body, name);
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v.trim() === '' ? undefined : v.trim();
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
@@ -45,8 +55,10 @@ export function parseRecipientViewRequest(body: unknown): RecipientViewRequest {
   if (recipientId === undefined && (userName === undefined || email === undefined)) {
     throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', "Name the signer by 'recipientId', or by 'userName' and 'email'.");
   }
+  const frame = parseSigningFrame(fieldOf(b, 'frameAncestors'), fieldOf(b, 'messageOrigins'));
   return {
     returnUrl: parsed.toString(),
+    ...(frame ? { frame } : {}),
     clientUserId,
     ...(recipientId !== undefined ? { recipientId } : {}),
     ...(userName !== undefined ? { userName } : {}),

@@ -49,7 +49,7 @@ export function registerSigningApiRoutes(app: FastifyInstance, deps: SigningApiD
     if (!['sent', 'delivered'].includes(envelope.status)) throw new EsignError('ENVELOPE_INVALID_STATUS', `The envelope is ${envelope.status}${envelope.voidedReason ? ` (${envelope.voidedReason})` : ''}; only sent or delivered envelopes can be signed.`);
     const signer = findEmbeddedSigner(envelope, view);
     const token = newSecretToken();
-    await deps.signing.createRecipientView({ tokenHash: sha256Hex(token), envelopeId: envelope.envelopeId, recipientId: signer.recipientId, returnUrl: view.returnUrl, createdAt: now, expiresAt: new Date(now.getTime() + deps.viewTtlMs) });
+    await deps.signing.createRecipientView({ tokenHash: sha256Hex(token), envelopeId: envelope.envelopeId, recipientId: signer.recipientId, returnUrl: view.returnUrl, createdAt: now, expiresAt: new Date(now.getTime() + deps.viewTtlMs), ...(view.frame ? { frame: view.frame } : {}) });
     // ViewUrl {url}: short-lived and single-use; the browser is sent there (iframe or redirect).
     return reply.code(201).send({ url: `${deps.publicUrl}${VIEW_PATH}${token}` });
   });
