@@ -37,7 +37,7 @@ const START = ['libreoffice-writer-nogui', 'python3-uno', 'chromium', 'fonts-lib
 const PURPOSES = {
   start: START,
   test: [...START, 'poppler-utils', 'qpdf', 'redis-server', 'postgresql'],
-  bench: [...START, 'poppler-utils', 'wrk', 'nginx-light', 'haproxy', 'hyperfine'],
+  bench: [...START, 'poppler-utils', 'wrk', 'nginx-light', 'haproxy', 'hyperfine', 'redis-server'],
 };
 
 function parseArgs(argv) {

@@ -3,7 +3,9 @@
 //   - a route without plugins on this build vs the build before plugins existed (BEFORE, a
 //     commit; default the parent of the plugin-engine commit) — the "pays nothing" claim;
 //   - rate-limiting (policy local, a limit never reached) vs no plugins: with several workers,
-//     one IPC round trip to the primary per request (its counters are the node's);
+//     the primary holds the node's counters (asked over IPC);
+//   - rate-limiting (policy redis, same limit) vs no plugins, against a redis-server started
+//     here; the Redis commands per request are counted from INFO commandstats;
 //   - the same build and config twice: the noise floor (control pair).
 // Method as health-overhead.ts: every round starts a fresh pair of gateway processes
 // (alternating launch order), warms both, then measures them in SEGMENTS short alternating
@@ -14,7 +16,7 @@
 //
 // Env knobs: DURATION (s per slice, default 3), SEGMENTS (default 4), ROUNDS (default 5), CONNS
 // (default 64), WORKERS ("1"), BEFORE (a commit), PAIRS (comma list of pair names to run, default all:
-// key-auth, before, rate-limiting, control). Upstream: nginx `return 200`, as run.ts.
+// key-auth, before, rate-limiting, redis, control). Upstream: nginx `return 200`, as run.ts.
 // The build before is `git archive`d into a temporary directory and run with this checkout's
 // node_modules. Everything binds 127.0.0.1; every process started here is stopped.
 import { execSync, type ChildProcess } from 'node:child_process';
@@ -24,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
+import { Redis } from 'ioredis';
 import { BenchProcesses, freePort, median, wrkCount } from './bench-processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,12 +41,13 @@ const dir = mkdtempSync(join(tmpdir(), 'signet-bench-plugins-'));
 const procs = new BenchProcesses(dir, ROOT);
 
 /** One side of a pair: which build, which configuration. */
-type Side = { readonly label: string; readonly build: 'now' | 'before'; readonly config: 'plain' | 'plugins' | 'ratelimit' };
+type Side = { readonly label: string; readonly build: 'now' | 'before'; readonly config: 'plain' | 'plugins' | 'ratelimit' | 'ratelimit-redis' };
 const NOW_PLAIN: Side = { label: 'no plugins', build: 'now', config: 'plain' };
 const ALL_PAIRS: readonly { key: string; name: string; a: Side; b: Side }[] = [
   { key: 'key-auth', name: 'no plugins → key-auth + acl', a: NOW_PLAIN, b: { label: 'key-auth + acl', build: 'now', config: 'plugins' } },
   { key: 'before', name: 'before plugins → this build, no plugins', a: { label: 'before', build: 'before', config: 'plain' }, b: NOW_PLAIN },
   { key: 'rate-limiting', name: 'no plugins → rate-limiting (local)', a: NOW_PLAIN, b: { label: 'rate-limiting', build: 'now', config: 'ratelimit' } },
+  { key: 'redis', name: 'no plugins → rate-limiting (redis)', a: NOW_PLAIN, b: { label: 'rate-limiting redis', build: 'now', config: 'ratelimit-redis' } },
   { key: 'control', name: 'control: this build twice, no plugins', a: NOW_PLAIN, b: NOW_PLAIN },
 ];
 const WANTED = process.env.PAIRS?.split(',').map((s) => s.trim());
@@ -59,12 +63,13 @@ function status(port: number): Promise<number> {
   });
 }
 
-function kongYml(up1: number, up2: number, config: Side['config']): string {
+function kongYml(up1: number, up2: number, config: Side['config'], redisPort: number): string {
   const plugins = config === 'plugins';
   const consumers = plugins ? 'consumers:\n  - username: bench\n    keyauth_credentials: [{ key: bench-key }]\n    acls: [{ group: bench }]\n' : '';
   const routePlugins = plugins ? '        plugins:\n          - name: key-auth\n          - name: acl\n            config: { allow: [bench] }\n'
     // A limit the run never reaches: every request is checked and counted, none refused.
-    : config === 'ratelimit' ? '        plugins:\n          - name: rate-limiting\n            config: { year: 1000000000000, limit_by: ip }\n' : '';
+    : config === 'ratelimit' ? '        plugins:\n          - name: rate-limiting\n            config: { year: 1000000000000, limit_by: ip }\n'
+      : config === 'ratelimit-redis' ? `        plugins:\n          - name: rate-limiting\n            config: { year: 1000000000000, limit_by: ip, policy: redis, redis: { host: 127.0.0.1, port: ${redisPort} } }\n` : '';
   return `_format_version: "3.0"\n${consumers}services:\n  - name: bench\n    host: bench.upstream\n    routes:\n      - name: all\n        paths: ["/"]\n${routePlugins}` +
     `upstreams:\n  - name: bench.upstream\n    targets:\n      - target: 127.0.0.1:${up1}\n      - target: 127.0.0.1:${up2}\n`;
 }
@@ -78,6 +83,13 @@ function checkoutBefore(): string {
   return out;
 }
 
+// INFO commandstats: every command's calls since RESETSTAT, without the INFO asking for them.
+function redisCalls(info: string): number {
+  let calls = 0;
+  for (const m of info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) if (m[1] !== 'info') calls += Number(m[2]);
+  return calls;
+}
+
 const wrkRequests = (port: number, seconds: number): number => wrkCount(port, seconds, CONNS, ['apikey: bench-key']);
 
 async function main(): Promise<void> {
@@ -88,7 +100,15 @@ async function main(): Promise<void> {
     `  server {\n    listen 127.0.0.1:${up1} reuseport;\n    listen 127.0.0.1:${up2} reuseport;\n    location / { default_type application/json; return 200 '{"ok":true}'; }\n  }\n}\n`);
   procs.launch('upstream', 'nginx', ['-c', join(dir, 'upstream.conf'), '-p', dir]);
   await pollUntil(async () => (await status(up1)) === 200 && (await status(up2)) === 200, { timeoutMs: 10_000, what: 'upstream nginx' });
-  for (const config of ['plain', 'plugins', 'ratelimit'] as const) writeFileSync(join(dir, `${config}.yml`), kongYml(up1, up2, config));
+  // Redis for the redis pair: no persistence; its command counters tell the round trips.
+  const redisPort = await freePort();
+  const wantsRedis = PAIRS.some((p) => p.b.config === 'ratelimit-redis');
+  const redis = wantsRedis ? new Redis({ port: redisPort, lazyConnect: true, maxRetriesPerRequest: 0 }) : undefined;
+  if (redis !== undefined) {
+    procs.launch('redis', 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+    await pollUntil(async () => redis.connect().then(() => true, () => false), { timeoutMs: 10_000, what: 'redis-server' });
+  }
+  for (const config of ['plain', 'plugins', 'ratelimit', 'ratelimit-redis'] as const) writeFileSync(join(dir, `${config}.yml`), kongYml(up1, up2, config, redisPort));
   const roots = { now: ROOT, before: PAIRS.some((p) => p.a.build === 'before') ? checkoutBefore() : ROOT };
 
   const lines = [`wrk -t1 -c${CONNS}, ${ROUNDS} rounds of fresh processes, ${SEGMENTS} alternating ${DURATION} s slices per side; before = ${BEFORE.slice(0, 7)}; ${new Date().toISOString()}`, '',
@@ -96,6 +116,7 @@ async function main(): Promise<void> {
   for (const workers of WORKERS) {
     for (const pair of PAIRS) {
       const ratios: number[] = [];
+      const perRequest: number[] = [];
       const rps = { a: [] as number[], b: [] as number[] };
       for (let round = 1; round <= ROUNDS; round++) {
         const order = round % 2 ? (['a', 'b'] as const) : (['b', 'a'] as const);
@@ -109,20 +130,25 @@ async function main(): Promise<void> {
           await pollUntil(async () => (await status(ports[key])) === 200, { timeoutMs: 60_000, intervalMs: 200, what: `signet ${side.label}` });
         }
         for (const key of order) wrkRequests(ports[key], 3);
+        if (redis !== undefined) await redis.config('RESETSTAT');
         const done = { a: 0, b: 0 };
         for (let slice = 0; slice < SEGMENTS; slice++) {
           for (const key of slice % 2 ? [...order].reverse() : order) done[key] += wrkRequests(ports[key], DURATION);
         }
+        if (pair.b.config === 'ratelimit-redis' && redis !== undefined) perRequest.push(redisCalls(await redis.info('commandstats')) / done.b);
         rps.a.push(done.a / (SEGMENTS * DURATION));
         rps.b.push(done.b / (SEGMENTS * DURATION));
         ratios.push(done.b / done.a);
-        console.log(`workers ${workers} ${pair.name} round ${round}: A ${Math.round(rps.a.at(-1)!)} req/s, B ${Math.round(rps.b.at(-1)!)} req/s, B/A ${(done.b / done.a).toFixed(3)}`);
+        console.log(`workers ${workers} ${pair.name} round ${round}: A ${Math.round(rps.a.at(-1)!)} req/s, B ${Math.round(rps.b.at(-1)!)} req/s, B/A ${(done.b / done.a).toFixed(3)}` +
+          (perRequest.length === round ? `, Redis commands per request ${perRequest.at(-1)!.toFixed(3)}` : ''));
         for (const child of [children.a, children.b]) if (child !== undefined) await procs.stop(child);
       }
       lines.push(`| ${workers} | ${pair.name} | ${Math.round(median(rps.a)).toLocaleString('en')} | ${Math.round(median(rps.b)).toLocaleString('en')} | ` +
-        `**${median(ratios).toFixed(3)}** (${ratios.map((x) => x.toFixed(2)).join(', ')}) |`);
+        `**${median(ratios).toFixed(3)}** (${ratios.map((x) => x.toFixed(2)).join(', ')}) |` +
+        (perRequest.length > 0 ? ` Redis commands per request: ${median(perRequest).toFixed(3)} |` : ''));
     }
   }
+  redis?.disconnect();
   writeFileSync(join(dir, 'summary.md'), lines.join('\n') + '\n');
   console.log('\n' + lines.join('\n') + `\n\nlogs and configs: ${dir}`);
 }

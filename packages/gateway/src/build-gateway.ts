@@ -6,6 +6,7 @@ import type { Address, Random } from './balancer/index.ts';
 import type { GatewayConfig, ListenAddress } from './config.ts';
 import { EMPTY_SNAPSHOT, parseDeclarativeConfig } from './declarative/index.ts';
 import type { Snapshot } from './declarative/types.ts';
+import { REDIS_COUNTERS } from './plugins/index.ts';
 import { GrpcProxy, shareListenerWithGrpc, type SharedGrpc } from './grpc/index.ts';
 import { createProxyHandler } from './proxy/create-proxy-handler.ts';
 import type { ProxyHooks } from './proxy/proxy-hooks.ts';
@@ -133,6 +134,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
       clearTimeout(timer);
       pool.close();
       grpc.close();
+      await REDIS_COUNTERS.close();
     },
   };
 }

@@ -223,7 +223,10 @@ export function applyDefaults(base: RecordSchema, input: Input): Input {
       }
       else if (field.required !== true) out[name] = null;
     } else if (field.type === 'record' && field.record !== undefined && isRecord(v)) {
-      out[name] = applyDefaults(field.record, v);
+      // A nested record's shorthands first (rate-limiting's redis_host), so the entity checks
+      // of the enclosing record see the fields they fill.
+      const shorthands = field.record.shorthands;
+      out[name] = applyDefaults(field.record, shorthands === undefined ? v : shorthands(v, new Map()));
     } else if (field.type === 'set' && Array.isArray(v)) {
       // Kong's make_set: duplicates are dropped silently.
       out[name] = v.filter((x, i) => v.findIndex((y) => JSON.stringify(y) === JSON.stringify(x)) === i);

@@ -55,5 +55,7 @@ export { ResponseHead, chainTransforms, type BodyTransform } from './response-he
 export { serializeLogEntry, requestHeadLength, type LogEntry } from './log-entry.ts';
 export { ConsumerIndex } from './consumer-index.ts';
 export { setPluginLogger, type PluginLogger } from './plugin-log.ts';
+/** The process's Redis connections of the redis policies (closed with the gateway). */
+export { REDIS_COUNTERS } from './redis-counters.ts';
 export { PluginContext, type PluginExit } from './plugin-context.ts';
 export type { PluginHandler, PluginHooks, AccessHook, HeaderFilterHook, BodyFilterHook, LogHook } from './plugin-handler.ts';

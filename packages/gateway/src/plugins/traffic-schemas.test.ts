@@ -34,9 +34,15 @@ const ERRORS: [string, string, unknown][] = [
   ['rate-limiting: a longer period with a lower limit', '{ name: rate-limiting, config: { second: 10, hour: 5 } }',
     { plugins: [{ config: 'The limit for hour(5.0) cannot be lower than the limit for second(10.0)' }] }],
   ['rate-limiting: cluster needs a database', '{ name: rate-limiting, config: { minute: 1, policy: cluster } }',
-    { plugins: [{ config: { policy: "policy 'cluster' needs a database; this gateway is DB-less (use 'local')" } }] }],
-  ['rate-limiting: redis is refused by name', '{ name: rate-limiting, config: { minute: 1, policy: redis, redis: { host: r } } }',
-    { plugins: [{ config: { policy: "policy 'redis' is not supported by this gateway yet (use 'local')" } }] }],
+    { plugins: [{ config: { policy: "policy 'cluster' needs a database; this gateway is DB-less (use 'local' or 'redis')" } }] }],
+  ['rate-limiting: redis needs redis.host', '{ name: rate-limiting, config: { minute: 1, policy: redis } }',
+    { plugins: [{ config: { redis: { host: 'required field missing' } }, '@entity': ["failed conditional validation given value of field 'config.policy'"] }] }],
+  ['rate-limiting: redis with a sync_rate below 0.02', '{ name: rate-limiting, config: { minute: 1, policy: redis, redis: { host: r }, sync_rate: 0.01 } }',
+    { plugins: [{ config: 'sync_rate must be greater than 0.02, or -1 to disable' }] }],
+  ['rate-limiting: redis sync_rate (periodic sync) is refused by name', '{ name: rate-limiting, config: { minute: 1, policy: redis, redis: { host: r }, sync_rate: 1 } }',
+    { plugins: [{ config: 'sync_rate is not supported by this gateway (every request counts in Redis: use -1)' }] }],
+  ['rate-limiting: an unknown policy', '{ name: rate-limiting, config: { minute: 1, policy: memcached } }',
+    { plugins: [{ config: { policy: 'expected one of: local, redis' } }] }],
   ['rate-limiting: consumer groups (Kong Enterprise) are not a limit_by', '{ name: rate-limiting, config: { minute: 1, limit_by: consumer-group } }',
     { plugins: [{ config: { limit_by: 'expected one of: consumer, credential, ip, service, header, path' } }] }],
   ['rate-limiting: limit_by header needs header_name', '{ name: rate-limiting, config: { minute: 1, limit_by: header } }',
@@ -69,4 +75,10 @@ test('schema: rate-limiting defaults (Kong DB-less), redis record filled', () =>
   assert.equal(config.error_message, 'API rate limit exceeded');
   assert.equal(config.sync_rate, -1);
   assert.deepEqual(config.redis, { host: null, port: 6379, timeout: 2000, username: null, password: null, database: 0, ssl: false, ssl_verify: false, server_name: null });
+});
+
+test('schema: rate-limiting redis, with the deprecated redis_* shorthands moved into the record', () => {
+  const config = parse('{ name: rate-limiting, config: { minute: 5, policy: redis, redis_host: r.test, redis_port: 6390, redis_database: 2, redis_password: pw } }').plugins[0]!.config;
+  assert.equal(config.policy, 'redis');
+  assert.deepEqual(config.redis, { host: 'r.test', port: 6390, timeout: 2000, username: null, password: 'pw', database: 2, ssl: false, ssl_verify: false, server_name: null });
 });

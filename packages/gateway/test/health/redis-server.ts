@@ -4,7 +4,14 @@ import { createServer, connect } from 'node:net';
 import { pollUntil } from '@signet/kit';
 import { listenOnLoopback, startProcess, type StartedProcess } from '@signet/kit/testing';
 
-export type RedisServer = { readonly url: string; readonly process: StartedProcess; stop(): Promise<void> };
+export type RedisServer = {
+  readonly url: string;
+  readonly port: number;
+  readonly process: StartedProcess;
+  stop(): Promise<void>;
+  /** SIGKILL: Redis dies as in a crash, without closing its connections politely. */
+  kill(): Promise<void>;
+};
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -25,9 +32,9 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
-/** Starts redis-server on a free loopback port and waits for its first PONG. */
-export async function startRedisServer(): Promise<RedisServer> {
-  const port = await freePort();
+/** Starts redis-server on a free loopback port (or `port`, to bring one back) and waits for its first PONG. */
+export async function startRedisServer(wanted?: number): Promise<RedisServer> {
+  const port = wanted ?? (await freePort());
   const proc = startProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
   try {
     await pollUntil(() => ping(port), { what: `redis-server on ${port}`, timeoutMs: 10_000 });
@@ -35,5 +42,14 @@ export async function startRedisServer(): Promise<RedisServer> {
     await proc.stop();
     throw new Error(`redis-server did not start: ${proc.output()}`, { cause: err });
   }
-  return { url: `redis://127.0.0.1:${port}`, process: proc, stop: async () => void (await proc.stop()) };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    process: proc,
+    stop: async () => void (await proc.stop()),
+    kill: async () => {
+      proc.child.kill('SIGKILL');
+      await proc.exited;
+    },
+  };
 }

@@ -1,12 +1,16 @@
-// kong/plugins/rate-limiting/handler.lua with the `local` policy (policies/init.lua): each
-// configured period counts requests per identifier in a window on the UTC calendar; a request
-// that finds any period exhausted is refused with error_code/error_message and not counted.
-// Kong's RateLimit-* and X-RateLimit-* headers go on every answer unless hide_client_headers.
+// kong/plugins/rate-limiting/handler.lua with the `local` and `redis` policies
+// (policies/init.lua): each configured period counts requests per identifier in a window on the
+// UTC calendar; a request that finds any period exhausted is refused with
+// error_code/error_message. Kong's RateLimit-* and X-RateLimit-* headers go on every answer
+// unless hide_client_headers. When Redis cannot answer, fault_tolerant lets the request through
+// without headers (and logs), otherwise the request fails with Kong's 500.
 import type { Plugin } from '../../declarative/types.ts';
 import type { PluginContext, PluginExit } from '../plugin-context.ts';
 import type { PluginHandler } from '../plugin-handler.ts';
 import type { CounterAsk } from './counter-store.ts';
 import { takeLocalCounters } from './local-counters.ts';
+import { REDIS_COUNTERS, type RedisSettings } from '../redis-counters.ts';
+import { pluginLog } from '../plugin-log.ts';
 import { EXPIRATION, PERIODS, windowStart, type Period } from './periods.ts';
 import { RATE_LIMITING_SCHEMA } from './schema.ts';
 
@@ -17,6 +21,9 @@ type RateLimitingConfig = Readonly<Record<Period, number | null>> & {
   readonly hide_client_headers: boolean;
   readonly error_code: number;
   readonly error_message: string;
+  readonly policy: 'local' | 'redis';
+  readonly fault_tolerant: boolean;
+  readonly redis: RedisSettings;
 };
 
 // Kong's key for a plugin without a route or service (policies/init.lua EMPTY_UUID).
@@ -90,6 +97,13 @@ export const RATE_LIMITING_HANDLER: PluginHandler = {
       if (!conf.hide_client_headers) (ctx.shared ??= new Map()).set(SHARED_KEY, headers);
       return stop ? refused : undefined;
     };
+    // handler.lua: a data store that fails is logged; fault_tolerant proxies without headers.
+    const failed = (err: unknown): undefined => {
+      pluginLog().error({ plugin: 'rate-limiting', err: err instanceof Error ? err.message : String(err) }, 'failed to get usage');
+      if (!conf.fault_tolerant) throw err;
+      return undefined;
+    };
+    const redis = conf.redis;
     return {
       access(ctx) {
         const now = Date.now();
@@ -97,6 +111,7 @@ export const RATE_LIMITING_HANDLER: PluginHandler = {
         const asks: CounterAsk[] = periods.map((p, i) => ({
           key: `ratelimit:${scope}:${id}:${windowStart(p, now)}:${p}`, limit: limits[i]!, expireSeconds: EXPIRATION[p],
         }));
+        if (conf.policy === 'redis') return REDIS_COUNTERS.take(redis, asks).then((u) => verdict(ctx, u, now), failed);
         const usages = takeLocalCounters(asks);
         return usages instanceof Promise ? usages.then((u) => verdict(ctx, u, now)) : verdict(ctx, usages, now);
       },

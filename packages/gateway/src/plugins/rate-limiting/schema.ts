@@ -59,8 +59,9 @@ function validatePeriods(config: Readonly<Record<string, unknown>>): string | un
   if (config.policy !== 'redis' && syncRate !== SYNC_RATE_REALTIME) return 'sync_rate can only be used with the redis policy';
   if (config.policy === 'redis' && syncRate !== SYNC_RATE_REALTIME) {
     if (syncRate < 0.02) return 'sync_rate must be greater than 0.02, or -1 to disable';
-    // Batching increments between syncs makes the shared limit approximate: not done here.
-    return 'sync_rate is not supported by this gateway (every request counts in Redis: -1)';
+    // Kong's periodic sync batches increments in each worker and makes the shared limit
+    // approximate; here every request counts in Redis at once.
+    return 'sync_rate is not supported by this gateway (every request counts in Redis: use -1)';
   }
   return undefined;
 }
@@ -81,13 +82,12 @@ export const RATE_LIMITING_SCHEMA: PluginSchema = {
       ['limit_by', { type: 'string', default: 'consumer', oneOf: ['consumer', 'credential', 'ip', 'service', 'header', 'path'] }],
       ['header_name', HEADER_NAME],
       ['path', PATH],
-      // Kong DB-less: local or redis; `cluster` needs Kong's database. redis is not done here yet.
+      // Kong DB-less: local or redis; `cluster` needs Kong's database.
       ['policy', {
         type: 'string', default: 'local', lenMin: 0,
-        custom: (v: string) => (v === 'local' ? undefined
-          : v === 'cluster' ? "policy 'cluster' needs a database; this gateway is DB-less (use 'local')"
-            : v === 'redis' ? "policy 'redis' is not supported by this gateway yet (use 'local')"
-              : 'expected one of: local, redis'),
+        custom: (v: string) => (v === 'local' || v === 'redis' ? undefined
+          : v === 'cluster' ? "policy 'cluster' needs a database; this gateway is DB-less (use 'local' or 'redis')"
+            : 'expected one of: local, redis'),
       }],
       // A data store that cannot be reached lets requests through (and logs); false: 500.
       ['fault_tolerant', { type: 'boolean', required: true, default: true }],

@@ -1,0 +1,114 @@
+// The `redis` policy's counters (kong/plugins/rate-limiting/policies/init.lua, redis, sync_rate
+// -1): every gateway node counts in the Redis the plugin's `redis` record names, so one limit
+// holds across nodes. Kong increments each period's counter in its own EVAL (INCR, then EXPIRE
+// on the first hit) and reads the usage as the value before its own increment; here the periods
+// of one request go in one script call, so a request costs one Redis round trip whatever its
+// periods. One ioredis connection per distinct Redis setting per process, kept across reloads.
+import { createHash } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { CounterAsk } from './rate-limiting/counter-store.ts';
+
+/** kong/tools/redis/schema.lua's record, as validated and defaulted. */
+export type RedisSettings = {
+  readonly host: string | null;
+  readonly port: number;
+  readonly timeout: number;
+  readonly username: string | null;
+  readonly password: string | null;
+  readonly database: number;
+  readonly ssl: boolean;
+  readonly ssl_verify: boolean;
+  readonly server_name: string | null;
+};
+
+// KEYS: the counters; ARGV: each one's lifetime in seconds. Returns the values before this hit.
+const TAKE_SCRIPT = `local out = {}
+for i, key in ipairs(KEYS) do
+  local v = redis.call('INCR', key)
+  if v == 1 then redis.call('EXPIRE', key, ARGV[i]) end
+  out[i] = v - 1
+end
+return out`;
+const TAKE_SHA = createHash('sha1').update(TAKE_SCRIPT).digest('hex');
+
+const present = (s: string | null): s is string => s !== null && s !== '';
+
+/** ioredis options for Kong's settings: AUTH only with a password (username with it), SELECT a non-zero database. */
+export function redisOptions(s: RedisSettings): RedisOptions {
+  const timeout = s.timeout > 0 ? s.timeout : undefined;
+  return {
+    host: s.host ?? '127.0.0.1',
+    port: s.port,
+    db: s.database,
+    ...(present(s.password) ? { password: s.password, ...(present(s.username) ? { username: s.username } : {}) } : {}),
+    ...(s.ssl ? { tls: { rejectUnauthorized: s.ssl_verify, ...(present(s.server_name) ? { servername: s.server_name } : {}) } } : {}),
+    // Kong's timeout covers connect, send and read of each call.
+    ...(timeout === undefined ? {} : { connectTimeout: timeout, commandTimeout: timeout }),
+    // A command never waits for a later reconnection: it fails, and fault_tolerant decides.
+    maxRetriesPerRequest: 0,
+    // Reconnect quickly once Redis is back (ioredis's default backs off up to 2 s).
+    retryStrategy: (times: number) => Math.min(times * 50, 500),
+  };
+}
+
+/** Where a process's redis-policy plugins count; one connection per distinct setting. */
+export class RedisCounters {
+  readonly #clients = new Map<string, Redis>();
+  readonly #onError: (error: Error) => void;
+
+  constructor(onError: (error: Error) => void = () => undefined) {
+    this.#onError = onError;
+  }
+
+  /**
+   * Counts this request in every period and resolves with each counter's value before it
+   * (refused requests count too, as Kong's realtime redis usage increments before it compares).
+   * Rejects when Redis cannot answer: at once while the connection is known to be down, else
+   * within the settings' timeout.
+   */
+  async take(settings: RedisSettings, asks: readonly CounterAsk[]): Promise<number[]> {
+    const client = this.#client(settings);
+    const state = client.status;
+    if (state === 'reconnecting' || state === 'close' || state === 'end') {
+      throw new Error(`Redis ${settings.host ?? ''}:${settings.port} is unreachable (connection ${state})`);
+    }
+    const args: (string | number)[] = [...asks.map((a) => a.key), ...asks.map((a) => a.expireSeconds)];
+    let reply: unknown;
+    try {
+      reply = await client.evalsha(TAKE_SHA, asks.length, ...args);
+    } catch (err) {
+      // A Redis that has not seen the script yet (first call, restart, SCRIPT FLUSH) gets it whole.
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      reply = await client.eval(TAKE_SCRIPT, asks.length, ...args);
+    }
+    if (!Array.isArray(reply) || reply.length !== asks.length) throw new Error('unexpected reply from Redis to the rate-limiting script');
+    return reply.map(Number);
+  }
+
+  /** Closes every connection (the process is stopping). */
+  async close(): Promise<void> {
+    const clients = [...this.#clients.values()];
+    this.#clients.clear();
+    await Promise.allSettled(clients.map(async (c) => {
+      if (c.status === 'ready') await c.quit();
+      else c.disconnect();
+    }));
+  }
+
+  #client(settings: RedisSettings): Redis {
+    const key = JSON.stringify(settings);
+    let client = this.#clients.get(key);
+    if (client === undefined) {
+      client = new Redis(redisOptions(settings));
+      client.on('error', this.#onError);
+      this.#clients.set(key, client);
+    }
+    return client;
+  }
+}
+
+/**
+ * The process's redis counters: connection errors are not logged here (ioredis reports every
+ * reconnection attempt); each request that cannot count logs its own failure, as Kong does.
+ */
+export const REDIS_COUNTERS = new RedisCounters();

@@ -1,0 +1,104 @@
+// rate-limiting with policy redis against a real redis-server: two gateway nodes (separate
+// processes, two workers each) share one limit through Redis under Kong's key layout
+// (kong/plugins/rate-limiting/policies/init.lua); then Redis is killed mid-run: with
+// fault_tolerant the traffic passes without rate-limit headers and the failure is logged,
+// without it the request is Kong's 500; once Redis is back, counting resumes.
+// Windows are a year long, so none ends during the test.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { pollUntil } from '@signet/kit';
+import { Redis } from 'ioredis';
+import { request } from 'undici';
+import { startGatewayProcess, type GatewayProcess } from '../health/gateway-process.ts';
+import { startRedisServer } from '../health/redis-server.ts';
+import { startUpstream } from '../proxy/proxy.fixture.ts';
+
+const yml = (upstream: string, redisPort: number): string => {
+  const redis = `policy: redis, redis: { host: 127.0.0.1, port: ${redisPort}, timeout: 1000 }`;
+  return `_format_version: "3.0"
+services:
+  - name: echo
+    url: ${upstream}
+    routes:
+      - { name: shared, hosts: [rl1.test], plugins: [{ name: rate-limiting, config: { year: 6, limit_by: ip, ${redis} } }] }
+      - { name: burst, hosts: [rl2.test], plugins: [{ name: rate-limiting, config: { day: 10, year: 1000, limit_by: ip, ${redis} } }] }
+      - { name: tolerant, hosts: [rl3.test], plugins: [{ name: rate-limiting, config: { year: 1000, limit_by: ip, ${redis} } }] }
+      - { name: strict, hosts: [rl4.test], plugins: [{ name: rate-limiting, config: { year: 1000, limit_by: ip, fault_tolerant: false, ${redis} } }] }
+`;
+};
+
+type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+
+async function get(g: GatewayProcess, host: string): Promise<Answer> {
+  const res = await request(g.proxy + '/', { headers: { host, connection: 'close' } });
+  return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
+}
+
+async function idOf(g: GatewayProcess, path: string): Promise<string> {
+  const res = await request(g.admin + path);
+  return ((await res.body.json()) as { id: string }).id;
+}
+
+test('rate-limiting redis: two nodes share one limit; a dead Redis passes or fails as fault_tolerant says', async (t) => {
+  const redis = await startRedisServer();
+  let redisNow = redis;
+  t.after(() => redisNow.stop());
+  const upstream = await startUpstream(t);
+  const config = yml(`http://127.0.0.1:${upstream.port}`, redis.port);
+  const [a, b] = await Promise.all([startGatewayProcess(t, config, { workers: 2 }), startGatewayProcess(t, config, { workers: 2 })]);
+  const raw = new Redis(redis.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+  t.after(() => raw.disconnect());
+
+  // Alternating nodes (and, on fresh connections, workers): one count of 6 for all four workers.
+  const answers: Answer[] = [];
+  for (let i = 0; i < 8; i++) answers.push(await get(i % 2 === 0 ? a : b, 'rl1.test'));
+  assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200, 200, 200, 429, 429]);
+  assert.deepEqual(answers.slice(0, 6).map((r) => r.headers['x-ratelimit-remaining-year']), ['5', '4', '3', '2', '1', '0']);
+  assert.deepEqual(answers.slice(0, 6).map((r) => r.headers['ratelimit-remaining']), ['5', '4', '3', '2', '1', '0']);
+  for (const r of answers.slice(6)) {
+    assert.deepEqual((JSON.parse(r.body) as { message: string }).message, 'API rate limit exceeded');
+    assert.equal(r.headers['x-ratelimit-remaining-year'], '0');
+    assert.equal(r.headers['retry-after'], r.headers['ratelimit-reset']);
+  }
+
+  // Kong's key: ratelimit:<route id>:<service id>:<identifier>:<window start ms>:<period>, the
+  // plugin's own route and service (this one is set on a route only: the empty UUID for the
+  // service). As in Kong's realtime redis policy, refused requests count too (8 requests, 8).
+  const routeId = await idOf(a, '/routes/shared');
+  const yearStart = Date.UTC(new Date().getUTCFullYear(), 0, 1);
+  const key = `ratelimit:${routeId}:00000000-0000-0000-0000-000000000000:127.0.0.1:${yearStart}:year`;
+  assert.deepEqual(await raw.keys(`ratelimit:${routeId}:*`), [key]);
+  assert.equal(await raw.get(key), '8');
+  const ttl = await raw.ttl(key);
+  assert.ok(ttl > 31_535_000 && ttl <= 31_536_000, `expires a year after its first request (ttl ${ttl})`);
+
+  // 40 concurrent requests over both nodes against a day limit of 10: exactly 10 pass.
+  const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => get(i % 2 === 0 ? a : b, 'rl2.test')));
+  assert.equal(burst.filter((r) => r.status === 200).length, 10);
+  assert.equal(burst.filter((r) => r.status === 429).length, 30);
+
+  // Redis dies mid-run.
+  assert.equal((await get(a, 'rl3.test')).headers['x-ratelimit-remaining-year'], '999');
+  assert.equal((await get(b, 'rl4.test')).headers['x-ratelimit-remaining-year'], '999');
+  await redis.kill();
+  for (const g of [a, b, a, b]) {
+    // fault_tolerant (the default): proxied, without rate-limit headers.
+    const passed = await get(g, 'rl3.test');
+    assert.equal(passed.status, 200, passed.body);
+    assert.deepEqual(Object.keys(passed.headers).filter((h) => /ratelimit|retry-after/i.test(h)), []);
+    // fault_tolerant false: Kong's 500.
+    const failed = await get(g, 'rl4.test');
+    assert.equal(failed.status, 500);
+    assert.equal((JSON.parse(failed.body) as { message: string }).message, 'An unexpected error occurred');
+  }
+  for (const g of [a, b]) assert.match(g.proc.output(), /"plugin":"rate-limiting".*"msg":"failed to get usage"/);
+
+  // Redis is back (empty, on the same port): each node reconnects and counts again.
+  redisNow = await startRedisServer(redis.port);
+  for (const g of [a, b]) {
+    await pollUntil(async () => (await get(g, 'rl4.test')).status === 200, { what: 'the node to reach Redis again', timeoutMs: 20_000 });
+  }
+  const again = await get(a, 'rl3.test');
+  assert.equal(again.status, 200);
+  assert.equal(again.headers['x-ratelimit-remaining-year'], '999');
+});
