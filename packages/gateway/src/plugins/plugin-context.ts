@@ -86,10 +86,19 @@ export class PluginContext {
   /** The Host header for the upstream (request-transformer's replace of `host`). */
   upstreamHost: string | undefined;
   /**
-   * A plugin needs the whole request body (kong.request.get_raw_body): the proxy reads it (up
-   * to a bound) before going upstream and sends what this returns (undefined: unchanged).
+   * A plugin edits the whole request body: the proxy reads it (up to a bound) once the access
+   * phase is over and sends what this returns (undefined: unchanged).
    */
   requestBodyTransform: ((body: Buffer) => Buffer | undefined) | undefined;
+  /**
+   * Reads the client's whole body, bounded (undefined past the bound); set by the HTTP proxy.
+   * Absent where the body cannot be held (gRPC streams): rawBody() is then undefined.
+   */
+  bodySource: (() => Promise<Buffer | undefined>) | undefined;
+  #body: Buffer | undefined | Promise<Buffer | undefined>;
+  #bodyAsked = false;
+  /** kong.service.request.set_raw_body: the upstream body, replacing the client's. */
+  upstreamBody: Buffer | undefined;
   /** The route's regex captures (Kong's uri_captures): numbered and named; '0' the whole match. */
   uriCaptures: Readonly<Record<string, string | undefined>> | undefined;
   /** Query arguments removed from the upstream request. */
@@ -162,6 +171,23 @@ export class PluginContext {
   /** Every query argument in order, as parsed. */
   queryArgs(): readonly (readonly [string, string | true])[] {
     return this.#parsedArgs();
+  }
+
+  /**
+   * kong.request.get_raw_body: the client's body, read the first time a plugin asks (a promise
+   * then) and kept, so a route whose plugins never ask still streams it. Undefined when it
+   * cannot be read: larger than the proxy's bound, or a gRPC call.
+   */
+  rawBody(): Buffer | undefined | Promise<Buffer | undefined> {
+    if (this.#bodyAsked) return this.#body;
+    this.#bodyAsked = true;
+    if (this.bodySource === undefined) return undefined;
+    return (this.#body = this.bodySource().then((body) => (this.#body = body)));
+  }
+
+  /** Whether a plugin had the client's body read: the proxy then forwards what was read. */
+  get bodyRead(): boolean {
+    return this.#bodyAsked && this.bodySource !== undefined;
   }
 
   /** The query string as sent, without `?`. */

@@ -35,11 +35,15 @@ export function setAnonymousConsumer(ctx: PluginContext, consumers: ConsumerInde
  * plugins): without it, the plugin's own verdict; with it, a request another auth plugin has
  * already authenticated passes untouched, and a failed one goes on as the anonymous consumer.
  */
-export function authAccess(consumers: ConsumerIndex, anonymous: string | null, authenticate: (ctx: PluginContext) => PluginExit | undefined): (ctx: PluginContext) => PluginExit | undefined {
+export function authAccess<R extends PluginExit | undefined | Promise<PluginExit | undefined>>(
+  consumers: ConsumerIndex, anonymous: string | null, authenticate: (ctx: PluginContext) => R,
+): (ctx: PluginContext) => R | PluginExit | undefined {
   return (ctx) => {
     if (anonymous === null) return authenticate(ctx);
     if (ctx.credential !== undefined) return undefined;
-    if (authenticate(ctx) === undefined) return undefined;
-    return setAnonymousConsumer(ctx, consumers, anonymous);
+    const verdict = authenticate(ctx);
+    // An authenticator that had to read the body answers later (key_in_body, a body digest).
+    const orAnonymous = (exit: PluginExit | undefined): PluginExit | undefined => (exit === undefined ? undefined : setAnonymousConsumer(ctx, consumers, anonymous));
+    return verdict instanceof Promise ? (verdict.then(orAnonymous) as R) : orAnonymous(verdict);
   };
 }

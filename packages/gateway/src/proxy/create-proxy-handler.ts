@@ -12,7 +12,7 @@ import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLog
 import type { ProxyRoute } from './proxy-route.ts';
 import { realClientAddress } from './real-ip.ts';
 
-/** The most request body a plugin that edits it may have buffered (request-transformer). */
+/** The most request body a plugin may have read whole (key_in_body, a body digest, a body edit). */
 const MAX_BUFFERED_BODY = 8 * 1024 * 1024;
 
 /** The listener a handler serves: its scheme and port go into routing and X-Forwarded-*. */
@@ -127,6 +127,8 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp, startedAt);
     pluginCtx.serviceId = match.value.service.id;
     if (match.captures !== undefined) pluginCtx.uriCaptures = { ...match.captures, 0: match.matched };
+    // Read only if a plugin asks (kong.request.get_raw_body); otherwise the body streams.
+    pluginCtx.bodySource = () => new Promise((resolve) => readBody(req, MAX_BUFFERED_BODY, resolve));
     const outcome = runAccessPhase(plugins, pluginCtx);
     const r: Routed = { match, scanned, path, query, requestId, startedAt, method: routerRequest.method, xForwardedProto, scheme: listener.scheme, clientIp };
     if (outcome instanceof Promise) {
@@ -155,7 +157,8 @@ type Routed = {
 // After the access phase: the plugins' answer, or the request forwarded with their edits.
 function afterAccess(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, r: Routed, pluginCtx: PluginContext, exit: PluginExit | undefined): void {
   const { match, scanned, path, query, requestId, startedAt, xForwardedProto, clientIp } = r;
-  if (exit === undefined && req.destroyed) return; // the client left while a hook waited
+  // The client left while a hook waited (its socket, not req: a request read whole is destroyed too).
+  if (exit === undefined && req.socket.destroyed) return;
   if (exit !== undefined) {
     sendKongResponse(res, exit.status, exit.text !== undefined ? new TextBody(exit.text) : exit.body === undefined ? exit.message : exit.body, req.headers.accept, requestId, exit.headers, pluginCtx);
     reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);
@@ -163,38 +166,51 @@ function afterAccess(ctx: ProxyContext, req: IncomingMessage, res: ServerRespons
   }
   const method = pluginCtx.upstreamMethod ?? r.method;
   const transform = pluginCtx.requestBodyTransform;
-  if (transform === undefined) {
+  if (transform === undefined && !pluginCtx.bodyRead) {
     forwardEdited(ctx, req, res, match, scanned, pluginCtx, path, query, requestId, startedAt, method, xForwardedProto, r.scheme, clientIp, undefined);
     return;
   }
-  // A plugin edits the body (kong.request.get_raw_body): read it whole, bounded, then forward.
-  readBody(req, MAX_BUFFERED_BODY, (body) => {
+  // A plugin read the body or edits it: it is held whole (bounded) and forwarded as edited
+  // (kong.service.request.set_body, then the transform, in PRIORITY order).
+  const withBody = (body: Buffer | undefined): void => {
+    if (req.socket.destroyed) return;
     if (body === undefined) {
       sendKongResponse(res, 413, 'Request size limit exceeded', req.headers.accept, requestId, undefined, pluginCtx);
       reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);
       return;
     }
-    let edited = body;
+    let edited = pluginCtx.upstreamBody ?? body;
     try {
-      edited = transform(body) ?? body;
+      if (transform !== undefined) edited = transform(edited) ?? edited;
     } catch {
       sendProxyError(res, 'UNEXPECTED', req.headers.accept, requestId, undefined, pluginCtx);
       reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);
       return;
     }
     forwardEdited(ctx, req, res, match, scanned, pluginCtx, path, query, requestId, startedAt, method, xForwardedProto, r.scheme, clientIp, edited);
-  });
+  };
+  const body = pluginCtx.rawBody();
+  if (body instanceof Promise) void body.then(withBody);
+  else withBody(body);
 }
 
 /** Reads a request body whole; undefined when it grows past `max` bytes (the rest is drained). */
 function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undefined) => void): void {
   const parts: Buffer[] = [];
   let size = 0;
+  let settled = false;
   req.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size <= max) parts.push(chunk);
   });
-  req.once('end', () => done(size <= max ? Buffer.concat(parts) : undefined));
+  req.once('end', () => {
+    settled = true;
+    done(size <= max ? Buffer.concat(parts) : undefined);
+  });
+  // A client that leaves mid-body: nothing more comes (the caller sees its socket destroyed).
+  req.once('close', () => {
+    if (!settled) done(undefined);
+  });
 }
 
 /** Forwards a request the route's plugins let through, with their edits. */

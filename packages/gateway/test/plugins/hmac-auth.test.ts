@@ -3,7 +3,9 @@
 // Proxy-Authorization, the signing string with request-line and @request-target, algorithms,
 // enforce_headers, hide_credentials, anonymous, logical AND / OR with key-auth).
 import { test } from 'node:test';
-import { createHmac } from 'node:crypto';
+import { Readable } from 'node:stream';
+import assert from 'node:assert/strict';
+import { createHash, createHmac } from 'node:crypto';
 import { checkCase, startPluginGateway, type PluginCase } from './plugins.fixture.ts';
 
 const BOB = 'b0b00000-0000-4000-8000-000000000001';
@@ -24,7 +26,7 @@ consumers:
 services:
   - name: echo
     url: ${upstream}
-    routes:${route('hmacauth.test', '{ clock_skew: 3000, realm: test-realm }')}${route('hmacauth2.test', `{ anonymous: ${ANON}, clock_skew: 3000 }`)}${route('hmacauth3.test', `{ anonymous: ${GHOST}, clock_skew: 3000 }`)}${route('hmacauth5.test', '{ clock_skew: 3000, enforce_headers: [date, request-line] }')}${route('hmacauth6.test', '{ clock_skew: 3000, algorithms: [hmac-sha256] }')}${route('hmacauth7.test', '{ hide_credentials: true }')}${route('hmacauth8.test', '{ anonymous: no-body }')}${route('logical-and.test', '{}', ', { name: key-auth }')}${route('logical-or.test', `{ anonymous: ${ANON} }`, `, { name: key-auth, config: { anonymous: ${ANON} } }`)}
+    routes:${route('hmacauth.test', '{ clock_skew: 3000, realm: test-realm }')}${route('hmacauth2.test', `{ anonymous: ${ANON}, clock_skew: 3000 }`)}${route('hmacauth3.test', `{ anonymous: ${GHOST}, clock_skew: 3000 }`)}${route('hmacauth5.test', '{ clock_skew: 3000, enforce_headers: [date, request-line] }')}${route('hmacauth6.test', '{ clock_skew: 3000, algorithms: [hmac-sha256] }')}${route('hmacauth7.test', '{ hide_credentials: true }')}${route('hmacauth8.test', '{ anonymous: no-body }')}${route('hmacauth4.test', '{ clock_skew: 3000, validate_request_body: true }')}${route('hmacauth9.test', `{ clock_skew: 3000, validate_request_body: true, anonymous: ${ANON} }`)}${route('logical-and.test', '{}', ', { name: key-auth }')}${route('logical-or.test', `{ anonymous: ${ANON} }`, `, { name: key-auth, config: { anonymous: ${ANON} } }`)}
 `;
 
 const DIGEST: Record<string, string> = { 'hmac-sha1': 'sha1', 'hmac-sha256': 'sha256', 'hmac-sha384': 'sha384', 'hmac-sha512': 'sha512' };
@@ -98,7 +100,34 @@ const CASES: PluginCase[] = [
   { title: 'OR: nothing', path: '/request', headers: on('logical-or.test'), status: 200, upstreamHeaders: { 'X-Consumer-ID': ANON, 'X-Anonymous-Consumer': 'true' } },
 ];
 
+// config.validate_request_body (spec 19-hmac-auth "body validation"): Digest is SHA-256=<base64>.
+const POST_BODY = '{"a":"apple","b":"ball"}';
+const digestOf = (body: string): string => `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
+const signedDigest = (digest: string): string => auth('date digest', sig([`date: ${date}`, `digest: ${digest}`]));
+const withDigest = signedDigest(digestOf(POST_BODY));
+const BODY_CASES: PluginCase[] = [
+  { title: 'body validation: a body without a Digest header', path: '/request', method: 'POST', headers: on('hmacauth4.test', { date, authorization: byDate }), requestBody: POST_BODY, status: 401, message: NOT_SAME, responseHeaders: HMAC },
+  { title: 'body validation: no body, no Digest header', path: '/request', headers: on('hmacauth4.test', { date, authorization: byDate }), status: 200, upstreamHeaders: BOB_UPSTREAM },
+  { title: 'body validation: no body, the empty body\'s Digest', path: '/request', headers: on('hmacauth4.test', { date, digest: digestOf(''), authorization: signedDigest(digestOf('')) }), status: 200 },
+  {
+    title: 'body validation: POST with its Digest signed', path: '/request', method: 'POST', headers: on('hmacauth4.test', { date, digest: digestOf(POST_BODY), authorization: withDigest }),
+    requestBody: POST_BODY, status: 200, upstreamBody: POST_BODY, upstreamHeaders: { ...BOB_UPSTREAM, 'content-length': String(POST_BODY.length), digest: digestOf(POST_BODY) },
+  },
+  { title: 'body validation: POST with its Digest, not signed', path: '/request', method: 'POST', headers: on('hmacauth4.test', { date, digest: digestOf(POST_BODY), authorization: byDate }), requestBody: POST_BODY, status: 200 },
+  { title: 'body validation: the Digest header missing', path: '/request', method: 'POST', headers: on('hmacauth4.test', { date, authorization: withDigest }), requestBody: POST_BODY, status: 401, message: NOT_SAME, responseHeaders: HMAC },
+  { title: 'body validation: the body tampered with', path: '/request', method: 'POST', headers: on('hmacauth4.test', { date, digest: digestOf(POST_BODY), authorization: withDigest }), requestBody: 'abc', status: 401, message: NOT_SAME },
+  { title: 'body validation: the Digest tampered with', path: '/request', method: 'POST', headers: on('hmacauth4.test', { date, digest: `${digestOf(POST_BODY)}spoofed`, authorization: signedDigest(`${digestOf(POST_BODY)}spoofed`) }), requestBody: POST_BODY, status: 401, message: NOT_SAME },
+  { title: 'body validation: the algorithm name is compared as sent', path: '/request', method: 'POST', headers: on('hmacauth4.test', { date, digest: digestOf(POST_BODY).replace('SHA', 'sha'), authorization: byDate }), requestBody: POST_BODY, status: 401, message: NOT_SAME },
+  { title: 'body validation: a tampered body with anonymous goes on as anonymous', path: '/request', method: 'POST', headers: on('hmacauth9.test', { date, digest: digestOf(POST_BODY), authorization: withDigest }), requestBody: 'abc', status: 200, upstreamBody: 'abc', upstreamHeaders: { 'X-Anonymous-Consumer': 'true', 'X-Consumer-ID': ANON } },
+];
+
 test('hmac-auth: Kong access spec cases on two workers', async (t) => {
   const g = await startPluginGateway(t, yml);
   for (const c of CASES) await checkCase(g, c);
+  for (const c of BODY_CASES) await checkCase(g, c);
+  // A chunked body is read whole for its digest and forwarded with its length.
+  const chunked = await g.call('/request', { method: 'POST', headers: on('hmacauth4.test', { date, digest: digestOf(POST_BODY), authorization: withDigest }), body: Readable.from([POST_BODY.slice(0, 10), POST_BODY.slice(10)].map((c) => Buffer.from(c))) });
+  assert.equal(chunked.status, 200);
+  assert.equal(chunked.json.body, POST_BODY);
+  assert.equal(chunked.json.headers?.['content-length'], String(POST_BODY.length));
 });

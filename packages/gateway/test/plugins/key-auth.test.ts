@@ -2,6 +2,7 @@
 // spec/03-plugins/09-key-auth/02-access_spec.lua (statuses, messages, WWW-Authenticate, upstream
 // headers, hide_credentials, anonymous), one route per configuration as Kong's spec has.
 import { test } from 'node:test';
+import { Readable } from 'node:stream';
 import assert from 'node:assert/strict';
 import { checkCase, startPluginGateway, type PluginCase } from './plugins.fixture.ts';
 
@@ -25,7 +26,7 @@ consumers:
 services:
   - name: echo
     url: ${upstream}
-    routes:${route('key-auth1.test')}${route('key-auth2.test', '{ hide_credentials: true }')}${route('key-auth3.test', `{ anonymous: ${ANON} }`)}${route('key-auth4.test', `{ anonymous: ${GHOST} }`)}${route('key-auth10.test', '{ anonymous: no-body }')}${route('preflight.test', '{ run_on_preflight: false }')}${route('realm.test', '{ realm: test-realm }')}${route('names.test', '{ key_names: [token, apikey] }')}${route('header-only.test', '{ key_in_query: false }')}${route('query-only.test', '{ key_in_header: false }')}
+    routes:${route('key-auth1.test')}${route('key-auth2.test', '{ hide_credentials: true }')}${route('key-auth3.test', `{ anonymous: ${ANON} }`)}${route('key-auth4.test', `{ anonymous: ${GHOST} }`)}${route('key-auth10.test', '{ anonymous: no-body }')}${route('preflight.test', '{ run_on_preflight: false }')}${route('realm.test', '{ realm: test-realm }')}${route('names.test', '{ key_names: [token, apikey] }')}${route('header-only.test', '{ key_in_query: false }')}${route('query-only.test', '{ key_in_header: false }')}${route('key-auth5.test', '{ key_in_body: true }')}${route('key-auth6.test', '{ key_in_body: true, hide_credentials: true }')}
 `;
 
 const host = (h: string, more: Record<string, string | string[]> = {}) => ({ Host: h, ...more });
@@ -79,6 +80,53 @@ const CASES: PluginCase[] = [
   { title: 'anonymous consumer that does not exist', path: '/request', headers: host('key-auth4.test'), status: 500, message: `anonymous consumer ${GHOST} is configured but doesn't exist` },
 ];
 
+// spec 09-key-auth "key in request body" and "config.hide_credentials", for each MIME type.
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_CT = 'application/json';
+const MULTI = 'multipart/form-data; boundary=xYzZY';
+const multipart = (fields: readonly (readonly [string, string])[]): string =>
+  fields.map(([k, v]) => `--xYzZY\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('') + '--xYzZY--\r\n';
+const encodings: readonly (readonly [string, (fields: readonly (readonly [string, string])[]) => string])[] = [
+  [FORM, (f) => f.map(([k, v]) => `${k}=${v}`).join('&')],
+  [JSON_CT, (f) => JSON.stringify(Object.fromEntries(f))],
+  [MULTI, multipart],
+];
+const BODY_CASES: PluginCase[] = encodings.flatMap(([type, encode]): PluginCase[] => [
+  {
+    title: `${type}: valid key in the body`, path: '/request', method: 'POST', headers: host('key-auth5.test', { 'Content-Type': type }),
+    requestBody: encode([['apikey', 'kong'], ['foo', 'bar']]), status: 200,
+    upstreamHeaders: { 'X-Consumer-Username': 'bob', 'X-Credential-Identifier': CRED }, upstreamBody: encode([['apikey', 'kong'], ['foo', 'bar']]),
+  },
+  { title: `${type}: valid key in the query, other body`, path: '/request?apikey=kong', method: 'POST', headers: host('key-auth5.test', { 'Content-Type': type }), requestBody: encode([['non_apikey', 'kong']]), status: 200 },
+  { title: `${type}: valid key in a header, other body`, path: '/request', method: 'POST', headers: host('key-auth5.test', { 'Content-Type': type, apikey: 'kong' }), requestBody: encode([['non_apikey', 'kong']]), status: 200 },
+  { title: `${type}: invalid key in the body`, path: '/status/200', method: 'POST', headers: host('key-auth5.test', { 'Content-Type': type }), requestBody: encode([['apikey', '123']]), status: 401, message: 'Unauthorized', responseHeaders: KEY },
+  {
+    title: `${type}: hide_credentials removes the key from the body, keeps the MIME type`, path: '/request', method: 'POST',
+    headers: host('key-auth6.test', { 'Content-Type': type }), requestBody: encode([['apikey', 'kong'], ['foo', 'bar']]), status: 200,
+    upstreamHeaders: { 'content-type': type, 'X-Consumer-Username': 'bob' }, upstreamBody: encode([['foo', 'bar']]),
+  },
+]);
+const BODY_EDGE_CASES: PluginCase[] = [
+  { title: 'JSON: a duplicated key', path: '/status/200', method: 'POST', headers: host('key-auth5.test', { 'Content-Type': JSON_CT }), requestBody: '{"apikey":["kong","kong"]}', status: 401, message: 'Duplicate API key found', responseHeaders: KEY },
+  { title: 'form: a duplicated key', path: '/status/200', method: 'POST', headers: host('key-auth5.test', { 'Content-Type': FORM }), requestBody: 'apikey=kong&apikey=kong', status: 401, message: 'Duplicate API key found' },
+  { title: 'form: apikey[] is no api key', path: '/status/200', method: 'POST', headers: host('key-auth5.test', { 'Content-Type': FORM }), requestBody: 'apikey[]=kong&apikey[]=kong', status: 401, message: 'No API key found in request' },
+  { title: 'form: apikey[1] is no api key', path: '/status/200', method: 'POST', headers: host('key-auth5.test', { 'Content-Type': FORM }), requestBody: 'apikey[1]=kong&apikey[1]=kong', status: 401, message: 'No API key found in request' },
+  { title: 'an unsupported content type', path: '/status/200', method: 'POST', headers: host('key-auth6.test', { 'Content-Type': 'text/plain' }), requestBody: 'foobar', status: 401, message: 'No API key found in request', responseHeaders: KEY },
+  { title: 'a JSON key that is no string is no key', path: '/status/200', method: 'POST', headers: host('key-auth5.test', { 'Content-Type': JSON_CT }), requestBody: '{"apikey":123}', status: 401, message: 'No API key found in request' },
+  { title: 'no body, no content type', path: '/status/200', headers: host('key-auth5.test'), status: 401, message: 'No API key found in request' },
+  // key_in_body with hide_credentials writes the body back even when the key came in a header:
+  // form arguments sorted, as kong.service.request.set_body does.
+  {
+    title: 'hide_credentials: a header key still rewrites the form body', path: '/request', method: 'POST',
+    headers: host('key-auth6.test', { 'Content-Type': FORM, apikey: 'kong' }), requestBody: 'b=2&apikey=x&a=1', status: 200,
+    upstreamHeaders: { apikey: undefined }, upstreamBody: 'a=1&b=2',
+  },
+  {
+    title: 'hide_credentials: an unparsable JSON body goes upstream as it came', path: '/request', method: 'POST',
+    headers: host('key-auth6.test', { 'Content-Type': JSON_CT, apikey: 'kong' }), requestBody: '{not json', status: 200, upstreamBody: '{not json',
+  },
+];
+
 test('key-auth: Kong access spec cases on two workers', async (t) => {
   const g = await startPluginGateway(t, yml);
   for (const c of CASES) await checkCase(g, c);
@@ -86,4 +134,18 @@ test('key-auth: Kong access spec cases on two workers', async (t) => {
   const reached = g.upstream.hits;
   await checkCase(g, CASES[0]!);
   assert.equal(g.upstream.hits, reached);
+  for (const c of [...BODY_CASES, ...BODY_EDGE_CASES]) await checkCase(g, c);
+  // A chunked body is read whole too, and goes upstream with its length.
+  const chunked = await g.call('/request', { method: 'POST', headers: host('key-auth6.test', { 'Content-Type': FORM }), body: Readable.from(['foo=bar&api', 'key=kong'].map((c) => Buffer.from(c))) });
+  assert.equal(chunked.status, 200);
+  assert.equal(chunked.json.body, 'foo=bar');
+  assert.equal(chunked.json.headers?.['content-length'], '7');
+  assert.equal(chunked.json.headers?.['transfer-encoding'], undefined);
+  // A body past the proxy's 8 MiB bound is not read for a key (Kong: it does not fit the body
+  // buffer): no key found, and nothing reaches the upstream.
+  const before = g.upstream.hits;
+  const huge = await g.call('/request', { method: 'POST', headers: host('key-auth5.test', { 'Content-Type': FORM }), body: Buffer.concat([Buffer.from('apikey=kong&pad='), Buffer.alloc(9 * 1024 * 1024, 97)]) });
+  assert.equal(huge.status, 401);
+  assert.equal(huge.json.message, 'No API key found in request');
+  assert.equal(g.upstream.hits, before);
 });

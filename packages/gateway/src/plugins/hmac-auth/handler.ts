@@ -1,8 +1,9 @@
 // kong/plugins/hmac-auth/access.lua: a Date or X-Date within clock_skew, then
 // `hmac username="…", algorithm="…", headers="…", signature="…"` from Proxy-Authorization or
 // Authorization, the signing string rebuilt from the listed headers (plus `@request-target` and
-// `request-line`), and the HMAC compared in constant time.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// `request-line`), and the HMAC compared in constant time; with validate_request_body, the
+// Digest header checked against the body's SHA-256.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { HmacauthCredential } from '../../declarative/types.ts';
 import type { PluginHandler } from '../plugin-handler.ts';
 import type { PluginContext, PluginExit } from '../plugin-context.ts';
@@ -16,6 +17,7 @@ type HmacAuthConfig = {
   readonly hide_credentials: boolean;
   readonly clock_skew: number;
   readonly anonymous: string | null;
+  readonly validate_request_body: boolean;
   readonly enforce_headers: readonly string[] | null;
   readonly algorithms: readonly string[];
   readonly realm: string | null;
@@ -58,7 +60,21 @@ function signatureMatches(ctx: PluginContext, params: HmacParams, credential: Hm
   return given !== undefined && given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-function authenticate(conf: HmacAuthConfig, ctx: PluginContext, consumers: ConsumerIndex, challenge: Record<string, string>): PluginExit | undefined {
+/**
+ * validate_body: without a Digest header only an empty body passes; with one, it must be
+ * `SHA-256=<base64 of the body's SHA-256>` (compared in constant time). A body that cannot be
+ * read (past the proxy's bound, or a gRPC call) fails, as Kong's get_raw_body error does.
+ */
+function bodyMatchesDigest(ctx: PluginContext, body: Buffer | undefined): boolean {
+  if (body === undefined) return false;
+  const received = ctx.firstHeader('digest');
+  if (received === undefined) return body.length === 0;
+  const expected = Buffer.from(`SHA-256=${createHash('sha256').update(body).digest('base64')}`);
+  const given = Buffer.from(received);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function authenticate(conf: HmacAuthConfig, ctx: PluginContext, consumers: ConsumerIndex, challenge: Record<string, string>): PluginExit | undefined | Promise<PluginExit | undefined> {
   const unauthorized = (message: string): PluginExit => ({ status: 401, message, headers: challenge });
   const authorization = ctx.firstHeader('authorization');
   const proxyAuthorization = ctx.firstHeader('proxy-authorization');
@@ -80,8 +96,14 @@ function authenticate(conf: HmacAuthConfig, ctx: PluginContext, consumers: Consu
   const credential = consumers.hmacauthCredential(params.username);
   if (credential === undefined) return unauthorized(NOT_VALID);
   if (!signatureMatches(ctx, params, credential)) return unauthorized(NOT_SAME);
-  setConsumer(ctx, consumers.consumer(credential.consumer.id), { identifier: credential.username, consumerId: credential.consumer.id });
-  return undefined;
+  const authenticated = (): undefined => {
+    setConsumer(ctx, consumers.consumer(credential.consumer.id), { identifier: credential.username, consumerId: credential.consumer.id });
+    return undefined;
+  };
+  if (!conf.validate_request_body) return authenticated();
+  const verdict = (body: Buffer | undefined): PluginExit | undefined => (bodyMatchesDigest(ctx, body) ? authenticated() : unauthorized(NOT_SAME));
+  const body = ctx.rawBody();
+  return body instanceof Promise ? body.then(verdict) : verdict(body);
 }
 
 /** hmac-auth, PRIORITY 1030. */

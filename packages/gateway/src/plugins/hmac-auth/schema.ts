@@ -16,11 +16,8 @@ export const HMAC_AUTH_SCHEMA: PluginSchema = {
       ['clock_skew', { type: 'number', default: 300, custom: (v: number) => (v > 0 ? undefined : 'value must be greater than 0') }],
       // Consumer id or username used when authentication fails (logical OR between auth plugins).
       ['anonymous', { type: 'string' }],
-      // Checking the Digest header needs the whole body before proxying: refused here.
-      ['validate_request_body', {
-        type: 'boolean', required: true, default: false,
-        custom: (v: boolean) => (v ? 'validate_request_body is not supported by this gateway (the request body is streamed, never buffered)' : undefined),
-      }],
+      // The Digest header must be the body's SHA-256 (the body is then read whole, bounded).
+      ['validate_request_body', { type: 'boolean', required: true, default: false }],
       // Headers the signature must cover.
       ['enforce_headers', { type: 'array', elements: { type: 'string' }, default: [] }],
       ['algorithms', { type: 'array', elements: { type: 'string', oneOf: HMAC_ALGORITHMS }, default: [...HMAC_ALGORITHMS] }],

@@ -1,10 +1,11 @@
-// kong/plugins/key-auth/handler.lua: a key from the first of `key_names` found in a header or
-// the query string; Kong's messages and WWW-Authenticate on failure.
+// kong/plugins/key-auth/handler.lua: a key from the first of `key_names` found in a header,
+// the query string or (key_in_body) the body; Kong's messages and WWW-Authenticate on failure.
 import type { PluginHandler } from '../plugin-handler.ts';
 import { KEY_AUTH_SCHEMA } from './schema.ts';
 import type { PluginContext, PluginExit } from '../plugin-context.ts';
 import type { ConsumerIndex } from '../consumer-index.ts';
 import { authAccess, setConsumer } from '../set-consumer.ts';
+import { requestBodyArgs, setRequestBody, type BodyArgs } from '../request-body.ts';
 
 type KeyAuthConfig = {
   readonly key_names: readonly string[];
@@ -12,26 +13,52 @@ type KeyAuthConfig = {
   readonly anonymous: string | null;
   readonly key_in_header: boolean;
   readonly key_in_query: boolean;
+  readonly key_in_body: boolean;
   readonly run_on_preflight: boolean;
   readonly realm: string | null;
 };
 
-function authenticate(conf: KeyAuthConfig, ctx: PluginContext, consumers: ConsumerIndex, challenge: Record<string, string>): PluginExit | undefined {
+type Outcome = PluginExit | undefined | Promise<PluginExit | undefined>;
+
+/**
+ * `body` is the parsed body once read (null where Kong's get_body fails and the plugin goes on
+ * with an empty table), undefined before: the body is read only when a lookup reaches it, and
+ * the lookup then starts over with it (clearing a header or argument twice changes nothing).
+ */
+function authenticate(conf: KeyAuthConfig, ctx: PluginContext, consumers: ConsumerIndex, challenge: Record<string, string>, body?: BodyArgs | null): Outcome {
   const unauthorized = (message: string): PluginExit => ({ status: 401, message, headers: challenge });
+  const withBody = (): Outcome => {
+    const read = requestBodyArgs(ctx);
+    const again = (b: BodyArgs | undefined): Outcome => authenticate(conf, ctx, consumers, challenge, b ?? null);
+    return read instanceof Promise ? read.then(again) : again(read);
+  };
   let key: string | undefined;
   for (const name of conf.key_names) {
     let v: unknown = conf.key_in_header ? ctx.header(name) : undefined;
     if (v === undefined && conf.key_in_query) v = ctx.queryArg(name);
+    if (v === undefined && conf.key_in_body) {
+      if (body === undefined) return withBody();
+      v = body?.args.get(name);
+    }
     if (typeof v === 'string') {
       key = v;
       if (conf.hide_credentials) {
         ctx.clearQueryArg(name);
         ctx.clearHeader(name);
+        // Kong writes the body back without the field wherever the key was found.
+        if (conf.key_in_body) {
+          if (body === undefined) return withBody();
+          if (body !== null) {
+            body.args.delete(name);
+            setRequestBody(ctx, body);
+          }
+        }
       }
       break;
     }
-    // The same name twice (header or query): Kong refuses rather than picking one.
-    if (Array.isArray(v)) return unauthorized('Duplicate API key found');
+    // The same name twice (header, query or body), or a JSON object or array: Kong refuses
+    // rather than picking one (any Lua table is a duplicate there).
+    if (typeof v === 'object' && v !== null) return unauthorized('Duplicate API key found');
   }
   if (key === undefined || key === '') return unauthorized('No API key found in request');
   const credential = consumers.keyauthCredential(key);

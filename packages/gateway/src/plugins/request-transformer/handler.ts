@@ -6,6 +6,7 @@ import { encodeArgs, type PluginContext } from '../plugin-context.ts';
 import { appendValue, isJsonObject, splitPair } from '../transformer-pairs.ts';
 import { REQUEST_TRANSFORMER_SCHEMA } from './schema.ts';
 import { compileTemplate, renderTemplate, type Template } from './template.ts';
+import { decodeForm } from '../request-body.ts';
 
 type Ops = { readonly body: readonly string[]; readonly headers: readonly string[]; readonly querystring: readonly string[] };
 type RequestTransformerConfig = {
@@ -143,26 +144,6 @@ function transformQuery(ops: Compiled, ctx: PluginContext): void {
   applyOps(query, ops, ctx, true, false);
   // kong.service.request.set_query: names in lexicographical order.
   ctx.queryOverride = encodeArgs([...query].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) as [string, Value][]);
-}
-
-// ngx.decode_args: `+` and %XX decoded, a name without `=` is true, repeated names make a list.
-function decodeForm(body: string): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  const dec = (s: string): string => {
-    try {
-      return decodeURIComponent(s.replace(/\+/g, ' '));
-    } catch {
-      return s;
-    }
-  };
-  for (const part of body.split('&')) {
-    if (part === '') continue;
-    const eq = part.indexOf('=');
-    const [k, v] = eq === -1 ? [dec(part), true as const] : [dec(part.slice(0, eq)), dec(part.slice(eq + 1))];
-    const prev = out.get(k);
-    out.set(k, prev === undefined ? v : ([] as unknown[]).concat(prev, v));
-  }
-  return out;
 }
 
 function transformBody(ops: Compiled, ctx: PluginContext, kind: 'json' | 'form_encoded', body: Buffer): Buffer | undefined {
