@@ -34,6 +34,8 @@ import { installVerify, type VerifyOptions } from './verify/install-verify.ts';
 import { EvidenceUpgrader } from './completion/evidence-upgrader.ts';
 import { EvidenceWorker } from './completion/evidence-worker.ts';
 import { registerTemplateConsoleRoutes } from './console/template-console-routes.ts';
+import { registerEnvelopeConsoleRoutes } from './console/envelope-console-routes.ts';
+import { registerAccountViewRoutes } from './restapi/views/account-view-routes.ts';
 import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
@@ -210,7 +212,11 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   // Envelopes and templates routes, the mail outbox worker's lifecycle, dev mailbox.
   installEnvelopes(app, ctx, { envelopes, templates: repositories.templates, mail, completion: storedCompletionResults(repositories), checkListener: connect.checkListener });
   // The console's Templates pages: the API's template use cases, page images like the signing page's.
-  registerTemplateConsoleRoutes(app, ctx, { templates: { templates: repositories.templates, envelopes }, pages: new PageRenderer() });
+  const consolePages = new PageRenderer();
+  registerTemplateConsoleRoutes(app, ctx, { templates: { templates: repositories.templates, envelopes }, pages: consolePages });
+  // Sender, edit and console views: single-use URLs into the console's envelope page (docs/esign-views.md).
+  registerAccountViewRoutes(app, { envelopes, views: repositories.accountViews, publicUrl: config.publicUrl, viewTtlMs: deps.signing?.viewTtlMs ?? 5 * 60_000 });
+  registerEnvelopeConsoleRoutes(app, ctx, { envelopes, views: repositories.accountViews, pages: consolePages });
   // Reminders, expiration warnings and expiry: notification routes and the scheduler's lifecycle.
   installReminders(app, { envelopes, scheduler: reminders });
   // Signing pages, recipient views, audit trail, the completion worker's lifecycle.

@@ -10,6 +10,7 @@ import { COMPLETION_FAILURES_MIGRATION, SIGNING_FRAME_MIGRATION, SIGNING_TABLES_
 import { TEMPLATE_TABLES_MIGRATION } from './template-tables.ts';
 import { WORKFLOW_TABLES_MIGRATION } from './workflow-tables.ts';
 import { ACCESS_CODE_TABLES_MIGRATION } from './access-code-tables.ts';
+import { ACCOUNT_VIEW_TABLES_MIGRATION } from './account-view-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -154,6 +155,8 @@ export const MIGRATIONS: readonly Migration[] = [
   ACCESS_CODE_TABLES_MIGRATION,
   // 90: focused views (signing-tables.ts).
   SIGNING_FRAME_MIGRATION,
+  // 91: sender, edit and console views (account-view-tables.ts).
+  ACCOUNT_VIEW_TABLES_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

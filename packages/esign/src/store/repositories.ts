@@ -1,4 +1,5 @@
 import { AccessGrantsRepository } from './access-grants-repository.ts';
+import { AccountViewsRepository } from './account-views-repository.ts';
 import { AuditEventsRepository } from './audit-events-repository.ts';
 import { CompletionFailuresRepository } from './completion-failures-repository.ts';
 import { ConnectRepository } from './connect-repository.ts';
@@ -24,6 +25,7 @@ export type Repositories = {
   readonly devMailbox: DevMailboxRepository;
   readonly templates: TemplatesRepository;
   readonly accessGrants: AccessGrantsRepository;
+  readonly accountViews: AccountViewsRepository;
 };
 
 export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions): Repositories {
@@ -39,5 +41,6 @@ export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions)
     devMailbox: new DevMailboxRepository(db),
     templates: new TemplatesRepository(db),
     accessGrants: new AccessGrantsRepository(db),
+    accountViews: new AccountViewsRepository(db),
   };
 }

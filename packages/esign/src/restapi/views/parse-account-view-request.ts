@@ -1,0 +1,104 @@
+import { EsignError } from '../../errors.ts';
+import { WireReader } from '../../wire/wire-reader.ts';
+
+/**
+ * What the sender/edit view may be asked for (docusign-esign src/model/EnvelopeViewRequest.js
+ * and EnvelopeViewSettings.js with its nested *Settings models). Our page reviews a draft and
+ * sends it (docs/esign-views.md): every setting that would show something the page does not
+ * have is refused by name when asked for; one that hides it, or asks for what the page does, is
+ * accepted. Unknown fields are ignored, as DocuSign ignores them.
+ */
+type SettingRule =
+  | { readonly kind: 'falseOnly'; readonly why: string }
+  | { readonly kind: 'oneOf'; readonly values: readonly string[]; readonly why: string }
+  | { readonly kind: 'emptyOnly'; readonly why: string }
+  | { readonly kind: 'nested'; readonly rules: Readonly<Record<string, SettingRule>> };
+
+const NO_EDITING = 'the sender view reviews and sends the draft as the API built it; edit it through the API';
+const SETTINGS: Readonly<Record<string, SettingRule>> = {
+  startingScreen: { kind: 'oneOf', values: ['prepare'], why: 'the tagger (placing fields in the browser) is not offered; place tabs through the API, by anchor or position' },
+  sendButtonAction: { kind: 'oneOf', values: ['send', 'redirect'], why: 'Send either sends, or returns to the app with event=Send' },
+  showBackButton: { kind: 'falseOnly', why: 'the page has no back button; "Save and close" returns to the app' },
+  backButtonAction: { kind: 'oneOf', values: ['previouspage', 'redirect'], why: 'the page has no back button' },
+  showHeaderActions: { kind: 'falseOnly', why: 'the page has no header actions' },
+  showDiscardAction: { kind: 'falseOnly', why: 'the page has no discard action; delete the draft through the API' },
+  showAdvancedOptions: { kind: 'falseOnly', why: 'the page has no advanced options' },
+  showSignNow: { kind: 'falseOnly', why: 'the sender cannot sign from the sender view' },
+  lockToken: { kind: 'emptyOnly', why: 'envelope locks are not supported' },
+  recipientSettings: { kind: 'nested', rules: { showEditRecipients: { kind: 'falseOnly', why: NO_EDITING }, showContactsList: { kind: 'falseOnly', why: 'there is no contacts list' }, showEditMessage: { kind: 'falseOnly', why: NO_EDITING }, showBulkSend: { kind: 'falseOnly', why: 'bulk sending is not supported' } } },
+  documentSettings: { kind: 'nested', rules: { showEditDocuments: { kind: 'falseOnly', why: NO_EDITING }, showEditDocumentVisibility: { kind: 'falseOnly', why: NO_EDITING }, showEditPages: { kind: 'falseOnly', why: NO_EDITING }, showSaveAsDocumentCustomField: { kind: 'falseOnly', why: NO_EDITING } } },
+  taggerSettings: { kind: 'emptyOnly', why: 'the tagger is not offered' },
+  envelopeCustomFieldSettings: { kind: 'nested', rules: { showEnvelopeCustomFields: { kind: 'falseOnly', why: NO_EDITING } } },
+  templateSettings: { kind: 'nested', rules: { showMatchingTemplatesPrompt: { kind: 'falseOnly', why: 'templates are not matched in the sender view' } } },
+};
+
+/** Without a returnUrl, the page's Send and "Save and close" stay in the console. */
+export type SenderViewRequest = { readonly returnUrl?: string; readonly sendButtonAction: 'send' | 'redirect' };
+export type ConsoleViewRequest = { readonly returnUrl?: string; readonly envelopeId?: string };
+
+/** A returnUrl: absolute http(s), as the recipient view's (restapi/signing/parse-recipient-view-request.ts). */
+function returnUrlOf(body: WireReader): string | undefined {
+  const raw = body.field('returnUrl').optionalString(2000);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' must be an absolute http(s) URL.");
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' must be an absolute http(s) URL.");
+  return url.toString();
+}
+
+function isFalse(value: unknown): boolean {
+  return value === false || (typeof value === 'string' && value.trim().toLowerCase() === 'false');
+}
+
+/** Every asked-for setting the page cannot honour, as "path (why)". */
+function refusedSettings(reader: WireReader, rules: Readonly<Record<string, SettingRule>>, out: string[]): void {
+  const object = reader.object();
+  if (object === undefined) return;
+  for (const [name, rule] of Object.entries(rules)) {
+    const field = reader.field(name);
+    if (!field.present) continue;
+    const value = field.value;
+    if (rule.kind === 'nested') {
+      refusedSettings(field, rule.rules, out);
+      continue;
+    }
+    const ok = rule.kind === 'falseOnly' ? isFalse(value)
+      : rule.kind === 'emptyOnly' ? value === '' || (typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+        : typeof value === 'string' && rule.values.includes(value.trim().toLowerCase());
+    if (!ok) out.push(`${field.path} ${JSON.stringify(value)} (${rule.why})`);
+  }
+}
+
+/**
+ * createSenderView / createEditView: EnvelopeViewRequest (or the older ReturnUrlRequest,
+ * returnUrl only). No body at all is accepted: docusign-esign 10 sends none when called as
+ * DocuSign's embeddedSending example calls it (`{returnUrlRequest}`, a name it no longer reads).
+ */
+export function parseSenderViewRequest(body: unknown): SenderViewRequest {
+  if (body === undefined || body === null || body === '') return { sendButtonAction: 'send' };
+  if (typeof body !== 'object' || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be an EnvelopeViewRequest.');
+  const reader = new WireReader('', body);
+  const returnUrl = returnUrlOf(reader);
+  const access = reader.field('viewAccess').optionalString(50);
+  const problems: string[] = [];
+  if (access !== undefined && access.toLowerCase() !== 'envelope') problems.push(`viewAccess "${access}" (only the envelope view is offered)`);
+  const settings = reader.field('settings');
+  refusedSettings(settings, SETTINGS, problems);
+  if (problems.length > 0) throw new EsignError('INVALID_REQUEST_BODY', `EnvelopeViewRequest: not supported: ${problems.join('; ')}.`);
+  const action = settings.field('sendButtonAction').optionalString(20)?.toLowerCase();
+  return { ...(returnUrl !== undefined ? { returnUrl } : {}), sendButtonAction: action === 'redirect' ? 'redirect' : 'send' };
+}
+
+/** createConsoleView: ConsoleViewRequest {returnUrl, envelopeId?}. */
+export function parseConsoleViewRequest(body: unknown): ConsoleViewRequest {
+  if (body === undefined || body === null || body === '') return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a ConsoleViewRequest.');
+  const reader = new WireReader('', body);
+  const returnUrl = returnUrlOf(reader);
+  const envelopeId = reader.field('envelopeId').optionalString(100);
+  return { ...(returnUrl !== undefined ? { returnUrl } : {}), ...(envelopeId !== undefined ? { envelopeId } : {}) };
+}
