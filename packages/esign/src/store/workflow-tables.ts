@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ConditionalRecipientRule } from '../domain/envelope/conditional-recipients.ts';
 import type { DelayRule, EnvelopeWorkflow, HoldStatus, ScheduledSending, WorkflowStep } from '../domain/envelope/workflow.ts';
 import type { Migration } from './migrations.ts';
 import type { Database } from './schema.ts';
@@ -27,7 +28,8 @@ type StoredRule = { delayMs: number } | { resumeAt: string };
 type StoredHold = { status: HoldStatus; resumeAt?: string; completedAt?: string };
 type StoredWorkflow = {
   scheduled?: StoredHold & { rule: StoredRule };
-  steps: (StoredHold & { id: string; routingOrder: number; delay?: StoredRule; triggeredAt?: string })[];
+  // Conditional rules are plain data: kept as the domain holds them.
+  steps: (StoredHold & { id: string; routingOrder: number; delay?: StoredRule; triggeredAt?: string; conditional?: ConditionalRecipientRule[] })[];
 };
 
 const iso = (d: Date | undefined) => d?.toISOString();
@@ -41,7 +43,7 @@ function toJson(w: EnvelopeWorkflow): string {
   const s = w.scheduledSending;
   const stored: StoredWorkflow = {
     ...(s ? { scheduled: defined({ rule: rule(s.rule), status: s.status, resumeAt: iso(s.resumeAt), completedAt: iso(s.completedAt) }) } : {}),
-    steps: w.steps.map((t) => defined({ id: t.workflowStepId, routingOrder: t.routingOrder, delay: t.delay ? rule(t.delay) : undefined, status: t.status, triggeredAt: iso(t.triggeredAt), resumeAt: iso(t.resumeAt), completedAt: iso(t.completedAt) })),
+    steps: w.steps.map((t) => defined({ id: t.workflowStepId, routingOrder: t.routingOrder, delay: t.delay ? rule(t.delay) : undefined, status: t.status, triggeredAt: iso(t.triggeredAt), resumeAt: iso(t.resumeAt), completedAt: iso(t.completedAt), conditional: t.conditionalRecipients ? [...t.conditionalRecipients] : undefined })),
   };
   return JSON.stringify(stored);
 }
@@ -50,7 +52,7 @@ function fromJson(json: string): EnvelopeWorkflow {
   const stored = JSON.parse(json) as StoredWorkflow;
   const s = stored.scheduled;
   const scheduledSending: ScheduledSending | undefined = s ? defined({ rule: fromRule(s.rule), status: s.status, resumeAt: date(s.resumeAt), completedAt: date(s.completedAt) }) : undefined;
-  const steps: WorkflowStep[] = stored.steps.map((t) => defined({ workflowStepId: t.id, routingOrder: t.routingOrder, delay: t.delay ? fromRule(t.delay) : undefined, status: t.status, triggeredAt: date(t.triggeredAt), resumeAt: date(t.resumeAt), completedAt: date(t.completedAt) }));
+  const steps: WorkflowStep[] = stored.steps.map((t) => defined({ workflowStepId: t.id, routingOrder: t.routingOrder, delay: t.delay ? fromRule(t.delay) : undefined, status: t.status, triggeredAt: date(t.triggeredAt), resumeAt: date(t.resumeAt), completedAt: date(t.completedAt), conditionalRecipients: t.conditional }));
   return { ...(scheduledSending ? { scheduledSending } : {}), steps };
 }
 

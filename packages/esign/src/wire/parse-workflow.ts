@@ -1,5 +1,6 @@
 import type { DelayRule, WorkflowDraft, WorkflowStepDraft } from '../domain/envelope/workflow.ts';
 import { checkModelFields, type ModelFieldRule } from './check-model-fields.ts';
+import { parseRecipientRouting } from './parse-recipient-routing.ts';
 import type { WireReader } from './wire-reader.ts';
 
 const honoured: ModelFieldRule = { rule: 'honoured' };
@@ -15,7 +16,7 @@ const WORKFLOW_FIELDS = {
 const STEP_FIELDS = {
   action: honoured, itemId: honoured, triggerOnItem: honoured, delayedRouting: honoured, workflowStepId: honoured,
   completedDate: output, status: output, triggeredDate: output,
-  recipientRouting: refused('conditional recipients are not supported yet'),
+  recipientRouting: honoured,
 };
 const SCHEDULED_FIELDS = { rules: honoured, resumeDate: output, status: output, bulkListId: refused('bulk sending is not supported') };
 const DELAYED_FIELDS = { rules: honoured, resumeDate: output, status: output };
@@ -30,7 +31,7 @@ export const MAX_WORKFLOW_STEPS = 100;
 /**
  * A request's `workflow` → the draft the domain starts (newWorkflow), undefined when it holds
  * nothing. Refuses (INVALID_REQUEST_BODY, naming the field)
- * what this service does not do: conditional recipients, bulk lists, actions other than
+ * what this service does not do: signing groups, bulk lists, actions other than
  * pause_before and triggers other than routing_order, more than one delay rule.
  */
 export function parseWorkflow(reader: WireReader): WorkflowDraft | undefined {
@@ -69,7 +70,10 @@ export function parseWorkflowStep(item: WireReader): WorkflowStepDraft {
   const routingOrder = item.field('itemId').optionalInteger(1, 999) ?? item.field('itemId').fail('is required: the routing order to pause before.');
   const delay = parseDelayedRouting(item.field('delayedRouting'));
   const workflowStepId = item.field('workflowStepId').optionalString(100);
-  return { routingOrder, ...(workflowStepId !== undefined ? { workflowStepId } : {}), ...(delay ? { delay } : {}) };
+  const conditionalRecipients = parseRecipientRouting(item.field('recipientRouting'));
+  // A conditional step that finds nobody holds until the sender names them; a delay would end it without them.
+  if (conditionalRecipients && delay) item.field('delayedRouting').fail('cannot be combined with recipientRouting (conditional recipients).');
+  return { routingOrder, ...(workflowStepId !== undefined ? { workflowStepId } : {}), ...(delay ? { delay } : {}), ...(conditionalRecipients ? { conditionalRecipients } : {}) };
 }
 
 /** Envelopes::update's Workflow: only the sender's unpause is a change it makes. */

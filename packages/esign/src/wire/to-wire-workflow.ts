@@ -1,4 +1,5 @@
 import { activeHold, workflowResumeAt, workflowStatus, type DelayRule, type EnvelopeWorkflow, type ScheduledSending, type WorkflowStep } from '../domain/envelope/workflow.ts';
+import type { ConditionalRecipientRule } from '../domain/envelope/conditional-recipients.ts';
 import { toDocuSignDateTime } from './docusign-date-time.ts';
 
 const at = (d: Date | undefined) => (d === undefined ? undefined : toDocuSignDateTime(d));
@@ -17,6 +18,16 @@ export function toWireScheduledSending(s: ScheduledSending): Record<string, unkn
   return { rules: [toWireRule(s.rule)], status: s.status, resumeDate: at(s.resumeAt) };
 }
 
+/** A conditional recipient rule as the SDK's ConditionalRecipientRule reads it (ids and orders as strings). */
+function toWireRuleOf(rule: ConditionalRecipientRule): Record<string, unknown> {
+  return {
+    recipientId: rule.recipientId,
+    order: String(rule.order),
+    recipientGroup: { groupName: rule.groupName, groupMessage: rule.groupMessage, recipients: rule.options.map((o) => ({ recipientLabel: o.label, name: o.name, email: o.email, roleName: o.roleName })) },
+    conditions: rule.conditions.map((c) => ({ order: String(c.order), recipientLabel: c.recipientLabel, filters: c.filters.map((f) => ({ scope: 'tabs', recipientId: f.recipientId, tabLabel: f.tabLabel, tabType: f.tabType, operator: f.operator, value: f.value })) })),
+  };
+}
+
 /** One WorkflowStep as the SDK reads it (itemId and ids are strings, as DocuSign writes them). */
 export function toWireWorkflowStep(step: WorkflowStep): Record<string, unknown> {
   return {
@@ -28,6 +39,7 @@ export function toWireWorkflowStep(step: WorkflowStep): Record<string, unknown> 
     triggeredDate: at(step.triggeredAt),
     completedDate: at(step.completedAt),
     ...(step.delay ? { delayedRouting: { rules: [toWireRule(step.delay)], status: step.status, resumeDate: at(step.resumeAt) } } : {}),
+    ...(step.conditionalRecipients ? { recipientRouting: { rules: { conditionalRecipients: step.conditionalRecipients.map(toWireRuleOf) } } } : {}),
   };
 }
 

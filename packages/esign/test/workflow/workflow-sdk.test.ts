@@ -202,7 +202,7 @@ subtest('what is not done is refused by name, and nothing is stored', async () =
       assert.match(r?.data.message ?? '', message);
     }
   };
-  await refused({ workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '2', recipientRouting: { rules: { conditionalRecipients: [{ recipientId: '2' }] } } }] }, /recipientRouting \(conditional recipients are not supported yet\)/);
+  await refused({ workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '2', recipientRouting: { rules: { conditionalRecipients: [{ recipientId: '2' }] } } }] }, /recipientId 2: recipientGroup\.recipients is empty/);
   await refused({ workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '5' }] }, /itemId 5 is not the routing order of any recipient/);
   await refused({ workflowSteps: [{ action: 'pause_after', triggerOnItem: 'routing_order', itemId: '2' }] }, /action must be one of pause_before/);
   await refused({ scheduledSending: { rules: [{ delay: '25:00:00' }] } }, /hours 00-23/);

@@ -14,7 +14,7 @@ import { newWorkflow, workflowDraftOf, type WorkflowDraft } from './workflow.ts'
 export function changeDraftWorkflow(deps: EnvelopeDeps, accountId: string, envelopeId: string, edit: (current: WorkflowDraft) => WorkflowDraft): Promise<Envelope> {
   return updateEnvelope(deps, accountId, envelopeId, (current) => {
     if (current.status !== 'created') throw new EsignError('ENVELOPE_INVALID_STATUS', `Only a draft's workflow can be changed here; this envelope is ${current.status}.`);
-    const workflow = newWorkflow(edit(workflowDraftOf(current.workflow)), current.recipients.map((r) => r.routingOrder), () => deps.random.uuid());
+    const workflow = newWorkflow(edit(workflowDraftOf(current.workflow)), current.recipients, () => deps.random.uuid());
     return { envelope: { ...current, workflow, version: current.version + 1 }, signingTokens: [], mails: [] };
   });
 }

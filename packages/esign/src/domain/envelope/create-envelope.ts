@@ -102,7 +102,7 @@ export async function storeNewEnvelope(
     recipients: input.recipients,
     // Reminders and expiration: the store derives the scheduler's due time from it.
     notification: { settings: draft.notification ?? API_DEFAULT_SETTINGS, reminded: {} },
-    ...(draft.workflow ? { workflow: newWorkflow(draft.workflow, input.recipients.map((r) => r.routingOrder), () => deps.random.uuid()) } : {}),
+    ...(draft.workflow ? { workflow: newWorkflow(draft.workflow, input.recipients, () => deps.random.uuid()) } : {}),
     version: 1,
   };
   const change = draft.status === 'sent' ? sendDraft(deps, envelope, now) : { envelope, signingTokens: [], mails: [] };

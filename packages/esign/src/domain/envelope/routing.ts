@@ -1,6 +1,7 @@
 import { assertRecipientTransition } from './envelope-transitions.ts';
 import type { Envelope, Recipient } from './envelope.ts';
-import { activeHold, triggerStepBefore } from './workflow.ts';
+import { resolveConditionalRecipients } from './conditional-recipients.ts';
+import { activeHold, endActiveHold, triggerStepBefore } from './workflow.ts';
 
 /** A recipient still to act: a signer whose turn came and who has not finished. */
 function isPendingSigner(r: Recipient): boolean {
@@ -30,7 +31,8 @@ export function currentRoutingOrder(recipients: readonly Recipient[]): number | 
  *
  * The envelope's workflow holds routing back (workflow.ts): nothing moves while a hold is on,
  * and an order with a pending pause_before step is not reached: the step starts instead, and
- * `pausedBefore` names the order it holds.
+ * `pausedBefore` names the order it holds. A step with conditional recipients names them and
+ * completes at once, unless one stays unnamed.
  */
 export function advanceRouting(envelope: Envelope, now: Date): { envelope: Envelope; reached: Recipient[]; pausedBefore?: number } {
   if (activeHold(envelope.workflow)) return { envelope, reached: [] };
@@ -44,6 +46,17 @@ export function advanceRouting(envelope: Envelope, now: Date): { envelope: Envel
     const order = Math.min(...unreached.map((r) => r.routingOrder));
     const held = triggerStepBefore(workflow, order, now);
     if (held) {
+      // Conditional recipients: the step names its placeholders from the values left so far and
+      // routing goes on; it holds (a pause the sender ends) only when a placeholder stays unnamed.
+      const rules = activeHold(held)?.kind === 'step' ? held.steps.find((st) => st.status === 'in_progress')?.conditionalRecipients : undefined;
+      if (rules) {
+        const resolved = resolveConditionalRecipients(recipients, rules);
+        recipients = resolved.recipients;
+        if (resolved.unresolved.length === 0) {
+          workflow = endActiveHold(held, now);
+          continue;
+        }
+      }
       workflow = held;
       pausedBefore = order;
       break;

@@ -17,7 +17,7 @@ function draft(workflow: WorkflowDraft): Envelope {
   return {
     envelopeId: 'e', accountId: 'acc', senderUserId: 'u', status: 'created', emailSubject: 'S', createdAt: T0, statusChangedAt: T0,
     documents: [{ documentId: '1', name: 'D', fileExtension: 'pdf', order: 1, pageCount: 1, sha256: 'x' }],
-    recipients, workflow: newWorkflow(workflow, recipients.map((r) => r.routingOrder), () => 'step'), version: 1,
+    recipients, workflow: newWorkflow(workflow, recipients, () => 'step'), version: 1,
   };
 }
 

@@ -1,4 +1,6 @@
 import { EsignError } from '../../errors.ts';
+import { checkConditionalRules, type ConditionalRecipientRule } from './conditional-recipients.ts';
+import type { Recipient } from './envelope.ts';
 
 /**
  * DocuSign's envelope workflow (SDK models Workflow, WorkflowStep, ScheduledSending,
@@ -26,6 +28,12 @@ export type WorkflowStep = {
   readonly routingOrder: number;
   /** Delayed routing: the hold ends on its own. Without it, only the sender's unpause ends it. */
   readonly delay?: DelayRule;
+  /**
+   * Conditional recipients (conditional-recipients.ts): when routing reaches the order, these
+   * name its placeholder signers and routing goes on; only when no condition names one does
+   * the step hold, as a pause the sender ends.
+   */
+  readonly conditionalRecipients?: readonly ConditionalRecipientRule[];
   readonly status: HoldStatus;
   /** When routing reached the step and stopped. */
   readonly triggeredAt?: Date;
@@ -50,7 +58,7 @@ export type EnvelopeWorkflow = {
 };
 
 /** A step as a request asks for it. */
-export type WorkflowStepDraft = { readonly routingOrder: number; readonly workflowStepId?: string; readonly delay?: DelayRule };
+export type WorkflowStepDraft = { readonly routingOrder: number; readonly workflowStepId?: string; readonly delay?: DelayRule; readonly conditionalRecipients?: readonly ConditionalRecipientRule[] };
 
 /** A workflow as a request asks for it: what to hold, nothing started yet. */
 export type WorkflowDraft = {
@@ -63,16 +71,18 @@ export type WorkflowDraft = {
 export function workflowDraftOf(workflow: EnvelopeWorkflow | undefined): WorkflowDraft {
   return {
     ...(workflow?.scheduledSending ? { scheduledSending: workflow.scheduledSending.rule } : {}),
-    steps: (workflow?.steps ?? []).map((s) => ({ routingOrder: s.routingOrder, workflowStepId: s.workflowStepId, ...(s.delay ? { delay: s.delay } : {}) })),
+    steps: (workflow?.steps ?? []).map((s) => ({ routingOrder: s.routingOrder, workflowStepId: s.workflowStepId, ...(s.delay ? { delay: s.delay } : {}), ...(s.conditionalRecipients ? { conditionalRecipients: s.conditionalRecipients } : {}) })),
   };
 }
 
 /**
  * A new envelope's workflow from its draft, every hold pending; steps without an id get
  * `uuid()`. A step before a routing order no recipient has would never hold anything: refused
- * rather than kept as a pause that silently does nothing.
+ * rather than kept as a pause that silently does nothing. Conditional rules are checked against
+ * the recipients (conditional-recipients.ts).
  */
-export function newWorkflow(draft: WorkflowDraft, routingOrders: readonly number[], uuid: () => string): EnvelopeWorkflow {
+export function newWorkflow(draft: WorkflowDraft, recipients: readonly Recipient[], uuid: () => string): EnvelopeWorkflow {
+  const routingOrders = recipients.map((r) => r.routingOrder);
   const seenOrders = new Set<number>();
   const seenIds = new Set<string>();
   for (const s of draft.steps) {
@@ -81,10 +91,13 @@ export function newWorkflow(draft: WorkflowDraft, routingOrders: readonly number
     if (s.workflowStepId !== undefined && seenIds.has(s.workflowStepId)) throw new EsignError('INVALID_REQUEST_BODY', `workflow.workflowSteps: workflowStepId "${s.workflowStepId}" is repeated.`);
     seenOrders.add(s.routingOrder);
     if (s.workflowStepId !== undefined) seenIds.add(s.workflowStepId);
+    if (s.conditionalRecipients) checkConditionalRules(s.conditionalRecipients, s.routingOrder, recipients);
   }
   return {
     ...(draft.scheduledSending ? { scheduledSending: { rule: draft.scheduledSending, status: 'pending' as const } } : {}),
-    steps: [...draft.steps].sort((a, b) => a.routingOrder - b.routingOrder).map((s) => ({ workflowStepId: s.workflowStepId ?? uuid(), routingOrder: s.routingOrder, status: 'pending' as const, ...(s.delay ? { delay: s.delay } : {}) })),
+    steps: [...draft.steps].sort((a, b) => a.routingOrder - b.routingOrder).map((s) => ({
+      workflowStepId: s.workflowStepId ?? uuid(), routingOrder: s.routingOrder, status: 'pending' as const, ...(s.delay ? { delay: s.delay } : {}), ...(s.conditionalRecipients ? { conditionalRecipients: s.conditionalRecipients } : {}),
+    })),
   };
 }
 

@@ -4,6 +4,7 @@ import { API_DEFAULT_SETTINGS } from '../../domain/notification/envelope-notific
 import { applyNotificationRequest } from '../../domain/notification/notification-request.ts';
 import { parseNotificationRequest } from '../../wire/parse-notification.ts';
 import { parseWorkflow } from '../../wire/parse-workflow.ts';
+import { conditionalPlaceholders } from '../../wire/parse-recipient-routing.ts';
 import { normalizeEmail } from '../../domain/email-address.ts';
 import type { DocumentDraft, EnvelopeDraft, RecipientDraft } from '../../domain/envelope/envelope-draft.ts';
 import { EsignError } from '../../errors.ts';
@@ -39,10 +40,15 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   const documents = documentReaders.map(parseDocument);
   assertUnique(documents.map((d) => d.documentId), 'documentId', 'documents');
 
+  // Scheduled sending, pauses, delayed routing and conditional recipients (domain/envelope/workflow.ts):
+  // read first, since a conditional rule's placeholder signer may come without name or e-mail.
+  const workflow = parseWorkflow(root.field('workflow'));
+  const placeholders = conditionalPlaceholders(workflow?.steps ?? []);
+
   const recipientsReader = root.field('recipients');
   checkModelFields(recipientsReader, 'Recipients', RECIPIENTS_FIELDS);
   const recipients = [
-    ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer')),
+    ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer', { placeholder: placeholders.has(r.field('recipientId').optionalString(100) ?? '') })),
     ...recipientsReader.field('carbonCopies').items().map((r) => parseRecipient(r, 'carbonCopy')),
   ];
   if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
@@ -57,8 +63,6 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   // Reminders and expiration: DocuSign's rules and our defaults in domain/notification/notification-request.ts.
   const notificationField = root.field('notification');
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
-  // Scheduled sending, pauses and delayed routing (domain/envelope/workflow.ts).
-  const workflow = parseWorkflow(root.field('workflow'));
   return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}), ...(workflow ? { workflow } : {}) };
 }
 
@@ -115,21 +119,24 @@ export function parseDocument(doc: WireReader): DocumentDraft {
   return { documentId, name, fileExtension, bytes };
 }
 
-/** `role`: a template recipient, whose email and name may be left for templateRoles to fill. */
-export function parseRecipient(r: WireReader, type: RecipientDraft['type'], options: { role?: boolean } = {}): RecipientDraft {
+/**
+ * `role`: a template recipient, whose email and name may be left for templateRoles to fill;
+ * `placeholder`: a conditional recipient, whose email and name its workflow rule fills.
+ */
+export function parseRecipient(r: WireReader, type: RecipientDraft['type'], options: { role?: boolean; placeholder?: boolean } = {}): RecipientDraft {
   if (r.object() === undefined) r.fail('must be a recipient object.');
   checkModelFields(r, type === 'signer' ? 'Signer' : 'CarbonCopy', type === 'signer' ? SIGNER_FIELDS : CARBON_COPY_FIELDS);
   const recipientId = r.field('recipientId').string(100);
   const rawEmail = r.field('email').optionalString(254);
   let email = '';
   try {
-    if (!options.role || rawEmail !== undefined) email = normalizeEmail(rawEmail ?? '');
+    if ((!options.role && !options.placeholder) || rawEmail !== undefined) email = normalizeEmail(rawEmail ?? '');
   } catch {
     // DocuSign's message ends "The recipient Id follows."
     throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${recipientId}${rawEmail ? ` ("${rawEmail}")` : ' (no email given)'}`);
   }
   const name = r.field('name').optionalString(100) ?? r.field('fullName').optionalString(100) ?? [r.field('firstName').optionalString(50), r.field('lastName').optionalString(50)].filter(Boolean).join(' ');
-  if (name === '' && !options.role) r.field('name').fail('is required.');
+  if (name === '' && !options.role && !options.placeholder) r.field('name').fail('is required.');
   const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1;
   const clientUserId = r.field('clientUserId').optionalString(100);
   // DocuSign's limit: at most 50 characters. A template role's code is refused (templates keep
