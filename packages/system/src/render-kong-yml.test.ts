@@ -31,6 +31,14 @@ test('the template\'s routes, health checks and comments survive rendering', () 
   assert.match(out, /# Equal to the upstream's name/);
 });
 
+test('every esign route is behind request-size-limiting at esign\'s own body limit (36 MiB)', () => {
+  const out = renderKongYml(template, { esignPorts: [3001], certPem: cert.certPem, keyPem: cert.keyPem });
+  const js = parseDocument(out).toJS() as { services: { name: string; plugins?: { name: string; config: Record<string, unknown> }[] }[] };
+  const esign = js.services.find((s) => s.name === 'esign');
+  // On the service, so no route (and no route added later) escapes it; docs/gateway-plugins.md "Signet's own limits".
+  assert.deepEqual(esign?.plugins?.find((p) => p.name === 'request-size-limiting')?.config, { allowed_payload_size: 36, size_unit: 'megabytes' });
+});
+
 test('a template without the esign upstream is refused', () => {
   assert.throws(() => renderKongYml('_format_version: "3.0"\nupstreams: []\n', { esignPorts: [1], certPem: 'x', keyPem: 'y' }), /no upstream named esign.upstream/);
 });

@@ -7,6 +7,7 @@ import { JWT_HANDLER } from './jwt/handler.ts';
 import { HMAC_AUTH_HANDLER } from './hmac-auth/handler.ts';
 import { IP_RESTRICTION_HANDLER } from './ip-restriction/handler.ts';
 import { RATE_LIMITING_HANDLER } from './rate-limiting/handler.ts';
+import { REQUEST_SIZE_LIMITING_HANDLER } from './request-size-limiting/handler.ts';
 import { BOT_DETECTION_HANDLER } from './bot-detection/handler.ts';
 import { CORS_HANDLER } from './cors/handler.ts';
 import { CORRELATION_ID_HANDLER } from './correlation-id/handler.ts';
@@ -31,6 +32,7 @@ export const PLUGIN_HANDLERS: ReadonlyMap<string, PluginHandler> = new Map(
     ACL_HANDLER,
     IP_RESTRICTION_HANDLER,
     RATE_LIMITING_HANDLER,
+    REQUEST_SIZE_LIMITING_HANDLER,
     BOT_DETECTION_HANDLER,
     CORS_HANDLER,
     CORRELATION_ID_HANDLER,
@@ -54,6 +56,8 @@ export { runHeaderFilter, openBodyFilter, runLogPhase, wantsLog } from './respon
 export { ResponseHead, chainTransforms, type BodyTransform } from './response-head.ts';
 export { serializeLogEntry, requestHeadLength, type LogEntry } from './log-entry.ts';
 export { ConsumerIndex } from './consumer-index.ts';
+/** request-size-limiting's refusal, also answered by the proxy when a streamed body crosses the bound. */
+export { SIZE_LIMIT_MESSAGE } from './request-size-limiting/handler.ts';
 export { setPluginLogger, type PluginLogger } from './plugin-log.ts';
 /** The process's Redis connections of the redis policies (closed with the gateway). */
 export { REDIS_COUNTERS } from './redis-counters.ts';

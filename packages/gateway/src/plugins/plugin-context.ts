@@ -99,6 +99,11 @@ export class PluginContext {
   #bodyAsked = false;
   /** kong.service.request.set_raw_body: the upstream body, replacing the client's. */
   upstreamBody: Buffer | undefined;
+  /**
+   * The most request body bytes the upstream may get, and the status refusing more
+   * (request-size-limiting): the proxy counts the body as it streams, without buffering it.
+   */
+  requestBodyLimit: { readonly bytes: number; readonly status: number } | undefined;
   /** The route's regex captures (Kong's uri_captures): numbered and named; '0' the whole match. */
   uriCaptures: Readonly<Record<string, string | undefined>> | undefined;
   /** Query arguments removed from the upstream request. */
@@ -226,6 +231,11 @@ export class PluginContext {
   /** kong.service.request.clear_query_arg. */
   clearQueryArg(name: string): void {
     if (this.queryArg(name) !== undefined) (this.clearedArgs ??= new Set()).add(name);
+  }
+
+  /** Bounds the request body (the smaller limit wins when several plugins set one). */
+  limitRequestBody(bytes: number, status: number): void {
+    if (this.requestBodyLimit === undefined || bytes < this.requestBodyLimit.bytes) this.requestBodyLimit = { bytes, status };
   }
 
   /** kong.client.authenticate. */

@@ -171,11 +171,14 @@ function afterAccess(ctx: ProxyContext, req: IncomingMessage, res: ServerRespons
     return;
   }
   // A plugin read the body or edits it: it is held whole (bounded) and forwarded as edited
-  // (kong.service.request.set_body, then the transform, in PRIORITY order).
+  // (kong.service.request.set_body, then the transform, in PRIORITY order). request-size-limiting's
+  // bound applies to it too, and its refusal when that bound is the smaller.
+  const limit = pluginCtx.requestBodyLimit;
+  const limited = limit !== undefined && limit.bytes < MAX_BUFFERED_BODY;
   const withBody = (body: Buffer | undefined): void => {
     if (req.socket.destroyed) return;
-    if (body === undefined) {
-      sendKongResponse(res, 413, 'Request size limit exceeded', req.headers.accept, requestId, undefined, pluginCtx);
+    if (body === undefined || (limited && body.length > limit.bytes)) {
+      sendKongResponse(res, limited ? limit.status : 413, 'Request size limit exceeded', req.headers.accept, requestId, undefined, pluginCtx);
       reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);
       return;
     }
@@ -271,5 +274,6 @@ function forward(
     scheme,
     body,
     hostOverride: plugins?.upstreamHost,
+    bodyLimit: plugins?.requestBodyLimit,
   }).start();
 }

@@ -9,11 +9,11 @@ import { PeerAttempts } from './peer-attempts.ts';
 import type { ProxyHooks } from './proxy-hooks.ts';
 import { addressHostHeader, type ProxyRoute } from './proxy-route.ts';
 import { HOP_BY_HOP_RESPONSE, type ScannedRequestHeaders } from './scan-request-headers.ts';
-import { sendProxyError } from './send-proxy-error.ts';
+import { sendKongResponse, sendProxyError } from './send-proxy-error.ts';
 import type { ExchangeSink, UpstreamConnection } from './upstream-connection.ts';
 import type { UpstreamEndpoint, UpstreamPool } from './upstream-pool.ts';
 import { serverNameFor } from './server-name.ts';
-import { openBodyFilter, requestHeadLength, ResponseHead, runHeaderFilter, runLogPhase, wantsLog, type BodyTransform, type PluginContext } from '../plugins/index.ts';
+import { openBodyFilter, requestHeadLength, ResponseHead, runHeaderFilter, runLogPhase, SIZE_LIMIT_MESSAGE, wantsLog, type BodyTransform, type PluginContext } from '../plugins/index.ts';
 
 // RFC 9110 §7.6.1: fields named in Connection are hop-by-hop as well.
 function listedFields(value: string, into: string[] | undefined): string[] | undefined {
@@ -64,6 +64,8 @@ export type ExchangeRequest = {
   readonly body?: Buffer | undefined;
   /** The Host header a plugin chose (request-transformer's replace of host). */
   readonly hostOverride?: string | undefined;
+  /** request-size-limiting's bound on a streamed body, and the status refusing more. */
+  readonly bodyLimit?: { readonly bytes: number; readonly status: number } | undefined;
   /** Set when the route's plugins have header_filter, body_filter or log hooks. */
   readonly plugins?: PluginContext | undefined;
   readonly scheme?: 'http' | 'https';
@@ -176,6 +178,11 @@ export class ProxyExchange implements ExchangeSink {
     this.#bytesIn += chunk.length;
     const conn = this.#conn;
     if (conn === undefined || this.#done) return;
+    const limit = this.#x.bodyLimit;
+    if (limit !== undefined && this.#bytesIn > limit.bytes) {
+      this.#overLimit(conn, limit.status);
+      return;
+    }
     const socket = conn.socket;
     let ok: boolean;
     if (this.#x.headers.chunked) {
@@ -192,6 +199,25 @@ export class ProxyExchange implements ExchangeSink {
       this.#onUpstreamDrain ??= () => this.#req.resume();
       socket.once('drain', this.#onUpstreamDrain);
     }
+  }
+
+  /**
+   * The streamed body crossed request-size-limiting's bound: the chunk that crossed it is not
+   * sent, and the upstream connection (holding a partial request) is closed. Before the response
+   * has started the client gets the plugin's refusal, and the connection is closed after it (the
+   * rest of its body is never read); after, the response is cut off as an upstream failure
+   * mid-response is (docs/gateway-plugins.md).
+   */
+  #overLimit(conn: UpstreamConnection, status: number): void {
+    this.#conn = undefined;
+    conn.destroy();
+    if (this.#res.headersSent) {
+      this.#finish();
+      this.#res.destroy();
+      return;
+    }
+    sendKongResponse(this.#res, status, SIZE_LIMIT_MESSAGE, this.#req.headers.accept, this.#x.requestId, { Connection: 'close' }, this.#x.plugins);
+    this.#finish();
   }
 
   #onRequestEnd(): void {
