@@ -8,6 +8,7 @@ import { HMAC_AUTH_HANDLER } from './hmac-auth/handler.ts';
 import { IP_RESTRICTION_HANDLER } from './ip-restriction/handler.ts';
 import { RATE_LIMITING_HANDLER } from './rate-limiting/handler.ts';
 import { REQUEST_SIZE_LIMITING_HANDLER } from './request-size-limiting/handler.ts';
+import { REQUEST_TERMINATION_HANDLER } from './request-termination/handler.ts';
 import { BOT_DETECTION_HANDLER } from './bot-detection/handler.ts';
 import { CORS_HANDLER } from './cors/handler.ts';
 import { CORRELATION_ID_HANDLER } from './correlation-id/handler.ts';
@@ -33,6 +34,7 @@ export const PLUGIN_HANDLERS: ReadonlyMap<string, PluginHandler> = new Map(
     IP_RESTRICTION_HANDLER,
     RATE_LIMITING_HANDLER,
     REQUEST_SIZE_LIMITING_HANDLER,
+    REQUEST_TERMINATION_HANDLER,
     BOT_DETECTION_HANDLER,
     CORS_HANDLER,
     CORRELATION_ID_HANDLER,

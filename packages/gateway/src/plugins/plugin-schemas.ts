@@ -9,6 +9,7 @@ import { HMAC_AUTH_SCHEMA } from './hmac-auth/schema.ts';
 import { IP_RESTRICTION_SCHEMA } from './ip-restriction/schema.ts';
 import { RATE_LIMITING_SCHEMA } from './rate-limiting/schema.ts';
 import { REQUEST_SIZE_LIMITING_SCHEMA } from './request-size-limiting/schema.ts';
+import { REQUEST_TERMINATION_SCHEMA } from './request-termination/schema.ts';
 import { BOT_DETECTION_SCHEMA } from './bot-detection/schema.ts';
 import { CORS_SCHEMA } from './cors/schema.ts';
 import { CORRELATION_ID_SCHEMA } from './correlation-id/schema.ts';
@@ -33,6 +34,7 @@ export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
     IP_RESTRICTION_SCHEMA,
     RATE_LIMITING_SCHEMA,
     REQUEST_SIZE_LIMITING_SCHEMA,
+    REQUEST_TERMINATION_SCHEMA,
     BOT_DETECTION_SCHEMA,
     CORS_SCHEMA,
     CORRELATION_ID_SCHEMA,

@@ -19,6 +19,10 @@ export function sendProxyError(
   sendKongResponse(res, error.status, error.message, accept, requestId, extraHeaders, plugins);
 }
 
+// RFC 9110 §8.6: no Content-Length on a 1xx or 204 (nor on a 304, which has no body here);
+// Kong's request-termination spec checks a 204 goes without one.
+const bodiless = (status: number): boolean => status < 200 || status === 204 || status === 304;
+
 /** A plain text answer (kong.response.exit with a string body): a class, so no JSON table is taken for one. */
 export class TextBody {
   constructor(readonly text: string) {}
@@ -56,7 +60,7 @@ export function sendKongResponse(
   }
   res.writeHead(status, {
     ...(contentType === undefined ? {} : { 'Content-Type': contentType }),
-    'Content-Length': Buffer.byteLength(body),
+    ...(bodiless(status) ? {} : { 'Content-Length': Buffer.byteLength(body) }),
     Server: SERVER,
     'X-Kong-Request-Id': requestId,
     ...extraHeaders,
@@ -81,7 +85,7 @@ function sendThroughPlugins(
     body = Buffer.concat(parts);
   }
   head.remove('Content-Length');
-  head.headers.push('Content-Length', String(body.length));
+  if (!bodiless(head.status)) head.headers.push('Content-Length', String(body.length));
   res.writeHead(head.status, head.headers);
   res.end(body);
   plugins.responseHeaders = head.headers;
