@@ -25,6 +25,11 @@ export type PluginExit = {
   readonly body?: Readonly<Record<string, unknown>> | null;
   /** kong.response.exit with a string: sent as is, without Content-Type (Kong's proxy default_type is ''). */
   readonly text?: string;
+  /**
+   * A stored upstream response sent again (proxy-cache's hit): these headers and this body, with
+   * the headers Kong adds to a proxied response (Via, X-Kong-*-Latency), not an error's.
+   */
+  readonly replay?: { readonly headers: readonly string[]; readonly body: Buffer };
 };
 
 /** A query argument as Kong's get_query() gives it: a value, `true` without `=`, or a list when repeated. */
@@ -67,6 +72,8 @@ export class PluginContext {
   #args: [string, string | true][] | undefined;
   /** kong.client.get_ip(): the client address as the real_ip settings decide (set by the proxy). */
   clientIp = '';
+  /** kong.router.get_route().id: the matched route (set by the proxy). */
+  routeId: string | undefined;
   /** kong.router.get_service().id: the matched route's service (set by the proxy). */
   serviceId: string | undefined;
   /** kong.client.get_consumer(). */

@@ -8,6 +8,8 @@ export type BodyTransform = {
   write(chunk: Buffer): Buffer | undefined;
   /** The body is complete: returns what remains to send. */
   end(): Buffer | undefined;
+  /** It only observes (every chunk out as it came in): the response keeps its Content-Length. */
+  readonly passthrough?: boolean;
 };
 
 /** The status and headers about to be sent to the client. */
@@ -82,6 +84,7 @@ export function chainTransforms(transforms: readonly BodyTransform[]): BodyTrans
     return c;
   };
   return {
+    passthrough: transforms.every((t) => t.passthrough === true),
     write: (chunk) => through(0, chunk),
     end() {
       const parts: Buffer[] = [];

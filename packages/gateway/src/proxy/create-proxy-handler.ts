@@ -7,7 +7,7 @@ import type { RouteMatch, RouterRequest } from '../router/index.ts';
 import { RequestIdSource, VIA } from './kong-headers.ts';
 import { ProxyExchange, type ProxyContext } from './proxy-exchange.ts';
 import { scanRequestHeaders, type ScannedRequestHeaders } from './scan-request-headers.ts';
-import { sendKongResponse, sendProxyError, TextBody } from './send-proxy-error.ts';
+import { sendKongResponse, sendProxyError, sendStoredResponse, TextBody } from './send-proxy-error.ts';
 import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, wantsLog, type PluginExit } from '../plugins/index.ts';
 import type { ProxyRoute } from './proxy-route.ts';
 import { realClientAddress } from './real-ip.ts';
@@ -126,6 +126,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     // upstream, or edit the request the upstream gets (consumer headers, hidden credentials).
     const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp, startedAt);
     pluginCtx.serviceId = match.value.service.id;
+    pluginCtx.routeId = match.route.id;
     if (match.captures !== undefined) pluginCtx.uriCaptures = { ...match.captures, 0: match.matched };
     // Read only if a plugin asks (kong.request.get_raw_body); otherwise the body streams.
     pluginCtx.bodySource = () => new Promise((resolve) => readBody(req, MAX_BUFFERED_BODY, resolve));
@@ -159,6 +160,11 @@ function afterAccess(ctx: ProxyContext, req: IncomingMessage, res: ServerRespons
   const { match, scanned, path, query, requestId, startedAt, xForwardedProto, clientIp } = r;
   // The client left while a hook waited (its socket, not req: a request read whole is destroyed too).
   if (exit === undefined && req.socket.destroyed) return;
+  if (exit?.replay !== undefined) {
+    sendStoredResponse(res, exit.status, exit.replay.headers, exit.replay.body, requestId, performance.now() - startedAt, pluginCtx);
+    reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);
+    return;
+  }
   if (exit !== undefined) {
     sendKongResponse(res, exit.status, exit.text !== undefined ? new TextBody(exit.text) : exit.body === undefined ? exit.message : exit.body, req.headers.accept, requestId, exit.headers, pluginCtx);
     reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);

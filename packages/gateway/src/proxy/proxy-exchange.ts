@@ -275,7 +275,7 @@ export class ProxyExchange implements ExchangeSink {
     const head = new ResponseHead(status, headers, 'upstream');
     runHeaderFilter(plugins, head);
     if (this.#req.method !== 'HEAD') this.#bodyFilter = openBodyFilter(plugins, head);
-    if (this.#bodyFilter !== undefined) head.remove('Content-Length');
+    if (this.#bodyFilter !== undefined && this.#bodyFilter.passthrough !== true) head.remove('Content-Length');
     plugins.responseHeaders = head.headers;
     plugins.responseSize = head.byteLength();
     if (head.status === status) this.#res.writeHead(status, statusMessage, head.headers);

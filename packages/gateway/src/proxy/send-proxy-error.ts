@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { GatewayError, renderKongError, type GatewayErrorCode } from '../errors.ts';
-import { SERVER } from './kong-headers.ts';
+import { SERVER, VIA } from './kong-headers.ts';
 import { openBodyFilter, ResponseHead, runHeaderFilter, type PluginContext } from '../plugins/index.ts';
 
 /**
@@ -55,7 +55,9 @@ export function sendKongResponse(
       ? renderKongError(message, accept, requestId)
       : { contentType: 'application/json; charset=utf-8', body: JSON.stringify(message) };
   if (plugins?.collected !== undefined) {
-    sendThroughPlugins(res, plugins, status, contentType, body, requestId, extraHeaders);
+    const headers = contentType === undefined ? ['Server', SERVER, 'X-Kong-Request-Id', requestId] : ['Content-Type', contentType, 'Server', SERVER, 'X-Kong-Request-Id', requestId];
+    for (const [k, v] of Object.entries(extraHeaders ?? {})) headers.push(k, v);
+    sendThroughPlugins(res, plugins, status, headers, Buffer.from(body));
     return;
   }
   res.writeHead(status, {
@@ -68,17 +70,38 @@ export function sendKongResponse(
   res.end(body);
 }
 
+/**
+ * kong.response.exit with a response stored earlier (proxy-cache's hit): its status, headers and
+ * body, with what Kong adds to a response it counts as proxied (kong/runloop/handler.lua
+ * header_filter: Via, the latencies, Server when the stored response has none).
+ */
+export function sendStoredResponse(
+  res: ServerResponse, status: number, stored: readonly string[], body: Buffer, requestId: string, proxyLatencyMs: number, plugins?: PluginContext,
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const headers = [...stored];
+  let hasServer = false;
+  for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() === 'server') hasServer = true;
+  if (!hasServer) headers.push('Server', SERVER);
+  headers.push('Via', VIA, 'X-Kong-Upstream-Latency', '0', 'X-Kong-Proxy-Latency', String(Math.round(proxyLatencyMs)), 'X-Kong-Request-Id', requestId);
+  if (plugins?.collected !== undefined) {
+    sendThroughPlugins(res, plugins, status, headers, body);
+    return;
+  }
+  if (!bodiless(status)) headers.push('Content-Length', String(body.length));
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
 // The gateway's own answer goes through the collected plugins' header_filter and body_filter as
 // an upstream response would (Kong runs them on kong.response.exit answers too).
-function sendThroughPlugins(
-  res: ServerResponse, plugins: PluginContext, status: number, contentType: string | undefined, text: string, requestId: string,
-  extraHeaders: Readonly<Record<string, string>> | undefined,
-): void {
-  const headers = contentType === undefined ? ['Server', SERVER, 'X-Kong-Request-Id', requestId] : ['Content-Type', contentType, 'Server', SERVER, 'X-Kong-Request-Id', requestId];
-  for (const [k, v] of Object.entries(extraHeaders ?? {})) headers.push(k, v);
+function sendThroughPlugins(res: ServerResponse, plugins: PluginContext, status: number, headers: string[], first: Buffer): void {
   const head = new ResponseHead(status, headers, 'kong');
   runHeaderFilter(plugins, head);
-  let body = Buffer.from(text);
+  let body = first;
   const transform = openBodyFilter(plugins, head);
   if (transform !== undefined) {
     const parts = [transform.write(body), transform.end()].filter((b): b is Buffer => b !== undefined);
