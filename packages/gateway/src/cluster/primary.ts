@@ -13,6 +13,7 @@ import { stopSignal } from './stop-signal.ts';
 import { clusterWorkerHub } from './worker-hub.ts';
 import { serveCounters } from './counter-messages.ts';
 import { CounterStore } from '../plugins/rate-limiting/counter-store.ts';
+import { cacheCommandAsker } from './cache-messages.ts';
 
 /**
  * The node:cluster primary: owns the configuration (kong.yml, then POST /config), the admin
@@ -30,6 +31,8 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   const detachHealth = serveWorkerHealth(health, hub);
   // rate-limiting `local` counters for the node, kept across reloads and worker restarts.
   const detachCounters = serveCounters(new CounterStore(), hub);
+  // proxy-cache's admin endpoints reach the caches each worker holds.
+  const caches = cacheCommandAsker(hub);
   let current = snapshot;
   let stopping = false;
   const ready = new Set<number>();
@@ -78,6 +81,7 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
     nodeId,
     pids: () => ({ master: process.pid, workers: Object.values(cluster.workers ?? {}).map((w) => w?.process.pid ?? 0) }),
     metrics: () => [...workerMetrics.values()].reduce(addMetricsStates, emptyMetricsState()),
+    proxyCache: caches.ask,
   }, log);
 
   const signal = await stopped;
@@ -95,6 +99,7 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   offMessages();
   detachHealth();
   detachCounters();
+  caches.close();
   await health.close();
   log.info('stopped');
   return 0;

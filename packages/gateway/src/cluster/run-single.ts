@@ -6,6 +6,7 @@ import type { NodeStart } from './node-start.ts';
 import { startAdmin } from './start-admin.ts';
 import { startDataPlane } from './start-data-plane.ts';
 import { stopSignal } from './stop-signal.ts';
+import { runCacheCommand } from '../plugins/proxy-cache/cache-commands.ts';
 
 /** --workers 1: proxy, admin API and health state in this one process, until a stop signal. */
 export async function runSingle(start: NodeStart, snapshot: Snapshot): Promise<number> {
@@ -27,6 +28,8 @@ export async function runSingle(start: NodeStart, snapshot: Snapshot): Promise<n
     nodeId,
     pids: () => ({ master: process.pid, workers: [process.pid] }),
     metrics: () => metrics.state(),
+    // One process: its own caches answer.
+    proxyCache: (command) => Promise.resolve([runCacheCommand(command, Date.now())]),
   }, log);
   log.info({ workers: 1 }, 'gateway started');
   const signal = await stopped;

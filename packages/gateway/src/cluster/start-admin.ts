@@ -8,6 +8,8 @@ import { routeHealthRequest } from '../health/health-routes.ts';
 import type { NodeHealth } from '../health/node-health.ts';
 import { metricsRoute, type MetricsState } from '../metrics/index.ts';
 import { listenUrl } from './listen-url.ts';
+import { proxyCacheRoute } from '../plugins/proxy-cache/api.ts';
+import type { CacheCommand, CacheReply } from '../plugins/proxy-cache/cache-commands.ts';
 
 /** What a node's admin API reads and drives. */
 export type AdminDeps = {
@@ -18,6 +20,8 @@ export type AdminDeps = {
   readonly pids: () => { master: number; workers: number[] };
   /** The proxy metrics, summed over the node's workers. */
   readonly metrics: () => MetricsState;
+  /** Runs a proxy-cache admin command in every process holding caches (the workers). */
+  readonly proxyCache: (command: CacheCommand) => Promise<readonly CacheReply[]>;
 };
 
 /** GET /status figures from the proxy metrics. */
@@ -58,6 +62,7 @@ export async function startAdmin(config: GatewayConfig, deps: AdminDeps, log: Lo
       extraRoutes: [
         (method, path, query) => routeHealthRequest({ snapshot: deps.snapshot, health: deps.health, nodeId: deps.nodeId }, method, path, query),
         metricsRoute({ state: deps.metrics, snapshot: deps.snapshot, health: deps.health }),
+        proxyCacheRoute({ snapshot: deps.snapshot, ask: deps.proxyCache }),
       ],
       configuration: {
         proxy_listen: config.proxyListen.map(listenUrl),

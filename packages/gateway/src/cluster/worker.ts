@@ -6,6 +6,7 @@ import { startDataPlane } from './start-data-plane.ts';
 import { WorkerHealth } from './worker-health.ts';
 import { processPrimaryPort } from './worker-hub.ts';
 import { counterClient } from './counter-messages.ts';
+import { serveCacheCommands } from './cache-messages.ts';
 import { useLocalCounters } from '../plugins/rate-limiting/local-counters.ts';
 
 /**
@@ -17,6 +18,8 @@ export async function runWorker(start: NodeStart): Promise<number> {
   const port = processPrimaryPort();
   // rate-limiting's `local` policy counts in the primary, for the whole node.
   useLocalCounters(counterClient(port));
+  // The admin API (in the primary) purges and reads this worker's proxy-cache entries.
+  serveCacheCommands(port);
   const health = new WorkerHealth(port);
   const first = new Promise<Snapshot>((resolve) => {
     const off = port.onMessage((m) => {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pollUntil } from '@signet/kit';
-import { Client } from 'undici';
+import { Client, request } from 'undici';
 import { parseDeclarativeConfig } from '../../src/declarative/parse-declarative-config.ts';
 import { GatewayError } from '../../src/errors.ts';
 import { startGatewayProcess } from '../health/gateway-process.ts';
@@ -386,6 +386,49 @@ test('proxy-cache: Kong\'s access spec cases, TTLs, bounded memory (one gateway)
       const second = await c.get('/cookie', 'route-1.test');
       assert.notEqual(second.headers['set-cookie'], first.headers['set-cookie'], 'no session handed on');
     });
+  });
+
+  // Kong's 03-api_spec.lua: the admin API reaches the entries every worker holds.
+  await t.test('admin API: /proxy-cache endpoints', async () => {
+    const admin = async (method: string, path: string): Promise<{ status: number; json: Record<string, unknown> | undefined }> => {
+      const res = await request(g.admin + path, { method: method as 'GET' });
+      const text = await res.body.text();
+      return { status: res.statusCode, json: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+    };
+    const plugins = (await admin('GET', '/routes/route-1/plugins')).json as { data: { id: string; name: string }[] };
+    const pluginId = plugins.data.find((p) => p.name === 'proxy-cache')!.id;
+    const debug = { 'kong-debug': '1' };
+    const miss = await get('/get?api', 'route-1.test', debug);
+    assert.equal(cacheStatus(miss), 'Miss');
+    const key = miss.headers['x-cache-key'] as string;
+    assert.equal(cacheStatus(await get('/get?api', 'route-1.test', debug)), 'Hit');
+
+    const stored = await admin('GET', `/proxy-cache/${pluginId}/caches/${key}`);
+    assert.equal(stored.status, 200, 'get an existing entry');
+    assert.equal((stored.json!.headers as Record<string, string>)['X-Cache-Key'], key);
+    assert.equal(stored.json!.body, miss.body);
+    assert.equal((await admin('GET', `/proxy-cache/${key}`)).status, 200, 'an entry by its key alone');
+
+    assert.equal((await admin('DELETE', `/proxy-cache/${pluginId}/caches/${key}`)).status, 204, 'delete a cache entry');
+    assert.equal(cacheStatus(await get('/get?api', 'route-1.test', debug)), 'Miss');
+    assert.equal((await admin('DELETE', `/proxy-cache/${key}`)).status, 204, 'delete by key, looking through every instance');
+    assert.equal(cacheStatus(await get('/get?api', 'route-1.test', debug)), 'Miss');
+
+    // Purge all the entries.
+    assert.equal(cacheStatus(await get('/get?api', 'route-1.test', debug)), 'Hit');
+    await get('/get?api', 'route-2.test', debug);
+    assert.equal(cacheStatus(await get('/get?api', 'route-2.test', debug)), 'Hit');
+    assert.equal((await admin('DELETE', '/proxy-cache')).status, 204);
+    assert.equal(cacheStatus(await get('/get?api', 'route-1.test', debug)), 'Miss');
+    assert.equal(cacheStatus(await get('/get?api', 'route-2.test', debug)), 'Miss');
+
+    assert.equal((await admin('DELETE', '/proxy-cache')).status, 204);
+    assert.deepEqual(await admin('DELETE', `/proxy-cache/${pluginId}/caches/123`), { status: 404, json: undefined }, 'a key that is not there');
+    const routeId = ((await admin('GET', '/routes/route-1')).json as { id: string }).id;
+    assert.equal((await admin('DELETE', `/proxy-cache/${routeId}/caches/123`)).status, 404, 'an id that is no proxy-cache instance');
+    assert.equal((await admin('GET', `/proxy-cache/${pluginId}/caches/${key}`)).status, 404, 'get a purged entry');
+    assert.equal((await admin('GET', `/proxy-cache/${key}`)).status, 404);
+    assert.equal((await admin('POST', '/proxy-cache')).status, 405);
   });
 });
 
