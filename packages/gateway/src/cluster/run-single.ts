@@ -7,6 +7,7 @@ import { startAdmin } from './start-admin.ts';
 import { startDataPlane } from './start-data-plane.ts';
 import { stopSignal } from './stop-signal.ts';
 import { runCacheCommand } from '../plugins/proxy-cache/cache-commands.ts';
+import { drainLogQueues } from '../plugins/index.ts';
 
 /** --workers 1: proxy, admin API and health state in this one process, until a stop signal. */
 export async function runSingle(start: NodeStart, snapshot: Snapshot): Promise<number> {
@@ -35,7 +36,10 @@ export async function runSingle(start: NodeStart, snapshot: Snapshot): Promise<n
   const signal = await stopped;
   log.info({ signal }, 'stopping');
   await closeAdmin();
+  const stopping = Date.now();
   await gateway.close();
+  // Queued log entries go out before the process exits (Kong flushes its queues on worker exit).
+  await drainLogQueues(Math.max(1000, config.shutdownGraceMs - (Date.now() - stopping)));
   await health.close();
   log.info('stopped');
   return 0;

@@ -1,7 +1,7 @@
 import { stopWithParent } from '@signet/kit';
 
 /**
- * Resolves on the first SIGTERM or SIGINT, or, when started by npm start's supervisor
+ * Resolves on the first SIGTERM, SIGINT or SIGQUIT (Kong's graceful `kong quit`), or, when started by npm start's supervisor
  * (SIGNET_STOP_WITH_PARENT=1, checked at start), when the supervisor is gone.
  */
 export function stopSignal(supervised: boolean): Promise<string> {
@@ -10,11 +10,13 @@ export function stopSignal(supervised: boolean): Promise<string> {
     const on = (signal: string) => {
       process.off('SIGTERM', on);
       process.off('SIGINT', on);
+      process.off('SIGQUIT', on);
       release();
       resolve(signal);
     };
     process.on('SIGTERM', on);
     process.on('SIGINT', on);
+    process.on('SIGQUIT', on);
     if (supervised) release = stopWithParent(() => on('supervisor gone'));
   });
 }

@@ -8,6 +8,7 @@ import { processPrimaryPort } from './worker-hub.ts';
 import { counterClient } from './counter-messages.ts';
 import { serveCacheCommands } from './cache-messages.ts';
 import { useLocalCounters } from '../plugins/rate-limiting/local-counters.ts';
+import { drainLogQueues } from '../plugins/index.ts';
 
 /**
  * A node:cluster worker: asks the primary for the configuration, serves the proxy listeners
@@ -45,10 +46,18 @@ export async function runWorker(start: NodeStart): Promise<number> {
   pushMetrics.unref();
   // The primary decides when workers stop (disconnect); signals to the group are its to handle.
   process.on('SIGINT', () => undefined);
-  process.on('SIGTERM', () => process.disconnect());
+  const leave = (): void => {
+    if (process.connected) process.disconnect();
+  };
+  process.on('SIGTERM', leave);
+  process.on('SIGQUIT', leave);
   await new Promise<void>((resolve) => process.once('disconnect', () => resolve()));
+  const stopping = Date.now();
   clearInterval(pushMetrics);
   await gateway.close();
+  // The log phases of the last requests have queued their entries: send them before exiting,
+  // within what is left of the grace the primary gives (it kills a worker 2 s after it).
+  await drainLogQueues(Math.max(1000, start.config.shutdownGraceMs - (Date.now() - stopping)));
   await health.close();
   return 0;
 }

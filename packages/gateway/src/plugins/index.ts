@@ -63,6 +63,8 @@ export { ConsumerIndex } from './consumer-index.ts';
 /** request-size-limiting's refusal, also answered by the proxy when a streamed body crosses the bound. */
 export { SIZE_LIMIT_MESSAGE } from './request-size-limiting/handler.ts';
 export { setPluginLogger, type PluginLogger } from './plugin-log.ts';
+/** A graceful stop sends what the logging plugins' queues hold. */
+export { drainLogQueues } from './log-queue.ts';
 /** The process's Redis connections of the redis policies (closed with the gateway). */
 export { REDIS_COUNTERS } from './redis-counters.ts';
 export { PluginContext, type PluginExit } from './plugin-context.ts';

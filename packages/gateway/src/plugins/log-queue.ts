@@ -34,6 +34,10 @@ export class LogQueue {
   #warnedFull = false;
   /** Wakes the loop waiting for entries (or for the batch to fill). */
   #wake: (() => void) | undefined;
+  /** The process is stopping: batches go out without waiting to fill (Kong: ngx.worker.exiting()). */
+  #draining = false;
+  /** drain() callers waiting for the queue to empty. */
+  readonly #idle: (() => void)[] = [];
 
   constructor(name: string, settings: QueueSettings, handler: BatchHandler) {
     this.name = name;
@@ -77,7 +81,7 @@ export class LogQueue {
       while (this.#entries.length > 0) {
         const s = this.settings;
         // Coalesce: wait for a full batch or the delay, whichever comes first.
-        if (this.#entries.length < s.max_batch_size && s.max_coalescing_delay > 0) {
+        if (this.#entries.length < s.max_batch_size && s.max_coalescing_delay > 0 && !this.#draining) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, s.max_coalescing_delay * 1000);
             timer.unref();
@@ -92,14 +96,35 @@ export class LogQueue {
         for (const e of batch) this.#bytes -= e.length;
         if (s.concurrency_limit === -1) {
           this.#inFlight++;
-          void this.#deliver(batch).finally(() => this.#inFlight--);
+          void this.#deliver(batch).finally(() => {
+            this.#inFlight--;
+            this.#settle();
+          });
         } else {
           await this.#deliver(batch);
         }
       }
     } finally {
       this.#running = false;
+      this.#settle();
     }
+  }
+
+  // Resolves drain() once nothing is queued, being sent, or waiting for a retry.
+  #settle(): void {
+    if (this.#running || this.#inFlight > 0) return;
+    for (const resolve of this.#idle.splice(0)) resolve();
+  }
+
+  /**
+   * The process is stopping: what is queued goes out now, in batches, retried as usual; resolves
+   * once the queue is empty (the caller bounds the wait).
+   */
+  drain(): Promise<void> {
+    this.#draining = true;
+    this.#wake?.();
+    if (!this.#running && this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
   }
 
   async #deliver(batch: readonly string[]): Promise<void> {
@@ -124,6 +149,20 @@ export class LogQueue {
 
 // Kong shares one queue between plugin instances with the same name (their log server settings).
 const queues = new Map<string, LogQueue>();
+
+/**
+ * A graceful stop: every queue of this process sends what it holds, within `timeoutMs` (a ref'd
+ * timer keeps the process alive meanwhile; the queues' own retry timers do not).
+ */
+export async function drainLogQueues(timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  try {
+    await Promise.race([Promise.all([...queues.values()].map((q) => q.drain())), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The queue named `name`, created on first use; a reload keeps its entries and takes the new settings. */
 export function namedQueue(name: string, settings: QueueSettings, handler: BatchHandler): LogQueue {
