@@ -58,7 +58,11 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
     ready.delete(worker.id);
     // A dead worker's connections are gone; its counters are kept (they were served).
     const last = workerMetrics.get(worker.id);
-    if (last !== undefined) last.activeConnections = 0;
+    if (last !== undefined) {
+      last.activeConnections = 0;
+      // Its heap is gone too: a dead pid is not a worker's memory.
+      last.workerHeapBytes = {};
+    }
     if (stopping) return;
     // A worker died on its own: replace it, as nginx's master does.
     log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { buildAdminServer, type ProxyStats } from '../admin/index.ts';
+import { buildAdminServer, KONG_VERSION, type ProxyStats } from '../admin/index.ts';
 import type { GatewayConfig, ListenAddress } from '../config.ts';
 import type { Snapshot } from '../declarative/types.ts';
 import { routeHealthRequest } from '../health/health-routes.ts';
@@ -61,7 +61,7 @@ export async function startAdmin(config: GatewayConfig, deps: AdminDeps, log: Lo
       ...(config.plugins !== undefined ? { enabledPlugins: config.plugins } : {}),
       extraRoutes: [
         (method, path, query) => routeHealthRequest({ snapshot: deps.snapshot, health: deps.health, nodeId: deps.nodeId }, method, path, query),
-        metricsRoute({ state: deps.metrics, snapshot: deps.snapshot, health: deps.health }),
+        metricsRoute({ state: deps.metrics, snapshot: deps.snapshot, health: deps.health, node: { id: deps.nodeId, version: KONG_VERSION } }),
         proxyCacheRoute({ snapshot: deps.snapshot, ask: deps.proxyCache }),
       ],
       configuration: {

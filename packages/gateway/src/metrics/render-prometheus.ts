@@ -36,9 +36,10 @@ const HEALTH_STATES = ['healthy', 'unhealthy', 'dns_error', 'healthchecks_off'] 
  * The GET /metrics body: metric names and labels as Kong's Prometheus plugin exposes them
  * (kong/plugins/prometheus/exporter.lua): kong_http_requests_total, kong_upstream_latency_ms,
  * kong_kong_latency_ms, kong_request_latency_ms, kong_upstream_target_health,
- * kong_nginx_connections_total.
+ * kong_nginx_connections_total, and the node's own: kong_nginx_requests_total,
+ * kong_datastore_reachable, kong_node_info, kong_memory_workers_lua_vms_bytes.
  */
-export function renderPrometheus(state: MetricsState, snapshot: Snapshot, health: HealthReader): string {
+export function renderPrometheus(state: MetricsState, snapshot: Snapshot, health: HealthReader, node: NodeIdentity): string {
   const out: string[] = [];
   // A configured prometheus plugin owns the request families (Kong's labels, buckets and flags);
   // without one, the gateway's built-in ones are shown.
@@ -59,8 +60,19 @@ export function renderPrometheus(state: MetricsState, snapshot: Snapshot, health
   const healthOn = instances.length === 0 || instances.some((p) => p.config.upstream_health_metrics === true);
   if (healthOn) renderTargetHealth(out, snapshot, health, instances.length > 0);
   out.push('# HELP kong_nginx_connections_total Number of connections by subsystem', '# TYPE kong_nginx_connections_total gauge');
-  out.push(`kong_nginx_connections_total{state="active"} ${state.activeConnections}`);
-  out.push(`kong_nginx_connections_total{state="accepted"} ${state.acceptedConnections}`);
+  if (instances.length > 0) {
+    // Kong's exporter labels (node_id, subsystem, state). Node accepts every connection it handles,
+    // and counts no reading/writing/waiting split: those states are not shown.
+    const conn = (s: string, n: number) => out.push(`kong_nginx_connections_total${labels([['node_id', node.id], ['subsystem', 'http'], ['state', s]])} ${n}`);
+    conn('accepted', state.acceptedConnections);
+    conn('handled', state.acceptedConnections);
+    conn('total', state.totalRequests);
+    conn('active', state.activeConnections);
+  } else {
+    out.push(`kong_nginx_connections_total{state="active"} ${state.activeConnections}`);
+    out.push(`kong_nginx_connections_total{state="accepted"} ${state.acceptedConnections}`);
+  }
+  renderNode(out, state, node);
   return out.join('\n') + '\n';
 }
 
@@ -79,5 +91,25 @@ function renderTargetHealth(out: string[], snapshot: Snapshot, health: HealthRea
         out.push(`kong_upstream_target_health${labels(pairs)} ${s === state ? 1 : 0}`);
       }
     }
+  }
+}
+
+/** Who this node is, for kong_node_info and the node_id labels (the admin API's `node_id` and `version`). */
+export type NodeIdentity = { readonly id: string; readonly version: string };
+
+/**
+ * The node families of Kong's exporter (kong/plugins/prometheus/exporter.lua). DB-less, the
+ * datastore is always reachable (Kong's "off" connector connects). A worker's V8 heap in use
+ * stands for its Lua VM's allocated bytes; there are no shared dicts or nginx timers to report.
+ */
+function renderNode(out: string[], state: MetricsState, node: NodeIdentity): void {
+  out.push('# HELP kong_nginx_requests_total Number of requests total', '# TYPE kong_nginx_requests_total gauge');
+  out.push(`kong_nginx_requests_total${labels([['node_id', node.id], ['subsystem', 'http']])} ${state.totalRequests}`);
+  out.push('# HELP kong_datastore_reachable Datastore reachable from Kong, 0 is unreachable', '# TYPE kong_datastore_reachable gauge', 'kong_datastore_reachable 1');
+  out.push('# HELP kong_node_info Kong Node metadata information', '# TYPE kong_node_info gauge');
+  out.push(`kong_node_info${labels([['node_id', node.id], ['version', node.version]])} 1`);
+  out.push('# HELP kong_memory_workers_lua_vms_bytes Allocated bytes in worker Lua VM', '# TYPE kong_memory_workers_lua_vms_bytes gauge');
+  for (const [pid, bytes] of Object.entries(state.workerHeapBytes).sort(([a], [b]) => Number(a) - Number(b))) {
+    out.push(`kong_memory_workers_lua_vms_bytes${labels([['node_id', node.id], ['pid', pid], ['kong_subsystem', 'http']])} ${bytes}`);
   }
 }

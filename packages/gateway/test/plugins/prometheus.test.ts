@@ -74,4 +74,16 @@ test('prometheus: Kong\'s metrics for the requests it runs on', async (t) => {
   assert.equal(value(p, 'kong_upstream_target_health', { upstream: 'pool', state: 'healthchecks_off', subsystem: 'http' }), 1);
   assert.equal(p.types.get('kong_http_requests_total'), 'counter');
   assert.equal(p.types.get('kong_kong_latency_ms'), 'histogram');
+  // The node families of Kong's exporter: one node id throughout, both workers' heaps by pid.
+  const nodeId = (await (await request(`${g.admin}/`)).body.json() as { node_id: string }).node_id;
+  assert.equal(value(p, 'kong_node_info', { node_id: nodeId, version: '3.10.0' }), 1);
+  assert.equal(value(p, 'kong_datastore_reachable', {}), 1);
+  assert.ok((value(p, 'kong_nginx_requests_total', { node_id: nodeId, subsystem: 'http' }) ?? 0) >= 7, 'every request, the 404 included');
+  assert.ok((value(p, 'kong_nginx_connections_total', { node_id: nodeId, subsystem: 'http', state: 'accepted' }) ?? 0) >= 1);
+  const heaps = await pollUntil(async () => {
+    const h = find(await metrics(g.admin), 'kong_memory_workers_lua_vms_bytes', { node_id: nodeId, kong_subsystem: 'http' });
+    return h.length === 2 ? h : undefined;
+  }, { timeoutMs: 15_000, intervalMs: 200, what: "both workers' heaps" });
+  assert.equal(new Set(heaps.map((h) => h.labels.pid)).size, 2);
+  assert.ok(heaps.every((h) => h.value > 1_000_000), 'a V8 heap in use is megabytes');
 });
