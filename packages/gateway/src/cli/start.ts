@@ -2,11 +2,12 @@
 // loaded, then one of the process layouts in cluster/: one process (--workers 1), or a
 // node:cluster primary with proxy workers. Stops cleanly on SIGTERM/SIGINT.
 import cluster from 'node:cluster';
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { pino } from 'pino';
 import { loadSnapshot } from '../build-gateway.ts';
 import type { CommandIo } from '../cli.ts';
-import type { NodeStart } from '../cluster/node-start.ts';
+import { NODE_ID_ENV, type NodeStart } from '../cluster/node-start.ts';
 import { runPrimary } from '../cluster/primary.ts';
 import { runSingle } from '../cluster/run-single.ts';
 import { runWorker } from '../cluster/worker.ts';
@@ -36,6 +37,8 @@ export async function start(args: readonly string[], io: CommandIo): Promise<num
     redisUrl: settings.redis_url,
     supervised: settings.supervised,
     accessLog: accessLogSetting !== undefined && accessLogSetting !== '' && accessLogSetting !== 'off',
+    // The primary hands its id to the workers it forks (cluster/primary.ts).
+    nodeId: (cluster.isWorker ? process.env[NODE_ID_ENV] : undefined) ?? randomUUID(),
   };
   if (cluster.isWorker) return runWorker(node);
   let snapshot: Snapshot;

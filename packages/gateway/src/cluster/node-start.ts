@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.ts';
 
+/** How a primary passes its node id to the workers it forks. */
+export const NODE_ID_ENV = 'SIGNET_NODE_ID';
+
 /** What every process layout (single, primary, worker) starts from: validated once by the cli. */
 export type NodeStart = {
   readonly config: GatewayConfig;
@@ -11,4 +14,6 @@ export type NodeStart = {
   readonly supervised: boolean;
   /** KONG_PROXY_ACCESS_LOG set to anything but `off`: one JSON line per request on stdout. */
   readonly accessLog: boolean;
+  /** This node's id (Kong's node_id): new at each start; a worker gets its primary's. */
+  readonly nodeId: string;
 };

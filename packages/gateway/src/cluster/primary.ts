@@ -1,12 +1,12 @@
 import cluster from 'node:cluster';
-import { randomUUID } from 'node:crypto';
 import type { Snapshot } from '../declarative/types.ts';
 import { addMetricsStates, emptyMetricsState, type MetricsState } from '../metrics/index.ts';
 import { CONFIG_TAG, isConfigMessage, type ConfigMessage } from './config-messages.ts';
 import { listenUrl } from './listen-url.ts';
 import { localHealthFor } from './local-health-for.ts';
 import { isMetricsMessage } from './metrics-messages.ts';
-import type { NodeStart } from './node-start.ts';
+import { NODE_ID_ENV, type NodeStart } from './node-start.ts';
+import { setNodeId } from '../plugins/node-info.ts';
 import { serveWorkerHealth } from './serve-worker-health.ts';
 import { startAdmin } from './start-admin.ts';
 import { stopSignal } from './stop-signal.ts';
@@ -24,7 +24,8 @@ import { cacheCommandAsker } from './cache-messages.ts';
  */
 export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<number> {
   const { config, log } = start;
-  const nodeId = randomUUID();
+  const nodeId = start.nodeId;
+  setNodeId(nodeId);
   const health = localHealthFor(start.redisUrl, nodeId, log);
   health.load(snapshot);
   const hub = clusterWorkerHub();
@@ -66,12 +67,12 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
     if (stopping) return;
     // A worker died on its own: replace it, as nginx's master does.
     log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
-    cluster.fork();
+    cluster.fork({ [NODE_ID_ENV]: nodeId });
   });
   // node's default round-robin hand-off of connections is kept: letting workers accept on the
   // shared socket (NODE_CLUSTER_SCHED_POLICY=none) costs less CPU per new connection but spreads
   // connections unevenly, and measured slower keep-alive and close (docs/benchmarks.md).
-  for (let i = 0; i < config.workers; i++) cluster.fork();
+  for (let i = 0; i < config.workers; i++) cluster.fork({ [NODE_ID_ENV]: nodeId });
 
   const closeAdmin = await startAdmin(config, {
     snapshot: () => current,

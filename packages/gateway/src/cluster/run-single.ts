@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Snapshot } from '../declarative/types.ts';
 import { listenUrl } from './listen-url.ts';
 import { localHealthFor } from './local-health-for.ts';
@@ -8,11 +7,13 @@ import { startDataPlane } from './start-data-plane.ts';
 import { stopSignal } from './stop-signal.ts';
 import { runCacheCommand } from '../plugins/proxy-cache/cache-commands.ts';
 import { drainLogQueues } from '../plugins/index.ts';
+import { setNodeId } from '../plugins/node-info.ts';
 
 /** --workers 1: proxy, admin API and health state in this one process, until a stop signal. */
 export async function runSingle(start: NodeStart, snapshot: Snapshot): Promise<number> {
   const { config, log } = start;
-  const nodeId = randomUUID();
+  const nodeId = start.nodeId;
+  setNodeId(nodeId);
   const health = localHealthFor(start.redisUrl, nodeId, log);
   health.load(snapshot);
   const { gateway, metrics } = await startDataPlane(start, snapshot, health);

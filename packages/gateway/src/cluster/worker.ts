@@ -9,6 +9,7 @@ import { counterClient } from './counter-messages.ts';
 import { serveCacheCommands } from './cache-messages.ts';
 import { useLocalCounters } from '../plugins/rate-limiting/local-counters.ts';
 import { drainLogQueues } from '../plugins/index.ts';
+import { setNodeId } from '../plugins/node-info.ts';
 
 /**
  * A node:cluster worker: asks the primary for the configuration, serves the proxy listeners
@@ -17,6 +18,7 @@ import { drainLogQueues } from '../plugins/index.ts';
  */
 export async function runWorker(start: NodeStart): Promise<number> {
   const port = processPrimaryPort();
+  setNodeId(start.nodeId);
   // rate-limiting's `local` policy counts in the primary, for the whole node.
   useLocalCounters(counterClient(port));
   // The admin API (in the primary) purges and reads this worker's proxy-cache entries.

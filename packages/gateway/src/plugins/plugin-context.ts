@@ -2,7 +2,7 @@
 // the implemented plugins use): request headers and query arguments read from the raw
 // request, the authenticated consumer and credential, and the edits to the upstream request.
 import type { Socket } from 'node:net';
-import type { Consumer } from '../declarative/types.ts';
+import type { Consumer, Route, Service } from '../declarative/types.ts';
 import type { PluginHooks } from './plugin-handler.ts';
 
 /** What kong.client.authenticate records: the credential's id and consumer (X-Credential-Identifier). */
@@ -74,6 +74,12 @@ export class PluginContext {
   clientIp = '';
   /** kong.router.get_route().id: the matched route (set by the proxy). */
   routeId: string | undefined;
+  /** kong.router.get_route(), get_service(): the matched entities (set by the proxy). */
+  route: Route | undefined;
+  service: Service | undefined;
+  /** kong.request.get_scheme(), get_port(): the listener the request came in on (set by the proxy). */
+  scheme: 'http' | 'https' = 'http';
+  port = 0;
   /** kong.router.get_service().id: the matched route's service (set by the proxy). */
   serviceId: string | undefined;
   /** kong.client.get_consumer(). */

@@ -127,6 +127,10 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp, startedAt);
     pluginCtx.serviceId = match.value.service.id;
     pluginCtx.routeId = match.route.id;
+    pluginCtx.route = match.route;
+    pluginCtx.service = match.value.service;
+    pluginCtx.scheme = listener.scheme;
+    pluginCtx.port = listener.port;
     if (match.captures !== undefined) pluginCtx.uriCaptures = { ...match.captures, 0: match.matched };
     // Read only if a plugin asks (kong.request.get_raw_body); otherwise the body streams.
     pluginCtx.bodySource = () => new Promise((resolve) => readBody(req, MAX_BUFFERED_BODY, resolve));

@@ -2,10 +2,12 @@
 // it as a header or a query argument) is answered in the upstream's place: `body` as is with
 // `content_type`, else `{"message": …}` with Kong's default message for the status, else no body.
 import type { PluginExit } from '../plugin-context.ts';
+import { echoOf } from './echo.ts';
 import type { PluginHandler } from '../plugin-handler.ts';
 import { REQUEST_TERMINATION_SCHEMA } from './schema.ts';
 
 type RequestTerminationConfig = {
+  readonly echo: boolean;
   readonly status_code: number;
   readonly message: string | null;
   readonly content_type: string | null;
@@ -43,7 +45,11 @@ export const REQUEST_TERMINATION_HANDLER: PluginHandler = {
       access(ctx) {
         // A header or query argument of that name, with any value (even empty), triggers it.
         if (trigger !== null && ctx.header(trigger) === undefined && ctx.queryArg(trigger) === undefined) return undefined;
-        return exit;
+        if (!conf.echo) return exit;
+        // echo: the request as Kong saw it, its body read whole (bounded) first.
+        const raw = ctx.rawBody();
+        const answer = (body: Buffer | undefined): PluginExit => ({ status, message: message ?? '', body: echoOf(ctx, message, body) });
+        return raw instanceof Promise ? raw.then(answer) : answer(raw);
       },
     };
   },

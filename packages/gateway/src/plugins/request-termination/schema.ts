@@ -23,9 +23,7 @@ export const REQUEST_TERMINATION_SCHEMA: PluginSchema = {
       ['message', { type: 'string' }],
       ['content_type', { type: 'string' }],
       ['body', { type: 'string' }],
-      // Echoing the request back needs its whole body, which the proxy streams: refused by name
-      // rather than echoing a request without it (docs/gateway-plugins.md).
-      ['echo', { type: 'boolean', required: true, default: false, custom: (v: boolean) => (v ? 'echo is not supported by this gateway yet' : undefined) }],
+      ['echo', { type: 'boolean', required: true, default: false }],
       ['trigger', HEADER_NAME],
     ],
   },
