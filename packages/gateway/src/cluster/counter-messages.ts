@@ -1,38 +1,62 @@
-// rate-limiting's `local` counters between a node's workers and its primary, which holds them
-// (plugins/rate-limiting/counter-store.ts). Tagged to share node:cluster's IPC channel.
-import type { CounterAsk, CounterStore } from '../plugins/rate-limiting/counter-store.ts';
+// The `local` policies' counters between a node's workers and its primary, which holds them
+// (plugins/rate-limiting/counter-store.ts). A worker does not send one message per request: the
+// operations its requests ask for during one turn of the event loop leave together in one
+// message after it (setImmediate), and the primary answers them in one, in order. Under load
+// a turn handles many requests, so the IPC cost per request falls as traffic grows, and the
+// count stays exact: the primary applies every operation in the order it receives them.
+// Tagged to share node:cluster's IPC channel.
+import type { CounterOp, CounterStore } from '../plugins/rate-limiting/counter-store.ts';
+import type { LocalCounters } from '../plugins/rate-limiting/local-counters.ts';
 import type { PrimaryPort, WorkerHub } from './worker-hub.ts';
 
 export const COUNTERS_TAG = 'signet:counters';
 
-/** Worker → primary: `take` these counters; primary → worker: the usages before it. */
+/** Worker → primary: a batch of operations; primary → worker: each one's values, in order. */
 export type CounterMessage =
-  | { readonly tag: typeof COUNTERS_TAG; readonly k: 'take'; readonly id: number; readonly asks: readonly CounterAsk[] }
-  | { readonly tag: typeof COUNTERS_TAG; readonly k: 'took'; readonly id: number; readonly usages: readonly number[] };
+  | { readonly tag: typeof COUNTERS_TAG; readonly k: 'ops'; readonly id: number; readonly ops: readonly CounterOp[] }
+  | { readonly tag: typeof COUNTERS_TAG; readonly k: 'done'; readonly id: number; readonly results: readonly (readonly number[])[] };
 
 const isCounterMessage = (m: unknown): m is CounterMessage =>
   typeof m === 'object' && m !== null && (m as { tag?: unknown }).tag === COUNTERS_TAG;
 
-/** The primary answers its workers' asks from its store; returns the unsubscribe function. */
+/** The primary answers its workers' batches from its store; returns the unsubscribe function. */
 export function serveCounters(store: CounterStore, hub: WorkerHub): () => void {
   return hub.onMessage((workerId, m) => {
-    if (!isCounterMessage(m) || m.k !== 'take') return;
-    hub.send(workerId, { tag: COUNTERS_TAG, k: 'took', id: m.id, usages: store.take(m.asks) } satisfies CounterMessage);
+    if (!isCounterMessage(m) || m.k !== 'ops') return;
+    hub.send(workerId, { tag: COUNTERS_TAG, k: 'done', id: m.id, results: m.ops.map((op) => store.apply(op)) } satisfies CounterMessage);
   });
 }
 
-/** A worker's side: each take is one round trip to the primary. */
-export function counterClient(port: PrimaryPort): (asks: readonly CounterAsk[]) => Promise<readonly number[]> {
-  const pending = new Map<number, (usages: readonly number[]) => void>();
+type Waiter = ((values: readonly number[]) => void) | undefined;
+
+/** A worker's side: one message per event-loop turn carries every operation of that turn. */
+export function counterClient(port: PrimaryPort, schedule: (flush: () => void) => void = setImmediate): LocalCounters {
+  const inFlight = new Map<number, Waiter[]>();
+  let ops: CounterOp[] = [];
+  let waiters: Waiter[] = [];
   let next = 0;
   port.onMessage((m) => {
-    if (!isCounterMessage(m) || m.k !== 'took') return;
-    pending.get(m.id)?.(m.usages);
-    pending.delete(m.id);
+    if (!isCounterMessage(m) || m.k !== 'done') return;
+    const batch = inFlight.get(m.id);
+    inFlight.delete(m.id);
+    batch?.forEach((w, i) => w?.(m.results[i] ?? []));
   });
-  return (asks) => new Promise((resolve) => {
+  const flush = (): void => {
     const id = next++;
-    pending.set(id, resolve);
-    port.send({ tag: COUNTERS_TAG, k: 'take', id, asks } satisfies CounterMessage);
-  });
+    inFlight.set(id, waiters);
+    port.send({ tag: COUNTERS_TAG, k: 'ops', id, ops } satisfies CounterMessage);
+    ops = [];
+    waiters = [];
+  };
+  const queue = (op: CounterOp, waiter: Waiter): void => {
+    if (ops.length === 0) schedule(flush);
+    ops.push(op);
+    waiters.push(waiter);
+  };
+  const ask = (op: CounterOp): Promise<readonly number[]> => new Promise((resolve) => queue(op, resolve));
+  return {
+    take: (asks) => ask({ k: 'take', asks }),
+    read: (keys) => ask({ k: 'read', keys }),
+    add: (adds) => queue({ k: 'add', adds }, undefined),
+  };
 }

@@ -1,8 +1,9 @@
-// The counters of rate-limiting's `local` policy for a whole node: Kong keeps them in a shared
-// dictionary every nginx worker of the node sees (policies/init.lua, shm:incr with the period's
-// expiry); here the node's primary process holds them and its workers ask it over IPC
-// (cluster/counter-messages.ts), so a limit is exact across the workers. Checking and counting
-// are one step, so two workers cannot both take the last request.
+// The counters of the `local` policies (rate-limiting, response-ratelimiting) for a whole node:
+// Kong keeps them in a shared dictionary every nginx worker of the node sees (policies/init.lua,
+// shm:incr with the period's expiry); here the node's primary process holds them and its workers
+// ask it over IPC (cluster/counter-messages.ts), so a limit is exact across the workers.
+// rate-limiting checks and counts in one step (`take`), so two workers cannot both take the last
+// request; response-ratelimiting reads before proxying and adds what the upstream reported.
 
 /** One period's counter a request asks about. */
 export type CounterAsk = {
@@ -12,6 +13,15 @@ export type CounterAsk = {
   /** Seconds the counter lives after its first request (Kong's EXPIRATION[period]). */
   readonly expireSeconds: number;
 };
+
+/** A counter to move by `by` (negative too: Kong adds whatever the upstream reports). */
+export type CounterAdd = { readonly key: string; readonly by: number; readonly expireSeconds: number };
+
+/** One operation on a node's counters, as a worker sends it to the primary. */
+export type CounterOp =
+  | { readonly k: 'take'; readonly asks: readonly CounterAsk[] }
+  | { readonly k: 'read'; readonly keys: readonly string[] }
+  | { readonly k: 'add'; readonly adds: readonly CounterAdd[] };
 
 /** How many counters the store keeps at most; past it the oldest are dropped (Kong's shm evicts LRU). */
 export const MAX_COUNTERS = 500_000;
@@ -46,6 +56,32 @@ export class CounterStore {
       else this.#insert(a.key, { count: 1, expiresAt: now + a.expireSeconds * 1000 });
     });
     return usages;
+  }
+
+  /** Each counter's current value (0 when absent or expired). */
+  read(keys: readonly string[]): number[] {
+    const now = this.#now();
+    return keys.map((key) => this.#live(key, now)?.count ?? 0);
+  }
+
+  /** Moves each counter by its `by`; a new one starts at 0 and lives its period from now. */
+  add(adds: readonly CounterAdd[]): void {
+    const now = this.#now();
+    if (now >= this.#nextSweep) this.#sweep(now);
+    for (const a of adds) {
+      const live = this.#live(a.key, now);
+      if (live !== undefined) live.count += a.by;
+      else this.#insert(a.key, { count: a.by, expiresAt: now + a.expireSeconds * 1000 });
+    }
+  }
+
+  /** Runs one operation; `add` answers with no values. */
+  apply(op: CounterOp): number[] {
+    switch (op.k) {
+      case 'take': return this.take(op.asks);
+      case 'read': return this.read(op.keys);
+      case 'add': this.add(op.adds); return [];
+    }
   }
 
   /** How many counters are held (expired ones until the next sweep). */

@@ -8,7 +8,7 @@ import type { Plugin } from '../../declarative/types.ts';
 import type { PluginContext, PluginExit } from '../plugin-context.ts';
 import type { PluginHandler } from '../plugin-handler.ts';
 import type { CounterAsk } from './counter-store.ts';
-import { takeLocalCounters } from './local-counters.ts';
+import { localCounters } from './local-counters.ts';
 import { REDIS_COUNTERS, type RedisSettings } from '../redis-counters.ts';
 import { pluginLog } from '../plugin-log.ts';
 import { EXPIRATION, PERIODS, windowStart, type Period } from './periods.ts';
@@ -112,7 +112,7 @@ export const RATE_LIMITING_HANDLER: PluginHandler = {
           key: `ratelimit:${scope}:${id}:${windowStart(p, now)}:${p}`, limit: limits[i]!, expireSeconds: EXPIRATION[p],
         }));
         if (conf.policy === 'redis') return REDIS_COUNTERS.take(redis, asks).then((u) => verdict(ctx, u, now), failed);
-        const usages = takeLocalCounters(asks);
+        const usages = localCounters().take(asks);
         return usages instanceof Promise ? usages.then((u) => verdict(ctx, u, now)) : verdict(ctx, usages, now);
       },
       // The answer, the upstream's or the refusal, carries the headers access computed.
