@@ -183,10 +183,11 @@ export function validateField(field: Field, value: unknown): ErrValue | undefine
     if (errs.size > 0) return errs;
   }
   if (field.type === 'map' && field.keys !== undefined && field.values !== undefined) {
-    // Kong reports only the first bad key or value of a map, as a plain string.
+    // Kong reports only the first bad key or value of a map: a plain string, or a record
+    // value's own error table (response-ratelimiting's limits: `{seco: 'unknown field'}`).
     for (const [k, v] of Object.entries(value as Input)) {
       const e = validateField({ ...field.keys, required: true }, k) ?? validateField({ ...field.values, required: true }, v);
-      if (e !== undefined) return typeof e === 'string' ? e : firstMessage(e);
+      if (e !== undefined) return typeof e === 'string' || field.values.type === 'record' ? e : firstMessage(e);
     }
   }
   if (field.type === 'record' && field.record !== undefined) {

@@ -10,6 +10,7 @@ import { RATE_LIMITING_HANDLER } from './rate-limiting/handler.ts';
 import { REQUEST_SIZE_LIMITING_HANDLER } from './request-size-limiting/handler.ts';
 import { REQUEST_TERMINATION_HANDLER } from './request-termination/handler.ts';
 import { PROXY_CACHE_HANDLER } from './proxy-cache/handler.ts';
+import { RESPONSE_RATELIMITING_HANDLER } from './response-ratelimiting/handler.ts';
 import { BOT_DETECTION_HANDLER } from './bot-detection/handler.ts';
 import { CORS_HANDLER } from './cors/handler.ts';
 import { CORRELATION_ID_HANDLER } from './correlation-id/handler.ts';
@@ -37,6 +38,7 @@ export const PLUGIN_HANDLERS: ReadonlyMap<string, PluginHandler> = new Map(
     REQUEST_SIZE_LIMITING_HANDLER,
     REQUEST_TERMINATION_HANDLER,
     PROXY_CACHE_HANDLER,
+    RESPONSE_RATELIMITING_HANDLER,
     BOT_DETECTION_HANDLER,
     CORS_HANDLER,
     CORRELATION_ID_HANDLER,

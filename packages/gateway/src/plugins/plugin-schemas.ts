@@ -11,6 +11,7 @@ import { RATE_LIMITING_SCHEMA } from './rate-limiting/schema.ts';
 import { REQUEST_SIZE_LIMITING_SCHEMA } from './request-size-limiting/schema.ts';
 import { REQUEST_TERMINATION_SCHEMA } from './request-termination/schema.ts';
 import { PROXY_CACHE_SCHEMA } from './proxy-cache/schema.ts';
+import { RESPONSE_RATELIMITING_SCHEMA } from './response-ratelimiting/schema.ts';
 import { BOT_DETECTION_SCHEMA } from './bot-detection/schema.ts';
 import { CORS_SCHEMA } from './cors/schema.ts';
 import { CORRELATION_ID_SCHEMA } from './correlation-id/schema.ts';
@@ -37,6 +38,7 @@ export const PLUGIN_SCHEMAS: ReadonlyMap<string, PluginSchema> = new Map(
     REQUEST_SIZE_LIMITING_SCHEMA,
     REQUEST_TERMINATION_SCHEMA,
     PROXY_CACHE_SCHEMA,
+    RESPONSE_RATELIMITING_SCHEMA,
     BOT_DETECTION_SCHEMA,
     CORS_SCHEMA,
     CORRELATION_ID_SCHEMA,

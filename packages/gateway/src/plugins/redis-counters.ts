@@ -3,10 +3,12 @@
 // holds across nodes. Kong increments each period's counter in its own EVAL (INCR, then EXPIRE
 // on the first hit) and reads the usage as the value before its own increment; here the periods
 // of one request go in one script call, so a request costs one Redis round trip whatever its
-// periods. One ioredis connection per distinct Redis setting per process, kept across reloads.
+// periods. response-ratelimiting reads its counters (MGET) before proxying and adds what the
+// upstream reported (INCRBY, EXPIRE when new) after the response, one round trip each. One
+// ioredis connection per distinct Redis setting per process, kept across reloads.
 import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
-import type { CounterAsk } from './rate-limiting/counter-store.ts';
+import type { CounterAdd, CounterAsk } from './rate-limiting/counter-store.ts';
 
 /** kong/tools/redis/schema.lua's record, as validated and defaulted. */
 export type RedisSettings = {
@@ -29,7 +31,19 @@ for i, key in ipairs(KEYS) do
   out[i] = v - 1
 end
 return out`;
-const TAKE_SHA = createHash('sha1').update(TAKE_SCRIPT).digest('hex');
+// KEYS: the counters; ARGV: each one's increment, then each one's lifetime in seconds.
+const ADD_SCRIPT = `local n = #KEYS
+for i, key in ipairs(KEYS) do
+  local existed = redis.call('EXISTS', key)
+  redis.call('INCRBY', key, ARGV[i])
+  if existed == 0 then redis.call('EXPIRE', key, ARGV[n + i]) end
+end
+return n`;
+
+type Script = { readonly text: string; readonly sha: string };
+const script = (text: string): Script => ({ text, sha: createHash('sha1').update(text).digest('hex') });
+const TAKE = script(TAKE_SCRIPT);
+const ADD = script(ADD_SCRIPT);
 
 const present = (s: string | null): s is string => s !== null && s !== '';
 
@@ -67,22 +81,41 @@ export class RedisCounters {
    * within the settings' timeout.
    */
   async take(settings: RedisSettings, asks: readonly CounterAsk[]): Promise<number[]> {
+    const reply = await this.#run(settings, TAKE, asks.map((a) => a.key), asks.map((a) => a.expireSeconds));
+    if (!Array.isArray(reply) || reply.length !== asks.length) throw new Error('unexpected reply from Redis to the rate-limiting script');
+    return reply.map(Number);
+  }
+
+  /** Each counter's current value (0 when absent), in one MGET. */
+  async read(settings: RedisSettings, keys: readonly string[]): Promise<number[]> {
+    const values = await this.#ready(settings).mget(...keys);
+    return values.map((v) => (v === null ? 0 : Number(v)));
+  }
+
+  /** Moves each counter by its `by`; a counter created by it expires its period's length later. */
+  async add(settings: RedisSettings, adds: readonly CounterAdd[]): Promise<void> {
+    await this.#run(settings, ADD, adds.map((a) => a.key), [...adds.map((a) => a.by), ...adds.map((a) => a.expireSeconds)]);
+  }
+
+  async #run(settings: RedisSettings, s: Script, keys: readonly string[], args: readonly number[]): Promise<unknown> {
+    const client = this.#ready(settings);
+    try {
+      return await client.evalsha(s.sha, keys.length, ...keys, ...args);
+    } catch (err) {
+      // A Redis that has not seen the script yet (first call, restart, SCRIPT FLUSH) gets it whole.
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      return client.eval(s.text, keys.length, ...keys, ...args);
+    }
+  }
+
+  // The connection, unless it is known to be down: then the call fails at once.
+  #ready(settings: RedisSettings): Redis {
     const client = this.#client(settings);
     const state = client.status;
     if (state === 'reconnecting' || state === 'close' || state === 'end') {
       throw new Error(`Redis ${settings.host ?? ''}:${settings.port} is unreachable (connection ${state})`);
     }
-    const args: (string | number)[] = [...asks.map((a) => a.key), ...asks.map((a) => a.expireSeconds)];
-    let reply: unknown;
-    try {
-      reply = await client.evalsha(TAKE_SHA, asks.length, ...args);
-    } catch (err) {
-      // A Redis that has not seen the script yet (first call, restart, SCRIPT FLUSH) gets it whole.
-      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      reply = await client.eval(TAKE_SCRIPT, asks.length, ...args);
-    }
-    if (!Array.isArray(reply) || reply.length !== asks.length) throw new Error('unexpected reply from Redis to the rate-limiting script');
-    return reply.map(Number);
+    return client;
   }
 
   /** Closes every connection (the process is stopping). */

@@ -3,7 +3,8 @@
 // (kong/plugins/rate-limiting/policies/init.lua); then Redis is killed mid-run: with
 // fault_tolerant the traffic passes without rate-limit headers and the failure is logged,
 // without it the request is Kong's 500; once Redis is back, counting resumes.
-// Windows are a year long, so none ends during the test.
+// response-ratelimiting with policy redis shares its counters the same way. Windows are a year
+// long, so none ends during the test.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pollUntil } from '@signet/kit';
@@ -24,13 +25,14 @@ services:
       - { name: burst, hosts: [rl2.test], plugins: [{ name: rate-limiting, config: { day: 10, year: 1000, limit_by: ip, ${redis} } }] }
       - { name: tolerant, hosts: [rl3.test], plugins: [{ name: rate-limiting, config: { year: 1000, limit_by: ip, ${redis} } }] }
       - { name: strict, hosts: [rl4.test], plugins: [{ name: rate-limiting, config: { year: 1000, limit_by: ip, fault_tolerant: false, ${redis} } }] }
+      - { name: reported, hosts: [rr.test], plugins: [{ name: response-ratelimiting, config: { limits: { video: { year: 3 } }, ${redis} } }] }
 `;
 };
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
-async function get(g: GatewayProcess, host: string): Promise<Answer> {
-  const res = await request(g.proxy + '/', { headers: { host, connection: 'close' } });
+async function get(g: GatewayProcess, host: string, report?: string): Promise<Answer> {
+  const res = await request(g.proxy + '/', { headers: { host, connection: 'close', ...(report === undefined ? {} : { 'x-report': report }) } });
   return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
 }
 
@@ -43,7 +45,12 @@ test('rate-limiting redis: two nodes share one limit; a dead Redis passes or fai
   const redis = await startRedisServer();
   let redisNow = redis;
   t.after(() => redisNow.stop());
-  const upstream = await startUpstream(t);
+  // The upstream reports what the request's X-Report says it used (response-ratelimiting).
+  const upstream = await startUpstream(t, (req, res) => {
+    const report = req.headers['x-report'];
+    res.writeHead(200, typeof report === 'string' ? { 'X-Kong-Limit': report } : {});
+    res.end('ok');
+  });
   const config = yml(`http://127.0.0.1:${upstream.port}`, redis.port);
   const [a, b] = await Promise.all([startGatewayProcess(t, config, { workers: 2 }), startGatewayProcess(t, config, { workers: 2 })]);
   const raw = new Redis(redis.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -77,6 +84,16 @@ test('rate-limiting redis: two nodes share one limit; a dead Redis passes or fai
   assert.equal(burst.filter((r) => r.status === 200).length, 10);
   assert.equal(burst.filter((r) => r.status === 429).length, 30);
 
+  // response-ratelimiting: both nodes read and add in Redis, under Kong's key layout.
+  for (const g of [a, b, a]) assert.equal((await get(g, 'rr.test', 'video=1')).status, 200);
+  const reportedId = await idOf(a, '/routes/reported');
+  const reportedKey = `response-ratelimit:${reportedId}:00000000-0000-0000-0000-000000000000:127.0.0.1:${yearStart}:video:year`;
+  await pollUntil(async () => (await raw.get(reportedKey)) === '3', { what: 'three reports counted in Redis', timeoutMs: 10_000 });
+  for (const g of [b, a]) assert.equal((await get(g, 'rr.test')).headers['x-ratelimit-remaining-video-year'], '0');
+  const over = await get(b, 'rr.test', 'video=1');
+  assert.equal(over.status, 429);
+  assert.equal(over.body, '');
+
   // Redis dies mid-run.
   assert.equal((await get(a, 'rl3.test')).headers['x-ratelimit-remaining-year'], '999');
   assert.equal((await get(b, 'rl4.test')).headers['x-ratelimit-remaining-year'], '999');
@@ -92,6 +109,11 @@ test('rate-limiting redis: two nodes share one limit; a dead Redis passes or fai
     assert.equal((JSON.parse(failed.body) as { message: string }).message, 'An unexpected error occurred');
   }
   for (const g of [a, b]) assert.match(g.proc.output(), /"plugin":"rate-limiting".*"msg":"failed to get usage"/);
+  // response-ratelimiting is fault tolerant too: proxied, no usage headers, the report left as is (Kong).
+  const unread = await get(a, 'rr.test', 'video=1');
+  assert.equal(unread.status, 200);
+  assert.equal(unread.headers['x-ratelimit-remaining-video-year'], undefined);
+  assert.equal(unread.headers['x-kong-limit'], 'video=1');
 
   // Redis is back (empty, on the same port): each node reconnects and counts again.
   redisNow = await startRedisServer(redis.port);

@@ -6,7 +6,8 @@ import type { PluginSchema } from '../plugin-schema.ts';
 import { PERIODS } from './periods.ts';
 
 const SYNC_RATE_REALTIME = -1;
-const positive: Field = { type: 'number', custom: (v: number) => (v > 0 ? undefined : 'value must be greater than 0') };
+/** Kong's `gt = 0` on a number. */
+export const POSITIVE: Field = { type: 'number', custom: (v: number) => (v > 0 ? undefined : 'value must be greater than 0') };
 
 /** kong/tools/redis/schema.lua: where a redis policy counts. */
 export const REDIS_CONFIG: Field = {
@@ -66,9 +67,18 @@ function validatePeriods(config: Readonly<Record<string, unknown>>): string | un
   return undefined;
 }
 
-const ifRedis = (field: string) => ({
+/** Kong DB-less: local or redis; `cluster` needs Kong's database (refused by name). */
+export const POLICY: Field = {
+  type: 'string', default: 'local', lenMin: 0,
+  custom: (v: string) => (v === 'local' || v === 'redis' ? undefined
+    : v === 'cluster' ? "policy 'cluster' needs a database; this gateway is DB-less (use 'local' or 'redis')"
+      : 'expected one of: local, redis'),
+};
+
+/** Kong's entity checks of a redis policy: the connection fields it needs. */
+export const REDIS_POLICY_CHECKS = ['config.redis.host', 'config.redis.port', 'config.redis.timeout'].map((field) => ({
   conditional: { if_field: 'config.policy', if_match: { eq: 'redis' }, then_field: field, then_match: { required: true as const } },
-});
+}));
 
 /** rate-limiting: requests per period, counted per consumer, credential, address, service, header or path. */
 export const RATE_LIMITING_SCHEMA: PluginSchema = {
@@ -78,22 +88,16 @@ export const RATE_LIMITING_SCHEMA: PluginSchema = {
   config: {
     shorthands: redisShorthands,
     fields: [
-      ...PERIODS.map((p): [string, Field] => [p, positive]),
+      ...PERIODS.map((p): [string, Field] => [p, POSITIVE]),
       ['limit_by', { type: 'string', default: 'consumer', oneOf: ['consumer', 'credential', 'ip', 'service', 'header', 'path'] }],
       ['header_name', HEADER_NAME],
       ['path', PATH],
-      // Kong DB-less: local or redis; `cluster` needs Kong's database.
-      ['policy', {
-        type: 'string', default: 'local', lenMin: 0,
-        custom: (v: string) => (v === 'local' || v === 'redis' ? undefined
-          : v === 'cluster' ? "policy 'cluster' needs a database; this gateway is DB-less (use 'local' or 'redis')"
-            : 'expected one of: local, redis'),
-      }],
+      ['policy', POLICY],
       // A data store that cannot be reached lets requests through (and logs); false: 500.
       ['fault_tolerant', { type: 'boolean', required: true, default: true }],
       ['redis', REDIS_CONFIG],
       ['hide_client_headers', { type: 'boolean', required: true, default: false }],
-      ['error_code', { ...positive, default: 429 }],
+      ['error_code', { ...POSITIVE, default: 429 }],
       ['error_message', { type: 'string', default: 'API rate limit exceeded' }],
       ['sync_rate', { type: 'number', required: true, default: SYNC_RATE_REALTIME }],
     ],
@@ -101,9 +105,7 @@ export const RATE_LIMITING_SCHEMA: PluginSchema = {
   configValidator: validatePeriods,
   entityChecks: [
     { at_least_one_of: PERIODS.map((p) => `config.${p}`) },
-    ifRedis('config.redis.host'),
-    ifRedis('config.redis.port'),
-    ifRedis('config.redis.timeout'),
+    ...REDIS_POLICY_CHECKS,
     { conditional: { if_field: 'config.limit_by', if_match: { eq: 'header' }, then_field: 'config.header_name', then_match: { required: true } } },
     { conditional: { if_field: 'config.limit_by', if_match: { eq: 'path' }, then_field: 'config.path', then_match: { required: true } } },
   ],
