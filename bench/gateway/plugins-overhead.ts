@@ -10,6 +10,8 @@
 // Method as health-overhead.ts: every round starts a fresh pair of gateway processes
 // (alternating launch order), warms both, then measures them in SEGMENTS short alternating
 // slices; the round's figure is B/A of the pooled requests, the result the median over rounds.
+// Each side's CPU per request (its process group's utime+stime over the measured slices, divided
+// by its requests) is reported too: on a loaded machine it moves far less than req/s does.
 // Every request carries the key (apikey header), so both sides parse the same bytes.
 //
 //   node --import tsx bench/gateway/plugins-overhead.ts
@@ -27,7 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
 import { Redis } from 'ioredis';
-import { BenchProcesses, freePort, median, wrkCount } from './bench-processes.ts';
+import { BenchProcesses, freePort, groupCpuTicks, median, wrkCount } from './bench-processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DURATION = Number(process.env.DURATION ?? 3);
@@ -120,13 +122,14 @@ async function main(): Promise<void> {
   const roots = { now: ROOT, before: PAIRS.some((p) => p.a.build === 'before') ? checkoutBefore() : ROOT };
 
   const lines = [`wrk -t1 -c${CONNS}, ${ROUNDS} rounds of fresh processes, ${SEGMENTS} alternating ${DURATION} s slices per side; before = ${BEFORE.slice(0, 7)}; ${new Date().toISOString()}`, '',
-    '| workers | pair | A req/s | B req/s | B/A median (rounds) |', '| ---: | --- | ---: | ---: | --- |'];
+    '| workers | pair | A req/s | B req/s | B/A median (rounds) | CPU µs/request A → B (median) |', '| ---: | --- | ---: | ---: | --- | --- |'];
   for (const workers of WORKERS) {
     for (const pair of PAIRS) {
       const ratios: number[] = [];
       const perRequest: number[] = [];
       const ranPerRequest: number[] = [];
       const rps = { a: [] as number[], b: [] as number[] };
+      const cpuUs = { a: [] as number[], b: [] as number[] };
       for (let round = 1; round <= ROUNDS; round++) {
         const order = round % 2 ? (['a', 'b'] as const) : (['b', 'a'] as const);
         const ports = { a: await freePort(), b: await freePort() };
@@ -140,6 +143,7 @@ async function main(): Promise<void> {
         }
         for (const key of order) wrkRequests(ports[key], 3);
         if (redis !== undefined) await redis.config('RESETSTAT');
+        const ticks0 = { a: groupCpuTicks(children.a!.pid!), b: groupCpuTicks(children.b!.pid!) };
         const done = { a: 0, b: 0 };
         for (let slice = 0; slice < SEGMENTS; slice++) {
           for (const key of slice % 2 ? [...order].reverse() : order) done[key] += wrkRequests(ports[key], DURATION);
@@ -149,15 +153,17 @@ async function main(): Promise<void> {
           perRequest.push(calls.sent / done.b);
           ranPerRequest.push(calls.ran / done.b);
         }
+        // Clock ticks are 10 ms: µs per request.
+        for (const key of ['a', 'b'] as const) cpuUs[key].push(((groupCpuTicks(children[key]!.pid!) - ticks0[key]) * 10_000) / done[key]);
         rps.a.push(done.a / (SEGMENTS * DURATION));
         rps.b.push(done.b / (SEGMENTS * DURATION));
         ratios.push(done.b / done.a);
-        console.log(`workers ${workers} ${pair.name} round ${round}: A ${Math.round(rps.a.at(-1)!)} req/s, B ${Math.round(rps.b.at(-1)!)} req/s, B/A ${(done.b / done.a).toFixed(3)}` +
+        console.log(`workers ${workers} ${pair.name} round ${round}: A ${Math.round(rps.a.at(-1)!)} req/s, B ${Math.round(rps.b.at(-1)!)} req/s, B/A ${(done.b / done.a).toFixed(3)}, CPU µs/request A ${cpuUs.a.at(-1)!.toFixed(1)} B ${cpuUs.b.at(-1)!.toFixed(1)}` +
           (perRequest.length === round ? `, Redis round trips per request ${perRequest.at(-1)!.toFixed(3)} (commands run ${ranPerRequest.at(-1)!.toFixed(3)})` : ''));
         for (const child of [children.a, children.b]) if (child !== undefined) await procs.stop(child);
       }
       lines.push(`| ${workers} | ${pair.name} | ${Math.round(median(rps.a)).toLocaleString('en')} | ${Math.round(median(rps.b)).toLocaleString('en')} | ` +
-        `**${median(ratios).toFixed(3)}** (${ratios.map((x) => x.toFixed(2)).join(', ')}) |` +
+        `**${median(ratios).toFixed(3)}** (${ratios.map((x) => x.toFixed(2)).join(', ')}) | ${median(cpuUs.a).toFixed(1)} → ${median(cpuUs.b).toFixed(1)} |` +
         (perRequest.length > 0 ? ` Redis round trips per request: ${median(perRequest).toFixed(3)} (commands run ${median(ranPerRequest).toFixed(3)}) |` : ''));
     }
   }
