@@ -86,6 +86,7 @@ export class EnvelopesRepository implements EnvelopeStore {
           for (const [i, tab] of r.tabs.entries()) await trx.insertInto('envelope_tabs').values(toTabRow(e.envelopeId, tab, i)).execute();
         }
       }
+      if (change.content) await replaceContent(trx, e, change.content.pdfs);
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
@@ -205,6 +206,24 @@ function optionalDates<K extends string>(fields: Record<K, string | null>): Part
   const out: Partial<Record<K, Date>> = {};
   for (const [k, v] of Object.entries(fields) as [K, string | null][]) if (v !== null) out[k] = new Date(v);
   return out;
+}
+
+/** A draft's documents and tabs made those of `e` (change-draft-documents.ts); PDFs only for the documents in `pdfs`. */
+async function replaceContent(trx: Kysely<Database>, e: Envelope, pdfs: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  const ids = e.documents.map((d) => d.documentId);
+  await trx.deleteFrom('envelope_tabs').where('envelope_id', '=', e.envelopeId).execute();
+  await trx.deleteFrom('envelope_documents').where('envelope_id', '=', e.envelopeId).where('document_id', 'not in', ids.length > 0 ? ids : ['']).execute();
+  for (const d of e.documents) {
+    const meta = { name: d.name, file_extension: d.fileExtension, doc_order: d.order, page_count: d.pageCount, sha256: d.sha256 };
+    const pdf = pdfs.get(d.documentId);
+    if (pdf) {
+      await trx.deleteFrom('envelope_documents').where('envelope_id', '=', e.envelopeId).where('document_id', '=', d.documentId).execute();
+      await trx.insertInto('envelope_documents').values({ envelope_id: e.envelopeId, document_id: d.documentId, ...meta, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) }).execute();
+    } else {
+      await trx.updateTable('envelope_documents').set(meta).where('envelope_id', '=', e.envelopeId).where('document_id', '=', d.documentId).execute();
+    }
+  }
+  for (const r of e.recipients) for (const [i, tab] of r.tabs.entries()) await trx.insertInto('envelope_tabs').values(toTabRow(e.envelopeId, tab, i)).execute();
 }
 
 async function insertTokens(trx: Kysely<Database>, tokens: readonly SigningTokenRecord[]): Promise<void> {

@@ -79,6 +79,25 @@ export function toWireEnvelopeDocument(envelope: Envelope, d: EnvelopeDocument):
   };
 }
 
+/**
+ * listDocuments' entry for the certificate of completion, as DocuSign lists it (documentId
+ * "certificate", type "summary"); only once the envelope is completed, when getDocument can
+ * serve it (restapi/signing/signing-api-routes.ts).
+ */
+export function toWireCertificateEntry(envelope: Envelope): WireEnvelopeDocument {
+  return {
+    documentId: 'certificate',
+    name: 'Summary',
+    type: 'summary',
+    uri: `/envelopes/${envelope.envelopeId}/documents/certificate`,
+    order: String(envelope.documents.length + 1),
+    display: 'inline',
+    includeInDownload: 'true',
+    signerMustAcknowledge: 'no_interaction',
+    authoritativeCopy: 'false',
+  };
+}
+
 /** GET envelope / the entries of listStatusChanges. */
 export function toWireEnvelope(envelope: Envelope, includes: WireIncludes = {}): WireEnvelope {
   const uri = `/envelopes/${envelope.envelopeId}`;

@@ -45,11 +45,12 @@ export type WireRecipients = {
 export type WireEnvelopeDocument = {
   documentId: string;
   name: string;
-  type: 'content';
+  /** A document of the envelope, or DocuSign's "summary": the certificate of completion. */
+  type: 'content' | 'summary';
   uri: string;
   order: string;
-  /** The SDK's model is [Page], an array of objects: a string here breaks its parser. */
-  pages: { sequence: string }[];
+  /** The SDK's model is [Page], an array of objects: a string here breaks its parser. Not given for the summary. */
+  pages?: { sequence: string }[];
   display: 'inline';
   includeInDownload: 'true';
   signerMustAcknowledge: 'no_interaction';

@@ -75,6 +75,12 @@ export type EnvelopeChange = {
    * replaces their stored tabs with `envelope`'s. Absent: tabs are left as stored.
    */
   readonly tabsOf?: readonly string[];
+  /**
+   * A draft's documents and tabs changed (change-draft-documents.ts): the store makes the
+   * stored documents and tabs those of `envelope`, with these PDFs for the added or replaced
+   * documents (the others keep theirs).
+   */
+  readonly content?: { readonly pdfs: ReadonlyMap<string, Uint8Array> };
 };
 
 /**

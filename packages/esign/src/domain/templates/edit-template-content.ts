@@ -1,7 +1,7 @@
 import { EsignError } from '../../errors.ts';
 import { prepareContent } from '../envelope/create-envelope.ts';
+import { replaceDocuments, type DocumentsChange } from '../envelope/replace-documents.ts';
 import type { DocumentDraft } from '../envelope/envelope-draft.ts';
-import { dedupe, isAnchored, toDraft } from './placed-tab-drafts.ts';
 import type { PlacedTab } from '../envelope/placed-tab.ts';
 import type { Tab } from '../tabs/tab.ts';
 import { checkTabRelations } from '../tabs/check-tab-relations.ts';
@@ -65,31 +65,11 @@ async function storedDocuments(deps: TemplateDeps, t: Template, ids: readonly st
  * across the new set of documents; a positioned tab stays where it was (checked against the
  * replacing page) and keeps its tabId, and goes with its document when that is removed.
  */
-export function changeTemplateDocuments(deps: TemplateDeps, accountId: string, templateId: string, change: { readonly upsert: readonly DocumentDraft[]; readonly remove: readonly string[] }): Promise<Template> {
+export function changeTemplateDocuments(deps: TemplateDeps, accountId: string, templateId: string, change: DocumentsChange): Promise<Template> {
   return editTemplate(deps, accountId, templateId, async (t) => {
-    for (const id of change.remove) if (!t.documents.some((d) => d.documentId === id)) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${id}" is not in the template.`);
-    const upserted = new Map(change.upsert.map((d) => [d.documentId, d]));
-    const keptIds = t.documents.map((d) => d.documentId).filter((id) => !change.remove.includes(id) && !upserted.has(id));
-    const stored = new Map((await storedDocuments(deps, t, keptIds)).map((d) => [d.documentId, d]));
-    const order = [...t.documents.map((d) => d.documentId).filter((id) => !change.remove.includes(id)), ...change.upsert.map((d) => d.documentId).filter((id) => !t.documents.some((d) => d.documentId === id))];
-    const drafts = order.map((id) => upserted.get(id) ?? stored.get(id)).filter((d): d is DocumentDraft => d !== undefined);
-    const requests = t.roles.map((r) => {
-      const kept = dedupe(r.tabs).filter((x) => isAnchored(x) || !change.remove.includes(x.documentId));
-      return { role: r, kept, drafts: kept.map((x) => toDraft(x, drafts, undefined)) };
-    });
-    const content = await prepareContent(deps.envelopes, drafts, requests.map((q) => ({ recipientId: q.role.recipientId, tabs: q.drafts })));
-    const roles = requests.map((q, i) => {
-      const placed = content.tabs[i] ?? [];
-      // Positioned tabs come back one for one, in order: they keep their ids.
-      const positioned = q.kept.filter((x) => !isAnchored(x));
-      let next = 0;
-      const tabs = placed.map((x) => (isAnchored(x) ? x : { ...x, tabId: positioned[next++]?.tabId ?? x.tabId }));
-      return { ...q.role, tabs };
-    });
-    // The stored bytes are PDF whatever the upload was; a kept document keeps its original extension.
-    const documents = content.documents.map((d) => ({ ...d, fileExtension: upserted.get(d.documentId)?.fileExtension ?? t.documents.find((x) => x.documentId === d.documentId)?.fileExtension ?? d.fileExtension }));
-    const pdfs = new Map(content.documents.map((d, i) => [d.documentId, content.pdfs[i] ?? new Uint8Array()] as const).filter(([id]) => upserted.has(id)));
-    return { template: { ...t, documents, roles }, pdfs };
+    const content = await replaceDocuments(deps.envelopes, { documents: t.documents, holders: t.roles, what: `template "${templateId}"` }, (id) => deps.templates.documentPdf(t.accountId, t.templateId, id), change);
+    const roles = t.roles.map((r, i) => ({ ...r, tabs: content.tabs[i] ?? [] }));
+    return { template: { ...t, documents: content.documents, roles }, pdfs: content.pdfs };
   });
 }
 

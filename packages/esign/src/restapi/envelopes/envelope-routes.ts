@@ -18,7 +18,7 @@ import type { TemplateStore } from '../../domain/templates/template-ports.ts';
 import { parseTemplatedEnvelope, usesTemplates } from '../templates/parse-templated-envelope.ts';
 import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
 import { parseStatusChangesQuery, type RawQuery } from './parse-status-changes-query.ts';
-import { toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients } from '../../wire/to-wire-envelope.ts';
+import { toWireCertificateEntry, toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients } from '../../wire/to-wire-envelope.ts';
 import type { WireEnvelopesInformation } from '../../wire/wire-types.ts';
 import { toWireWorkflow } from '../../wire/to-wire-workflow.ts';
 
@@ -141,14 +141,16 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
 
   app.get<{ Params: EnvelopeParams }>(`${BASE}/:envelopeId/documents`, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
-    return { envelopeId: envelope.envelopeId, envelopeDocuments: envelope.documents.map((doc) => toWireEnvelopeDocument(envelope, doc)) };
+    const documents = envelope.documents.map((doc) => toWireEnvelopeDocument(envelope, doc));
+    // The certificate of completion is listed once it exists, as DocuSign lists its summary.
+    return { envelopeId: envelope.envelopeId, envelopeDocuments: envelope.status === 'completed' ? [...documents, toWireCertificateEntry(envelope)] : documents };
   });
 
   app.get<{ Params: DocumentParams }>(`${BASE}/:envelopeId/documents/:documentId`, async (request, reply) => {
     const { accountId, envelopeId, documentId } = request.params;
     const envelope = await getEnvelope(d, accountId, envelopeId);
     const document = envelope.documents.find((doc) => doc.documentId === documentId);
-    // combined/archive/certificate arrive with completion.
+    // combined, certificate, archive and portfolio are the signing module's (static segments win).
     if (!document) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${documentId}" is not in the envelope.`);
     const signed = envelope.status === 'completed' ? await deps.completion?.signedDocument(envelopeId, documentId) : undefined;
     const pdf = signed ?? (await d.store.documentPdf(accountId, envelopeId, documentId));

@@ -13,6 +13,7 @@ import { registerTemplateRoutes } from '../templates/template-routes.ts';
 import { registerTemplateRecipientRoutes } from '../templates/template-recipient-routes.ts';
 import { registerTemplateDocumentRoutes } from '../templates/template-document-routes.ts';
 import { registerFolderRoutes } from '../folders/folder-routes.ts';
+import { registerDraftDocumentRoutes } from '../documents/draft-document-routes.ts';
 
 /** What the envelope module is handed; server.ts builds each part once. */
 export type EnvelopeModuleOptions = {
@@ -42,6 +43,7 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
   registerEnvelopeTabRoutes(app, envelopes);
   registerEnvelopeRoutes(app, { envelopes, templates, completion: options.completion, checkListener: options.checkListener });
   registerFolderRoutes(app, { envelopes, templates });
+  registerDraftDocumentRoutes(app, { envelopes });
   if (mail.devMailbox) {
     registerDevMailboxRoutes(app, mail.devMailbox);
     const warning = devMailboxExposureWarning(ctx.config.publicUrl);

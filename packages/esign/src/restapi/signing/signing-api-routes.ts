@@ -8,6 +8,7 @@ import type { NotificationStepDeps } from '../../domain/notification/notificatio
 import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
 import type { AuditEventsRepository } from '../../store/audit-events-repository.ts';
 import type { SigningRepository } from '../../store/signing-repository.ts';
+import { registerArchiveRoutes } from '../documents/archive-routes.ts';
 import { findEmbeddedSigner } from './find-embedded-signer.ts';
 import { parseRecipientViewRequest } from './parse-recipient-view-request.ts';
 import { toWireAuditEvents } from './to-wire-audit-events.ts';
@@ -75,6 +76,8 @@ export function registerSigningApiRoutes(app: FastifyInstance, deps: SigningApiD
     }
     return sendPdf(reply, await mergePdfs(pdfs), `envelope-${envelope.envelopeId}.pdf`);
   });
+
+  registerArchiveRoutes(app, { envelopes: d, signing: deps.signing });
 
   app.get<{ Params: EnvelopeParams }>(`${BASE}/documents/certificate`, async (request, reply) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { getEnvelope } from '../../domain/envelope/get-envelope.ts';
+import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
+import { EsignError } from '../../errors.ts';
+import type { SigningRepository } from '../../store/signing-repository.ts';
+import { safeEntryName, uniqueNames } from './archive-entries.ts';
+import { storedZip, type ZipEntry } from './stored-zip.ts';
+
+type EnvelopeParams = { accountId: string; envelopeId: string };
+const BASE = '/restapi/v2.1/accounts/:accountId/envelopes/:envelopeId/documents';
+
+/**
+ * getDocument's `archive` and `portfolio` (DocuSign: "all the documents as a combined PDF,
+ * portfolio PDF, or ZIP archive"). The archive is a ZIP of every document, each a PDF named
+ * after the document (archive-entries.ts), plus the certificate of completion once the
+ * envelope is completed: the signed and stamped documents then, the documents as sent before.
+ * Scoped to the caller's account like every envelope read: another account's envelope id is
+ * ENVELOPE_DOES_NOT_EXIST.
+ */
+export function registerArchiveRoutes(app: FastifyInstance, deps: { envelopes: EnvelopeDeps; signing: Pick<SigningRepository, 'result' | 'signedDocument'> }): void {
+  const d = deps.envelopes;
+
+  app.get<{ Params: EnvelopeParams }>(`${BASE}/archive`, async (request, reply) => {
+    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    const result = envelope.status === 'completed' ? await deps.signing.result(envelope.envelopeId) : undefined;
+    const files: { name: string; bytes: Uint8Array }[] = [];
+    for (const doc of envelope.documents) {
+      const bytes = (result ? await deps.signing.signedDocument(envelope.envelopeId, doc.documentId) : undefined) ?? (await d.store.documentPdf(envelope.accountId, envelope.envelopeId, doc.documentId));
+      if (!bytes) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${doc.documentId}"`);
+      files.push({ name: safeEntryName(doc.name), bytes });
+    }
+    if (result) files.push({ name: 'Summary.pdf', bytes: result.certificate });
+    const names = uniqueNames(files.map((f) => f.name));
+    const entries: ZipEntry[] = files.map((f, i) => ({ name: names[i] ?? f.name, bytes: f.bytes }));
+    const zip = storedZip(entries, envelope.completedAt ?? envelope.statusChangedAt);
+    return reply.type('application/zip').header('content-disposition', `file; filename="envelope-${envelope.envelopeId}.zip"`).send(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength));
+  });
+
+  app.get<{ Params: EnvelopeParams }>(`${BASE}/portfolio`, async (request) => {
+    await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    // A PDF portfolio (a PDF whose documents are embedded files, shown by a portfolio viewer) is
+    // not produced here: the same documents come as one PDF (combined) or one ZIP (archive).
+    throw new EsignError('INVALID_REQUEST_PARAMETER', 'documentId "portfolio": PDF portfolios are not produced by this server; use "combined" (one PDF) or "archive" (a ZIP of every document and the certificate).');
+  });
+}
