@@ -73,3 +73,15 @@ test('includeData tabs: every signer tab of every type, with its current value, 
   assert.deepEqual(tabs?.textTabs?.map((x) => [x.tabLabel, x.value]), [['Name', 'Tess T.']]);
   assert.deepEqual(tabs?.checkboxTabs?.map((x) => [x.tabLabel, x.selected]), [['Terms', 'true']]);
 });
+
+test('includeData custom_fields puts the envelope custom fields in the summary, as DocuSign sends them; not asked, not sent', () => {
+  const envelope: Envelope = { ...ENVELOPE, customFields: [{ fieldId: '1', kind: 'text', name: 'Order', value: '42', show: true, required: false }, { fieldId: '2', kind: 'list', name: 'Region', value: 'EU', show: false, required: true, listItems: ['EU', 'US'] }] };
+  const message = buildConnectMessage({ envelope, occurrence: { event: 'envelope-sent' }, subscription: { ...SUB, includeData: ['custom_fields'] }, configurationId: '0', now: NOW });
+  const summary = message.data.envelopeSummary as { customFields: unknown };
+  assert.deepEqual(summary.customFields, {
+    textCustomFields: [{ fieldId: '1', name: 'Order', value: '42', show: 'true', required: 'false' }],
+    listCustomFields: [{ fieldId: '2', name: 'Region', value: 'EU', show: 'false', required: 'true', listItems: ['EU', 'US'] }],
+  });
+  const recipientsOnly = buildConnectMessage({ envelope, occurrence: { event: 'envelope-sent' }, subscription: { ...SUB, includeData: ['recipients'] }, configurationId: '0', now: NOW });
+  assert.equal('customFields' in (recipientsOnly.data.envelopeSummary as object), false);
+});

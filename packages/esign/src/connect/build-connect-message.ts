@@ -23,7 +23,7 @@ export const buildConnectMessage: ConnectMessageBuilder = (input): ConnectMessag
       envelopeId: envelope.envelopeId,
       ...(occurrence.recipientId !== undefined ? { recipientId: occurrence.recipientId } : {}),
       ...(withSummary
-        ? { envelopeSummary: toWireEnvelope(envelope, { recipients: wants.has('recipients') || wants.has('tabs'), tabs: wants.has('tabs'), documents: wants.has('documents') || subscription.includeDocuments }) }
+        ? { envelopeSummary: toWireEnvelope(envelope, { recipients: wants.has('recipients') || wants.has('tabs'), tabs: wants.has('tabs'), documents: wants.has('documents') || subscription.includeDocuments, customFields: wants.has('custom_fields') }) }
         : {}),
     },
   };

@@ -24,6 +24,18 @@ export type EnvelopeRow = {
   /** In the recycle bin since (FoldersApi.moveEnvelopes); null otherwise. */
   deleted_at: string | null;
 };
+/** An envelope custom field (domain/envelope/custom-fields.ts); list_items is a JSON array for list fields. */
+export type EnvelopeCustomFieldRow = {
+  envelope_id: string;
+  field_id: string;
+  field_order: number;
+  kind: string;
+  name: string;
+  value: string;
+  show: number;
+  required: number;
+  list_items_json: string | null;
+};
 export type EnvelopeDocumentRow = {
   envelope_id: string;
   document_id: string;
@@ -117,6 +129,7 @@ export type EnvelopeTables = {
   envelope_documents: EnvelopeDocumentRow;
   envelope_recipients: EnvelopeRecipientRow;
   envelope_tabs: EnvelopeTabRow;
+  envelope_custom_fields: EnvelopeCustomFieldRow;
   signing_tokens: SigningTokenRow;
   mail_outbox: MailOutboxRow;
   dev_mailbox: DevMailboxRow;
@@ -256,5 +269,25 @@ export const ENVELOPE_DELETED_AT_MIGRATION: Migration = {
   name: 'envelopes.deleted_at (recycle bin)',
   async up(db) {
     await db.schema.alterTable('envelopes').addColumn('deleted_at', 'text').execute();
+  },
+};
+
+/** Envelope custom fields (domain/envelope/custom-fields.ts). */
+export const ENVELOPE_CUSTOM_FIELDS_MIGRATION: Migration = {
+  version: 92,
+  name: 'envelope custom fields',
+  async up(db) {
+    await db.schema.createTable('envelope_custom_fields')
+      .addColumn('envelope_id', 'text', (c) => c.notNull().references('envelopes.id'))
+      .addColumn('field_id', 'text', (c) => c.notNull())
+      .addColumn('field_order', 'integer', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .addColumn('show', 'integer', (c) => c.notNull())
+      .addColumn('required', 'integer', (c) => c.notNull())
+      .addColumn('list_items_json', 'text')
+      .addPrimaryKeyConstraint('envelope_custom_fields_pk', ['envelope_id', 'field_id'])
+      .execute();
   },
 };

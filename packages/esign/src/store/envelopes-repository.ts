@@ -7,7 +7,7 @@ import { signHereTab } from '../domain/tabs/sign-here-tab.ts';
 import type { ConnectMessageBuilder } from '../domain/connect/connect-message.ts';
 import type { EnvelopeQuery, EnvelopeStore, EnvelopeWrite, SigningTokenRecord } from '../domain/envelope/ports.ts';
 import type { Db } from './database.ts';
-import type { EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTabRow } from './envelope-tables.ts';
+import type { EnvelopeCustomFieldRow, EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTabRow } from './envelope-tables.ts';
 import { appendAuditEvents } from './audit-events-repository.ts';
 import { upsertAdoptedSignature } from './signing-repository.ts';
 import { writeConnectDeliveries } from './connect-deliveries-writer.ts';
@@ -60,6 +60,7 @@ export class EnvelopesRepository implements EnvelopeStore {
         await trx.insertInto('envelope_recipients').values(toRecipientRow(e.envelopeId, r, order)).execute();
         for (const [i, tab] of r.tabs.entries()) await trx.insertInto('envelope_tabs').values(toTabRow(e.envelopeId, tab, i)).execute();
       }
+      await writeCustomFields(trx, e);
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
@@ -87,6 +88,7 @@ export class EnvelopesRepository implements EnvelopeStore {
         }
       }
       if (change.content) await replaceContent(trx, e, change.content.pdfs);
+      if (change.customFieldsChanged) await writeCustomFields(trx, e, { replace: true });
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
@@ -162,13 +164,14 @@ export class EnvelopesRepository implements EnvelopeStore {
   async #hydrate(k: Kysely<Database>, rows: readonly EnvelopeRow[]): Promise<Envelope[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [documents, recipients, tabs, notifications, workflows, accessCodes] = await Promise.all([
+    const [documents, recipients, tabs, notifications, workflows, accessCodes, customFields] = await Promise.all([
       k.selectFrom('envelope_documents').select(['envelope_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256']).where('envelope_id', 'in', ids).orderBy('doc_order').execute(),
       k.selectFrom('envelope_recipients').selectAll().where('envelope_id', 'in', ids).orderBy('recipient_order').execute(),
       k.selectFrom('envelope_tabs').selectAll().where('envelope_id', 'in', ids).orderBy('tab_order').execute(),
       loadEnvelopeNotifications(k, ids),
       loadEnvelopeWorkflows(k, ids),
       loadRecipientAccessCodes(k, ids),
+      k.selectFrom('envelope_custom_fields').selectAll().where('envelope_id', 'in', ids).orderBy('field_order').execute(),
     ]);
     return rows.map((row) => ({
       envelopeId: row.id,
@@ -185,6 +188,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       recipients: recipients.filter((r) => r.envelope_id === row.id).map((r) => withAccessCode(toRecipient(r, tabs.filter((t) => t.envelope_id === row.id && t.recipient_id === r.recipient_id)), accessCodes.get(row.id)?.get(r.recipient_id))),
       ...withNotification(notifications.get(row.id)),
       ...withWorkflow(workflows.get(row.id)),
+      ...withCustomFields(customFields.filter((f) => f.envelope_id === row.id)),
       version: Number(row.version),
     }));
   }
@@ -196,6 +200,29 @@ function withAccessCode(recipient: Recipient, accessCode: Recipient['accessCode'
 
 function withWorkflow(workflow: Envelope['workflow']): Pick<Envelope, 'workflow'> {
   return workflow === undefined ? {} : { workflow };
+}
+
+function withCustomFields(rows: readonly EnvelopeCustomFieldRow[]): Pick<Envelope, 'customFields'> {
+  if (rows.length === 0) return {};
+  return {
+    customFields: rows.map((r) => ({
+      fieldId: r.field_id,
+      kind: r.kind === 'list' ? ('list' as const) : ('text' as const),
+      name: r.name,
+      value: r.value,
+      show: Number(r.show) === 1,
+      required: Number(r.required) === 1,
+      ...(r.list_items_json !== null ? { listItems: JSON.parse(r.list_items_json) as string[] } : {}),
+    })),
+  };
+}
+
+/** The envelope's custom fields as it has them (after deleting the stored ones, for a change). */
+async function writeCustomFields(trx: Kysely<Database>, e: Envelope, options: { replace?: boolean } = {}): Promise<void> {
+  if (options.replace) await trx.deleteFrom('envelope_custom_fields').where('envelope_id', '=', e.envelopeId).execute();
+  for (const [i, f] of (e.customFields ?? []).entries()) {
+    await trx.insertInto('envelope_custom_fields').values({ envelope_id: e.envelopeId, field_id: f.fieldId, field_order: i, kind: f.kind, name: f.name, value: f.value, show: f.show ? 1 : 0, required: f.required ? 1 : 0, list_items_json: f.listItems ? JSON.stringify(f.listItems) : null }).execute();
+  }
 }
 
 function withNotification(notification: Envelope['notification']): Pick<Envelope, 'notification'> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { JWT_ASSERTIONS_MIGRATION, SIGNUP_REQUESTS_MIGRATION } from './account-security-tables.ts';
 import { CONNECT_INCLUDE_DOCUMENTS_MIGRATION, CONNECT_TABLES_MIGRATION } from './connect-tables.ts';
-import { ENVELOPE_DELETED_AT_MIGRATION, ENVELOPE_TAB_FAMILY_MIGRATION, ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
+import { ENVELOPE_CUSTOM_FIELDS_MIGRATION, ENVELOPE_DELETED_AT_MIGRATION, ENVELOPE_TAB_FAMILY_MIGRATION, ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
 import { EVIDENCE_TABLES_MIGRATION } from './evidence-tables.ts';
 import { DEV_MAILBOX_MESSAGE_ID_MIGRATION } from './mail-tables.ts';
 import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from './notification-tables.ts';
@@ -157,6 +157,8 @@ export const MIGRATIONS: readonly Migration[] = [
   SIGNING_FRAME_MIGRATION,
   // 91: sender, edit and console views (account-view-tables.ts).
   ACCOUNT_VIEW_TABLES_MIGRATION,
+  // 92: envelope custom fields (store/envelope-tables.ts).
+  ENVELOPE_CUSTOM_FIELDS_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

@@ -20,7 +20,7 @@ const rules = (table: Record<string, FieldRule>, outputs: readonly string[]): Re
 
 const TEMPLATES = 'templates are not supported yet';
 const BRANDS = 'brands are not supported yet';
-const CUSTOM_FIELDS = 'envelope custom fields are not supported yet';
+const CUSTOM_METADATA = 'envelope metadata is not supported';
 const AUTHENTICATION = 'recipient authentication is not supported yet: the signer would sign without it';
 const SIGNING_GROUPS = 'signing groups are not supported';
 const BULK = 'bulk sending is not supported';
@@ -36,7 +36,8 @@ export const ENVELOPE_DEFINITION_FIELDS = rules({
   // Envelopes from templates (restapi/templates/parse-templated-envelope.ts).
   templateId: honoured, templateRoles: honoured, compositeTemplates: honoured,
   brandId: refused(BRANDS), brandLock: refused(BRANDS),
-  customFields: refused(CUSTOM_FIELDS), envelopeCustomMetadata: refused(CUSTOM_FIELDS), envelopeMetadata: refused(CUSTOM_FIELDS),
+  // Envelope custom fields (wire/parse-custom-fields.ts); metadata is another, unsupported feature.
+  customFields: honoured, envelopeCustomMetadata: refused(CUSTOM_METADATA), envelopeMetadata: refused(CUSTOM_METADATA),
   eventNotifications: refused('only one eventNotification per envelope is supported'),
   accessControlListBase64: refused('access control lists are not supported'),
   accessibility: refused('accessibility settings are not supported'),
@@ -179,6 +180,7 @@ const UPDATE_RULES: Readonly<Record<string, FieldRule>> = {
   recipients: refused('recipients cannot be changed through Envelopes::update here'),
   notification: refused('change reminders and expiry with EnvelopesApi.updateNotificationSettings'),
   documentBase64: refused('documents cannot be changed through Envelopes::update here'),
+  customFields: refused('change custom fields with EnvelopesApi.updateCustomFields'),
 };
 
 /**

@@ -5,10 +5,11 @@ import { notificationOf } from '../domain/notification/envelope-notification.ts'
 import { expiresAt } from '../domain/notification/notification-schedule.ts';
 import { toWireNotification } from './to-wire-notification.ts';
 import { toDocuSignDateTime } from './docusign-date-time.ts';
+import { toWireCustomFields } from './to-wire-custom-fields.ts';
 import type { WireEnvelope, WireEnvelopeDocument, WireEnvelopeSummary, WireRecipient, WireRecipients } from './wire-types.ts';
 
 /** What a read asked to include (GET envelope `include`, listRecipients `include_tabs`...). */
-export type WireIncludes = { recipients?: boolean; documents?: boolean; tabs?: boolean; anchorTabLocations?: boolean; notification?: boolean };
+export type WireIncludes = { recipients?: boolean; documents?: boolean; tabs?: boolean; anchorTabLocations?: boolean; notification?: boolean; customFields?: boolean };
 
 const at = (d: Date | undefined) => (d === undefined ? undefined : toDocuSignDateTime(d));
 
@@ -110,6 +111,7 @@ export function toWireEnvelope(envelope: Envelope, includes: WireIncludes = {}):
     documentsUri: `${uri}/documents`,
     recipientsUri: `${uri}/recipients`,
     notificationUri: `${uri}/notification`,
+    customFieldsUri: `${uri}/custom_fields`,
     createdDateTime: toDocuSignDateTime(envelope.createdAt),
     lastModifiedDateTime: toDocuSignDateTime(envelope.statusChangedAt),
     statusChangedDateTime: toDocuSignDateTime(envelope.statusChangedAt),
@@ -127,5 +129,6 @@ export function toWireEnvelope(envelope: Envelope, includes: WireIncludes = {}):
     recipients: includes.recipients ? toWireRecipients(envelope, includes.tabs ?? false) : undefined,
     envelopeDocuments: includes.documents ? envelope.documents.map((d) => toWireEnvelopeDocument(envelope, d)) : undefined,
     notification: includes.notification ? toWireNotification(notificationOf(envelope).settings) : undefined,
+    customFields: includes.customFields ? toWireCustomFields(envelope.customFields ?? []) : undefined,
   });
 }

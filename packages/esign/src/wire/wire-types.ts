@@ -76,6 +76,10 @@ export type WireEnvelope = {
   declinedDateTime?: string;
   voidedDateTime?: string;
   voidedReason?: string;
+  /** Where listCustomFields reads them. */
+  customFieldsUri?: string;
+  /** include=custom_fields. */
+  customFields?: WireCustomFields;
   /** When it went to the recycle bin; only while it is there. */
   deletedDateTime?: string;
   /** The Envelope model's expiry summary: always "true" here, every envelope expires. */
@@ -127,3 +131,9 @@ export type WireFolderItem = {
   completedDateTime?: string;
   expireDateTime?: string;
 };
+
+/** TextCustomField / ListCustomField, as DocuSign answers them. */
+export type WireCustomField = { fieldId: string; name: string; value: string; show: string; required: string; listItems?: string[] };
+
+/** CustomFields (CustomFieldsEnvelope in listCustomFields): the text and the list fields. */
+export type WireCustomFields = { textCustomFields: WireCustomField[]; listCustomFields: WireCustomField[] };

@@ -36,7 +36,7 @@ function envelopesApi(origin: string, token: string): EnvelopesApi {
   return new docusign.EnvelopesApi(api);
 }
 
-/** The SDK reads an error body on a PDF route as a stream (esign-wire.md §4): status and errorCode. */
+/** The SDK reads an error body on a PDF route as a stream (its getDocument asks for application/pdf): status and errorCode. */
 async function pdfRouteFailure(promise: Promise<unknown>): Promise<[number, string]> {
   try {
     await promise;

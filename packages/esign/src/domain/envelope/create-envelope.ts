@@ -81,7 +81,7 @@ export async function storeNewEnvelope(
   input: {
     accountId: string;
     senderUserId: string;
-    draft: Pick<EnvelopeDraft, 'status' | 'emailSubject' | 'emailBlurb' | 'notification' | 'eventNotification' | 'workflow'>;
+    draft: Pick<EnvelopeDraft, 'status' | 'emailSubject' | 'emailBlurb' | 'notification' | 'eventNotification' | 'workflow' | 'customFields'>;
     documents: readonly EnvelopeDocument[];
     pdfs: readonly Uint8Array[];
     recipients: readonly Recipient[];
@@ -100,6 +100,8 @@ export async function storeNewEnvelope(
     statusChangedAt: now,
     documents,
     recipients: input.recipients,
+    // Custom fields are numbered within the envelope, as DocuSign gives each a fieldId.
+    ...(draft.customFields && draft.customFields.length > 0 ? { customFields: draft.customFields.map((f, i) => ({ ...withoutId(f), fieldId: String(i + 1) })) } : {}),
     // Reminders and expiration: the store derives the scheduler's due time from it.
     notification: { settings: draft.notification ?? API_DEFAULT_SETTINGS, reminded: {} },
     ...(draft.workflow ? { workflow: newWorkflow(draft.workflow, input.recipients, () => deps.random.uuid()) } : {}),
@@ -110,4 +112,9 @@ export async function storeNewEnvelope(
   const stored = { ...change, envelope: { ...change.envelope, version: 1 }, ...(draft.eventNotification ? { eventNotification: draft.eventNotification } : {}) };
   await deps.store.create(envelopeWrite(undefined, stored), new Map(documents.map((d, i) => [d.documentId, pdfs[i] ?? new Uint8Array()])));
   return stored.envelope;
+}
+
+function withoutId<T extends { fieldId?: string }>(f: T): Omit<T, 'fieldId'> {
+  const { fieldId: _ignored, ...rest } = f;
+  return rest;
 }

@@ -3,6 +3,7 @@ import type { NotificationSettings } from '../notification/envelope-notification
 import type { Tab } from '../tabs/tab.ts';
 import type { RecipientType } from './envelope.ts';
 import type { WorkflowDraft } from './workflow.ts';
+import type { CustomFieldDraft } from './custom-fields.ts';
 
 /**
  * A validated create request, in domain terms: what restapi/envelopes makes of a wire
@@ -20,6 +21,8 @@ export type EnvelopeDraft = {
   readonly notification?: NotificationSettings;
   /** Scheduled sending, pauses and delayed routing (`workflow`); absent = routing never waits. */
   readonly workflow?: WorkflowDraft;
+  /** Envelope custom fields (`customFields`). */
+  readonly customFields?: readonly CustomFieldDraft[];
 };
 
 export type DocumentDraft = {

@@ -2,6 +2,7 @@ import type { EnvelopeNotification } from '../notification/envelope-notification
 import type { PlacedTab } from './placed-tab.ts';
 import type { EnvelopeWorkflow } from './workflow.ts';
 import type { RecipientAccessCode } from '../signing/access-code.ts';
+import type { CustomField } from './custom-fields.ts';
 
 /**
  * The envelope model, in DocuSign's vocabulary (docusign-esign src/model/*.js;
@@ -88,6 +89,8 @@ export type Envelope = {
   readonly declinedAt?: Date;
   readonly voidedAt?: Date;
   readonly voidedReason?: string;
+  /** The sender's envelope custom fields (text and list), in the order given. */
+  readonly customFields?: readonly CustomField[];
   /** When it was moved to the recycle bin (FoldersApi.moveEnvelopes); absent once restored. */
   readonly deletedAt?: Date;
   readonly documents: readonly EnvelopeDocument[];

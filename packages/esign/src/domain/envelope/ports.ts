@@ -81,6 +81,8 @@ export type EnvelopeChange = {
    * documents (the others keep theirs).
    */
   readonly content?: { readonly pdfs: ReadonlyMap<string, Uint8Array> };
+  /** The envelope's custom fields changed (custom_fields calls): the store writes them as `envelope` has them. */
+  readonly customFieldsChanged?: boolean;
 };
 
 /**

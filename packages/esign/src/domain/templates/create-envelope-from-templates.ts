@@ -104,7 +104,7 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
       tabs: tabs.map((t) => ({ ...t, tabId: deps.envelopes.random.uuid(), recipientId: w.recipientId, ...(t.radios ? { radios: t.radios.map((r) => ({ ...r, tabId: deps.envelopes.random.uuid() })) } : {}) })),
     };
   });
-  if (draft.status === 'sent') assertSendable({ documents, recipients });
+  if (draft.status === 'sent') assertSendable({ documents, recipients, customFields: draft.customFields });
   const emailSubject = draft.emailSubject ?? first?.emailSubject ?? `Please sign: ${documents[0]?.name ?? ''}`.slice(0, 100);
   const emailBlurb = draft.emailBlurb ?? first?.emailBlurb;
   return storeNewEnvelope(deps.envelopes, {

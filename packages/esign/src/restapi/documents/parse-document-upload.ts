@@ -6,7 +6,7 @@ import { assertUnique, parseDocument } from '../envelopes/parse-envelope-definit
 
 /** How many documents one call may add or replace (the create's bound). */
 const MAX_DOCUMENTS = 50;
-/** DocuSign's advice: no document above 25 MB (esign-wire.md §6.6); the same bound for every upload here. */
+/** DocuSign's advice: no document above 25 MB (its resource limits; docs/esign-envelopes.md, Documents); the same bound for every upload here. */
 export const MAX_DOCUMENT_BYTES = 25 * 1024 * 1024;
 
 /** Refuses a document above the size bound, naming it. */

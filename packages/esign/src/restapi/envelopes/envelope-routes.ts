@@ -13,6 +13,7 @@ import { unpauseEnvelope } from '../../domain/envelope/resume-workflow.ts';
 import { updateEnvelopeEmail } from '../../domain/envelope/update-envelope-email.ts';
 import { parseEnvelopeEmailUpdate } from '../../wire/parse-envelope-email-update.ts';
 import { parseEnvelopeDefinition } from './parse-envelope-definition.ts';
+import { multipartEnvelope } from '../documents/multipart-envelope.ts';
 import { createEnvelopeFromTemplates } from '../../domain/templates/create-envelope-from-templates.ts';
 import type { TemplateStore } from '../../domain/templates/template-ports.ts';
 import { parseTemplatedEnvelope, usesTemplates } from '../templates/parse-templated-envelope.ts';
@@ -77,14 +78,27 @@ function pdfFileName(name: string): string {
 export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRouteDeps): void {
   const d = deps.envelopes;
 
-  app.post<{ Params: AccountParams }>(BASE, async (request, reply) => {
-    const templates = deps.templates;
-    const draft = templates && usesTemplates(request.body) ? parseTemplatedEnvelope(request.body) : parseEnvelopeDefinition(request.body);
-    if (draft.eventNotification) await deps.checkListener?.(draft.eventNotification.url, 'eventNotification.url');
-    const input = { accountId: request.params.accountId, senderUserId: senderOf(request) };
-    const envelope = 'composites' in draft ? await createEnvelopeFromTemplates({ templates: templates as TemplateStore, envelopes: d }, { ...input, draft }) : await createEnvelope(d, { ...input, draft });
-    // DocuSign answers 201 to CreateEnvelope (DocuSign REST reference, Envelopes: create).
-    return reply.code(201).send(toWireEnvelopeSummary(envelope));
+  // CreateEnvelope also takes multipart/form-data: the EnvelopeDefinition as a JSON part and
+  // each document's bytes as a part of their own (restapi/documents/multipart-envelope.ts),
+  // within the same body limit as a JSON create. Parsed only on this route.
+  void app.register((scope, _options, done) => {
+    scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, next) => {
+      try {
+        next(null, multipartEnvelope(body as Buffer, request.headers['content-type']));
+      } catch (err) {
+        next(err as Error);
+      }
+    });
+    scope.post<{ Params: AccountParams }>(BASE, async (request, reply) => {
+      const templates = deps.templates;
+      const draft = templates && usesTemplates(request.body) ? parseTemplatedEnvelope(request.body) : parseEnvelopeDefinition(request.body);
+      if (draft.eventNotification) await deps.checkListener?.(draft.eventNotification.url, 'eventNotification.url');
+      const input = { accountId: request.params.accountId, senderUserId: senderOf(request) };
+      const envelope = 'composites' in draft ? await createEnvelopeFromTemplates({ templates: templates as TemplateStore, envelopes: d }, { ...input, draft }) : await createEnvelope(d, { ...input, draft });
+      // DocuSign answers 201 to CreateEnvelope (DocuSign REST reference, Envelopes: create).
+      return reply.code(201).send(toWireEnvelopeSummary(envelope));
+    });
+    done();
   });
 
   app.get<{ Params: AccountParams; Querystring: RawQuery }>(BASE, async (request) => {
@@ -99,7 +113,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
       // DocuSign pages with nextUri/previousUri: the same query at the next (previous) start_position.
       nextUri: query.startPosition + envelopes.length < totalSetSize ? pageUri(request.query, query.startPosition + envelopes.length) : '',
       previousUri: query.startPosition > 0 ? pageUri(request.query, Math.max(0, query.startPosition - query.count)) : '',
-      envelopes: envelopes.map((e) => toWireEnvelope(e, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') })),
+      envelopes: envelopes.map((e) => toWireEnvelope(e, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs'), customFields: wanted.has('custom_fields') })),
     };
     return body;
   });
@@ -107,7 +121,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
   app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId`, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
     const wanted = includes(request.query);
-    const wire = toWireEnvelope(envelope, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') || flag(request.query, 'include_anchor_tab_locations'), notification: true });
+    const wire = toWireEnvelope(envelope, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') || flag(request.query, 'include_anchor_tab_locations'), notification: true, customFields: wanted.has('custom_fields') });
     // A signed envelope stuck in completion says so, in the Envelope model's own errorDetails.
     const problem = envelope.status === 'signed' ? await deps.completion?.problem(envelope.envelopeId) : undefined;
     // The Envelope model's workflow, for an envelope that has one (paused, scheduled, delayed).

@@ -14,6 +14,7 @@ import { registerTemplateRecipientRoutes } from '../templates/template-recipient
 import { registerTemplateDocumentRoutes } from '../templates/template-document-routes.ts';
 import { registerFolderRoutes } from '../folders/folder-routes.ts';
 import { registerDraftDocumentRoutes } from '../documents/draft-document-routes.ts';
+import { registerCustomFieldRoutes } from './custom-field-routes.ts';
 
 /** What the envelope module is handed; server.ts builds each part once. */
 export type EnvelopeModuleOptions = {
@@ -44,6 +45,7 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
   registerEnvelopeRoutes(app, { envelopes, templates, completion: options.completion, checkListener: options.checkListener });
   registerFolderRoutes(app, { envelopes, templates });
   registerDraftDocumentRoutes(app, { envelopes });
+  registerCustomFieldRoutes(app, { envelopes });
   if (mail.devMailbox) {
     registerDevMailboxRoutes(app, mail.devMailbox);
     const warning = devMailboxExposureWarning(ctx.config.publicUrl);

@@ -5,6 +5,7 @@ import { applyNotificationRequest } from '../../domain/notification/notification
 import { parseNotificationRequest } from '../../wire/parse-notification.ts';
 import { parseWorkflow } from '../../wire/parse-workflow.ts';
 import { conditionalPlaceholders } from '../../wire/parse-recipient-routing.ts';
+import { parseCustomFields } from '../../wire/parse-custom-fields.ts';
 import { normalizeEmail } from '../../domain/email-address.ts';
 import type { DocumentDraft, EnvelopeDraft, RecipientDraft } from '../../domain/envelope/envelope-draft.ts';
 import { EsignError } from '../../errors.ts';
@@ -63,7 +64,8 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   // Reminders and expiration: DocuSign's rules and our defaults in domain/notification/notification-request.ts.
   const notificationField = root.field('notification');
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
-  return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}), ...(workflow ? { workflow } : {}) };
+  const customFields = parseCustomFields(root.field('customFields'));
+  return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}), ...(workflow ? { workflow } : {}), ...(customFields.length > 0 ? { customFields } : {}) };
 }
 
 /** Refuses, before any conversion, a tab (or radio) placed absolutely on a documentId the request does not have. */

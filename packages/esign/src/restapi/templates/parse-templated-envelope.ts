@@ -6,6 +6,7 @@ import { parseEventNotification } from '../../wire/parse-event-notification.ts';
 import { applyNotificationRequest } from '../../domain/notification/notification-request.ts';
 import { parseNotificationRequest } from '../../wire/parse-notification.ts';
 import { parseWorkflow } from '../../wire/parse-workflow.ts';
+import { parseCustomFields } from '../../wire/parse-custom-fields.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
 import { CARBON_COPY_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
@@ -79,9 +80,11 @@ export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
   const notificationField = root.field('notification');
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
   const workflow = parseWorkflow(root.field('workflow'));
+  const customFields = parseCustomFields(root.field('customFields'));
   return {
     status,
     ...(workflow ? { workflow } : {}),
+    ...(customFields.length > 0 ? { customFields } : {}),
     ...(emailSubject !== undefined ? { emailSubject } : {}),
     ...(emailBlurb !== undefined ? { emailBlurb } : {}),
     ...(eventNotification ? { eventNotification } : {}),
