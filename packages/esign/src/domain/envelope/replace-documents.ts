@@ -54,7 +54,7 @@ export async function replaceDocuments(
     // Positioned tabs come back one for one, in order: they keep their ids.
     const positioned = q.kept.filter((x) => !isAnchored(x));
     let next = 0;
-    const again = placed.map((x) => (isAnchored(x) ? x : { ...x, tabId: positioned[next++]?.tabId ?? x.tabId }));
+    const again = placed.map((x) => (isAnchored(x) ? x : keepIds(x, positioned[next++])));
     checkTabRelations(again.map((x) => x.tab), `recipientId ${q.holder.recipientId} (after the documents changed)`);
     return again;
   });
@@ -62,6 +62,13 @@ export async function replaceDocuments(
   const documents = content.documents.map((d) => ({ ...d, fileExtension: upserted.get(d.documentId)?.fileExtension ?? current.documents.find((x) => x.documentId === d.documentId)?.fileExtension ?? d.fileExtension }));
   const pdfs = new Map(content.documents.map((d, i) => [d.documentId, content.pdfs[i] ?? new Uint8Array()] as const).filter(([id]) => upserted.has(id)));
   return { documents, tabs, pdfs };
+}
+
+/** A positioned tab placed again keeps its tabId, and a radio group its positioned radios' ids. */
+function keepIds(placed: PlacedTab, was: PlacedTab | undefined): PlacedTab {
+  if (!was) return placed;
+  const radios = placed.radios?.map((r, i) => (placed.tab.type === 'radioGroup' && placed.tab.radios[i]?.place.kind !== 'anchor' ? { ...r, tabId: was.radios?.[i]?.tabId ?? r.tabId } : r));
+  return { ...placed, tabId: was.tabId, ...(radios ? { radios } : {}) };
 }
 
 /**
