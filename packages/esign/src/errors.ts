@@ -28,6 +28,9 @@ export const ESIGN_ERRORS = {
   // Signing page: the signer's access code (domain/signing/access-code.ts).
   RECIPIENT_AUTHENTICATION_FAILED: { status: 400, message: 'The access code is not correct.' },
   RECIPIENT_AUTHENTICATION_LOCKED: { status: 403, message: 'This recipient is locked out after too many wrong access codes.' },
+  // updateRecipients / deleteRecipient(s) on a recipient who has already acted (signed,
+  // completed, declined): DocuSign's code and text (EnvelopeRecipients: update); why follows.
+  RECIPIENT_UPDATE_FAILED: { status: 400, message: 'The recipient could not be updated.' },
   ENVELOPE_CANNOT_VOID_INVALID_STATE: { status: 400, message: "Only envelopes in the 'Sent' or 'Delivered' states may be voided." },
   ANCHOR_TAB_STRING_NOT_FOUND: { status: 400, message: 'The specified Anchor Tab string was not found in the document.' },
   TAB_PAGENUMBER_IS_NOT_IN_DOCUMENT: { status: 400, message: 'The pagenumber specified in the tab element is not in the document that the tab refers to.' },

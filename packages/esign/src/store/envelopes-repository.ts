@@ -1,4 +1,5 @@
 import type { Database } from './schema.ts';
+import { removeRecipients, revokeSigning } from './recipient-removal.ts';
 import type { Kysely } from 'kysely';
 import type { AnchorSpec, Envelope, EnvelopeStatus, Recipient, RecipientStatus, RecipientType } from '../domain/envelope/envelope.ts';
 import type { PlacedRadio, PlacedTab } from '../domain/envelope/placed-tab.ts';
@@ -89,6 +90,9 @@ export class EnvelopesRepository implements EnvelopeStore {
       }
       if (change.content) await replaceContent(trx, e, change.content.pdfs);
       if (change.customFieldsChanged) await writeCustomFields(trx, e, { replace: true });
+      // Old ways in go before this change's new links are stored (a corrected address gets a fresh one).
+      await revokeSigning(trx, e.envelopeId, change.revokeSigningOf ?? []);
+      await removeRecipients(trx, e.envelopeId, change.removedRecipients ?? []);
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);

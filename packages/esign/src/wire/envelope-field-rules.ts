@@ -191,3 +191,19 @@ const UPDATE_RULES: Readonly<Record<string, FieldRule>> = {
 export const ENVELOPE_UPDATE_FIELDS: Readonly<Record<string, FieldRule>> = Object.fromEntries(
   ENVELOPE_MODEL.map((field) => [field, UPDATE_RULES[field] ?? ENVELOPE_DEFINITION_FIELDS[field] ?? refused('cannot be changed through Envelopes::update here')]),
 );
+
+/**
+ * EnvelopesApi.updateRecipients: a recipient's name, e-mail address and routing order are
+ * corrected (domain/envelope/correct-recipients.ts); the rest of what a create honours is
+ * refused here by name rather than a 200 that changed nothing. clientUserId is read to be
+ * compared (a client sends back what listRecipients gave it).
+ */
+const CORRECTION_RULES: Record<string, FieldRule> = {
+  tabs: refused('change tabs with EnvelopesApi.createTabs, updateTabs and deleteTabs'),
+  accessCode: refused('an access code cannot be changed through updateRecipients yet'),
+  roleName: refused('a role name cannot be changed through updateRecipients'),
+  autoNavigation: refused('autoNavigation cannot be changed through updateRecipients'),
+};
+
+export const SIGNER_CORRECTION_FIELDS: Readonly<Record<string, FieldRule>> = { ...SIGNER_FIELDS, ...CORRECTION_RULES };
+export const CARBON_COPY_CORRECTION_FIELDS: Readonly<Record<string, FieldRule>> = { ...CARBON_COPY_FIELDS, ...CORRECTION_RULES };

@@ -83,6 +83,17 @@ export type EnvelopeChange = {
   readonly content?: { readonly pdfs: ReadonlyMap<string, Uint8Array> };
   /** The envelope's custom fields changed (custom_fields calls): the store writes them as `envelope` has them. */
   readonly customFieldsChanged?: boolean;
+  /**
+   * Recipients whose ways in stop working (correct-recipients.ts: a corrected e-mail address):
+   * the store deletes their signing links, recipient views, signing sessions and access-code
+   * grants before it stores this change's new links, so an old link opens nothing.
+   */
+  readonly revokeSigningOf?: readonly string[];
+  /**
+   * Recipients this change removed (delete-recipients.ts): the store deletes their rows, tabs,
+   * access codes, adopted signatures and every way in they had.
+   */
+  readonly removedRecipients?: readonly string[];
 };
 
 /**

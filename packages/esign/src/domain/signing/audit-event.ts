@@ -10,7 +10,9 @@ export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' |
   // The envelope's workflow held routing back (scheduled sending, a pause, a delay), or let it go on.
   | 'Routing Paused' | 'Routing Resumed'
   // A signer typed their access code (domain/signing/access-code.ts).
-  | 'Access Code Passed' | 'Access Code Failed';
+  | 'Access Code Passed' | 'Access Code Failed'
+  // The sender corrected or deleted a recipient before they acted (updateRecipients, deleteRecipient(s)).
+  | 'Corrected' | 'Recipient Deleted';
 
 /** Who did it and from where; absent for the service's own steps (completion) and API calls without a browser. */
 export type AuditActor = {

@@ -15,6 +15,7 @@ import { registerTemplateDocumentRoutes } from '../templates/template-document-r
 import { registerFolderRoutes } from '../folders/folder-routes.ts';
 import { registerDraftDocumentRoutes } from '../documents/draft-document-routes.ts';
 import { registerCustomFieldRoutes } from './custom-field-routes.ts';
+import { registerRecipientRoutes } from './recipient-routes.ts';
 
 /** What the envelope module is handed; server.ts builds each part once. */
 export type EnvelopeModuleOptions = {
@@ -46,6 +47,7 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
   registerFolderRoutes(app, { envelopes, templates });
   registerDraftDocumentRoutes(app, { envelopes });
   registerCustomFieldRoutes(app, { envelopes });
+  registerRecipientRoutes(app, envelopes);
   if (mail.devMailbox) {
     registerDevMailboxRoutes(app, mail.devMailbox);
     const warning = devMailboxExposureWarning(ctx.config.publicUrl);

@@ -1,0 +1,150 @@
+import { EsignError } from '../../errors.ts';
+import type { AuditEvent } from '../signing/audit-event.ts';
+import { assertRecipientTransition } from './envelope-transitions.ts';
+import type { Envelope, Recipient, RecipientType } from './envelope.ts';
+import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
+import { advanceRouting } from './routing.ts';
+import { notifyReached } from './signing-links.ts';
+import { updateEnvelope } from './update-envelope.ts';
+import { activeHold } from './workflow.ts';
+
+/** What updateRecipients asks of one recipient (restapi/envelopes/parse-recipient-corrections.ts). */
+export type RecipientCorrection = {
+  readonly recipientId: string;
+  /** The list it came in (signers, carbonCopies): a recipient's type does not change here. */
+  readonly type: RecipientType;
+  readonly name?: string;
+  readonly email?: string;
+  readonly routingOrder?: number;
+  /** Sent back as read: accepted when it is the recipient's own, refused when it would change it. */
+  readonly clientUserId?: string;
+};
+
+/** DocuSign's RecipientUpdateResponse: one per recipient named, with errorDetails when it was not changed. */
+export type RecipientCorrectionResult = {
+  readonly recipientId: string;
+  readonly recipientIdGuid?: string;
+  readonly errorDetails?: { readonly errorCode: 'RECIPIENT_UPDATE_FAILED'; readonly message: string };
+};
+
+/** Statuses of a recipient who has acted: DocuSign corrects nobody past these. */
+const ACTED: ReadonlySet<Recipient['status']> = new Set(['signed', 'completed', 'declined']);
+
+/** The envelope statuses whose recipients can be corrected (DocuSign: Created, Sent, Delivered, Correct). */
+export function assertCorrectable(envelope: Envelope): void {
+  if (!['created', 'sent', 'delivered'].includes(envelope.status)) {
+    throw new EsignError('ENVELOPE_INVALID_STATUS', `Envelope status is not one of: Created, Sent, Delivered, Correct. It is ${envelope.status}.`);
+  }
+  if (envelope.deletedAt) throw new EsignError('ENVELOPE_INVALID_STATUS', 'The envelope is in the recycle bin: restore it first.');
+}
+
+/** A recipient of the envelope, of the type the request listed it under; else a 400 naming it. */
+export function recipientNamed(envelope: Envelope, recipientId: string, type?: RecipientType): Recipient {
+  const r = envelope.recipients.find((x) => x.recipientId === recipientId);
+  if (!r) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', `recipientId "${recipientId}" is not a recipient of the envelope (updateRecipients changes recipients; it adds none here).`);
+  if (type !== undefined && r.type !== type) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${recipientId}" is a ${r.type}, listed as a ${type}: a recipient's type cannot be changed.`);
+  return r;
+}
+
+/**
+ * EnvelopesApi.updateRecipients as a change (DocuSign "EnvelopeRecipients: update"): each
+ * named recipient's name, e-mail address and routing order corrected before they act.
+ *
+ * - A recipient who has already signed, completed (a reached carbon copy too) or declined is
+ *   left as is, and its result carries DocuSign's RECIPIENT_UPDATE_FAILED ("Recipient not in
+ *   state that allows correction"), as DocuSign answers for an active envelope; the others in
+ *   the same request are corrected.
+ * - A corrected address of a recipient the envelope has reached is, as DocuSign says, a new
+ *   address even when it is the same text: their old signing link, recipient views, sessions
+ *   and access-code grants stop working, and a signer reached by mail gets the signing mail
+ *   again at the new address with a fresh link.
+ * - `resend`: a corrected signer whose turn it is gets the mail again even without a new address.
+ * - Routing order: an unreached recipient may move; moved to the order in progress (or before
+ *   it) they are reached now. A reached recipient keeps theirs (RECIPIENT_UPDATE_FAILED).
+ */
+export function correctRecipientsChange(
+  deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'notifier'>,
+  envelope: Envelope,
+  corrections: readonly RecipientCorrection[],
+  now: Date,
+  options: { readonly resend?: boolean } = {},
+): { change: EnvelopeChange; results: RecipientCorrectionResult[] } {
+  assertCorrectable(envelope);
+  const inProcess = envelope.status !== 'created';
+  const results: RecipientCorrectionResult[] = [];
+  const renotify = new Set<string>();
+  const revoke: string[] = [];
+  const audit: AuditEvent[] = [];
+  let recipients = [...envelope.recipients];
+  for (const c of corrections) {
+    const current = recipientNamed(envelope, c.recipientId, c.type);
+    if (c.clientUserId !== undefined && c.clientUserId !== (current.clientUserId ?? '')) {
+      throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${c.recipientId}": clientUserId cannot be changed (it ties the recipient to the embedding app's user).`);
+    }
+    const refuse = (why: string) => results.push({ recipientId: c.recipientId, recipientIdGuid: current.recipientIdGuid, errorDetails: { errorCode: 'RECIPIENT_UPDATE_FAILED', message: `The recipient could not be updated. ${why}` } });
+    if (ACTED.has(current.status)) {
+      refuse(`Recipient not in state that allows correction (${current.status}).`);
+      continue;
+    }
+    const reached = current.status !== 'created';
+    if (reached && c.routingOrder !== undefined && c.routingOrder !== current.routingOrder) {
+      refuse(`The envelope has reached this recipient (${current.status}): their routingOrder ${current.routingOrder} cannot change.`);
+      continue;
+    }
+    const next: Recipient = {
+      ...current,
+      ...(c.name !== undefined ? { name: c.name } : {}),
+      ...(c.email !== undefined ? { email: c.email } : {}),
+      ...(c.routingOrder !== undefined ? { routingOrder: c.routingOrder } : {}),
+    };
+    recipients = recipients.map((r) => (r.recipientId === c.recipientId ? next : r));
+    results.push({ recipientId: c.recipientId, recipientIdGuid: current.recipientIdGuid });
+    if (reached && c.email !== undefined) revoke.push(c.recipientId);
+    if (reached && current.type === 'signer' && (c.email !== undefined || options.resend)) renotify.add(c.recipientId);
+    const changes = [c.name !== undefined && c.name !== current.name ? `name "${current.name}" → "${c.name}"` : '', c.email !== undefined ? `e-mail ${current.email} → ${c.email}` : '', c.routingOrder !== undefined && c.routingOrder !== current.routingOrder ? `routing order ${current.routingOrder} → ${c.routingOrder}` : ''].filter(Boolean);
+    audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Corrected', envelopeStatus: envelope.status, source: 'api', name: next.name, email: next.email, recipientId: c.recipientId, message: changes.length > 0 ? `Recipient ${c.recipientId} corrected: ${changes.join(', ')}.` : `Recipient ${c.recipientId} corrected (nothing changed).` });
+  }
+  let next: Envelope = { ...envelope, recipients };
+  let reachedNow: Recipient[] = [];
+  if (inProcess && !activeHold(next.workflow)) {
+    ({ envelope: next, reached: reachedNow } = reachMovedForward(next, now));
+  }
+  next = { ...next, version: envelope.version + 1 };
+  const again = next.recipients.filter((r) => renotify.has(r.recipientId));
+  const { mails, signingTokens } = notifyReached(deps, next, [...again, ...reachedNow], now);
+  for (const r of reachedNow) audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Routing order ${r.routingOrder}: sent to ${r.name} (moved forward by a correction).` });
+  for (const r of again) audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Sent again to ${r.name} <${r.email}> after a correction.` });
+  return { change: { envelope: next, signingTokens, mails, audit, revokeSigningOf: revoke }, results };
+}
+
+/**
+ * Routing after a correction: recipients moved to the routing order in progress (or before it)
+ * are reached now, as if they had been there all along; with nobody pending, routing moves on
+ * as it does after a Finish.
+ */
+function reachMovedForward(envelope: Envelope, now: Date): { envelope: Envelope; reached: Recipient[] } {
+  const pending = envelope.recipients.filter((r) => r.type === 'signer' && (r.status === 'sent' || r.status === 'delivered'));
+  if (pending.length === 0) return advanceRouting(envelope, now);
+  const current = Math.min(...pending.map((r) => r.routingOrder));
+  const reached: Recipient[] = [];
+  const recipients = envelope.recipients.map((r) => {
+    if (r.status !== 'created' || r.routingOrder > current) return r;
+    const status = r.type === 'signer' ? 'sent' : 'completed';
+    assertRecipientTransition(r.status, status);
+    const next: Recipient = { ...r, status, sentAt: now, ...(status === 'completed' ? { completedAt: now } : {}) };
+    reached.push(next);
+    return next;
+  });
+  return { envelope: { ...envelope, recipients }, reached };
+}
+
+/** EnvelopesApi.updateRecipients on the stored envelope, retried over concurrent changes. */
+export async function correctRecipients(deps: EnvelopeDeps, accountId: string, envelopeId: string, corrections: readonly RecipientCorrection[], options: { readonly resend?: boolean } = {}): Promise<RecipientCorrectionResult[]> {
+  let results: RecipientCorrectionResult[] = [];
+  await updateEnvelope(deps, accountId, envelopeId, (current) => {
+    const planned = correctRecipientsChange(deps, current, corrections, deps.clock(), options);
+    results = planned.results;
+    return planned.change;
+  });
+  return results;
+}

@@ -1,0 +1,64 @@
+import { normalizeEmail } from '../../domain/email-address.ts';
+import type { RecipientType } from '../../domain/envelope/envelope.ts';
+import type { RecipientCorrection } from '../../domain/envelope/correct-recipients.ts';
+import type { RecipientRemoval } from '../../domain/envelope/delete-recipients.ts';
+import { EsignError } from '../../errors.ts';
+import { checkModelFields } from '../../wire/check-model-fields.ts';
+import { CARBON_COPY_CORRECTION_FIELDS, RECIPIENTS_FIELDS, SIGNER_CORRECTION_FIELDS } from '../../wire/envelope-field-rules.ts';
+import { WireReader } from '../../wire/wire-reader.ts';
+import { assertUnique } from './parse-envelope-definition.ts';
+
+// The create's bound (parse-envelope-definition.ts).
+const MAX_ROUTING_ORDER = 999;
+const LISTS: readonly (readonly [string, RecipientType])[] = [['signers', 'signer'], ['carbonCopies', 'carbonCopy']];
+
+/** The Recipients body's entries, each with the type its list gives it; other lists refused by name. */
+function entries(body: unknown): { reader: WireReader; type: RecipientType }[] {
+  const root = new WireReader('', body);
+  if (root.object() === undefined) root.fail('must be a Recipients object (signers, carbonCopies).');
+  checkModelFields(root, 'Recipients', RECIPIENTS_FIELDS);
+  const out = LISTS.flatMap(([list, type]) => root.field(list).items().map((reader) => ({ reader, type })));
+  if (out.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient (recipients.signers or recipients.carbonCopies, each with its recipientId).');
+  return out;
+}
+
+/**
+ * The body of EnvelopesApi.updateRecipients (the SDK's Recipients model): per recipient its
+ * recipientId and what is corrected (name, or fullName, or firstName + lastName, as a create
+ * reads them; email; routingOrder). Checked as a create checks them; a field updateRecipients
+ * does not change here is refused by name (SIGNER_CORRECTION_FIELDS).
+ */
+export function parseRecipientCorrections(body: unknown): RecipientCorrection[] {
+  const corrections = entries(body).map(({ reader: r, type }) => {
+    if (r.object() === undefined) r.fail('must be a recipient object.');
+    checkModelFields(r, type === 'signer' ? 'Signer' : 'CarbonCopy', type === 'signer' ? SIGNER_CORRECTION_FIELDS : CARBON_COPY_CORRECTION_FIELDS);
+    const recipientId = r.field('recipientId').string(100);
+    const rawEmail = r.field('email').optionalString(254);
+    let email: string | undefined;
+    try {
+      if (rawEmail !== undefined) email = normalizeEmail(rawEmail);
+    } catch {
+      throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${recipientId} ("${rawEmail}")`);
+    }
+    const parts = [r.field('firstName').optionalString(50), r.field('lastName').optionalString(50)].filter(Boolean);
+    const name = r.field('name').optionalString(100) ?? r.field('fullName').optionalString(100) ?? (parts.length > 0 ? parts.join(' ') : undefined);
+    const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER);
+    const clientUserId = r.field('clientUserId').optionalString(100);
+    return {
+      recipientId, type,
+      ...(name !== undefined ? { name } : {}),
+      ...(email !== undefined ? { email } : {}),
+      ...(routingOrder !== undefined ? { routingOrder } : {}),
+      ...(clientUserId !== undefined ? { clientUserId } : {}),
+    };
+  });
+  assertUnique(corrections.map((c) => c.recipientId), 'recipientId', 'recipients');
+  return corrections;
+}
+
+/** The body of EnvelopesApi.deleteRecipients: the recipientIds of the listed recipients (other fields are not read). */
+export function parseRecipientRemovals(body: unknown): RecipientRemoval[] {
+  const removals = entries(body).map(({ reader, type }) => ({ recipientId: reader.field('recipientId').string(100), type }));
+  assertUnique(removals.map((r) => r.recipientId), 'recipientId', 'recipients');
+  return removals;
+}
