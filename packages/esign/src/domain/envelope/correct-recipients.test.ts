@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { test } from 'node:test';
+import { EsignError } from '../../errors.ts';
+import { buildNotifier } from '../../mail/compose-notification.ts';
+import { correctRecipientsChange } from './correct-recipients.ts';
+import { deleteRecipientsChange } from './delete-recipients.ts';
+import type { Envelope, Recipient } from './envelope.ts';
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const NOW = new Date('2026-05-06T07:08:09.000Z');
+let n = 0;
+const deps = { notifier: buildNotifier('https://esign.test'), random: { uuid: () => `id-${++n}`, secretToken: () => `token-${++n}` }, hashSecret: sha };
+
+function recipient(recipientId: string, routingOrder: number, status: Recipient['status'], over: Partial<Recipient> = {}): Recipient {
+  return { recipientId, recipientIdGuid: `guid-${recipientId}`, type: 'signer', email: `r${recipientId}@example.com`, name: `R${recipientId}`, routingOrder, status, tabs: [], ...(status !== 'created' ? { sentAt: NOW } : {}), ...over };
+}
+
+function envelope(status: Envelope['status'], recipients: Recipient[]): Envelope {
+  return { envelopeId: 'env-1', accountId: 'acc', senderUserId: 'u', status, emailSubject: 'S', createdAt: NOW, statusChangedAt: NOW, documents: [], recipients, version: 3 };
+}
+
+const code = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof EsignError, String(err));
+    return err.code;
+  }
+  return assert.fail('expected a refusal');
+};
+
+test('a corrected address of a reached signer revokes their ways in and mails a fresh link there; an unreached one is only changed', () => {
+  const e = envelope('sent', [recipient('1', 1, 'delivered'), recipient('2', 2, 'created')]);
+  const { change, results } = correctRecipientsChange(deps, e, [{ recipientId: '1', type: 'signer', email: 'new@example.com' }, { recipientId: '2', type: 'signer', email: 'later@example.com', name: 'Later' }], NOW);
+  assert.deepEqual(results, [{ recipientId: '1', recipientIdGuid: 'guid-1' }, { recipientId: '2', recipientIdGuid: 'guid-2' }]);
+  assert.deepEqual(change.revokeSigningOf, ['1']);
+  assert.deepEqual(change.mails.map((m) => m.to.email), ['new@example.com']);
+  assert.deepEqual(change.signingTokens.map((t) => t.recipientId), ['1']);
+  assert.deepEqual(change.envelope.recipients.map((r) => [r.email, r.name, r.status]), [['new@example.com', 'R1', 'delivered'], ['later@example.com', 'Later', 'created']]);
+  assert.equal(change.envelope.version, 4);
+});
+
+test('who has acted is left as is, with RECIPIENT_UPDATE_FAILED in their result; a reached recipient keeps their routing order', () => {
+  const e = envelope('sent', [recipient('1', 1, 'completed'), recipient('2', 1, 'sent'), recipient('3', 2, 'created')]);
+  const { change, results } = correctRecipientsChange(deps, e, [{ recipientId: '1', type: 'signer', name: 'X' }, { recipientId: '2', type: 'signer', routingOrder: 5 }, { recipientId: '3', type: 'signer', name: 'Three' }], NOW);
+  assert.deepEqual(results.map((r) => [r.recipientId, r.errorDetails?.errorCode]), [['1', 'RECIPIENT_UPDATE_FAILED'], ['2', 'RECIPIENT_UPDATE_FAILED'], ['3', undefined]]);
+  assert.deepEqual(change.envelope.recipients.map((r) => [r.name, r.routingOrder]), [['R1', 1], ['R2', 1], ['Three', 2]]);
+  assert.deepEqual(change.mails, []);
+});
+
+test('moved to the order in progress, an unreached recipient is reached now; a paused workflow holds them', () => {
+  const e = envelope('sent', [recipient('1', 1, 'sent'), recipient('2', 3, 'created'), recipient('3', 4, 'created', { type: 'carbonCopy' })]);
+  const { change } = correctRecipientsChange(deps, e, [{ recipientId: '2', type: 'signer', routingOrder: 1 }, { recipientId: '3', type: 'carbonCopy', routingOrder: 1 }], NOW);
+  assert.deepEqual(change.envelope.recipients.map((r) => r.status), ['sent', 'sent', 'completed']);
+  assert.deepEqual(change.mails.map((m) => m.to.email).sort(), ['r2@example.com', 'r3@example.com']);
+  const held: Envelope = { ...e, recipients: [recipient('1', 1, 'completed'), recipient('2', 3, 'created')], workflow: { steps: [{ workflowStepId: 'w1', routingOrder: 2, status: 'in_progress', triggeredAt: NOW }] } };
+  assert.deepEqual(correctRecipientsChange(deps, held, [{ recipientId: '2', type: 'signer', routingOrder: 1 }], NOW).change.envelope.recipients.map((r) => r.status), ['completed', 'created']);
+});
+
+test('refusals: a finished envelope, an unknown recipient, another type, a changed clientUserId', () => {
+  assert.equal(code(() => correctRecipientsChange(deps, envelope('completed', [recipient('1', 1, 'completed')]), [{ recipientId: '1', type: 'signer', name: 'X' }], NOW)), 'ENVELOPE_INVALID_STATUS');
+  assert.equal(code(() => correctRecipientsChange(deps, envelope('sent', [recipient('1', 1, 'sent')]), [{ recipientId: '7', type: 'signer', name: 'X' }], NOW)), 'UNKNOWN_ENVELOPE_RECIPIENT');
+  assert.equal(code(() => correctRecipientsChange(deps, envelope('sent', [recipient('1', 1, 'sent')]), [{ recipientId: '1', type: 'carbonCopy', name: 'X' }], NOW)), 'INVALID_REQUEST_BODY');
+  assert.equal(code(() => correctRecipientsChange(deps, envelope('sent', [recipient('1', 1, 'sent', { clientUserId: 'a' })]), [{ recipientId: '1', type: 'signer', clientUserId: 'b' }], NOW)), 'INVALID_REQUEST_BODY');
+});
+
+test('deleting: who has acted is refused whole; the last pending signer deleted routes on, and with nobody left the envelope is signed', () => {
+  const e = envelope('sent', [recipient('1', 1, 'completed'), recipient('2', 2, 'sent'), recipient('3', 3, 'created', { type: 'carbonCopy' })]);
+  assert.equal(code(() => deleteRecipientsChange(deps, e, [{ recipientId: '1' }, { recipientId: '2' }], NOW)), 'RECIPIENT_UPDATE_FAILED');
+  const { change, deleted } = deleteRecipientsChange(deps, e, [{ recipientId: '2' }], NOW);
+  assert.deepEqual(deleted.map((r) => r.recipientId), ['2']);
+  assert.deepEqual(change.removedRecipients, ['2']);
+  assert.deepEqual(change.envelope.recipients.map((r) => [r.recipientId, r.status]), [['1', 'completed'], ['3', 'completed']]);
+  assert.equal(change.envelope.status, 'signed');
+  assert.deepEqual(change.mails.map((m) => m.to.email), ['r3@example.com']);
+  assert.equal(code(() => deleteRecipientsChange(deps, envelope('sent', [recipient('1', 1, 'sent'), recipient('3', 2, 'created', { type: 'carbonCopy' })]), [{ recipientId: '1' }], NOW)), 'ENVELOPE_IS_INCOMPLETE');
+  // A draft may lose everyone; nothing routes.
+  const draft = deleteRecipientsChange(deps, envelope('created', [recipient('1', 1, 'created')]), [{ recipientId: '1' }], NOW);
+  assert.deepEqual([draft.change.envelope.recipients, draft.change.envelope.status, draft.change.mails], [[], 'created', []]);
+});
