@@ -8,6 +8,8 @@ import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import type { EnvelopeDeps } from '../../src/domain/envelope/ports.ts';
 import { sendEnvelope } from '../../src/domain/envelope/send-envelope.ts';
 import { voidEnvelope } from '../../src/domain/envelope/void-envelope.ts';
+import { correctRecipients } from '../../src/domain/envelope/correct-recipients.ts';
+import { deleteRecipients } from '../../src/domain/envelope/delete-recipients.ts';
 import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation, Db } from '../../src/store/index.ts';
@@ -125,6 +127,29 @@ describe('envelopes repository', () => {
       assert.equal(await h.store.find(h.accountId, broken.envelopeId), undefined);
       const docs = await h.db.kysely.selectFrom('envelope_documents' as never).selectAll().execute();
       assert.equal(docs.length, 2, 'only the first envelope’s documents');
+    });
+
+    test(`${engine.name}: a corrected address revokes the recipient's links, views, sessions and grants in the change; a deleted recipient leaves no row behind`, async (t) => {
+      const h = await setup(t, await engine.location(t));
+      const created = await createEnvelope(h.deps, { accountId: h.accountId, senderUserId: h.userId, draft: DRAFT });
+      const k = h.db.kysely;
+      const later = new Date(h.clock.now().getTime() + 3_600_000).toISOString();
+      const ways = { envelope_id: created.envelopeId, recipient_id: '1', created_at: h.clock.now().toISOString(), expires_at: later };
+      await k.insertInto('recipient_views').values({ ...ways, token_hash: 'view-1', return_url: 'https://app.example/', consumed_at: null }).execute();
+      await k.insertInto('signing_sessions').values({ ...ways, token_hash: 'session-1', return_url: 'https://app.example/' }).execute();
+      await k.insertInto('signing_access_grants').values({ ...ways, token_hash: 'grant-1' }).execute();
+      const corrected = await correctRecipients(h.deps, h.accountId, created.envelopeId, [{ recipientId: '1', type: 'signer', email: 'moved@example.com' }]);
+      assert.deepEqual(corrected, [{ recipientId: '1', recipientIdGuid: created.recipients[0]?.recipientIdGuid }]);
+      const count = async (table: 'signing_tokens' | 'recipient_views' | 'signing_sessions' | 'signing_access_grants') => (await k.selectFrom(table).select('recipient_id').where('envelope_id', '=', created.envelopeId).where('recipient_id', '=', '1').execute()).length;
+      assert.deepEqual([await count('signing_tokens'), await count('recipient_views'), await count('signing_sessions'), await count('signing_access_grants')], [1, 0, 0, 0], 'only the fresh link is left');
+      assert.equal((await h.store.find(h.accountId, created.envelopeId))?.recipients[0]?.email, 'moved@example.com');
+
+      await deleteRecipients(h.deps, h.accountId, created.envelopeId, [{ recipientId: '2' }]);
+      const left = await h.store.find(h.accountId, created.envelopeId);
+      assert.deepEqual(left?.recipients.map((r) => r.recipientId), ['1', '3']);
+      for (const table of ['envelope_recipients', 'envelope_tabs', 'recipient_access_codes', 'adopted_signatures', 'signing_tokens'] as const) {
+        assert.equal((await k.selectFrom(table).select('recipient_id').where('envelope_id', '=', created.envelopeId).where('recipient_id', '=', '2').execute()).length, 0, table);
+      }
     });
 
     test(`${engine.name}: listStatusChanges filters by date, status and ids, and pages`, async (t) => {
