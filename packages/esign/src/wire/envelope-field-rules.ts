@@ -177,7 +177,7 @@ const UPDATE_RULES: Readonly<Record<string, FieldRule>> = {
   status: honoured, voidedReason: honoured, emailSubject: honoured, emailBlurb: honoured,
   // Only the unpause (wire/parse-workflow.ts parseWorkflowUpdate refuses the rest by name).
   workflow: honoured,
-  recipients: refused('recipients cannot be changed through Envelopes::update here'),
+  recipients: refused('change recipients with EnvelopesApi.updateRecipients, deleteRecipient or deleteRecipients'),
   notification: refused('change reminders and expiry with EnvelopesApi.updateNotificationSettings'),
   documentBase64: refused('documents cannot be changed through Envelopes::update here'),
   customFields: refused('change custom fields with EnvelopesApi.updateCustomFields'),
