@@ -9,7 +9,7 @@ import { extractText, validatePdf } from '@signet/pdf';
 import { seedUserAndApp, startEsign } from '../support/esign-harness.ts';
 import { samplePdf } from '../signing/signing-harness.ts';
 
-test('an envelope asking for signer authentication, document visibility or conditional recipients is refused with a 400 naming the field; nothing is stored', async (t) => {
+test('an envelope asking for signer authentication, document visibility or a signing group is refused with a 400 naming the field; nothing is stored', async (t) => {
   const h = await startEsign(t, { deps: { converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText } } });
   const seed = await seedUserAndApp(h);
   const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';
@@ -32,7 +32,8 @@ test('an envelope asking for signer authentication, document visibility or condi
     [{ identityVerification: { workflowId: 'c368e411-1592-4001-a3df-dca94ac539ae' } }, {}, 'identityVerification'],
     [{ phoneAuthentication: { recipMayProvideNumber: 'true' } }, {}, 'phoneAuthentication'],
     [{ excludedDocuments: ['1'] }, { enforceSignerVisibility: 'true' }, 'enforceSignerVisibility'],
-    [{}, { workflow: { workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '1', recipientRouting: { rules: { conditionalRecipients: [{ recipientId: '1' }] } } }] } }, 'recipientRouting'],
+    // Conditional recipients are honoured (docs/esign-workflow.md); a signing group as an option is not.
+    [{}, { workflow: { workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '1', recipientRouting: { rules: { conditionalRecipients: [{ recipientId: '1', recipientGroup: { recipients: [{ recipientLabel: 'a', name: 'Al', email: 'al@example.com', signingGroupId: '7' }] } }] } } }] } }, 'signingGroupId'],
     [{ deliveryMethod: 'SMS' }, {}, 'deliveryMethod'],
   ] as const) {
     const res = await send(signer, envelope);
