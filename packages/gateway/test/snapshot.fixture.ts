@@ -64,7 +64,8 @@ export function sni(name: string, cert: Certificate): Sni {
 export function snapshot(parts: Partial<Omit<Snapshot, 'hash'>>): Snapshot {
   return {
     services: [], routes: [], upstreams: [], targets: [], certificates: [], snis: [],
-    consumers: [], plugins: [], keyauth_credentials: [], basicauth_credentials: [], acls: [], jwt_secrets: [], hmacauth_credentials: [], ...parts,
+    consumers: [], plugins: [], keyauth_credentials: [], basicauth_credentials: [], acls: [], jwt_secrets: [], hmacauth_credentials: [],
+    consumer_groups: [], consumer_group_consumers: [], ...parts,
     hash: '0'.repeat(32),
   };
 }

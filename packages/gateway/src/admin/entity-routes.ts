@@ -1,6 +1,6 @@
 // The read-only entity endpoints of Kong's admin API in DB-less mode (kong/api/routes/*.lua), and the
 // refusal of every write (kong/db/strategies/off/init.lua).
-import type { Certificate, Consumer, Plugin, Route, Service, Snapshot, Sni, Target, Upstream } from '../declarative/index.ts';
+import type { Certificate, Consumer, ConsumerGroup, Plugin, Route, Service, Snapshot, Sni, Target, Upstream } from '../declarative/index.ts';
 import { formatTarget, validateEntity } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';
 import type { AdminResult } from './admin-types.ts';
@@ -101,8 +101,20 @@ function findConsumer(s: Snapshot, ref: string): Consumer | undefined {
 }
 const getConsumer = (s: Snapshot, ref: string): Consumer => findConsumer(s, ref) ?? notFound();
 
+// /consumer_groups/{id or name}, and the two sides of a membership.
+const findConsumerGroup = (s: Snapshot, ref: string): ConsumerGroup | undefined => byIdOrName(s.consumer_groups, ref);
+const getConsumerGroup = (s: Snapshot, ref: string): ConsumerGroup => findConsumerGroup(s, ref) ?? notFound();
+const membersOf = (s: Snapshot, group: ConsumerGroup): Consumer[] => {
+  const ids = new Set(s.consumer_group_consumers.filter((m) => m.consumer_group.id === group.id).map((m) => m.consumer.id));
+  return s.consumers.filter((c) => ids.has(c.id));
+};
+const groupsOf = (s: Snapshot, consumer: Consumer): ConsumerGroup[] => {
+  const ids = new Set(s.consumer_group_consumers.filter((m) => m.consumer.id === consumer.id).map((m) => m.consumer_group.id));
+  return s.consumer_groups.filter((g) => ids.has(g.id));
+};
+
 /** /{parent}/{p}/plugins and /{parent}/{p}/plugins/{id}: the plugins configured on that entity. */
-function nestedPlugins(parent: string, field: 'service' | 'route' | 'consumer', parentId: (s: Snapshot, ref: string) => string): EntityRoute[] {
+function nestedPlugins(parent: string, field: 'service' | 'route' | 'consumer' | 'consumer_group', parentId: (s: Snapshot, ref: string) => string): EntityRoute[] {
   const own = (s: Snapshot, ref: string): Plugin[] => {
     const id = parentId(s, ref);
     return s.plugins.filter((x) => x[field]?.id === id);
@@ -280,6 +292,26 @@ const ROUTES: readonly EntityRoute[] = [
     get: (s, a) => ok(getConsumer(s, p(a, 0))),
     exists: (s, a) => findConsumer(s, p(a, 0)) !== undefined,
   },
+  // Consumer groups (Kong Gateway's admin API): the group with its members and plugins, its
+  // members, a consumer's groups. Membership changes are writes: 405 in DB-less mode.
+  { pattern: route('/consumer_groups'), entity: 'consumer_groups', kind: 'collection', get: (s, _, path, q) => ok(paginate(s.consumer_groups, path, q)) },
+  {
+    pattern: route('/consumer_groups/{}'), entity: 'consumer_groups', kind: 'entity',
+    get: (s, a) => {
+      const group = getConsumerGroup(s, p(a, 0));
+      return ok({ consumer_group: group, consumers: membersOf(s, group), plugins: s.plugins.filter((x) => x.consumer_group?.id === group.id) });
+    },
+    exists: (s, a) => findConsumerGroup(s, p(a, 0)) !== undefined,
+  },
+  {
+    pattern: route('/consumer_groups/{}/consumers'), entity: 'consumer_group_consumers', kind: 'collection', readOnly: true,
+    get: (s, a) => ok({ consumers: membersOf(s, getConsumerGroup(s, p(a, 0))) }),
+  },
+  {
+    pattern: route('/consumers/{}/consumer_groups'), entity: 'consumer_group_consumers', kind: 'collection', readOnly: true,
+    get: (s, a) => ok({ consumer_groups: groupsOf(s, getConsumer(s, p(a, 0))) }),
+  },
+  ...nestedPlugins('consumer_groups', 'consumer_group', (s, ref) => getConsumerGroup(s, ref).id),
   ...credentialRoutes('key-auths', 'key-auth', 'keyauth_credentials', (s) => s.keyauth_credentials, (c, ref) => c.key === ref),
   ...credentialRoutes('basic-auths', 'basic-auth', 'basicauth_credentials', (s) => s.basicauth_credentials, (c, ref) => c.username === ref),
   ...credentialRoutes('acls', 'acls', 'acls', (s) => s.acls, () => false),

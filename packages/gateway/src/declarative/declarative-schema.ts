@@ -1,7 +1,7 @@
 // The declarative configuration's own schema (kong/db/schema/others/declarative_config.lua):
 // top-level lists of entities; children nested in their parent (routes and plugins in
-// services, plugins in routes, plugins and credentials in consumers, targets in upstreams,
-// snis in certificates) may not set any foreign key; top-level foreign keys are references by
+// services, plugins in routes, plugins and credentials in consumers, plugins in consumer
+// groups, targets in upstreams, snis in certificates) may not set any foreign key; top-level foreign keys are references by
 // name, id or {id}. Every entity may carry `_comment` and `_ignore`. Plugins are validated
 // against the schema of their name, among the plugins enabled for this load.
 import type { Field, FieldTable, RecordSchema } from './schema.ts';
@@ -16,18 +16,19 @@ import { CONSUMER_SCHEMA } from './entities/consumer.ts';
 import { pluginSchema } from './entities/plugin.ts';
 import { aclSchema, basicauthCredentialSchema, hmacauthCredentialSchema, keyauthCredentialSchema } from './entities/credentials.ts';
 import { jwtSecretSchema } from './entities/jwt-secret.ts';
+import { CONSUMER_GROUP_SCHEMA, GROUP_REFERENCE, consumerGroupConsumerSchema } from './entities/consumer-group.ts';
 
 /** The entity lists this gateway reads, in Kong's topological order. */
 export const ENTITY_TYPES = [
-  'consumers', 'certificates', 'services', 'routes', 'snis', 'upstreams', 'targets', 'plugins',
-  'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'hmacauth_credentials',
+  'consumer_groups', 'consumers', 'certificates', 'services', 'routes', 'snis', 'upstreams', 'targets', 'plugins',
+  'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'hmacauth_credentials', 'consumer_group_consumers',
 ] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** Kong entities this gateway does not implement: rejected, never silently ignored. */
 export const UNSUPPORTED_TYPES = [
   'ca_certificates', 'workspaces', 'vaults', 'keys', 'key_sets', 'parameters', 'filter_chains',
-  'clustering_data_planes', 'consumer_groups', 'oauth2_credentials',
+  'clustering_data_planes', 'oauth2_credentials',
 ] as const;
 
 /** Error text for an unsupported entity list (top level or nested). */
@@ -41,6 +42,7 @@ export const NESTING: Readonly<Partial<Record<EntityType, readonly (readonly [En
   consumers: [['plugins', 'consumer'], ['keyauth_credentials', 'consumer'], ['basicauth_credentials', 'consumer'], ['acls', 'consumer'], ['jwt_secrets', 'consumer'], ['hmacauth_credentials', 'consumer']],
   upstreams: [['targets', 'upstream']],
   certificates: [['snis', 'certificate']],
+  consumer_groups: [['plugins', 'consumer_group']],
 };
 
 /** Unsupported lists a parent may nest (refused by name, like at the top level). */
@@ -59,12 +61,14 @@ export const FOREIGN_KEYS: Readonly<Record<EntityType, Readonly<Record<string, E
   snis: { certificate: 'certificates' },
   upstreams: { client_certificate: 'certificates' },
   targets: { upstream: 'upstreams' },
-  plugins: { route: 'routes', service: 'services', consumer: 'consumers' },
+  plugins: { route: 'routes', service: 'services', consumer: 'consumers', consumer_group: 'consumer_groups' },
   keyauth_credentials: { consumer: 'consumers' },
   basicauth_credentials: { consumer: 'consumers' },
   acls: { consumer: 'consumers' },
   jwt_secrets: { consumer: 'consumers' },
   hmacauth_credentials: { consumer: 'consumers' },
+  consumer_groups: {},
+  consumer_group_consumers: { consumer: 'consumers', consumer_group: 'consumer_groups' },
 };
 
 /** Kong's endpoint_key when it is unique: the name references use and uniqueness is checked on. */
@@ -74,6 +78,7 @@ export const ENDPOINT_KEYS: Readonly<Partial<Record<EntityType, string>>> = {
   snis: 'name',
   upstreams: 'name',
   consumers: 'username',
+  consumer_groups: 'name',
   keyauth_credentials: 'key',
   basicauth_credentials: 'username',
   jwt_secrets: 'key',
@@ -87,7 +92,7 @@ export const UNIQUE_FIELDS: Readonly<Partial<Record<EntityType, readonly string[
 
 /** Fields a record may have in the file that are not part of the entity (children, comments). */
 export function declarativeOnlyFields(type: EntityType): ReadonlySet<string> {
-  return new Set(['_comment', '_ignore', ...(NESTING[type] ?? []).map(([c]) => c), ...(NESTED_UNSUPPORTED[type] ?? [])]);
+  return new Set(['_comment', '_ignore', ...(NESTING[type] ?? []).map(([c]) => c), ...(NESTED_UNSUPPORTED[type] ?? []), ...(type === 'consumers' ? ['groups'] : [])]);
 }
 
 const EXTRA: FieldTable = [
@@ -98,9 +103,14 @@ const EXTRA: FieldTable = [
 const unsupported = (key: string): Field => ({ type: 'array', custom: () => unsupportedMessage(key) });
 
 // A foreign key that must name an entity at the top level (a credential's consumer).
-const REQUIRED_AT_TOP: ReadonlySet<EntityType> = new Set(['targets', 'snis', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'hmacauth_credentials']);
+const REQUIRED_AT_TOP: ReadonlySet<EntityType> = new Set(['targets', 'snis', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'hmacauth_credentials', 'consumer_group_consumers']);
 
-type Schemas = { top: Record<EntityType, RecordSchema>; nested: Record<EntityType, RecordSchema>; pluginsUnderConsumer: RecordSchema };
+type Schemas = {
+  top: Record<EntityType, RecordSchema>;
+  nested: Record<EntityType, RecordSchema>;
+  pluginsUnderConsumer: RecordSchema;
+  pluginsUnderConsumerGroup: RecordSchema;
+};
 
 function base(type: EntityType, foreign: Field, enabled: ReadonlySet<string>): RecordSchema {
   switch (type) {
@@ -130,6 +140,10 @@ function base(type: EntityType, foreign: Field, enabled: ReadonlySet<string>): R
       return jwtSecretSchema(foreign);
     case 'hmacauth_credentials':
       return hmacauthCredentialSchema(foreign);
+    case 'consumer_groups':
+      return CONSUMER_GROUP_SCHEMA;
+    case 'consumer_group_consumers':
+      return consumerGroupConsumerSchema(foreign);
   }
 }
 
@@ -164,9 +178,12 @@ function build(type: EntityType, nested: boolean, enabled: ReadonlySet<string>, 
   );
   const more: [string, Field][] = [];
   for (const [child] of NESTING[type] ?? []) {
-    const record = type === 'consumers' && child === 'plugins' ? schemas.pluginsUnderConsumer : schemas.nested[child];
+    const record = child !== 'plugins' ? schemas.nested[child]
+      : type === 'consumers' ? schemas.pluginsUnderConsumer : type === 'consumer_groups' ? schemas.pluginsUnderConsumerGroup : schemas.nested[child];
     more.push([child, { type: 'array', elements: { type: 'record', record } }]);
   }
+  // decK's consumer membership: `groups: [{ name }]` (or `{ id }`) on a consumer.
+  if (type === 'consumers') more.push(['groups', { type: 'array', elements: { type: 'record', record: GROUP_REFERENCE } }]);
   for (const key of NESTED_UNSUPPORTED[type] ?? []) more.push([key, unsupported(key)]);
   return withExtras({ ...schema, fields }, more);
 }
@@ -175,10 +192,11 @@ function buildAll(enabled: ReadonlySet<string>): Schemas {
   const schemas: Schemas = {
     top: {} as Record<EntityType, RecordSchema>,
     nested: {} as Record<EntityType, RecordSchema>,
-    pluginsUnderConsumer: withExtras(pluginSchema(NESTED_FOREIGN, enabled, true)),
+    pluginsUnderConsumer: withExtras(pluginSchema(NESTED_FOREIGN, enabled, 'consumer')),
+    pluginsUnderConsumerGroup: withExtras(pluginSchema(NESTED_FOREIGN, enabled, 'consumer_group')),
   };
   // Children first: a parent's schema embeds its child's nested schema.
-  const order: EntityType[] = ['plugins', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'hmacauth_credentials', 'routes', 'targets', 'snis', 'certificates', 'services', 'upstreams', 'consumers'];
+  const order: EntityType[] = ['plugins', 'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'hmacauth_credentials', 'consumer_group_consumers', 'consumer_groups', 'routes', 'targets', 'snis', 'certificates', 'services', 'upstreams', 'consumers'];
   for (const type of order) {
     schemas.nested[type] = build(type, true, enabled, schemas);
     schemas.top[type] = build(type, false, enabled, schemas);
@@ -203,5 +221,6 @@ function schemasFor(enabled: ReadonlySet<string>): Schemas {
 export function entitySchema(type: EntityType, enabled: ReadonlySet<string>, nestedIn?: EntityType): RecordSchema {
   const schemas = schemasFor(enabled);
   if (nestedIn === undefined) return schemas.top[type];
-  return type === 'plugins' && nestedIn === 'consumers' ? schemas.pluginsUnderConsumer : schemas.nested[type];
+  if (type === 'plugins' && nestedIn === 'consumers') return schemas.pluginsUnderConsumer;
+  return type === 'plugins' && nestedIn === 'consumer_groups' ? schemas.pluginsUnderConsumerGroup : schemas.nested[type];
 }

@@ -18,6 +18,7 @@ import { TARGET_FIELDS } from './entities/target.ts';
 import { UPSTREAM_FIELDS } from './entities/upstream.ts';
 import { parseDeclarativeConfig } from './parse-declarative-config.ts';
 import type { Field, FieldTable } from './schema.ts';
+import { CONSUMER_GROUP_FIELDS, consumerGroupConsumerSchema } from './entities/consumer-group.ts';
 import { ENTITY_LISTS, type Snapshot } from './types.ts';
 
 type EntityList = (typeof ENTITY_LISTS)[number];
@@ -34,12 +35,14 @@ const TYPE_KEYS: { readonly [L in EntityList]: readonly (keyof EntityOf<L> & str
   certificates: keysOf<EntityOf<'certificates'>>()(['id', 'created_at', 'updated_at', 'cert', 'key', 'cert_alt', 'key_alt', 'tags']),
   snis: keysOf<EntityOf<'snis'>>()(['id', 'created_at', 'updated_at', 'name', 'certificate', 'tags']),
   consumers: keysOf<EntityOf<'consumers'>>()(['id', 'created_at', 'updated_at', 'username', 'custom_id', 'tags']),
-  plugins: keysOf<EntityOf<'plugins'>>()(['id', 'created_at', 'updated_at', 'name', 'instance_name', 'route', 'service', 'consumer', 'config', 'protocols', 'enabled', 'tags']),
+  plugins: keysOf<EntityOf<'plugins'>>()(['id', 'created_at', 'updated_at', 'name', 'instance_name', 'route', 'service', 'consumer', 'consumer_group', 'config', 'protocols', 'enabled', 'tags']),
   keyauth_credentials: keysOf<EntityOf<'keyauth_credentials'>>()(['id', 'created_at', 'consumer', 'key', 'tags']),
   basicauth_credentials: keysOf<EntityOf<'basicauth_credentials'>>()(['id', 'created_at', 'consumer', 'username', 'password', 'tags']),
   acls: keysOf<EntityOf<'acls'>>()(['id', 'created_at', 'consumer', 'group', 'tags']),
   jwt_secrets: keysOf<EntityOf<'jwt_secrets'>>()(['id', 'created_at', 'consumer', 'key', 'secret', 'rsa_public_key', 'algorithm', 'tags']),
   hmacauth_credentials: keysOf<EntityOf<'hmacauth_credentials'>>()(['id', 'created_at', 'consumer', 'username', 'secret', 'tags']),
+  consumer_groups: keysOf<EntityOf<'consumer_groups'>>()(['id', 'created_at', 'updated_at', 'name', 'tags']),
+  consumer_group_consumers: keysOf<EntityOf<'consumer_group_consumers'>>()(['id', 'created_at', 'consumer', 'consumer_group']),
 };
 
 const FOREIGN: Field = { type: 'foreign' };
@@ -57,6 +60,8 @@ const TABLES: { readonly [L in EntityList]: FieldTable } = {
   acls: aclSchema(FOREIGN).fields,
   jwt_secrets: jwtSecretSchema(FOREIGN).fields,
   hmacauth_credentials: hmacauthCredentialSchema(FOREIGN).fields,
+  consumer_groups: CONSUMER_GROUP_FIELDS,
+  consumer_group_consumers: consumerGroupConsumerSchema(FOREIGN).fields,
 };
 
 test('each entity type has exactly the fields of its table', () => {
@@ -122,8 +127,11 @@ services:
       - name: r
         paths: [/]
         plugins: [{ name: key-auth }]
+consumer_groups:
+  - name: gold
 consumers:
   - username: bob
+    groups: [{ name: gold }]
     keyauth_credentials: [{ key: k }]
     basicauth_credentials: [{ username: bob, password: p }]
     acls: [{ group: g }]

@@ -38,6 +38,8 @@ export type {
   Certificate,
   Sni,
   Consumer,
+  ConsumerGroup,
+  ConsumerGroupConsumer,
   Plugin,
   KeyauthCredential,
   BasicauthCredential,

@@ -64,7 +64,7 @@ plugins:
     key_names: ['apikey'], hide_credentials: false, anonymous: null, key_in_header: true, key_in_query: true,
     key_in_body: false, run_on_preflight: true, realm: null,
   });
-  assert.deepEqual(acl?.config, { allow: ['admin'], deny: null, hide_groups_header: false, always_use_authenticated_groups: false });
+  assert.deepEqual(acl?.config, { allow: ['admin'], deny: null, hide_groups_header: false, always_use_authenticated_groups: false, include_consumer_groups: false });
   assert.deepEqual(basic?.config, { anonymous: null, hide_credentials: false, realm: 'service' });
   assert.deepEqual(basic?.protocols, ['grpc', 'grpcs', 'http', 'https']);
   assert.equal(basic?.enabled, true);
@@ -144,8 +144,6 @@ const ERROR_CASES: [string, string, unknown][] = [
     { consumers: [{ '@entity': ["at least one of these fields must be non-empty: 'custom_id', 'username'"] }] }],
   ['a top-level credential needs its consumer', 'keyauth_credentials: [{ key: k }]\nbasicauth_credentials: [{ username: u }]\nacls: [{ consumer: c }]\n',
     { keyauth_credentials: [{ consumer: 'required field missing' }], basicauth_credentials: [{ consumer: 'required field missing', password: 'required field missing' }], acls: [{ group: 'required field missing' }] }],
-  ['consumer_groups are refused', 'consumer_groups: []\n',
-    { consumer_groups: "'consumer_groups' entities are not supported by this gateway yet; remove them" }],
   // Phase 2: uniqueness and references (declarative_config.lua populate/validate_references).
   ['duplicate username', 'consumers: [{ username: a }, { username: a }]\n',
     { consumers: [null, "uniqueness violation: 'consumers' entity with username set to 'a' already declared"] }],

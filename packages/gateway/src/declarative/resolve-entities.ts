@@ -55,6 +55,7 @@ const CACHE_KEYS: Readonly<Partial<Record<EntityType, readonly (readonly [string
   acls: [['consumer', true], ['group', true]],
   basicauth_credentials: [['username', true]],
   hmacauth_credentials: [['username', true]],
+  consumer_group_consumers: [['consumer_group', true], ['consumer', true]],
 };
 
 function cacheKey(type: EntityType, value: Input, parent: Parent | undefined): string | undefined {
@@ -67,6 +68,13 @@ function cacheKey(type: EntityType, value: Input, parent: Parent | undefined): s
       else if (required) return undefined;
       else parts.push('');
     }
+  }
+  // A plugin scoped to a consumer group: the group goes last, so unscoped plugins keep Kong's ids.
+  if (type === 'plugins') {
+    const group = value.consumer_group;
+    if (typeof group === 'string') parts.push(group);
+    else if (isRecord(group) && typeof group.id === 'string') parts.push(group.id);
+    else if (parent?.field === 'consumer_group') parts.push(parent.id);
   }
   return parts.join(':');
 }
@@ -101,7 +109,8 @@ export function resolveEntities(
   const byKey = new Map<EntityType, Map<string, Item>>();
   const byUnique = new Map<string, Set<string>>();
   const items = new Map<EntityType, Item[]>(ENTITY_TYPES.map((t) => [t, []]));
-  const expected: { item: Item; index: number; field: string; ref: EntityType; value: unknown }[] = [];
+  // `at`: where a nested reference sits (a consumer's `groups` entry), for its error.
+  const expected: { item: Item; index: number; field: string; ref: EntityType; value: unknown; at?: (string | number)[] }[] = [];
   const places = new Map<string, number>();
 
   const setError = (path: (string | number)[], message: string): void => {
@@ -161,7 +170,29 @@ export function resolveEntities(
       }
     }
     (items.get(type) as Item[]).push(item);
+    if (type === 'consumers' && Array.isArray(raw.groups)) registerMemberships(item, raw.groups as Input[], path);
     return item;
+  };
+
+  // decK's `groups: [{ name }]` on a consumer: one membership each, its group a reference.
+  const registerMemberships = (consumer: Item, groups: Input[], path: (string | number)[]): void => {
+    const ids = byId.get('consumer_group_consumers') ?? new Map<string, Item>();
+    byId.set('consumer_group_consumers', ids);
+    groups.forEach((entry, j) => {
+      const ref = typeof entry.id === 'string' ? { id: entry.id } : entry.name;
+      const at = [...path, 'groups', j + 1];
+      const parent: Parent = { type: 'consumers', id: consumer.id, field: 'consumer' };
+      const value: Input = { consumer_group: ref };
+      const key = `consumer_group_consumers:*:${typeof ref === 'string' ? ref : String(entry.id)}:${consumer.id}`;
+      const item: Item = { type: 'consumer_group_consumers', value, id: deriveEntityId('consumer_group_consumers', key), parent };
+      if (ids.has(item.id)) {
+        setError(at, uniquenessMessage('consumer_group_consumers', 'primary key', item.id));
+        return;
+      }
+      ids.set(item.id, item);
+      expected.push({ item, index: (path[1] as number) - 1, field: 'consumer_group', ref: 'consumer_groups', value: ref, at });
+      (items.get('consumer_group_consumers') as Item[]).push(item);
+    });
   };
 
   for (const type of ENTITY_TYPES) {
@@ -170,9 +201,13 @@ export function resolveEntities(
   }
 
   const resolved = new Map<Item, Map<string, string>>();
-  for (const { item, index, field, ref, value } of expected) {
+  for (const { item, index, field, ref, value, at } of expected) {
     const key = isRecord(value) ? (value.id as string) : (value as string);
     const found = byKey.get(ref)?.get(key) ?? byId.get(ref)?.get(key);
+    if (found === undefined && at !== undefined) {
+      setError(at, `invalid reference '${field}: ${typeof value === 'string' ? value : JSON.stringify(value)}' (no such entry in '${ref}')`);
+      continue;
+    }
     if (found === undefined) {
       // Kong keys the error by the referencing entity's unique endpoint key, else its id.
       const endpoint = ENDPOINT_KEYS[item.type];
@@ -228,6 +263,8 @@ export function resolveEntities(
       acls: list('acls'),
       jwt_secrets: list('jwt_secrets'),
       hmacauth_credentials: list('hmacauth_credentials'),
+      consumer_groups: list('consumer_groups'),
+      consumer_group_consumers: list('consumer_group_consumers'),
     } as Entities,
   };
 }

@@ -16,6 +16,7 @@ export function summarizeSnapshot(snapshot: Snapshot): string {
   const credentials = snapshot.keyauth_credentials.length + snapshot.basicauth_credentials.length + snapshot.acls.length
     + snapshot.jwt_secrets.length + snapshot.hmacauth_credentials.length;
   if (snapshot.consumers.length > 0) parts.push(count(snapshot.consumers.length, 'consumer'));
+  if (snapshot.consumer_groups.length > 0) parts.push(count(snapshot.consumer_groups.length, 'consumer group'));
   if (snapshot.plugins.length > 0) parts.push(count(snapshot.plugins.length, 'plugin'));
   if (credentials > 0) parts.push(count(credentials, 'credential'));
   return parts.join(', ');
@@ -36,5 +37,7 @@ export const EMPTY_SNAPSHOT: Snapshot = Object.freeze({
   acls: Object.freeze([]),
   jwt_secrets: Object.freeze([]),
   hmacauth_credentials: Object.freeze([]),
+  consumer_groups: Object.freeze([]),
+  consumer_group_consumers: Object.freeze([]),
   hash: '00000000000000000000000000000000',
 });

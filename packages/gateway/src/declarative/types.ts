@@ -185,6 +185,8 @@ export type Plugin = Timestamps & {
   readonly route: ForeignKey | null;
   readonly service: ForeignKey | null;
   readonly consumer: ForeignKey | null;
+  /** A consumer group the instance is scoped to (Kong Gateway's consumer group scope). */
+  readonly consumer_group: ForeignKey | null;
   readonly config: Readonly<Record<string, unknown>>;
   readonly protocols: readonly Protocol[];
   readonly enabled: boolean;
@@ -237,6 +239,21 @@ export type HmacauthCredential = {
   readonly tags: readonly string[] | null;
 };
 
+/** A consumer group (Kong Gateway's consumer_groups): plugins may be scoped to its members. */
+export type ConsumerGroup = Timestamps & {
+  readonly id: string;
+  readonly name: string;
+  readonly tags: readonly string[] | null;
+};
+
+/** A consumer's membership of a consumer group (Kong Gateway's consumer_group_consumers). */
+export type ConsumerGroupConsumer = {
+  readonly id: string;
+  readonly created_at: number;
+  readonly consumer: ForeignKey;
+  readonly consumer_group: ForeignKey;
+};
+
 /** A consumer's membership of an ACL group (acls). */
 export type Acl = {
   readonly id: string;
@@ -265,6 +282,8 @@ export type Snapshot = {
   readonly acls: readonly Acl[];
   readonly jwt_secrets: readonly JwtSecret[];
   readonly hmacauth_credentials: readonly HmacauthCredential[];
+  readonly consumer_groups: readonly ConsumerGroup[];
+  readonly consumer_group_consumers: readonly ConsumerGroupConsumer[];
   /** Kong's configuration_hash: md5 of the raw text, 32 zeros for the empty configuration. */
   readonly hash: string;
 };
@@ -273,4 +292,5 @@ export type Snapshot = {
 export const ENTITY_LISTS = [
   'services', 'routes', 'upstreams', 'targets', 'certificates', 'snis', 'consumers', 'plugins',
   'keyauth_credentials', 'basicauth_credentials', 'acls', 'jwt_secrets', 'hmacauth_credentials',
+  'consumer_groups', 'consumer_group_consumers',
 ] as const satisfies readonly (keyof Snapshot)[];

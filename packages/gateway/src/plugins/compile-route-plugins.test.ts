@@ -28,6 +28,7 @@ const recorder = (name: string, priority: number): PluginHandler => ({
       if (config.wait === 'exit') return Promise.resolve({ status: 429, message: 'later' });
       if (config.wait === 'fail') return Promise.reject(new Error('store down'));
       if (config.login === true) ctx.authenticate(consumer, { identifier: 'x', consumerId: C });
+      if (typeof config.login === 'string') ctx.authenticate({ ...consumer, id: config.login }, { identifier: 'x', consumerId: config.login });
       return config.exit === true ? { status: 403, message: 'no' } : undefined;
     },
   }),
@@ -37,14 +38,14 @@ const HANDLERS = new Map([recorder('auth', 1000), recorder('limit', 900), record
 function plugin(name: string, scope: { route?: string; service?: string; consumer?: string }, config: Record<string, unknown>, enabled = true): Plugin {
   return {
     id: `${name}-${config.tag as string}`, name, instance_name: null, ...times, config, enabled, tags: null,
-    protocols: ['http', 'https'], route: scope.route ? { id: scope.route } : null, service: scope.service ? { id: scope.service } : null,
+    protocols: ['http', 'https'], route: scope.route ? { id: scope.route } : null, service: scope.service ? { id: scope.service } : null, consumer_group: null,
     consumer: scope.consumer ? { id: scope.consumer } : null,
   };
 }
 
-function run(plugins: Plugin[], route = R, service = S): string[] {
+function run(plugins: Plugin[], route = R, service = S, index = consumers): string[] {
   seen.length = 0;
-  const compiled = new PluginCombos(plugins, HANDLERS, consumers).forRoute(route, service);
+  const compiled = new PluginCombos(plugins, HANDLERS, index).forRoute(route, service);
   const outcome = compiled === undefined ? undefined : runAccessPhase(compiled, new PluginContext('GET', [], ''));
   assert.ok(!(outcome instanceof Promise), 'synchronous hooks answer at once');
   return [...seen];
@@ -125,4 +126,62 @@ test('an asynchronous hook: the chain resumes after it in order; its exit or rej
   assert.deepEqual(await runAccessPhase(chain('exit'), new PluginContext('GET', [], '')), { status: 429, message: 'later' });
   assert.deepEqual(seen, ['early:a', 'auth:waits']);
   assert.deepEqual(await runAccessPhase(chain('fail'), new PluginContext('GET', [], '')), { status: 500, message: 'An unexpected error occurred' });
+});
+
+// Consumer groups (Kong Gateway's plugin precedence with consumer groups): C is in groups `a`
+// and `b`; D in none.
+const D = 'consumer-2';
+const group = (id: string, name: string) => ({ id, name, tags: null, ...times });
+const membership = (consumer: string, groupId: string) => ({ id: `${consumer}-${groupId}`, created_at: 0, consumer: { id: consumer }, consumer_group: { id: groupId } });
+const grouped = new ConsumerIndex({
+  consumers: [consumer, { ...consumer, id: D, username: 'd' }], keyauth_credentials: [], basicauth_credentials: [], acls: [], jwt_secrets: [], hmacauth_credentials: [],
+  consumer_groups: [group('group-b', 'b'), group('group-a', 'a')],
+  consumer_group_consumers: [membership(C, 'group-b'), membership(C, 'group-a')],
+});
+const GROUP_SCOPES = {
+  ...ALL,
+  'group:a': { group: 'group-a' },
+  'group:b': { group: 'group-b' },
+  'group+route:a': { group: 'group-a', route: R },
+  'group+route:b': { group: 'group-b', route: R },
+  'group+service:a': { group: 'group-a', service: S },
+  'group+route+service:a': { group: 'group-a', route: R, service: S },
+  'consumer on another route': { consumer: C, route: 'other' },
+} as const;
+type GroupScope = keyof typeof GROUP_SCOPES;
+const scoped = (scope: GroupScope): Plugin => {
+  const { group: g, ...rest } = { group: undefined, ...GROUP_SCOPES[scope] } as { group?: string; route?: string; service?: string; consumer?: string };
+  return { ...plugin('limit', rest, { tag: scope }), consumer_group: g === undefined ? null : { id: g } };
+};
+
+// [configured scopes, the instance that runs for C]: consumer+route+service, group+route+service,
+// consumer+route, consumer+service, group+route, group+service, route+service, consumer, group,
+// route, service, global.
+const GROUP_PRECEDENCE: [GroupScope[], GroupScope][] = [
+  [['global', 'group:b'], 'group:b'],
+  [['route', 'service', 'group:a'], 'group:a'],
+  [['consumer', 'group:a'], 'consumer'],
+  [['route+service', 'group+route:a'], 'group+route:a'],
+  [['route+service', 'group+service:a'], 'group+service:a'],
+  [['group+route:a', 'service+consumer'], 'service+consumer'],
+  [['route+consumer', 'group+route+service:a'], 'group+route+service:a'],
+  [['route+service+consumer', 'group+route+service:a'], 'route+service+consumer'],
+  // Two groups at one level: the first by name; a more specific level wins over the name.
+  [['group:b', 'group:a'], 'group:a'],
+  [['group:a', 'group+route:b'], 'group+route:b'],
+  // A consumer some instance names elsewhere still gets its groups' instances here.
+  [['consumer on another route', 'group+route:b'], 'group+route:b'],
+];
+
+for (const [scopes, expected] of GROUP_PRECEDENCE) {
+  test(`precedence with consumer groups: ${scopes.join(', ')} → ${expected}`, () => {
+    assert.deepEqual(run([login, ...scopes.map(scoped)], R, S, grouped), ['auth:login', `limit:${expected}`]);
+  });
+}
+
+test('group-scoped instances apply only to members, and never without a consumer', () => {
+  const plugins = [scoped('route'), scoped('group:a'), scoped('group+route+service:a')];
+  assert.deepEqual(run([plugin('auth', {}, { tag: 'login', login: D }), ...plugins], R, S, grouped), ['auth:login', 'limit:route']);
+  assert.deepEqual(run(plugins, R, S, grouped), ['limit:route']);
+  assert.deepEqual(run([scoped('group:a')], R, S, grouped), []);
 });

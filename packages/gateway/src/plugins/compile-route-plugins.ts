@@ -1,7 +1,8 @@
 // Kong's plugins iterator, resolved at load time (kong/runloop/plugins_iterator.lua): for each
 // route, the plugins that may run on it, in PRIORITY order, each with the configuration Kong's
 // lookup_cfg would pick. What depends on the consumer (known only once an authentication
-// plugin ran) is a ready map by consumer id; the request path only looks it up.
+// plugin ran) is a ready map by consumer id, or, for consumer groups, a lookup cached per set
+// of groups; the request path only looks it up.
 import type { Plugin } from '../declarative/types.ts';
 import type { ConsumerIndex } from './consumer-index.ts';
 import type { PluginHandler, PluginHooks } from './plugin-handler.ts';
@@ -11,10 +12,15 @@ import type { PluginContext, PluginExit } from './plugin-context.ts';
 export type RoutePlugin = {
   readonly name: string;
   readonly priority: number;
-  /** Undefined when the plugin is configured only for some consumers. */
+  /** Undefined when the plugin is configured only for some consumers or consumer groups. */
   readonly base: PluginHooks | undefined;
   /** Consumer id → hooks, for consumers some plugin instance names; undefined when none does. */
   readonly byConsumer: ReadonlyMap<string, PluginHooks> | undefined;
+  /**
+   * The hooks for a consumer no instance names, by the consumer groups it belongs to; undefined
+   * when no instance of this plugin is scoped to a group.
+   */
+  readonly byGroups: ((consumerId: string) => PluginHooks | undefined) | undefined;
 };
 
 /** A route's compiled plugins; absent for a route without any (it then pays nothing). */
@@ -35,22 +41,51 @@ const hasDownstream = (h: PluginHooks | undefined): boolean => h !== undefined &
 // The http subsystem's protocols: a plugin runs if any of its protocols is one of them.
 const HTTP_SUBSYSTEM = new Set(['http', 'https', 'grpc', 'grpcs']);
 
-const comboKey = (route: string, service: string, consumer: string): string => `${route}:${service}:${consumer}`;
+const comboKey = (route: string, service: string, consumer: string, group = ''): string => `${route}:${service}:${consumer}:${group}`;
 
-/** The plugins of one load, grouped as Kong's combos: name → "route:service:consumer" → hooks. */
+/** The scopes of Kong's precedence: which of route, service, consumer, consumer group an instance names. */
+type Scope = { readonly r: boolean; readonly s: boolean; readonly c: boolean; readonly g: boolean };
+const at = (r: boolean, s: boolean, c: boolean, g: boolean): Scope => ({ r, s, c, g });
+
+/**
+ * Kong's plugin precedence with consumer groups (developer.konghq.com, plugin scopes): the most
+ * specific wins. Without a consumer only the last four levels exist; a consumer without groups
+ * skips the group levels. Among several groups of one consumer, the first by name wins a level.
+ */
+const PRECEDENCE: readonly Scope[] = [
+  at(true, true, true, false), // consumer + route + service
+  at(true, true, false, true), // consumer group + route + service
+  at(true, false, true, false), // consumer + route
+  at(false, true, true, false), // consumer + service
+  at(true, false, false, true), // consumer group + route
+  at(false, true, false, true), // consumer group + service
+  at(true, true, false, false), // route + service
+  at(false, false, true, false), // consumer
+  at(false, false, false, true), // consumer group
+  at(true, false, false, false), // route
+  at(false, true, false, false), // service
+  at(false, false, false, false), // global
+];
+
+/** The plugins of one load, grouped as Kong's combos: name → "route:service:consumer:group" → hooks. */
 export class PluginCombos {
   readonly #combos = new Map<string, Map<string, PluginHooks>>();
   readonly #handlers: ReadonlyMap<string, PluginHandler>;
+  readonly #consumers: ConsumerIndex;
 
   constructor(plugins: readonly Plugin[], handlers: ReadonlyMap<string, PluginHandler>, consumers: ConsumerIndex) {
     this.#handlers = handlers;
+    this.#consumers = consumers;
     for (const plugin of plugins) {
       if (!plugin.enabled || !plugin.protocols.some((p) => HTTP_SUBSYSTEM.has(p))) continue;
       const handler = handlers.get(plugin.name);
       if (handler === undefined) throw new Error(`plugin '${plugin.name}' has no handler`);
       const byKey = this.#combos.get(plugin.name) ?? new Map<string, PluginHooks>();
       this.#combos.set(plugin.name, byKey);
-      byKey.set(comboKey(plugin.route?.id ?? '', plugin.service?.id ?? '', plugin.consumer?.id ?? ''), handler.build(plugin.config, consumers, plugin));
+      byKey.set(
+        comboKey(plugin.route?.id ?? '', plugin.service?.id ?? '', plugin.consumer?.id ?? '', plugin.consumer_group?.id ?? ''),
+        handler.build(plugin.config, consumers, plugin),
+      );
     }
   }
 
@@ -63,22 +98,51 @@ export class PluginCombos {
   forRoute(routeId: string, serviceId: string): RoutePlugins | undefined {
     const chain: RoutePlugin[] = [];
     for (const [name, combos] of this.#combos) {
-      const at = (r: string, s: string, c: string): PluginHooks | undefined => combos.get(comboKey(r, s, c));
-      // lookup_cfg without a consumer: route+service, route, service, global.
-      const base = at(routeId, serviceId, '') ?? at(routeId, '', '') ?? at('', serviceId, '') ?? at('', '', '');
+      // lookup_cfg: the first level of PRECEDENCE with an instance, for this consumer and its groups.
+      const lookup = (consumer: string, groups: readonly string[]): PluginHooks | undefined => {
+        for (const l of PRECEDENCE) {
+          if (l.c && consumer === '') continue;
+          const r = l.r ? routeId : '';
+          const s = l.s ? serviceId : '';
+          if (!l.g) {
+            const hooks = combos.get(comboKey(r, s, l.c ? consumer : ''));
+            if (hooks !== undefined) return hooks;
+            continue;
+          }
+          for (const g of groups) {
+            const hooks = combos.get(comboKey(r, s, '', g));
+            if (hooks !== undefined) return hooks;
+          }
+        }
+        return undefined;
+      };
+      const groupIdsOf = (consumerId: string): string[] => (this.#consumers.consumerGroups(consumerId) ?? []).map((g) => g.id);
+      const base = lookup('', []);
       let byConsumer: Map<string, PluginHooks> | undefined;
+      let scopedToGroups = false;
       for (const key of combos.keys()) {
-        const [r = '', s = '', c = ''] = key.split(':');
-        if (c === '' || (r !== '' && r !== routeId) || (s !== '' && s !== serviceId) || byConsumer?.has(c)) continue;
-        // lookup_cfg with a consumer: route+service+consumer, route+consumer, service+consumer,
-        // route+service, consumer, route, service, global.
-        const hooks = at(routeId, serviceId, c) ?? at(routeId, '', c) ?? at('', serviceId, c) ?? at(routeId, serviceId, '')
-          ?? at('', '', c) ?? at(routeId, '', '') ?? at('', serviceId, '') ?? at('', '', '');
+        const [r = '', s = '', c = '', g = ''] = key.split(':');
+        if ((r !== '' && r !== routeId) || (s !== '' && s !== serviceId)) continue;
+        if (g !== '') scopedToGroups = true;
+        if (c === '' || byConsumer?.has(c)) continue;
+        const hooks = lookup(c, groupIdsOf(c));
         if (hooks !== undefined) (byConsumer ??= new Map()).set(c, hooks);
       }
-      if (base === undefined && byConsumer === undefined) continue;
+      // A consumer no instance names: its hooks depend only on its groups, cached per set of groups.
+      let byGroups: RoutePlugin['byGroups'];
+      if (scopedToGroups) {
+        const bySet = new Map<string, PluginHooks | undefined>();
+        byGroups = (consumerId) => {
+          const groups = groupIdsOf(consumerId);
+          if (groups.length === 0) return base;
+          const setKey = groups.join(',');
+          if (!bySet.has(setKey)) bySet.set(setKey, lookup('', groups));
+          return bySet.get(setKey);
+        };
+      }
+      if (base === undefined && byConsumer === undefined && byGroups === undefined) continue;
       const handler = this.#handlers.get(name)!;
-      chain.push({ name, priority: handler.priority, base, byConsumer });
+      chain.push({ name, priority: handler.priority, base, byConsumer, byGroups });
     }
     return compiled(chain, this.#combos);
   }
@@ -91,7 +155,7 @@ export class PluginCombos {
     const chain: RoutePlugin[] = [];
     for (const [name, combos] of this.#combos) {
       const base = combos.get(comboKey('', '', ''));
-      if (base !== undefined) chain.push({ name, priority: this.#handlers.get(name)!.priority, base, byConsumer: undefined });
+      if (base !== undefined) chain.push({ name, priority: this.#handlers.get(name)!.priority, base, byConsumer: undefined, byGroups: undefined });
     }
     return compiled(chain, this.#combos);
   }
@@ -106,7 +170,9 @@ function compiled(chain: RoutePlugin[], combos: ReadonlyMap<string, ReadonlyMap<
     const global = combos.get(p.name)?.get(comboKey('', '', ''));
     if (global?.rewrite !== undefined) rewrite.push(global);
   }
-  const downstream = chain.some((p) => hasDownstream(p.base) || [...(p.byConsumer?.values() ?? [])].some(hasDownstream));
+  // A group-scoped instance's hooks are known only per request: count every instance of the plugin.
+  const downstream = chain.some((p) => hasDownstream(p.base) || [...(p.byConsumer?.values() ?? [])].some(hasDownstream)
+    || (p.byGroups !== undefined && [...(combos.get(p.name)?.values() ?? [])].some(hasDownstream)));
   return { chain, rewrite, downstream };
 }
 
@@ -147,7 +213,8 @@ function runChainFrom(plugins: RoutePlugins, ctx: PluginContext, start: number, 
   for (let i = start; i < chain.length; i++) {
     const plugin = chain[i]!;
     const consumer = ctx.consumer;
-    const hooks = consumer !== undefined && plugin.byConsumer !== undefined ? (plugin.byConsumer.get(consumer.id) ?? plugin.base) : plugin.base;
+    const hooks = consumer === undefined ? plugin.base
+      : (plugin.byConsumer?.get(consumer.id) ?? (plugin.byGroups !== undefined ? plugin.byGroups(consumer.id) : plugin.base));
     if (hooks === undefined) continue;
     if (exit === undefined && hooks.access !== undefined) {
       const result = guarded(hooks.access, ctx);

@@ -2,7 +2,7 @@
 // authentication plugins look up on each request. Secrets are compared in constant time; a
 // key is found by its SHA-256 digest, so the lookup itself does not compare the secret.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { BasicauthCredential, Consumer, HmacauthCredential, JwtSecret, KeyauthCredential, Snapshot } from '../declarative/types.ts';
+import type { BasicauthCredential, Consumer, ConsumerGroup, HmacauthCredential, JwtSecret, KeyauthCredential, Snapshot } from '../declarative/types.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');
@@ -23,8 +23,12 @@ export class ConsumerIndex {
   readonly #groups = new Map<string, string[]>();
   readonly #jwt = new Map<string, JwtSecret>();
   readonly #hmac = new Map<string, HmacauthCredential>();
+  readonly #consumerGroups = new Map<string, ConsumerGroup[]>();
 
-  constructor(snapshot: Pick<Snapshot, 'consumers' | 'keyauth_credentials' | 'basicauth_credentials' | 'acls' | 'jwt_secrets' | 'hmacauth_credentials'>) {
+  constructor(
+    snapshot: Pick<Snapshot, 'consumers' | 'keyauth_credentials' | 'basicauth_credentials' | 'acls' | 'jwt_secrets' | 'hmacauth_credentials'>
+      & Partial<Pick<Snapshot, 'consumer_groups' | 'consumer_group_consumers'>>,
+  ) {
     for (const c of snapshot.consumers) {
       this.#byId.set(c.id, c);
       if (c.username !== null) this.#byUsername.set(c.username, c);
@@ -38,6 +42,14 @@ export class ConsumerIndex {
       list.push(a.group);
       this.#groups.set(a.consumer.id, list);
     }
+    const groups = new Map((snapshot.consumer_groups ?? []).map((g) => [g.id, g]));
+    for (const m of snapshot.consumer_group_consumers ?? []) {
+      const list = this.#consumerGroups.get(m.consumer.id) ?? [];
+      list.push(groups.get(m.consumer_group.id)!);
+      this.#consumerGroups.set(m.consumer.id, list);
+    }
+    // Kong picks among a consumer's groups by name, in alphabetical order.
+    for (const list of this.#consumerGroups.values()) list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** A consumer by id. */
@@ -69,6 +81,11 @@ export class ConsumerIndex {
   /** The hmac-auth credential of this username. */
   hmacauthCredential(username: string): HmacauthCredential | undefined {
     return this.#hmac.get(username);
+  }
+
+  /** The consumer groups a consumer belongs to, by name; undefined when none. */
+  consumerGroups(consumerId: string): readonly ConsumerGroup[] | undefined {
+    return this.#consumerGroups.get(consumerId);
   }
 
   /** The ACL groups of a consumer, in file order; undefined when it has none. */

@@ -37,7 +37,7 @@ const phased = (name: string, priority: number): PluginHandler => ({
 const HANDLERS = new Map([phased('high', 2000), phased('mid', 1000), phased('low', 10)].map((h) => [h.name, h]));
 const times = { created_at: 0, updated_at: 0 };
 const plugin = (name: string, config: Record<string, unknown>, route?: string): Plugin => ({
-  id: name, name, instance_name: null, ...times, config, enabled: true, tags: null, protocols: ['http'],
+  id: name, name, instance_name: null, ...times, config, enabled: true, tags: null, protocols: ['http'], consumer_group: null,
   route: route === undefined ? null : { id: route }, service: null, consumer: null,
 });
 

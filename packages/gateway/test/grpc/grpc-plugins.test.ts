@@ -17,7 +17,7 @@ test('key-auth and acl on a grpc route: UNAUTHENTICATED, PERMISSION_DENIED, then
   const eve: Consumer = { id: '00000000-0000-4000-8000-0000000000e0', username: 'eve', custom_id: null, tags: null, ...times };
   const key = (id: string, consumer: Consumer, k: string): KeyauthCredential => ({ id, consumer: { id: consumer.id }, key: k, tags: null, created_at: 0 });
   const plugin = (name: string, config: Record<string, unknown>): Plugin => ({
-    id: `00000000-0000-4000-8000-00000000000${name.length}`, name, instance_name: null, route: { id: r.id }, service: null, consumer: null,
+    id: `00000000-0000-4000-8000-00000000000${name.length}`, name, instance_name: null, route: { id: r.id }, service: null, consumer: null, consumer_group: null,
     config, protocols: ['grpc', 'grpcs', 'http', 'https'], enabled: true, tags: null, ...times,
   });
   const gw = await startGrpcGateway(t, snapshot({

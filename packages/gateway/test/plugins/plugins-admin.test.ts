@@ -46,7 +46,7 @@ test('admin: plugins, consumers and credentials in Kong shapes; writes refused; 
   const plugins = (await call(g.admin, '/plugins')).body as Page;
   assert.deepEqual(plugins.data.map((p) => [p.name, p.instance_name]).sort(), [['acl', 'echo-acl'], ['key-auth', null]]);
   const acl = plugins.data.find((p) => p.name === 'acl')!;
-  assert.deepEqual(Object.keys(acl).sort(), ['config', 'consumer', 'created_at', 'enabled', 'id', 'instance_name', 'name', 'protocols', 'route', 'service', 'tags', 'updated_at']);
+  assert.deepEqual(Object.keys(acl).sort(), ['config', 'consumer', 'consumer_group', 'created_at', 'enabled', 'id', 'instance_name', 'name', 'protocols', 'route', 'service', 'tags', 'updated_at']);
   assert.deepEqual((await call(g.admin, `/plugins/${String(acl.id)}`)).body, acl);
   assert.deepEqual((await call(g.admin, '/plugins/echo-acl')).body, acl);
   assert.deepEqual((await call(g.admin, '/services/echo/plugins')).body, { data: [acl], next: null });

@@ -9,6 +9,12 @@ import { ID, PROTOCOL, TAGS, UTF8_NAME } from './common.ts';
 
 const NO_CONSUMER: Field = { type: 'foreign', mustBeNull: true };
 
+// A plugin is scoped to a consumer or to a consumer group, not both (Kong's mutually_exclusive).
+function consumerOrGroup(ctx: CheckContext): void {
+  const set = (v: unknown): boolean => v !== undefined && v !== null;
+  if (set(ctx.entity.consumer) && set(ctx.entity.consumer_group)) ctx.entityError("only one or none of these fields must be set: 'consumer', 'consumer_group'");
+}
+
 /** What a plugin name that cannot run here gets, on its `name` field. */
 export function pluginNameError(name: string): string {
   if (KONG_BUNDLED_PLUGINS.includes(name) && !PLUGIN_SCHEMAS.has(name)) {
@@ -67,6 +73,8 @@ function fields(foreign: Field, plugin: PluginSchema | undefined): FieldTable {
     ['route', foreign],
     ['service', foreign],
     ['consumer', plugin === undefined || plugin.consumerScoped ? foreign : NO_CONSUMER],
+    // Consumer groups take the plugins a consumer may take (not the authentication plugins, which find the consumer).
+    ['consumer_group', plugin === undefined || plugin.consumerScoped ? foreign : NO_CONSUMER],
     plugin === undefined
       ? ['config', { type: 'record' }]
       : ['config', {
@@ -83,13 +91,14 @@ function fields(foreign: Field, plugin: PluginSchema | undefined): FieldTable {
 
 /**
  * The plugin record schema. `foreign` is how route/service/consumer may be written here;
- * `enabled` the plugin names this load accepts; `underConsumer` when nested in a consumer
- * (a plugin that cannot be set on a consumer is refused there).
+ * `enabled` the plugin names this load accepts; `under` when nested in a consumer or a
+ * consumer group (a plugin that cannot be set on a consumer is refused there).
  */
-export function pluginSchema(foreign: Field, enabled: ReadonlySet<string>, underConsumer = false): RecordSchema {
+export function pluginSchema(foreign: Field, enabled: ReadonlySet<string>, under?: 'consumer' | 'consumer_group'): RecordSchema {
   const subschemas = new Map<string, RecordSchema>();
   return {
     fields: fields(foreign, undefined),
+    checks: [consumerOrGroup],
     subschemas: {
       key: 'name',
       find: (name) => {
@@ -97,8 +106,8 @@ export function pluginSchema(foreign: Field, enabled: ReadonlySet<string>, under
         if (plugin === undefined || !enabled.has(name)) return undefined;
         let schema = subschemas.get(name);
         if (schema === undefined) {
-          const checks = (plugin.entityChecks ?? []).map(entityCheck);
-          if (underConsumer && !plugin.consumerScoped) checks.push((ctx) => ctx.fieldError('consumer', 'value must be null'));
+          const checks = [consumerOrGroup, ...(plugin.entityChecks ?? []).map(entityCheck)];
+          if (under !== undefined && !plugin.consumerScoped) checks.push((ctx) => ctx.fieldError(under, 'value must be null'));
           schema = { fields: fields(foreign, plugin), checks };
           subschemas.set(name, schema);
         }

@@ -1,5 +1,6 @@
 // kong/plugins/acl/handler.lua: allow or deny by the groups of the authenticated consumer (its
-// acls), or by groups an authentication plugin vouched for; the groups go upstream in
+// acls, and with include_consumer_groups its consumer groups' names), or by groups an
+// authentication plugin vouched for; the groups go upstream in
 // X-Consumer-Groups (X-Authenticated-Groups for the latter) unless hidden.
 import type { PluginHandler } from '../plugin-handler.ts';
 import { ACL_SCHEMA } from './schema.ts';
@@ -10,6 +11,7 @@ type AclConfig = {
   readonly deny: readonly string[] | null;
   readonly hide_groups_header: boolean;
   readonly always_use_authenticated_groups: boolean;
+  readonly include_consumer_groups: boolean;
 };
 
 const FORBIDDEN: PluginExit = { status: 403, message: 'You cannot consume this service' };
@@ -44,6 +46,9 @@ export const ACL_HANDLER: PluginHandler = {
             result = verdict(authenticated);
           } else {
             let groups = consumers.groups(consumerId);
+            // include_consumer_groups: the consumer group names after the acls, once each.
+            const memberOf = conf.include_consumer_groups ? consumers.consumerGroups(consumerId) : undefined;
+            if (memberOf !== undefined) groups = [...new Set([...(groups ?? []), ...memberOf.map((g) => g.name)])];
             if (groups === undefined) {
               if (!deny) return ctx.credential !== undefined ? FORBIDDEN : UNAUTHORIZED;
               groups = [];

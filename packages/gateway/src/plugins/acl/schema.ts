@@ -13,6 +13,8 @@ export const ACL_SCHEMA: PluginSchema = {
       // Do not send X-Consumer-Groups upstream.
       ['hide_groups_header', { type: 'boolean', required: true, default: false }],
       ['always_use_authenticated_groups', { type: 'boolean', required: true, default: false }],
+      // Kong Gateway: the consumer's consumer group names count as groups too.
+      ['include_consumer_groups', { type: 'boolean', required: true, default: false }],
     ],
   },
   entityChecks: [{ only_one_of: ['config.allow', 'config.deny'] }, { at_least_one_of: ['config.allow', 'config.deny'] }],
