@@ -47,8 +47,14 @@ services:
       - { name: acl-groups, paths: [/acl-groups], plugins: [${keyAuth}, ${acl('{ allow: [gold], include_consumer_groups: true }')}] }
       - { name: acl-plain, paths: [/acl-plain], plugins: [${keyAuth}, ${acl('{ allow: [gold] }')}] }
       - { name: acl-deny, paths: [/acl-deny], plugins: [${keyAuth}, ${acl('{ deny: [silver], include_consumer_groups: true }')}] }
+      - { name: rl-group, paths: [/rl-group], plugins: [${keyAuth}, { name: rate-limiting, config: { year: 2, limit_by: consumer-group } }] }
+      - { name: rl-scoped, paths: [/rl-scoped], plugins: [${keyAuth}] }
 plugins:
   - ${tier('none')}
+  - name: rate-limiting
+    consumer_group: silver
+    route: rl-scoped
+    config: { year: 2, limit_by: consumer-group }
   - name: request-transformer
     consumer_group: silver
     route: tiers
@@ -83,6 +89,21 @@ test('consumer groups: scoped plugins, acl and the admin API on two workers', as
   const g = await startPluginGateway(t, yml);
   for (const c of CASES) await checkCase(g, c);
 
+  // rate-limiting limit_by consumer-group: alice (gold, silver) and dave (gold) share gold's
+  // count; carol (no group) counts by address; a group-scoped instance counts its own group.
+  const year = async (path: string, key: string): Promise<[number, unknown]> => {
+    const res = await g.call(path, { headers: { apikey: key } });
+    return [res.status, res.headers['x-ratelimit-remaining-year']];
+  };
+  assert.deepEqual(await year('/rl-group', 'alice-key'), [200, '1']);
+  assert.deepEqual(await year('/rl-group', 'dave-key'), [200, '0']);
+  assert.deepEqual((await year('/rl-group', 'alice-key'))[0], 429);
+  assert.deepEqual(await year('/rl-group', 'carol-key'), [200, '1']);
+  assert.deepEqual(await year('/rl-scoped', 'bob-key'), [200, '1']);
+  assert.deepEqual(await year('/rl-scoped', 'alice-key'), [200, '0']);
+  assert.deepEqual((await year('/rl-scoped', 'bob-key'))[0], 429);
+  assert.deepEqual(await year('/rl-scoped', 'carol-key'), [200, undefined]);
+
   const groups = (await call(g.admin, '/consumer_groups')).body as Page;
   assert.deepEqual(names(groups.data), ['gold', 'silver', 'beta', 'alpha']);
   assert.deepEqual(Object.keys(groups.data[0]!).sort(), ['created_at', 'id', 'name', 'tags', 'updated_at']);
@@ -94,7 +115,7 @@ test('consumer groups: scoped plugins, acl and the admin API on two workers', as
   assert.deepEqual(names(((await call(g.admin, '/consumer_groups/silver/consumers')).body as { consumers: unknown }).consumers), ['alice', 'bob']);
   assert.deepEqual(names(((await call(g.admin, '/consumers/alice/consumer_groups')).body as { consumer_groups: unknown }).consumer_groups), ['gold', 'silver']);
   assert.deepEqual(((await call(g.admin, '/consumers/carol/consumer_groups')).body as { consumer_groups: unknown }).consumer_groups, []);
-  assert.equal(((await call(g.admin, '/consumer_groups/silver/plugins')).body as Page).data.length, 1);
+  assert.deepEqual(((await call(g.admin, '/consumer_groups/silver/plugins')).body as Page).data.map((x) => x.name), ['rate-limiting', 'request-transformer']);
   assert.equal((await call(g.admin, '/consumer_groups/ghost')).status, 404);
   assert.equal((await call(g.admin, '/consumers/ghost/consumer_groups')).status, 404);
   // DB-less: every write refused.

@@ -13,9 +13,10 @@ import { REDIS_COUNTERS, type RedisSettings } from '../redis-counters.ts';
 import { pluginLog } from '../plugin-log.ts';
 import { EXPIRATION, PERIODS, windowStart, type Period } from './periods.ts';
 import { RATE_LIMITING_SCHEMA } from './schema.ts';
+import type { ConsumerIndex } from '../consumer-index.ts';
 
 type RateLimitingConfig = Readonly<Record<Period, number | null>> & {
-  readonly limit_by: 'consumer' | 'credential' | 'ip' | 'service' | 'header' | 'path';
+  readonly limit_by: 'consumer' | 'consumer-group' | 'credential' | 'ip' | 'service' | 'header' | 'path';
   readonly header_name: string | null;
   readonly path: string | null;
   readonly hide_client_headers: boolean;
@@ -31,10 +32,13 @@ const EMPTY_UUID = '00000000-0000-0000-0000-000000000000';
 const SHARED_KEY = 'rate-limiting';
 const TITLE: Readonly<Record<Period, string>> = { second: 'Second', minute: 'Minute', hour: 'Hour', day: 'Day', month: 'Month', year: 'Year' };
 
-// Kong's get_identifier: the chosen entity, else the client address.
-function identifier(conf: RateLimitingConfig, ctx: PluginContext): string {
+// Kong's get_identifier: the chosen entity, else the client address. A consumer group is the
+// instance's own group when it is scoped to one, else the consumer's first group by name (the
+// one Kong's precedence picks).
+function identifier(conf: RateLimitingConfig, ctx: PluginContext, consumers: ConsumerIndex, group: string | undefined): string {
   let id: string | undefined;
   switch (conf.limit_by) {
+    case 'consumer-group': id = ctx.consumer === undefined ? undefined : (group ?? consumers.consumerGroups(ctx.consumer.id)?.[0]?.id); break;
     case 'service': id = ctx.serviceId; break;
     case 'consumer': id = ctx.consumer?.id ?? ctx.credential?.identifier; break;
     case 'credential': id = ctx.credential?.identifier; break;
@@ -85,7 +89,7 @@ export function rateLimitHeaders(
 export const RATE_LIMITING_HANDLER: PluginHandler = {
   name: RATE_LIMITING_SCHEMA.name,
   priority: RATE_LIMITING_SCHEMA.priority,
-  build(config, _consumers, plugin?: Plugin) {
+  build(config, consumers, plugin?: Plugin) {
     const conf = config as RateLimitingConfig;
     const periods = PERIODS.filter((p) => conf[p] !== null);
     const limits = periods.map((p) => conf[p]!);
@@ -107,7 +111,7 @@ export const RATE_LIMITING_HANDLER: PluginHandler = {
     return {
       access(ctx) {
         const now = Date.now();
-        const id = identifier(conf, ctx);
+        const id = identifier(conf, ctx, consumers, plugin?.consumer_group?.id);
         const asks: CounterAsk[] = periods.map((p, i) => ({
           key: `ratelimit:${scope}:${id}:${windowStart(p, now)}:${p}`, limit: limits[i]!, expireSeconds: EXPIRATION[p],
         }));

@@ -80,7 +80,7 @@ export const REDIS_POLICY_CHECKS = ['config.redis.host', 'config.redis.port', 'c
   conditional: { if_field: 'config.policy', if_match: { eq: 'redis' }, then_field: field, then_match: { required: true as const } },
 }));
 
-/** rate-limiting: requests per period, counted per consumer, credential, address, service, header or path. */
+/** rate-limiting: requests per period, counted per consumer, consumer group, credential, address, service, header or path. */
 export const RATE_LIMITING_SCHEMA: PluginSchema = {
   name: 'rate-limiting',
   priority: 910,
@@ -89,7 +89,8 @@ export const RATE_LIMITING_SCHEMA: PluginSchema = {
     shorthands: redisShorthands,
     fields: [
       ...PERIODS.map((p): [string, Field] => [p, POSITIVE]),
-      ['limit_by', { type: 'string', default: 'consumer', oneOf: ['consumer', 'credential', 'ip', 'service', 'header', 'path'] }],
+      // consumer-group: Kong Gateway's value (its open-source schema lacks it).
+      ['limit_by', { type: 'string', default: 'consumer', oneOf: ['consumer', 'consumer-group', 'credential', 'ip', 'service', 'header', 'path'] }],
       ['header_name', HEADER_NAME],
       ['path', PATH],
       ['policy', POLICY],
