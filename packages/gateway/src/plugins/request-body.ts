@@ -116,8 +116,12 @@ export function parseBody(raw: Buffer, contentType: string | undefined): BodyArg
   return { kind, args: new Map(Array.isArray(parsed) ? [] : Object.entries(parsed)), mime };
 }
 
-/** kong.request.get_body() on the client's body, read (bounded) the first time it is asked for. */
+/**
+ * kong.request.get_body() on the client's body, read (bounded) the first time it is asked for.
+ * A body of another type is never read (get_body fails before reading it): it still streams.
+ */
 export function requestBodyArgs(ctx: PluginContext): BodyArgs | undefined | Promise<BodyArgs | undefined> {
+  if (bodyKindOf(ctx.firstHeader('Content-Type')) === undefined) return undefined;
   const raw = ctx.rawBody();
   const parse = (b: Buffer | undefined): BodyArgs | undefined => (b === undefined ? undefined : parseBody(b, ctx.firstHeader('Content-Type')));
   return raw instanceof Promise ? raw.then(parse) : parse(raw);

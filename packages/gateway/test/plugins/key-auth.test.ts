@@ -148,4 +148,11 @@ test('key-auth: Kong access spec cases on two workers', async (t) => {
   assert.equal(huge.status, 401);
   assert.equal(huge.json.message, 'No API key found in request');
   assert.equal(g.upstream.hits, before);
+  // A body of a type get_body does not read is never held: it streams upstream untouched, even
+  // with hide_credentials and past the bound.
+  const big = Buffer.alloc(9 * 1024 * 1024, 98);
+  const streamed = await g.call('/request', { method: 'POST', headers: host('key-auth6.test', { 'Content-Type': 'application/octet-stream', apikey: 'kong' }), body: big });
+  assert.equal(streamed.status, 200);
+  assert.equal(streamed.json.body?.length, big.length);
+  assert.equal(streamed.json.headers?.apikey, undefined);
 });
