@@ -4,6 +4,7 @@ import type { Envelope } from '../domain/envelope/envelope.ts';
 import { getEnvelope } from '../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import { sendEnvelope } from '../domain/envelope/send-envelope.ts';
+import { correctRecipients } from '../domain/envelope/correct-recipients.ts';
 import { EsignError } from '../errors.ts';
 import { sha256Hex } from '../security/secret-token.ts';
 import type { AccountView, AccountViewsRepository } from '../store/account-views-repository.ts';
@@ -123,6 +124,31 @@ export function registerEnvelopeConsoleRoutes(app: FastifyInstance, ctx: EsignCo
       return show(request, reply, user, await getEnvelope(deps.envelopes, envelope.accountId, envelope.envelopeId), view, err);
     }
     return reply.code(303).redirect(view?.returnUrl !== undefined ? returnWithEvent(view.returnUrl, 'Send') : `/console/envelopes/${envelope.envelopeId}`);
+  });
+
+  // The correct view's form: updateRecipients' own use case, so its rules and effects (a new
+  // address gets a fresh link, the old one dies) are the API's.
+  app.post<{ Params: { envelopeId: string; recipientId: string } }>('/console/envelopes/:envelopeId/recipients/:recipientId', async (request, reply) => {
+    const user = await signedIn(request, reply, `/console/envelopes/${encodeURIComponent(request.params.envelopeId)}`);
+    if (!user) return reply;
+    assertCsrf(request);
+    const envelope = await envelopeOf(user, request.params.envelopeId);
+    const view = await viewOf(user, envelope.envelopeId, formField(request.body, 'view'));
+    const recipient = envelope.recipients.find((r) => r.recipientId === request.params.recipientId);
+    if (!recipient) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT');
+    const name = formField(request.body, 'name')?.trim() ?? '';
+    const email = formField(request.body, 'email')?.trim() ?? '';
+    let failure: EsignError | undefined;
+    try {
+      const results = await correctRecipients(deps.envelopes, envelope.accountId, envelope.envelopeId, [{ recipientId: recipient.recipientId, type: recipient.type, ...(name !== '' ? { name } : {}), ...(email !== '' ? { email } : {}) }]);
+      const problem = results[0]?.errorDetails;
+      if (problem) failure = new EsignError('INVALID_REQUEST_PARAMETER', problem.message);
+    } catch (err) {
+      if (!(err instanceof EsignError) || !err.expose) throw err;
+      failure = err;
+    }
+    if (failure) return show(request, reply, user, await getEnvelope(deps.envelopes, envelope.accountId, envelope.envelopeId), view, failure);
+    return reply.code(303).redirect(`/console/envelopes/${envelope.envelopeId}${view ? `?view=${view.id}` : ''}`);
   });
 
   app.post<EnvelopeParams>('/console/envelopes/:envelopeId/close', async (request, reply) => {

@@ -11,7 +11,7 @@ export type AccountViewRow = {
   token_hash: string;
   account_id: string;
   user_id: string;
-  /** sender | edit | console */
+  /** sender | edit | console | correct */
   kind: string;
   envelope_id: string | null;
   /** The sender view's Send: `send` it, or `redirect` to the returnUrl with event=Send unsent. */

@@ -3,7 +3,7 @@ import type { Db } from './database.ts';
 import type { AccountViewRow } from './account-view-tables.ts';
 import type { Database } from './schema.ts';
 
-export type AccountViewKind = 'sender' | 'edit' | 'console';
+export type AccountViewKind = 'sender' | 'edit' | 'console' | 'correct';
 
 /** An account view as the console reads it (store/account-view-tables.ts). */
 export type AccountView = {

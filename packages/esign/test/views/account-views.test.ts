@@ -1,4 +1,4 @@
-// Sender, edit and console views (docs/esign-views.md): single-use URLs that sign the API's user
+// Sender, edit, correct and console views (docs/esign-views.md): single-use URLs that sign the API's user
 // into the console's page of a draft, through the official SDK as DocuSign's embeddedSending and
 // embeddedConsole examples (github docusign/code-examples-node, lib/eSignature/examples) call it,
 // in Chromium; refusals by name; the attacks: reuse, another account, a forged view.
@@ -77,7 +77,7 @@ async function errorOf(call: Promise<unknown>): Promise<{ status: number; errorC
   throw new Error('the call succeeded');
 }
 
-test('sender, edit and console views', async (t) => {
+test('sender, edit, correct and console views', async (t) => {
   smtp = await startSmtpListener(t);
   h = await startSigningEsign(t, { converter, smtpUrl: smtp.url });
   const client = new docusign.ApiClient();
@@ -168,13 +168,31 @@ test('sender, edit and console views', async (t) => {
     const sent = await draft();
     assert.equal((await h.api('PUT', `/envelopes/${sent}`, { status: 'sent' })).status, 200);
     assert.equal((await errorOf(api.createSenderView(h.accountId, sent, { envelopeViewRequest: { returnUrl } }))).errorCode, 'ENVELOPE_INVALID_STATUS');
-    assert.match((await errorOf(api.createCorrectView(h.accountId, sent, { envelopeViewRequest: { returnUrl } }))).message, /createCorrectView is not offered/);
+    assert.equal((await errorOf(api.createCorrectView(h.accountId, envelopeId, { envelopeViewRequest: { returnUrl } }))).errorCode, 'ENVELOPE_INVALID_STATUS', 'a draft is edited, not corrected');
+    assert.match((await errorOf(api.createCorrectView(h.accountId, sent, { envelopeViewRequest: { returnUrl, beginOnTagger: 'true' } }))).message, /beginOnTagger "true" \(the tagger is not offered/);
     // The tenant next door: neither its token on our envelope nor a console view naming it.
     const other = await secondAccount(h);
     const theirs = await fetch(`${h.origin}/restapi/v2.1/accounts/${other.accountId}/envelopes/${envelopeId}/views/sender`, { method: 'POST', headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ returnUrl }) });
     assert.equal(((await theirs.json()) as { errorCode: string }).errorCode, 'ENVELOPE_DOES_NOT_EXIST');
     const consoleView = await fetch(`${h.origin}/restapi/v2.1/accounts/${other.accountId}/views/console`, { method: 'POST', headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ returnUrl, envelopeId }) });
     assert.equal(((await consoleView.json()) as { errorCode: string }).errorCode, 'ENVELOPE_DOES_NOT_EXIST');
+  });
+
+  await t.test('createCorrectView: an envelope in process, its unsigned signer corrected through the page (fresh mail, old link dead), Done → event=Save', async (st) => {
+    const envelopeId = await draft('wrong@example.com');
+    assert.equal((await h.api('PUT', `/envelopes/${envelopeId}`, { status: 'sent' })).status, 200);
+    const first = await pollUntil(() => smtp.received.find((m) => /wrong@example\.com/.test(JSON.stringify(m.to))), { timeoutMs: 15_000, intervalMs: 25, what: 'the first mail' });
+    const oldLink = /^(https?:\/\/\S+\/signing\/\S+)$/m.exec(first.text ?? '')?.[1] ?? assert.fail('a signing link');
+    const { url } = await api.createCorrectView(h.accountId, envelopeId, { envelopeViewRequest: { returnUrl } });
+    const page = await open(st, url);
+    await page.getByLabel('E-mail').first().fill('right@example.com');
+    await page.getByRole('button', { name: 'Correct Sam Signer' }).click();
+    await page.getByRole('cell', { name: 'right@example.com', exact: true }).waitFor();
+    await pollUntil(() => smtp.received.find((m) => /right@example\.com/.test(JSON.stringify(m.to)) && /Please sign/.test(m.subject ?? '')), { timeoutMs: 15_000, intervalMs: 25, what: 'the mail to the corrected address' });
+    assert.equal((await fetch(oldLink)).status, 404, 'the old address\'s link is dead');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.waitForURL((u) => u.port === String(appPort));
+    assert.equal(new URL(page.url()).searchParams.get('event'), 'Save');
   });
 
   await t.test("another account's user signed in sees none of our envelope, and another envelope's view id in a form sends nobody to its returnUrl", async (st) => {

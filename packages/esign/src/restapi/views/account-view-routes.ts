@@ -5,7 +5,7 @@ import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
 import { EsignError } from '../../errors.ts';
 import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
 import type { AccountViewKind, AccountViewsRepository } from '../../store/account-views-repository.ts';
-import { parseConsoleViewRequest, parseSenderViewRequest } from './parse-account-view-request.ts';
+import { parseConsoleViewRequest, parseCorrectViewRequest, parseSenderViewRequest } from './parse-account-view-request.ts';
 
 export type AccountViewRouteDeps = {
   readonly envelopes: EnvelopeDeps;
@@ -28,10 +28,10 @@ function userOf(request: FastifyRequest): string {
 }
 
 /**
- * createSenderView, createEditView and createConsoleView (docusign-esign src/api/EnvelopesApi.js):
+ * createSenderView, createEditView, createCorrectView and createConsoleView (docusign-esign src/api/EnvelopesApi.js):
  * each answers `201 {url}`, a single-use URL that signs the token's user into the console, on
- * that draft's page or the console's home (docs/esign-views.md). createCorrectView is refused by
- * name until the page can correct recipients.
+ * that draft's page, an envelope in process's page with its corrections (createCorrectView), or
+ * the console's home (docs/esign-views.md).
  */
 export function registerAccountViewRoutes(app: FastifyInstance, deps: AccountViewRouteDeps): void {
   const base = '/restapi/v2.1/accounts/:accountId';
@@ -58,8 +58,12 @@ export function registerAccountViewRoutes(app: FastifyInstance, deps: AccountVie
     });
   }
 
-  app.post<{ Params: EnvelopeParams }>(`${base}/envelopes/:envelopeId/views/correct`, () => {
-    throw new EsignError('INVALID_REQUEST_PARAMETER', 'createCorrectView is not offered: correct a recipient with updateRecipients (name, email, routing order) before they act.');
+  app.post<{ Params: EnvelopeParams }>(`${base}/envelopes/:envelopeId/views/correct`, async (request, reply) => {
+    const view = parseCorrectViewRequest(request.body);
+    const envelope = await getEnvelope(deps.envelopes, request.params.accountId, request.params.envelopeId);
+    // DocuSign corrects envelopes in process; a draft is edited (createEditView) instead.
+    if (envelope.status !== 'sent' && envelope.status !== 'delivered') throw new EsignError('ENVELOPE_INVALID_STATUS', `The correct view opens an envelope in process (sent or delivered); this envelope is ${envelope.status}.`);
+    return reply.code(201).send(await issue(request, 'correct', envelope.envelopeId, view.returnUrl, 'send'));
   });
 
   app.post<{ Params: AccountParams }>(`${base}/views/console`, async (request, reply) => {

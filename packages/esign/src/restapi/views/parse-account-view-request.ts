@@ -102,3 +102,22 @@ export function parseConsoleViewRequest(body: unknown): ConsoleViewRequest {
   const envelopeId = reader.field('envelopeId').optionalString(100);
   return { ...(returnUrl !== undefined ? { returnUrl } : {}), ...(envelopeId !== undefined ? { envelopeId } : {}) };
 }
+
+/**
+ * createCorrectView: CorrectViewRequest {returnUrl, beginOnTagger, suppressNavigation, viewUrl}.
+ * The page corrects recipients' names and addresses; it has no tagger and no navigation to hide.
+ */
+export function parseCorrectViewRequest(body: unknown): { readonly returnUrl?: string } {
+  if (body === undefined || body === null || body === '') return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a CorrectViewRequest.');
+  const reader = new WireReader('', body);
+  const problems: string[] = [];
+  const tagger = reader.field('beginOnTagger');
+  if (tagger.present && !isFalse(tagger.value)) problems.push(`beginOnTagger ${JSON.stringify(tagger.value)} (the tagger is not offered: correct tabs with updateTabs)`);
+  const nav = reader.field('suppressNavigation');
+  if (nav.present && !isFalse(nav.value)) problems.push(`suppressNavigation ${JSON.stringify(nav.value)} (the console page keeps its header)`);
+  if (reader.field('viewUrl').optionalString(2000) !== undefined) problems.push('viewUrl (the view URL is the answer, not a request field)');
+  if (problems.length > 0) throw new EsignError('INVALID_REQUEST_BODY', `CorrectViewRequest: not supported: ${problems.join('; ')}.`);
+  const returnUrl = returnUrlOf(reader);
+  return returnUrl !== undefined ? { returnUrl } : {};
+}
