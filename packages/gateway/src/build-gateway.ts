@@ -49,7 +49,11 @@ export type Gateway = {
 export async function loadSnapshot(config: GatewayConfig): Promise<Snapshot> {
   if (config.declarativeConfig === undefined) return EMPTY_SNAPSHOT;
   const text = await readFile(config.declarativeConfig, 'utf8');
-  return parseDeclarativeConfig(text, { fileName: config.declarativeConfig, ...(config.plugins === undefined ? {} : { enabledPlugins: config.plugins }) });
+  return parseDeclarativeConfig(text, {
+    fileName: config.declarativeConfig,
+    ...(config.plugins === undefined ? {} : { enabledPlugins: config.plugins }),
+    ...(config.redis === undefined ? {} : { redisDefaults: config.redis }),
+  });
 }
 
 const describe = (e: StreamEvent): string =>

@@ -70,3 +70,9 @@ test('buildGatewayConfig: Kong real_ip settings, validated at start', () => {
     assert.throws(() => buildGatewayConfig({ ...base, ...settings }), (e: unknown) => e instanceof ConfigError && e.setting === setting && message.test(e.message));
   }
 });
+
+test('buildGatewayConfig: REDIS_URL is read once at start; a bad one stops start naming it', () => {
+  assert.deepEqual(buildGatewayConfig({ redis_url: 'redis://127.0.0.1:6390/1' }).redis, { host: '127.0.0.1', port: 6390, database: 1, ssl: false });
+  assert.equal(buildGatewayConfig({}).redis, undefined);
+  assert.throws(() => buildGatewayConfig({ redis_url: 'localhost:6379' }), (e: unknown) => e instanceof ConfigError && e.setting === 'REDIS_URL' && /expected redis:\/\//.test(e.message));
+});

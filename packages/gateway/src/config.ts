@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isLoopbackAddress } from './admin/listener-address.ts';
 import { parsePluginsSetting } from './plugins/plugin-schemas.ts';
+import { redisUrlFields, type RedisUrlFields } from './declarative/redis-url-defaults.ts';
 import { IpSet, isIpOrCidr } from './proxy/ip-set.ts';
 import { DEFAULT_REAL_IP, type RealIpSettings } from './proxy/real-ip.ts';
 
@@ -29,6 +30,8 @@ export type GatewayConfig = {
   readonly plugins?: ReadonlySet<string>;
   /** Who the client is (Kong's trusted_ips, real_ip_header, real_ip_recursive); absent = Kong's defaults. */
   readonly realIp?: RealIpSettings;
+  /** REDIS_URL, read: the Redis of redis-policy plugins that name none; absent = they must name one (Kong). */
+  readonly redis?: RedisUrlFields;
 };
 
 /** The raw settings, by Kong's names, as the cli layer collected them from flags and env. */
@@ -51,6 +54,8 @@ export type GatewaySettings = {
   readonly real_ip_header?: string | undefined;
   /** Kong's real_ip_recursive: on/off (default off). */
   readonly real_ip_recursive?: string | undefined;
+  /** REDIS_URL: operator health events across nodes, and the default Redis of redis-policy plugins. */
+  readonly redis_url?: string | undefined;
 };
 
 /** A bad setting: the message names it (Kong spelling), so start stops with a clear line. */
@@ -137,6 +142,14 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
     throw new ConfigError('plugins', (e as Error).message);
   }
   const realIp = buildRealIp(settings);
+  let redis: RedisUrlFields | undefined;
+  if (settings.redis_url !== undefined) {
+    try {
+      redis = redisUrlFields(settings.redis_url);
+    } catch (e) {
+      throw new ConfigError('REDIS_URL', (e as Error).message);
+    }
+  }
   return Object.freeze({
     declarativeConfig: settings.declarative_config,
     plugins,
@@ -148,6 +161,7 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
     shutdownGraceMs: 10_000,
     ...(adminToken !== undefined ? { adminToken } : {}),
     ...(realIp !== undefined ? { realIp } : {}),
+    ...(redis !== undefined ? { redis } : {}),
   });
 }
 

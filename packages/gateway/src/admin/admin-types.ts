@@ -1,4 +1,5 @@
 import type { Snapshot } from '../declarative/index.ts';
+import type { RedisUrlFields } from '../declarative/redis-url-defaults.ts';
 
 /** What a handled admin request answers: status, JSON body (none for 204/304), extra headers. */
 export type AdminResult = {
@@ -63,6 +64,8 @@ export type AdminDeps = {
   readonly adminToken?: string;
   /** The plugins a configuration may use (Kong's `plugins` setting); default every bundled one. */
   readonly enabledPlugins?: ReadonlySet<string>;
+  /** The node's REDIS_URL, read: POST /config fills redis-policy plugins naming no host from it. */
+  readonly redisDefaults?: RedisUrlFields;
   /** Unexpected failures (answered 500 without detail); default: printed to stderr. */
   readonly onError?: (error: unknown) => void;
 };

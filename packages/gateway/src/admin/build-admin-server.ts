@@ -130,6 +130,7 @@ export function buildAdminServer(deps: AdminDeps): Server {
             },
             ...(deps.now === undefined ? {} : { now: deps.now() }),
             ...(deps.enabledPlugins === undefined ? {} : { enabledPlugins: deps.enabledPlugins }),
+            ...(deps.redisDefaults === undefined ? {} : { redisDefaults: deps.redisDefaults }),
           });
         } finally {
           loading = false;

@@ -7,6 +7,7 @@ import type { Snapshot } from '../declarative/index.ts';
 import { parseDeclarativeConfig, configHash, ENTITY_LISTS } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';
 import type { AdminResult } from './admin-types.ts';
+import type { RedisUrlFields } from '../declarative/redis-url-defaults.ts';
 
 /** A request body as read off the socket. */
 export type RawBody = { readonly contentType: string; readonly bytes: Buffer };
@@ -75,6 +76,8 @@ export type PostConfigContext = {
   readonly now?: number;
   /** The plugins a configuration may use. */
   readonly enabledPlugins?: ReadonlySet<string>;
+  /** The node's REDIS_URL, read (parseDeclarativeConfig's redisDefaults). */
+  readonly redisDefaults?: RedisUrlFields;
 };
 
 /** Parses, validates and applies a new configuration; the old one stays on any failure. */
@@ -88,6 +91,7 @@ export async function postConfig(ctx: PostConfigContext): Promise<AdminResult> {
       fileName: 'config.yml',
       ...(ctx.now === undefined ? {} : { now: ctx.now }),
       ...(ctx.enabledPlugins === undefined ? {} : { enabledPlugins: ctx.enabledPlugins }),
+      ...(ctx.redisDefaults === undefined ? {} : { redisDefaults: ctx.redisDefaults }),
     });
   } catch (e) {
     if (e instanceof GatewayError) return { status: e.status, body: e.toBody({ flattenErrors: request.flattenErrors }) };

@@ -6,6 +6,7 @@ import type { CommandIo } from '../cli.ts';
 import { parseDeclarativeConfig, summarizeSnapshot } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';
 import { parsePluginsSetting } from '../plugins/plugin-schemas.ts';
+import { redisUrlFields, type RedisUrlFields } from '../declarative/redis-url-defaults.ts';
 
 /** The `config parse` subcommand. */
 export async function configParse(args: readonly string[], io: CommandIo, env: Readonly<Record<string, string | undefined>> = {}): Promise<number> {
@@ -31,6 +32,16 @@ export async function configParse(args: readonly string[], io: CommandIo, env: R
     io.err(`signet-gateway config parse: plugins: ${(e as Error).message}`);
     return 2;
   }
+  // As at start: a redis-policy plugin naming no host takes REDIS_URL.
+  let redisDefaults: RedisUrlFields | undefined;
+  if (env.REDIS_URL !== undefined && env.REDIS_URL !== '') {
+    try {
+      redisDefaults = redisUrlFields(env.REDIS_URL);
+    } catch (e) {
+      io.err(`signet-gateway config parse: REDIS_URL: ${(e as Error).message}`);
+      return 2;
+    }
+  }
   const file = files[0];
   let text: string;
   try {
@@ -40,7 +51,9 @@ export async function configParse(args: readonly string[], io: CommandIo, env: R
     return 1;
   }
   try {
-    const snapshot = parseDeclarativeConfig(text, { fileName: file, ...(enabledPlugins === undefined ? {} : { enabledPlugins }) });
+    const snapshot = parseDeclarativeConfig(text, {
+      fileName: file, ...(enabledPlugins === undefined ? {} : { enabledPlugins }), ...(redisDefaults === undefined ? {} : { redisDefaults }),
+    });
     io.out(`${file}: ${summarizeSnapshot(snapshot)}`);
     return 0;
   } catch (e) {

@@ -3,8 +3,6 @@ import { ConfigError, type GatewaySettings } from '../config.ts';
 
 /** The start command's settings: Kong's names plus what only the cli layer knows. */
 export type StartSettings = GatewaySettings & {
-  /** Operator health events across nodes (REDIS_URL). */
-  readonly redis_url?: string | undefined;
   /** A file holding the admin token (KONG_ADMIN_TOKEN_FILE), read into admin_token. */
   readonly admin_token_file?: string | undefined;
   /** Started by npm start's supervisor (SIGNET_STOP_WITH_PARENT=1): stop when it is gone. */

@@ -59,6 +59,7 @@ export async function startAdmin(config: GatewayConfig, deps: AdminDeps, log: Lo
       proxyStats: () => proxyStatsOf(deps.metrics()),
       ...(config.adminToken !== undefined ? { adminToken: config.adminToken } : {}),
       ...(config.plugins !== undefined ? { enabledPlugins: config.plugins } : {}),
+      ...(config.redis !== undefined ? { redisDefaults: config.redis } : {}),
       extraRoutes: [
         (method, path, query) => routeHealthRequest({ snapshot: deps.snapshot, health: deps.health, nodeId: deps.nodeId }, method, path, query),
         metricsRoute({ state: deps.metrics, snapshot: deps.snapshot, health: deps.health, node: { id: deps.nodeId, version: KONG_VERSION } }),

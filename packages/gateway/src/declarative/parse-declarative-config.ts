@@ -16,6 +16,7 @@ import { resolveEntities, type ErrorPlaces } from './resolve-entities.ts';
 import { humanLines } from './human-lines.ts';
 import { BUNDLED_PLUGINS } from '../plugins/plugin-schemas.ts';
 import { deepFreeze } from './deep-freeze.ts';
+import { applyRedisUrl, type RedisUrlFields } from './redis-url-defaults.ts';
 
 /** Options of parseDeclarativeConfig. */
 export type ParseOptions = {
@@ -27,6 +28,8 @@ export type ParseOptions = {
   readonly randomId?: () => string;
   /** The plugins a configuration may use (Kong's `plugins` setting); default every bundled one. */
   readonly enabledPlugins?: ReadonlySet<string>;
+  /** The node's REDIS_URL: the Redis of redis-policy plugins naming no host (redis-url-defaults.ts). */
+  readonly redisDefaults?: RedisUrlFields;
 };
 
 const FORMAT_VERSIONS = ['1.1', '2.1', '3.0'];
@@ -52,7 +55,8 @@ export function parseDeclarativeConfig(text: string, options: ParseOptions = {})
     throw parsingError('expected an object', [`${fileName}:1:1: failed parsing declarative configuration: expected an object`]);
   }
   // migrations/route_path.lua runs before validation for 1.1 and 2.1 files.
-  const config = migrateFormat(input);
+  const migrated = migrateFormat(input);
+  const config = options.redisDefaults === undefined ? migrated : (applyRedisUrl(migrated, options.redisDefaults) as Input);
 
   const enabledPlugins = options.enabledPlugins ?? BUNDLED_PLUGINS;
   const errors = validateTopLevel(config, doc, enabledPlugins);

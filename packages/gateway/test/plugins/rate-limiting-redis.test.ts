@@ -25,6 +25,7 @@ services:
       - { name: burst, hosts: [rl2.test], plugins: [{ name: rate-limiting, config: { day: 10, year: 1000, limit_by: ip, ${redis} } }] }
       - { name: tolerant, hosts: [rl3.test], plugins: [{ name: rate-limiting, config: { year: 1000, limit_by: ip, ${redis} } }] }
       - { name: strict, hosts: [rl4.test], plugins: [{ name: rate-limiting, config: { year: 1000, limit_by: ip, fault_tolerant: false, ${redis} } }] }
+      - { name: from-env, hosts: [rl5.test], plugins: [{ name: rate-limiting, config: { year: 2, limit_by: ip, policy: redis } }] }
       - { name: reported, hosts: [rr.test], plugins: [{ name: response-ratelimiting, config: { limits: { video: { year: 3 } }, ${redis} } }] }
 `;
 };
@@ -52,7 +53,9 @@ test('rate-limiting redis: two nodes share one limit; a dead Redis passes or fai
     res.end('ok');
   });
   const config = yml(`http://127.0.0.1:${upstream.port}`, redis.port);
-  const [a, b] = await Promise.all([startGatewayProcess(t, config, { workers: 2 }), startGatewayProcess(t, config, { workers: 2 })]);
+  // REDIS_URL: the Redis of the plugin that names none (route from-env).
+  const env = { REDIS_URL: redis.url };
+  const [a, b] = await Promise.all([startGatewayProcess(t, config, { workers: 2, env }), startGatewayProcess(t, config, { workers: 2, env })]);
   const raw = new Redis(redis.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
   t.after(() => raw.disconnect());
 
@@ -78,6 +81,11 @@ test('rate-limiting redis: two nodes share one limit; a dead Redis passes or fai
   assert.equal(await raw.get(key), '8');
   const ttl = await raw.ttl(key);
   assert.ok(ttl > 31_535_000 && ttl <= 31_536_000, `expires a year after its first request (ttl ${ttl})`);
+
+  // A redis policy naming no host counts in REDIS_URL's Redis, shared by both nodes.
+  assert.deepEqual([(await get(a, 'rl5.test')).status, (await get(b, 'rl5.test')).status, (await get(a, 'rl5.test')).status], [200, 200, 429]);
+  const fromEnvId = await idOf(a, '/routes/from-env');
+  assert.equal(await raw.get(`ratelimit:${fromEnvId}:00000000-0000-0000-0000-000000000000:127.0.0.1:${yearStart}:year`), '3');
 
   // 40 concurrent requests over both nodes against a day limit of 10: exactly 10 pass.
   const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => get(i % 2 === 0 ? a : b, 'rl2.test')));
