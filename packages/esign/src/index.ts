@@ -1,5 +1,6 @@
 /** Builds the Fastify server with every route wired (server.ts is the composition root). */
 export { buildEsignServer, type EsignDeps } from './server.ts';
+export type { TextMessage, TextSender } from './mail/text-sender.ts';
 /** The process settings: schema, defaults and validation. */
 export { loadEsignConfig, authHostOf, DEFAULTS, EsignConfigError, type EsignConfig, type RawEsignSettings } from './config.ts';
 /** The error catalogs and their classes. */

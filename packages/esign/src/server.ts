@@ -41,6 +41,8 @@ import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
 import { securityHeaders } from './web/security-headers.ts';
 import { STYLESHEET } from './web/stylesheet.ts';
+import { buildDevTextOutbox } from './mail/dev-text-outbox.ts';
+import type { TextSender } from './mail/text-sender.ts';
 
 /** What the server is wired with; everything with I/O comes in here. */
 export type EsignDeps = {
@@ -73,6 +75,11 @@ export type EsignDeps = {
   draining?: () => boolean;
   /** DocuSign's API limits per account (default 3,000 per hour, 500 per 30 s); tests lower them. */
   apiRateLimits?: { hourly: number; burst: number; burstWindowMs: number };
+  /**
+   * Where one-time passcodes sent by text message or voice call go (mail/text-sender.ts);
+   * default: the development outbox, listed on the dev mailbox page. No real provider ships.
+   */
+  textSender?: TextSender;
 };
 
 const NO_CONVERTER: EnvelopeConverter = {
@@ -228,6 +235,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
     images,
     senderOf,
     expiry: notificationSteps,
+    texts: deps.textSender ?? buildDevTextOutbox(repositories.devMailbox, ctx.now),
     ...(deps.signing?.viewTtlMs !== undefined ? { viewTtlMs: deps.signing.viewTtlMs } : {}),
     ...(deps.signing?.sessionTtlMs !== undefined ? { sessionTtlMs: deps.signing.sessionTtlMs } : {}),
   });

@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { EsignError } from '../errors.ts';
 import { clientIp, isLoopbackAddress } from '../web/client-ip.ts';
-import type { DevMailboxMessage } from '../store/dev-mailbox-repository.ts';
+import type { DevMailboxMessage, DevTextMessage } from '../store/dev-mailbox-repository.ts';
 import { html, layout, type SafeHtml } from '../web/html.ts';
 
 /** What the pages read (store/dev-mailbox-repository.ts). */
 export interface DevMailboxReader {
   list(limit?: number): Promise<DevMailboxMessage[]>;
   find(id: string): Promise<DevMailboxMessage | undefined>;
+  /** Passcodes "sent" by text or call (mail/dev-text-outbox.ts). */
+  texts(limit?: number): Promise<DevTextMessage[]>;
 }
 
 /** URLs in a text part become links; everything else stays escaped text. */
@@ -15,11 +17,16 @@ function linkify(text: string): SafeHtml[] {
   return text.split(/(https?:\/\/[^\s<>"']+)/g).map((part, i) => (i % 2 === 1 ? html`<a href="${part}">${part}</a>` : html`${part}`));
 }
 
-function listPage(messages: readonly DevMailboxMessage[]): string {
+function listPage(messages: readonly DevMailboxMessage[], texts: readonly DevTextMessage[]): string {
   const rows = messages.map((m) => html`<tr><td>${m.receivedAt}</td><td>${m.message.to.name} &lt;${m.message.to.email}&gt;</td><td><a href="/dev/mailbox/${m.id}">${m.message.subject}</a></td></tr>`);
+  const textRows = texts.map((t) => html`<tr><td>${t.sentAt}</td><td>${t.channel === 'voice' ? 'call' : 'text'} to ${t.to}</td><td>${t.body}</td></tr>`);
   return layout('Dev mailbox', html`<section>
 <p>Mail goes here because SMTP_URL is not set. Newest first.</p>
 ${messages.length === 0 ? html`<p>No messages yet.</p>` : html`<table><thead><tr><th>Received</th><th>To</th><th>Subject</th></tr></thead><tbody>${rows}</tbody></table>`}
+</section>
+<section><h2>Text messages and calls</h2>
+<p>One-time passcodes sent by text or voice call land here: this service has no SMS provider wired (docs/esign-signing.md).</p>
+${texts.length === 0 ? html`<p>No text messages yet.</p>` : html`<table><thead><tr><th>Sent</th><th>To</th><th>Message</th></tr></thead><tbody>${textRows}</tbody></table>`}
 </section>`);
 }
 
@@ -60,7 +67,7 @@ export function registerDevMailboxRoutes(app: FastifyInstance, mailbox: DevMailb
     done(hidden ? new EsignError('RESOURCE_NOT_FOUND') : undefined);
   });
   const get = async (id: string) => (await mailbox.find(id)) ?? Promise.reject(new EsignError('RESOURCE_NOT_FOUND'));
-  app.get('/dev/mailbox', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(listPage(await mailbox.list())));
+  app.get('/dev/mailbox', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(listPage(await mailbox.list(), await mailbox.texts())));
   app.get<{ Params: { id: string } }>('/dev/mailbox/:id', async (request, reply) =>
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(messagePage(await get(request.params.id))));
   app.get<{ Params: { id: string } }>('/dev/mailbox/:id/html', {

@@ -6,11 +6,13 @@ import type { Envelope, Recipient } from '../domain/envelope/envelope.ts';
 import { getEnvelope } from '../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import { accessCodeAttempt, accessCodeLocked, needsAccessCode } from '../domain/signing/access-code.ts';
+import { MAX_PASSCODE_SENDS, needsPasscode, passcodeLocked, passcodePending } from '../domain/signing/passcode.ts';
+import { passcodeLockedPage, passcodePage, type PasscodeNote } from './passcode-page.ts';
 import { applySigningChange } from '../domain/signing/apply-signing-change.ts';
 import type { AuditActor } from '../domain/signing/audit-event.ts';
 import { verifyPassword } from '../security/password-hash.ts';
 import { newSecretToken, sha256Hex } from '../security/secret-token.ts';
-import type { AccessGrantsRepository } from '../store/access-grants-repository.ts';
+import type { AccessGrantsRepository, GrantMethod } from '../store/access-grants-repository.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
 import { cookieSecurity } from '../web/framing.ts';
@@ -20,27 +22,54 @@ import { noticePage } from './signing-pages.ts';
 
 /** The cookie a right access code earns: scoped to /signing, HttpOnly, one per browser. */
 export const ACCESS_COOKIE = 'signet_access';
+/** The cookie a right one-time passcode earns (signing/passcode-routes.ts). */
+export const PASSCODE_COOKIE = 'signet_passcode';
 const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 
-/** What the signing pages ask before showing a recipient's documents or acting for them. */
+/** What the page says after an attempt: a wrong access code, or a passcode step's note. */
+export type GateNote = { readonly accessCodeWrong?: boolean; readonly passcode?: PasscodeNote };
+
+/**
+ * What the signing pages ask before showing a recipient's documents or acting for them: the
+ * access code first, then the one-time passcode, each earning this browser a grant.
+ */
 export type AccessGate = {
-  /** True when the recipient has no access code, or this browser typed it (and it is not locked). */
+  /** True when the recipient asks for neither check, or this browser passed every one (and none is locked). */
   granted(request: FastifyRequest, envelope: Envelope, recipient: Recipient): Promise<boolean>;
-  /** The access code form (or the lockout page) to answer instead. */
-  page(request: FastifyRequest, reply: FastifyReply, ref: SignerRef, envelope: Envelope, recipient: Recipient, wrong?: boolean): string;
+  /** True when the recipient has no access code or this browser typed it: the passcode step comes after. */
+  accessCodeGranted(request: FastifyRequest, envelope: Envelope, recipient: Recipient): Promise<boolean>;
+  /** The step to answer instead: the access code form, the passcode step, or a lockout page. */
+  page(request: FastifyRequest, reply: FastifyReply, ref: SignerRef, envelope: Envelope, recipient: Recipient, note?: GateNote): Promise<string>;
 };
 
 export function buildAccessGate(ctx: EsignContext, grants: AccessGrantsRepository): AccessGate {
+  const hasGrant = (request: FastifyRequest, cookieName: string, envelope: Envelope, recipient: Recipient, method: GrantMethod): Promise<boolean> | boolean => {
+    const cookie = request.cookies[cookieName];
+    return cookie !== undefined && TOKEN.test(cookie) && grants.grants(sha256Hex(cookie), envelope.envelopeId, recipient.recipientId, ctx.now(), method);
+  };
+  const accessCodeGranted = async (request: FastifyRequest, envelope: Envelope, recipient: Recipient) => {
+    if (!needsAccessCode(recipient)) return true;
+    return !accessCodeLocked(recipient) && hasGrant(request, ACCESS_COOKIE, envelope, recipient, 'access_code');
+  };
+  const passcodeGranted = async (request: FastifyRequest, envelope: Envelope, recipient: Recipient) => {
+    if (!needsPasscode(recipient)) return true;
+    return !passcodeLocked(recipient) && hasGrant(request, PASSCODE_COOKIE, envelope, recipient, 'passcode');
+  };
   return {
+    accessCodeGranted,
     async granted(request, envelope, recipient) {
-      if (!needsAccessCode(recipient)) return true;
-      if (accessCodeLocked(recipient)) return false;
-      const cookie = request.cookies[ACCESS_COOKIE];
-      return cookie !== undefined && TOKEN.test(cookie) && grants.grants(sha256Hex(cookie), envelope.envelopeId, recipient.recipientId, ctx.now());
+      return (await accessCodeGranted(request, envelope, recipient)) && passcodeGranted(request, envelope, recipient);
     },
-    page(request, reply, ref, envelope, recipient, wrong = false) {
-      if (accessCodeLocked(recipient)) return accessCodeLockedPage();
-      return accessCodePage({ base: ref.base, csrf: csrfTokenFor(ctx, request, reply), subject: envelope.emailSubject, failures: recipient.accessCode?.failures ?? 0, wrong });
+    async page(request, reply, ref, envelope, recipient, note = {}) {
+      if (!(await accessCodeGranted(request, envelope, recipient))) {
+        if (accessCodeLocked(recipient)) return accessCodeLockedPage();
+        return accessCodePage({ base: ref.base, csrf: csrfTokenFor(ctx, request, reply), subject: envelope.emailSubject, failures: recipient.accessCode?.failures ?? 0, wrong: note.accessCodeWrong ?? false });
+      }
+      const passcode = recipient.passcode;
+      if (!passcode || passcodeLocked(recipient)) return passcodeLockedPage();
+      const codeWaiting = passcodePending(recipient, ctx.now());
+      if (!codeWaiting && passcode.sends >= MAX_PASSCODE_SENDS) return passcodeLockedPage();
+      return passcodePage({ base: ref.base, csrf: csrfTokenFor(ctx, request, reply), subject: envelope.emailSubject, passcode, codeWaiting, note: note.passcode });
     },
   };
 }
@@ -79,9 +108,9 @@ export function registerAccessCodeRoutes(app: FastifyInstance, deps: AccessCodeR
     const now = deps.ctx.now();
     const { envelope: after } = await applySigningChange(deps.envelopes, ref.accountId, ref.envelopeId, (current) => accessCodeAttempt(current, ref.recipientId, right, now, deps.actorOf(request)));
     const counted = after.recipients.find((r) => r.recipientId === ref.recipientId) ?? recipient;
-    if (!right) return sendPage(reply, deps.gate.page(request, reply, ref, after, counted, true), accessCodeLocked(counted) ? 403 : 400);
+    if (!right) return sendPage(reply, await deps.gate.page(request, reply, ref, after, counted, { accessCodeWrong: true }), accessCodeLocked(counted) ? 403 : 400);
     const grant = newSecretToken();
-    await deps.grants.create({ tokenHash: sha256Hex(grant), envelopeId: ref.envelopeId, recipientId: ref.recipientId, createdAt: now, expiresAt: new Date(now.getTime() + deps.grantTtlMs) });
+    await deps.grants.create({ tokenHash: sha256Hex(grant), envelopeId: ref.envelopeId, recipientId: ref.recipientId, createdAt: now, expiresAt: new Date(now.getTime() + deps.grantTtlMs), method: 'access_code' });
     reply.setCookie(ACCESS_COOKIE, grant, { path: '/signing', httpOnly: true, ...cookieSecurity(deps.ctx, request), maxAge: Math.floor(deps.grantTtlMs / 1000) });
     return reply.code(303).header('cache-control', 'no-store').redirect(ref.base);
   });

@@ -17,6 +17,8 @@ import { TAB_RULES_SCRIPT } from './tab-rules-script.ts';
 import { SIGNING_STYLESHEET } from './signing-stylesheet.ts';
 import { actorOf, registerSigningRoutes, type SigningRouteDeps } from './signing-routes.ts';
 import { buildAccessGate, registerAccessCodeRoutes } from './access-code-gate.ts';
+import { registerPasscodeRoutes } from './passcode-routes.ts';
+import type { TextSender } from '../mail/text-sender.ts';
 
 /** Signing's tuning: the seal and the timings tests shorten (EsignDeps.signing). */
 export type SigningSettings = {
@@ -48,6 +50,8 @@ export type SigningModuleOptions = Pick<SigningSettings, 'viewTtlMs' | 'sessionT
   senderOf: SigningRouteDeps['senderOf'];
   /** Expires an envelope whose time has passed before the scheduler does. */
   expiry: NotificationStepDeps;
+  /** Where one-time passcodes sent by text or call go. */
+  texts: TextSender;
 };
 
 /**
@@ -100,6 +104,11 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
     // Signers with an access code type it before anything of the envelope shows.
     const access = buildAccessGate(ctx, options.repositories.accessGrants);
     registerAccessCodeRoutes(scope, { ctx, envelopes: options.envelopes, lookup, grants: options.repositories.accessGrants, gate: access, grantTtlMs: options.sessionTtlMs ?? 60 * 60_000, actorOf });
+    // Then the one-time passcode (SMS, phone, e-mail), when the sender asked for one.
+    registerPasscodeRoutes(scope, {
+      ctx, envelopes: options.envelopes, lookup, grants: options.repositories.accessGrants, gate: access, texts: options.texts, grantTtlMs: options.sessionTtlMs ?? 60 * 60_000, actorOf,
+      onSendError: (err, envelopeId) => app.log.warn({ err, envelopeId }, 'passcode text could not be sent'),
+    });
     registerSigningRoutes(scope, {
       ctx,
       envelopes: options.envelopes,

@@ -40,7 +40,7 @@ export type SigningRouteDeps = {
   readonly senderOf: (userId: string) => Promise<{ name: string; email: string } | undefined>;
   /** Expires an envelope past its expiry date that the scheduler has not reached yet. */
   readonly expiry: NotificationStepDeps;
-  /** Signers with an access code: nothing shows and nothing is done for them before it is typed. */
+  /** Signers with an access code or a one-time passcode: nothing shows and nothing is done for them before it is typed. */
   readonly access: AccessGate;
 };
 
@@ -137,8 +137,8 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const recipient = envelope.recipients.find((r) => r.recipientId === ref.recipientId);
     return !recipient || deps.access.granted(request, envelope, recipient);
   };
-  /** A request past the page without the access code: sent back to the page, which asks for it. */
-  const accessFirst = (reply: FastifyReply) => sendPage(reply, noticePage('Access code needed', 'Open the signing link again and enter your access code first.'), 403);
+  /** A request past the page without the access code or passcode: sent back to the page, which asks for it. */
+  const accessFirst = (reply: FastifyReply) => sendPage(reply, noticePage('Verification needed', 'Open the signing link again and enter your access code or passcode first.'), 403);
 
   async function documentPages(envelope: Envelope): Promise<DocumentPages[]> {
     return Promise.all(envelope.documents.map(async (doc) => ({
@@ -161,7 +161,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     let envelope = await envelopeAt(ref, now);
     let access = signerAccess(envelope, ref.recipientId);
     // The access code comes before anything of the envelope, its view included.
-    if (access.kind === 'sign' && !(await deps.access.granted(request, envelope, access.recipient))) return sendPage(reply, deps.access.page(request, reply, ref, envelope, access.recipient));
+    if (access.kind === 'sign' && !(await deps.access.granted(request, envelope, access.recipient))) return sendPage(reply, await deps.access.page(request, reply, ref, envelope, access.recipient));
     if (access.kind === 'sign') {
       ({ envelope } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => recordView(current, ref.recipientId, now, actorOf(request))));
       access = signerAccess(envelope, ref.recipientId);

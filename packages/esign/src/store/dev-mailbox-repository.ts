@@ -8,6 +8,9 @@ import type { DevMailboxRow } from './envelope-tables.ts';
 /** A message in the dev mailbox. */
 export type DevMailboxMessage = { id: string; receivedAt: string; messageId?: string; message: MailMessage };
 
+/** A text message in the development text outbox. */
+export type DevTextMessage = { id: string; sentAt: string; channel: string; to: string; body: string; envelopeId?: string };
+
 /** The development mailbox: mails "delivered" into the database when SMTP_URL is unset. */
 export class DevMailboxRepository {
   readonly #db: Db;
@@ -48,6 +51,17 @@ export class DevMailboxRepository {
   async list(limit = 200): Promise<DevMailboxMessage[]> {
     const rows = await this.#k.selectFrom('dev_mailbox').selectAll().orderBy('received_at', 'desc').orderBy('id').limit(limit).execute();
     return rows.map(toMessage);
+  }
+
+  /** A text message or call the development text sender kept (mail/dev-text-outbox.ts). */
+  async addText(message: { channel: string; to: string; body: string; envelopeId?: string }, now: Date): Promise<void> {
+    await this.#k.insertInto('dev_text_messages').values({ id: randomUUID(), sent_at: now.toISOString(), channel: message.channel, to_number: message.to, body: message.body, envelope_id: message.envelopeId ?? null }).execute();
+  }
+
+  /** The kept text messages, newest first. */
+  async texts(limit = 200): Promise<DevTextMessage[]> {
+    const rows = await this.#k.selectFrom('dev_text_messages').selectAll().orderBy('sent_at', 'desc').orderBy('id').limit(limit).execute();
+    return rows.map((r) => ({ id: r.id, sentAt: r.sent_at, channel: r.channel, to: r.to_number, body: r.body, ...(r.envelope_id !== null ? { envelopeId: r.envelope_id } : {}) }));
   }
 
   async find(id: string): Promise<DevMailboxMessage | undefined> {

@@ -17,6 +17,7 @@ import { enqueueMails } from './outbox-repository.ts';
 import { loadEnvelopeNotifications, saveEnvelopeNotification } from './notification-repository.ts';
 import { loadEnvelopeWorkflows, saveEnvelopeWorkflow } from './workflow-tables.ts';
 import { loadRecipientAccessCodes, saveRecipientAccessCodes } from './access-code-tables.ts';
+import { loadRecipientPasscodes, saveRecipientPasscodes } from './passcode-tables.ts';
 
 const iso = (d: Date | undefined) => (d === undefined ? null : d.toISOString());
 
@@ -67,6 +68,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       await appendAuditEvents(trx, change.audit ?? []);
       await saveEnvelopeWorkflow(trx, e.envelopeId, e.workflow);
       await saveRecipientAccessCodes(trx, e);
+      await saveRecipientPasscodes(trx, e);
       // Reminders, expiration and workflow holds: settings, progress and the scheduler's due time.
       await saveEnvelopeNotification(trx, e);
       return writeConnectDeliveries(trx, { envelope: e, events: change.connectEvents, eventNotification: change.eventNotification, build: this.#options.connectMessage });
@@ -99,6 +101,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       for (const a of change.adoptedSignatures ?? []) await upsertAdoptedSignature(trx, e.envelopeId, a.recipientId, a.signature);
       await saveEnvelopeWorkflow(trx, e.envelopeId, e.workflow);
       await saveRecipientAccessCodes(trx, e);
+      await saveRecipientPasscodes(trx, e);
       // Reminders, expiration and workflow holds: settings, progress and the scheduler's due time.
       await saveEnvelopeNotification(trx, e);
       return { saved: true, deliveries: await writeConnectDeliveries(trx, { envelope: e, events: change.connectEvents, build: this.#options.connectMessage }) };
@@ -168,7 +171,7 @@ export class EnvelopesRepository implements EnvelopeStore {
   async #hydrate(k: Kysely<Database>, rows: readonly EnvelopeRow[]): Promise<Envelope[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [documents, recipients, tabs, notifications, workflows, accessCodes, customFields] = await Promise.all([
+    const [documents, recipients, tabs, notifications, workflows, accessCodes, customFields, passcodes] = await Promise.all([
       k.selectFrom('envelope_documents').select(['envelope_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256']).where('envelope_id', 'in', ids).orderBy('doc_order').execute(),
       k.selectFrom('envelope_recipients').selectAll().where('envelope_id', 'in', ids).orderBy('recipient_order').execute(),
       k.selectFrom('envelope_tabs').selectAll().where('envelope_id', 'in', ids).orderBy('tab_order').execute(),
@@ -176,6 +179,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       loadEnvelopeWorkflows(k, ids),
       loadRecipientAccessCodes(k, ids),
       k.selectFrom('envelope_custom_fields').selectAll().where('envelope_id', 'in', ids).orderBy('field_order').execute(),
+      loadRecipientPasscodes(k, ids),
     ]);
     return rows.map((row) => ({
       envelopeId: row.id,
@@ -189,7 +193,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       ...optionalDates({ sentAt: row.sent_at, deliveredAt: row.delivered_at, completedAt: row.completed_at, declinedAt: row.declined_at, voidedAt: row.voided_at, deletedAt: row.deleted_at }),
       ...(row.voided_reason !== null ? { voidedReason: row.voided_reason } : {}),
       documents: documents.filter((d) => d.envelope_id === row.id).map((d) => ({ documentId: d.document_id, name: d.name, fileExtension: d.file_extension, order: Number(d.doc_order), pageCount: Number(d.page_count), sha256: d.sha256 })),
-      recipients: recipients.filter((r) => r.envelope_id === row.id).map((r) => withAccessCode(toRecipient(r, tabs.filter((t) => t.envelope_id === row.id && t.recipient_id === r.recipient_id)), accessCodes.get(row.id)?.get(r.recipient_id))),
+      recipients: recipients.filter((r) => r.envelope_id === row.id).map((r) => withAuthentication(toRecipient(r, tabs.filter((t) => t.envelope_id === row.id && t.recipient_id === r.recipient_id)), accessCodes.get(row.id)?.get(r.recipient_id), passcodes.get(row.id)?.get(r.recipient_id))),
       ...withNotification(notifications.get(row.id)),
       ...withWorkflow(workflows.get(row.id)),
       ...withCustomFields(customFields.filter((f) => f.envelope_id === row.id)),
@@ -198,8 +202,8 @@ export class EnvelopesRepository implements EnvelopeStore {
   }
 }
 
-function withAccessCode(recipient: Recipient, accessCode: Recipient['accessCode']): Recipient {
-  return accessCode === undefined ? recipient : { ...recipient, accessCode };
+function withAuthentication(recipient: Recipient, accessCode: Recipient['accessCode'], passcode: Recipient['passcode']): Recipient {
+  return { ...recipient, ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode !== undefined ? { passcode } : {}) };
 }
 
 function withWorkflow(workflow: Envelope['workflow']): Pick<Envelope, 'workflow'> {

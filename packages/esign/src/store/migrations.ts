@@ -11,6 +11,7 @@ import { TEMPLATE_TABLES_MIGRATION } from './template-tables.ts';
 import { WORKFLOW_TABLES_MIGRATION } from './workflow-tables.ts';
 import { ACCESS_CODE_TABLES_MIGRATION } from './access-code-tables.ts';
 import { ACCOUNT_VIEW_TABLES_MIGRATION } from './account-view-tables.ts';
+import { PASSCODE_TABLES_MIGRATION } from './passcode-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -153,6 +154,8 @@ export const MIGRATIONS: readonly Migration[] = [
   WORKFLOW_TABLES_MIGRATION,
   // Signers' access codes and the grants a right code earns (store/access-code-tables.ts).
   ACCESS_CODE_TABLES_MIGRATION,
+  // One-time passcode checks, the development text outbox (store/passcode-tables.ts).
+  PASSCODE_TABLES_MIGRATION,
   // 90: focused views (signing-tables.ts).
   SIGNING_FRAME_MIGRATION,
   // 91: sender, edit and console views (account-view-tables.ts).

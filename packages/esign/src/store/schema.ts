@@ -7,6 +7,7 @@ import type { TemplateTables } from './template-tables.ts';
 import type { WorkflowTables } from './workflow-tables.ts';
 import type { AccessCodeTables } from './access-code-tables.ts';
 import type { AccountViewTables } from './account-view-tables.ts';
+import type { PasscodeTables } from './passcode-tables.ts';
 
 /**
  * Table shapes, identical on SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text (always
@@ -52,7 +53,7 @@ export type SignupRequestRow = { token_hash: string; email: string; name: string
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
 /** The whole database as Kysely sees it: every table, the feature tables from their own files. */
-export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & WorkflowTables & AccessCodeTables & AccountViewTables & {
+export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & WorkflowTables & AccessCodeTables & AccountViewTables & PasscodeTables & {
   accounts: AccountRow;
   users: UserRow;
   memberships: MembershipRow;

@@ -67,7 +67,7 @@ test('each refused field that asks for something is a 400 naming it; false, blan
   }
   assert.ok(checked > 120, `${checked} refused fields`);
   // Every problem at once, with the path of the recipient.
-  assert.match(refusal(definition({ signer: { addAccessCodeToEmail: 'true', smsAuthentication: { senderProvidedNumbers: ['+1555'] } } })), / recipients\.signers\[0\] \(Signer\): not supported: addAccessCodeToEmail \(the access code is never mailed.*\); smsAuthentication \(/);
+  assert.match(refusal(definition({ signer: { addAccessCodeToEmail: 'true', socialAuthentications: [{ authentication: 'Facebook' }] } })), / recipients\.signers\[0\] \(Signer\): not supported: addAccessCodeToEmail \(the access code is never mailed.*\); socialAuthentications \(/);
   assert.equal(refusal(definition({ signer: { deliveryMethod: 'Email' } })), '', 'e-mail delivery is what happens');
 });
 
@@ -79,7 +79,10 @@ test('field names match case-insensitively, as DocuSign\'s examples send them', 
   });
   assert.equal(draft.emailSubject, 'Cased');
   assert.deepEqual(draft.recipients.map((r) => [r.email, r.routingOrder]), [['signer@example.com', 2]]);
-  assert.match(refusal(definition({ signer: { SmsAuthentication: { senderProvidedNumbers: ['+1555'] } } })), /SmsAuthentication \(recipient authentication/);
+  assert.match(refusal(definition({ signer: { SocialAuthentications: [{ authentication: 'Facebook' }] } })), /SocialAuthentications \(recipient authentication/);
+  // The SMS check, spelled as DocuSign's smsAuthentication example spells it (senderprovidednumbers).
+  const sms = parseEnvelopeDefinition({ status: 'created', documents: [{ documentId: '1', name: 'A.pdf', documentBase64: pdf }], recipients: { signers: [{ email: 's@example.com', name: 'S', recipientId: '1', SmsAuthentication: { senderprovidednumbers: ['+1 (555) 010-2030'] }, idCheckConfigurationName: 'SMS Auth $', requireIdLookup: 'true' }] } });
+  assert.deepEqual(sms.recipients[0]?.passcode, { method: 'sms', destinations: ['+15550102030'] });
 });
 
 test('Envelopes::update refuses what it would not do (new recipients, a workflow\'s steps) instead of a 200 that changes nothing; it resumes a paused workflow', () => {

@@ -94,9 +94,12 @@ const RECIPIENT_COMMON: Record<string, FieldRule> = {
   // Mail is the one delivery method.
   deliveryMethod: { rule: 'limited', why: 'only e-mail delivery is supported', allow: ['email'] },
   // Asked for on the signing page before anything shows (domain/signing/access-code.ts).
-  accessCode: honoured, addAccessCodeToEmail: refused('the access code is never mailed: give it to the signer another way'), identityVerification: refused(AUTHENTICATION),
-  idCheckConfigurationName: refused(AUTHENTICATION), idCheckInformationInput: refused(AUTHENTICATION), phoneAuthentication: refused(AUTHENTICATION),
-  smsAuthentication: refused(AUTHENTICATION), requireIdLookup: refused(AUTHENTICATION), socialAuthentications: refused(AUTHENTICATION),
+  accessCode: honoured, addAccessCodeToEmail: refused('the access code is never mailed: give it to the signer another way'),
+  // One-time passcodes by text, call or e-mail (domain/signing/passcode.ts); KBA and ID
+  // verification products are refused by name in wire/parse-recipient-authentication.ts.
+  identityVerification: honoured, idCheckConfigurationName: honoured, phoneAuthentication: honoured, smsAuthentication: honoured, requireIdLookup: honoured,
+  idCheckInformationInput: refused('knowledge-based authentication (ID Check) is not supported: the signer would sign without it'),
+  socialAuthentications: refused(AUTHENTICATION),
   lockedRecipientPhoneAuthEditable: refused(AUTHENTICATION), lockedRecipientSmsEditable: refused(AUTHENTICATION),
   additionalNotifications: refused('SMS and other additional notifications are not supported'),
   phoneNumber: refused('SMS delivery is not supported'), faxNumber: refused('fax delivery is not supported'),
@@ -141,8 +144,12 @@ export const SIGNER_FIELDS = rules({
   signatureInfo: refused('preset signature fonts and names are not supported'),
 }, [...RECIPIENT_OUTPUTS, 'creationReason', 'delegatedBy', 'delegatedTo']);
 
+// A carbon copy opens no signing page, so a check asked for it would guard nothing.
+const NO_PAGE = refused('a carbon copy opens no signing page, so nothing would ask for it');
+
 export const CARBON_COPY_FIELDS = rules({
   ...RECIPIENT_COMMON,
+  accessCode: NO_PAGE, identityVerification: NO_PAGE, idCheckConfigurationName: NO_PAGE, phoneAuthentication: NO_PAGE, smsAuthentication: NO_PAGE, requireIdLookup: NO_PAGE,
   linkedAccountConfigurationId: refused('linked accounts are not supported'),
 }, RECIPIENT_OUTPUTS);
 

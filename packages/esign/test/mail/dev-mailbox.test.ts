@@ -8,6 +8,7 @@ import { devMailboxExposureWarning } from '../../src/mail/dev-mailbox-routes.ts'
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { startEnvelopeEsign } from '../support/envelope-harness.ts';
 import { seedUserAndApp } from '../support/esign-harness.ts';
+import { FormClient, hiddenField } from '../support/form-client.ts';
 
 test('without SMTP_URL a sent envelope’s mail lands in the dev mailbox: listed, shown with a clickable link, HTML part sandboxed', async (t) => {
   // PDFs pass through, parsed in-thread (the SDK test converts html/docx with the real converter).
@@ -70,6 +71,32 @@ test('without SMTP_URL a sent envelope’s mail lands in the dev mailbox: listed
   const local = await request(`${h.origin}/dev/mailbox`, { headers: { 'x-forwarded-for': '127.0.0.1' } });
   assert.equal(local.statusCode, 200);
   await local.body.dump();
+
+  // A passcode "sent" by text message lands in the same page (mail/dev-text-outbox.ts): no SMS provider is wired.
+  const sms = await request(`${h.origin}/restapi/v2.1/accounts/${seed.accountId}/envelopes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      emailSubject: 'Texted', status: 'sent',
+      documents: [{ documentId: 1, name: 'Blank', fileExtension: 'pdf', documentBase64: Buffer.from(await pdf.save()).toString('base64') }],
+      recipients: { signers: [{ email: 'texted@example.com', name: 'Tex', recipientId: 1, smsAuthentication: { senderProvidedNumbers: ['+44 7700 900123'] }, idCheckConfigurationName: 'SMS Auth $', requireIdLookup: true }] },
+    }),
+  });
+  assert.equal(sms.statusCode, 201, await sms.body.text());
+  const smsList = await pollUntil(async () => {
+    const text = await (await request(`${h.origin}/dev/mailbox`)).body.text();
+    return /href="\/dev\/mailbox\/([0-9a-f-]{36})">Texted/.exec(text)?.[1];
+  }, { timeoutMs: 10_000, intervalMs: 50, what: 'the Texted mail' });
+  const smsMail = await (await request(`${h.origin}/dev/mailbox/${smsList}`)).body.text();
+  const signing = new URL(new RegExp(`<a href="(${h.origin}/signing/[A-Za-z0-9_-]{43})">`).exec(smsMail)?.[1] ?? assert.fail('a signing link')).pathname;
+  const browser = new FormClient(h.origin);
+  const gate = await browser.get(signing);
+  assert.equal((await browser.post(`${signing}/passcode/send`, { _csrf: hiddenField(gate.text, '_csrf'), destination: '0', channel: 'sms' })).status, 200);
+  const texts = await (await request(`${h.origin}/dev/mailbox`)).body.text();
+  assert.match(texts, /text to \+447700900123<\/td><td>Your Signet passcode is \d{6}\./);
+  const remoteTexts = await request(`${h.origin}/dev/mailbox`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+  assert.equal(remoteTexts.statusCode, 404);
+  assert.doesNotMatch(await remoteTexts.body.text(), /passcode/);
 });
 
 test('the dev mailbox warns at start only when PUBLIC_URL is not on this machine', () => {

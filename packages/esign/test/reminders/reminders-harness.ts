@@ -5,6 +5,7 @@ import { extractText, validatePdf } from '@signet/pdf';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { seedUserAndApp, startEsign } from '../support/esign-harness.ts';
 import { FakeClock } from '../support/fake-clock.ts';
+import type { TextSender } from '../../src/mail/text-sender.ts';
 
 export const DAY_S = 86_400;
 
@@ -14,7 +15,7 @@ export const DAY_S = 86_400;
  * the real clock and sends a mail once its due time (the fake time it was written at) has
  * passed, so fake time must never run ahead of real time.
  */
-export async function startReminderEsign(t: TestContext, smtpUrl: string, options: { reminderPollMs?: number } = {}) {
+export async function startReminderEsign(t: TestContext, smtpUrl: string, options: { reminderPollMs?: number; textSender?: TextSender } = {}) {
   const h = await startEsign(t, {
     settings: { SMTP_URL: smtpUrl },
     clock: new FakeClock(Date.now() - 60 * DAY_S * 1000),
@@ -23,6 +24,7 @@ export async function startReminderEsign(t: TestContext, smtpUrl: string, option
       converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText },
       mailWorker: { pollIntervalMs: 50 },
       reminderPollMs: options.reminderPollMs ?? 50,
+      ...(options.textSender ? { textSender: options.textSender } : {}),
     },
   });
   const { origin, clock } = h;

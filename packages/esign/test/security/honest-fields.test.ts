@@ -29,8 +29,7 @@ test('an envelope asking for signer authentication, document visibility or a sig
   };
   for (const [signer, envelope, field] of [
     [{ addAccessCodeToEmail: 'true' }, {}, 'addAccessCodeToEmail'],
-    [{ identityVerification: { workflowId: 'c368e411-1592-4001-a3df-dca94ac539ae' } }, {}, 'identityVerification'],
-    [{ phoneAuthentication: { recipMayProvideNumber: 'true' } }, {}, 'phoneAuthentication'],
+    [{ socialAuthentications: [{ authentication: 'Facebook' }] }, {}, 'socialAuthentications'],
     [{ excludedDocuments: ['1'] }, { enforceSignerVisibility: 'true' }, 'enforceSignerVisibility'],
     // Conditional recipients are honoured (docs/esign-workflow.md); a signing group as an option is not.
     [{}, { workflow: { workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '1', recipientRouting: { rules: { conditionalRecipients: [{ recipientId: '1', recipientGroup: { recipients: [{ recipientLabel: 'a', name: 'Al', email: 'al@example.com', signingGroupId: '7' }] } }] } } }] } }, 'signingGroupId'],
@@ -40,6 +39,20 @@ test('an envelope asking for signer authentication, document visibility or a sig
     assert.equal(res.status, 400, `${field}: ${JSON.stringify(res.body)}`);
     assert.equal(res.body.errorCode, 'INVALID_REQUEST_BODY');
     assert.match(res.body.message ?? '', new RegExp(`not supported: .*${field} ("SMS" )?\\(`), field);
+  }
+  // ID verification and knowledge-based products, and checks that would prove nothing, are
+  // refused by name (wire/parse-recipient-authentication.ts).
+  for (const [signer, named] of [
+    [{ identityVerification: { workflowId: 'c368e411-1592-4001-a3df-dca94ac539ae' } }, /identityVerification\.workflowId .*ID verification products \(DocuSign ID Verification, IDV\) and knowledge-based authentication \(KBA\) are not supported/],
+    [{ idCheckConfigurationName: 'ID Check', requireIdLookup: 'true' }, /idCheckConfigurationName "ID Check" is knowledge-based authentication \(KBA\)/],
+    [{ phoneAuthentication: { recipMayProvideNumber: 'true' } }, /phoneAuthentication\.recipMayProvideNumber is not supported: the signer would choose the number/],
+    [{ requireIdLookup: 'true' }, /requireIdLookup is true but no check is given/],
+    [{ idCheckConfigurationName: 'SMS Auth $', requireIdLookup: 'true' }, /smsAuthentication needs senderProvidedNumbers/],
+  ] as const) {
+    const res = await send(signer, {});
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.errorCode, 'INVALID_REQUEST_BODY');
+    assert.match(res.body.message ?? '', named);
   }
   const listed = await request(`${base}?from_date=2020-01-01`, { headers: { authorization: `Bearer ${token}` } });
   assert.equal(((await listed.body.json()) as { resultSetSize: string }).resultSetSize, '0', 'no envelope was stored');

@@ -30,6 +30,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     status: 'created',
     ...(r.clientUserId !== undefined ? { clientUserId: r.clientUserId } : {}),
     ...(codeHashes[i] !== undefined ? { accessCode: { hash: codeHashes[i], failures: 0 } } : {}),
+    ...(r.passcode ? { passcode: { method: r.passcode.method, destinations: r.passcode.destinations, failures: 0, sends: 0 } } : {}),
     tabs: content.tabs[i] ?? [],
   }));
   return storeNewEnvelope(deps, { ...input, documents: content.documents, pdfs: content.pdfs, recipients });

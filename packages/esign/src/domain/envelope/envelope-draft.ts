@@ -4,6 +4,7 @@ import type { Tab } from '../tabs/tab.ts';
 import type { RecipientType } from './envelope.ts';
 import type { WorkflowDraft } from './workflow.ts';
 import type { CustomFieldDraft } from './custom-fields.ts';
+import type { PasscodeRequest } from '../signing/passcode.ts';
 
 /**
  * A validated create request, in domain terms: what restapi/envelopes makes of a wire
@@ -44,4 +45,6 @@ export type RecipientDraft = {
   readonly tabs: readonly Tab[];
   /** Signer.accessCode as the sender typed it; hashed before it is stored (create-envelope.ts). */
   readonly accessCode?: string;
+  /** The one-time passcode check the sender asked for (wire/parse-recipient-authentication.ts). */
+  readonly passcode?: PasscodeRequest;
 };

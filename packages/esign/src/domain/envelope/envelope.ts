@@ -3,6 +3,7 @@ import type { PlacedTab } from './placed-tab.ts';
 import type { EnvelopeWorkflow } from './workflow.ts';
 import type { RecipientAccessCode } from '../signing/access-code.ts';
 import type { CustomField } from './custom-fields.ts';
+import type { RecipientPasscode } from '../signing/passcode.ts';
 
 /**
  * The envelope model, in DocuSign's vocabulary (docusign-esign src/model/*.js;
@@ -69,6 +70,8 @@ export type Recipient = {
   readonly declinedReason?: string;
   /** The access code the signing page asks for first (domain/signing/access-code.ts). */
   readonly accessCode?: RecipientAccessCode;
+  /** The one-time passcode (SMS, phone, e-mail) the signing page asks for next (domain/signing/passcode.ts). */
+  readonly passcode?: RecipientPasscode;
   /** Every tab of every type, placed (placed-tab.ts); a carbon copy has none. */
   readonly tabs: readonly PlacedTab[];
 };

@@ -4,6 +4,7 @@ import { newSigningLink } from './signing-links.ts';
 import { resumeWorkflow } from './resume-workflow.ts';
 import { activeHold } from './workflow.ts';
 import { unlockAccessCode } from '../signing/access-code.ts';
+import { unlockPasscode } from '../signing/passcode.ts';
 import { updateEnvelope } from './update-envelope.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import { EsignError } from '../../errors.ts';
@@ -24,9 +25,9 @@ export function resendPending(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' |
   if (!isInProcess(envelope)) throw new EsignError('ENVELOPE_INVALID_STATUS', `Only an envelope in process (sent or delivered) can be resent; this one is ${envelope.status}.`);
   const resumed = activeHold(envelope.workflow) ? resumeWorkflow(deps, envelope, now, 'api') : undefined;
   if (resumed) return resumed;
-  // The sender's resend also lets a signer locked out by wrong access codes try again.
+  // The sender's resend also lets a signer locked out by wrong access codes or passcodes try again.
   const pendingIds = new Set(pendingSigners(envelope).map((r) => r.recipientId));
-  const next: Envelope = { ...envelope, recipients: envelope.recipients.map((r) => (pendingIds.has(r.recipientId) ? unlockAccessCode(r) : r)), version: envelope.version + 1 };
+  const next: Envelope = { ...envelope, recipients: envelope.recipients.map((r) => (pendingIds.has(r.recipientId) ? unlockPasscode(unlockAccessCode(r)) : r)), version: envelope.version + 1 };
   const signingTokens: SigningTokenRecord[] = [];
   const audit: AuditEvent[] = [];
   const mails = pendingSigners(envelope).map((r) => {

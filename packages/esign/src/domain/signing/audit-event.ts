@@ -12,7 +12,9 @@ export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' |
   // A signer typed their access code (domain/signing/access-code.ts).
   | 'Access Code Passed' | 'Access Code Failed'
   // The sender corrected or deleted a recipient before they acted (updateRecipients, deleteRecipient(s)).
-  | 'Corrected' | 'Recipient Deleted';
+  | 'Corrected' | 'Recipient Deleted'
+  // A one-time passcode was sent to a signer, or typed (domain/signing/passcode.ts).
+  | 'Passcode Sent' | 'Passcode Passed' | 'Passcode Failed';
 
 /** Who did it and from where; absent for the service's own steps (completion) and API calls without a browser. */
 export type AuditActor = {

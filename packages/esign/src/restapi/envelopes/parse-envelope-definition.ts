@@ -13,6 +13,7 @@ import { WireReader } from '../../wire/wire-reader.ts';
 import { parseTabs } from '../../domain/tabs/parse-tabs.ts';
 import type { Tab } from '../../domain/tabs/tab.ts';
 import { checkModelFields } from '../../wire/check-model-fields.ts';
+import { parseRecipientAuthentication } from '../../wire/parse-recipient-authentication.ts';
 import { CARBON_COPY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
 
 // Limits of our own, generous against DocuSign's (100-character subjects, 10,000-character
@@ -145,8 +146,11 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   // no hashed codes yet), never dropped.
   const accessCode = type === 'signer' ? r.field('accessCode').optionalString(50) : undefined;
   if (accessCode !== undefined && options.role) r.field('accessCode').fail('is not supported on templates and template roles yet.');
+  // SMS, phone and e-mail one-time passcodes; templates keep none yet: refused, never dropped.
+  const passcode = type === 'signer' ? parseRecipientAuthentication(r, email) : undefined;
+  if (passcode !== undefined && options.role) r.fail('asks for a one-time passcode check, which templates and template roles do not support yet.');
   const tabs = recipientTabs(r, type, recipientId);
-  return { type, recipientId, email, name, routingOrder, ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), tabs };
+  return { type, recipientId, email, name, routingOrder, ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
 }
 
 /**

@@ -8,6 +8,7 @@ import { parseNotificationRequest } from '../../wire/parse-notification.ts';
 import { parseWorkflow } from '../../wire/parse-workflow.ts';
 import { parseCustomFields } from '../../wire/parse-custom-fields.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
+import { parseRecipientAuthentication } from '../../wire/parse-recipient-authentication.ts';
 import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
 import { CARBON_COPY_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
 import { parseDocument, recipientTabs } from '../envelopes/parse-envelope-definition.ts';
@@ -139,6 +140,7 @@ function parseOverlay(r: WireReader, type: RecipientType): OverlayRecipient {
   if (roleName === undefined && recipientId === undefined) r.fail('needs a recipientId or a roleName.');
   // Envelopes take a signer's access code; templates do not carry one yet: refused, never dropped.
   if (r.field('accessCode').optionalString(50) !== undefined) r.field('accessCode').fail('is not supported in templates yet: the signer would sign without it.');
+  if (type === 'signer' && parseRecipientAuthentication(r, '') !== undefined) r.fail('asks for a one-time passcode check, which templates do not support yet: the signer would sign without it.');
   const tabs = recipientTabs(r, type, recipientId);
   return { type, ...(recipientId !== undefined ? { recipientId } : {}), ...(roleName !== undefined ? { roleName } : {}), ...scalars(r), tabs };
 }
