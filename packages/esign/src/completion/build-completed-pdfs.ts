@@ -1,4 +1,5 @@
 import { drawTabValues, mergePdfs, renderCertificate, sealPdf, signedCaption, stampSignatures, type SealIdentity, type Signature, type SignatureStamp, type StampOptions, type TabValueStamp } from '@signet/pdf';
+import { signsDocuments } from '../domain/envelope/recipient-kinds.ts';
 import { signerTabsOf } from '../domain/signing/signer-tabs.ts';
 import { tabSize } from '../domain/tabs/tab-size.ts';
 import { tabValueLines, tabValueStamps } from './tab-value-stamps.ts';
@@ -49,7 +50,7 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
   const signedDocuments = new Map<string, Uint8Array>();
   const stamp = input.stamp ?? stampSignatures;
   const drawValues = input.drawValues ?? drawTabValues;
-  const signers = envelope.recipients.filter((r) => r.type === 'signer').map((r) => {
+  const signers = envelope.recipients.filter(signsDocuments).map((r) => {
     const tabs = signerTabsOf(r);
     return { recipient: r, tabs, values: tabs.map((t) => t.value) };
   });
@@ -93,12 +94,12 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
     ...(input.sender ? { sender: input.sender } : {}),
     ...(envelope.sentAt ? { sentAt: envelope.sentAt } : {}),
     completedAt: input.now,
-    signers: envelope.recipients.filter((r) => r.type === 'signer').map((r) => {
+    signers: envelope.recipients.filter(signsDocuments).map((r) => {
       const event = signedEvent(r.recipientId);
       const own = signers.find((s) => s.recipient.recipientId === r.recipientId);
       const lines = own ? tabValueLines(own.tabs, own.values) : [];
       return {
-        name: r.name, email: r.email, status: r.status, routingOrder: r.routingOrder, ...(event?.ipAddress ? { ipAddress: event.ipAddress } : {}), ...(r.signedAt ? { signedAt: r.signedAt } : {}),
+        name: r.host ? `${r.name} (in person, hosted by ${r.host.name} <${r.host.email}>)` : r.name, email: r.email, status: r.status, routingOrder: r.routingOrder, ...(event?.ipAddress ? { ipAddress: event.ipAddress } : {}), ...(r.signedAt ? { signedAt: r.signedAt } : {}),
         ...(lines.length > 0 ? { tabValues: lines } : {}),
       };
     }),

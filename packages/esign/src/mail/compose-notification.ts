@@ -1,6 +1,7 @@
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import type { Notification, Notifier } from '../domain/envelope/ports.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
+import { mailAddressee } from '../domain/envelope/recipient-kinds.ts';
 import { envelopeSentMail } from './templates/envelope-sent-mail.ts';
 import { envelopeVoidedMail } from './templates/envelope-voided-mail.ts';
 
@@ -18,7 +19,8 @@ export function buildNotifier(publicUrl: string): Notifier {
     compose(notification: Notification, envelope: Envelope): MailMessage {
       const recipient = envelope.recipients.find((r) => r.recipientId === notification.recipientId);
       if (!recipient) throw new TypeError(`recipient ${notification.recipientId} is not in envelope ${envelope.envelopeId}`);
-      const to = { email: recipient.email, name: recipient.name };
+      // An in-person signer's mail (and link) goes to the host, who hands over the device.
+      const to = mailAddressee(recipient);
       switch (notification.kind) {
         case 'envelope-sent':
           return envelopeSentMail({
@@ -28,6 +30,7 @@ export function buildNotifier(publicUrl: string): Notifier {
             emailBlurb: envelope.emailBlurb,
             documentNames: envelope.documents.map((d) => d.name),
             signingUrl: notification.signingToken === undefined ? undefined : signingUrl(publicUrl, notification.signingToken),
+            ...(recipient.host ? { inPersonSigner: recipient.name } : {}),
           });
         case 'envelope-voided':
           return envelopeVoidedMail({ envelopeId: envelope.envelopeId, to, emailSubject: envelope.emailSubject, voidedReason: envelope.voidedReason ?? '' });

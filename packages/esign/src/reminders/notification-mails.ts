@@ -1,4 +1,6 @@
 import { signingUrl } from '../mail/compose-notification.ts';
+import type { Recipient } from '../domain/envelope/envelope.ts';
+import { mailAddressee } from '../domain/envelope/recipient-kinds.ts';
 import { envelopeExpiredMail } from '../mail/templates/envelope-expired-mail.ts';
 import { envelopeReminderMail } from '../mail/templates/envelope-reminder-mail.ts';
 import { expirationWarningMail } from '../mail/templates/expiration-warning-mail.ts';
@@ -7,7 +9,8 @@ import type { NotificationMails } from '../domain/notification/notification-step
 
 /** The scheduler's mails, with signing links on PUBLIC_URL. */
 export function buildNotificationMails(publicUrl: string): NotificationMails {
-  const to = (r: { email: string; name: string }) => ({ email: r.email, name: r.name });
+  // An in-person signer's reminders carry the link, so they go to the host.
+  const to = (r: Recipient) => mailAddressee(r);
   return {
     reminder: (envelope, recipient, token, expiresAt) =>
       envelopeReminderMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, emailBlurb: envelope.emailBlurb, documentNames: envelope.documents.map((d) => d.name), signingUrl: signingUrl(publicUrl, token), expiresAt }),

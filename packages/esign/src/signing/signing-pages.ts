@@ -57,6 +57,7 @@ ${tabControlsOn(v.tabs, d.documentId, i + 1, ctx)}
 </section>`);
   return pageFrame(`Sign: ${v.envelope.emailSubject}`, html`<div class="bar">
 <h1>${v.envelope.emailSubject}</h1>
+${v.recipient.host ? html`<p class="in-person" role="note">In person signing: ${v.recipient.host.name} hosts, ${v.recipient.name} signs on this device.</p>` : ''}
 <form id="finish-form" method="post" action="${v.base}/finish">
 ${csrf}
 <input type="hidden" name="signatureKind" value="">

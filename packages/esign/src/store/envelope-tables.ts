@@ -58,6 +58,9 @@ export type EnvelopeRecipientRow = {
   routing_order: number;
   status: string;
   client_user_id: string | null;
+  /** An in-person signer's host (store/recipient-host-columns.ts). */
+  host_name: string | null;
+  host_email: string | null;
   sent_at: string | null;
   delivered_at: string | null;
   signed_at: string | null;

@@ -12,6 +12,7 @@ import { WORKFLOW_TABLES_MIGRATION } from './workflow-tables.ts';
 import { ACCESS_CODE_TABLES_MIGRATION } from './access-code-tables.ts';
 import { ACCOUNT_VIEW_TABLES_MIGRATION } from './account-view-tables.ts';
 import { PASSCODE_TABLES_MIGRATION } from './passcode-tables.ts';
+import { RECIPIENT_HOST_MIGRATION } from './recipient-host-columns.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -156,6 +157,8 @@ export const MIGRATIONS: readonly Migration[] = [
   ACCESS_CODE_TABLES_MIGRATION,
   // One-time passcode checks, the development text outbox (store/passcode-tables.ts).
   PASSCODE_TABLES_MIGRATION,
+  // An in-person signer's host (store/recipient-host-columns.ts).
+  RECIPIENT_HOST_MIGRATION,
   // 90: focused views (signing-tables.ts).
   SIGNING_FRAME_MIGRATION,
   // 91: sender, edit and console views (account-view-tables.ts).

@@ -1,4 +1,5 @@
 import type { PdfInspection, SignerName } from '@signet/pdf';
+import { signsDocuments } from '../domain/envelope/recipient-kinds.ts';
 import type { AuditEvent } from '../domain/signing/audit-event.ts';
 import type { Envelope } from '../domain/envelope/envelope.ts';
 
@@ -51,7 +52,7 @@ export function summarise(envelope: Envelope, audit: readonly AuditEvent[]): Env
     subject: envelope.emailSubject,
     ...(envelope.sentAt ? { sentAt: envelope.sentAt.toISOString() } : {}),
     ...(envelope.completedAt ? { completedAt: envelope.completedAt.toISOString() } : {}),
-    signers: envelope.recipients.filter((r) => r.type === 'signer').map((r) => ({ name: r.name, email: maskEmail(r.email), ...(r.signedAt ? { signedAt: r.signedAt.toISOString() } : {}) })),
+    signers: envelope.recipients.filter(signsDocuments).map((r) => ({ name: r.name, email: maskEmail(r.email), ...(r.signedAt ? { signedAt: r.signedAt.toISOString() } : {}) })),
     // IP addresses and user agents stay in the sender's audit trail.
     events: audit.map((e) => ({ at: e.at.toISOString(), action: e.action, ...(e.name ? { by: e.name } : {}) })),
   };

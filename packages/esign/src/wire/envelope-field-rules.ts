@@ -77,7 +77,8 @@ export const RECIPIENTS_FIELDS = rules({
   editors: refused('editors are not supported yet; use signers and carbonCopies'),
   intermediaries: refused('intermediaries are not supported yet; use signers and carbonCopies'),
   certifiedDeliveries: refused('certified deliveries are not supported yet; use signers and carbonCopies'),
-  inPersonSigners: refused('in-person signers are not supported yet; use signers and carbonCopies'),
+  // The host gets the mail and the link and hands their device to the signer (restapi/envelopes/parse-in-person-signer.ts).
+  inPersonSigners: honoured,
   witnesses: refused('witnesses are not supported yet; use signers and carbonCopies'),
   seals: refused('electronic seals as recipients are not supported'),
   notaries: refused(NOTARY), notaryWitnesses: refused(NOTARY),
@@ -146,6 +147,19 @@ export const SIGNER_FIELDS = rules({
 
 // A carbon copy opens no signing page, so a check asked for it would guard nothing.
 const NO_PAGE = refused('a carbon copy opens no signing page, so nothing would ask for it');
+
+/** Signer fields InPersonSigner does not have (docusign-esign src/model/InPersonSigner.js). */
+const NOT_IN_PERSON = new Set(['additionalNotifications', 'agentCanEditEmail', 'agentCanEditName', 'bulkRecipientsUri', 'consentDetailsList', 'delegatedBy', 'delegatedTo', 'emailRecipientPostSigningURL', 'firstName', 'fullName', 'isBulkRecipient', 'lastName', 'notarySignerEmailSent', 'phoneNumber']);
+
+export const IN_PERSON_SIGNER_FIELDS = rules({
+  ...Object.fromEntries(Object.entries(SIGNER_FIELDS).filter(([field]) => !NOT_IN_PERSON.has(field))),
+  // The host is who the mail goes to; the signer signs on the host's device.
+  hostName: honoured, hostEmail: honoured, signerName: honoured, signerEmail: honoured, signerFirstName: honoured, signerLastName: honoured,
+  inPersonSigningType: { rule: 'limited', why: 'notary signing is not supported', allow: ['inpersonsigner'] },
+  notaryHost: refused(NOTARY),
+  // name stands for signerName when that is absent; email is answered (the signer's, or the host's).
+  name: honoured, email: output,
+}, []);
 
 export const CARBON_COPY_FIELDS = rules({
   ...RECIPIENT_COMMON,

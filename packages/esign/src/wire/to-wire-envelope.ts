@@ -1,5 +1,6 @@
 import type { Envelope, EnvelopeDocument, Recipient } from '../domain/envelope/envelope.ts';
 import { toWireTabs } from './to-wire-tabs.ts';
+import { signsDocuments } from '../domain/envelope/recipient-kinds.ts';
 import { currentRoutingOrder } from '../domain/envelope/routing.ts';
 import { notificationOf } from '../domain/notification/envelope-notification.ts';
 import { expiresAt } from '../domain/notification/notification-schedule.ts';
@@ -23,25 +24,34 @@ export function toWireEnvelopeSummary(envelope: Envelope): WireEnvelopeSummary {
   return { envelopeId: envelope.envelopeId, uri: `/envelopes/${envelope.envelopeId}`, statusDateTime: toDocuSignDateTime(envelope.statusChangedAt), status: envelope.status };
 }
 
+/** recipientType as DocuSign spells it on the wire (lower case). */
+const WIRE_TYPES = { signer: 'signer', carbonCopy: 'carboncopy', inPersonSigner: 'inpersonsigner' } as const;
+
 export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipient {
   return compact({
     recipientId: r.recipientId,
     recipientIdGuid: r.recipientIdGuid,
-    recipientType: r.type === 'signer' ? ('signer' as const) : ('carboncopy' as const),
+    recipientType: WIRE_TYPES[r.type],
     email: r.email,
     name: r.name,
     routingOrder: String(r.routingOrder),
     status: r.status,
     deliveryMethod: 'email' as const,
     clientUserId: r.clientUserId,
+    // InPersonSigner (docusign-esign src/model/InPersonSigner.js): the host, and the signer by name.
+    hostName: r.host?.name,
+    hostEmail: r.host?.email,
+    signerName: r.host ? r.name : undefined,
+    signerEmail: r.host ? r.email : undefined,
+    inPersonSigningType: r.host ? 'inPersonSigner' : undefined,
     sentDateTime: at(r.sentAt),
     deliveredDateTime: at(r.deliveredAt),
     signedDateTime: at(r.signedAt),
     declinedDateTime: at(r.declinedAt),
     declinedReason: r.declinedReason,
-    completedCount: r.type === 'signer' ? String(r.status === 'completed' ? 1 : 0) : undefined,
+    completedCount: signsDocuments(r) ? String(r.status === 'completed' ? 1 : 0) : undefined,
     // Every tab type, in its SDK model's shape; the spot is always given (anchors are resolved at creation).
-    tabs: includeTabs && r.type === 'signer' ? toWireTabs(r.tabs, r) : undefined,
+    tabs: includeTabs && signsDocuments(r) ? toWireTabs(r.tabs, r) : undefined,
   });
 }
 
@@ -56,7 +66,7 @@ export function toWireRecipients(envelope: Envelope, includeTabs: boolean): Wire
     editors: [] as [],
     intermediaries: [] as [],
     certifiedDeliveries: [] as [],
-    inPersonSigners: [] as [],
+    inPersonSigners: sorted.filter((r) => r.type === 'inPersonSigner').map((r) => toWireRecipient(r, includeTabs)),
     seals: [] as [],
     witnesses: [] as [],
     notaries: [] as [],

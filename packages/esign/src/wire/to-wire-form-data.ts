@@ -1,4 +1,5 @@
 import type { Envelope } from '../domain/envelope/envelope.ts';
+import { signsDocuments } from '../domain/envelope/recipient-kinds.ts';
 import type { PlacedTab } from '../domain/envelope/placed-tab.ts';
 import { labelOf } from '../domain/tabs/check-tab-relations.ts';
 import type { TabType } from '../domain/tabs/tab.ts';
@@ -34,7 +35,7 @@ function formDataItem(t: PlacedTab): Record<string, string> {
  * signer, in `formData` all together and in `recipientFormData` per recipient with its times.
  */
 export function toWireFormData(envelope: Envelope): Record<string, unknown> {
-  const signers = envelope.recipients.filter((r) => r.type === 'signer');
+  const signers = envelope.recipients.filter(signsDocuments);
   const items = (tabs: readonly PlacedTab[]) => tabs.filter((t) => !NO_VALUE.has(t.tab.type)).map(formDataItem);
   return compact({
     envelopeId: envelope.envelopeId,

@@ -10,13 +10,18 @@ export type WireEnvelopeSummary = { envelopeId: string; status: string; statusDa
 export type WireRecipient = {
   recipientId: string;
   recipientIdGuid: string;
-  recipientType: 'signer' | 'carboncopy';
+  recipientType: 'signer' | 'carboncopy' | 'inpersonsigner';
   email: string;
   name: string;
   routingOrder: string;
   status: string;
   deliveryMethod: 'email';
   clientUserId?: string;
+  hostName?: string;
+  hostEmail?: string;
+  signerName?: string;
+  signerEmail?: string;
+  inPersonSigningType?: string;
   sentDateTime?: string;
   deliveredDateTime?: string;
   signedDateTime?: string;
@@ -34,7 +39,7 @@ export type WireRecipients = {
   editors: [];
   intermediaries: [];
   certifiedDeliveries: [];
-  inPersonSigners: [];
+  inPersonSigners: WireRecipient[];
   seals: [];
   witnesses: [];
   notaries: [];

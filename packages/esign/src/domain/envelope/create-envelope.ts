@@ -29,6 +29,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     routingOrder: r.routingOrder,
     status: 'created',
     ...(r.clientUserId !== undefined ? { clientUserId: r.clientUserId } : {}),
+    ...(r.host ? { host: r.host } : {}),
     ...(codeHashes[i] !== undefined ? { accessCode: { hash: codeHashes[i], failures: 0 } } : {}),
     ...(r.passcode ? { passcode: { method: r.passcode.method, destinations: r.passcode.destinations, failures: 0, sends: 0 } } : {}),
     tabs: content.tabs[i] ?? [],

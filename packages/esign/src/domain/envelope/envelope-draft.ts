@@ -41,6 +41,8 @@ export type RecipientDraft = {
   readonly name: string;
   readonly routingOrder: number;
   readonly clientUserId?: string;
+  /** An in-person signer's host (InPersonSigner.hostName/hostEmail). */
+  readonly host?: { readonly name: string; readonly email: string };
   /** Every tab of the recipient, as parseTabs read them; placed when the documents are converted (place-tabs.ts). */
   readonly tabs: readonly Tab[];
   /** Signer.accessCode as the sender typed it; hashed before it is stored (create-envelope.ts). */

@@ -19,7 +19,7 @@ export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'comp
 export type RecipientStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'completed' | 'declined' | 'autoresponded';
 
 /** The recipient types this service supports (DocuSign's wire names). */
-export type RecipientType = 'signer' | 'carbonCopy';
+export type RecipientType = 'signer' | 'carbonCopy' | 'inPersonSigner';
 
 /** DocuSign's anchorUnits. */
 export type AnchorUnits = 'pixels' | 'inches' | 'mms' | 'cms';
@@ -62,6 +62,8 @@ export type Recipient = {
   readonly status: RecipientStatus;
   /** Set for embedded (captive) signers. */
   readonly clientUserId?: string;
+  /** An in-person signer's host, who gets the mail and the link and hands over the device (recipient-kinds.ts). */
+  readonly host?: { readonly name: string; readonly email: string };
   readonly sentAt?: Date;
   readonly deliveredAt?: Date;
   readonly signedAt?: Date;

@@ -1,4 +1,5 @@
 import { EsignError } from '../../errors.ts';
+import { signsDocuments } from './recipient-kinds.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import { assertEnvelopeTransition } from './envelope-transitions.ts';
 import type { Envelope } from './envelope.ts';
@@ -39,7 +40,7 @@ export function resumeWorkflow(deps: Pick<EnvelopeDeps, 'hashSecret' | 'notifier
   const by = source === 'api' ? 'the sender resumed it' : 'its time came';
   const audit: AuditEvent[] = [{ envelopeId: envelope.envelopeId, at: now, action: 'Routing Resumed', envelopeStatus: next.status, source, message: `${what} ended: ${by}.` }];
   for (const r of reached) {
-    audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source, name: r.name, email: r.email, recipientId: r.recipientId, message: r.type === 'signer' ? `Routing order ${r.routingOrder}: sent to ${r.name}.` : `Routing order ${r.routingOrder}: copy sent to ${r.name}.` });
+    audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source, name: r.name, email: r.email, recipientId: r.recipientId, message: signsDocuments(r) ? `Routing order ${r.routingOrder}: sent to ${r.name}.` : `Routing order ${r.routingOrder}: copy sent to ${r.name}.` });
   }
   audit.push(...routedAudit(next, now, source, pausedBefore));
   return { envelope: next, signingTokens, mails, audit };

@@ -1,11 +1,12 @@
 import { assertRecipientTransition } from './envelope-transitions.ts';
+import { signsDocuments } from './recipient-kinds.ts';
 import type { Envelope, Recipient } from './envelope.ts';
 import { resolveConditionalRecipients } from './conditional-recipients.ts';
 import { activeHold, endActiveHold, triggerStepBefore } from './workflow.ts';
 
 /** A recipient still to act: a signer whose turn came and who has not finished. */
 function isPendingSigner(r: Recipient): boolean {
-  return r.type === 'signer' && (r.status === 'sent' || r.status === 'delivered');
+  return signsDocuments(r) && (r.status === 'sent' || r.status === 'delivered');
 }
 
 /** Not reached yet: nobody has notified them. */
@@ -63,7 +64,7 @@ export function advanceRouting(envelope: Envelope, now: Date): { envelope: Envel
     }
     recipients = recipients.map((r) => {
       if (!isUnreached(r) || r.routingOrder !== order) return r;
-      const status = r.type === 'signer' ? 'sent' : 'completed';
+      const status = signsDocuments(r) ? 'sent' : 'completed';
       assertRecipientTransition(r.status, status);
       const next: Recipient = { ...r, status, sentAt: now, ...(status === 'completed' ? { completedAt: now } : {}) };
       reached.push(next);

@@ -1,4 +1,5 @@
 import { EsignError } from '../../errors.ts';
+import { signsDocuments } from '../envelope/recipient-kinds.ts';
 import { assertEnvelopeTransition, assertRecipientTransition } from '../envelope/envelope-transitions.ts';
 import type { Envelope, Recipient } from '../envelope/envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps, SigningTokenRecord } from '../envelope/ports.ts';
@@ -74,7 +75,7 @@ export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId
   next = { ...next, version: envelope.version + 1 };
   const events = [audit(next, signer, actor, now, 'Signed', `${signer.name} signed the envelope.`)];
   for (const r of reached) {
-    events.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'system', name: r.name, email: r.email, recipientId: r.recipientId, message: r.type === 'signer' ? `Routing order ${r.routingOrder}: sent to ${r.name}.` : `Routing order ${r.routingOrder}: copy sent to ${r.name}.` });
+    events.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'system', name: r.name, email: r.email, recipientId: r.recipientId, message: signsDocuments(r) ? `Routing order ${r.routingOrder}: sent to ${r.name}.` : `Routing order ${r.routingOrder}: copy sent to ${r.name}.` });
   }
   // The signer's tab values are stored with the Finish (tabsOf: the store rewrites their tabs).
   return { envelope: next, signingTokens, mails, audit: events, tabsOf: [recipientId] };

@@ -10,6 +10,8 @@ export type EnvelopeSentMailInput = {
   documentNames: readonly string[];
   /** The personal signing link; absent for carbon copies and embedded signers. */
   signingUrl?: string | undefined;
+  /** Set when `to` hosts an in-person signing: the signer's name (they sign on the host's device). */
+  inPersonSigner?: string;
 };
 
 /**
@@ -25,6 +27,7 @@ export function envelopeSentMail(input: EnvelopeSentMailInput): MailMessage {
     heading,
     '',
     ...(input.emailBlurb ? [input.emailBlurb, ''] : []),
+    ...(input.inPersonSigner ? [`You host an in person signing: open the link with ${oneLine(input.inPersonSigner)} beside you and hand them your device to sign.`, ''] : []),
     input.signingUrl ? 'Documents waiting for your signature:' : 'Documents sent to you for your information:',
     documents,
     '',
@@ -33,6 +36,7 @@ export function envelopeSentMail(input: EnvelopeSentMailInput): MailMessage {
   ].join('\n');
   const body = html`
 ${input.emailBlurb ? html`<p style="white-space:pre-line">${input.emailBlurb}</p>` : ''}
+${input.inPersonSigner ? html`<p>You host an in person signing: open the link with ${input.inPersonSigner} beside you and hand them your device to sign.</p>` : ''}
 <p>${input.signingUrl ? 'Documents waiting for your signature:' : 'Documents sent to you for your information:'}</p>
 <ul>${input.documentNames.map((n) => html`<li>${n}</li>`)}</ul>
 ${input.signingUrl ? mailButton('Review and sign', input.signingUrl) : html`<p>You will receive the completed documents when everyone has signed.</p>`}

@@ -14,6 +14,7 @@ import { parseTabs } from '../../domain/tabs/parse-tabs.ts';
 import type { Tab } from '../../domain/tabs/tab.ts';
 import { checkModelFields } from '../../wire/check-model-fields.ts';
 import { parseRecipientAuthentication } from '../../wire/parse-recipient-authentication.ts';
+import { parseInPersonSigner } from './parse-in-person-signer.ts';
 import { CARBON_COPY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
 
 // Limits of our own, generous against DocuSign's (100-character subjects, 10,000-character
@@ -52,6 +53,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   const recipients = [
     ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer', { placeholder: placeholders.has(r.field('recipientId').optionalString(100) ?? '') })),
     ...recipientsReader.field('carbonCopies').items().map((r) => parseRecipient(r, 'carbonCopy')),
+    ...recipientsReader.field('inPersonSigners').items().map(parseInPersonSigner),
   ];
   if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
   assertUnique(recipients.map((r) => r.recipientId), 'recipientId', 'recipients');

@@ -4,7 +4,8 @@ import { EsignError } from '../../errors.ts';
 /** The RecipientViewRequest fields embedded signing uses (docusign-esign src/model/RecipientViewRequest.js; createRecipientView in src/api/EnvelopesApi.js). */
 export type RecipientViewRequest = {
   readonly returnUrl: string;
-  readonly clientUserId: string;
+  /** Absent only for an in-person signer's host (find-embedded-signer.ts). */
+  readonly clientUserId?: string;
   readonly recipientId?: string;
   readonly userName?: string;
   readonly email?: string;
@@ -46,8 +47,9 @@ export function parseRecipientViewRequest(body: unknown): RecipientViewRequest {
     throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' must be an absolute http(s) URL.");
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' must be an absolute http(s) URL.");
+  // Required by DocuSign except for an in-person signing, whose host opens the view
+  // (signingInPerson example); findEmbeddedSigner refuses anyone else without it.
   const clientUserId = str(b, 'clientUserId');
-  if (clientUserId === undefined) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', "'clientUserId' is required for embedded signing.");
   const recipientId = str(b, 'recipientId');
   const userName = str(b, 'userName');
   const email = str(b, 'email');
@@ -59,7 +61,7 @@ export function parseRecipientViewRequest(body: unknown): RecipientViewRequest {
   return {
     returnUrl: parsed.toString(),
     ...(frame ? { frame } : {}),
-    clientUserId,
+    ...(clientUserId !== undefined ? { clientUserId } : {}),
     ...(recipientId !== undefined ? { recipientId } : {}),
     ...(userName !== undefined ? { userName } : {}),
     ...(email !== undefined ? { email } : {}),

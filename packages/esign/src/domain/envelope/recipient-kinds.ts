@@ -1,0 +1,16 @@
+import type { Recipient, RecipientType } from './envelope.ts';
+
+/**
+ * What each recipient type does, where types share behaviour (DocuSign's recipient types,
+ * docusign-esign src/model/Recipients.js): a signer and an in-person signer both sign on the
+ * signing page and hold tabs; an in-person signer's mail and link go to their host, who hands
+ * over the device (InPersonSigner.hostName/hostEmail). A carbon copy only gets a copy.
+ */
+export function signsDocuments(r: { readonly type: RecipientType }): boolean {
+  return r.type === 'signer' || r.type === 'inPersonSigner';
+}
+
+/** Who a recipient's mails go to: the host for an in-person signer, else the recipient. */
+export function mailAddressee(r: Recipient): { readonly name: string; readonly email: string } {
+  return r.host ?? { name: r.name, email: r.email };
+}
