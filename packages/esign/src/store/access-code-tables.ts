@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ColumnType, Kysely } from 'kysely';
 import type { RecipientAccessCode } from '../domain/signing/access-code.ts';
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import type { Migration } from './migrations.ts';
@@ -10,8 +10,8 @@ import type { Database } from './schema.ts';
  * SHA-256 is kept here), which the signing pages check before showing anything.
  */
 export type RecipientAccessCodeRow = { envelope_id: string; recipient_id: string; code_hash: string; failures: number; locked_at: string | null };
-/** `method`: which check the grant stands for, 'access_code' or 'passcode' (added by store/passcode-tables.ts). */
-export type SigningAccessGrantRow = { token_hash: string; envelope_id: string; recipient_id: string; created_at: string; expires_at: string; method: string };
+/** `method`: which check the grant stands for, 'access_code' or 'passcode' (added by store/passcode-tables.ts, default 'access_code'). */
+export type SigningAccessGrantRow = { token_hash: string; envelope_id: string; recipient_id: string; created_at: string; expires_at: string; method: ColumnType<string, string | undefined, string> };
 
 export type AccessCodeTables = { recipient_access_codes: RecipientAccessCodeRow; signing_access_grants: SigningAccessGrantRow };
 
