@@ -219,9 +219,13 @@ export const ENVELOPE_UPDATE_FIELDS: Readonly<Record<string, FieldRule>> = Objec
  * refused here by name rather than a 200 that changed nothing. clientUserId is read to be
  * compared (a client sends back what listRecipients gave it).
  */
+const PASSCODE_UPDATE = 'a one-time passcode check cannot be changed through updateRecipients yet';
 const CORRECTION_RULES: Record<string, FieldRule> = {
   tabs: refused('change tabs with EnvelopesApi.createTabs, updateTabs and deleteTabs'),
   accessCode: refused('an access code cannot be changed through updateRecipients yet'),
+  // One-time passcode checks are set at create (wire/parse-recipient-authentication.ts).
+  identityVerification: refused(PASSCODE_UPDATE), idCheckConfigurationName: refused(PASSCODE_UPDATE), phoneAuthentication: refused(PASSCODE_UPDATE),
+  smsAuthentication: refused(PASSCODE_UPDATE), requireIdLookup: refused(PASSCODE_UPDATE),
   roleName: refused('a role name cannot be changed through updateRecipients'),
   autoNavigation: refused('autoNavigation cannot be changed through updateRecipients'),
 };

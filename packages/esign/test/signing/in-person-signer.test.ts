@@ -146,6 +146,10 @@ subtest('an in-person signer is refused what would not be honoured: a notary, no
   assert.equal((await view({ email: 'h2@example.com', userName: 'Someone Else' })).status, 400, 'the host by name and e-mail');
   assert.equal((await view({ email: 'other@example.com', userName: 'Ho Two' })).status, 400);
   assert.equal((await view({ email: 'H2@example.com', userName: 'Ho Two' })).status, 201);
+  // updateRecipients does not correct in-person signers yet: refused by name, never a 200 that changed nothing.
+  const correction = await env.call('PUT', `/${envelopeId}/recipients`, { inPersonSigners: [{ recipientId: '1', hostName: 'Someone' }] });
+  assert.equal(correction.status, 400, correction.text);
+  assert.match(String(correction.json().message), /inPersonSigners cannot be corrected/);
 });
 
 subtest('in Chromium: the host opens the view, the page says who hosts and who signs, the signer signs and the browser returns to the app', async () => {

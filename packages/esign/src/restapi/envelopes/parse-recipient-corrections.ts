@@ -17,6 +17,8 @@ function entries(body: unknown): { reader: WireReader; type: RecipientType }[] {
   const root = new WireReader('', body);
   if (root.object() === undefined) root.fail('must be a Recipients object (signers, carbonCopies).');
   checkModelFields(root, 'Recipients', RECIPIENTS_FIELDS);
+  // In-person signers are honoured at create; correcting one (host or signer) is not done yet.
+  if (root.field('inPersonSigners').items().length > 0) root.field('inPersonSigners').fail('cannot be corrected or deleted through this call yet.');
   const out = LISTS.flatMap(([list, type]) => root.field(list).items().map((reader) => ({ reader, type })));
   if (out.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient (recipients.signers or recipients.carbonCopies, each with its recipientId).');
   return out;
