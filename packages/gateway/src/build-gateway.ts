@@ -107,7 +107,12 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
       });
     });
     const port = (server.address() as AddressInfo).port;
-    server.on('request', createProxyHandler(getState, ctx, { scheme: address.ssl ? 'https' : 'http', port }));
+    const handler = createProxyHandler(getState, ctx, { scheme: address.ssl ? 'https' : 'http', port });
+    server.on('request', handler);
+    // Expect: 100-continue is answered by the proxy itself once it reads the body (RFC 9110
+    // §10.1.1), so a request refused from its head alone (request-size-limiting's 417, an
+    // authentication plugin's 401) gets its answer without a 100 first, as from nginx.
+    server.on('checkContinue', handler);
     return { host: address.host, port, ssl: address.ssl };
   }
 

@@ -11,6 +11,7 @@ import { sendKongResponse, sendProxyError, sendStoredResponse, TextBody } from '
 import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, wantsLog, type PluginExit } from '../plugins/index.ts';
 import type { ProxyRoute } from './proxy-route.ts';
 import { realClientAddress } from './real-ip.ts';
+import { expectsContinue } from './expects-continue.ts';
 
 /** The most request body a plugin may have read whole (key_in_body, a body digest, a body edit). */
 const MAX_BUFFERED_BODY = 8 * 1024 * 1024;
@@ -133,7 +134,10 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     pluginCtx.port = listener.port;
     if (match.captures !== undefined) pluginCtx.uriCaptures = { ...match.captures, 0: match.matched };
     // Read only if a plugin asks (kong.request.get_raw_body); otherwise the body streams.
-    pluginCtx.bodySource = () => new Promise((resolve) => readBody(req, MAX_BUFFERED_BODY, resolve));
+    pluginCtx.bodySource = () => new Promise((resolve) => {
+      if (expectsContinue(req)) res.writeContinue();
+      readBody(req, MAX_BUFFERED_BODY, resolve);
+    });
     const outcome = runAccessPhase(plugins, pluginCtx);
     const r: Routed = { match, scanned, path, query, requestId, startedAt, method: routerRequest.method, xForwardedProto, scheme: listener.scheme, clientIp };
     if (outcome instanceof Promise) {

@@ -10,6 +10,7 @@ import type { ProxyHooks } from './proxy-hooks.ts';
 import { addressHostHeader, type ProxyRoute } from './proxy-route.ts';
 import { HOP_BY_HOP_RESPONSE, type ScannedRequestHeaders } from './scan-request-headers.ts';
 import { sendKongResponse, sendProxyError } from './send-proxy-error.ts';
+import { expectsContinue } from './expects-continue.ts';
 import type { ExchangeSink, UpstreamConnection } from './upstream-connection.ts';
 import type { UpstreamEndpoint, UpstreamPool } from './upstream-pool.ts';
 import { serverNameFor } from './server-name.ts';
@@ -169,6 +170,7 @@ export class ProxyExchange implements ExchangeSink {
     conn.setTimeout(service.write_timeout);
     conn.socket.write(head, 'latin1');
     this.#bodyStarted = true;
+    if (!this.#res.headersSent && expectsContinue(this.#req)) this.#res.writeContinue();
     // Bound here, not as class fields: most requests have no body (bench/gateway/run.ts).
     this.#req.on('data', (chunk: Buffer) => this.#onRequestData(chunk));
     this.#req.on('end', () => this.#onRequestEnd());
