@@ -48,8 +48,11 @@ test('prometheus: Kong\'s metrics for the requests it runs on', async (t) => {
 
   const p = await pollUntil(async () => {
     const m = await metrics(g.admin);
+    // Every count this test reads, since each worker pushes its own once a second.
     return value(m, 'kong_http_requests_total', { service: 'mock-service', route: 'http-route', code: '200' }) === 3
-      && value(m, 'kong_http_requests_total', { service: 'auth-service', code: '401' }) === 1 ? m : undefined;
+      && value(m, 'kong_http_requests_total', { service: 'auth-service', code: '401' }) === 1
+      && value(m, 'kong_http_requests_total', { service: 'auth-service', code: '200', consumer: 'alice' }) === 1
+      && value(m, 'kong_upstream_latency_ms_bucket', { route: 'http-route', le: '+Inf' }) === 3 ? m : undefined;
   }, { timeoutMs: 15_000, intervalMs: 200, what: 'the requests to show in /metrics (both workers)' });
 
   assert.equal(value(p, 'kong_nginx_metric_errors_total', {}), 0);
