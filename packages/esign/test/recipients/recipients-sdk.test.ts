@@ -185,7 +185,8 @@ subtest('a draft: recipients corrected and deleted with their tabs, no mail; wha
   const rows = await env.h.store.db.kysely.selectFrom('envelope_tabs').select('recipient_id').where('envelope_id', '=', envelopeId).execute();
   assert.deepEqual(rows.map((r) => r.recipient_id), ['1']);
   assert.deepEqual(await sdkFailure(api.deleteRecipient(env.seed.accountId, envelopeId, '2')), [400, 'UNKNOWN_ENVELOPE_RECIPIENT']);
-  assert.equal(smtp.received.length, since, 'a draft mails nobody');
+  // Counted by address: earlier subtests' mails may still be arriving.
+  assert.equal(smtp.received.some((m) => /-draft@example\.com$/.test(toAddress(m))), false, 'a draft mails nobody');
   // Still a draft that sends: the one signer left gets the mail.
   await api.update(env.seed.accountId, envelopeId, { envelope: { status: 'sent' } });
   await linkTo('one-draft@example.com', since);
