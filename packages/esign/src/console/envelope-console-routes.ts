@@ -4,6 +4,7 @@ import type { Envelope } from '../domain/envelope/envelope.ts';
 import { getEnvelope } from '../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
 import { sendEnvelope } from '../domain/envelope/send-envelope.ts';
+import { returnWithEvent } from '../domain/return-url.ts';
 import { correctRecipients } from '../domain/envelope/correct-recipients.ts';
 import { EsignError } from '../errors.ts';
 import { sha256Hex } from '../security/secret-token.ts';
@@ -23,13 +24,6 @@ export const ACCOUNT_VIEW_RETENTION_MS = 24 * 3_600_000;
 export type EnvelopeConsoleDeps = { readonly envelopes: EnvelopeDeps; readonly views: AccountViewsRepository; readonly pages: PageImages };
 
 type EnvelopeParams = { Params: { envelopeId: string } };
-
-/** The returnUrl with DocuSign's sender view `event` (Send, Save). */
-function returnWithEvent(returnUrl: string, event: string): string {
-  const url = new URL(returnUrl);
-  url.searchParams.set('event', event);
-  return url.toString();
-}
 
 /**
  * The sender, edit and console views' side in the console (docs/esign-views.md): the single-use

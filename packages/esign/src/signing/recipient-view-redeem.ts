@@ -5,7 +5,8 @@ import type { EsignContext } from '../context.ts';
 import { newSecretToken, sha256Hex } from '../security/secret-token.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
 import { cookieSecurity } from '../web/framing.ts';
-import { returnWithEvent, SESSION_COOKIE, SESSION_REF } from './resolve-signer.ts';
+import { returnWithEvent } from '../domain/return-url.ts';
+import { SESSION_COOKIE, SESSION_REF } from './resolve-signer.ts';
 import { noticePage } from './signing-pages.ts';
 
 /**

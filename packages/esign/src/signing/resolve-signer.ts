@@ -55,10 +55,3 @@ export async function resolveSigner(lookup: SignerLookup, request: FastifyReques
   if (!token || token.purpose !== 'signing') return undefined;
   return { envelopeId: token.envelopeId, accountId: token.accountId, recipientId: token.recipientId, base: `/signing/${encodeURIComponent(ref)}` };
 }
-
-/** The returnUrl with DocuSign's `event` parameter (signing_complete, decline, ttl_expired, …). */
-export function returnWithEvent(returnUrl: string, event: string): string {
-  const url = new URL(returnUrl);
-  url.searchParams.set('event', event);
-  return url.toString();
-}

@@ -22,7 +22,8 @@ import { clientIp } from '../web/client-ip.ts';
 import type { PageRenderer } from './page-renderer.ts';
 import { parseFinishForm } from './parse-finish-form.ts';
 import { parseTabValues } from './parse-tab-values.ts';
-import { resolveSigner, returnWithEvent, type SignerLookup, type SignerRef } from './resolve-signer.ts';
+import { returnWithEvent } from '../domain/return-url.ts';
+import { resolveSigner, type SignerLookup, type SignerRef } from './resolve-signer.ts';
 import { ceremonyPage, noticePage, sessionEndPage, type DocumentPages } from './signing-pages.ts';
 import type { AccessGate } from './access-code-gate.ts';
 

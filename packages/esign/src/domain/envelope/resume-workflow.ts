@@ -23,9 +23,10 @@ export function resumeWorkflow(deps: Pick<EnvelopeDeps, 'hashSecret' | 'notifier
   if (!hold || !envelope.workflow || (envelope.status !== 'sent' && envelope.status !== 'delivered')) return undefined;
   // A conditional step held because no condition named a placeholder: it goes on only once the
   // sender has named them (updateRecipients), never to a signer without an address.
-  const unnamed = hold.kind === 'step' ? (hold.step.conditionalRecipients ?? []).map((r) => envelope.recipients.find((x) => x.recipientId === r.recipientId)).filter((r) => r !== undefined && r.email === '') : [];
-  if (unnamed.length > 0) {
-    throw new EsignError('ENVELOPE_INVALID_STATUS', `No condition named recipient ${unnamed.map((r) => r!.recipientId).join(', ')} of routing order ${hold.kind === 'step' ? hold.step.routingOrder : ''}: give them a name and e-mail (updateRecipients) before resuming.`);
+  const placeholders = new Set(hold.kind === 'step' ? (hold.step.conditionalRecipients ?? []).map((r) => r.recipientId) : []);
+  const unnamed = envelope.recipients.filter((r) => placeholders.has(r.recipientId) && r.email === '').map((r) => r.recipientId);
+  if (hold.kind === 'step' && unnamed.length > 0) {
+    throw new EsignError('ENVELOPE_INVALID_STATUS', `No condition named recipient ${unnamed.join(', ')} of routing order ${hold.step.routingOrder}: give them a name and e-mail (updateRecipients) before resuming.`);
   }
   const resumed: Envelope = { ...envelope, workflow: endActiveHold(envelope.workflow, now), ...(hold.kind === 'scheduled' ? { sentAt: now } : {}) };
   const { envelope: after, reached, pausedBefore } = advanceRouting(resumed, now);

@@ -49,7 +49,7 @@ export function advanceRouting(envelope: Envelope, now: Date): { envelope: Envel
     if (held) {
       // Conditional recipients: the step names its placeholders from the values left so far and
       // routing goes on; it holds (a pause the sender ends) only when a placeholder stays unnamed.
-      const rules = activeHold(held)?.kind === 'step' ? held.steps.find((st) => st.status === 'in_progress')?.conditionalRecipients : undefined;
+      const rules = held.steps.find((st) => st.routingOrder === order)?.conditionalRecipients;
       if (rules) {
         const resolved = resolveConditionalRecipients(recipients, rules);
         recipients = resolved.recipients;

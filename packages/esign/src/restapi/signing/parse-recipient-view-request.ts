@@ -1,4 +1,5 @@
 import { parseSigningFrame, type SigningFrame } from '../../domain/signing/signing-frame.ts';
+import { parseReturnUrl } from '../../domain/return-url.ts';
 import { EsignError } from '../../errors.ts';
 
 /** The RecipientViewRequest fields embedded signing uses (docusign-esign src/model/RecipientViewRequest.js; createRecipientView in src/api/EnvelopesApi.js). */
@@ -40,13 +41,6 @@ export function parseRecipientViewRequest(body: unknown): RecipientViewRequest {
   const b = body as Record<string, unknown>;
   const returnUrl = str(b, 'returnUrl');
   if (returnUrl === undefined) throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' is required.");
-  let parsed: URL;
-  try {
-    parsed = new URL(returnUrl);
-  } catch {
-    throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' must be an absolute http(s) URL.");
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' must be an absolute http(s) URL.");
   // Required by DocuSign except for an in-person signing, whose host opens the view
   // (signingInPerson example); findEmbeddedSigner refuses anyone else without it.
   const clientUserId = str(b, 'clientUserId');
@@ -59,7 +53,7 @@ export function parseRecipientViewRequest(body: unknown): RecipientViewRequest {
   }
   const frame = parseSigningFrame(fieldOf(b, 'frameAncestors'), fieldOf(b, 'messageOrigins'));
   return {
-    returnUrl: parsed.toString(),
+    returnUrl: parseReturnUrl(returnUrl),
     ...(frame ? { frame } : {}),
     ...(clientUserId !== undefined ? { clientUserId } : {}),
     ...(recipientId !== undefined ? { recipientId } : {}),

@@ -1,3 +1,4 @@
+import { parseReturnUrl } from '../../domain/return-url.ts';
 import { EsignError } from '../../errors.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 
@@ -36,18 +37,10 @@ const SETTINGS: Readonly<Record<string, SettingRule>> = {
 export type SenderViewRequest = { readonly returnUrl?: string; readonly sendButtonAction: 'send' | 'redirect' };
 export type ConsoleViewRequest = { readonly returnUrl?: string; readonly envelopeId?: string };
 
-/** A returnUrl: absolute http(s), as the recipient view's (restapi/signing/parse-recipient-view-request.ts). */
+/** The optional returnUrl, checked as every view's (domain/return-url.ts). */
 function returnUrlOf(body: WireReader): string | undefined {
   const raw = body.field('returnUrl').optionalString(2000);
-  if (raw === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' must be an absolute http(s) URL.");
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new EsignError('INVALID_REQUEST_PARAMETER', "'returnUrl' must be an absolute http(s) URL.");
-  return url.toString();
+  return raw === undefined ? undefined : parseReturnUrl(raw);
 }
 
 function isFalse(value: unknown): boolean {
