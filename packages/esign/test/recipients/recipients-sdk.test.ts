@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test, type TestContext } from 'node:test';
-import type { ParsedMail } from 'mailparser';
 import { pollUntil } from '@signet/kit';
 import { makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
 import { drawnSignatureFinish } from '../support/drawn-signature.ts';
@@ -11,6 +10,7 @@ import { secondAccount } from '../support/second-account.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
 import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { toAddress } from '../support/mail-parts.ts';
 
 // The official SDK, unmodified: only what this test calls is typed.
 type WireRecipient = { recipientId: string; recipientIdGuid?: string; name: string; email: string; routingOrder: string; status: string };
@@ -29,7 +29,6 @@ type EnvelopesApi = {
 type Sdk = { ApiClient: new () => { setBasePath(p: string): void; addDefaultHeader(k: string, v: string): void }; EnvelopesApi: new (c: unknown) => EnvelopesApi };
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 const wait = { timeoutMs: 20_000, intervalMs: 20 };
-const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
 
 let smtp: SmtpListener;
 let env: Awaited<ReturnType<typeof startReminderEsign>>;

@@ -2,7 +2,6 @@ import { envelopeWrite } from '../../src/domain/envelope/envelope-write.ts';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
-import type { ParsedMail } from 'mailparser';
 import { pollUntil } from '@signet/kit';
 import { createEnvelope } from '../../src/domain/envelope/create-envelope.ts';
 import type { EnvelopeChange } from '../../src/domain/envelope/ports.ts';
@@ -20,10 +19,10 @@ import { startSmtpListener } from '../support/smtp-listener.ts';
 import { DAY_S, onePagePdf, startReminderEsign } from './reminders-harness.ts';
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 import { signHereTabs } from '../../src/domain/tabs/sign-here-tab.ts';
+import { toAddress } from '../support/mail-parts.ts';
 
 const wait = { timeoutMs: 15_000, intervalMs: 20 };
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
-const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
 
 test('past its expiry date, a signing link expires the envelope itself: no signing in the gap before the scheduler\'s next pass', async (t) => {
   const smtp = await startSmtpListener(t);

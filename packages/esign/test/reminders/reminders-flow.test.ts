@@ -5,13 +5,13 @@ import { request } from 'undici';
 import { pollUntil } from '@signet/kit';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { DAY_S, onePagePdf, startReminderEsign } from './reminders-harness.ts';
+import { toAddress } from '../support/mail-parts.ts';
 
 const SUBJECT = 'Please sign the lease';
 const wait = { timeoutMs: 15_000, intervalMs: 20 };
 
 /** "kind to@address" lines of every mail received, in arrival order. */
 const received = (smtp: SmtpListener) => smtp.received.map((m) => `${m.subject ?? ''} -> ${toAddress(m)}`);
-const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
 const signingLink = (m: ParsedMail, origin: string) => m.text?.split('\n').find((l) => l.startsWith(`${origin}/signing/`))?.trim();
 
 async function mailsAtLeast(smtp: SmtpListener, n: number, what: string): Promise<string[]> {

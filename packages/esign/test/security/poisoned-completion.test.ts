@@ -7,7 +7,6 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { ParsedMail } from 'mailparser';
 import { pollUntil } from '@signet/kit';
 import { createDevSealP12, extractText, validatePdf } from '@signet/pdf';
 import { applySigningChange } from '../../src/domain/signing/apply-signing-change.ts';
@@ -24,10 +23,10 @@ import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.t
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 import { samplePdf } from '../signing/signing-harness.ts';
 import { makeGarbagePng, makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
+import { toAddress } from '../support/mail-parts.ts';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/signet-esign.mjs');
 const wait = { timeoutMs: 30_000, intervalMs: 25 };
-const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
 
 type Envelope = { status: string; errorDetails?: { errorCode: string; message: string } };
 

@@ -6,8 +6,8 @@ import { logIn } from '../support/authorize.ts';
 import { seedUserAndApp, startEsign } from '../support/esign-harness.ts';
 import { FormClient, hiddenField } from '../support/form-client.ts';
 import { startSmtpListener } from '../support/smtp-listener.ts';
+import { toAddress } from '../support/mail-parts.ts';
 
-const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
 const linkIn = (m: ParsedMail | undefined) => /https?:\/\/\S+\/signup\/verify\/[A-Za-z0-9_-]{43}/.exec(m?.text ?? '')?.[0];
 
 test('sign-up: the same answer for a registered address, an account only after the e-mailed link and the sign-up password, no inbox flooding', async (t) => {

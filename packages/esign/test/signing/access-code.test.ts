@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test, type TestContext } from 'node:test';
-import type { ParsedMail } from 'mailparser';
 import { pollUntil } from '@signet/kit';
 import { makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
 import { MAX_ACCESS_CODE_FAILURES } from '../../src/domain/signing/access-code.ts';
@@ -10,6 +9,7 @@ import { FormClient, hiddenField } from '../support/form-client.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
 import { b64, samplePdf } from './signing-harness.ts';
+import { toAddress } from '../support/mail-parts.ts';
 
 // DocuSign's accessCodeAuthentication example (github docusign/code-examples-node,
 // lib/eSignature/examples) builds its models by assigning capitalised properties (Status,
@@ -26,7 +26,6 @@ type Sdk = {
 } & Record<'EnvelopeDefinition' | 'Document' | 'SignHere' | 'Tabs' | 'Signer' | 'Recipients', Model>;
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 const wait = { timeoutMs: 20_000, intervalMs: 20 };
-const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
 const CODE = 'N7-quartz-41';
 
 let smtp: SmtpListener;

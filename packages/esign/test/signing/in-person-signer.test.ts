@@ -3,7 +3,6 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { test, type TestContext } from 'node:test';
-import type { ParsedMail } from 'mailparser';
 import { request } from 'undici';
 import { launchChromium, pollUntil } from '@signet/kit';
 import { makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
@@ -12,6 +11,7 @@ import { FormClient } from '../support/form-client.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
 import { b64, samplePdf } from './signing-harness.ts';
+import { toAddress } from '../support/mail-parts.ts';
 
 // DocuSign's signingInPerson example (github docusign/code-examples-node,
 // lib/eSignature/examples/signingInPerson.js) runs here as it is written: an InPersonSigner
@@ -29,7 +29,6 @@ type Sdk = {
 } & Record<'EnvelopeDefinition' | 'Document' | 'InPersonSigner' | 'SignHere' | 'Tabs' | 'Recipients', (new () => Record<string, unknown>) & { constructFromObject(o: unknown): Record<string, unknown> }>;
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 const wait = { timeoutMs: 30_000, intervalMs: 25 };
-const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
 
 let smtp: SmtpListener;
 let env: Awaited<ReturnType<typeof startReminderEsign>>;

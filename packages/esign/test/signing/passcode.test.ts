@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test, type TestContext } from 'node:test';
-import type { ParsedMail } from 'mailparser';
 import { launchChromium, pollUntil } from '@signet/kit';
 import { makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
 import { MAX_PASSCODE_FAILURES, PASSCODE_TTL_MS } from '../../src/domain/signing/passcode.ts';
@@ -11,6 +10,7 @@ import { FormClient, hiddenField, type Answer } from '../support/form-client.ts'
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
 import { b64, samplePdf } from './signing-harness.ts';
+import { toAddress } from '../support/mail-parts.ts';
 
 // DocuSign's smsAuthentication and phoneAuthentication examples (github docusign/code-examples-node,
 // lib/eSignature/examples) build their envelopes as below, property for property (their own
@@ -34,7 +34,6 @@ type Sdk = {
 } & Record<'EnvelopeDefinition' | 'Document', Model>;
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 const wait = { timeoutMs: 20_000, intervalMs: 20 };
-const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
 const PHONE = '+1 415 555 0142';
 
 let smtp: SmtpListener;

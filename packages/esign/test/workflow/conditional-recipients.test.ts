@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test, type TestContext } from 'node:test';
-import type { ParsedMail } from 'mailparser';
 import { pollUntil } from '@signet/kit';
 import { makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
 import { FormClient, formFields } from '../support/form-client.ts';
@@ -9,6 +8,7 @@ import { sdkFailure } from '../support/sdk-failure.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { b64, samplePdf } from '../signing/signing-harness.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
+import { toAddress, signingPathIn } from '../support/mail-parts.ts';
 
 // DocuSign's useConditionalRecipients example (github docusign/code-examples-node,
 // lib/eSignature/examples) makes these SDK calls with these models; nothing of it is copied. Its
@@ -25,8 +25,6 @@ type Sdk = { ApiClient: new () => { setBasePath(p: string): void; addDefaultHead
   & Record<'Document' | 'SignHere' | 'Checkbox' | 'Signer' | 'Tabs' | 'Recipients' | 'RecipientOption' | 'RecipientGroup' | 'ConditionalRecipientRuleFilter' | 'ConditionalRecipientRuleCondition' | 'ConditionalRecipientRule' | 'RecipientRouting' | 'RecipientRules' | 'WorkflowStep' | 'Workflow' | 'EnvelopeDefinition', Model>;
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 const wait = { timeoutMs: 20_000, intervalMs: 20 };
-const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
-const linkIn = (m: ParsedMail, origin: string) => new URL(m.text?.split('\n').find((l) => l.startsWith(`${origin}/signing/`))?.trim() ?? assert.fail('a signing link')).pathname;
 
 let smtp: SmtpListener;
 let env: Awaited<ReturnType<typeof startReminderEsign>>;
@@ -69,7 +67,7 @@ async function signFirst(prefix: string, envelopeId: string, checked: boolean): 
   const tabs = (await (await api()).listRecipients(env.seed.accountId, envelopeId, { includeTabs: 'true' })).signers[0]?.tabs;
   const checkboxId = tabs?.checkboxTabs?.[0]?.tabId ?? assert.fail('the checkbox tab');
   const signer = new FormClient(env.h.origin);
-  const path = linkIn(await mailTo(`${prefix}-1@example.com`), env.h.origin);
+  const path = signingPathIn(await mailTo(`${prefix}-1@example.com`), env.h.origin);
   const page = await signer.get(path);
   assert.equal(page.status, 200, page.text);
   const signTabs = [...page.text.matchAll(/data-tab-id="([^"]+)"/g)].map((m) => m[1] ?? '');

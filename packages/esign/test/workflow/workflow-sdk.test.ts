@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test, type TestContext } from 'node:test';
-import type { ParsedMail } from 'mailparser';
 import { pollUntil } from '@signet/kit';
 import { makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
 import { drawnSignatureFinish } from '../support/drawn-signature.ts';
@@ -12,6 +11,7 @@ import { b64, samplePdf } from '../signing/signing-harness.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { seedUserAndApp } from '../support/esign-harness.ts';
+import { toAddress, signingPathIn } from '../support/mail-parts.ts';
 
 // DocuSign's public examples pauseSignatureWorkflow, unpauseSignatureWorkflow, scheduledSending
 // and delayedRouting (github docusign/code-examples-node, lib/eSignature/examples) make these SDK
@@ -43,8 +43,6 @@ const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 const HOUR_S = 3600;
 const wait = { timeoutMs: 20_000, intervalMs: 20 };
 
-const toAddress = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)?.value[0]?.address ?? '';
-const linkIn = (m: ParsedMail, origin: string) => new URL(m.text?.split('\n').find((l) => l.startsWith(`${origin}/signing/`))?.trim() ?? assert.fail('a signing link')).pathname;
 
 // One esign (fake clock, real SMTP peer) for the file: the subtests below run in order on it.
 let smtp: SmtpListener;
@@ -63,7 +61,7 @@ const mailTo = (email: string) => pollUntil(() => smtp.received.find((m) => toAd
 
 /** The signer opens their link and signs with a drawn signature. */
 async function sign(email: string): Promise<void> {
-  const finish = await drawnSignatureFinish(new FormClient(env.h.origin), linkIn(await mailTo(email), env.h.origin));
+  const finish = await drawnSignatureFinish(new FormClient(env.h.origin), signingPathIn(await mailTo(email), env.h.origin));
   const answer = await finish(makeSignaturePng(600, 200));
   assert.equal(answer.status, 303, answer.text);
 }
