@@ -11,6 +11,7 @@ import { RECIPIENT_VIEW_RETENTION_MS } from './signing/recipient-view-redeem.ts'
 import { openStore, storeLocation } from './store/index.ts';
 import { SigningRepository } from './store/signing-repository.ts';
 import { AccountViewsRepository } from './store/account-views-repository.ts';
+import { AccessGrantsRepository } from './store/access-grants-repository.ts';
 import { ACCOUNT_VIEW_RETENTION_MS } from './console/envelope-console-routes.ts';
 import { createApp } from './use-cases/create-app.ts';
 import { retryCompletion } from './use-cases/retry-completion.ts';
@@ -54,15 +55,16 @@ async function serve(config: EsignConfig, supervised: boolean): Promise<void> {
       .then(({ waitedMs, inFlight }) => app.log.info({ waitedMs, inFlight }, 'drained; closing'))
       .then(() => app.close()).then(() => converter.close()).then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
   };
-  // Expired tokens, codes, sessions, login failures, sign-up links, recipient, sender and console views and signing sessions are
+  // Expired tokens, codes, sessions, login failures, sign-up links, recipient, sender and console views, signing sessions and access grants are
   // useless; sweep them hourly. unref: never keeps the process alive, and an error only logs
   // (the next sweep retries).
   const signingRows = new SigningRepository(store.db);
   const accountViews = new AccountViewsRepository(store.db);
+  const accessGrants = new AccessGrantsRepository(store.db);
   const sweep = setInterval(() => {
     const now = new Date();
-    Promise.all([store.oauth.purgeExpired(now), store.sessions.purgeExpired(now), store.loginFailures.purgeExpired(now), store.signups.purgeExpired(now), signingRows.purgeExpired(now, RECIPIENT_VIEW_RETENTION_MS), accountViews.purgeExpired(now, ACCOUNT_VIEW_RETENTION_MS)])
-      .then(([oauth, sessions, loginFailures, signups, signing, views]) => app.log.info({ ...oauth, sessions, loginFailures, signups, ...signing, accountViews: views }, 'purged expired rows'))
+    Promise.all([store.oauth.purgeExpired(now), store.sessions.purgeExpired(now), store.loginFailures.purgeExpired(now), store.signups.purgeExpired(now), signingRows.purgeExpired(now, RECIPIENT_VIEW_RETENTION_MS), accountViews.purgeExpired(now, ACCOUNT_VIEW_RETENTION_MS), accessGrants.purgeExpired(now)])
+      .then(([oauth, sessions, loginFailures, signups, signing, views, grants]) => app.log.info({ ...oauth, sessions, loginFailures, signups, ...signing, accountViews: views, accessGrants: grants }, 'purged expired rows'))
       .catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
   }, 3_600_000);
   sweep.unref();

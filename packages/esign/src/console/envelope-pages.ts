@@ -16,8 +16,9 @@ export function envelopePage(v: { user: UserRow; csrf: string; envelope: Envelop
   const e = v.envelope;
   const draft = e.status === 'created';
   const view = v.viewId !== undefined ? html`<input type="hidden" name="view" value="${v.viewId}">` : html``;
-  // An envelope in process: each recipient who has not acted can be corrected (updateRecipients' rules).
-  const correctable = (r: Envelope['recipients'][number]) => (e.status === 'sent' || e.status === 'delivered') && !['signed', 'completed', 'declined'].includes(r.status);
+  // An envelope in process: each signer or carbon copy who has not acted can be corrected, as
+  // updateRecipients allows (it refuses in-person signers).
+  const correctable = (r: Envelope['recipients'][number]) => (e.status === 'sent' || e.status === 'delivered') && (r.type === 'signer' || r.type === 'carbonCopy') && !['signed', 'completed', 'declined'].includes(r.status);
   const recipients = [...e.recipients].sort((a, b) => a.routingOrder - b.routingOrder).map((r) => html`<tr data-recipient><td>${r.routingOrder}</td><td>${TYPE_NAMES[r.type] ?? r.type}</td><td>${r.name}</td><td>${r.email}</td><td>${r.tabs.length}</td><td>${r.status}</td></tr>${correctable(r) ? html`<tr><td colspan="6"><form class="inline" method="post" action="/console/envelopes/${e.envelopeId}/recipients/${encodeURIComponent(r.recipientId)}">${csrfInput(v.csrf)}${view}
 <label for="name-${r.recipientId}">Name</label><input id="name-${r.recipientId}" type="text" name="name" required maxlength="100" value="${r.name}">
 <label for="email-${r.recipientId}">E-mail</label><input id="email-${r.recipientId}" type="email" name="email" required maxlength="254" value="${r.email}">

@@ -15,12 +15,13 @@ export async function revokeSigning(trx: Kysely<Database>, envelopeId: string, r
   await trx.deleteFrom('signing_access_grants').where('envelope_id', '=', envelopeId).where('recipient_id', 'in', recipientIds).execute();
 }
 
-/** Deleted recipients (deleteRecipient(s)): their rows, tabs, access codes, signatures and ways in. */
+/** Deleted recipients (deleteRecipient(s)): their rows, tabs, access codes, passcodes, signatures and ways in. */
 export async function removeRecipients(trx: Kysely<Database>, envelopeId: string, recipientIds: readonly string[]): Promise<void> {
   if (recipientIds.length === 0) return;
   await revokeSigning(trx, envelopeId, recipientIds);
   await trx.deleteFrom('envelope_tabs').where('envelope_id', '=', envelopeId).where('recipient_id', 'in', recipientIds).execute();
   await trx.deleteFrom('recipient_access_codes').where('envelope_id', '=', envelopeId).where('recipient_id', 'in', recipientIds).execute();
+  await trx.deleteFrom('recipient_passcodes').where('envelope_id', '=', envelopeId).where('recipient_id', 'in', recipientIds).execute();
   await trx.deleteFrom('adopted_signatures').where('envelope_id', '=', envelopeId).where('recipient_id', 'in', recipientIds).execute();
   await trx.deleteFrom('envelope_recipients').where('envelope_id', '=', envelopeId).where('recipient_id', 'in', recipientIds).execute();
 }

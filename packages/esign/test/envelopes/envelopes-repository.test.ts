@@ -144,10 +144,12 @@ describe('envelopes repository', () => {
       assert.deepEqual([await count('signing_tokens'), await count('recipient_views'), await count('signing_sessions'), await count('signing_access_grants')], [1, 0, 0, 0], 'only the fresh link is left');
       assert.equal((await h.store.find(h.accountId, created.envelopeId))?.recipients[0]?.email, 'moved@example.com');
 
+      // Recipient 2's passcode row (as a create with smsAuthentication writes it) goes with them.
+      await k.insertInto('recipient_passcodes').values({ envelope_id: created.envelopeId, recipient_id: '2', method: 'sms', destinations_json: '["+15550100"]', failures: 0, sends: 0, locked_at: null, code_hash: null, code_expires_at: null }).execute();
       await deleteRecipients(h.deps, h.accountId, created.envelopeId, [{ recipientId: '2' }]);
       const left = await h.store.find(h.accountId, created.envelopeId);
       assert.deepEqual(left?.recipients.map((r) => r.recipientId), ['1', '3']);
-      for (const table of ['envelope_recipients', 'envelope_tabs', 'recipient_access_codes', 'adopted_signatures', 'signing_tokens'] as const) {
+      for (const table of ['envelope_recipients', 'envelope_tabs', 'recipient_access_codes', 'recipient_passcodes', 'adopted_signatures', 'signing_tokens'] as const) {
         assert.equal((await k.selectFrom(table).select('recipient_id').where('envelope_id', '=', created.envelopeId).where('recipient_id', '=', '2').execute()).length, 0, table);
       }
     });

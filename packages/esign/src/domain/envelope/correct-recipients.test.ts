@@ -79,3 +79,20 @@ test('deleting: who has acted is refused whole; the last pending signer deleted 
   const draft = deleteRecipientsChange(deps, envelope('created', [recipient('1', 1, 'created')]), [{ recipientId: '1' }], NOW);
   assert.deepEqual([draft.change.envelope.recipients, draft.change.envelope.status, draft.change.mails], [[], 'created', []]);
 });
+
+test('a corrected address moves an e-mail passcode there and drops the code sent to the old one; an SMS passcode keeps its number', () => {
+  const pending = { hash: 'h', expiresAt: new Date(NOW.getTime() + 60_000) };
+  const e = envelope('sent', [
+    recipient('1', 1, 'delivered', { passcode: { method: 'email', destinations: ['r1@example.com'], failures: 1, sends: 1, pending } }),
+    recipient('2', 1, 'sent', { passcode: { method: 'sms', destinations: ['+15550100'], failures: 0, sends: 1, pending } }),
+  ]);
+  const { change } = correctRecipientsChange(deps, e, [{ recipientId: '1', type: 'signer', email: 'new@example.com' }, { recipientId: '2', type: 'signer', email: 'two@example.com' }], NOW);
+  const [one, two] = change.envelope.recipients;
+  assert.deepEqual(one?.passcode, { method: 'email', destinations: ['new@example.com'], failures: 1, sends: 1 });
+  assert.deepEqual(two?.passcode, { method: 'sms', destinations: ['+15550100'], failures: 0, sends: 1, pending });
+});
+
+test('an in-person signer is not corrected here (the console form comes straight to this change)', () => {
+  const e = envelope('sent', [recipient('1', 1, 'sent', { type: 'inPersonSigner' })]);
+  assert.equal(code(() => correctRecipientsChange(deps, e, [{ recipientId: '1', type: 'inPersonSigner', name: 'X' }], NOW)), 'INVALID_REQUEST_BODY');
+});

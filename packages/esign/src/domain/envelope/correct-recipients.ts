@@ -1,8 +1,10 @@
 import { EsignError } from '../../errors.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
+import type { RecipientPasscode } from '../signing/passcode.ts';
 import { assertRecipientTransition } from './envelope-transitions.ts';
 import type { Envelope, Recipient, RecipientType } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
+import { signsDocuments } from './recipient-kinds.ts';
 import { advanceRouting } from './routing.ts';
 import { notifyReached } from './signing-links.ts';
 import { updateEnvelope } from './update-envelope.ts';
@@ -78,6 +80,8 @@ export function correctRecipientsChange(
   let recipients = [...envelope.recipients];
   for (const c of corrections) {
     const current = recipientNamed(envelope, c.recipientId, c.type);
+    // The API refuses the inPersonSigners list by name; the console's form comes here directly.
+    if (current.type === 'inPersonSigner') throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${c.recipientId}" is an in-person signer: correcting one (host or signer) is not done yet.`);
     if (c.clientUserId !== undefined && c.clientUserId !== (current.clientUserId ?? '')) {
       throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${c.recipientId}": clientUserId cannot be changed (it ties the recipient to the embedding app's user).`);
     }
@@ -96,11 +100,14 @@ export function correctRecipientsChange(
       ...(c.name !== undefined ? { name: c.name } : {}),
       ...(c.email !== undefined ? { email: c.email } : {}),
       ...(c.routingOrder !== undefined ? { routingOrder: c.routingOrder } : {}),
+      // An e-mail passcode goes to the recipient's address: a corrected one moves it there, and
+      // a code already sent to the old address is no longer good.
+      ...(c.email !== undefined && current.passcode?.method === 'email' ? { passcode: emailPasscodeTo(current.passcode, c.email) } : {}),
     };
     recipients = recipients.map((r) => (r.recipientId === c.recipientId ? next : r));
     results.push({ recipientId: c.recipientId, recipientIdGuid: current.recipientIdGuid });
     if (reached && c.email !== undefined) revoke.push(c.recipientId);
-    if (reached && current.type === 'signer' && (c.email !== undefined || options.resend)) renotify.add(c.recipientId);
+    if (reached && signsDocuments(current) && (c.email !== undefined || options.resend)) renotify.add(c.recipientId);
     const changes = [c.name !== undefined && c.name !== current.name ? `name "${current.name}" → "${c.name}"` : '', c.email !== undefined ? `e-mail ${current.email} → ${c.email}` : '', c.routingOrder !== undefined && c.routingOrder !== current.routingOrder ? `routing order ${current.routingOrder} → ${c.routingOrder}` : ''].filter(Boolean);
     audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Corrected', envelopeStatus: envelope.status, source: 'api', name: next.name, email: next.email, recipientId: c.recipientId, message: changes.length > 0 ? `Recipient ${c.recipientId} corrected: ${changes.join(', ')}.` : `Recipient ${c.recipientId} corrected (nothing changed).` });
   }
@@ -123,13 +130,13 @@ export function correctRecipientsChange(
  * as it does after a Finish.
  */
 function reachMovedForward(envelope: Envelope, now: Date): { envelope: Envelope; reached: Recipient[] } {
-  const pending = envelope.recipients.filter((r) => r.type === 'signer' && (r.status === 'sent' || r.status === 'delivered'));
+  const pending = envelope.recipients.filter((r) => signsDocuments(r) && (r.status === 'sent' || r.status === 'delivered'));
   if (pending.length === 0) return advanceRouting(envelope, now);
   const current = Math.min(...pending.map((r) => r.routingOrder));
   const reached: Recipient[] = [];
   const recipients = envelope.recipients.map((r) => {
     if (r.status !== 'created' || r.routingOrder > current) return r;
-    const status = r.type === 'signer' ? 'sent' : 'completed';
+    const status = signsDocuments(r) ? 'sent' : 'completed';
     assertRecipientTransition(r.status, status);
     const next: Recipient = { ...r, status, sentAt: now, ...(status === 'completed' ? { completedAt: now } : {}) };
     reached.push(next);
@@ -147,4 +154,10 @@ export async function correctRecipients(deps: EnvelopeDeps, accountId: string, e
     return planned.change;
   });
   return results;
+}
+
+/** An e-mail passcode sent to `email` from now on, with no code pending (one sent to the old address is dropped). */
+function emailPasscodeTo(code: RecipientPasscode, email: string): RecipientPasscode {
+  const { pending: _dropped, ...rest } = code;
+  return { ...rest, destinations: [email] };
 }

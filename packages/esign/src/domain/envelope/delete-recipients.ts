@@ -4,6 +4,7 @@ import { assertCorrectable, recipientNamed } from './correct-recipients.ts';
 import { assertEnvelopeTransition } from './envelope-transitions.ts';
 import type { Envelope, Recipient, RecipientType } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
+import { signsDocuments } from './recipient-kinds.ts';
 import { advanceRouting, currentRoutingOrder } from './routing.ts';
 import { notifyReached } from './signing-links.ts';
 import { updateEnvelope } from './update-envelope.ts';
@@ -37,7 +38,7 @@ export function deleteRecipientsChange(deps: Pick<EnvelopeDeps, 'random' | 'hash
   const audit: AuditEvent[] = deleted.map((r) => ({ envelopeId: envelope.envelopeId, at: now, action: 'Recipient Deleted', envelopeStatus: envelope.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Recipient ${r.recipientId} (${r.name} <${r.email}>) deleted by the sender.` }));
   let reached: Recipient[] = [];
   if (envelope.status !== 'created') {
-    if (!next.recipients.some((r) => r.type === 'signer')) throw new EsignError('ENVELOPE_IS_INCOMPLETE', 'Deleting these recipients would leave the envelope in process without a signer; void it instead.');
+    if (!next.recipients.some(signsDocuments)) throw new EsignError('ENVELOPE_IS_INCOMPLETE', 'Deleting these recipients would leave the envelope in process without a signer; void it instead.');
     ({ envelope: next, reached } = advanceRouting(next, now));
     if (currentRoutingOrder(next.recipients) === undefined) {
       assertEnvelopeTransition(next.status, 'signed');
