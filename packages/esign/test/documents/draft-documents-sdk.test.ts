@@ -78,10 +78,10 @@ test('a draft’s documents added, replaced and deleted through the SDK: convert
   const other = await secondAccount(h);
   const theirs = envelopesApi(h.origin, other.token);
   for (const call of [
-    theirs.updateDocuments(other.accountId, envelopeId, { envelopeDefinition: { documents: [await pdfDoc('7', 'Planted', 1)] } }),
-    theirs.updateDocument(Buffer.from(await samplePdf(1, 'Planted')), other.accountId, envelopeId, '2'),
-    theirs.deleteDocuments(other.accountId, envelopeId, { envelopeDefinition: { documents: [{ documentId: '2' }] } }),
-  ]) assert.deepEqual(await sdkFailure(call), [400, 'ENVELOPE_DOES_NOT_EXIST']);
+    async () => theirs.updateDocuments(other.accountId, envelopeId, { envelopeDefinition: { documents: [await pdfDoc('7', 'Planted', 1)] } }),
+    async () => theirs.updateDocument(Buffer.from(await samplePdf(1, 'Planted')), other.accountId, envelopeId, '2'),
+    () => theirs.deleteDocuments(other.accountId, envelopeId, { envelopeDefinition: { documents: [{ documentId: '2' }] } }),
+  ]) assert.deepEqual(await sdkFailure(call()), [400, 'ENVELOPE_DOES_NOT_EXIST']);
   assert.deepEqual((await api.listDocuments(acc, envelopeId)).envelopeDocuments.map((d) => [d.documentId, d.name]), [['2', 'Two']]);
 
   // Once sent, the recipients know what they sign: DocuSign's ENVELOPE_INVALID_STATUS.

@@ -48,13 +48,12 @@ test('envelope custom fields: set at create, read as the example reads them, in 
     listCustomFields: [{ name: 'Region', listItems: ['EU', 'US'], value: 'EU', show: true, required: true }],
   }) });
 
-  // The example: listCustomFields(accountId, envelopeId, null, callback), then results.data.
-  let seen: unknown;
-  const results = await api.listCustomFields(acc, envelopeId, null, (_e, data) => { seen = data; });
-  const listed = results.data ?? (results as CustomFields);
+  // The example: listCustomFields(accountId, envelopeId, null, callback), then results.data: with
+  // a null third argument the SDK resolves with {data, response}, which is what the example reads.
+  const results = await api.listCustomFields(acc, envelopeId, null, () => undefined);
+  const listed = results.data ?? assert.fail('the example reads results.data');
   assert.deepEqual(listed.textCustomFields.map((f) => [f.fieldId, f.name, f.value, f.show, f.required]), [['1', 'app metadata item', '1234567', 'true', 'false']]);
   assert.deepEqual(listed.listCustomFields.map((f) => [f.fieldId, f.name, f.value, f.listItems, f.required]), [['2', 'Region', 'EU', ['EU', 'US'], 'true']]);
-  assert.ok(seen === undefined || typeof seen === 'object');
 
   const envelope = await api.getEnvelope(acc, envelopeId, { include: 'custom_fields' });
   assert.equal(envelope.customFieldsUri, `/envelopes/${envelopeId}/custom_fields`);
@@ -90,10 +89,10 @@ test('envelope custom fields: set at create, read as the example reads them, in 
   const other = await secondAccount(h);
   const theirs = envelopesApi(h.origin, other.token);
   for (const call of [
-    theirs.listCustomFields(other.accountId, envelopeId),
-    theirs.createCustomFields(other.accountId, envelopeId, { customFields: { textCustomFields: [{ name: 'Planted', value: '1' }] } }),
-    theirs.updateCustomFields(other.accountId, envelopeId, { customFields: { textCustomFields: [{ fieldId: '1', value: 'stolen' }] } }),
-    theirs.deleteCustomFields(other.accountId, envelopeId, { customFields: { textCustomFields: [{ fieldId: '1' }] } }),
-  ]) assert.deepEqual(await sdkFailure(call), [400, 'ENVELOPE_DOES_NOT_EXIST']);
+    () => theirs.listCustomFields(other.accountId, envelopeId),
+    () => theirs.createCustomFields(other.accountId, envelopeId, { customFields: { textCustomFields: [{ name: 'Planted', value: '1' }] } }),
+    () => theirs.updateCustomFields(other.accountId, envelopeId, { customFields: { textCustomFields: [{ fieldId: '1', value: 'stolen' }] } }),
+    () => theirs.deleteCustomFields(other.accountId, envelopeId, { customFields: { textCustomFields: [{ fieldId: '1' }] } }),
+  ]) assert.deepEqual(await sdkFailure(call()), [400, 'ENVELOPE_DOES_NOT_EXIST']);
   assert.equal((await api.listCustomFields(acc, envelopeId)).textCustomFields?.[0]?.value, '7654321');
 });

@@ -197,13 +197,13 @@ subtest('attacks: another account names the envelope; a finished or voided envel
   const other = await secondAccount(env.h);
   const theirs = await sdk(other.token);
   for (const call of [
-    theirs.updateRecipients(other.accountId, envelopeId, { recipients: { signers: [{ recipientId: '1', email: 'attacker@example.com' }] } }),
-    theirs.deleteRecipient(other.accountId, envelopeId, '1'),
-    theirs.deleteRecipients(other.accountId, envelopeId, { recipients: { signers: [{ recipientId: '1' }] } }),
+    () => theirs.updateRecipients(other.accountId, envelopeId, { recipients: { signers: [{ recipientId: '1', email: 'attacker@example.com' }] } }),
+    () => theirs.deleteRecipient(other.accountId, envelopeId, '1'),
+    () => theirs.deleteRecipients(other.accountId, envelopeId, { recipients: { signers: [{ recipientId: '1' }] } }),
     // Their token with our account id in the path.
-    theirs.updateRecipients(env.seed.accountId, envelopeId, { recipients: { signers: [{ recipientId: '1', email: 'attacker@example.com' }] } }),
+    () => theirs.updateRecipients(env.seed.accountId, envelopeId, { recipients: { signers: [{ recipientId: '1', email: 'attacker@example.com' }] } }),
   ]) {
-    const [status] = await sdkFailure(call);
+    const [status] = await sdkFailure(call());
     assert.ok(status === 400 || status === 401 || status === 403, `refused (${status})`);
   }
   assert.deepEqual(await sdkFailure(theirs.updateRecipients(other.accountId, envelopeId, { recipients: { signers: [{ recipientId: '1', email: 'attacker@example.com' }] } })), [400, 'ENVELOPE_DOES_NOT_EXIST']);

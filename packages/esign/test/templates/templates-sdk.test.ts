@@ -158,11 +158,11 @@ test('TemplatesApi through the SDK: create, list (search_text, count/start_posit
   const theirs = apis(h, other.token);
   assert.equal((await theirs.templates.listTemplates(other.accountId)).resultSetSize, '0');
   for (const call of [
-    theirs.templates.get(other.accountId, created.templateId),
-    theirs.templates.update(other.accountId, created.templateId, { envelopeTemplate: { name: 'stolen' } }),
-    theirs.envelopes.createEnvelope(other.accountId, { envelopeDefinition: { templateId: created.templateId, templateRoles: [{ roleName: 'signer', name: 'Eve', email: 'eve@example.com' }], status: 'sent' } }),
+    () => theirs.templates.get(other.accountId, created.templateId),
+    () => theirs.templates.update(other.accountId, created.templateId, { envelopeTemplate: { name: 'stolen' } }),
+    () => theirs.envelopes.createEnvelope(other.accountId, { envelopeDefinition: { templateId: created.templateId, templateRoles: [{ roleName: 'signer', name: 'Eve', email: 'eve@example.com' }], status: 'sent' } }),
   ]) {
-    assert.deepEqual(await sdkError(call).then((e) => [e.status, e.errorCode]), [400, 'TEMPLATE_ID_INVALID']);
+    assert.deepEqual(await sdkError(call()).then((e) => [e.status, e.errorCode]), [400, 'TEMPLATE_ID_INVALID']);
   }
   // The recycle bin takes envelopes and templates alike: an id of neither in this account is DocuSign's envelope error.
   assert.deepEqual(await sdkError(theirs.folders.moveEnvelopes(other.accountId, 'recyclebin', { foldersRequest: { envelopeIds: [created.templateId] } })).then((e) => [e.status, e.errorCode]), [400, 'ENVELOPE_DOES_NOT_EXIST']);

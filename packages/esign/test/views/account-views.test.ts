@@ -41,7 +41,6 @@ let h: SigningHarness;
 let smtp: SmtpListener;
 let api: EnvelopesApi;
 let appPort: number;
-const returned: string[] = [];
 
 /** A draft as the embeddedSending example builds it: a signer with a SignHere by anchor, a cc after. */
 async function draft(signerEmail = 'signer@example.com'): Promise<string> {
@@ -84,10 +83,8 @@ test('sender, edit, correct and console views', async (t) => {
   client.setBasePath(`${h.origin}/restapi`);
   client.addDefaultHeader('Authorization', `Bearer ${h.token}`);
   api = new docusign.EnvelopesApi(client);
-  const app = createServer((req, res) => {
-    returned.push(req.url ?? '');
-    res.end('back at the app');
-  });
+  // The integrator's return page; where the browser lands is read from the page's URL.
+  const app = createServer((_req, res) => res.end('back at the app'));
   appPort = await listenOnLoopback(app);
   t.after(() => new Promise<void>((resolve) => app.close(() => resolve())));
   const returnUrl = `http://127.0.0.1:${appPort}/ds-return?state=7`;

@@ -22,7 +22,7 @@ services:
     url: ${upstream}
     routes:
       - { name: shared, hosts: [rl1.test], plugins: [{ name: rate-limiting, config: { year: 6, limit_by: ip, ${redis} } }] }
-      - { name: burst, hosts: [rl2.test], plugins: [{ name: rate-limiting, config: { day: 10, year: 1000, limit_by: ip, ${redis} } }] }
+      - { name: burst, hosts: [rl2.test], plugins: [{ name: rate-limiting, config: { month: 10, year: 1000, limit_by: ip, ${redis} } }] }
       - { name: tolerant, hosts: [rl3.test], plugins: [{ name: rate-limiting, config: { year: 1000, limit_by: ip, ${redis} } }] }
       - { name: strict, hosts: [rl4.test], plugins: [{ name: rate-limiting, config: { year: 1000, limit_by: ip, fault_tolerant: false, ${redis} } }] }
       - { name: from-env, hosts: [rl5.test], plugins: [{ name: rate-limiting, config: { year: 2, limit_by: ip, policy: redis } }] }
@@ -87,7 +87,7 @@ test('rate-limiting redis: two nodes share one limit; a dead Redis passes or fai
   const fromEnvId = await idOf(a, '/routes/from-env');
   assert.equal(await raw.get(`ratelimit:${fromEnvId}:00000000-0000-0000-0000-000000000000:127.0.0.1:${yearStart}:year`), '3');
 
-  // 40 concurrent requests over both nodes against a day limit of 10: exactly 10 pass.
+  // 40 concurrent requests over both nodes against a month limit of 10: exactly 10 pass.
   const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => get(i % 2 === 0 ? a : b, 'rl2.test')));
   assert.equal(burst.filter((r) => r.status === 200).length, 10);
   assert.equal(burst.filter((r) => r.status === 429).length, 30);

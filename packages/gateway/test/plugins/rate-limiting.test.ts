@@ -1,8 +1,9 @@
 // rate-limiting (policy local) against a real two-worker gateway: cases from Kong's
 // spec/03-plugins/23-rate-limiting/04-access_spec.lua (limits, headers, limit_by, custom
 // error, hide_client_headers), one limit exact across both workers (sequential and concurrent),
-// and counters kept through POST /config. Windows are a year or a day long, so none ends
-// during the test; window arithmetic is tested on an injected clock (counter-store.test.ts).
+// and counters kept through POST /config. Windows are a month or a year long (UTC calendar), so
+// only a run across the turn of a month can see one end; window arithmetic is tested on an
+// injected clock (counter-store.test.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { request } from 'undici';
@@ -14,8 +15,8 @@ services:
     url: ${upstream}
     routes:
       - { name: exact, hosts: [rl1.test], plugins: [{ name: rate-limiting, config: { year: 6, limit_by: ip } }] }
-      - { name: two, hosts: [rl2.test], plugins: [{ name: rate-limiting, config: { day: 2, year: 100, error_code: 503, error_message: slow down } }] }
-      - { name: hidden, hosts: [rl3.test], plugins: [{ name: rate-limiting, config: { day: 1, hide_client_headers: true } }] }
+      - { name: two, hosts: [rl2.test], plugins: [{ name: rate-limiting, config: { month: 2, year: 100, error_code: 503, error_message: slow down } }] }
+      - { name: hidden, hosts: [rl3.test], plugins: [{ name: rate-limiting, config: { year: 1, hide_client_headers: true } }] }
       - { name: by-header, hosts: [rl4.test], plugins: [{ name: rate-limiting, config: { year: 1, limit_by: header, header_name: x-tenant } }] }
       - { name: burst, hosts: [rl5.test], plugins: [{ name: rate-limiting, config: { year: 10 } }] }
       - { name: reload, hosts: [rl6.test], plugins: [{ name: rate-limiting, config: { year: 2 } }] }
@@ -46,7 +47,7 @@ test('rate-limiting local: one exact limit across two workers, Kong headers and 
   }
   assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
 
-  // Custom error; the tighter period (day) speaks for RateLimit-*.
+  // Custom error; the tighter period (month) speaks for RateLimit-*.
   const two = [await get('rl2.test'), await get('rl2.test'), await get('rl2.test')];
   assert.deepEqual(two.map((r) => r.status), [200, 200, 503]);
   assert.equal(two[2]!.json.message, 'slow down');
