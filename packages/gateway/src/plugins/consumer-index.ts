@@ -1,11 +1,12 @@
 // Consumers and their credentials, indexed once per configuration load: what the
 // authentication plugins look up on each request. Secrets are compared in constant time; a
 // key is found by its SHA-256 digest, so the lookup itself does not compare the secret.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { BasicauthCredential, Consumer, ConsumerGroup, HmacauthCredential, JwtSecret, KeyauthCredential, Snapshot } from '../declarative/types.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+// crypto.hash: the one-shot digest, a third of createHash().update().digest()'s cost per request.
+const digest = (secret: string): string => hash('sha256', secret, 'hex');
 
 /** Constant-time equality of two strings (false at once when the lengths differ). */
 export function secretsEqual(a: string, b: string): boolean {
@@ -18,7 +19,8 @@ export function secretsEqual(a: string, b: string): boolean {
 export class ConsumerIndex {
   readonly #byId = new Map<string, Consumer>();
   readonly #byUsername = new Map<string, Consumer>();
-  readonly #keys = new Map<string, KeyauthCredential>();
+  /** digest → the credential and its key's bytes (built once, compared per request). */
+  readonly #keys = new Map<string, { credential: KeyauthCredential; key: Buffer }>();
   readonly #basic = new Map<string, BasicauthCredential>();
   readonly #groups = new Map<string, string[]>();
   readonly #jwt = new Map<string, JwtSecret>();
@@ -33,7 +35,7 @@ export class ConsumerIndex {
       this.#byId.set(c.id, c);
       if (c.username !== null) this.#byUsername.set(c.username, c);
     }
-    for (const k of snapshot.keyauth_credentials) this.#keys.set(digest(k.key), k);
+    for (const k of snapshot.keyauth_credentials) this.#keys.set(digest(k.key), { credential: k, key: Buffer.from(k.key) });
     for (const b of snapshot.basicauth_credentials) this.#basic.set(b.username, b);
     for (const j of snapshot.jwt_secrets) this.#jwt.set(j.key, j);
     for (const h of snapshot.hmacauth_credentials) this.#hmac.set(h.username, h);
@@ -65,7 +67,9 @@ export class ConsumerIndex {
   /** The key-auth credential holding exactly this key. */
   keyauthCredential(key: string): KeyauthCredential | undefined {
     const found = this.#keys.get(digest(key));
-    return found !== undefined && secretsEqual(found.key, key) ? found : undefined;
+    if (found === undefined) return undefined;
+    const given = Buffer.from(key);
+    return given.length === found.key.length && timingSafeEqual(given, found.key) ? found.credential : undefined;
   }
 
   /** The basic-auth credential of this username. */

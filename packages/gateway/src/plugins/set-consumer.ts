@@ -42,8 +42,9 @@ export function authAccess<R extends PluginExit | undefined | Promise<PluginExit
     if (anonymous === null) return authenticate(ctx);
     if (ctx.credential !== undefined) return undefined;
     const verdict = authenticate(ctx);
-    // An authenticator that had to read the body answers later (key_in_body, a body digest).
-    const orAnonymous = (exit: PluginExit | undefined): PluginExit | undefined => (exit === undefined ? undefined : setAnonymousConsumer(ctx, consumers, anonymous));
-    return verdict instanceof Promise ? (verdict.then(orAnonymous) as R) : orAnonymous(verdict);
+    // An authenticator that had to read the body answers later (key_in_body, a body digest);
+    // the closure is made only then, not on every request.
+    if (verdict instanceof Promise) return verdict.then((exit) => (exit === undefined ? undefined : setAnonymousConsumer(ctx, consumers, anonymous))) as R;
+    return verdict === undefined ? undefined : setAnonymousConsumer(ctx, consumers, anonymous);
   };
 }

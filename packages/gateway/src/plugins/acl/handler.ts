@@ -31,6 +31,21 @@ export const ACL_HANDLER: PluginHandler = {
       if (deny ? inGroup : !inGroup) return true;
       return conf.hide_groups_header ? '' : groups.join(', ');
     };
+    // A consumer's verdict depends only on the consumer and this configuration, both fixed for
+    // the load (a reload builds the handler again), so it is worked out once per consumer.
+    // null: the consumer has no groups and an allow list is set (Kong's 401/403 by credential).
+    const byConsumer = new Map<string, string | true | null>();
+    const consumerVerdict = (consumerId: string): string | true | null => {
+      const cached = byConsumer.get(consumerId);
+      if (cached !== undefined) return cached;
+      let groups = consumers.groups(consumerId);
+      // include_consumer_groups: the consumer group names after the acls, once each.
+      const memberOf = conf.include_consumer_groups ? consumers.consumerGroups(consumerId) : undefined;
+      if (memberOf !== undefined) groups = [...new Set([...(groups ?? []), ...memberOf.map((g) => g.name)])];
+      const found = groups === undefined && !deny ? null : verdict(groups ?? []);
+      byConsumer.set(consumerId, found);
+      return found;
+    };
     return {
       access(ctx) {
         let consumerId = ctx.consumer?.id ?? ctx.credential?.consumerId;
@@ -45,15 +60,9 @@ export const ACL_HANDLER: PluginHandler = {
             consumerId = undefined;
             result = verdict(authenticated);
           } else {
-            let groups = consumers.groups(consumerId);
-            // include_consumer_groups: the consumer group names after the acls, once each.
-            const memberOf = conf.include_consumer_groups ? consumers.consumerGroups(consumerId) : undefined;
-            if (memberOf !== undefined) groups = [...new Set([...(groups ?? []), ...memberOf.map((g) => g.name)])];
-            if (groups === undefined) {
-              if (!deny) return ctx.credential !== undefined ? FORBIDDEN : UNAUTHORIZED;
-              groups = [];
-            }
-            result = verdict(groups);
+            const known = consumerVerdict(consumerId);
+            if (known === null) return ctx.credential !== undefined ? FORBIDDEN : UNAUTHORIZED;
+            result = known;
           }
         }
         if (result === true) return FORBIDDEN;

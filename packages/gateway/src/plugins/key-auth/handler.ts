@@ -25,19 +25,29 @@ type Outcome = PluginExit | undefined | Promise<PluginExit | undefined>;
  * with an empty table), undefined before: the body is read only when a lookup reaches it, and
  * the lookup then starts over with it (clearing a header or argument twice changes nothing).
  */
-function authenticate(conf: KeyAuthConfig, ctx: PluginContext, consumers: ConsumerIndex, challenge: Record<string, string>, body?: BodyArgs | null): Outcome {
+/** The instance's fixed answers, built once (closures made per request cost a defineProperty each under tsx's keepNames). */
+type Answers = { readonly duplicate: PluginExit; readonly missing: PluginExit; readonly unknown: PluginExit };
+
+function answersOf(conf: KeyAuthConfig): Answers {
+  const challenge = { 'WWW-Authenticate': conf.realm === null ? 'Key' : `Key realm="${conf.realm}"` };
   const unauthorized = (message: string): PluginExit => ({ status: 401, message, headers: challenge });
-  const withBody = (): Outcome => {
-    const read = requestBodyArgs(ctx);
-    const again = (b: BodyArgs | undefined): Outcome => authenticate(conf, ctx, consumers, challenge, b ?? null);
-    return read instanceof Promise ? read.then(again) : again(read);
-  };
+  return { duplicate: unauthorized('Duplicate API key found'), missing: unauthorized('No API key found in request'), unknown: unauthorized('Unauthorized') };
+}
+
+/** The lookup again with the body read (key_in_body): only requests that reach the body pay for this. */
+function withBody(conf: KeyAuthConfig, ctx: PluginContext, consumers: ConsumerIndex, answers: Answers): Outcome {
+  const read = requestBodyArgs(ctx);
+  const again = (b: BodyArgs | undefined): Outcome => authenticate(conf, ctx, consumers, answers, b ?? null);
+  return read instanceof Promise ? read.then(again) : again(read);
+}
+
+function authenticate(conf: KeyAuthConfig, ctx: PluginContext, consumers: ConsumerIndex, answers: Answers, body?: BodyArgs | null): Outcome {
   let key: string | undefined;
   for (const name of conf.key_names) {
     let v: unknown = conf.key_in_header ? ctx.header(name) : undefined;
     if (v === undefined && conf.key_in_query) v = ctx.queryArg(name);
     if (v === undefined && conf.key_in_body) {
-      if (body === undefined) return withBody();
+      if (body === undefined) return withBody(conf, ctx, consumers, answers);
       v = body?.args.get(name);
     }
     if (typeof v === 'string') {
@@ -47,7 +57,7 @@ function authenticate(conf: KeyAuthConfig, ctx: PluginContext, consumers: Consum
         ctx.clearHeader(name);
         // Kong writes the body back without the field wherever the key was found.
         if (conf.key_in_body) {
-          if (body === undefined) return withBody();
+          if (body === undefined) return withBody(conf, ctx, consumers, answers);
           if (body !== null) {
             body.args.delete(name);
             setRequestBody(ctx, body);
@@ -58,11 +68,11 @@ function authenticate(conf: KeyAuthConfig, ctx: PluginContext, consumers: Consum
     }
     // The same name twice (header, query or body), or a JSON object or array: Kong refuses
     // rather than picking one (any Lua table is a duplicate there).
-    if (typeof v === 'object' && v !== null) return unauthorized('Duplicate API key found');
+    if (typeof v === 'object' && v !== null) return answers.duplicate;
   }
-  if (key === undefined || key === '') return unauthorized('No API key found in request');
+  if (key === undefined || key === '') return answers.missing;
   const credential = consumers.keyauthCredential(key);
-  if (credential === undefined) return unauthorized('Unauthorized');
+  if (credential === undefined) return answers.unknown;
   setConsumer(ctx, consumers.consumer(credential.consumer.id), { identifier: credential.id, consumerId: credential.consumer.id });
   return undefined;
 }
@@ -73,9 +83,8 @@ export const KEY_AUTH_HANDLER: PluginHandler = {
   priority: KEY_AUTH_SCHEMA.priority,
   build(config, consumers) {
     const conf = config as KeyAuthConfig;
-    const challenge = { 'WWW-Authenticate': conf.realm === null ? 'Key' : `Key realm="${conf.realm}"` };
-    const anonymous = conf.anonymous;
-    const access = authAccess(consumers, anonymous, (ctx) => authenticate(conf, ctx, consumers, challenge));
+    const answers = answersOf(conf);
+    const access = authAccess(consumers, conf.anonymous, (ctx) => authenticate(conf, ctx, consumers, answers));
     return {
       access(ctx) {
         if (!conf.run_on_preflight && ctx.method === 'OPTIONS') return undefined;
