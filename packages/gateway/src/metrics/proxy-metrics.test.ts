@@ -43,7 +43,7 @@ test("the node families: requests total, datastore, node info, and each worker's
   m.record(done({ status: 404, source: 'kong', service: undefined, route: undefined }));
   const mine = m.state();
   // Another worker's state, as the primary receives it: its own pid and heap.
-  const other = { ...emptyMetricsState(), totalRequests: 5, workerHeapBytes: { '999999': 1234 } };
+  const other = { ...emptyMetricsState(), requests: { [['svc', 'r', '200', 'service'].join('\0')]: 5 }, workerHeapBytes: { '999999': 1234 } };
   const p = parsePrometheusText(renderPrometheus(addMetricsStates(addMetricsStates(emptyMetricsState(), mine), other), snapshot({}), noHealth, NODE));
   assert.equal(find(p, 'kong_nginx_requests_total', { node_id: 'node-1', subsystem: 'http' })[0]?.value, 7);
   assert.equal(find(p, 'kong_datastore_reachable', {})[0]?.value, 1);

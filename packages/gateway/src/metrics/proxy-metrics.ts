@@ -21,8 +21,6 @@ export type MetricsState = {
   requestLatency: Record<string, HistogramState>;
   activeConnections: number;
   acceptedConnections: number;
-  /** Every HTTP request the proxy answered (Kong's kong_nginx_requests_total). */
-  totalRequests: number;
   /** pid → the worker's V8 heap in use, bytes (Kong's kong_memory_workers_lua_vms_bytes); one entry per process, never summed. */
   workerHeapBytes: Record<string, number>;
   /** What the prometheus plugin recorded (plugin-series.ts). */
@@ -30,7 +28,7 @@ export type MetricsState = {
 };
 
 export function emptyMetricsState(): MetricsState {
-  return { requests: {}, upstreamLatency: {}, kongLatency: {}, requestLatency: {}, activeConnections: 0, acceptedConnections: 0, totalRequests: 0, workerHeapBytes: {}, plugin: emptyPluginSeries() };
+  return { requests: {}, upstreamLatency: {}, kongLatency: {}, requestLatency: {}, activeConnections: 0, acceptedConnections: 0, workerHeapBytes: {}, plugin: emptyPluginSeries() };
 }
 
 function observe(into: Record<string, HistogramState>, key: string, ms: number): void {
@@ -63,8 +61,7 @@ export function addMetricsStates(into: MetricsState, from: MetricsState): Metric
   addHistograms(into.requestLatency, from.requestLatency);
   into.activeConnections += from.activeConnections;
   into.acceptedConnections += from.acceptedConnections;
-  // Older workers' messages (during a rolling restart) may lack these two.
-  into.totalRequests += from.totalRequests ?? 0;
+  // Older workers' messages (during a rolling restart) may lack it.
   Object.assign(into.workerHeapBytes, from.workerHeapBytes ?? {});
   // Older workers' messages (during a rolling restart) may lack the plugin part.
   if (from.plugin !== undefined) addPluginSeries(into.plugin, from.plugin);
@@ -100,7 +97,6 @@ export class ProxyMetrics {
       keys.byCode.set(code, key);
     }
     s.requests[key] = (s.requests[key] ?? 0) + 1;
-    s.totalRequests++;
     if (done.upstreamLatencyMs !== undefined) observe(s.upstreamLatency, sr, done.upstreamLatencyMs);
     if (done.proxyLatencyMs !== undefined) observe(s.kongLatency, sr, done.proxyLatencyMs);
     observe(s.requestLatency, sr, done.totalMs);

@@ -66,7 +66,7 @@ export function renderPrometheus(state: MetricsState, snapshot: Snapshot, health
     const conn = (s: string, n: number) => out.push(`kong_nginx_connections_total${labels([['node_id', node.id], ['subsystem', 'http'], ['state', s]])} ${n}`);
     conn('accepted', state.acceptedConnections);
     conn('handled', state.acceptedConnections);
-    conn('total', state.totalRequests);
+    conn('total', totalRequests(state));
     conn('active', state.activeConnections);
   } else {
     out.push(`kong_nginx_connections_total{state="active"} ${state.activeConnections}`);
@@ -94,6 +94,13 @@ function renderTargetHealth(out: string[], snapshot: Snapshot, health: HealthRea
   }
 }
 
+/** Every HTTP request answered: each one is counted once in `requests`, whatever its labels. */
+function totalRequests(state: MetricsState): number {
+  let n = 0;
+  for (const count of Object.values(state.requests)) n += count;
+  return n;
+}
+
 /** Who this node is, for kong_node_info and the node_id labels (the admin API's `node_id` and `version`). */
 export type NodeIdentity = { readonly id: string; readonly version: string };
 
@@ -104,7 +111,7 @@ export type NodeIdentity = { readonly id: string; readonly version: string };
  */
 function renderNode(out: string[], state: MetricsState, node: NodeIdentity): void {
   out.push('# HELP kong_nginx_requests_total Number of requests total', '# TYPE kong_nginx_requests_total gauge');
-  out.push(`kong_nginx_requests_total${labels([['node_id', node.id], ['subsystem', 'http']])} ${state.totalRequests}`);
+  out.push(`kong_nginx_requests_total${labels([['node_id', node.id], ['subsystem', 'http']])} ${totalRequests(state)}`);
   out.push('# HELP kong_datastore_reachable Datastore reachable from Kong, 0 is unreachable', '# TYPE kong_datastore_reachable gauge', 'kong_datastore_reachable 1');
   out.push('# HELP kong_node_info Kong Node metadata information', '# TYPE kong_node_info gauge');
   out.push(`kong_node_info${labels([['node_id', node.id], ['version', node.version]])} 1`);

@@ -8,7 +8,7 @@ import { RequestIdSource, VIA } from './kong-headers.ts';
 import { ProxyExchange, type ProxyContext } from './proxy-exchange.ts';
 import { scanRequestHeaders, type ScannedRequestHeaders } from './scan-request-headers.ts';
 import { sendKongResponse, sendProxyError, sendStoredResponse, TextBody } from './send-proxy-error.ts';
-import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, wantsLog, type PluginExit } from '../plugins/index.ts';
+import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, SIZE_LIMIT_MESSAGE, wantsLog, type PluginExit } from '../plugins/index.ts';
 import type { ProxyRoute } from './proxy-route.ts';
 import { realClientAddress } from './real-ip.ts';
 import { expectsContinue } from './expects-continue.ts';
@@ -192,7 +192,7 @@ function afterAccess(ctx: ProxyContext, req: IncomingMessage, res: ServerRespons
   const withBody = (body: Buffer | undefined): void => {
     if (req.socket.destroyed) return;
     if (body === undefined || (limited && body.length > limit.bytes)) {
-      sendKongResponse(res, limited ? limit.status : 413, 'Request size limit exceeded', req.headers.accept, requestId, undefined, pluginCtx);
+      sendKongResponse(res, limited ? limit.status : 413, SIZE_LIMIT_MESSAGE, req.headers.accept, requestId, undefined, pluginCtx);
       reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);
       return;
     }

@@ -30,9 +30,6 @@ const section = (conf: RequestTransformerConfig, key: keyof Ops): Compiled => ({
 });
 const empty = (c: Compiled): boolean => c.remove.length + c.rename.length + c.replace.length + c.add.length + c.append.length === 0;
 
-/** The most request body buffered for a body edit (Kong spills bigger ones to a file and skips them). */
-export const MAX_BUFFERED_BODY = 8 * 1024 * 1024;
-
 // Kong's get_content_type: a substring test on the lower-cased Content-Type.
 function bodyKind(contentType: string | undefined): 'json' | 'multi_part' | 'form_encoded' | undefined {
   const ct = contentType?.toLowerCase();
