@@ -94,10 +94,11 @@ function filterHolds(filter: RuleFilter, recipients: readonly Recipient[]): bool
  * The placeholders of `rules` named by the values their earlier recipients left: each becomes
  * its chosen option's name and e-mail. `unresolved` lists the placeholders no condition named.
  */
-export function resolveConditionalRecipients(recipients: readonly Recipient[], rules: readonly ConditionalRecipientRule[]): { recipients: Recipient[]; chosen: { recipientId: string; option: RecipientOption }[]; unresolved: string[] } {
+export function resolveConditionalRecipients(recipients: readonly Recipient[], rules: readonly ConditionalRecipientRule[]): { recipients: Recipient[]; unresolved: string[] } {
   const chosen: { recipientId: string; option: RecipientOption }[] = [];
   const unresolved: string[] = [];
-  for (const rule of [...rules].sort((a, b) => a.order - b.order)) {
+  // Each rule names its own placeholder, so their order does not matter.
+  for (const rule of rules) {
     const condition = [...rule.conditions].sort((a, b) => a.order - b.order).find((c) => c.filters.every((f) => filterHolds(f, recipients)));
     const option = condition && rule.options.find((o) => o.label === condition.recipientLabel);
     if (option) chosen.push({ recipientId: rule.recipientId, option });
@@ -107,5 +108,5 @@ export function resolveConditionalRecipients(recipients: readonly Recipient[], r
     const pick = chosen.find((c) => c.recipientId === r.recipientId);
     return pick ? { ...r, name: pick.option.name, email: pick.option.email } : r;
   });
-  return { recipients: next, chosen, unresolved };
+  return { recipients: next, unresolved };
 }
