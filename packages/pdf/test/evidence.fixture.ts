@@ -57,8 +57,8 @@ export async function opensslTsVerify(token: Uint8Array, digestHex: string, root
     (d) => ['ts', '-verify', '-token_in', '-in', join(d, 'token.der'), '-digest', digestHex, '-CAfile', join(d, 'root.pem')]);
 }
 
-/** The DSS of a file: its certificate and OCSP response blobs (decoded streams). */
-export async function dssOf(pdf: Uint8Array): Promise<{ certs: Uint8Array[]; ocsps: Uint8Array[] } | undefined> {
+/** The DSS of a file: its certificate, OCSP response and CRL blobs (decoded streams). */
+export async function dssOf(pdf: Uint8Array): Promise<{ certs: Uint8Array[]; ocsps: Uint8Array[]; crls: Uint8Array[] } | undefined> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   const dss = doc.catalog.lookupMaybe(PDFName.of('DSS'), PDFDict);
   if (!dss) return undefined;
@@ -68,7 +68,7 @@ export async function dssOf(pdf: Uint8Array): Promise<{ certs: Uint8Array[]; ocs
     for (let i = 0; i < (array?.size() ?? 0); i++) out.push(decodePDFRawStream(array?.lookup(i, PDFRawStream) as PDFRawStream).decode());
     return out;
   };
-  return { certs: blobs('Certs'), ocsps: blobs('OCSPs') };
+  return { certs: blobs('Certs'), ocsps: blobs('OCSPs'), crls: blobs('CRLs') };
 }
 
 /** `openssl ocsp -respin` of a DSS response: verified against the test root, the status for `certPem`. */
@@ -83,4 +83,31 @@ export async function opensslDocTimestampVerify(pdf: Uint8Array, rootPem: string
   if (!slot) throw new Error(`no signature #${index}`);
   return withFiles({ 'token.der': slotContents(pdf, slot), 'data.bin': signedBytes(pdf, slot), 'root.pem': rootPem }, 'openssl',
     (d) => ['ts', '-verify', '-token_in', '-in', join(d, 'token.der'), '-data', join(d, 'data.bin'), '-CAfile', join(d, 'root.pem')]);
+}
+
+/** `openssl crl` checks a DSS CRL's signature against the test root and lists it as text. */
+export async function opensslCrlVerify(crl: Uint8Array, rootPem: string): Promise<Out> {
+  return withFiles({ 'crl.der': crl, 'root.pem': rootPem }, 'openssl',
+    (d) => ['crl', '-inform', 'DER', '-in', join(d, 'crl.der'), '-CAfile', join(d, 'root.pem'), '-noout', '-text']);
+}
+
+/** `openssl verify -crl_check` of a certificate against the test root and a DSS CRL. */
+export async function opensslVerifyWithCrl(certPem: string, crl: Uint8Array, rootPem: string): Promise<Out> {
+  return withFiles({ 'cert.pem': certPem, 'crl.der': crl, 'root.pem': rootPem }, 'sh',
+    (d) => ['-c', `openssl crl -inform DER -in ${join(d, 'crl.der')} -out ${join(d, 'crl.pem')} && openssl verify -crl_check -CRLfile ${join(d, 'crl.pem')} -CAfile ${join(d, 'root.pem')} ${join(d, 'cert.pem')}`]);
+}
+
+/**
+ * A certificate signed by the test root outside its database (`openssl x509 -req`, so no OCSP
+ * responder or CRL knows it as revoked, and OCSP answers "unknown"), with the extensions given
+ * in openssl config syntax.
+ */
+export async function certificateOutsideDatabase(pki: { root: { certFile: string; keyFile: string } }, extensions: string): Promise<string> {
+  const o = await withFiles({ 'ext.cnf': `[ ext ]\n${extensions}\n` }, 'sh', (d) => ['-c', [
+    `openssl req -new -newkey rsa:2048 -nodes -keyout ${join(d, 'k.pem')} -out ${join(d, 'c.csr')} -subj '/CN=Signet Test Outsider/O=Signet tests' 2>/dev/null`,
+    `openssl x509 -req -in ${join(d, 'c.csr')} -CA ${pki.root.certFile} -CAkey ${pki.root.keyFile} -set_serial 0x${Date.now().toString(16)} -days 7 -extfile ${join(d, 'ext.cnf')} -extensions ext -out ${join(d, 'c.pem')} 2>/dev/null`,
+    `cat ${join(d, 'c.pem')}`,
+  ].join(' && ')]);
+  if (!o.ok) throw new Error(`certificateOutsideDatabase: ${o.stderr}`);
+  return o.stdout;
 }

@@ -13,10 +13,13 @@ const run = promisify(execFile);
  * An OCSP responder for tests: Debian's `openssl ocsp` in responder mode (-index, the test
  * CA's database, so a revoked certificate answers "revoked") behind HTTP POST on 127.0.0.1.
  * It listens before the PKI exists, since the certificates carry its URL: `attach` the PKI.
+ * GET /crl.der serves the CA's CRL from the same database (the PKI's `crlUrl`).
  */
 export type TestOcsp = {
   readonly url: string;
   readonly answered: () => number;
+  /** How many CRLs were served. */
+  readonly crlsServed: () => number;
   /** While true, every request gets a 503 (a responder that is down). */
   failing: boolean;
   attach(pki: TestPki): void;
@@ -32,10 +35,16 @@ async function body(req: IncomingMessage): Promise<Buffer> {
 export async function startTestOcsp(): Promise<TestOcsp> {
   let pki: TestPki | undefined;
   let answered = 0;
+  let crlsServed = 0;
   const state = { failing: false };
   const server: Server = createServer((req, res) => {
     void (async () => {
       if (state.failing) return res.writeHead(503).end('down for the test');
+      if (pki && req.method === 'GET' && req.url === '/crl.der') {
+        const crl = await pki.crl();
+        crlsServed += 1;
+        return res.writeHead(200, { 'content-type': 'application/pkix-crl' }).end(crl);
+      }
       if (!pki || req.method !== 'POST' || req.headers['content-type'] !== 'application/ocsp-request') return res.writeHead(400).end();
       const stem = join(pki.dir, `ocsp-${randomBytes(6).toString('hex')}`);
       try {
@@ -57,6 +66,7 @@ export async function startTestOcsp(): Promise<TestOcsp> {
   return {
     url: `http://127.0.0.1:${port}/ocsp`,
     answered: () => answered,
+    crlsServed: () => crlsServed,
     get failing() {
       return state.failing;
     },

@@ -13,7 +13,9 @@ export type IssuedCertificate = { certPem: string; keyPem: string; certFile: str
  * A throwaway CA hierarchy for trust-service tests, kept by `openssl ca` in a temp directory
  * (so its index.txt is the revocation database the OCSP harness answers from): one root that
  * issues a seal certificate, a timestamping (TSA) certificate and an OCSP-signing certificate,
- * each with an authorityInfoAccess OCSP URL pointing at `ocspUrl`.
+ * each with an authorityInfoAccess OCSP URL pointing at `ocspUrl`, and a second seal certificate
+ * (`crlSeal`) that names no OCSP responder, only a CRL distribution point (`crlUrl`, served by
+ * the OCSP harness from the same database): the case of an issuer that publishes only CRLs.
  */
 export type TestPki = {
   readonly dir: string;
@@ -21,6 +23,11 @@ export type TestPki = {
   readonly seal: IssuedCertificate & { p12: Uint8Array; passphrase: string };
   readonly tsa: IssuedCertificate;
   readonly ocsp: IssuedCertificate;
+  /** A seal certificate whose revocation status is published only as a CRL at `crlUrl`. */
+  readonly crlSeal: IssuedCertificate & { p12: Uint8Array; passphrase: string };
+  readonly crlUrl: string;
+  /** The root's current CRL (DER), made by `openssl ca -gencrl` from the database. */
+  crl(): Promise<Uint8Array>;
   /** The openssl ca config (for the OCSP and TSA harnesses). */
   readonly caConfig: string;
   readonly indexFile: string;
@@ -28,7 +35,7 @@ export type TestPki = {
   remove(): Promise<void>;
 };
 
-function caConfig(dir: string, ocspUrl: string): string {
+function caConfig(dir: string, ocspUrl: string, crlUrl: string): string {
   return `
 [ ca ]
 default_ca = test_ca
@@ -44,6 +51,7 @@ policy = anything
 unique_subject = no
 copy_extensions = none
 default_days = 30
+default_crl_days = 7
 [ anything ]
 commonName = supplied
 organizationName = optional
@@ -62,6 +70,12 @@ keyUsage = critical, digitalSignature, nonRepudiation
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 authorityInfoAccess = OCSP;URI:${ocspUrl}
+[ crl_seal_ext ]
+basicConstraints = CA:false
+keyUsage = critical, digitalSignature, nonRepudiation
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+crlDistributionPoints = URI:${crlUrl}
 [ tsa_ext ]
 basicConstraints = CA:false
 keyUsage = critical, digitalSignature, nonRepudiation
@@ -83,7 +97,8 @@ authorityKeyIdentifier = keyid
 export async function createTestPki(ocspUrl: string): Promise<TestPki> {
   const dir = await mkdtemp(join(tmpdir(), 'signet-test-pki-'));
   const config = join(dir, 'ca.cnf');
-  await writeFile(config, caConfig(dir, ocspUrl));
+  const crlUrl = new URL('/crl.der', ocspUrl).href;
+  await writeFile(config, caConfig(dir, ocspUrl, crlUrl));
   await writeFile(join(dir, 'index.txt'), '');
   await writeFile(join(dir, 'serial'), '1000\n');
   const ssl = (...args: string[]) => run('openssl', args, { cwd: dir });
@@ -111,15 +126,29 @@ export async function createTestPki(ocspUrl: string): Promise<TestPki> {
   const seal = await issue('seal', '/CN=Signet Test Seal/O=Signet tests', 'seal_ext');
   const tsa = await issue('tsa', '/CN=Signet Test TSA/O=Signet tests', 'tsa_ext');
   const ocsp = await issue('ocsp', '/CN=Signet Test OCSP/O=Signet tests', 'ocsp_ext');
+  const crlSeal = await issue('crl-seal', '/CN=Signet Test CRL Seal/O=Signet tests', 'crl_seal_ext');
   const passphrase = 'test-seal-passphrase';
-  const p12File = join(dir, 'seal.p12');
   // The P12 carries the root too, so the seal's CMS holds the whole chain.
-  await ssl('pkcs12', '-export', '-inkey', seal.keyFile, '-in', seal.certFile, '-certfile', root.certFile,
-    '-out', p12File, '-passout', `pass:${passphrase}`, '-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1');
-  const p12 = new Uint8Array(await readFile(p12File));
+  const p12Of = async (cert: IssuedCertificate, name: string): Promise<Uint8Array> => {
+    const p12File = join(dir, `${name}.p12`);
+    await ssl('pkcs12', '-export', '-inkey', cert.keyFile, '-in', cert.certFile, '-certfile', root.certFile,
+      '-out', p12File, '-passout', `pass:${passphrase}`, '-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1');
+    return new Uint8Array(await readFile(p12File));
+  };
   return {
-    dir, root, tsa, ocsp, caConfig: config, indexFile: join(dir, 'index.txt'),
-    seal: { ...seal, p12, passphrase },
+    dir, root, tsa, ocsp, caConfig: config, indexFile: join(dir, 'index.txt'), crlUrl,
+    seal: { ...seal, p12: await p12Of(seal, 'seal'), passphrase },
+    crlSeal: { ...crlSeal, p12: await p12Of(crlSeal, 'crl-seal'), passphrase },
+    async crl() {
+      const pem = join(dir, `crl-${process.hrtime.bigint()}.pem`);
+      try {
+        await ssl('ca', '-gencrl', '-config', config, '-out', pem);
+        const { stdout } = await run('openssl', ['crl', '-in', pem, '-outform', 'DER'], { encoding: 'buffer' });
+        return new Uint8Array(stdout);
+      } finally {
+        await rm(pem, { force: true });
+      }
+    },
     async revoke(cert) {
       await ssl('ca', '-config', config, '-revoke', cert.certFile, '-crl_reason', 'keyCompromise');
     },

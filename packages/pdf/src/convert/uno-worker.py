@@ -61,7 +61,9 @@ def convert(desktop, req):
 
 def main():
     pipe_name = sys.argv[1]
-    ctx = connect(pipe_name, 30.0)
+    # A first start (fresh profile) on a busy 2-core machine was seen past 30 s; a soffice that
+    # dies instead is noticed by office-worker.ts long before this gives up.
+    ctx = connect(pipe_name, 120.0)
     desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
     out = sys.stdout
     out.write(json.dumps({"ready": True}) + "\n")

@@ -48,3 +48,6 @@ export async function issuerOf(cert: pkijs.Certificate, pool: readonly pkijs.Cer
 }
 
 export const isSelfSigned = (cert: pkijs.Certificate): boolean => cert.subject.isEqual(cert.issuer);
+
+/** A certificate's subject as readable text, for messages ("Signet Test Seal, Signet tests"). */
+export const subjectText = (cert: pkijs.Certificate): string => cert.subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');

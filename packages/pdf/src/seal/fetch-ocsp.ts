@@ -1,7 +1,9 @@
 import * as pkijs from 'pkijs';
 import { PdfError } from '../pdf-error.ts';
-import { postOnceMore } from './post-once-more.ts';
+import { fetchOnceMore } from './fetch-once-more.ts';
 import { arrayBufferOf } from './array-buffer-of.ts';
+import { subjectText } from './embedded-certificates.ts';
+import { readBounded } from './read-bounded.ts';
 
 const AIA_OID = '1.3.6.1.5.5.7.1.1';
 const OCSP_METHOD_OID = '1.3.6.1.5.5.7.48.1';
@@ -17,16 +19,20 @@ export function ocspUrlOf(cert: pkijs.Certificate): string | undefined {
   return undefined;
 }
 
-/** A checked OCSP answer: the OCSPResponse DER (what a DSS holds) and the responder's certificates. */
-export type OcspEvidence = { der: Uint8Array; certificates: pkijs.Certificate[] };
+/**
+ * A checked OCSP answer: the OCSPResponse DER (what a DSS holds), the responder's certificates,
+ * and its verdict (the caller decides what a "revoked" or "unknown" means for it).
+ */
+export type OcspEvidence = { der: Uint8Array; certificates: pkijs.Certificate[]; status: 'good' | 'revoked' | 'unknown' };
 
 /**
  * Asks `cert`'s OCSP responder about it (RFC 6960, POST) and accepts only a successful,
- * signed answer about this very certificate, saying "good", whose signature chains to the
- * issuer (directly or through a responder certificate the issuer delegated to).
+ * signed answer about this very certificate whose signature chains to the issuer (directly or
+ * through a responder certificate the issuer delegated to). Anything else is
+ * VALIDATION_DATA_FAILED.
  */
 export async function fetchOcsp(cert: pkijs.Certificate, issuer: pkijs.Certificate, timeoutMs = 15_000): Promise<OcspEvidence> {
-  const subject = cert.subject.typesAndValues.map((t) => String(t.value.valueBlock.value)).join(', ');
+  const subject = subjectText(cert);
   const fail = (why: string, cause?: unknown): never => {
     throw new PdfError('VALIDATION_DATA_FAILED', `OCSP for "${subject}": ${why}.`, cause ? { cause } : undefined);
   };
@@ -35,10 +41,12 @@ export async function fetchOcsp(cert: pkijs.Certificate, issuer: pkijs.Certifica
   await request.createForCertificate(cert, { hashAlgorithm: 'SHA-1', issuerCertificate: issuer });
   let bytes: Uint8Array;
   try {
-    const res = await postOnceMore(url, { headers: { 'content-type': 'application/ocsp-request' }, body: new Uint8Array(request.toSchema(true).toBER(false)), timeoutMs });
-    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-    bytes = new Uint8Array(await res.arrayBuffer());
-    if (bytes.byteLength > MAX_RESPONSE_BYTES) throw new Error('the response is too large');
+    const res = await fetchOnceMore(url, { method: 'POST', headers: { 'content-type': 'application/ocsp-request' }, body: new Uint8Array(request.toSchema(true).toBER(false)), timeoutMs });
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      throw new Error(`HTTP ${res.status}`);
+    }
+    bytes = await readBounded(res, MAX_RESPONSE_BYTES);
   } catch (err) {
     return fail(`the responder at ${new URL(url).origin} did not answer (${(err as Error).message})`, err);
   }
@@ -55,8 +63,7 @@ export async function fetchOcsp(cert: pkijs.Certificate, issuer: pkijs.Certifica
   if (!verified) fail('the answer is not signed by the issuer or its delegated responder');
   const status = await basic.getCertificateStatus(cert, issuer);
   if (!status.isForCertificate) fail('the answer is about another certificate');
-  if (status.status !== 0) fail(status.status === 1 ? 'the certificate is REVOKED' : 'the responder does not know the certificate');
-  return { der: bytes, certificates: basic.certs ?? [] };
+  return { der: bytes, certificates: basic.certs ?? [], status: status.status === 0 ? 'good' : status.status === 1 ? 'revoked' : 'unknown' };
 }
 
 /** Parses a DER certificate. */

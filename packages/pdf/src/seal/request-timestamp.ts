@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { PdfError } from '../pdf-error.ts';
-import { postOnceMore } from './post-once-more.ts';
+import { fetchOnceMore } from './fetch-once-more.ts';
+import { readBounded } from './read-bounded.ts';
 import { arrayBufferOf } from './array-buffer-of.ts';
 
 /** Where trusted time comes from: an RFC 3161 TSA over HTTP(S), optionally with Basic credentials. */
@@ -49,10 +50,9 @@ export async function requestTimestamp(tsa: TimestampAuthority, data: Uint8Array
   if (tsa.username !== undefined) headers.authorization = `Basic ${Buffer.from(`${tsa.username}:${tsa.password ?? ''}`).toString('base64')}`;
   let reply: Uint8Array;
   try {
-    const res = await postOnceMore(tsa.url, { headers, body: new Uint8Array(query), timeoutMs: tsa.timeoutMs ?? 15_000 });
+    const res = await fetchOnceMore(tsa.url, { method: 'POST', headers, body: new Uint8Array(query), timeoutMs: tsa.timeoutMs ?? 15_000 });
     if (res.status !== 200) throw new Error(`the TSA answered HTTP ${res.status}`);
-    reply = new Uint8Array(await res.arrayBuffer());
-    if (reply.byteLength > MAX_REPLY_BYTES) throw new Error('the TSA reply is too large');
+    reply = await readBounded(res, MAX_REPLY_BYTES);
   } catch (err) {
     throw new PdfError('TIMESTAMP_FAILED', `The TSA at ${new URL(tsa.url).origin} did not answer: ${(err as Error).message}.`, { cause: err });
   }
