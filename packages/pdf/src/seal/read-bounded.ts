@@ -15,12 +15,14 @@ export async function readBounded(res: Response, max: number): Promise<Uint8Arra
   for (;;) {
     const next = await reader?.read();
     if (!next || next.done) break;
-    size += next.value.byteLength;
+    // fetch's body streams bytes; its type says `any`.
+    const chunk = next.value as Uint8Array;
+    size += chunk.byteLength;
     if (size > max) {
       await reader?.cancel().catch(() => undefined);
       throw new Error('the response is too large');
     }
-    chunks.push(next.value);
+    chunks.push(chunk);
   }
   return new Uint8Array(Buffer.concat(chunks, size));
 }
