@@ -69,5 +69,5 @@ export { setPluginLogger, type PluginLogger } from './plugin-log.ts';
 export { drainLogQueues } from './log-queue.ts';
 /** The process's Redis connections of the redis policies (closed with the gateway). */
 export { REDIS_COUNTERS } from './redis-counters.ts';
-export { PluginContext, type PluginExit } from './plugin-context.ts';
+export { PluginContext, type PluginExit, type HeaderEdit, type BodySource } from './plugin-context.ts';
 export type { PluginHandler, PluginHooks, AccessHook, HeaderFilterHook, BodyFilterHook, LogHook } from './plugin-handler.ts';

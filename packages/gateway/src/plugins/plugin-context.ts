@@ -4,6 +4,7 @@
 import type { Socket } from 'node:net';
 import type { Consumer, Route, Service } from '../declarative/types.ts';
 import type { PluginHooks } from './plugin-handler.ts';
+import { lowerName } from './lower-name.ts';
 
 /** What kong.client.authenticate records: the credential's id and consumer (X-Credential-Identifier). */
 export type AuthenticatedCredential = {
@@ -32,6 +33,14 @@ export type PluginExit = {
   readonly replay?: { readonly headers: readonly string[]; readonly body: Buffer };
 };
 
+/** One upstream header edit: set to [name as given, value or values], or removed (null). */
+export type HeaderEdit = readonly [string, string | readonly string[]] | null;
+
+/** Where the client's whole body is read from, bounded (undefined past the bound), when a plugin asks. */
+export interface BodySource {
+  read(): Promise<Buffer | undefined>;
+}
+
 /** A query argument as Kong's get_query() gives it: a value, `true` without `=`, or a list when repeated. */
 export type QueryArg = string | true | readonly (string | true)[] | undefined;
 
@@ -47,6 +56,15 @@ function decodeArg(s: string): string {
 
 // ngx.encode_args (ngx.escape_uri): everything but unreserved characters percent-encoded.
 const encodeArg = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+// A character that would end or corrupt a header line.
+const BREAKS_LINE = /[\r\n\0]/;
+
+function lowerNames(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) out.push(raw[i]!.toLowerCase());
+  return out;
+}
 
 /** Headers the proxy frames the upstream request with: no plugin may set them (plugin-context setHeader). */
 export const FRAMING_HEADERS: ReadonlySet<string> = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade', 'proxy-connection']);
@@ -68,6 +86,7 @@ export class PluginContext {
   /** "1.1", "1.0" or "2.0" (kong.request.get_http_version, as hmac-auth's request-line shows it). */
   readonly httpVersion: string;
   readonly #rawHeaders: readonly string[];
+  #names: readonly string[] | undefined;
   readonly #query: string;
   #args: [string, string | true][] | undefined;
   /** kong.client.get_ip(): the client address as the real_ip settings decide (set by the proxy). */
@@ -89,7 +108,7 @@ export class PluginContext {
   /** Groups an authentication plugin vouched for (Kong's ctx.authenticated_groups); none implemented yet. */
   authenticatedGroups: readonly string[] | undefined;
   /** Upstream header edits by lower-case name: set to [name, value or values], or removed (null). */
-  headerEdits: Map<string, readonly [string, string | readonly string[]] | null> | undefined;
+  headerEdits: Map<string, HeaderEdit> | undefined;
   /** kong.service.request.set_query: the whole upstream query string (without `?`), replacing the client's. */
   queryOverride: string | undefined;
   /** kong.service.request.set_path: the upstream path, replacing the route's. */
@@ -107,7 +126,7 @@ export class PluginContext {
    * Reads the client's whole body, bounded (undefined past the bound); set by the HTTP proxy.
    * Absent where the body cannot be held (gRPC streams): rawBody() is then undefined.
    */
-  bodySource: (() => Promise<Buffer | undefined>) | undefined;
+  bodySource: BodySource | undefined;
   #body: Buffer | undefined | Promise<Buffer | undefined>;
   #bodyAsked = false;
   /** kong.service.request.set_raw_body: the upstream body, replacing the client's. */
@@ -139,12 +158,17 @@ export class PluginContext {
   responseHeaders: readonly string[] | undefined;
   responseSize = 0;
 
-  constructor(method: string, rawHeaders: readonly string[], query: string, target = '/', httpVersion = '1.1') {
+  /**
+   * `names`: each raw header's name lower-cased (entry k for rawHeaders[2k]), when the caller has
+   * them already (the HTTP proxy's header scan); made on the first lookup otherwise.
+   */
+  constructor(method: string, rawHeaders: readonly string[], query: string, target = '/', httpVersion = '1.1', names?: readonly string[]) {
     this.method = method;
     this.target = target;
     this.httpVersion = httpVersion;
     this.#rawHeaders = rawHeaders;
     this.#query = query;
+    this.#names = names;
   }
 
   /**
@@ -152,7 +176,7 @@ export class PluginContext {
    * As in nginx's lookup, `api_key` also finds `api-key`.
    */
   header(name: string): string | readonly string[] | undefined {
-    const lower = name.toLowerCase();
+    const lower = lowerName(name);
     const found = this.#values(lower);
     if (found === undefined && lower.includes('_')) return this.#values(lower.replace(/_/g, '-'));
     return found;
@@ -167,9 +191,10 @@ export class PluginContext {
   #values(lower: string): string | string[] | undefined {
     let out: string | string[] | undefined;
     const raw = this.#rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) {
-      if (raw[i]!.toLowerCase() !== lower) continue;
-      const v = raw[i + 1]!;
+    const names = (this.#names ??= lowerNames(raw));
+    for (let k = 0; k < names.length; k++) {
+      if (names[k] !== lower) continue;
+      const v = raw[2 * k + 1]!;
       out = out === undefined ? v : typeof out === 'string' ? [out, v] : [...out, v];
     }
     return out;
@@ -200,7 +225,7 @@ export class PluginContext {
     if (this.#bodyAsked) return this.#body;
     this.#bodyAsked = true;
     if (this.bodySource === undefined) return undefined;
-    return (this.#body = this.bodySource().then((body) => (this.#body = body)));
+    return (this.#body = this.bodySource.read().then((body) => (this.#body = body)));
   }
 
   /** Whether a plugin had the client's body read: the proxy then forwards what was read. */
@@ -230,15 +255,15 @@ export class PluginContext {
    * or Transfer-Encoding line would let the upstream frame the request differently (smuggling).
    */
   setHeader(name: string, value: string | readonly string[]): void {
-    const lower = name.toLowerCase();
+    const lower = lowerName(name);
     if (FRAMING_HEADERS.has(lower)) throw new TypeError(`header ${name} is set by the gateway itself`);
-    for (const v of typeof value === 'string' ? [value] : value) if (/[\r\n\0]/.test(v)) throw new TypeError(`invalid value for header ${name}`);
+    if (typeof value === 'string' ? BREAKS_LINE.test(value) : value.some((v) => BREAKS_LINE.test(v))) throw new TypeError(`invalid value for header ${name}`);
     (this.headerEdits ??= new Map()).set(lower, [name, value]);
   }
 
   /** kong.service.request.clear_header. */
   clearHeader(name: string): void {
-    (this.headerEdits ??= new Map()).set(name.toLowerCase(), null);
+    (this.headerEdits ??= new Map()).set(lowerName(name), null);
   }
 
   /** kong.service.request.clear_query_arg. */
@@ -266,22 +291,5 @@ export class PluginContext {
       .filter(([k]) => !cleared.has(k))
       .map(([k, v]) => (v === true ? encodeArg(k) : `${encodeArg(k)}=${encodeArg(v)}`))
       .join('&');
-  }
-
-  /** Header lines for the upstream (`Name: value\r\n`…) with this request's edits applied. */
-  upstreamHeaderLines(lines: string): string {
-    const edits = this.headerEdits;
-    if (edits === undefined) return lines;
-    let out = '';
-    for (const line of lines.split('\r\n')) {
-      if (line === '') continue;
-      if (!edits.has(line.slice(0, line.indexOf(':')).toLowerCase())) out += line + '\r\n';
-    }
-    for (const edit of edits.values()) {
-      if (edit === null) continue;
-      if (typeof edit[1] === 'string') out += edit[0] + ': ' + edit[1] + '\r\n';
-      else for (const v of edit[1]) out += edit[0] + ': ' + v + '\r\n';
-    }
-    return out;
   }
 }

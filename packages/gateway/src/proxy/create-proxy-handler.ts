@@ -8,7 +8,8 @@ import { RequestIdSource, VIA } from './kong-headers.ts';
 import { ProxyExchange, type ProxyContext } from './proxy-exchange.ts';
 import { scanRequestHeaders, type ScannedRequestHeaders } from './scan-request-headers.ts';
 import { sendKongResponse, sendProxyError, sendStoredResponse, TextBody } from './send-proxy-error.ts';
-import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, SIZE_LIMIT_MESSAGE, wantsLog, type PluginExit } from '../plugins/index.ts';
+import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, SIZE_LIMIT_MESSAGE, wantsLog, type BodySource, type PluginExit } from '../plugins/index.ts';
+import { upstreamHeaderLines } from './upstream-header-lines.ts';
 import type { ProxyRoute } from './proxy-route.ts';
 import { realClientAddress } from './real-ip.ts';
 import { expectsContinue } from './expects-continue.ts';
@@ -60,8 +61,8 @@ function reportKongAnswer(
   });
 }
 
-const newPluginContext = (req: IncomingMessage, method: string, query: string, requestId: string, clientIp: string, startedAt: number): PluginContext => {
-  const p = new PluginContext(method, req.rawHeaders, query === '' ? '' : query.slice(1), req.url ?? '/', req.httpVersion === '1.0' ? '1.0' : '1.1');
+const newPluginContext = (req: IncomingMessage, method: string, query: string, requestId: string, clientIp: string, startedAt: number, names?: readonly string[]): PluginContext => {
+  const p = new PluginContext(method, req.rawHeaders, query === '' ? '' : query.slice(1), req.url ?? '/', req.httpVersion === '1.0' ? '1.0' : '1.1', names);
   p.requestId = requestId;
   p.clientIp = clientIp;
   p.startedAt = startedAt;
@@ -125,7 +126,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     }
     // The rewrite and access phases of the route's plugins: they may answer instead of the
     // upstream, or edit the request the upstream gets (consumer headers, hidden credentials).
-    const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp, startedAt);
+    const pluginCtx = newPluginContext(req, routerRequest.method, query, requestId, clientIp, startedAt, scanned.names);
     pluginCtx.serviceId = match.value.service.id;
     pluginCtx.routeId = match.route.id;
     pluginCtx.route = match.route;
@@ -134,10 +135,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     pluginCtx.port = listener.port;
     if (match.captures !== undefined) pluginCtx.uriCaptures = { ...match.captures, 0: match.matched };
     // Read only if a plugin asks (kong.request.get_raw_body); otherwise the body streams.
-    pluginCtx.bodySource = () => new Promise((resolve) => {
-      if (expectsContinue(req)) res.writeContinue();
-      readBody(req, MAX_BUFFERED_BODY, resolve);
-    });
+    pluginCtx.bodySource = new ClientBody(req, res);
     const outcome = runAccessPhase(plugins, pluginCtx);
     const r: Routed = { match, scanned, path, query, requestId, startedAt, method: routerRequest.method, xForwardedProto, scheme: listener.scheme, clientIp };
     if (outcome instanceof Promise) {
@@ -211,6 +209,24 @@ function afterAccess(ctx: ProxyContext, req: IncomingMessage, res: ServerRespons
   else withBody(body);
 }
 
+/** The client's body for a plugin that asks for it (an object, not a closure made per request). */
+class ClientBody implements BodySource {
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.#req = req;
+    this.#res = res;
+  }
+
+  read(): Promise<Buffer | undefined> {
+    return new Promise((resolve) => {
+      if (expectsContinue(this.#req)) this.#res.writeContinue();
+      readBody(this.#req, MAX_BUFFERED_BODY, resolve);
+    });
+  }
+}
+
 /** Reads a request body whole; undefined when it grows past `max` bytes (the rest is drained). */
 function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undefined) => void): void {
   const parts: Buffer[] = [];
@@ -238,7 +254,7 @@ function forwardEdited(
 ): void {
   const edited = p.upstreamQuery();
   forward(
-    ctx, req, res, match, scanned, p.upstreamHeaderLines(scanned.passthrough), edited === '' ? '' : '?' + edited, path, query, requestId, startedAt, method,
+    ctx, req, res, match, scanned, upstreamHeaderLines(req.rawHeaders, scanned, p.headerEdits), edited === '' ? '' : '?' + edited, path, query, requestId, startedAt, method,
     // The response phases need the context only when some plugin has one.
     xForwardedProto, scheme, clientIp, p.collected !== undefined ? p : undefined, p, body,
   );

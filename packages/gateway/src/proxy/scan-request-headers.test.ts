@@ -24,6 +24,8 @@ test('scanRequestHeaders: reads what the gateway sets, passes the rest in order'
     passthrough: 'Accept: application/json\r\nCookie: a=1\r\nCookie: b=2\r\n',
     contentLength: 12,
     chunked: false,
+    names: ['host', 'accept', 'x-forwarded-for', 'x-forwarded-for', 'via', 'content-length', 'connection', 'x-secret', 'cookie', 'cookie', 'x-real-ip', 'expect'],
+    hopByHop: ['x-secret'],
   });
 });
 

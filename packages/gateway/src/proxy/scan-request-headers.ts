@@ -12,6 +12,13 @@ export type ScannedRequestHeaders = {
   contentLength: number;
   /** The client sent Transfer-Encoding: chunked. */
   chunked: boolean;
+  /**
+   * Every raw header's name lower-cased (entry k names rawHeaders[2k]): the plugins' header
+   * lookups and edits compare against these instead of lower-casing again per lookup.
+   */
+  names: string[];
+  /** Fields the client's Connection header named (hop-by-hop, left out of `passthrough`). */
+  hopByHop: string[] | undefined;
 };
 
 // RFC 9110 §7.6.1 hop-by-hop fields, plus those the gateway sets itself (Kong's nginx template
@@ -30,14 +37,16 @@ const DROPPED = new Set([
  */
 export function scanRequestHeaders(raw: readonly string[]): ScannedRequestHeaders {
   const out: ScannedRequestHeaders = {
-    host: undefined, forwardedFor: undefined, via: undefined, passthrough: '', contentLength: -1, chunked: false,
+    host: undefined, forwardedFor: undefined, via: undefined, passthrough: '', contentLength: -1, chunked: false, names: [], hopByHop: undefined,
   };
   let connectionTokens: string[] | undefined;
   let passthrough = '';
+  const names = out.names;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     const value = raw[i + 1]!;
     const lower = name.toLowerCase();
+    names.push(lower);
     if (!DROPPED.has(lower)) {
       passthrough += name + ': ' + value + '\r\n';
       continue;
@@ -68,7 +77,13 @@ export function scanRequestHeaders(raw: readonly string[]): ScannedRequestHeader
   }
   if (connectionTokens !== undefined) passthrough = dropNamed(passthrough, connectionTokens);
   out.passthrough = passthrough;
+  out.hopByHop = connectionTokens;
   return out;
+}
+
+/** Whether the client's header lines named `lower` (lower-case) are left out of `scanned.passthrough`. */
+export function withheld(scanned: ScannedRequestHeaders, lower: string): boolean {
+  return DROPPED.has(lower) || scanned.hopByHop?.includes(lower) === true;
 }
 
 // RFC 9110 §7.6.1: fields named in Connection are hop-by-hop too. Rare, so done as a second pass.
