@@ -1,6 +1,7 @@
 // A response head as Kong's header_filter phase sees it (kong.response.get_status/get_header/
 // set_header/add_header/clear_header): the status and the raw header list the proxy writes, so
 // an edit costs nothing on responses whose route has no header_filter.
+import { lowerName } from './lower-name.ts';
 
 /** A streaming body transform (Kong's body_filter): bytes in, bytes out; `end` flushes what is held. */
 export type BodyTransform = {
@@ -11,6 +12,21 @@ export type BodyTransform = {
   /** It only observes (every chunk out as it came in): the response keeps its Content-Length. */
   readonly passthrough?: boolean;
 };
+
+const BREAKS_LINE = /[\r\n\0]/;
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// Names plugins set come from their code and configuration: each is checked once (bounded).
+const VALID_NAMES = new Set<string>();
+
+function validName(name: string): boolean {
+  if (VALID_NAMES.has(name)) return true;
+  if (!TOKEN.test(name)) return false;
+  if (VALID_NAMES.size < 1024) VALID_NAMES.add(name);
+  return true;
+}
+
+// Case-insensitive name equality without lower-casing the (usually different-length) others.
+const sameName = (name: string, lower: string): boolean => name.length === lower.length && (name === lower || name.toLowerCase() === lower);
 
 /** The status and headers about to be sent to the client. */
 export class ResponseHead {
@@ -28,18 +44,18 @@ export class ResponseHead {
 
   /** kong.response.get_header: the first value, case-insensitively. */
   get(name: string): string | undefined {
-    const lower = name.toLowerCase();
+    const lower = lowerName(name);
     const h = this.headers;
-    for (let i = 0; i < h.length; i += 2) if (h[i]!.toLowerCase() === lower) return h[i + 1];
+    for (let i = 0; i < h.length; i += 2) if (sameName(h[i]!, lower)) return h[i + 1];
     return undefined;
   }
 
   /** Every value of `name`. */
   getAll(name: string): string[] {
-    const lower = name.toLowerCase();
+    const lower = lowerName(name);
     const out: string[] = [];
     const h = this.headers;
-    for (let i = 0; i < h.length; i += 2) if (h[i]!.toLowerCase() === lower) out.push(h[i + 1]!);
+    for (let i = 0; i < h.length; i += 2) if (sameName(h[i]!, lower)) out.push(h[i + 1]!);
     return out;
   }
 
@@ -49,9 +65,9 @@ export class ResponseHead {
 
   /** kong.response.clear_header. */
   remove(name: string): void {
-    const lower = name.toLowerCase();
+    const lower = lowerName(name);
     const h = this.headers;
-    for (let i = h.length - 2; i >= 0; i -= 2) if (h[i]!.toLowerCase() === lower) h.splice(i, 2);
+    for (let i = h.length - 2; i >= 0; i -= 2) if (sameName(h[i]!, lower)) h.splice(i, 2);
   }
 
   /** kong.response.set_header: replaces every value. A value that would break the header line is refused. */
@@ -62,7 +78,7 @@ export class ResponseHead {
 
   /** kong.response.add_header: one more value. */
   add(name: string, value: string): void {
-    if (/[\r\n\0]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new TypeError(`invalid header ${name}`);
+    if (BREAKS_LINE.test(value) || !validName(name)) throw new TypeError(`invalid header ${name}`);
     this.headers.push(name, value);
   }
 

@@ -108,4 +108,18 @@ test('ResponseHead: case-insensitive get/set/remove; header injection refused', 
   assert.deepEqual(h.headers, ['X', '1', 'VARY', 'c']);
   assert.throws(() => h.set('X', 'a\r\nSet-Cookie: x'));
   assert.throws(() => h.add('Bad Name', 'v'));
+  // A name checked once stays valid; an invalid one is refused every time, not remembered.
+  assert.throws(() => h.add('Bad Name', 'v'));
+  h.add('X-Ok', 'v');
+  h.add('X-Ok', 'w');
+  assert.deepEqual(h.getAll('x-ok'), ['v', 'w']);
+});
+
+test('ResponseHead: names of the same length but different letters are not matched; exact and mixed case are', () => {
+  const h = new ResponseHead(200, ['X-Cache-Key', '1', 'x-cache-kez', '2', 'X-CACHE-KEY', '3', 'Content-Type', 'a'], 'upstream');
+  assert.equal(h.get('x-Cache-key'), '1');
+  h.remove('X-Cache-Key');
+  assert.deepEqual(h.headers, ['x-cache-kez', '2', 'Content-Type', 'a']);
+  assert.equal(h.has('X-Cache-Key'), false);
+  assert.equal(h.get('content-type'), 'a');
 });
