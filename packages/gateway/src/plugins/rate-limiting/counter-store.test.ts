@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CounterStore } from './counter-store.ts';
-import { rateLimitHeaders } from './handler.ts';
-import { windowStart } from './periods.ts';
+import { RateLimitPlan } from './rate-limit-plan.ts';
+import { windowStart, type Period } from './periods.ts';
 
 test('take: counts until the limit, then refuses without counting; a new window starts at 0', () => {
   let now = Date.UTC(2026, 10, 26, 10, 0, 0, 100);
@@ -44,6 +44,14 @@ test("windows follow Kong's get_timestamps (UTC calendar)", () => {
   assert.equal(windowStart('year', t), Date.UTC(2026, 0, 1));
 });
 
+// The headers an instance with these limits sends for these usages, and whether it refuses.
+function rateLimitHeaders(periods: readonly Period[], limits: readonly number[], usages: readonly number[], now: number) {
+  const plan = new RateLimitPlan((p) => (periods.includes(p) ? limits[periods.indexOf(p)]! : null), 'r:s');
+  const headers: [string, string][] = [];
+  plan.setHeaders({ set: (name, value) => headers.push([name, value]) }, { usages, starts: plan.starts(now), now });
+  return { stop: plan.stopAt(usages) !== -1, headers };
+}
+
 test('headers: per period, the most constrained period in RateLimit-*, Retry-After when refused', () => {
   const now = Date.UTC(2026, 10, 26, 10, 42, 17, 250);
   const passing = rateLimitHeaders(['second', 'minute'], [3, 10], [1, 8], now);
@@ -61,4 +69,24 @@ test('headers: per period, the most constrained period in RateLimit-*, Retry-Aft
     'X-RateLimit-Limit-Minute': '10', 'X-RateLimit-Remaining-Minute': '1',
     'RateLimit-Limit': '3', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1', 'Retry-After': '1',
   });
+});
+
+test("counter keys: Kong's layout per period; the same client in the same windows reuses them", () => {
+  const plan = new RateLimitPlan((p) => (p === 'second' ? 5 : p === 'day' ? 100 : null), 'r-1:s-1');
+  const t = Date.UTC(2026, 10, 26, 10, 42, 17, 250);
+  const first = plan.asks('10.0.0.1', plan.starts(t));
+  assert.deepEqual(first, [
+    { key: `ratelimit:r-1:s-1:10.0.0.1:${Date.UTC(2026, 10, 26, 10, 42, 17)}:second`, limit: 5, expireSeconds: 1 },
+    { key: `ratelimit:r-1:s-1:10.0.0.1:${Date.UTC(2026, 10, 26)}:day`, limit: 100, expireSeconds: 86400 },
+  ]);
+  assert.equal(plan.asks('10.0.0.1', plan.starts(t + 500)), first);
+  assert.equal(plan.asks('10.0.0.2', plan.starts(t + 500))[0]!.key, `ratelimit:r-1:s-1:10.0.0.2:${Date.UTC(2026, 10, 26, 10, 42, 17)}:second`);
+  assert.equal(plan.asks('10.0.0.1', plan.starts(t + 1000))[0]!.key, `ratelimit:r-1:s-1:10.0.0.1:${Date.UTC(2026, 10, 26, 10, 42, 18)}:second`);
+});
+
+test('day windows start at UTC midnight across a year of instants (the fixed-length day path)', () => {
+  for (let t = Date.UTC(2024, 0, 1); t < Date.UTC(2025, 0, 1); t += 7_777_777) {
+    const d = new Date(t);
+    assert.equal(windowStart('day', t), Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+  }
 });

@@ -48,13 +48,22 @@ export class CounterStore {
   take(asks: readonly CounterAsk[]): number[] {
     const now = this.#now();
     if (now >= this.#nextSweep) this.#sweep(now);
-    const usages = asks.map((a) => this.#live(a.key, now)?.count ?? 0);
-    if (asks.some((a, i) => a.limit - usages[i]! <= 0)) return usages;
-    asks.forEach((a, i) => {
+    const found: (Counter | undefined)[] = [];
+    const usages: number[] = [];
+    let refused = false;
+    for (const a of asks) {
       const live = this.#live(a.key, now);
+      const usage = live?.count ?? 0;
+      found.push(live);
+      usages.push(usage);
+      if (a.limit - usage <= 0) refused = true;
+    }
+    if (refused) return usages;
+    for (let i = 0; i < asks.length; i++) {
+      const live = found[i];
       if (live !== undefined) live.count = usages[i]! + 1;
-      else this.#insert(a.key, { count: 1, expiresAt: now + a.expireSeconds * 1000 });
-    });
+      else this.#insert(asks[i]!.key, { count: 1, expiresAt: now + asks[i]!.expireSeconds * 1000 });
+    }
     return usages;
   }
 

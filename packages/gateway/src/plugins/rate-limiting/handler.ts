@@ -7,11 +7,11 @@
 import type { Plugin } from '../../declarative/types.ts';
 import type { PluginContext, PluginExit } from '../plugin-context.ts';
 import type { PluginHandler } from '../plugin-handler.ts';
-import type { CounterAsk } from './counter-store.ts';
 import { localCounters } from './local-counters.ts';
 import { REDIS_COUNTERS, type RedisSettings } from '../redis-counters.ts';
 import { pluginLog } from '../plugin-log.ts';
-import { EXPIRATION, PERIODS, windowStart, type Period } from './periods.ts';
+import type { Period } from './periods.ts';
+import { RateLimitPlan, type RateLimitUsage } from './rate-limit-plan.ts';
 import { RATE_LIMITING_SCHEMA } from './schema.ts';
 import type { ConsumerIndex } from '../consumer-index.ts';
 
@@ -30,7 +30,6 @@ type RateLimitingConfig = Readonly<Record<Period, number | null>> & {
 // Kong's key for a plugin without a route or service (policies/init.lua EMPTY_UUID).
 const EMPTY_UUID = '00000000-0000-0000-0000-000000000000';
 const SHARED_KEY = 'rate-limiting';
-const TITLE: Readonly<Record<Period, string>> = { second: 'Second', minute: 'Minute', hour: 'Hour', day: 'Day', month: 'Month', year: 'Year' };
 
 // Kong's get_identifier: the chosen entity, else the client address. A consumer group is the
 // instance's own group when it is scoped to one, else the consumer's first group by name (the
@@ -54,52 +53,20 @@ function identifier(conf: RateLimitingConfig, ctx: PluginContext, consumers: Con
   return id ?? ctx.clientIp;
 }
 
-/** The headers Kong sends for these usages (handler.lua access), and whether the request is refused. */
-export function rateLimitHeaders(
-  periods: readonly Period[], limits: readonly number[], usages: readonly number[], nowMs: number,
-): { readonly stop: boolean; readonly headers: [string, string][] } {
-  let stop: Period | undefined;
-  periods.forEach((p, i) => {
-    if (limits[i]! - usages[i]! <= 0) stop = p;
-  });
-  const headers: [string, string][] = [];
-  let limit = 0;
-  let window = 0;
-  let remaining = Infinity;
-  let reset = 1;
-  periods.forEach((p, i) => {
-    let current = limits[i]! - usages[i]!;
-    if (stop === undefined || stop === p) current -= 1;
-    current = Math.max(0, current);
-    // The most constrained period speaks for RateLimit-*; on a tie, the longer window.
-    if (current < remaining || (current === remaining && EXPIRATION[p] > window)) {
-      limit = limits[i]!;
-      window = EXPIRATION[p];
-      remaining = current;
-      reset = Math.max(1, window - Math.floor((nowMs - windowStart(p, nowMs)) / 1000));
-    }
-    headers.push([`X-RateLimit-Limit-${TITLE[p]}`, String(limits[i])], [`X-RateLimit-Remaining-${TITLE[p]}`, String(current)]);
-  });
-  headers.push(['RateLimit-Limit', String(limit)], ['RateLimit-Remaining', String(remaining)], ['RateLimit-Reset', String(reset)]);
-  if (stop !== undefined) headers.push(['Retry-After', String(reset)]);
-  return { stop: stop !== undefined, headers };
-}
-
 /** rate-limiting, PRIORITY 910. */
 export const RATE_LIMITING_HANDLER: PluginHandler = {
   name: RATE_LIMITING_SCHEMA.name,
   priority: RATE_LIMITING_SCHEMA.priority,
   build(config, consumers, plugin?: Plugin) {
     const conf = config as RateLimitingConfig;
-    const periods = PERIODS.filter((p) => conf[p] !== null);
-    const limits = periods.map((p) => conf[p]!);
     // Kong keys counters by the plugin's own route and service, so two instances never share one.
-    const scope = `${plugin?.route?.id ?? EMPTY_UUID}:${plugin?.service?.id ?? EMPTY_UUID}`;
+    const plan = new RateLimitPlan((p) => conf[p], `${plugin?.route?.id ?? EMPTY_UUID}:${plugin?.service?.id ?? EMPTY_UUID}`);
     const refused: PluginExit = { status: conf.error_code, message: conf.error_message };
-    const verdict = (ctx: PluginContext, usages: readonly number[], now: number): PluginExit | undefined => {
-      const { stop, headers } = rateLimitHeaders(periods, limits, usages, now);
-      if (!conf.hide_client_headers) (ctx.shared ??= new Map()).set(SHARED_KEY, headers);
-      return stop ? refused : undefined;
+    const group = plugin?.consumer_group?.id;
+    const headers = !conf.hide_client_headers;
+    const verdict = (ctx: PluginContext, usages: readonly number[], starts: readonly number[], now: number): PluginExit | undefined => {
+      if (headers) (ctx.shared ??= new Map()).set(SHARED_KEY, { usages, starts, now } satisfies RateLimitUsage);
+      return plan.stopAt(usages) === -1 ? undefined : refused;
     };
     // handler.lua: a data store that fails is logged; fault_tolerant proxies without headers.
     const failed = (err: unknown): undefined => {
@@ -111,19 +78,17 @@ export const RATE_LIMITING_HANDLER: PluginHandler = {
     return {
       access(ctx) {
         const now = Date.now();
-        const id = identifier(conf, ctx, consumers, plugin?.consumer_group?.id);
-        const asks: CounterAsk[] = periods.map((p, i) => ({
-          key: `ratelimit:${scope}:${id}:${windowStart(p, now)}:${p}`, limit: limits[i]!, expireSeconds: EXPIRATION[p],
-        }));
-        if (conf.policy === 'redis') return REDIS_COUNTERS.take(redis, asks).then((u) => verdict(ctx, u, now), failed);
+        const starts = plan.starts(now);
+        const asks = plan.asks(identifier(conf, ctx, consumers, group), starts);
+        if (conf.policy === 'redis') return REDIS_COUNTERS.take(redis, asks).then((u) => verdict(ctx, u, starts, now), failed);
         const usages = localCounters().take(asks);
-        return usages instanceof Promise ? usages.then((u) => verdict(ctx, u, now)) : verdict(ctx, usages, now);
+        return usages instanceof Promise ? usages.then((u) => verdict(ctx, u, starts, now)) : verdict(ctx, usages, starts, now);
       },
       // The answer, the upstream's or the refusal, carries the headers access computed.
       headerFilter(ctx, head) {
-        const headers = ctx.shared?.get(SHARED_KEY) as [string, string][] | undefined;
-        if (headers !== undefined) for (const [name, value] of headers) head.set(name, value);
+        const usage = ctx.shared?.get(SHARED_KEY) as RateLimitUsage | undefined;
+        if (usage !== undefined) plan.setHeaders(head, usage);
       },
     };
-  },
+  }
 };

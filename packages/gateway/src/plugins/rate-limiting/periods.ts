@@ -14,13 +14,16 @@ export const EXPIRATION: Readonly<Record<Period, number>> = {
 
 /** The start of the window containing `nowMs`, in ms (Kong's get_timestamps()[period]). */
 export function windowStart(period: Period, nowMs: number): number {
-  const d = new Date(nowMs);
   switch (period) {
     case 'second': return Math.floor(nowMs / 1000) * 1000;
     case 'minute': return Math.floor(nowMs / 60_000) * 60_000;
     case 'hour': return Math.floor(nowMs / 3_600_000) * 3_600_000;
-    case 'day': return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-    case 'month': return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-    case 'year': return Date.UTC(d.getUTCFullYear(), 0, 1);
+    // A UTC day is a fixed 86,400,000 ms (no leap seconds in ECMAScript time).
+    case 'day': return Math.floor(nowMs / 86_400_000) * 86_400_000;
+    case 'month': {
+      const d = new Date(nowMs);
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    }
+    case 'year': return Date.UTC(new Date(nowMs).getUTCFullYear(), 0, 1);
   }
 }
