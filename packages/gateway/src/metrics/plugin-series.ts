@@ -29,6 +29,7 @@ export function emptyPluginSeries(): PluginSeriesState {
 
 function observe(into: Record<string, SeriesHistogram>, key: string, bounds: readonly number[], value: number): void {
   const h = (into[key] ??= { buckets: new Array<number>(bounds.length + 1).fill(0), sum: 0, count: 0 });
+  // A linear search: proxied latencies fall in the first few buckets.
   let i = 0;
   while (i < bounds.length && value > bounds[i]!) i++;
   h.buckets[i]!++;
@@ -59,47 +60,63 @@ export function addPluginSeries(into: PluginSeriesState, from: PluginSeriesState
   return into;
 }
 
-/** One request as the exporter's log sees it (what the instance's flags let through). */
-export type SeriesSample = {
-  readonly service: string;
-  readonly route: string;
-  /** With per_consumer: the consumer's username; '' otherwise. */
+/** An entity as the exporter labels it (Kong: the name, else the service's host or the route's id). */
+type Named = { readonly name: string | null };
+
+/**
+ * The series keys of one service/route/consumer, made on its first request and kept per route
+ * object (a reload makes new ones), so a request builds no label strings.
+ */
+export type SeriesLabels = {
+  /** service \0 route */
+  readonly sr: string;
+  readonly ingress: string;
+  readonly egress: string;
+  /** status (negative: the gateway's own answer) → the requests key. */
+  readonly byCode: Map<number, string>;
   readonly consumer: string;
-  /** With status_code_metrics. */
-  readonly status?: number;
-  readonly source?: 'service' | 'kong';
-  /** With latency_metrics, ms (negative: not measured). */
-  readonly latencies?: { readonly kong: number; readonly upstream: number; readonly request: number };
-  /** With bandwidth_metrics, bytes. */
-  readonly ingress?: number;
-  readonly egress?: number;
 };
 
 /** The process's plugin series. */
 export class PluginSeries {
-  #state = emptyPluginSeries();
+  readonly #state = emptyPluginSeries();
+  readonly #labels = new WeakMap<object, Map<string, SeriesLabels>>();
 
-  record(s: SeriesSample): void {
+  /** The keys of a route's series (with per_consumer, `consumer` is the username; '' otherwise). */
+  labels(route: Named & { readonly id: string }, service: (Named & { readonly host: string }) | undefined, consumer: string): SeriesLabels {
+    let byConsumer = this.#labels.get(route);
+    if (byConsumer === undefined) this.#labels.set(route, (byConsumer = new Map<string, SeriesLabels>()));
+    let l = byConsumer.get(consumer);
+    if (l === undefined) {
+      const sr = (service === undefined ? '' : (service.name ?? service.host)) + '\0' + (route.name ?? route.id);
+      l = { sr, ingress: sr + '\0ingress\0' + consumer, egress: sr + '\0egress\0' + consumer, byCode: new Map(), consumer };
+      byConsumer.set(consumer, l);
+    }
+    return l;
+  }
+
+  /** status_code_metrics: one request with this status, from the service or the gateway itself. */
+  count(l: SeriesLabels, status: number, source: 'service' | 'kong'): void {
+    const code = source === 'service' ? status : -status;
+    let k = l.byCode.get(code);
+    if (k === undefined) l.byCode.set(code, (k = l.sr + '\0' + status + '\0' + source + '\0' + l.consumer));
+    const requests = this.#state.requests;
+    requests[k] = (requests[k] ?? 0) + 1;
+  }
+
+  /** latency_metrics, ms (a negative one was not measured). */
+  latencies(l: SeriesLabels, kong: number, upstream: number, request: number): void {
     const st = this.#state;
-    const sr = s.service + '\0' + s.route;
-    if (s.ingress !== undefined && s.ingress > 0) {
-      const k = sr + '\0ingress\0' + s.consumer;
-      st.bandwidth[k] = (st.bandwidth[k] ?? 0) + s.ingress;
-    }
-    if (s.egress !== undefined && s.egress > 0) {
-      const k = sr + '\0egress\0' + s.consumer;
-      st.bandwidth[k] = (st.bandwidth[k] ?? 0) + s.egress;
-    }
-    if (s.status !== undefined) {
-      const k = sr + '\0' + s.status + '\0' + (s.source ?? 'kong') + '\0' + s.consumer;
-      st.requests[k] = (st.requests[k] ?? 0) + 1;
-    }
-    const l = s.latencies;
-    if (l !== undefined) {
-      if (l.request >= 0) observe(st.requestLatency, sr, UPSTREAM_LATENCY_BUCKETS, l.request);
-      if (l.upstream >= 0) observe(st.upstreamLatency, sr, UPSTREAM_LATENCY_BUCKETS, l.upstream);
-      if (l.kong >= 0) observe(st.kongLatency, sr, KONG_LATENCY_BUCKETS, l.kong);
-    }
+    if (request >= 0) observe(st.requestLatency, l.sr, UPSTREAM_LATENCY_BUCKETS, request);
+    if (upstream >= 0) observe(st.upstreamLatency, l.sr, UPSTREAM_LATENCY_BUCKETS, upstream);
+    if (kong >= 0) observe(st.kongLatency, l.sr, KONG_LATENCY_BUCKETS, kong);
+  }
+
+  /** bandwidth_metrics, bytes. */
+  bandwidth(l: SeriesLabels, ingress: number, egress: number): void {
+    const b = this.#state.bandwidth;
+    if (ingress > 0) b[l.ingress] = (b[l.ingress] ?? 0) + ingress;
+    if (egress > 0) b[l.egress] = (b[l.egress] ?? 0) + egress;
   }
 
   state(): PluginSeriesState {

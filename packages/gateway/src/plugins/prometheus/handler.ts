@@ -18,21 +18,19 @@ export const PROMETHEUS_HANDLER: PluginHandler = {
   priority: PROMETHEUS_SCHEMA.priority,
   build(config) {
     const conf = config as PrometheusConfig;
+    const perConsumer = conf.per_consumer === true;
+    const statusCodes = conf.status_code_metrics === true;
+    const latencies = conf.latency_metrics === true;
+    const bandwidth = conf.bandwidth_metrics === true;
     return {
       log(ctx, entry) {
         const d = entry.done;
         // Kong's exporter records nothing for requests without a route.
         if (d.route === undefined) return;
-        PLUGIN_SERIES.record({
-          service: d.service === undefined ? '' : (d.service.name ?? d.service.host),
-          route: d.route.name ?? d.route.id,
-          consumer: conf.per_consumer === true ? (ctx.consumer?.username ?? '') : '',
-          ...(conf.status_code_metrics === true ? { status: d.status, source: d.source === 'upstream' ? 'service' : 'kong' } as const : {}),
-          ...(conf.latency_metrics === true ? {
-            latencies: { kong: d.proxyLatencyMs ?? d.totalMs, upstream: d.upstreamLatencyMs ?? -1, request: d.totalMs },
-          } : {}),
-          ...(conf.bandwidth_metrics === true ? { ingress: entry.requestSize, egress: entry.responseSize } : {}),
-        });
+        const labels = PLUGIN_SERIES.labels(d.route, d.service, perConsumer ? (ctx.consumer?.username ?? '') : '');
+        if (statusCodes) PLUGIN_SERIES.count(labels, d.status, d.source === 'upstream' ? 'service' : 'kong');
+        if (latencies) PLUGIN_SERIES.latencies(labels, d.proxyLatencyMs ?? d.totalMs, d.upstreamLatencyMs ?? -1, d.totalMs);
+        if (bandwidth) PLUGIN_SERIES.bandwidth(labels, entry.requestSize, entry.responseSize);
       },
     };
   },
