@@ -33,7 +33,9 @@ const recorder = (name: string, priority: number): PluginHandler => ({
     },
   }),
 });
-const HANDLERS = new Map([recorder('auth', 1000), recorder('limit', 900), recorder('early', 2000), recorder('also-900', 900)].map((h) => [h.name, h]));
+// A plugin with a log phase when configured so (as correlation-id has a header_filter only with echo_downstream).
+const logger: PluginHandler = { name: 'logger', priority: 5, build: (config) => (config.log === true ? { log: () => undefined } : { access: () => undefined }) };
+const HANDLERS = new Map([recorder('auth', 1000), recorder('limit', 900), recorder('early', 2000), recorder('also-900', 900), logger].map((h) => [h.name, h]));
 
 function plugin(name: string, scope: { route?: string; service?: string; consumer?: string }, config: Record<string, unknown>, enabled = true): Plugin {
   return {
@@ -184,4 +186,25 @@ test('group-scoped instances apply only to members, and never without a consumer
   assert.deepEqual(run([plugin('auth', {}, { tag: 'login', login: D }), ...plugins], R, S, grouped), ['auth:login', 'limit:route']);
   assert.deepEqual(run(plugins, R, S, grouped), ['limit:route']);
   assert.deepEqual(run([scoped('group:a')], R, S, grouped), []);
+});
+
+test('the response phases are prepared for a route only when an instance that may run on it has one (a group-scoped one elsewhere does not count)', () => {
+  const logAt = (scope: { route?: string }, groupId: string, log: boolean): Plugin => ({ ...plugin('logger', scope, { tag: `${groupId}-${String(log)}`, log }), consumer_group: { id: groupId } });
+  const compile = (plugins: Plugin[]) => new PluginCombos(plugins, HANDLERS, grouped).forRoute(R, S);
+  // The instance on R has no log phase; the one with a log phase is on another route.
+  assert.equal(compile([scoped('route'), logAt({ route: R }, 'group-a', false), logAt({ route: 'other' }, 'group-b', true)])?.downstream, false);
+  assert.equal(compile([scoped('route'), logAt({ route: R }, 'group-a', true)])?.downstream, true);
+  assert.equal(compile([scoped('route'), logAt({}, 'group-b', true)])?.downstream, true);
+});
+
+test("a consumer's group-scoped hooks are the same on every request (worked out once, then kept)", () => {
+  const plugins = [login, scoped('route'), scoped('group:b'), scoped('group+route:a')];
+  const first = run(plugins, R, S, grouped);
+  assert.deepEqual(first, ['auth:login', 'limit:group+route:a']);
+  const compiled = new PluginCombos(plugins, HANDLERS, grouped).forRoute(R, S)!;
+  for (let i = 0; i < 3; i++) {
+    seen.length = 0;
+    assert.equal(runAccessPhase(compiled, new PluginContext('GET', [], '')), undefined);
+    assert.deepEqual(seen, first);
+  }
 });

@@ -21,6 +21,8 @@ export type RoutePlugin = {
    * when no instance of this plugin is scoped to a group.
    */
   readonly byGroups: ((consumerId: string) => PluginHooks | undefined) | undefined;
+  /** Some hooks this plugin may run with on the route have a header_filter, body_filter or log phase. */
+  readonly downstream: boolean;
 };
 
 /** A route's compiled plugins; absent for a route without any (it then pays nothing). */
@@ -120,29 +122,44 @@ export class PluginCombos {
       const base = lookup('', []);
       let byConsumer: Map<string, PluginHooks> | undefined;
       let scopedToGroups = false;
-      for (const key of combos.keys()) {
+      let groupDownstream = false;
+      for (const [key, instance] of combos) {
         const [r = '', s = '', c = '', g = ''] = key.split(':');
         if ((r !== '' && r !== routeId) || (s !== '' && s !== serviceId)) continue;
-        if (g !== '') scopedToGroups = true;
+        if (g !== '') {
+          scopedToGroups = true;
+          groupDownstream ||= hasDownstream(instance);
+        }
         if (c === '' || byConsumer?.has(c)) continue;
         const hooks = lookup(c, groupIdsOf(c));
         if (hooks !== undefined) (byConsumer ??= new Map()).set(c, hooks);
       }
-      // A consumer no instance names: its hooks depend only on its groups, cached per set of groups.
+      // A consumer no instance names: its hooks depend only on its groups, worked out on its
+      // first request and kept per consumer (consumers come from the configuration), and per
+      // set of groups.
       let byGroups: RoutePlugin['byGroups'];
       if (scopedToGroups) {
         const bySet = new Map<string, PluginHooks | undefined>();
+        const byId = new Map<string, PluginHooks | undefined>();
         byGroups = (consumerId) => {
+          const known = byId.get(consumerId);
+          if (known !== undefined || byId.has(consumerId)) return known;
           const groups = groupIdsOf(consumerId);
-          if (groups.length === 0) return base;
-          const setKey = groups.join(',');
-          if (!bySet.has(setKey)) bySet.set(setKey, lookup('', groups));
-          return bySet.get(setKey);
+          let hooks = base;
+          if (groups.length > 0) {
+            const setKey = groups.join(',');
+            if (!bySet.has(setKey)) bySet.set(setKey, lookup('', groups));
+            hooks = bySet.get(setKey);
+          }
+          byId.set(consumerId, hooks);
+          return hooks;
         };
       }
       if (base === undefined && byConsumer === undefined && byGroups === undefined) continue;
       const handler = this.#handlers.get(name)!;
-      chain.push({ name, priority: handler.priority, base, byConsumer, byGroups });
+      // A group-scoped instance's hooks are known only per request: each one on this route counts.
+      const downstream = hasDownstream(base) || [...(byConsumer?.values() ?? [])].some(hasDownstream) || groupDownstream;
+      chain.push({ name, priority: handler.priority, base, byConsumer, byGroups, downstream });
     }
     return compiled(chain, this.#combos);
   }
@@ -155,7 +172,7 @@ export class PluginCombos {
     const chain: RoutePlugin[] = [];
     for (const [name, combos] of this.#combos) {
       const base = combos.get(comboKey('', '', ''));
-      if (base !== undefined) chain.push({ name, priority: this.#handlers.get(name)!.priority, base, byConsumer: undefined, byGroups: undefined });
+      if (base !== undefined) chain.push({ name, priority: this.#handlers.get(name)!.priority, base, byConsumer: undefined, byGroups: undefined, downstream: hasDownstream(base) });
     }
     return compiled(chain, this.#combos);
   }
@@ -170,10 +187,7 @@ function compiled(chain: RoutePlugin[], combos: ReadonlyMap<string, ReadonlyMap<
     const global = combos.get(p.name)?.get(comboKey('', '', ''));
     if (global?.rewrite !== undefined) rewrite.push(global);
   }
-  // A group-scoped instance's hooks are known only per request: count every instance of the plugin.
-  const downstream = chain.some((p) => hasDownstream(p.base) || [...(p.byConsumer?.values() ?? [])].some(hasDownstream)
-    || (p.byGroups !== undefined && [...(combos.get(p.name)?.values() ?? [])].some(hasDownstream)));
-  return { chain, rewrite, downstream };
+  return { chain, rewrite, downstream: chain.some((p) => p.downstream) };
 }
 
 // Kong's answer when a plugin throws (kong/init.lua execute_collecting_plugins_iterator).
