@@ -121,10 +121,11 @@ export function parseBody(raw: Buffer, contentType: string | undefined): BodyArg
  * A body of another type is never read (get_body fails before reading it): it still streams.
  */
 export function requestBodyArgs(ctx: PluginContext): BodyArgs | undefined | Promise<BodyArgs | undefined> {
-  if (bodyKindOf(ctx.firstHeader('Content-Type')) === undefined) return undefined;
+  const contentType = ctx.firstHeader('Content-Type');
+  if (bodyKindOf(contentType) === undefined) return undefined;
   const raw = ctx.rawBody();
-  const parse = (b: Buffer | undefined): BodyArgs | undefined => (b === undefined ? undefined : parseBody(b, ctx.firstHeader('Content-Type')));
-  return raw instanceof Promise ? raw.then(parse) : parse(raw);
+  if (!(raw instanceof Promise)) return raw === undefined ? undefined : parseBody(raw, contentType);
+  return raw.then((b) => (b === undefined ? undefined : parseBody(b, contentType)));
 }
 
 /** A form value as ngx.encode_args takes it: strings, `true` for a bare name, lists repeated. */

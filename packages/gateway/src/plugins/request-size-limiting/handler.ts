@@ -6,6 +6,7 @@
 import type { PluginExit } from '../plugin-context.ts';
 import type { PluginHandler } from '../plugin-handler.ts';
 import { REQUEST_SIZE_LIMITING_SCHEMA, SIZE_UNITS } from './schema.ts';
+import { asksContinue } from '../../proxy/expects-continue.ts';
 
 type RequestSizeLimitingConfig = {
   readonly allowed_payload_size: number;
@@ -26,7 +27,7 @@ export const REQUEST_SIZE_LIMITING_HANDLER: PluginHandler = {
     return {
       access(ctx): PluginExit | undefined {
         // check_size: a client that sent `Expect: 100-continue` is told 417 instead of 413.
-        const status = ctx.firstHeader('expect')?.trim().toLowerCase() === '100-continue' ? 417 : 413;
+        const status = asksContinue(ctx.firstHeader('expect')) ? 417 : 413;
         const cl = ctx.firstHeader('content-length');
         const length = cl === undefined ? NaN : Number(cl);
         if (cl !== undefined && cl.trim() !== '' && !Number.isNaN(length)) {
