@@ -5,6 +5,8 @@
 // (alternating launch order), warms both, then measures them in SEGMENTS short alternating
 // slices; the round's figure is B/A of the pooled requests, the result the median over rounds.
 // Every request carries an Origin, so cors does its work (and both sides parse the same bytes).
+// Each side's CPU per request (its process group's utime+stime over the measured slices) is
+// reported too: it moves far less with the machine's load than req/s does.
 //
 //   node --import tsx bench/gateway/observe-overhead.ts
 //
@@ -18,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
-import { BenchProcesses, freePort, median, wrkCount } from './bench-processes.ts';
+import { BenchProcesses, freePort, groupCpuTicks, median, wrkCount } from './bench-processes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DURATION = Number(process.env.DURATION ?? 3);
@@ -79,11 +81,12 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, 'plugins.yml'), kongYml(up1, up2, true));
 
   const lines = [`wrk -t1 -c${CONNS}, ${ROUNDS} rounds of fresh processes, ${SEGMENTS} alternating ${DURATION} s slices per side; ${new Date().toISOString()}`, '',
-    '| workers | pair | A req/s | B req/s | B/A median (rounds) |', '| ---: | --- | ---: | ---: | --- |'];
+    '| workers | pair | A req/s | B req/s | B/A median (rounds) | CPU µs/request A → B (median) |', '| ---: | --- | ---: | ---: | --- | --- |'];
   for (const workers of WORKERS) {
     for (const pair of PAIRS) {
       const ratios: number[] = [];
       const rps = { a: [] as number[], b: [] as number[] };
+      const cpuUs = { a: [] as number[], b: [] as number[] };
       for (let round = 1; round <= ROUNDS; round++) {
         const order = round % 2 ? (['a', 'b'] as const) : (['b', 'a'] as const);
         const ports = { a: await freePort(), b: await freePort() };
@@ -96,18 +99,22 @@ async function main(): Promise<void> {
           await pollUntil(async () => (await status(ports[key])) === 200, { timeoutMs: 60_000, intervalMs: 200, what: `signet ${side.label}` });
         }
         for (const key of order) wrkRequests(ports[key], 3);
+        const ticks0 = { a: groupCpuTicks(children.a!.pid!), b: groupCpuTicks(children.b!.pid!) };
         const done = { a: 0, b: 0 };
         for (let slice = 0; slice < SEGMENTS; slice++) {
           for (const key of slice % 2 ? [...order].reverse() : order) done[key] += wrkRequests(ports[key], DURATION);
         }
+        // Each side's process group (a cluster's primary and workers): clock ticks are 10 ms.
+        for (const key of ['a', 'b'] as const) cpuUs[key].push(((groupCpuTicks(children[key]!.pid!) - ticks0[key]) * 10_000) / done[key]);
         rps.a.push(done.a / (SEGMENTS * DURATION));
         rps.b.push(done.b / (SEGMENTS * DURATION));
         ratios.push(done.b / done.a);
-        console.log(`workers ${workers} ${pair.name} round ${round}: A ${Math.round(rps.a.at(-1)!)} req/s, B ${Math.round(rps.b.at(-1)!)} req/s, B/A ${(done.b / done.a).toFixed(3)}`);
+        console.log(`workers ${workers} ${pair.name} round ${round}: A ${Math.round(rps.a.at(-1)!)} req/s, B ${Math.round(rps.b.at(-1)!)} req/s, B/A ${(done.b / done.a).toFixed(3)}, ` +
+          `CPU µs/request A ${cpuUs.a.at(-1)!.toFixed(1)} B ${cpuUs.b.at(-1)!.toFixed(1)}`);
         for (const child of [children.a, children.b]) if (child !== undefined) await procs.stop(child);
       }
       lines.push(`| ${workers} | ${pair.name} | ${Math.round(median(rps.a)).toLocaleString('en')} | ${Math.round(median(rps.b)).toLocaleString('en')} | ` +
-        `**${median(ratios).toFixed(3)}** (${ratios.map((x) => x.toFixed(2)).join(', ')}) |`);
+        `**${median(ratios).toFixed(3)}** (${ratios.map((x) => x.toFixed(2)).join(', ')}) | ${median(cpuUs.a).toFixed(1)} → ${median(cpuUs.b).toFixed(1)} |`);
     }
   }
   writeFileSync(join(dir, 'summary.md'), lines.join('\n') + '\n');
