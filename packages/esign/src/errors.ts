@@ -54,6 +54,10 @@ export const ESIGN_ERRORS = {
   TEMPLATE_ID_INVALID: { status: 400, message: 'Invalid template ID.' },
   TEMPLATE_ROLE_NOT_FOUND: { status: 400, message: 'A templateRoles entry names a roleName that none of the templates has.' },
   TEMPLATE_ROLE_NAME_DUPLICATE: { status: 400, message: 'Each recipient of a template needs its own roleName.' },
+  // Brands (docs/esign-brands.md). DocuSign publishes no code for an unknown brand; ours follows
+  // TEMPLATE_ID_INVALID. A logo is refused by its content (domain/brands/check-logo.ts).
+  BRAND_ID_INVALID: { status: 400, message: 'Invalid brand ID.' },
+  BRAND_LOGO_INVALID: { status: 400, message: 'The logo is not an image this service takes.' },
   // FoldersApi.moveEnvelopes / listItems on a folder that does not exist: DocuSign's code and
   // text for an unknown folderId (docusign-esign-csharp-client#248); which folder follows.
   ACCOUNT_LACKS_PERMISSIONS: { status: 400, message: 'This Account lacks sufficient permissions. Invalid folder ID.' },

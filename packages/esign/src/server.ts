@@ -36,6 +36,7 @@ import { EvidenceWorker } from './completion/evidence-worker.ts';
 import { registerTemplateConsoleRoutes } from './console/template-console-routes.ts';
 import { registerEnvelopeConsoleRoutes } from './console/envelope-console-routes.ts';
 import { registerAccountViewRoutes } from './restapi/views/account-view-routes.ts';
+import { registerBrandRoutes } from './restapi/brands/brand-routes.ts';
 import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
@@ -145,7 +146,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
       if (written.connectDeliveries > 0) connect.worker.wake();
     },
   });
-  const envelopes = buildEnvelopeDeps({ store: repositories.envelopes, converter: deps.converter ?? NO_CONVERTER, publicUrl: config.publicUrl, now: ctx.now });
+  const envelopes = buildEnvelopeDeps({ store: repositories.envelopes, brands: repositories.brands, converter: deps.converter ?? NO_CONVERTER, publicUrl: config.publicUrl, now: ctx.now });
   const mail = buildMailDelivery({
     outbox: repositories.outbox,
     devMailbox: repositories.devMailbox,
@@ -218,6 +219,8 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   registerConnectConsoleRoutes(app, ctx, connect);
   // Envelopes and templates routes, the mail outbox worker's lifecycle, dev mailbox.
   installEnvelopes(app, ctx, { envelopes, templates: repositories.templates, mail, completion: storedCompletionResults(repositories), checkListener: connect.checkListener });
+  // Brands: AccountsApi's brand and logo calls (docs/esign-brands.md).
+  registerBrandRoutes(app, { brands: repositories.brands, clock: ctx.now, uuid: randomUUID });
   // The console's Templates pages: the API's template use cases, page images like the signing page's.
   const consolePages = new PageRenderer();
   registerTemplateConsoleRoutes(app, ctx, { templates: { templates: repositories.templates, envelopes }, pages: consolePages });

@@ -4,6 +4,7 @@ import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { mailAddressee } from '../domain/envelope/recipient-kinds.ts';
 import { envelopeSentMail } from './templates/envelope-sent-mail.ts';
 import { envelopeVoidedMail } from './templates/envelope-voided-mail.ts';
+import { mailBrandOf } from './templates/mail-brand.ts';
 
 /** The path of a signing link; signing/ serves it. */
 export const SIGNING_PATH = '/signing/';
@@ -21,6 +22,7 @@ export function buildNotifier(publicUrl: string): Notifier {
       if (!recipient) throw new TypeError(`recipient ${notification.recipientId} is not in envelope ${envelope.envelopeId}`);
       // An in-person signer's mail (and link) goes to the host, who hands over the device.
       const to = mailAddressee(recipient);
+      const brand = mailBrandOf(envelope.brand, publicUrl);
       switch (notification.kind) {
         case 'envelope-sent':
           return envelopeSentMail({
@@ -31,9 +33,10 @@ export function buildNotifier(publicUrl: string): Notifier {
             documentNames: envelope.documents.map((d) => d.name),
             signingUrl: notification.signingToken === undefined ? undefined : signingUrl(publicUrl, notification.signingToken),
             ...(recipient.host ? { inPersonSigner: recipient.name } : {}),
+            brand,
           });
         case 'envelope-voided':
-          return envelopeVoidedMail({ envelopeId: envelope.envelopeId, to, emailSubject: envelope.emailSubject, voidedReason: envelope.voidedReason ?? '' });
+          return envelopeVoidedMail({ envelopeId: envelope.envelopeId, to, emailSubject: envelope.emailSubject, voidedReason: envelope.voidedReason ?? '', brand });
       }
     },
   };

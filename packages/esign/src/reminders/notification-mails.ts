@@ -4,6 +4,7 @@ import { mailAddressee } from '../domain/envelope/recipient-kinds.ts';
 import { envelopeExpiredMail } from '../mail/templates/envelope-expired-mail.ts';
 import { envelopeReminderMail } from '../mail/templates/envelope-reminder-mail.ts';
 import { expirationWarningMail } from '../mail/templates/expiration-warning-mail.ts';
+import { mailBrandOf } from '../mail/templates/mail-brand.ts';
 import { notificationOf } from '../domain/notification/envelope-notification.ts';
 import type { NotificationMails } from '../domain/notification/notification-step.ts';
 
@@ -13,7 +14,7 @@ export function buildNotificationMails(publicUrl: string): NotificationMails {
   const to = (r: Recipient) => mailAddressee(r);
   return {
     reminder: (envelope, recipient, token, expiresAt) =>
-      envelopeReminderMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, emailBlurb: envelope.emailBlurb, documentNames: envelope.documents.map((d) => d.name), signingUrl: signingUrl(publicUrl, token), expiresAt }),
+      envelopeReminderMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, emailBlurb: envelope.emailBlurb, documentNames: envelope.documents.map((d) => d.name), signingUrl: signingUrl(publicUrl, token), expiresAt, brand: mailBrandOf(envelope.brand, publicUrl) }),
     expirationWarning: (envelope, recipient, token, expiresAt) =>
       expirationWarningMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, signingUrl: signingUrl(publicUrl, token), expiresAt }),
     expired: (envelope, recipient) =>

@@ -1,4 +1,5 @@
 import { loadSignatureFont, type PdfThreads, type SealIdentity } from '@signet/pdf';
+import { brandStylesheet, LOGO_PATH } from './brand-look.ts';
 import type { FastifyInstance } from 'fastify';
 import type { CompletionWorker } from '../completion/completion-worker.ts';
 import type { EvidenceWorker } from '../completion/evidence-worker.ts';
@@ -39,7 +40,7 @@ export type SigningModuleOptions = Pick<SigningSettings, 'viewTtlMs' | 'sessionT
   /** The envelope use cases' ports. */
   envelopes: EnvelopeDeps;
   /** The server's repositories. */
-  repositories: Pick<Repositories, 'envelopes' | 'signing' | 'audit' | 'accessGrants'>;
+  repositories: Pick<Repositories, 'envelopes' | 'signing' | 'audit' | 'accessGrants' | 'brands'>;
   /** The completion worker (started and stopped here; a finishing signer wakes it). */
   completion: CompletionWorker;
   /** The evidence worker (upgrades and renewals; started and stopped here) and the level it aims at, logged at start. */
@@ -99,6 +100,19 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
     scope.get('/signing/assets/signing.css', async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(SIGNING_STYLESHEET));
     // The same font file the stamp uses: what the signer adopts is what the PDF shows.
     scope.get('/signing/assets/signature.otf', async (_request, reply) => reply.type('font/otf').header('cache-control', 'public, max-age=86400').send(Buffer.from(await (font ??= loadSignatureFont()))));
+    // Brands: the colours' stylesheet (a pure function of its path) and logo images by content.
+    scope.get<{ Params: { key: string } }>('/signing/assets/brand/:key', async (request, reply) => {
+      const css = request.params.key.endsWith('.css') ? brandStylesheet(request.params.key.slice(0, -4)) : undefined;
+      if (css === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+      return reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=86400, immutable').send(css);
+    });
+    scope.get<{ Params: { sha256: string } }>(`${LOGO_PATH}:sha256`, async (request, reply) => {
+      const image = /^[0-9a-f]{64}$/.test(request.params.sha256) ? await options.repositories.brands.logoImage(request.params.sha256) : undefined;
+      if (!image) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+      // Checked to be a whole PNG, JPEG or GIF when uploaded (domain/brands/check-logo.ts) and
+      // served as exactly that type (nosniff and the signing CSP come with every response here).
+      return reply.type(image.mediaType).header('content-disposition', 'inline; filename="logo"').header('cache-control', 'public, max-age=31536000, immutable').send(Buffer.from(image.bytes));
+    });
     registerRecipientViewRedeem(scope, { ctx, signing, sessionTtlMs: options.sessionTtlMs ?? 60 * 60_000 });
     const lookup = { findSigningToken: (hash: string) => tokens.findSigningToken(hash), signing, now: ctx.now };
     // Signers with an access code type it before anything of the envelope shows.

@@ -4,6 +4,8 @@ import type { TabOnPage } from '../domain/tabs/tab-on-page.ts';
 import { CSRF_FIELD } from '../web/csrf.ts';
 import { html, type SafeHtml } from '../web/html.ts';
 import { tabControlsOn, tabRulesData } from './tab-controls.ts';
+import type { EnvelopeBrand } from '../domain/brands/brand.ts';
+import { brandHead, brandMark } from './brand-look.ts';
 
 /** Page sizes (points, CropBox) of one document, in page order. */
 export type DocumentPages = { readonly documentId: string; readonly name: string; readonly sizes: readonly { width: number; height: number }[] };
@@ -11,7 +13,7 @@ export type DocumentPages = { readonly documentId: string; readonly name: string
 /** What a focused view's page tells its framing page (frame-events-script.ts): nothing when not framed or no origin listens. */
 type FrameEvents = { readonly messageOrigins: readonly string[]; readonly sessionEnd?: { type: string; returnUrl: string } };
 
-function pageFrame(title: string, body: SafeHtml, withScript = false, events?: FrameEvents): string {
+function pageFrame(title: string, body: SafeHtml, withScript = false, events?: FrameEvents, brand?: EnvelopeBrand): string {
   const posting = events !== undefined && events.messageOrigins.length > 0;
   const bodyTag = posting
     ? html`<body data-message-origins="${JSON.stringify(events.messageOrigins)}"${events.sessionEnd ? html` data-session-end="${events.sessionEnd.type}" data-return-url="${events.sessionEnd.returnUrl}"` : ''}>`
@@ -24,6 +26,7 @@ function pageFrame(title: string, body: SafeHtml, withScript = false, events?: F
 <meta name="robots" content="noindex">
 <title>${title} · Signet</title>
 <link rel="stylesheet" href="/signing/assets/signing.css">
+${brandHead(brand)}
 ${withScript ? html`<script src="/signing/assets/signing.js" defer></script>` : ''}
 ${posting ? html`<script src="/signing/assets/frame-events.js" defer></script>` : ''}
 </head>
@@ -56,6 +59,7 @@ ${tabControlsOn(v.tabs, d.documentId, i + 1, ctx)}
 </div>`)}
 </section>`);
   return pageFrame(`Sign: ${v.envelope.emailSubject}`, html`<div class="bar">
+${brandMark(v.envelope.brand)}
 <h1>${v.envelope.emailSubject}</h1>
 ${v.recipient.host ? html`<p class="in-person" role="note">In person signing: ${v.recipient.host.name} hosts, ${v.recipient.name} signs on this device.</p>` : ''}
 <form id="finish-form" method="post" action="${v.base}/finish">
@@ -100,7 +104,7 @@ ${csrf}
 <textarea id="decline-reason" name="reason" required maxlength="2000"></textarea>
 <div class="actions"><button type="submit">Decline to sign</button><button type="button" id="decline-cancel" class="secondary">Cancel</button></div>
 </form>
-</dialog>`, true, v.frame);
+</dialog>`, true, v.frame, v.envelope.brand);
 }
 
 /**

@@ -18,6 +18,7 @@ import { loadEnvelopeNotifications, saveEnvelopeNotification } from './notificat
 import { loadEnvelopeWorkflows, saveEnvelopeWorkflow } from './workflow-tables.ts';
 import { loadRecipientAccessCodes, saveRecipientAccessCodes } from './access-code-tables.ts';
 import { loadRecipientPasscodes, saveRecipientPasscodes } from './passcode-tables.ts';
+import { loadEnvelopeBrands, saveEnvelopeBrand } from './brands-repository.ts';
 
 const iso = (d: Date | undefined) => (d === undefined ? null : d.toISOString());
 
@@ -63,6 +64,7 @@ export class EnvelopesRepository implements EnvelopeStore {
         for (const [i, tab] of r.tabs.entries()) await trx.insertInto('envelope_tabs').values(toTabRow(e.envelopeId, tab, i)).execute();
       }
       await writeCustomFields(trx, e);
+      await saveEnvelopeBrand(trx, e.envelopeId, e.brand);
       await insertTokens(trx, change.signingTokens);
       await enqueueMails(trx, change.mails, e.statusChangedAt);
       await appendAuditEvents(trx, change.audit ?? []);
@@ -171,7 +173,7 @@ export class EnvelopesRepository implements EnvelopeStore {
   async #hydrate(k: Kysely<Database>, rows: readonly EnvelopeRow[]): Promise<Envelope[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [documents, recipients, tabs, notifications, workflows, accessCodes, customFields, passcodes] = await Promise.all([
+    const [documents, recipients, tabs, notifications, workflows, accessCodes, customFields, passcodes, brands] = await Promise.all([
       k.selectFrom('envelope_documents').select(['envelope_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256']).where('envelope_id', 'in', ids).orderBy('doc_order').execute(),
       k.selectFrom('envelope_recipients').selectAll().where('envelope_id', 'in', ids).orderBy('recipient_order').execute(),
       k.selectFrom('envelope_tabs').selectAll().where('envelope_id', 'in', ids).orderBy('tab_order').execute(),
@@ -180,6 +182,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       loadRecipientAccessCodes(k, ids),
       k.selectFrom('envelope_custom_fields').selectAll().where('envelope_id', 'in', ids).orderBy('field_order').execute(),
       loadRecipientPasscodes(k, ids),
+      loadEnvelopeBrands(k, ids),
     ]);
     return rows.map((row) => ({
       envelopeId: row.id,
@@ -197,6 +200,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       ...withNotification(notifications.get(row.id)),
       ...withWorkflow(workflows.get(row.id)),
       ...withCustomFields(customFields.filter((f) => f.envelope_id === row.id)),
+      ...(brands.has(row.id) ? { brand: brands.get(row.id) } : {}),
       version: Number(row.version),
     }));
   }

@@ -13,6 +13,7 @@ import { ACCESS_CODE_TABLES_MIGRATION } from './access-code-tables.ts';
 import { ACCOUNT_VIEW_TABLES_MIGRATION } from './account-view-tables.ts';
 import { PASSCODE_TABLES_MIGRATION } from './passcode-tables.ts';
 import { RECIPIENT_HOST_MIGRATION } from './recipient-host-columns.ts';
+import { BRAND_TABLES_MIGRATION } from './brand-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -165,6 +166,8 @@ export const MIGRATIONS: readonly Migration[] = [
   ACCOUNT_VIEW_TABLES_MIGRATION,
   // 92: envelope custom fields (store/envelope-tables.ts).
   ENVELOPE_CUSTOM_FIELDS_MIGRATION,
+  // 97: brands, their logo images, envelope and template brands (store/brand-tables.ts).
+  BRAND_TABLES_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

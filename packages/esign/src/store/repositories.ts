@@ -1,6 +1,7 @@
 import { AccessGrantsRepository } from './access-grants-repository.ts';
 import { AccountViewsRepository } from './account-views-repository.ts';
 import { AuditEventsRepository } from './audit-events-repository.ts';
+import { BrandsRepository } from './brands-repository.ts';
 import { CompletionFailuresRepository } from './completion-failures-repository.ts';
 import { ConnectRepository } from './connect-repository.ts';
 import type { Db } from './database.ts';
@@ -26,6 +27,7 @@ export type Repositories = {
   readonly templates: TemplatesRepository;
   readonly accessGrants: AccessGrantsRepository;
   readonly accountViews: AccountViewsRepository;
+  readonly brands: BrandsRepository;
 };
 
 export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions): Repositories {
@@ -42,5 +44,6 @@ export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions)
     templates: new TemplatesRepository(db),
     accessGrants: new AccessGrantsRepository(db),
     accountViews: new AccountViewsRepository(db),
+    brands: new BrandsRepository(db),
   };
 }

@@ -29,6 +29,7 @@ export class TemplatesRepository implements TemplateStore {
         await trx.insertInto('template_documents').values({ template_id: t.templateId, document_id: d.documentId, name: d.name, file_extension: d.fileExtension, doc_order: d.order, page_count: d.pageCount, sha256: d.sha256, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) }).execute();
       }
       await insertRoles(trx, t);
+      await writeTemplateBrand(trx, t);
     });
   }
 
@@ -48,8 +49,12 @@ export class TemplatesRepository implements TemplateStore {
 
   async update(t: Template): Promise<boolean> {
     const { id: _id, account_id: _a, owner_user_id: _o, created_at: _c, ...fields } = toTemplateRow(t);
-    const res = await this.#db.kysely.updateTable('templates').set(fields).where('account_id', '=', t.accountId).where('id', '=', t.templateId).executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    return this.#db.transaction(async (trx) => {
+      const res = await trx.updateTable('templates').set(fields).where('account_id', '=', t.accountId).where('id', '=', t.templateId).executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      await writeTemplateBrand(trx, t);
+      return true;
+    });
   }
 
   async replaceContent(t: Template, pdfs: ReadonlyMap<string, Uint8Array>, expectedLastModified: Date): Promise<boolean> {
@@ -80,6 +85,7 @@ export class TemplatesRepository implements TemplateStore {
       if (!owned) return false;
       await trx.deleteFrom('template_recipients').where('template_id', '=', templateId).execute();
       await trx.deleteFrom('template_documents').where('template_id', '=', templateId).execute();
+      await trx.deleteFrom('template_brands').where('template_id', '=', templateId).execute();
       await trx.deleteFrom('templates').where('id', '=', templateId).execute();
       return true;
     });
@@ -95,9 +101,10 @@ export class TemplatesRepository implements TemplateStore {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const k = this.#db.kysely;
-    const [documents, recipients] = await Promise.all([
+    const [documents, recipients, brands] = await Promise.all([
       k.selectFrom('template_documents').select(['template_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256']).where('template_id', 'in', ids).orderBy('doc_order').execute(),
       k.selectFrom('template_recipients').selectAll().where('template_id', 'in', ids).orderBy('recipient_order').execute(),
+      k.selectFrom('template_brands').selectAll().where('template_id', 'in', ids).execute(),
     ]);
     return rows.map((row) => ({
       templateId: row.id,
@@ -108,6 +115,7 @@ export class TemplatesRepository implements TemplateStore {
       emailSubject: row.email_subject,
       ...(row.email_blurb !== null ? { emailBlurb: row.email_blurb } : {}),
       shared: Number(row.shared) === 1,
+      ...brandOf(brands.find((b) => b.template_id === row.id)),
       createdAt: new Date(row.created_at),
       lastModifiedAt: new Date(row.last_modified_at),
       documents: documents.filter((d) => d.template_id === row.id).map((d) => ({ documentId: d.document_id, name: d.name, fileExtension: d.file_extension, order: Number(d.doc_order), pageCount: Number(d.page_count), sha256: d.sha256 })),
@@ -123,6 +131,16 @@ export class TemplatesRepository implements TemplateStore {
       })),
     }));
   }
+}
+
+function brandOf(row: { brand_id: string } | undefined): Pick<Template, 'brandId'> {
+  return row ? { brandId: row.brand_id } : {};
+}
+
+/** The template's brand reference as it has it. */
+async function writeTemplateBrand(trx: Kysely<Database>, t: Template): Promise<void> {
+  await trx.deleteFrom('template_brands').where('template_id', '=', t.templateId).execute();
+  if (t.brandId !== undefined) await trx.insertInto('template_brands').values({ template_id: t.templateId, brand_id: t.brandId }).execute();
 }
 
 async function insertRoles(trx: Kysely<Database>, t: Template): Promise<void> {

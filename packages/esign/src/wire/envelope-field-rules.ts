@@ -19,7 +19,6 @@ const rules = (table: Record<string, FieldRule>, outputs: readonly string[]): Re
 });
 
 const TEMPLATES = 'templates are not supported yet';
-const BRANDS = 'brands are not supported yet';
 const CUSTOM_METADATA = 'envelope metadata is not supported';
 const AUTHENTICATION = 'recipient authentication is not supported yet: the signer would sign without it';
 const SIGNING_GROUPS = 'signing groups are not supported';
@@ -35,7 +34,9 @@ export const ENVELOPE_DEFINITION_FIELDS = rules({
   autoNavigation: honoured, signerCanSignOnMobile: honoured,
   // Envelopes from templates (restapi/templates/parse-templated-envelope.ts).
   templateId: honoured, templateRoles: honoured, compositeTemplates: honoured,
-  brandId: refused(BRANDS), brandLock: refused(BRANDS),
+  // A brand of the account (domain/brands/brand-use-cases.ts resolveEnvelopeBrand). Nothing here
+  // changes an envelope's brand once created, so the lock DocuSign's sender UI honours always holds.
+  brandId: honoured, brandLock: honoured,
   // Envelope custom fields (wire/parse-custom-fields.ts); metadata is another, unsupported feature.
   customFields: honoured, envelopeCustomMetadata: refused(CUSTOM_METADATA), envelopeMetadata: refused(CUSTOM_METADATA),
   eventNotifications: refused('only one eventNotification per envelope is supported'),
@@ -202,6 +203,7 @@ const UPDATE_RULES: Readonly<Record<string, FieldRule>> = {
   notification: refused('change reminders and expiry with EnvelopesApi.updateNotificationSettings'),
   documentBase64: refused('documents cannot be changed through Envelopes::update here'),
   customFields: refused('change custom fields with EnvelopesApi.updateCustomFields'),
+  brandId: refused('an envelope keeps the brand it was created with'),
 };
 
 /**

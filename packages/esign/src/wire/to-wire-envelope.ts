@@ -117,6 +117,7 @@ export function toWireEnvelope(envelope: Envelope, includes: WireIncludes = {}):
     status: envelope.status,
     emailSubject: envelope.emailSubject,
     emailBlurb: envelope.emailBlurb,
+    brandId: envelope.brand?.brandId,
     envelopeUri: uri,
     documentsUri: `${uri}/documents`,
     recipientsUri: `${uri}/recipients`,

@@ -66,6 +66,7 @@ export function toWireTemplate(t: Template, includes: TemplateIncludes = {}): Re
     name: t.name,
     description: t.description ?? '',
     shared: String(t.shared),
+    brandId: t.brandId,
     emailSubject: t.emailSubject,
     emailBlurb: t.emailBlurb ?? '',
     created: toDocuSignDateTime(t.createdAt),

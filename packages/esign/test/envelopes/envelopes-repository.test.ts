@@ -1,4 +1,5 @@
 import { envelopeWrite } from '../../src/domain/envelope/envelope-write.ts';
+import { BrandsRepository } from '../../src/store/brands-repository.ts';
 import { envelopesRepository } from '../support/store-envelope-deps.ts';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
@@ -33,6 +34,7 @@ async function setup(t: TestContext, location: DatabaseLocation) {
     converter: { convert: (d) => Promise.resolve({ pdf: new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: Array.from({ length: 3 }, () => ({ width: 612, height: 792 })) }) },
     anchors: { find: (_pdfs, anchor) => Promise.resolve(anchor.anchorString === '/sn1/' ? [{ documentIndex: 1, pageNumber: 3, xPosition: 101.25, yPosition: 650.5 }] : []) },
     notifier: buildNotifier('https://esign.test'),
+    brands: new BrandsRepository(db),
     clock: clock.now,
     random: { uuid: randomUUID, secretToken: () => randomUUID() },
     hashSecret: sha,

@@ -3,6 +3,8 @@ import type { EnvelopeDeps, EnvelopeStore } from '../../src/domain/envelope/port
 import { buildNotifier } from '../../src/mail/compose-notification.ts';
 import { buildConnectMessage } from '../../src/connect/build-connect-message.ts';
 import type { Db } from '../../src/store/database.ts';
+import type { BrandStore } from '../../src/domain/brands/brand-ports.ts';
+import { NO_BRANDS } from './no-brands.ts';
 import { EnvelopesRepository, type CommittedEffects } from '../../src/store/envelopes-repository.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
@@ -12,12 +14,13 @@ const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('h
  * document converts to `pdf` (default: a stand-in naming the document) of one Letter page, no
  * anchors, the real notifier, the given clock, random ids and SHA-256.
  */
-export function storeEnvelopeDeps(store: EnvelopeStore, clock: { now: () => Date }, pdf?: Uint8Array): EnvelopeDeps {
+export function storeEnvelopeDeps(store: EnvelopeStore, clock: { now: () => Date }, pdf?: Uint8Array, brands: BrandStore = NO_BRANDS): EnvelopeDeps {
   return {
     store,
     converter: { convert: (d) => Promise.resolve({ pdf: pdf ?? new TextEncoder().encode(`%PDF-1.7 ${d.name}`), pages: [{ width: 612, height: 792 }] }) },
     anchors: { find: () => Promise.resolve([]) },
     notifier: buildNotifier('https://esign.test'),
+    brands,
     clock: clock.now,
     random: { uuid: randomUUID, secretToken: () => randomUUID() },
     hashSecret: sha,

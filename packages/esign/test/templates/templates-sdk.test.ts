@@ -226,8 +226,9 @@ test('an envelope from a template (templateId + templateRoles, as useTemplate do
     [{ templateId: fresh.templateId, templateRoles: [], status: 'sent' }, 'ENVELOPE_IS_INCOMPLETE'],
     [{ templateId: fresh.templateId, templateRoles: [role], documents: [{ documentId: '1', name: 'x.pdf', documentBase64: 'JVBERg==' }], status: 'sent' }, 'INVALID_REQUEST_BODY'],
     [{ templateId: fresh.templateId, templateRoles: [{ ...role, tabs: { textTabs: [{ tabLabel: 'company', value: 'ACME' }] } }], status: 'sent' }, 'INVALID_REQUEST_BODY'],
-    // What is not done is refused by name, never dropped: a brand (applyBrandToTemplate), a role's access code, an inline signer's.
-    [{ templateId: fresh.templateId, brandId: 'b-1', templateRoles: [role], status: 'sent' }, 'INVALID_REQUEST_BODY'],
+    // A brand the account does not have (docs/esign-brands.md).
+    [{ templateId: fresh.templateId, brandId: 'b-1', templateRoles: [role], status: 'sent' }, 'BRAND_ID_INVALID'],
+    // What is not done is refused by name, never dropped: a role's access code, an inline signer's.
     [{ templateId: fresh.templateId, templateRoles: [{ ...role, accessCode: '1234' }], status: 'sent' }, 'INVALID_REQUEST_BODY'],
     [{ compositeTemplates: [{ serverTemplates: [{ sequence: '1', templateId: fresh.templateId }], inlineTemplates: [{ sequence: '2', recipients: { signers: [{ ...role, recipientId: '1', accessCode: '1234' }] } }] }], status: 'sent' }, 'INVALID_REQUEST_BODY'],
   ];

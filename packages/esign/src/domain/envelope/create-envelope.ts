@@ -9,6 +9,8 @@ import { envelopeWrite } from './envelope-write.ts';
 import { assertSendable } from './assert-sendable.ts';
 import { API_DEFAULT_SETTINGS } from '../notification/envelope-notification.ts';
 import { newWorkflow } from './workflow.ts';
+import type { EnvelopeBrand } from '../brands/brand.ts';
+import { resolveEnvelopeBrand } from '../brands/brand-use-cases.ts';
 
 /**
  * DocuSign CreateEnvelope: the content prepared (prepareContent), then stored, sent at once when
@@ -18,6 +20,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
   const { draft } = input;
   // Fail before the (expensive) conversions when the envelope could not be sent anyway.
   if (draft.status === 'sent') assertSendable(draft);
+  const brand = await resolveEnvelopeBrand(deps.brands, input.accountId, draft.brandId);
   const content = await prepareContent(deps, draft.documents, draft.recipients);
   const codeHashes = await Promise.all(draft.recipients.map((r) => (r.accessCode !== undefined ? deps.hashAccessCode(r.accessCode) : Promise.resolve(undefined))));
   const recipients: Recipient[] = draft.recipients.map((r, i) => ({
@@ -34,7 +37,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     ...(r.passcode ? { passcode: { method: r.passcode.method, destinations: r.passcode.destinations, failures: 0, sends: 0 } } : {}),
     tabs: content.tabs[i] ?? [],
   }));
-  return storeNewEnvelope(deps, { ...input, documents: content.documents, pdfs: content.pdfs, recipients });
+  return storeNewEnvelope(deps, { ...input, documents: content.documents, pdfs: content.pdfs, recipients, brand });
 }
 
 /** Documents converted to PDF and every recipient's tabs placed on them: what an envelope and a template both hold. */
@@ -87,6 +90,8 @@ export async function storeNewEnvelope(
     documents: readonly EnvelopeDocument[];
     pdfs: readonly Uint8Array[];
     recipients: readonly Recipient[];
+    /** The look resolved for it (resolveEnvelopeBrand); absent: the service's own. */
+    brand: EnvelopeBrand | undefined;
   },
 ): Promise<Envelope> {
   const { draft, documents, pdfs } = input;
@@ -107,6 +112,7 @@ export async function storeNewEnvelope(
     // Reminders and expiration: the store derives the scheduler's due time from it.
     notification: { settings: draft.notification ?? API_DEFAULT_SETTINGS, reminded: {} },
     ...(draft.workflow ? { workflow: newWorkflow(draft.workflow, input.recipients, () => deps.random.uuid()) } : {}),
+    ...(input.brand ? { brand: input.brand } : {}),
     version: 1,
   };
   const change = draft.status === 'sent' ? sendDraft(deps, envelope, now) : { envelope, signingTokens: [], mails: [] };

@@ -24,6 +24,8 @@ export type EnvelopeDraft = {
   readonly workflow?: WorkflowDraft;
   /** Envelope custom fields (`customFields`). */
   readonly customFields?: readonly CustomFieldDraft[];
+  /** `brandId`: a brand of the account (absent: the template's, else the account's signing default). */
+  readonly brandId?: string;
 };
 
 export type DocumentDraft = {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { NO_BRANDS } from '../../../test/support/no-brands.ts';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { EsignError } from '../../errors.ts';
@@ -65,6 +66,7 @@ function harness(placements: Record<string, AnchorPlacement[]> = {}) {
       },
     },
     notifier: buildNotifier('https://esign.test'),
+    brands: NO_BRANDS,
     clock: () => now,
     random: { uuid: () => `id-${++n}`, secretToken: () => `token-${++n}` },
     hashSecret: sha,

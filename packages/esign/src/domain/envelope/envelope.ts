@@ -4,6 +4,7 @@ import type { EnvelopeWorkflow } from './workflow.ts';
 import type { RecipientAccessCode } from '../signing/access-code.ts';
 import type { CustomField } from './custom-fields.ts';
 import type { RecipientPasscode } from '../signing/passcode.ts';
+import type { EnvelopeBrand } from '../brands/brand.ts';
 
 /**
  * The envelope model, in DocuSign's vocabulary (docusign-esign src/model/*.js;
@@ -104,6 +105,8 @@ export type Envelope = {
   readonly notification?: EnvelopeNotification;
   /** Scheduled sending, pauses and delayed routing (workflow.ts); absent = routing never waits. */
   readonly workflow?: EnvelopeWorkflow;
+  /** The look its recipients get (logo, colours, company), fixed when it was created (domain/brands/brand.ts). */
+  readonly brand?: EnvelopeBrand;
   /** Optimistic-concurrency counter: every saved change increments it. */
   readonly version: number;
 };

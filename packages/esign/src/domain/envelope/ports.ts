@@ -6,6 +6,7 @@ import type { AuditEvent } from '../signing/audit-event.ts';
 import type { AnchorSpec, Envelope } from './envelope.ts';
 import type { PageSize } from './assert-tab-on-page.ts';
 import type { FolderType } from './folders.ts';
+import type { BrandStore } from '../brands/brand-ports.ts';
 
 /** The clock; tests inject a fixed one. */
 export type Clock = () => Date;
@@ -153,6 +154,8 @@ export type EnvelopeDeps = {
   readonly converter: DocumentConverter;
   readonly anchors: AnchorFinder;
   readonly notifier: Notifier;
+  /** The account's brands: a new envelope takes its look from one (domain/brands/brand-use-cases.ts). */
+  readonly brands: BrandStore;
   readonly clock: Clock;
   readonly random: Random;
   /** SHA-256 hex of a secret (security/secret-token.ts); injected so the domain stays pure. */

@@ -2,6 +2,7 @@ import { EsignError } from '../../errors.ts';
 import { normalizeEmail } from '../email-address.ts';
 import { assertSendable } from '../envelope/assert-sendable.ts';
 import { prepareContent, storeNewEnvelope } from '../envelope/create-envelope.ts';
+import { resolveEnvelopeBrand } from '../brands/brand-use-cases.ts';
 import type { DocumentDraft } from '../envelope/envelope-draft.ts';
 import type { Envelope, EnvelopeDocument, Recipient, RecipientType } from '../envelope/envelope.ts';
 import type { PlacedTab } from '../envelope/placed-tab.ts';
@@ -45,6 +46,8 @@ type CompositeResult = { documents: EnvelopeDocument[]; pdfs: Uint8Array[]; reci
  */
 export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { accountId: string; senderUserId: string; draft: TemplatedEnvelopeDraft }): Promise<Envelope> {
   const { draft, accountId } = input;
+  // A brand the definition names is checked before any work; else the first template's applies.
+  const named = draft.brandId === undefined ? undefined : await resolveEnvelopeBrand(deps.envelopes.brands, accountId, draft.brandId);
   const results: CompositeResult[] = [];
   for (const composite of draft.composites) results.push(await buildComposite(deps, accountId, composite));
 
@@ -107,6 +110,7 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
   if (draft.status === 'sent') assertSendable({ documents, recipients, customFields: draft.customFields });
   const emailSubject = draft.emailSubject ?? first?.emailSubject ?? `Please sign: ${documents[0]?.name ?? ''}`.slice(0, 100);
   const emailBlurb = draft.emailBlurb ?? first?.emailBlurb;
+  const brand = named ?? (await resolveEnvelopeBrand(deps.envelopes.brands, accountId, undefined, first?.brandId));
   return storeNewEnvelope(deps.envelopes, {
     accountId,
     senderUserId: input.senderUserId,
@@ -114,6 +118,7 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
     documents,
     pdfs,
     recipients,
+    brand,
   });
 }
 

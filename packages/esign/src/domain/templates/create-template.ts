@@ -1,5 +1,6 @@
 import { EsignError } from '../../errors.ts';
 import { prepareContent } from '../envelope/create-envelope.ts';
+import { getBrand } from '../brands/brand-use-cases.ts';
 import type { Template } from './template.ts';
 import type { TemplateDeps } from './template-deps.ts';
 import type { TemplateDraft } from './template-draft.ts';
@@ -11,6 +12,7 @@ import type { TemplateDraft } from './template-draft.ts';
 export async function createTemplate(deps: TemplateDeps, input: { accountId: string; ownerUserId: string; draft: TemplateDraft }): Promise<Template> {
   const { draft } = input;
   assertDistinctRoleNames(draft.roles.map((r) => r.roleName));
+  if (draft.brandId !== undefined) await getBrand(deps.envelopes, input.accountId, draft.brandId);
   const content = await prepareContent(deps.envelopes, draft.documents, draft.roles);
   const now = deps.envelopes.clock();
   const template: Template = {
@@ -22,6 +24,7 @@ export async function createTemplate(deps: TemplateDeps, input: { accountId: str
     emailSubject: draft.emailSubject,
     ...(draft.emailBlurb !== undefined ? { emailBlurb: draft.emailBlurb } : {}),
     shared: draft.shared,
+    ...(draft.brandId !== undefined ? { brandId: draft.brandId } : {}),
     createdAt: now,
     lastModifiedAt: now,
     documents: content.documents,

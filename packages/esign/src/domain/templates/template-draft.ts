@@ -7,6 +7,8 @@ export type TemplateDraft = {
   readonly emailSubject: string;
   readonly emailBlurb?: string;
   readonly shared: boolean;
+  /** A brand of the account (checked when the template is created). */
+  readonly brandId?: string;
   readonly documents: readonly DocumentDraft[];
   readonly roles: readonly TemplateRoleDraft[];
 };
@@ -20,4 +22,5 @@ export type TemplatePatch = {
   readonly emailSubject?: string;
   readonly emailBlurb?: string;
   readonly shared?: boolean;
+  readonly brandId?: string;
 };

@@ -15,6 +15,8 @@ export type Template = {
   readonly emailBlurb?: string;
   /** DocuSign's `shared`: echoed; every template is visible to its whole account here. */
   readonly shared: boolean;
+  /** `brandId`: the brand its envelopes take unless they name one (a reference: a deleted brand leaves none). */
+  readonly brandId?: string;
   readonly createdAt: Date;
   readonly lastModifiedAt: Date;
   readonly documents: readonly EnvelopeDocument[];

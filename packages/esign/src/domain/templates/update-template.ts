@@ -1,5 +1,6 @@
 import { EsignError } from '../../errors.ts';
 import { getTemplate } from './create-template.ts';
+import { getBrand } from '../brands/brand-use-cases.ts';
 import type { Template } from './template.ts';
 import type { TemplateDeps } from './template-deps.ts';
 import type { TemplatePatch } from './template-draft.ts';
@@ -7,6 +8,7 @@ import type { TemplatePatch } from './template-draft.ts';
 /** TemplatesApi.update: the template's own fields. Envelopes already made from it keep their copy. */
 export async function updateTemplate(deps: TemplateDeps, accountId: string, templateId: string, patch: TemplatePatch): Promise<Template> {
   const current = await getTemplate(deps, accountId, templateId);
+  if (patch.brandId !== undefined) await getBrand(deps.envelopes, accountId, patch.brandId);
   const next: Template = { ...current, ...patch, lastModifiedAt: deps.envelopes.clock() };
   if (!(await deps.templates.update(next))) throw new EsignError('TEMPLATE_ID_INVALID', `templateId "${templateId}"`);
   return next;

@@ -1,6 +1,7 @@
 import { html } from '../../web/html.ts';
 import type { MailMessage } from '../../domain/mail/mail-message.ts';
 import { mailButton, mailLayout, oneLine } from './mail-layout.ts';
+import type { MailBrand } from './mail-brand.ts';
 
 export type EnvelopeReminderMailInput = {
   envelopeId: string;
@@ -13,6 +14,8 @@ export type EnvelopeReminderMailInput = {
   signingUrl: string;
   /** When the envelope expires, so the signer knows how long they have. */
   expiresAt: Date;
+  /** The envelope's brand (mail-brand.ts). */
+  brand?: MailBrand | undefined;
 };
 
 /** A day as people read it in a mail: "21 November 2026" (UTC). */
@@ -46,8 +49,8 @@ export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMess
 ${input.emailBlurb ? html`<p style="white-space:pre-line">${input.emailBlurb}</p>` : ''}
 <p>These documents are still waiting for your signature:</p>
 <ul>${input.documentNames.map((n) => html`<li>${n}</li>`)}</ul>
-${mailButton('Review and sign', input.signingUrl)}
+${mailButton('Review and sign', input.signingUrl, input.brand)}
 <p>The envelope expires on ${mailDate(input.expiresAt)}.</p>
 <p style="font-size:12px;color:#656d76">Envelope ID: ${input.envelopeId}</p>`;
-  return { kind: 'envelope-reminder', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body) };
+  return { kind: 'envelope-reminder', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body, input.brand) };
 }

@@ -1,6 +1,7 @@
 import { html } from '../../web/html.ts';
 import type { MailMessage } from '../../domain/mail/mail-message.ts';
 import { mailButton, mailLayout, oneLine } from './mail-layout.ts';
+import type { MailBrand } from './mail-brand.ts';
 
 export type EnvelopeSentMailInput = {
   envelopeId: string;
@@ -12,6 +13,8 @@ export type EnvelopeSentMailInput = {
   signingUrl?: string | undefined;
   /** Set when `to` hosts an in-person signing: the signer's name (they sign on the host's device). */
   inPersonSigner?: string;
+  /** The envelope's brand (mail-brand.ts); absent: the service's own look. */
+  brand?: MailBrand | undefined;
 };
 
 /**
@@ -24,6 +27,7 @@ export function envelopeSentMail(input: EnvelopeSentMailInput): MailMessage {
   const documents = input.documentNames.map((n) => `  - ${oneLine(n)}`).join('\n');
   const heading = input.signingUrl ? `${input.to.name}, please sign` : `${input.to.name}, you have a copy to review`;
   const text = [
+    ...(input.brand?.company ? [oneLine(input.brand.company), ''] : []),
     heading,
     '',
     ...(input.emailBlurb ? [input.emailBlurb, ''] : []),
@@ -39,7 +43,7 @@ ${input.emailBlurb ? html`<p style="white-space:pre-line">${input.emailBlurb}</p
 ${input.inPersonSigner ? html`<p>You host an in person signing: open the link with ${input.inPersonSigner} beside you and hand them your device to sign.</p>` : ''}
 <p>${input.signingUrl ? 'Documents waiting for your signature:' : 'Documents sent to you for your information:'}</p>
 <ul>${input.documentNames.map((n) => html`<li>${n}</li>`)}</ul>
-${input.signingUrl ? mailButton('Review and sign', input.signingUrl) : html`<p>You will receive the completed documents when everyone has signed.</p>`}
+${input.signingUrl ? mailButton('Review and sign', input.signingUrl, input.brand) : html`<p>You will receive the completed documents when everyone has signed.</p>`}
 <p style="font-size:12px;color:#656d76">Envelope ID: ${input.envelopeId}</p>`;
-  return { kind: 'envelope-sent', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body) };
+  return { kind: 'envelope-sent', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body, input.brand) };
 }

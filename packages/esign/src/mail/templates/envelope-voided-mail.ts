@@ -1,12 +1,15 @@
 import { html } from '../../web/html.ts';
 import type { MailMessage } from '../../domain/mail/mail-message.ts';
 import { mailLayout, oneLine } from './mail-layout.ts';
+import type { MailBrand } from './mail-brand.ts';
 
 export type EnvelopeVoidedMailInput = {
   envelopeId: string;
   to: { email: string; name: string };
   emailSubject: string;
   voidedReason: string;
+  /** The envelope's brand (mail-brand.ts). */
+  brand?: MailBrand | undefined;
 };
 
 /** Tells a recipient who was already reached that the envelope was voided, and why. */
@@ -26,5 +29,5 @@ export function envelopeVoidedMail(input: EnvelopeVoidedMailInput): MailMessage 
 <p>“${input.emailSubject}” was voided by its sender. You no longer need to act on it, and its links no longer work.</p>
 <p><strong>Reason:</strong> <span style="white-space:pre-line">${input.voidedReason}</span></p>
 <p style="font-size:12px;color:#656d76">Envelope ID: ${input.envelopeId}</p>`;
-  return { kind: 'envelope-voided', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body) };
+  return { kind: 'envelope-voided', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body, input.brand) };
 }

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EnvelopeDeps, EnvelopeStore } from '../../domain/envelope/ports.ts';
+import type { BrandStore } from '../../domain/brands/brand-ports.ts';
 import { buildNotifier } from '../../mail/compose-notification.ts';
 import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
 import { hashPassword } from '../../security/password-hash.ts';
@@ -8,6 +9,7 @@ import { buildPdfPorts, type EnvelopeConverter } from './pdf-adapters.ts';
 /** Wires the envelope use cases to the store, the pdf package, the mail composer, the clock and crypto randomness. */
 export function buildEnvelopeDeps(input: {
   store: EnvelopeStore;
+  brands: BrandStore;
   converter: EnvelopeConverter;
   publicUrl: string;
   now: () => Date;
@@ -18,6 +20,7 @@ export function buildEnvelopeDeps(input: {
     converter: pdf.converter,
     anchors: pdf.anchors,
     notifier: buildNotifier(input.publicUrl),
+    brands: input.brands,
     clock: input.now,
     random: { uuid: randomUUID, secretToken: () => newSecretToken(32) },
     hashSecret: sha256Hex,

@@ -68,7 +68,8 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   const notificationField = root.field('notification');
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
   const customFields = parseCustomFields(root.field('customFields'));
-  return { status, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}), ...(workflow ? { workflow } : {}), ...(customFields.length > 0 ? { customFields } : {}) };
+  const brandId = root.field('brandId').optionalString(100);
+  return { status, emailSubject, ...(brandId !== undefined ? { brandId } : {}), ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}), ...(workflow ? { workflow } : {}), ...(customFields.length > 0 ? { customFields } : {}) };
 }
 
 /** Refuses, before any conversion, a tab (or radio) placed absolutely on a documentId the request does not have. */

@@ -43,7 +43,9 @@ export function parseTemplateDefinition(body: unknown): TemplateDraft {
   const text = (name: string, max: number) => root.field(name).optionalString(max) ?? legacy.field(name).optionalString(max);
   const description = text('description', 500);
   const emailBlurb = root.field('emailBlurb').optionalString(10_000);
+  const brandId = root.field('brandId').optionalString(100);
   return {
+    ...(brandId !== undefined ? { brandId } : {}),
     name: text('name', 100) ?? documents[0]?.name ?? 'Untitled template',
     ...(description !== undefined ? { description } : {}),
     emailSubject: root.field('emailSubject').optionalString(100) ?? defaultSubject(documents),
@@ -69,7 +71,7 @@ export function parseTemplateRoles(recipientsReader: WireReader): TemplateRoleDr
   return roles;
 }
 
-/** TemplatesApi.update: name, description, emailSubject, emailBlurb, shared. Documents and recipients have their own endpoints. */
+/** TemplatesApi.update: name, description, emailSubject, emailBlurb, shared, brandId. Documents and recipients have their own endpoints. */
 export function parseTemplatePatch(body: unknown): TemplatePatch {
   const root = assertObject(body);
   refuseUnsupported(root, [...UNSUPPORTED_FIELDS, 'documents']);
@@ -85,5 +87,7 @@ export function parseTemplatePatch(body: unknown): TemplatePatch {
   const emailBlurb = root.field('emailBlurb').optionalString(10_000);
   if (emailBlurb !== undefined) patch.emailBlurb = emailBlurb;
   if (root.field('shared').present) patch.shared = root.field('shared').boolean(false);
+  const brandId = root.field('brandId').optionalString(100);
+  if (brandId !== undefined) patch.brandId = brandId;
   return patch;
 }

@@ -82,8 +82,10 @@ export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
   const workflow = parseWorkflow(root.field('workflow'));
   const customFields = parseCustomFields(root.field('customFields'));
+  const brandId = root.field('brandId').optionalString(100);
   return {
     status,
+    ...(brandId !== undefined ? { brandId } : {}),
     ...(workflow ? { workflow } : {}),
     ...(customFields.length > 0 ? { customFields } : {}),
     ...(emailSubject !== undefined ? { emailSubject } : {}),
