@@ -7,7 +7,7 @@ import { DEV_MAILBOX_MESSAGE_ID_MIGRATION } from './mail-tables.ts';
 import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from './notification-tables.ts';
 import type { Database } from './schema.ts';
 import { COMPLETION_FAILURES_MIGRATION, SIGNING_FRAME_MIGRATION, SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
-import { TEMPLATE_TABLES_MIGRATION } from './template-tables.ts';
+import { TEMPLATE_ENVELOPE_DEFAULTS_MIGRATION, TEMPLATE_TABLES_MIGRATION } from './template-tables.ts';
 import { WORKFLOW_TABLES_MIGRATION } from './workflow-tables.ts';
 import { ACCESS_CODE_TABLES_MIGRATION } from './access-code-tables.ts';
 import { ACCOUNT_VIEW_TABLES_MIGRATION } from './account-view-tables.ts';
@@ -168,6 +168,8 @@ export const MIGRATIONS: readonly Migration[] = [
   ENVELOPE_CUSTOM_FIELDS_MIGRATION,
   // 97: brands, their logo images, envelope and template brands (store/brand-tables.ts).
   BRAND_TABLES_MIGRATION,
+  // 98: template custom fields and notification defaults (store/template-tables.ts).
+  TEMPLATE_ENVELOPE_DEFAULTS_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

@@ -43,7 +43,11 @@ export type TemplateRecipientRow = {
   tabs_json: string;
 };
 
+/** What a template's envelopes start with: custom fields and notification settings, as JSON (absent: none, the API defaults). */
+export type TemplateEnvelopeDefaultsRow = { template_id: string; custom_fields_json: string | null; notification_json: string | null };
+
 export type TemplateTables = {
+  template_envelope_defaults: TemplateEnvelopeDefaultsRow;
   templates: TemplateRow;
   template_documents: TemplateDocumentRow;
   template_recipients: TemplateRecipientRow;
@@ -92,6 +96,19 @@ export const TEMPLATE_TABLES_MIGRATION: Migration = {
       .addColumn('client_user_id', 'text')
       .addColumn('tabs_json', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('template_recipients_pk', ['template_id', 'recipient_id'])
+      .execute();
+  },
+};
+
+/** Template custom fields and notification defaults (domain/templates/template.ts). */
+export const TEMPLATE_ENVELOPE_DEFAULTS_MIGRATION: Migration = {
+  version: 98,
+  name: 'template custom fields and notification defaults',
+  async up(db) {
+    await db.schema.createTable('template_envelope_defaults')
+      .addColumn('template_id', 'text', (c) => c.primaryKey().references('templates.id'))
+      .addColumn('custom_fields_json', 'text')
+      .addColumn('notification_json', 'text')
       .execute();
   },
 };

@@ -5,7 +5,9 @@ import type { Kysely } from 'kysely';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
 import { containsFolded } from './envelope-list-sql.ts';
-import type { TemplateRow } from './template-tables.ts';
+import type { TemplateEnvelopeDefaultsRow, TemplateRow } from './template-tables.ts';
+import type { CustomField } from '../domain/envelope/custom-fields.ts';
+import type { NotificationSettings } from '../domain/notification/envelope-notification.ts';
 import { placedTabsFromJson, placedTabsToJson } from './placed-tab-json.ts';
 
 /**
@@ -30,6 +32,7 @@ export class TemplatesRepository implements TemplateStore {
       }
       await insertRoles(trx, t);
       await writeTemplateBrand(trx, t);
+      await writeEnvelopeDefaults(trx, t);
     });
   }
 
@@ -42,8 +45,12 @@ export class TemplatesRepository implements TemplateStore {
     const k = this.#db.kysely;
     let base = k.selectFrom('templates').where('account_id', '=', accountId);
     if (query.searchText !== undefined && query.searchText !== '') base = base.where(containsFolded(this.#db.engine, 'templates.name', query.searchText));
+    if (query.owner) base = base.where('owner_user_id', query.owner.mine ? '=' : '!=', query.owner.userId);
+    if (query.templateIds) base = base.where('id', 'in', query.templateIds.length > 0 ? [...query.templateIds] : ['']);
     const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base.selectAll().orderBy('name').orderBy('id').limit(query.count).offset(query.startPosition).execute();
+    const direction = query.order ?? 'asc';
+    // The key, then the id: a total order, so pages never overlap.
+    const rows = await base.selectAll().orderBy(query.orderBy === 'modified' ? 'last_modified_at' : 'name', direction).orderBy('id', direction).limit(query.count).offset(query.startPosition).execute();
     return { templates: await this.#hydrate(rows), totalSetSize: Number(total.n) };
   }
 
@@ -53,6 +60,7 @@ export class TemplatesRepository implements TemplateStore {
       const res = await trx.updateTable('templates').set(fields).where('account_id', '=', t.accountId).where('id', '=', t.templateId).executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) return false;
       await writeTemplateBrand(trx, t);
+      await writeEnvelopeDefaults(trx, t);
       return true;
     });
   }
@@ -75,6 +83,7 @@ export class TemplatesRepository implements TemplateStore {
       }
       await trx.deleteFrom('template_recipients').where('template_id', '=', t.templateId).execute();
       await insertRoles(trx, t);
+      await writeEnvelopeDefaults(trx, t);
       return true;
     });
   }
@@ -86,6 +95,7 @@ export class TemplatesRepository implements TemplateStore {
       await trx.deleteFrom('template_recipients').where('template_id', '=', templateId).execute();
       await trx.deleteFrom('template_documents').where('template_id', '=', templateId).execute();
       await trx.deleteFrom('template_brands').where('template_id', '=', templateId).execute();
+      await trx.deleteFrom('template_envelope_defaults').where('template_id', '=', templateId).execute();
       await trx.deleteFrom('templates').where('id', '=', templateId).execute();
       return true;
     });
@@ -101,10 +111,11 @@ export class TemplatesRepository implements TemplateStore {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const k = this.#db.kysely;
-    const [documents, recipients, brands] = await Promise.all([
+    const [documents, recipients, brands, defaults] = await Promise.all([
       k.selectFrom('template_documents').select(['template_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256']).where('template_id', 'in', ids).orderBy('doc_order').execute(),
       k.selectFrom('template_recipients').selectAll().where('template_id', 'in', ids).orderBy('recipient_order').execute(),
       k.selectFrom('template_brands').selectAll().where('template_id', 'in', ids).execute(),
+      k.selectFrom('template_envelope_defaults').selectAll().where('template_id', 'in', ids).execute(),
     ]);
     return rows.map((row) => ({
       templateId: row.id,
@@ -116,6 +127,7 @@ export class TemplatesRepository implements TemplateStore {
       ...(row.email_blurb !== null ? { emailBlurb: row.email_blurb } : {}),
       shared: Number(row.shared) === 1,
       ...brandOf(brands.find((b) => b.template_id === row.id)),
+      ...envelopeDefaultsOf(defaults.find((d) => d.template_id === row.id)),
       createdAt: new Date(row.created_at),
       lastModifiedAt: new Date(row.last_modified_at),
       documents: documents.filter((d) => d.template_id === row.id).map((d) => ({ documentId: d.document_id, name: d.name, fileExtension: d.file_extension, order: Number(d.doc_order), pageCount: Number(d.page_count), sha256: d.sha256 })),
@@ -135,6 +147,22 @@ export class TemplatesRepository implements TemplateStore {
 
 function brandOf(row: { brand_id: string } | undefined): Pick<Template, 'brandId'> {
   return row ? { brandId: row.brand_id } : {};
+}
+
+function envelopeDefaultsOf(row: TemplateEnvelopeDefaultsRow | undefined): Pick<Template, 'customFields' | 'notification'> {
+  if (!row) return {};
+  return {
+    ...(row.custom_fields_json !== null ? { customFields: JSON.parse(row.custom_fields_json) as CustomField[] } : {}),
+    ...(row.notification_json !== null ? { notification: JSON.parse(row.notification_json) as NotificationSettings } : {}),
+  };
+}
+
+/** The custom fields and notification settings its envelopes start with, as the template has them. */
+async function writeEnvelopeDefaults(trx: Kysely<Database>, t: Template): Promise<void> {
+  await trx.deleteFrom('template_envelope_defaults').where('template_id', '=', t.templateId).execute();
+  const customFields = t.customFields && t.customFields.length > 0 ? JSON.stringify(t.customFields) : null;
+  const notification = t.notification ? JSON.stringify(t.notification) : null;
+  if (customFields !== null || notification !== null) await trx.insertInto('template_envelope_defaults').values({ template_id: t.templateId, custom_fields_json: customFields, notification_json: notification }).execute();
 }
 
 /** The template's brand reference as it has it. */

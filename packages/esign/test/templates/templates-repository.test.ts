@@ -29,6 +29,10 @@ function template(accountId: string, ownerUserId: string, name: string): Templat
     description: 'd',
     emailSubject: 'Sign',
     shared: true,
+    // What its envelopes start with: a brand, custom fields, reminders and expiration.
+    brandId: 'brand-1',
+    customFields: [{ fieldId: '1', kind: 'list', name: 'Tier', value: 'gold', show: true, required: false, listItems: ['gold', 'silver'] }],
+    notification: { useAccountDefaults: false, reminderEnabled: true, reminderDelayDays: 2, reminderFrequencyDays: 3, expireAfterDays: 30, expireWarnDays: 5 },
     createdAt: at,
     lastModifiedAt: at,
     documents: [{ documentId: '1', name: 'A.pdf', fileExtension: 'docx', order: 1, pageCount: 2, sha256: 'ab' }],

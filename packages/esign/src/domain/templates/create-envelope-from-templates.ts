@@ -3,6 +3,7 @@ import { normalizeEmail } from '../email-address.ts';
 import { assertSendable } from '../envelope/assert-sendable.ts';
 import { prepareContent, storeNewEnvelope } from '../envelope/create-envelope.ts';
 import { resolveEnvelopeBrand } from '../brands/brand-use-cases.ts';
+import type { CustomFieldDraft } from '../envelope/custom-fields.ts';
 import type { DocumentDraft } from '../envelope/envelope-draft.ts';
 import type { Envelope, EnvelopeDocument, Recipient, RecipientType } from '../envelope/envelope.ts';
 import type { PlacedTab } from '../envelope/placed-tab.ts';
@@ -107,19 +108,30 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
       tabs: tabs.map((t) => ({ ...t, tabId: deps.envelopes.random.uuid(), recipientId: w.recipientId, ...(t.radios ? { radios: t.radios.map((r) => ({ ...r, tabId: deps.envelopes.random.uuid() })) } : {}) })),
     };
   });
-  if (draft.status === 'sent') assertSendable({ documents, recipients, customFields: draft.customFields });
+  // The templates' custom fields, then the definition's (a field of the same name replaces the template's).
+  const customFields = mergeCustomFields([...results.flatMap((r) => r.templates).flatMap((t) => t.customFields ?? []), ...(draft.customFields ?? [])]);
+  // Reminders and expiration: the definition's, else the first template's.
+  const notification = draft.notification ?? first?.notification;
+  if (draft.status === 'sent') assertSendable({ documents, recipients, customFields });
   const emailSubject = draft.emailSubject ?? first?.emailSubject ?? `Please sign: ${documents[0]?.name ?? ''}`.slice(0, 100);
   const emailBlurb = draft.emailBlurb ?? first?.emailBlurb;
   const brand = named ?? (await resolveEnvelopeBrand(deps.envelopes.brands, accountId, undefined, first?.brandId));
   return storeNewEnvelope(deps.envelopes, {
     accountId,
     senderUserId: input.senderUserId,
-    draft: { ...draft, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}) },
+    draft: { ...draft, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), customFields, ...(notification ? { notification } : {}) },
     documents,
     pdfs,
     recipients,
     brand,
   });
+}
+
+/** Custom fields by name (case folded): a later one replaces an earlier one in its place. */
+function mergeCustomFields(fields: readonly CustomFieldDraft[]): CustomFieldDraft[] {
+  const byName = new Map<string, CustomFieldDraft>();
+  for (const f of fields) byName.set(f.name.toLowerCase(), f);
+  return [...byName.values()];
 }
 
 /** Lower sequence first; a server template before an inline one of the same sequence. */

@@ -1,6 +1,7 @@
 import { EsignError } from '../../errors.ts';
 import { prepareContent } from '../envelope/create-envelope.ts';
 import { getBrand } from '../brands/brand-use-cases.ts';
+import { addFields } from '../envelope/custom-field-edits.ts';
 import type { Template } from './template.ts';
 import type { TemplateDeps } from './template-deps.ts';
 import type { TemplateDraft } from './template-draft.ts';
@@ -25,6 +26,8 @@ export async function createTemplate(deps: TemplateDeps, input: { accountId: str
     ...(draft.emailBlurb !== undefined ? { emailBlurb: draft.emailBlurb } : {}),
     shared: draft.shared,
     ...(draft.brandId !== undefined ? { brandId: draft.brandId } : {}),
+    ...(draft.customFields && draft.customFields.length > 0 ? { customFields: addFields([], draft.customFields).fields } : {}),
+    ...(draft.notification ? { notification: draft.notification } : {}),
     createdAt: now,
     lastModifiedAt: now,
     documents: content.documents,

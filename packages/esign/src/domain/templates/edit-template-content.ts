@@ -23,7 +23,7 @@ export type TabPatch = { readonly tabId: string; readonly tab: Tab };
  * Applies `edit` to the stored template and saves the result, unless someone changed the
  * template in between (then reads it again and retries). `edit` may place tabs with `place`.
  */
-async function editTemplate(deps: TemplateDeps, accountId: string, templateId: string, edit: (t: Template, place: Placer) => Promise<Template | Edited>): Promise<Template> {
+export async function editTemplate(deps: TemplateDeps, accountId: string, templateId: string, edit: (t: Template, place: Placer) => Promise<Template | Edited>): Promise<Template> {
   for (let attempt = 1; ; attempt++) {
     const current = await getTemplate(deps, accountId, templateId);
     const result = await edit(current, placerFor(deps, current));

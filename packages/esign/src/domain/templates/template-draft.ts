@@ -1,4 +1,6 @@
 import type { DocumentDraft, RecipientDraft } from '../envelope/envelope-draft.ts';
+import type { CustomFieldDraft } from '../envelope/custom-fields.ts';
+import type { NotificationSettings } from '../notification/envelope-notification.ts';
 
 /** A validated EnvelopeTemplate (createTemplate), in domain terms; email and name of a role may be empty. */
 export type TemplateDraft = {
@@ -9,6 +11,10 @@ export type TemplateDraft = {
   readonly shared: boolean;
   /** A brand of the account (checked when the template is created). */
   readonly brandId?: string;
+  /** `customFields` (EnvelopeTemplate): copied into every envelope made from it. */
+  readonly customFields?: readonly CustomFieldDraft[];
+  /** `notification` (EnvelopeTemplate), over the API defaults. */
+  readonly notification?: NotificationSettings;
   readonly documents: readonly DocumentDraft[];
   readonly roles: readonly TemplateRoleDraft[];
 };

@@ -4,6 +4,13 @@ import type { Template } from './template.ts';
 export type TemplateQuery = {
   /** Only templates whose name contains it (ASCII case folded), as DocuSign's search_text. */
   readonly searchText?: string;
+  /** listTemplates' order_by and order: by name (the default) or last modification. */
+  readonly orderBy?: 'name' | 'modified';
+  readonly order?: 'asc' | 'desc';
+  /** user_filter: only this user's templates (owned_by_me), or only others' (shared_with_me: every template is shared with its account here). */
+  readonly owner?: { readonly userId: string; readonly mine: boolean };
+  /** template_ids: only these. */
+  readonly templateIds?: readonly string[];
   readonly startPosition: number;
   readonly count: number;
 };

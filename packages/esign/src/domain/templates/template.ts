@@ -1,5 +1,7 @@
 import type { EnvelopeDocument, RecipientType } from '../envelope/envelope.ts';
 import type { PlacedTab } from '../envelope/placed-tab.ts';
+import type { CustomField } from '../envelope/custom-fields.ts';
+import type { NotificationSettings } from '../notification/envelope-notification.ts';
 
 /**
  * A stored template (DocuSign's EnvelopeTemplate): documents already converted to PDF and tabs
@@ -17,6 +19,10 @@ export type Template = {
   readonly shared: boolean;
   /** `brandId`: the brand its envelopes take unless they name one (a reference: a deleted brand leaves none). */
   readonly brandId?: string;
+  /** Envelope custom fields its envelopes start with (TemplatesApi custom_fields); absent: none. */
+  readonly customFields?: readonly CustomField[];
+  /** Reminders and expiration its envelopes take unless they say otherwise (TemplatesApi notification); absent: the API defaults. */
+  readonly notification?: NotificationSettings;
   readonly createdAt: Date;
   readonly lastModifiedAt: Date;
   readonly documents: readonly EnvelopeDocument[];

@@ -10,7 +10,8 @@ import { WireReader } from '../../wire/wire-reader.ts';
 type EnvelopeParams = { accountId: string; envelopeId: string };
 const PATH = '/restapi/v2.1/accounts/:accountId/envelopes/:envelopeId/custom_fields';
 
-function reader(body: unknown): WireReader {
+/** A CustomFields body that lists at least one field (envelope and template custom field calls). */
+export function customFieldsBody(body: unknown): WireReader {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a JSON CustomFields object.');
   const r = new WireReader('', body);
   if (r.field('textCustomFields').items().length + r.field('listCustomFields').items().length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'textCustomFields or listCustomFields must list at least one field.');
@@ -27,9 +28,9 @@ export function registerCustomFieldRoutes(app: FastifyInstance, deps: { envelope
   const d = deps.envelopes;
   app.get<{ Params: EnvelopeParams }>(PATH, async (request) => toWireCustomFields((await getEnvelope(d, request.params.accountId, request.params.envelopeId)).customFields ?? []));
   app.post<{ Params: EnvelopeParams }>(PATH, async (request, reply) => {
-    const drafts = parseCustomFields(reader(request.body));
+    const drafts = parseCustomFields(customFieldsBody(request.body));
     return reply.code(201).send(toWireCustomFields(await addCustomFields(d, request.params.accountId, request.params.envelopeId, drafts)));
   });
-  app.put<{ Params: EnvelopeParams }>(PATH, async (request) => toWireCustomFields(await updateCustomFields(d, request.params.accountId, request.params.envelopeId, parseCustomFieldPatches(reader(request.body)))));
-  app.delete<{ Params: EnvelopeParams }>(PATH, async (request) => toWireCustomFields(await deleteCustomFields(d, request.params.accountId, request.params.envelopeId, parseCustomFieldPatches(reader(request.body)))));
+  app.put<{ Params: EnvelopeParams }>(PATH, async (request) => toWireCustomFields(await updateCustomFields(d, request.params.accountId, request.params.envelopeId, parseCustomFieldPatches(customFieldsBody(request.body)))));
+  app.delete<{ Params: EnvelopeParams }>(PATH, async (request) => toWireCustomFields(await deleteCustomFields(d, request.params.accountId, request.params.envelopeId, parseCustomFieldPatches(customFieldsBody(request.body)))));
 }

@@ -10,6 +10,7 @@ import { registerEnvelopeRoutes } from './envelope-routes.ts';
 import { registerEnvelopeTabRoutes } from './envelope-tab-routes.ts';
 import { registerWorkflowRoutes } from './workflow-routes.ts';
 import { registerTemplateRoutes } from '../templates/template-routes.ts';
+import { registerTemplateEnvelopeDefaultRoutes } from '../templates/template-envelope-default-routes.ts';
 import { registerTemplateRecipientRoutes } from '../templates/template-recipient-routes.ts';
 import { registerTemplateDocumentRoutes } from '../templates/template-document-routes.ts';
 import { registerFolderRoutes } from '../folders/folder-routes.ts';
@@ -40,6 +41,7 @@ export function installEnvelopes(app: FastifyInstance, ctx: EsignContext, option
   const { envelopes, templates, mail } = options;
   registerWorkflowRoutes(app, { envelopes });
   registerTemplateRoutes(app, { templates, envelopes });
+  registerTemplateEnvelopeDefaultRoutes(app, { templates, envelopes });
   registerTemplateRecipientRoutes(app, { templates, envelopes });
   registerTemplateDocumentRoutes(app, { templates, envelopes });
   registerEnvelopeTabRoutes(app, envelopes);

@@ -1,6 +1,10 @@
 import type { TemplateDraft, TemplatePatch, TemplateRoleDraft } from '../../domain/templates/template-draft.ts';
 import { EsignError } from '../../errors.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
+import { parseCustomFields } from '../../wire/parse-custom-fields.ts';
+import { parseNotificationRequest } from '../../wire/parse-notification.ts';
+import { API_DEFAULT_SETTINGS } from '../../domain/notification/envelope-notification.ts';
+import { applyNotificationRequest } from '../../domain/notification/notification-request.ts';
 import { assertTabDocuments, assertUnique, defaultSubject, parseDocument, parseRecipient } from '../envelopes/parse-envelope-definition.ts';
 
 // The envelope parser's bounds, for the same reasons.
@@ -8,7 +12,7 @@ const MAX_DOCUMENTS = 50;
 const MAX_RECIPIENTS = 100;
 const UNSUPPORTED_RECIPIENT_TYPES = ['agents', 'editors', 'intermediaries', 'certifiedDeliveries', 'inPersonSigners', 'seals', 'witnesses', 'notaries', 'participants'];
 // EnvelopeTemplate fields this service does not implement yet (docs/esign-templates.md): refused, never dropped.
-const UNSUPPORTED_FIELDS = ['folderId', 'folderName', 'folderIds', 'customFields', 'notification', 'eventNotification', 'compositeTemplates', 'templateId', 'templateRoles'];
+const UNSUPPORTED_FIELDS = ['folderId', 'folderName', 'folderIds', 'eventNotification', 'compositeTemplates', 'templateId', 'templateRoles'];
 
 function assertObject(body: unknown): WireReader {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a JSON EnvelopeTemplate object.');
@@ -44,8 +48,14 @@ export function parseTemplateDefinition(body: unknown): TemplateDraft {
   const description = text('description', 500);
   const emailBlurb = root.field('emailBlurb').optionalString(10_000);
   const brandId = root.field('brandId').optionalString(100);
+  // What its envelopes start with: custom fields and reminders/expiration, read as an envelope's are.
+  const customFields = parseCustomFields(root.field('customFields'));
+  const notificationField = root.field('notification');
+  const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
   return {
     ...(brandId !== undefined ? { brandId } : {}),
+    ...(customFields.length > 0 ? { customFields } : {}),
+    ...(notification ? { notification } : {}),
     name: text('name', 100) ?? documents[0]?.name ?? 'Untitled template',
     ...(description !== undefined ? { description } : {}),
     emailSubject: root.field('emailSubject').optionalString(100) ?? defaultSubject(documents),
@@ -75,6 +85,10 @@ export function parseTemplateRoles(recipientsReader: WireReader): TemplateRoleDr
 export function parseTemplatePatch(body: unknown): TemplatePatch {
   const root = assertObject(body);
   refuseUnsupported(root, [...UNSUPPORTED_FIELDS, 'documents']);
+  for (const [name, call] of [['customFields', 'createCustomFields, updateCustomFields and deleteCustomFields'], ['notification', 'updateNotificationSettings']] as const) {
+    const f = root.field(name);
+    if (f.present && !(typeof f.value === 'object' && f.value !== null && Object.keys(f.value).length === 0)) f.fail(`cannot be changed by update; use TemplatesApi.${call}.`);
+  }
   const recipients = root.field('recipients').object();
   if (recipients && Object.values(recipients).some((v) => Array.isArray(v) && v.length > 0)) root.field('recipients').fail('cannot be changed by update; create a new template (docs/esign-templates.md).');
   const patch: { -readonly [K in keyof TemplatePatch]: TemplatePatch[K] } = {};

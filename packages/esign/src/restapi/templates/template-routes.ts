@@ -30,6 +30,19 @@ function userOf(request: FastifyRequest): string {
   return request.principal.userId;
 }
 
+// listTemplates parameters that filter by what templates here do not have (folders, use, dates
+// other than search, per-user sharing, link configurations).
+const LIST_REFUSED = ['folder_ids', 'folder_types', 'shared_by_me', 'is_deleted_template_only', 'created_from_date', 'created_to_date', 'from_date', 'to_date', 'modified_from_date', 'modified_to_date', 'used_from_date', 'used_to_date', 'search_fields', 'user_id', 'link_configuration_id', 'is_download'];
+
+/** One of the allowed values (case folded), or absent; anything else names the parameter and the values. */
+function choice<T extends string>(query: RawQuery, name: string, allowed: readonly T[], note?: string): T | undefined {
+  const text = one(query, name)?.trim().toLowerCase();
+  if (text === undefined || text === '') return undefined;
+  const found = allowed.find((a) => a === text);
+  if (!found) throw new EsignError('INVALID_REQUEST_PARAMETER', `${name} must be one of ${allowed.join(', ')}, got "${text}"${note ? ` (${note})` : ''}.`);
+  return found;
+}
+
 function integer(query: RawQuery, name: string, fallback: number, max: number): number {
   const text = one(query, name);
   if (text === undefined || text === '') return fallback;
@@ -62,10 +75,20 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateDeps)
     const startPosition = integer(q, 'start_position', 0, Number.MAX_SAFE_INTEGER);
     const count = integer(q, 'count', DEFAULT_COUNT, MAX_COUNT);
     const searchText = one(q, 'search_text')?.trim();
-    for (const refused of ['folder_ids', 'folder_types', 'template_ids', 'user_filter', 'order_by', 'shared_by_me', 'is_deleted_template_only']) {
-      if (one(q, refused)) throw new EsignError('INVALID_REQUEST_PARAMETER', `${refused} is not supported for listTemplates yet (docs/esign-templates.md).`);
+    // Templates have no folders, dates of use or sharing beyond the account here: what would
+    // filter by them is refused by name rather than answered unfiltered (docs/esign-templates.md).
+    for (const refused of LIST_REFUSED) {
+      if (one(q, refused)) throw new EsignError('INVALID_REQUEST_PARAMETER', `${refused} is not supported for listTemplates (docs/esign-templates.md).`);
     }
-    const { templates, totalSetSize } = await deps.templates.list(request.params.accountId, { startPosition, count, ...(searchText ? { searchText } : {}) });
+    const orderBy = choice(q, 'order_by', ['name', 'modified'], 'used: when a template was last used is not recorded');
+    const order = choice(q, 'order', ['asc', 'desc']);
+    const userFilter = choice(q, 'user_filter', ['owned_by_me', 'shared_with_me', 'all']);
+    const templateIds = one(q, 'template_ids')?.split(',').map((s) => s.trim()).filter(Boolean);
+    if (templateIds && templateIds.length > MAX_COUNT) throw new EsignError('INVALID_REQUEST_PARAMETER', `template_ids may name at most ${MAX_COUNT} templates.`);
+    const owner = userFilter === 'owned_by_me' || userFilter === 'shared_with_me' ? { userId: userOf(request), mine: userFilter === 'owned_by_me' } : undefined;
+    const { templates, totalSetSize } = await deps.templates.list(request.params.accountId, {
+      startPosition, count, ...(searchText ? { searchText } : {}), ...(orderBy ? { orderBy } : {}), ...(order ? { order } : {}), ...(owner ? { owner } : {}), ...(templateIds ? { templateIds } : {}),
+    });
     const wanted = includes(q);
     return {
       resultSetSize: String(templates.length),
