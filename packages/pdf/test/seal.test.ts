@@ -1,6 +1,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,10 @@ import {
   createDevSealP12, mergePdfs, PdfError, renderCertificate, sealPdf, sha256Hex, signedCaption, stampSignatures, validatePdf,
   type SealIdentity,
 } from '../src/index.ts';
+import { inspectSignatures } from '../src/index.ts';
+import { signatureSlots, slotContents } from '../src/seal/signature-slots.ts';
 import { makePdf, popplerText } from './documents.fixture.ts';
+import { opensslCmsVerify, withFiles } from './evidence.fixture.ts';
 import { darkPixels, makeSignaturePng, renderPage } from './raster.fixture.ts';
 
 const run = promisify(execFile);
@@ -85,6 +89,33 @@ describe('the digital seal', () => {
     const report = await pdfsig(tampered);
     assert.doesNotMatch(report, /Signature is Valid/);
     assert.match(report, /Signature is Invalid|Digest Mismatch/);
+  });
+
+  test('PAdES B-B: signed attributes content-type, message-digest and ESS signing-certificate-v2 of the seal certificate, no signing-time; the time is /M', async () => {
+    const at = new Date('2026-11-26T17:45:12Z');
+    const sealed = await sealPdf(completed, { ...identity, signingTime: at });
+    const p12 = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(Buffer.from(identity.p12).toString('binary')), identity.passphrase);
+    const cert = (p12.getBags({ bagType: forge.pki.oids.certBag! })[forge.pki.oids.certBag!] ?? [])[0]?.cert ?? assert.fail('a certificate');
+    const certPem = forge.pki.certificateToPem(cert);
+    const certDer = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
+    const slot = signatureSlots(sealed)[0] ?? assert.fail('a signature');
+    const printed = await withFiles({ 'sig.der': slotContents(sealed, slot) }, 'openssl', (d) => ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', join(d, 'sig.der')]);
+    assert.ok(printed.ok, printed.stderr);
+    const signedAttrs = /signedAttrs:([\s\S]*?)signatureAlgorithm/.exec(printed.stdout)?.[1] ?? assert.fail('signed attributes');
+    assert.match(signedAttrs, /contentType/);
+    assert.match(signedAttrs, /messageDigest/);
+    assert.match(signedAttrs, /id-smime-aa-signingCertificateV2/);
+    assert.doesNotMatch(signedAttrs, /signingTime/, 'PAdES baseline: no signing-time attribute');
+    // The ESS certificate hash is the SHA-256 of the seal certificate itself.
+    const certHash = createHash('sha256').update(certDer).digest('hex');
+    assert.ok(Buffer.from(slotContents(sealed, slot)).toString('hex').includes(`0420${certHash}`), 'ESSCertIDv2.certHash');
+    // openssl 3 checks the ESS attribute against the signer certificate while verifying.
+    const verified = await opensslCmsVerify(sealed, certPem);
+    assert.ok(verified.ok, verified.stderr);
+    assert.match(await pdfsig(sealed), /Signature is Valid/);
+    const report = await inspectSignatures(sealed);
+    assert.equal(report.signatures[0]?.signingTime, at.toISOString(), 'the claimed time is read from /M');
+    assert.equal(report.signatures[0]?.intact, true);
   });
 
   test('a wrong passphrase or a damaged P12 is SEAL_FAILED', async () => {

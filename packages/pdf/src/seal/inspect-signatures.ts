@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as pkijs from 'pkijs';
 import { evidenceLevel, type EvidenceLevel } from './evidence-level.ts';
-import { signatureSlots, signedBytes, slotContents, type SignatureSlot } from './signature-slots.ts';
+import { signatureSlots, signedBytes, slotClaimedTime, slotContents, type SignatureSlot } from './signature-slots.ts';
 import { SIGNATURE_TIMESTAMP_OID } from './timestamp-seal.ts';
 import { arrayBufferOf } from './array-buffer-of.ts';
 
@@ -87,7 +87,8 @@ async function inspectOne(pdf: Uint8Array, slot: SignatureSlot): Promise<Signatu
   }
   const info = signed.signerInfos[0];
   const claimed = info?.signedAttrs?.attributes.find((a) => a.type === SIGNING_TIME_OID)?.values[0] as { toDate?: () => Date } | undefined;
-  const signingTime = claimed?.toDate?.().toISOString();
+  // Seals made before CadesSigner carry a CMS signing-time; PAdES ones claim their time in /M.
+  const signingTime = claimed?.toDate?.().toISOString() ?? slotClaimedTime(pdf, slot);
   let timestamp: SignatureReport['timestamp'];
   const tokenAttr = info?.unsignedAttrs?.attributes.find((a) => a.type === SIGNATURE_TIMESTAMP_OID)?.values[0] as { toBER(): ArrayBuffer } | undefined;
   if (info && tokenAttr) {

@@ -1,10 +1,11 @@
 import { PDFDocument } from 'pdf-lib';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { P12Signer } from '@signpdf/signer-p12';
 import { SignPdf } from '@signpdf/signpdf';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import { PdfError } from '../pdf-error.ts';
+import { CadesSigner } from './cades-signer.ts';
 import type { SealIdentity } from './create-dev-seal-p12.ts';
+import { readSealP12 } from './read-seal-p12.ts';
 
 export type SealOptions = SealIdentity & {
   reason?: string;
@@ -21,9 +22,9 @@ const SIGNATURE_LENGTH = 16_384;
 
 /**
  * Applies ONE digital seal (ETSI.CAdES.detached, the PAdES subfilter) over the whole PDF with
- * the service's P12. Must be the last write: any later re-save by pdf-lib invalidates it
- * (docs/pdf.md, "Stamping, certificate, seal"). Not strict PAdES-B-B (no ESS signing-certificate-v2, no
- * timestamp); pdfsig and Acrobat validate it as an integrity seal.
+ * the service's P12: PAdES baseline B-B (CadesSigner: ESS signing-certificate-v2, the time in
+ * /M). Must be the last write: any later re-save by pdf-lib invalidates it (docs/pdf.md,
+ * "Stamping, certificate, seal"); later levels are added by incremental updates.
  */
 export async function sealPdf(pdfBytes: Uint8Array, options: SealOptions): Promise<Uint8Array> {
   let prepared: Uint8Array;
@@ -46,7 +47,7 @@ export async function sealPdf(pdfBytes: Uint8Array, options: SealOptions): Promi
     throw new PdfError('SEAL_FAILED', 'The PDF could not be prepared for sealing.', { cause: err });
   }
   try {
-    const signer = new P12Signer(Buffer.from(options.p12), { passphrase: options.passphrase });
+    const signer = new CadesSigner(readSealP12(options.p12, options.passphrase));
     const signed = await new SignPdf().sign(Buffer.from(prepared), signer, options.signingTime);
     return new Uint8Array(signed.buffer, signed.byteOffset, signed.byteLength);
   } catch (err) {

@@ -62,3 +62,22 @@ export function signedBytes(pdf: Uint8Array, slot: SignatureSlot): Uint8Array {
   const [a, b, c, d] = slot.byteRange;
   return Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
 }
+
+const PDF_DATE = /\/M\s*\(D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:(Z)|([+-])(\d{2})'?(\d{2})?'?)?\)/;
+
+/**
+ * The time a signature's dictionary claims (/M, ISO 32000-1 §7.9.4 date), where PAdES puts the
+ * signer's claimed time instead of a CMS signing-time attribute. Looked for in the dictionary
+ * text after /Contents (where @signpdf's placeholder writes it), up to its `endobj`.
+ */
+export function slotClaimedTime(pdf: Uint8Array, slot: SignatureSlot): string | undefined {
+  const end = Math.min(pdf.byteLength, slot.contentsEnd + 4096);
+  const text = Buffer.from(pdf.buffer, pdf.byteOffset + slot.contentsEnd, end - slot.contentsEnd).toString('latin1');
+  const stop = text.indexOf('endobj');
+  const m = PDF_DATE.exec(stop >= 0 ? text.slice(0, stop) : text);
+  if (!m) return undefined;
+  const [, y, mo = '01', d = '01', h = '00', mi = '00', sec = '00', , sign, oh = '00', om = '00'] = m;
+  const offset = sign ? `${sign}${oh}:${om}` : 'Z';
+  const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${sec}${offset}`);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
