@@ -2,9 +2,12 @@ import type { EnvelopeDocument } from '../domain/envelope/envelope.ts';
 import { toWireTabs } from './to-wire-tabs.ts';
 import type { Template, TemplateRole } from '../domain/templates/template.ts';
 import { toDocuSignDateTime } from './docusign-date-time.ts';
+import { API_DEFAULT_SETTINGS } from '../domain/notification/envelope-notification.ts';
+import { toWireCustomFields } from './to-wire-custom-fields.ts';
+import { toWireNotification } from './to-wire-notification.ts';
 
 /** What a template read asked to include (GET template / listTemplates `include`). */
-export type TemplateIncludes = { recipients?: boolean; documents?: boolean; tabs?: boolean };
+export type TemplateIncludes = { recipients?: boolean; documents?: boolean; tabs?: boolean; customFields?: boolean; notification?: boolean };
 
 function compact<T extends Record<string, unknown>>(obj: T): T {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
@@ -79,5 +82,7 @@ export function toWireTemplate(t: Template, includes: TemplateIncludes = {}): Re
     recipientsUri: `/templates/${t.templateId}/recipients`,
     documents: includes.documents ? t.documents.map((d) => toWireTemplateDocument(t, d)) : undefined,
     recipients: includes.recipients ? toWireTemplateRecipients(t, includes.tabs ?? false) : undefined,
+    customFields: includes.customFields ? toWireCustomFields(t.customFields ?? []) : undefined,
+    notification: includes.notification ? toWireNotification(t.notification ?? API_DEFAULT_SETTINGS) : undefined,
   });
 }

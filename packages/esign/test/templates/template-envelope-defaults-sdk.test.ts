@@ -11,9 +11,11 @@ type Json = Record<string, unknown>;
 type Field = { fieldId?: string; name: string; value?: string; required?: string; show?: string; listItems?: string[] };
 type Fields = { textCustomFields?: Field[]; listCustomFields?: Field[] };
 type WireNotification = { useAccountDefaults: string; reminders: { reminderEnabled: string; reminderDelay: string; reminderFrequency: string }; expirations: { expireEnabled: string; expireAfter: string; expireWarn: string } };
+type TemplateExtras = { customFields?: Fields; notification?: WireNotification; recipients?: unknown };
 type TemplatesApi = {
   createTemplate(accountId: string, opts: { envelopeTemplate: unknown }): Promise<{ templateId: string }>;
-  listTemplates(accountId: string, opts?: Json): Promise<{ totalSetSize: string; envelopeTemplates?: { templateId: string; name: string }[] }>;
+  listTemplates(accountId: string, opts?: Json): Promise<{ totalSetSize: string; envelopeTemplates?: ({ templateId: string; name: string } & TemplateExtras)[] }>;
+  get(accountId: string, templateId: string, opts?: { include?: string }): Promise<TemplateExtras>;
   update(accountId: string, templateId: string, opts: { envelopeTemplate: unknown }): Promise<unknown>;
   listCustomFields(accountId: string, templateId: string): Promise<Fields>;
   createCustomFields(accountId: string, templateId: string, opts: { templateCustomFields: unknown }): Promise<Fields>;
@@ -133,5 +135,28 @@ test('listTemplates: order_by and order, user_filter, template_ids; what templat
   assert.deepEqual(await list({ userFilter: 'all', templateIds: `${ids.Gamma ?? ''},${ids.Alpha ?? ''}` }), ['Alpha', 'Gamma']);
   for (const opts of [{ folderIds: 'f-1' }, { orderBy: 'used' }, { order: 'sideways' }, { userFilter: 'everyone' }, { fromDate: '2020-01-01' }, { searchFields: 'recipients' }, { sharedByMe: 'true' }]) {
     assert.deepEqual(await sdkFailure(templates.listTemplates(h.accountId, opts)), [400, 'INVALID_REQUEST_PARAMETER'], JSON.stringify(opts));
+  }
+});
+
+test('get and listTemplates answer custom fields and notification defaults when include asks for them; include=folders is refused by name', async (t: TestContext) => {
+  const h = await startSigningEsign(t, { converter });
+  const { templates } = apis(h);
+  const { templateId } = await templates.createTemplate(h.accountId, { envelopeTemplate: await template('Included', {
+    customFields: { textCustomFields: [{ name: 'Region', value: 'North' }] },
+    notification: { useAccountDefaults: 'false', reminders: { reminderEnabled: 'true', reminderDelay: '1', reminderFrequency: '2' } },
+  }) });
+  const bare = plain(await templates.get(h.accountId, templateId));
+  assert.equal(bare.customFields, undefined);
+  assert.equal(bare.notification, undefined);
+  const full = plain(await templates.get(h.accountId, templateId, { include: 'custom_fields,notifications,recipients' }));
+  assert.deepEqual(names(full.customFields ?? {}), ['text:Region=North']);
+  assert.equal(full.notification?.reminders.reminderFrequency, '2');
+  assert.ok(full.recipients);
+  const listed = (await templates.listTemplates(h.accountId, { include: 'custom_fields,notifications' })).envelopeTemplates?.find((x) => x.templateId === templateId);
+  assert.deepEqual(names(plain(listed)?.customFields ?? {}), ['text:Region=North']);
+  assert.equal(plain(listed)?.notification?.reminders.reminderDelay, '1');
+  for (const include of ['folders', 'recipients,powerforms', 'favorite_template_status']) {
+    assert.deepEqual(await sdkFailure(templates.get(h.accountId, templateId, { include })), [400, 'INVALID_REQUEST_PARAMETER'], include);
+    assert.deepEqual(await sdkFailure(templates.listTemplates(h.accountId, { include })), [400, 'INVALID_REQUEST_PARAMETER'], include);
   }
 });

@@ -3,7 +3,7 @@ import { createTemplate, getTemplate } from '../../domain/templates/create-templ
 import type { TemplateDeps } from '../../domain/templates/template-deps.ts';
 import { deleteTemplate, updateTemplate } from '../../domain/templates/update-template.ts';
 import { EsignError } from '../../errors.ts';
-import { toWireTemplate, toWireTemplateDocumentEntry, toWireTemplateRecipients, toWireTemplateSummary } from '../../wire/to-wire-template.ts';
+import { toWireTemplate, toWireTemplateDocumentEntry, toWireTemplateRecipients, toWireTemplateSummary, type TemplateIncludes } from '../../wire/to-wire-template.ts';
 import { parseTemplateDefinition, parseTemplatePatch } from './parse-template-definition.ts';
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -20,9 +20,21 @@ function one(query: RawQuery, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function includes(query: RawQuery): Set<string> {
+// `include` values DocuSign documents for templates that have nothing to show here (no template
+// folders, favourites or PowerForms): refused by name rather than answered without them.
+const INCLUDE_REFUSED = ['folders', 'favorite_template_status', 'powerforms', 'shared_template_folders'];
+
+/** What `include` asks for: recipients, documents, tabs, custom_fields, notifications. */
+function includes(query: RawQuery): TemplateIncludes {
   const v = query.include;
-  return new Set((Array.isArray(v) ? v.join(',') : (v ?? '')).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+  const wanted = new Set((Array.isArray(v) ? v.join(',') : (v ?? '')).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+  for (const refused of INCLUDE_REFUSED) {
+    if (wanted.has(refused)) throw new EsignError('INVALID_REQUEST_PARAMETER', `include=${refused} is not supported for templates (docs/esign-templates.md).`);
+  }
+  return {
+    recipients: wanted.has('recipients') || wanted.has('tabs'), documents: wanted.has('documents'), tabs: wanted.has('tabs'),
+    customFields: wanted.has('custom_fields'), notification: wanted.has('notifications'),
+  };
 }
 
 function userOf(request: FastifyRequest): string {
@@ -72,6 +84,7 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateDeps)
 
   app.get<{ Params: AccountParams; Querystring: RawQuery }>(BASE, async (request) => {
     const q = request.query;
+    const wanted = includes(q);
     const startPosition = integer(q, 'start_position', 0, Number.MAX_SAFE_INTEGER);
     const count = integer(q, 'count', DEFAULT_COUNT, MAX_COUNT);
     const searchText = one(q, 'search_text')?.trim();
@@ -89,20 +102,18 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateDeps)
     const { templates, totalSetSize } = await deps.templates.list(request.params.accountId, {
       startPosition, count, ...(searchText ? { searchText } : {}), ...(orderBy ? { orderBy } : {}), ...(order ? { order } : {}), ...(owner ? { owner } : {}), ...(templateIds ? { templateIds } : {}),
     });
-    const wanted = includes(q);
     return {
       resultSetSize: String(templates.length),
       totalSetSize: String(totalSetSize),
       startPosition: String(startPosition),
       endPosition: String(Math.max(startPosition, startPosition + templates.length - 1)),
-      envelopeTemplates: templates.map((t) => toWireTemplate(t, { recipients: wanted.has('recipients'), documents: wanted.has('documents'), tabs: wanted.has('tabs') })),
+      envelopeTemplates: templates.map((t) => toWireTemplate(t, wanted)),
     };
   });
 
   app.get<{ Params: TemplateParams; Querystring: RawQuery }>(`${BASE}/:templateId`, async (request) => {
     const template = await getTemplate(deps, request.params.accountId, request.params.templateId);
-    const wanted = includes(request.query);
-    return toWireTemplate(template, { recipients: wanted.has('recipients') || wanted.has('tabs'), documents: wanted.has('documents'), tabs: wanted.has('tabs') });
+    return toWireTemplate(template, includes(request.query));
   });
 
   app.put<{ Params: TemplateParams }>(`${BASE}/:templateId`, async (request) => {
