@@ -276,7 +276,7 @@ test('a parallel pair: both are asked at once, finish concurrently, and the enve
   }
   await Promise.all(pages.map((p) => p.getByRole('button', { name: 'Finish' }).click()));
   await Promise.all(pages.map((p) => p.getByRole('heading', { name: 'Thank you for signing' }).waitFor()));
-  await pollUntil(async () => (await envelopeStatus(h, envelopeId)).status === 'completed', { timeoutMs: 30_000, intervalMs: 50, what: 'completion' });
+  await pollUntil(async () => (await envelopeStatus(h, envelopeId)).status === 'completed', { timeoutMs: 120_000, intervalMs: 50, what: 'completion' });
   const events = await auditActions(h, envelopeId);
   assert.equal(events.filter((e) => e.Action === 'Signed').length, 2);
   assert.equal(events.filter((e) => e.Action === 'Completed').length, 1);

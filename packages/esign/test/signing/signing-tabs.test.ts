@@ -203,7 +203,7 @@ test('every tab type, end to end: SDK create → Chromium keyboard (desktop, pho
       })) assert.equal(values[label], value, label);
 
       // The sealed PDF shows them, dates in the account's format, the list's text; the certificate lists them.
-      await pollUntil(async () => (await sdk.listRecipients(h.accountId, envelopeId)).signers[0]?.status === 'completed' && (await h.api('GET', `/envelopes/${envelopeId}`).then((r) => r.json()) as { status: string }).status === 'completed', { timeoutMs: 30_000, intervalMs: 100, what: 'completion' });
+      await pollUntil(async () => (await sdk.listRecipients(h.accountId, envelopeId)).signers[0]?.status === 'completed' && (await h.api('GET', `/envelopes/${envelopeId}`).then((r) => r.json()) as { status: string }).status === 'completed', { timeoutMs: 120_000, intervalMs: 100, what: 'completion' });
       const combined = await sdk.getDocument(h.accountId, envelopeId, 'combined', { certificate: 'true' });
       const text = (await pdfText(new Uint8Array(combined))).replace(/[ \t]+/g, ' ');
       for (const shown of ['Countess', 'AB12', 'Acme Corp', '19,5', '58.50', '11/21/2026', 'ada@example.com', '12345-6789', '123-45-6789', 'Blue', 'Fair price', 'Ada King Lovelace', 'Read section 4', signedOn]) {
