@@ -13,9 +13,14 @@ import { upstreamHeaderLines } from './upstream-header-lines.ts';
 import type { ProxyRoute } from './proxy-route.ts';
 import { realClientAddress } from './real-ip.ts';
 import { expectsContinue } from './expects-continue.ts';
+import { BodyBudget } from './body-budget.ts';
 
 /** The most request body a plugin may have read whole (key_in_body, a body digest, a body edit). */
 const MAX_BUFFERED_BODY = 8 * 1024 * 1024;
+// Ours, not Kong's (nginx spills large bodies to a file instead): a refusal the client may retry.
+const BODIES_BUSY_MESSAGE = 'The gateway is holding too many request bodies; retry later';
+/** What one process holds of such bodies at once: eight whole ones (docs/gateway-plugins.md). */
+const BODY_BUDGET = new BodyBudget(64 * 1024 * 1024);
 
 /** The listener a handler serves: its scheme and port go into routing and X-Forwarded-*. */
 export type ProxyListener = { readonly scheme: 'http' | 'https'; readonly port: number };
@@ -166,6 +171,13 @@ function afterAccess(ctx: ProxyContext, req: IncomingMessage, res: ServerRespons
   const { match, scanned, path, query, requestId, startedAt, xForwardedProto, clientIp } = r;
   // The client left while a hook waited (its socket, not req: a request read whole is destroyed too).
   if (exit === undefined && req.socket.destroyed) return;
+  // A body refused for the process's budget: whatever a plugin concluded without it (key-auth's
+  // "no key"), the answer is that the gateway is busy.
+  if (pluginCtx.bodySource instanceof ClientBody && pluginCtx.bodySource.busy) {
+    sendKongResponse(res, 503, BODIES_BUSY_MESSAGE, req.headers.accept, requestId, { 'Retry-After': '1' }, pluginCtx);
+    reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);
+    return;
+  }
   if (exit?.replay !== undefined) {
     sendStoredResponse(res, exit.status, exit.replay.headers, exit.replay.body, requestId, performance.now() - startedAt, pluginCtx);
     reportKongAnswer(ctx, req, res, requestId, startedAt, match, pluginCtx, r.scheme, clientIp);
@@ -213,6 +225,8 @@ function afterAccess(ctx: ProxyContext, req: IncomingMessage, res: ServerRespons
 class ClientBody implements BodySource {
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
+  /** True when the body was refused because the process holds too many bodies already. */
+  busy = false;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
     this.#req = req;
@@ -222,27 +236,55 @@ class ClientBody implements BodySource {
   read(): Promise<Buffer | undefined> {
     return new Promise((resolve) => {
       if (expectsContinue(this.#req)) this.#res.writeContinue();
-      readBody(this.#req, MAX_BUFFERED_BODY, resolve);
+      readBody(this.#req, MAX_BUFFERED_BODY, (body, charged, busy) => {
+        // The bytes stay charged while the exchange may still hold the body (forwarded, edited).
+        if (charged > 0) this.#res.once('close', () => BODY_BUDGET.give(charged));
+        this.busy = busy;
+        resolve(body);
+      });
     });
   }
 }
 
-/** Reads a request body whole; undefined when it grows past `max` bytes (the rest is drained). */
-function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undefined) => void): void {
-  const parts: Buffer[] = [];
+/**
+ * Reads a request body whole, charging BODY_BUDGET as it arrives; undefined when it grows past
+ * `max` bytes or the budget is spent (`busy`): the rest is drained, nothing more is held.
+ */
+function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undefined, charged: number, busy: boolean) => void): void {
+  let parts: Buffer[] = [];
   let size = 0;
+  let charged = 0;
+  let busy = false;
   let settled = false;
+  const drop = (): void => {
+    parts = [];
+    BODY_BUDGET.give(charged);
+    charged = 0;
+  };
   req.on('data', (chunk: Buffer) => {
     size += chunk.length;
-    if (size <= max) parts.push(chunk);
+    if (busy || size > max) {
+      if (charged > 0) drop();
+      return;
+    }
+    if (!BODY_BUDGET.take(chunk.length)) {
+      busy = true;
+      drop();
+      return;
+    }
+    charged += chunk.length;
+    parts.push(chunk);
   });
   req.once('end', () => {
     settled = true;
-    done(size <= max ? Buffer.concat(parts) : undefined);
+    done(busy || size > max ? undefined : Buffer.concat(parts), charged, busy);
   });
   // A client that leaves mid-body: nothing more comes (the caller sees its socket destroyed).
   req.once('close', () => {
-    if (!settled) done(undefined);
+    if (settled) return;
+    settled = true;
+    drop();
+    done(undefined, 0, busy);
   });
 }
 
