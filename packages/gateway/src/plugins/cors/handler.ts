@@ -96,8 +96,10 @@ export const CORS_HANDLER: PluginHandler = {
     const exposed = conf.exposed_headers !== null && conf.exposed_headers.length > 0 ? conf.exposed_headers.join(',') : undefined;
     return {
       access(ctx: PluginContext): PluginExit | undefined {
+        // Only a preflight is answered here: other requests get their headers in header_filter.
+        if (ctx.method !== 'OPTIONS') return undefined;
         const origin = ctx.firstHeader('Origin');
-        if (ctx.method !== 'OPTIONS' || !provided(origin) || ctx.firstHeader('Access-Control-Request-Method') === undefined) return undefined;
+        if (!provided(origin) || ctx.firstHeader('Access-Control-Request-Method') === undefined) return undefined;
         (ctx.shared ??= new Map()).set(SKIP, true);
         if (conf.preflight_continue) return undefined;
         const out = new HeaderTable();
