@@ -10,7 +10,7 @@
 //
 //   node --import tsx bench/gateway/observe-overhead.ts
 //
-// Env knobs: DURATION (s per slice, default 3), SEGMENTS (4), ROUNDS (5), CONNS (64), WORKERS
+// Env knobs: DURATION (s per slice, default 3), SEGMENTS (4), ROUNDS (5), CONNS (64), WARMUP (s, 3), WORKERS
 // ("1"), PLUGINS (the plugin list of the B side, default "cors,correlation-id,prometheus"; add
 // rate-limiting to include it). Upstream: nginx `return 200`. Binds 127.0.0.1; stops what it starts.
 import type { ChildProcess } from 'node:child_process';
@@ -27,6 +27,8 @@ const DURATION = Number(process.env.DURATION ?? 3);
 const SEGMENTS = Number(process.env.SEGMENTS ?? 4);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const CONNS = Number(process.env.CONNS ?? 64);
+// Seconds of load on each fresh process before its measured slices (V8 optimises the hot path meanwhile).
+const WARMUP = Number(process.env.WARMUP ?? 3);
 const WORKERS = (process.env.WORKERS ?? '1').split(/\s+/).filter(Boolean).map(Number);
 const PLUGINS = (process.env.PLUGINS ?? 'cors,correlation-id,prometheus').split(',').map((s) => s.trim()).filter(Boolean);
 const dir = mkdtempSync(join(tmpdir(), 'signet-bench-observe-'));
@@ -80,7 +82,7 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, 'plain.yml'), kongYml(up1, up2, false));
   writeFileSync(join(dir, 'plugins.yml'), kongYml(up1, up2, true));
 
-  const lines = [`wrk -t1 -c${CONNS}, ${ROUNDS} rounds of fresh processes, ${SEGMENTS} alternating ${DURATION} s slices per side; ${new Date().toISOString()}`, '',
+  const lines = [`wrk -t1 -c${CONNS}, ${ROUNDS} rounds of fresh processes, ${WARMUP} s warm-up, ${SEGMENTS} alternating ${DURATION} s slices per side; ${new Date().toISOString()}`, '',
     '| workers | pair | A req/s | B req/s | B/A median (rounds) | CPU µs/request A → B (median) |', '| ---: | --- | ---: | ---: | --- | --- |'];
   for (const workers of WORKERS) {
     for (const pair of PAIRS) {
@@ -98,7 +100,7 @@ async function main(): Promise<void> {
               '--proxy-listen', `127.0.0.1:${ports[key]}`, '--admin-listen', 'off', '--workers', String(workers)]);
           await pollUntil(async () => (await status(ports[key])) === 200, { timeoutMs: 60_000, intervalMs: 200, what: `signet ${side.label}` });
         }
-        for (const key of order) wrkRequests(ports[key], 3);
+        for (const key of order) wrkRequests(ports[key], WARMUP);
         const ticks0 = { a: groupCpuTicks(children.a!.pid!), b: groupCpuTicks(children.b!.pid!) };
         const done = { a: 0, b: 0 };
         for (let slice = 0; slice < SEGMENTS; slice++) {

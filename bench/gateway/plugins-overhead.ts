@@ -17,8 +17,9 @@
 //   node --import tsx bench/gateway/plugins-overhead.ts
 //
 // Env knobs: DURATION (s per slice, default 3), SEGMENTS (default 4), ROUNDS (default 5), CONNS
-// (default 64), WORKERS ("1"), BEFORE (a commit), PAIRS (comma list of pair names to run, default all:
-// key-auth, before, rate-limiting, redis, control). Upstream: nginx `return 200`, as run.ts.
+// (default 64), WARMUP (s of load before measuring, default 3), WORKERS ("1"), BEFORE (a commit),
+// PAIRS (comma list of pair names to run, default all: key-auth, before, rate-limiting, redis,
+// control). Upstream: nginx `return 200`, as run.ts.
 // The build before is `git archive`d into a temporary directory and run with this checkout's
 // node_modules. Everything binds 127.0.0.1; every process started here is stopped.
 import { execSync, type ChildProcess } from 'node:child_process';
@@ -36,6 +37,8 @@ const DURATION = Number(process.env.DURATION ?? 3);
 const SEGMENTS = Number(process.env.SEGMENTS ?? 4);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const CONNS = Number(process.env.CONNS ?? 64);
+// Seconds of load on each fresh process before its measured slices (V8 optimises the hot path meanwhile).
+const WARMUP = Number(process.env.WARMUP ?? 3);
 const WORKERS = (process.env.WORKERS ?? '1').split(/\s+/).filter(Boolean).map(Number);
 // The commit before "gateway plugins: Kong's plugin engine, consumers and credentials, …".
 const BEFORE = process.env.BEFORE ?? '50f97d8433711ebd38f8a5b50beb08a65eb1cc09';
@@ -121,7 +124,7 @@ async function main(): Promise<void> {
   for (const config of ['plain', 'plugins', 'ratelimit', 'ratelimit-redis'] as const) writeFileSync(join(dir, `${config}.yml`), kongYml(up1, up2, config, redisPort));
   const roots = { now: ROOT, before: PAIRS.some((p) => p.a.build === 'before') ? checkoutBefore() : ROOT };
 
-  const lines = [`wrk -t1 -c${CONNS}, ${ROUNDS} rounds of fresh processes, ${SEGMENTS} alternating ${DURATION} s slices per side; before = ${BEFORE.slice(0, 7)}; ${new Date().toISOString()}`, '',
+  const lines = [`wrk -t1 -c${CONNS}, ${ROUNDS} rounds of fresh processes, ${WARMUP} s warm-up, ${SEGMENTS} alternating ${DURATION} s slices per side; before = ${BEFORE.slice(0, 7)}; ${new Date().toISOString()}`, '',
     '| workers | pair | A req/s | B req/s | B/A median (rounds) | CPU µs/request A → B (median) |', '| ---: | --- | ---: | ---: | --- | --- |'];
   for (const workers of WORKERS) {
     for (const pair of PAIRS) {
@@ -141,7 +144,7 @@ async function main(): Promise<void> {
               '--proxy-listen', `127.0.0.1:${ports[key]}`, '--admin-listen', 'off', '--workers', String(workers)]);
           await pollUntil(async () => (await status(ports[key])) === 200, { timeoutMs: 60_000, intervalMs: 200, what: `signet ${side.label}` });
         }
-        for (const key of order) wrkRequests(ports[key], 3);
+        for (const key of order) wrkRequests(ports[key], WARMUP);
         if (redis !== undefined) await redis.config('RESETSTAT');
         const ticks0 = { a: groupCpuTicks(children.a!.pid!), b: groupCpuTicks(children.b!.pid!) };
         const done = { a: 0, b: 0 };
