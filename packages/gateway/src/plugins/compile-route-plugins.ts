@@ -234,7 +234,7 @@ function runChainFrom(plugins: RoutePlugins, ctx: PluginContext, start: number, 
       const result = guarded(hooks.access, ctx);
       if (result instanceof Promise) {
         if (collected !== undefined) collected.push(hooks);
-        const next = (e: PluginExit | undefined): AccessOutcome => (e !== undefined && collected === undefined ? e : runChainFrom(plugins, ctx, i + 1, e, collected));
+        const next = resumeAfter(plugins, ctx, i + 1, collected);
         return result.then(next, () => next(UNEXPECTED));
       }
       exit = result;
@@ -243,6 +243,13 @@ function runChainFrom(plugins: RoutePlugins, ctx: PluginContext, start: number, 
     else if (exit !== undefined) return exit;
   }
   return exit;
+}
+
+// The chain's continuation once a hook's promise settles. Made by a function rather than as a
+// named local: under tsx (esbuild's keepNames) every named closure costs a defineProperty when
+// it is created, and this one is created per request on routes with shared counters.
+function resumeAfter(plugins: RoutePlugins, ctx: PluginContext, from: number, collected: PluginHooks[] | undefined): (e: PluginExit | undefined) => AccessOutcome {
+  return (e) => (e !== undefined && collected === undefined ? e : runChainFrom(plugins, ctx, from, e, collected));
 }
 
 /** The hooks a request without a route runs (globals only, no access phase). */
