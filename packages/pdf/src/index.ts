@@ -43,6 +43,8 @@ export {
 export { drawTabValues, TAB_VALUE_SIZES, type TabValueStamp, type TextFamily, type TextStyle } from './stamp/draw-tab-values.ts';
 /** The AcroForm fields of an uploaded PDF (text, checkbox, radio, choice, signature) with their widgets' places. */
 export { readFormFields, MAX_FORM_FIELDS, type FormField, type FieldWidget } from './form/read-form-fields.ts';
+/** The PDF without its form (widgets, AcroForm, field objects); named fields keep their look as page content. */
+export { removeFormFields } from './form/remove-form-fields.ts';
 /** Signature images: the pixel budget from the header, and a full decode (run it on PdfThreads). */
 export { checkSignatureImage, readSignatureImage, SIGNATURE_IMAGE_LIMITS, type SignatureImageInfo } from './stamp/signature-image.ts';
 /** The handwriting-style font (Dancing Script, OFL) used for typed signatures. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
-import { PdfError, PdfThreads, readFormFields } from '../src/index.ts';
+import { PDFDict, PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import { PdfError, PdfThreads, readFormFields, removeFormFields } from '../src/index.ts';
 import { makePdf } from './documents.fixture.ts';
 
 /**
@@ -71,4 +71,51 @@ test('a widget that lacks /P is placed through its page\'s /Annots', async () =>
   field.acroField.getWidgets()[0]!.dict.delete(PDFName.of('P'));
   const [text] = await readFormFields(await doc.save());
   assert.deepEqual(text?.kind === 'text' && text.widgets, [{ pageNumber: 1, x: 72, y: 72, width: 200, height: 20 }]);
+});
+
+test('removeFormFields: no widget, no AcroForm, no field object or value left; a flattened field keeps its look as page content', async () => {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const pdfText = async (bytes: Uint8Array) => {
+    const dir = await mkdtemp(join(tmpdir(), 'signet-form-'));
+    try {
+      await writeFile(join(dir, 'f.pdf'), bytes);
+      return (await promisify(execFile)('pdftotext', [join(dir, 'f.pdf'), '-'])).stdout;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+  const form = await makeForm();
+  const source = await PDFDocument.load(form);
+  source.getForm().getTextField('buyer.name').setText('Zebulon');
+  const filled = await source.save();
+  // pdftotext draws a form's appearances: the value shows while the form is there.
+  assert.match(await pdfText(filled), /Zebulon/);
+
+  const stripped = await removeFormFields(filled);
+  assert.deepEqual(await readFormFields(stripped), []);
+  const doc = await PDFDocument.load(stripped);
+  assert.equal(doc.catalog.get(PDFName.of('AcroForm')), undefined);
+  for (const page of doc.getPages()) assert.equal(page.node.Annots(), undefined, 'no widget left on a page');
+  const leftovers = doc.context.enumerateIndirectObjects().filter(([, o]) => o instanceof PDFDict && (o.has(PDFName.of('FT')) || o.has(PDFName.of('V')) || o.get(PDFName.of('Subtype')) === PDFName.of('Widget')));
+  // (pdf-lib's own createTextField leaves an unreferenced, valueless copy of a parent field, which stays.)
+  assert.deepEqual(leftovers, [], 'no field or widget object (nor its value) stays in the file');
+  assert.doesNotMatch(await pdfText(stripped), /Zebulon/);
+  assert.equal(doc.getPageCount(), 2);
+
+  const kept = await removeFormFields(filled, { flatten: ['buyer.name'] });
+  assert.deepEqual(await readFormFields(kept), []);
+  assert.match(await pdfText(kept), /Zebulon/, 'the flattened field is drawn as page content');
+
+  const threads = new PdfThreads(1);
+  try {
+    assert.deepEqual(await readFormFields(await threads.removeFormFields(filled)), []);
+  } finally {
+    await threads.close();
+  }
+  assert.deepEqual(await removeFormFields(await makePdf()).then(readFormFields), [], 'a PDF without a form passes');
+  await assert.rejects(removeFormFields(new TextEncoder().encode('not a pdf')), (e: unknown) => e instanceof PdfError && e.code === 'CORRUPT_DOCUMENT');
 });

@@ -13,6 +13,7 @@ import type { AnchorOptions } from '../anchor/anchor-options.ts';
 import type { DocumentText } from '../anchor/page-text.ts';
 import type { AnchorMatch } from '../anchor/search-anchors.ts';
 import { PdfThreads } from '../threads/pdf-threads.ts';
+import type { FormField } from '../form/read-form-fields.ts';
 
 export type ConverterOptions = {
   /** Warm LibreOffice workers, one profile each (~150 MB RSS apiece). Default 2. */
@@ -71,6 +72,10 @@ export interface Converter {
   extractText(pdfs: readonly Uint8Array[]): Promise<DocumentText[]>;
   /** {@link findAnchors} on the converter's pdf threads, off the event loop. */
   findAnchors(pdfs: readonly Uint8Array[], options: AnchorOptions): Promise<AnchorMatch[]>;
+  /** {@link readFormFields} on the converter's pdf threads (transformPdfFields). */
+  readFormFields(pdf: Uint8Array): Promise<FormField[]>;
+  /** {@link removeFormFields} on the converter's pdf threads. */
+  removeFormFields(pdf: Uint8Array, options?: { flatten?: readonly string[] }): Promise<Uint8Array>;
   /** Page count of a readable, unencrypted PDF ({@link validatePdf} off the event loop). */
   pageCount(pdf: Uint8Array): Promise<number>;
   /** soffice.bin pids of the live warm workers. */
@@ -138,6 +143,8 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
     },
     extractText: (pdfs) => threads.extractText(pdfs),
     findAnchors: (pdfs, anchor) => threads.findAnchors(pdfs, anchor),
+    readFormFields: (pdf) => threads.readFormFields(pdf),
+    removeFormFields: (pdf, opts) => threads.removeFormFields(pdf, opts),
     pageCount: (pdf) => threads.validate(pdf),
     officeWorkerPids: () => office.workerPids(),
     stats: () => ({

@@ -4,6 +4,7 @@ import { validatePdf } from '../convert/validate-pdf.ts';
 import { PdfError } from '../pdf-error.ts';
 import { checkSignatureImage } from '../stamp/signature-image.ts';
 import { readFormFields } from '../form/read-form-fields.ts';
+import { removeFormFields } from '../form/remove-form-fields.ts';
 import { drawTabValues } from '../stamp/draw-tab-values.ts';
 import { stampSignatures } from '../stamp/stamp-signatures.ts';
 import { inspectSignatures } from '../seal/inspect-signatures.ts';
@@ -29,6 +30,8 @@ async function run(req: ThreadRequest): Promise<ThreadResults[keyof ThreadResult
       return drawTabValues(req.pdf, req.stamps);
     case 'readFormFields':
       return readFormFields(req.pdf);
+    case 'removeFormFields':
+      return removeFormFields(req.pdf, { flatten: req.flatten });
     case 'inspectSignatures':
       return inspectSignatures(req.pdf);
   }

@@ -101,6 +101,11 @@ export class PdfThreads {
     return this.#run({ op: 'readFormFields', pdf }, signal);
   }
 
+  /** {@link removeFormFields} off the event loop. */
+  async removeFormFields(pdf: Uint8Array, options: { flatten?: readonly string[] } = {}, signal?: AbortSignal): Promise<Uint8Array> {
+    return this.#run({ op: 'removeFormFields', pdf, flatten: [...(options.flatten ?? [])] }, signal);
+  }
+
   /** {@link inspectSignatures} off the event loop (hashing and CMS checks of an uploaded file). */
   async inspectSignatures(pdf: Uint8Array, signal?: AbortSignal): Promise<PdfInspection> {
     return this.#run({ op: 'inspectSignatures', pdf }, signal);

@@ -14,6 +14,7 @@ export type ThreadJob =
   | { op: 'stamp'; pdf: Uint8Array; stamps: SignatureStamp[]; signatureFont?: Uint8Array }
   | { op: 'drawTabValues'; pdf: Uint8Array; stamps: TabValueStamp[] }
   | { op: 'readFormFields'; pdf: Uint8Array }
+  | { op: 'removeFormFields'; pdf: Uint8Array; flatten: string[] }
   | { op: 'inspectSignatures'; pdf: Uint8Array };
 
 export type ThreadResults = {
@@ -23,6 +24,7 @@ export type ThreadResults = {
   stamp: Uint8Array;
   drawTabValues: Uint8Array;
   readFormFields: FormField[];
+  removeFormFields: Uint8Array;
   inspectSignatures: PdfInspection;
 };
 
