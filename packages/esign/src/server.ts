@@ -83,10 +83,8 @@ export type EsignDeps = {
   textSender?: TextSender;
 };
 
-const NO_CONVERTER: EnvelopeConverter = {
-  convert: () => Promise.reject(new EsignError('SERVICE_UNAVAILABLE', 'Document conversion is not configured on this instance.')),
-  extractText: () => Promise.reject(new EsignError('SERVICE_UNAVAILABLE', 'Document conversion is not configured on this instance.')),
-};
+const NOT_CONFIGURED = () => Promise.reject(new EsignError('SERVICE_UNAVAILABLE', 'Document conversion is not configured on this instance.'));
+const NO_CONVERTER: EnvelopeConverter = { convert: NOT_CONFIGURED, extractText: NOT_CONFIGURED, readFormFields: NOT_CONFIGURED, removeFormFields: NOT_CONFIGURED };
 
 // Documents arrive as base64 JSON (Document.documentBase64, docusign-esign src/model/Document.js);
 // DocuSign takes ~25-32 MB per request (DocuSign "Rules and resource limits").

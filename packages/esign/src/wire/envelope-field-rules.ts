@@ -174,9 +174,9 @@ export const DOCUMENT_FIELDS = rules({
   applyAnchorTabs: honoured,
   remoteUrl: refused('send documentBase64'), htmlDefinition: refused('responsive documents are not supported; send documentBase64'),
   order: refused('documents keep the order in which they are listed'),
-  assignTabsToRecipientId: refused('PDF form field transformation is not supported yet'),
-  transformPdfFields: refused('PDF form field transformation is not supported yet'),
-  pdfFormFieldOption: refused('PDF form field transformation is not supported yet'),
+  // PDF form field transformation (domain/tabs/transform-pdf-fields.ts); the per-field options are another feature.
+  assignTabsToRecipientId: honoured, transformPdfFields: honoured,
+  pdfFormFieldOption: refused('per-field PDF form options are not supported; fields are transformed by DocuSign\'s naming rule'),
   matchBoxes: refused('match boxes are not supported'),
   tabs: refused('place tabs on recipients (recipients.signers[].tabs)'),
   authoritativeCopy: refused('authoritative copies are not supported'),

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
-import { extractText, validatePdf } from '@signet/pdf';
+import { extractText, readFormFields, removeFormFields, validatePdf } from '@signet/pdf';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { startEnvelopeEsign } from '../support/envelope-harness.ts';
 import { seedUserAndApp } from '../support/esign-harness.ts';
 
 test('envelope routes over HTTP: Bearer and account checks, query rules, no-op update, document errors, exact bodies', async (t) => {
   // PDFs pass through, parsed in-thread: these cases are about the HTTP surface.
-  const h = await startEnvelopeEsign(t, { converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText } });
+  const h = await startEnvelopeEsign(t, { converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText, readFormFields, removeFormFields } });
   const seed = await seedUserAndApp(h);
   const stranger = await seedUserAndApp(h);
   const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
-import { extractText, validatePdf } from '@signet/pdf';
+import { extractText, readFormFields, removeFormFields, validatePdf } from '@signet/pdf';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { startEnvelopeEsign } from '../support/envelope-harness.ts';
 import { seedUserAndApp } from '../support/esign-harness.ts';
@@ -20,7 +20,7 @@ const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 
 test('the real SDK lists envelopes with orderBy/order and searchText; bad orderBy is INVALID_REQUEST_PARAMETER', async (t) => {
   // PDFs pass through, parsed in-thread: this test is about the listing, not conversion.
-  const h = await startEnvelopeEsign(t, { converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText } });
+  const h = await startEnvelopeEsign(t, { converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText, readFormFields, removeFormFields } });
   const seed = await seedUserAndApp(h);
   const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';
   const { access_token: token } = (await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string };

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
 import { pollUntil } from '@signet/kit';
-import { extractText, validatePdf } from '@signet/pdf';
+import { extractText, readFormFields, removeFormFields, validatePdf } from '@signet/pdf';
 import { devMailboxExposureWarning } from '../../src/mail/dev-mailbox-routes.ts';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { startEnvelopeEsign } from '../support/envelope-harness.ts';
@@ -12,7 +12,7 @@ import { FormClient, hiddenField } from '../support/form-client.ts';
 
 test('without SMTP_URL a sent envelope’s mail lands in the dev mailbox: listed, shown with a clickable link, HTML part sandboxed', async (t) => {
   // PDFs pass through, parsed in-thread (the SDK test converts html/docx with the real converter).
-  const converter = { convert: ({ bytes }: { bytes: Uint8Array }) => validatePdf(bytes).then(() => bytes), extractText };
+  const converter = { convert: ({ bytes }: { bytes: Uint8Array }) => validatePdf(bytes).then(() => bytes), extractText, readFormFields, removeFormFields };
   const h = await startEnvelopeEsign(t, { converter });
   assert.equal(h.config.smtpUrl, undefined);
   const seed = await seedUserAndApp(h);

@@ -1,7 +1,7 @@
 import type { TestContext } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
-import { extractText, validatePdf } from '@signet/pdf';
+import { extractText, readFormFields, removeFormFields, validatePdf } from '@signet/pdf';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { seedUserAndApp, startEsign } from '../support/esign-harness.ts';
 import { FakeClock } from '../support/fake-clock.ts';
@@ -21,7 +21,7 @@ export async function startReminderEsign(t: TestContext, smtpUrl: string, option
     clock: new FakeClock(Date.now() - 60 * DAY_S * 1000),
     deps: {
       // PDFs pass through (no LibreOffice/Chromium): these tests are about time, not documents.
-      converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText },
+      converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText, readFormFields, removeFormFields },
       mailWorker: { pollIntervalMs: 50 },
       reminderPollMs: options.reminderPollMs ?? 50,
       ...(options.textSender ? { textSender: options.textSender } : {}),

@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { request } from 'undici';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
-import { extractText, validatePdf } from '@signet/pdf';
+import { extractText, readFormFields, removeFormFields, validatePdf } from '@signet/pdf';
 import { seedUserAndApp, startEsign } from '../support/esign-harness.ts';
 import { samplePdf } from '../signing/signing-harness.ts';
 
 test('an envelope asking for signer authentication, document visibility or a signing group is refused with a 400 naming the field; nothing is stored', async (t) => {
-  const h = await startEsign(t, { deps: { converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText } } });
+  const h = await startEsign(t, { deps: { converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText, readFormFields, removeFormFields } } });
   const seed = await seedUserAndApp(h);
   const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';
   const { access_token: token } = (await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string };

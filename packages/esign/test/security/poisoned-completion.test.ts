@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
-import { createDevSealP12, extractText, validatePdf } from '@signet/pdf';
+import { createDevSealP12, extractText, readFormFields, removeFormFields, validatePdf } from '@signet/pdf';
 import { applySigningChange } from '../../src/domain/signing/apply-signing-change.ts';
 import { COMPLETION_RETRY } from '../../src/domain/signing/completion-retry.ts';
 import { finishSigning } from '../../src/domain/signing/signing-changes.ts';
@@ -54,7 +54,7 @@ describe('poisoned completions', () => {
       settings: { SMTP_URL: smtp.url },
       clock,
       deps: {
-        converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText },
+        converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText, readFormFields, removeFormFields },
         mailWorker: { pollIntervalMs: 50 },
         signing: { seal: createDevSealP12({ commonName: 'Poisoned completion test seal' }), completionPollMs: 50 },
       },

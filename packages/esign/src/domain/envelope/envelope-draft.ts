@@ -34,6 +34,8 @@ export type DocumentDraft = {
   /** Lower-case, without the dot. */
   readonly fileExtension: string;
   readonly bytes: Uint8Array;
+  /** DocuSign transformPdfFields: the PDF's form fields become tabs of this recipient (docs/esign-tabs.md "PDF form fields"). */
+  readonly transformPdfFields?: { readonly assignTabsToRecipientId: string };
 };
 
 export type RecipientDraft = {

@@ -7,6 +7,7 @@ import type { AnchorSpec, Envelope } from './envelope.ts';
 import type { PageSize } from './assert-tab-on-page.ts';
 import type { FolderType } from './folders.ts';
 import type { BrandStore } from '../brands/brand-ports.ts';
+import type { PdfFormField } from '../tabs/pdf-form-field.ts';
 
 /** The clock; tests inject a fixed one. */
 export type Clock = () => Date;
@@ -22,11 +23,14 @@ export interface Random {
 /** One document to turn into PDF (the pdf package's Converter behind an adapter). */
 export interface DocumentConverter {
   /** PDF bytes and page sizes; throws EsignError (FORMAT_CONVERSION_ERROR, PDF_VALIDATION_FAILED) naming the document. */
-  convert(document: { documentId: string; name: string; fileExtension: string; bytes: Uint8Array }): Promise<ConvertedDocument>;
+  convert(document: { documentId: string; name: string; fileExtension: string; bytes: Uint8Array; transformPdfFields?: { readonly assignTabsToRecipientId: string } }): Promise<ConvertedDocument>;
 }
 
-/** The PDF and the size of each of its pages (tab positions are checked against them). */
-export type ConvertedDocument = { pdf: Uint8Array; pages: readonly PageSize[] };
+/**
+ * The PDF and the size of each of its pages (tab positions are checked against them). With
+ * transformPdfFields, the form's fields (those not named IgnoreTransform) and a PDF without its form.
+ */
+export type ConvertedDocument = { pdf: Uint8Array; pages: readonly PageSize[]; formFields?: readonly PdfFormField[] };
 
 /** Where an anchor matched, offsets and alignment already applied (the pdf package's geometry). */
 export type AnchorPlacement = { documentIndex: number; pageNumber: number; xPosition: number; yPosition: number };

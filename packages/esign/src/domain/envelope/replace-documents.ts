@@ -33,6 +33,8 @@ export async function replaceDocuments(
   storedPdf: (documentId: string) => Promise<Uint8Array | undefined>,
   change: DocumentsChange,
 ): Promise<ReplacedContent> {
+  // The form's tabs are made once, with the envelope or template: a replaced document would have to re-place them all.
+  for (const d of change.upsert) if (d.transformPdfFields) throw new EsignError('INVALID_REQUEST_BODY', `documentId ${d.documentId}: transformPdfFields is honoured when an envelope or template is created, not when a document is added or replaced.`);
   for (const id of change.remove) if (!current.documents.some((d) => d.documentId === id)) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${id}" is not in ${current.what}.`);
   const removed = new Set(change.remove);
   const upserted = new Map(change.upsert.map((d) => [d.documentId, d]));

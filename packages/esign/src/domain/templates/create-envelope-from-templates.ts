@@ -180,6 +180,7 @@ async function buildComposite(deps: TemplateDeps, accountId: string, composite: 
   const replacementId = drafts.length === 1 ? drafts[0]?.documentId : undefined;
   const content = await prepareContent(deps.envelopes, drafts, recipients.map((w) => ({
     recipientId: w.recipientId,
+    type: w.type,
     tabs: [...dedupe(w.placed).map((t) => toDraft(t, drafts, replacementId)), ...w.toPlace],
   })));
   recipients.forEach((w, i) => {

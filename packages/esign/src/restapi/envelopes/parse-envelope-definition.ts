@@ -122,7 +122,12 @@ export function parseDocument(doc: WireReader): DocumentDraft {
   if (!SUPPORTED_EXTENSIONS.includes(fileExtension)) {
     throw new EsignError('FORMAT_CONVERSION_ERROR', `documentId ${documentId}: fileExtension "${fileExtension}" is not supported; use one of ${SUPPORTED_EXTENSIONS.join(', ')}.`);
   }
-  return { documentId, name, fileExtension, bytes };
+  // DocuSign transformPdfFields (docs/esign-tabs.md "PDF form fields"): the fields go to assignTabsToRecipientId, "1" when absent.
+  const transform = doc.field('transformPdfFields').boolean(false);
+  const assignTo = doc.field('assignTabsToRecipientId').optionalString(100);
+  if (!transform && assignTo !== undefined) doc.field('assignTabsToRecipientId').fail('is read only with transformPdfFields "true".');
+  if (transform && fileExtension !== 'pdf') doc.field('transformPdfFields').fail(`applies to PDF documents; documentId ${documentId} is ${fileExtension}.`);
+  return { documentId, name, fileExtension, bytes, ...(transform ? { transformPdfFields: { assignTabsToRecipientId: assignTo ?? '1' } } : {}) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { PdfError, searchAnchors, toAnchorSearch, type Converter, type DocumentText } from '@signet/pdf';
 import type { AnchorFinder, DocumentConverter } from '../../domain/envelope/ports.ts';
 import { EsignError } from '../../errors.ts';
+import { pdfFieldNameKind } from '../../domain/tabs/pdf-field-name-rule.ts';
 
 /** A PdfError about one document, in DocuSign's words (DocuSign "Error codes" reference). */
 function toEsignError(err: unknown, document: { documentId: string; fileExtension: string }): unknown {
@@ -23,7 +24,7 @@ function toEsignError(err: unknown, document: { documentId: string; fileExtensio
 }
 
 /** What the envelope module uses of the pdf package's converter. */
-export type EnvelopeConverter = Pick<Converter, 'convert' | 'extractText'>;
+export type EnvelopeConverter = Pick<Converter, 'convert' | 'extractText' | 'readFormFields' | 'removeFormFields'>;
 
 /**
  * The domain's DocumentConverter and AnchorFinder over the pdf package. Each converted PDF's
@@ -45,9 +46,15 @@ export function buildPdfPorts(converter: EnvelopeConverter): { converter: Docume
     converter: {
       async convert(document) {
         try {
-          const pdf = await converter.convert({ bytes: document.bytes, fileExtension: document.fileExtension });
+          const converted = await converter.convert({ bytes: document.bytes, fileExtension: document.fileExtension });
+          // transformPdfFields: the fields are read, then the form leaves the PDF (its values become tabs,
+          // drawn at completion); fields named IgnoreTransform stay as page content (docs/esign-tabs.md).
+          const fields = document.transformPdfFields ? await converter.readFormFields(converted) : undefined;
+          const ignored = fields?.filter((f) => pdfFieldNameKind(f.name) === 'ignore').map((f) => f.name) ?? [];
+          const pdf = fields ? await converter.removeFormFields(converted, { flatten: ignored }) : converted;
           // pdf.js's view box, the space anchors and the stamp use (page-text.ts).
-          return { pdf, pages: (await textOf(pdf)).pages.map((p) => ({ width: p.width, height: p.height })) };
+          const pages = (await textOf(pdf)).pages.map((p) => ({ width: p.width, height: p.height }));
+          return { pdf, pages, ...(fields ? { formFields: fields.filter((f) => !ignored.includes(f.name)) } : {}) };
         } catch (err) {
           throw toEsignError(err, document);
         }
