@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PDFDict, PDFDocument, PDFName, PDFString } from 'pdf-lib';
@@ -74,11 +79,6 @@ test('a widget that lacks /P is placed through its page\'s /Annots', async () =>
 });
 
 test('removeFormFields: no widget, no AcroForm, no field object or value left; a flattened field keeps its look as page content', async () => {
-  const { execFile } = await import('node:child_process');
-  const { promisify } = await import('node:util');
-  const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
   const pdfText = async (bytes: Uint8Array) => {
     const dir = await mkdtemp(join(tmpdir(), 'signet-form-'));
     try {

@@ -1,5 +1,5 @@
 import {
-  PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream,
+  PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRef, PDFStream, PDFString,
   drawObject, popGraphicsState, pushGraphicsState, translate,
   type PDFObject, type PDFPage,
 } from 'pdf-lib';
@@ -55,7 +55,7 @@ function fieldName(pdf: PDFDocument, widget: PDFDict): string {
   let node: PDFDict | undefined = widget;
   for (let depth = 0; node && depth < 32; depth++) {
     const t = node.lookup(PDFName.of('T'));
-    if (t && 'decodeText' in t && typeof t.decodeText === 'function') parts.unshift(String(t.decodeText()));
+    if (t instanceof PDFString || t instanceof PDFHexString) parts.unshift(t.decodeText());
     node = pdf.context.lookupMaybe(node.get(PDFName.of('Parent')), PDFDict);
   }
   return parts.join('.');

@@ -10,8 +10,8 @@ import { kindOf } from './tab-registry.ts';
 const MAX_LABEL = 500;
 const MAX_TEXT = 4000;
 const MAX_SIZE = 1008;
-// C0 and C1 controls: a name holding them is not a label anyone typed.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// C0 and C1 controls (and DEL): a name holding them is not a label anyone typed.
+const CONTROL = /\p{Cc}/u;
 
 /** How a field is named in errors: quoted, cut short, controls shown escaped. */
 function shown(name: string): string {
