@@ -68,8 +68,9 @@ export const FIELD_RULES: Readonly<Record<string, FieldRule>> = {
   shareToRecipients: refused('shared tabs are not supported'),
   shared: refused('shared tabs are not supported'),
   formula: refused('calculated text and number tabs are not supported; use formulaTabs'),
-  isPaymentAmount: refused('payments are not supported'),
-  paymentDetails: refused('payments are not supported'),
+  // DocuSign collects a payment through the account's payment gateway; none runs here.
+  isPaymentAmount: refused('payments are not supported: no payment gateway runs here'),
+  paymentDetails: refused('payments are not supported: no payment gateway runs here'),
   handDrawRequired: refused('requiring a hand-drawn signature is not supported'),
   isSealSignTab: refused('electronic seals are not supported'),
   stamp: refused('stamps are not supported'),
