@@ -11,6 +11,8 @@ export {
 } from './convert/build-converter.ts';
 /** Which extensions convert, and with which engine. */
 export { documentKind, normalizeExtension, SUPPORTED_EXTENSIONS, type DocumentKind } from './convert/document-kind.ts';
+/** A signer's upload (PDF, PNG, JPEG, told by its bytes) as a PDF for the envelope. */
+export { attachmentToPdf, sniffAttachment, ATTACHMENT_IMAGE_LIMITS, type AttachmentKind } from './convert/attachment-to-pdf.ts';
 /** Checks that bytes are a readable, unencrypted PDF; resolves with its page count. */
 export { validatePdf } from './convert/validate-pdf.ts';
 /** Paper sizes for html documents. */

@@ -69,6 +69,7 @@ ${csrf}
 <input type="hidden" name="signatureImage" value="">
 <input type="hidden" name="signedTabs" value="">
 <input type="hidden" name="tabValues" value="">
+<input type="hidden" name="attachments" value="">
 <button type="submit" id="finish" disabled>Finish</button>
 </form>
 <button type="button" id="decline-open" class="secondary">Decline</button>

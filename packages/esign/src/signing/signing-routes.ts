@@ -21,6 +21,7 @@ import { html } from '../web/html.ts';
 import { clientIp } from '../web/client-ip.ts';
 import type { PageRenderer } from './page-renderer.ts';
 import { parseFinishForm } from './parse-finish-form.ts';
+import type { SignerUpload } from '../domain/signing/signer-attachments.ts';
 import { parseTabValues } from './parse-tab-values.ts';
 import { returnWithEvent } from '../domain/return-url.ts';
 import { resolveSigner, type SignerLookup, type SignerRef } from './resolve-signer.ts';
@@ -33,7 +34,7 @@ export type SigningRouteDeps = {
   readonly lookup: SignerLookup;
   readonly signing: SigningRepository;
   /** Decodes a drawn signature in full within the pixel budget (the pdf threads' checkSignatureImage). */
-  readonly images: { checkSignatureImage(image: Uint8Array): Promise<unknown> };
+  readonly images: { checkSignatureImage(image: Uint8Array): Promise<unknown>; attachmentToPdf(bytes: Uint8Array): Promise<{ pdf: Uint8Array; pages: number }> };
   readonly pages: PageRenderer;
   /** Told when a finish left the envelope `signed` (the completion worker seals it now). */
   readonly onSigned: () => void;
@@ -184,6 +185,24 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     return reply.type('image/jpeg').header('cache-control', 'private, max-age=600').send(jpeg);
   });
 
+  /**
+   * Each attached file made a PDF on the pdf threads (attachmentToPdf: its kind told by its
+   * bytes); a file that is no PDF, PNG or JPEG is DocuSign's INVALID_TAB_VALUE, shown on the page.
+   */
+  async function attachedPdfs(files: ReadonlyMap<string, Uint8Array>): Promise<SignerUpload[]> {
+    const uploads: SignerUpload[] = [];
+    for (const [tabId, bytes] of files) {
+      try {
+        const { pdf, pages } = await deps.images.attachmentToPdf(bytes);
+        uploads.push({ tabId, pdf, pageCount: pages, sha256: d.hashBytes(pdf) });
+      } catch (err) {
+        if (!(err instanceof PdfError)) throw err;
+        throw new EsignError('INVALID_TAB_VALUE', `tab ${tabId} (attachment): ${err.detail ?? err.message}`, { cause: err });
+      }
+    }
+    return uploads;
+  }
+
   app.post<{ Params: RefParams }>('/signing/:ref/finish', async (request, reply) => {
     assertCsrf(request);
     const ref = await signerOr404(request);
@@ -195,7 +214,8 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     if (access.kind === 'sign') {
       const tabs = signerTabsOf(access.recipient);
       const signatureTabs = tabs.filter((t) => t.tab.type === 'signHere' || t.tab.type === 'initialHere');
-      const form = parseFinishForm(request.body, { requiredTabIds: signatureTabs.filter((t) => t.tab.required).map((t) => t.tabId), allTabIds: signatureTabs.map((t) => t.tabId) });
+      const attachmentTabIds = tabs.filter((t) => t.tab.type === 'signerAttachment').map((t) => t.tabId);
+      const form = parseFinishForm(request.body, { requiredTabIds: signatureTabs.filter((t) => t.tab.required).map((t) => t.tabId), allTabIds: signatureTabs.map((t) => t.tabId), attachmentTabIds });
       const posted = parseTabValues(request.body);
       // Decoded now, by the decoder the stamp uses: an image that cannot be stamped is refused
       // here, while the signer can draw again, and never reaches the completion queue.
@@ -207,12 +227,21 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
         adoptedAt: now,
       };
       let finished: Envelope;
+      let uploads: SignerUpload[];
+      try {
+        uploads = await attachedPdfs(form.attachments);
+      } catch (err) {
+        if (!(err instanceof EsignError)) throw err;
+        const csrf = csrfTokenFor(deps.ctx, request, reply);
+        const page = ceremonyPage({ base: ref.base, csrf, envelope: before, recipient: access.recipient, tabs, documents: await documentPages(before), now, error: `${err.code}: ${err.message}`, ...(ref.frame ? { frame: ref.frame } : {}) });
+        return sendPage(reply, page, err.status);
+      }
       try {
         // The signature and the tab values are stored in the transaction of the Finish: once the
         // envelope is `signed` completion finds every signature and value, and a Finish that
         // loses a race (an expiry, a void) or breaks a tab's rule leaves nothing behind.
         ({ envelope: finished } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => {
-          const change = finishSigning(d, current, ref.recipientId, now, actorOf(request), posted);
+          const change = finishSigning(d, current, ref.recipientId, now, actorOf(request), posted, uploads);
           return change && (signature ? { ...change, adoptedSignatures: [{ recipientId: ref.recipientId, signature }] } : change);
         }));
       } catch (err) {

@@ -1,3 +1,5 @@
+import { MAX_ATTACHMENT_BYTES } from './parse-finish-form.ts';
+
 /**
  * The signing page's only script, served same-origin (the CSP allows no inline script) after
  * tab-rules-script.ts, whose SignetTabRules it uses. Plain browser JavaScript, no build step: it
@@ -89,6 +91,41 @@ export const SIGNING_SCRIPT = String.raw`
     });
   });
 
+  // Signer attachments: each file is checked here as the server checks it (size, then kind by its
+  // first bytes: PDF, PNG or JPEG), kept as a data URL and sent with the Finish.
+  var MAX_ATTACHMENT = ${MAX_ATTACHMENT_BYTES};
+  var attachInputs = Array.prototype.slice.call(document.querySelectorAll('input.attachment'));
+  var attached = {};
+  function kindOf(b) {
+    if (b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d) return 'pdf';
+    if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'png';
+    if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
+    return '';
+  }
+  attachInputs.forEach(function (input) {
+    var id = input.getAttribute('data-attachment');
+    var message = document.getElementById('msg-' + id);
+    function say(text) {
+      message.textContent = text;
+      if (text) input.setAttribute('aria-invalid', 'true'); else input.removeAttribute('aria-invalid');
+    }
+    input.addEventListener('change', function () {
+      delete attached[id];
+      var file = input.files && input.files[0];
+      if (!file) { say(''); refresh(); return; }
+      if (file.size > MAX_ATTACHMENT) { input.value = ''; say('The file is larger than ' + Math.round(MAX_ATTACHMENT / 1048576) + ' MB.'); refresh(); return; }
+      var reader = new FileReader();
+      reader.onload = function () {
+        var bytes = new Uint8Array(reader.result);
+        if (!kindOf(bytes)) { input.value = ''; say('Attach a PDF, PNG or JPEG file.'); refresh(); return; }
+        var dataUrl = new FileReader();
+        dataUrl.onload = function () { attached[id] = dataUrl.result; say(''); refresh(); };
+        dataUrl.readAsDataURL(file);
+      };
+      reader.readAsArrayBuffer(file);
+    });
+  });
+
   var problems = [];
   function update() {
     var values = entries.map(function (e) { return e.get(); });
@@ -112,13 +149,15 @@ export const SIGNING_SCRIPT = String.raw`
     var required = tabs.filter(function (t) { return t.getAttribute('data-required') === 'true'; });
     var left = required.filter(function (t) { return t.getAttribute('data-signed') !== 'true'; }).length;
     var unread = viewButtons.filter(function (b) { return b.getAttribute('data-required-read') === 'true' && b.getAttribute('aria-pressed') !== 'true'; }).length;
-    var blocked = left > 0 || problems.length > 0 || unread > 0;
+    var missing = attachInputs.filter(function (i) { return i.getAttribute('data-required') === 'true' && !attached[i.getAttribute('data-attachment')]; }).length;
+    var blocked = left > 0 || problems.length > 0 || unread > 0 || missing > 0;
     finishButton.disabled = blocked;
     approveButtons.forEach(function (b) { b.disabled = blocked; });
     var parts = [];
     if (problems.length > 0) parts.push(problems.length + ' field' + (problems.length === 1 ? '' : 's') + ' to complete or correct');
     if (left > 0) parts.push(left + ' of ' + required.length + ' signature' + (required.length === 1 ? '' : 's') + ' left');
     if (unread > 0) parts.push(unread + ' document' + (unread === 1 ? '' : 's') + ' to view');
+    if (missing > 0) parts.push(missing + ' file' + (missing === 1 ? '' : 's') + ' to attach');
     progress.textContent = blocked ? parts.join('; ') : 'All set: select Finish.';
     var next = tabs.filter(function (t) { return t.getAttribute('data-signed') !== 'true'; })[0];
     tabs.forEach(function (t) { t.classList.toggle('next', t === next); });
@@ -196,6 +235,7 @@ export const SIGNING_SCRIPT = String.raw`
     var posted = {};
     entries.forEach(function (e) { if (e.rule.takesValue) posted[e.id] = e.get(); });
     finishForm.elements.tabValues.value = JSON.stringify(posted);
+    finishForm.elements.attachments.value = JSON.stringify(attached);
     finishButton.disabled = true;
     approveButtons.forEach(function (b) { b.disabled = true; });
   });

@@ -6,6 +6,9 @@ import { parseDateValue } from '../domain/tabs/values/parse-date-value.ts';
 import { html, SafeHtml } from '../web/html.ts';
 import { tabRules } from './tab-rule.ts';
 
+/** The kinds a signer attachment takes (told apart by content on the server: parse-finish-form.ts). */
+const ATTACHMENT_ACCEPT = 'application/pdf,image/png,image/jpeg,.pdf,.png,.jpg,.jpeg';
+
 /** What the controls show beyond the tabs: who signs (auto-filled tabs preview their values) and when. */
 export type TabControlContext = { readonly signer: SignerIdentity; readonly now: Date };
 
@@ -80,7 +83,8 @@ function control(p: Placed, ctx: TabControlContext): SafeHtml {
       return html`<button type="button" class="tab sign${tab.type === 'initialHere' ? ' initials' : ''}" data-tab-id="${t.tabId}" data-required="${tab.required ? 'true' : 'false'}" data-x="${b.x}" data-y="${b.y}" data-w="${b.w}" data-h="${b.h}">${label}${tab.required ? '' : ' (optional)'}</button>`;
     }
     case 'signerAttachment':
-      return wrap('note', html`<span>${name}: attachments are not taken on this page</span>`);
+      // The file is read by the page's script (size and kind checked) and sent with the Finish (parse-finish-form.ts).
+      return wrap('field attachment', html`<input type="file" id="${id}" class="attachment" data-attachment="${t.tabId}" data-required="${tab.required ? 'true' : 'false'}" accept="${ATTACHMENT_ACCEPT}" aria-label="${name}${optional}"${tab.required ? html` aria-required="true"` : ''} aria-describedby="${msg}">${message}`);
     case 'dateSigned': case 'fullName': case 'firstName': case 'lastName': case 'emailAddress': {
       const preview = autoFilledValue(tab, ctx.signer, ctx.now) ?? '';
       return wrap(`auto ${fontClasses(tab.font)}`, html`<span id="${id}" role="img" aria-label="${TYPE_NAMES[tab.type]}: ${preview}">${preview}</span>`, fontSize);
@@ -91,7 +95,7 @@ function control(p: Placed, ctx: TabControlContext): SafeHtml {
       if (tab.hidden) return html``;
       return wrap(`field formula ${fontClasses(tab.font)}`, html`<output id="${id}" aria-label="${name}" aria-live="polite">${t.value}</output>`, fontSize);
     case 'checkbox':
-      return wrap('mark', html`<input type="checkbox" id="${id}" aria-label="${name}${optional}"${t.value === 'true' ? ' checked' : ''}${tab.locked ? ' disabled' : ''}${tab.required ? ' aria-required="true"' : ''} aria-describedby="${msg}">${message}`);
+      return wrap('mark', html`<input type="checkbox" id="${id}" aria-label="${name}${optional}"${t.value === 'true' ? ' checked' : ''}${tab.locked ? ' disabled' : ''}${tab.required ? html` aria-required="true"` : ''} aria-describedby="${msg}">${message}`);
     case 'list':
       return wrap(`field ${fontClasses(tab.font)}`, html`<select id="${id}" aria-label="${name}${optional}"${tab.locked ? ' disabled' : ''}${tab.required ? ' required' : ''} aria-describedby="${msg}"><option value="">Choose…</option>${tab.items.map((i) => html`<option value="${i.value}"${i.value === t.value ? ' selected' : ''}>${i.text}</option>`)}</select>${message}`, fontSize);
     case 'approve':
@@ -115,7 +119,7 @@ function radioFieldset(t: TabOnPage, radios: readonly Placed[]): SafeHtml {
   if (tab.type !== 'radioGroup') return html``;
   const size = tabSize(tab);
   const first = radios[0]!.place;
-  return html`<fieldset class="radio-group" data-tab="${t.tabId}" aria-describedby="msg-${t.tabId}"${tab.required ? ' aria-required="true"' : ''}><legend class="visually-hidden">${nameOf(tab)}${tab.required ? '' : ' (optional)'}</legend>${radios.map((p) => {
+  return html`<fieldset class="radio-group" data-tab="${t.tabId}" aria-describedby="msg-${t.tabId}"${tab.required ? html` aria-required="true"` : ''}><legend class="visually-hidden">${nameOf(tab)}${tab.required ? '' : ' (optional)'}</legend>${radios.map((p) => {
     const radio = tab.radios[p.radio!]!;
     const b = box(p.place, size);
     return html`<label class="tab mark" data-x="${b.x}" data-y="${b.y}" data-w="${b.w}" data-h="${b.h}"><input type="radio" name="radio-${t.tabId}" value="${radio.value}" aria-label="${radio.value}"${radio.value === t.value ? ' checked' : ''}${tab.locked || radio.locked ? ' disabled' : ''}></label>`;

@@ -55,12 +55,12 @@ function jpegSize(bytes: Uint8Array): { width: number; height: number } {
  * The kind and size of a signature image, read from its header only, and checked against
  * {@link SIGNATURE_IMAGE_LIMITS}. Throws INVALID_SIGNATURE_IMAGE for anything else.
  */
-export function readSignatureImage(bytes: Uint8Array): SignatureImageInfo {
+export function readSignatureImage(bytes: Uint8Array, limits: { maxWidth: number; maxHeight: number } = SIGNATURE_IMAGE_LIMITS): SignatureImageInfo {
   let info: SignatureImageInfo;
   if (PNG_MAGIC.every((b, i) => bytes[i] === b)) info = { kind: 'png', ...pngSize(bytes) };
   else if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) info = { kind: 'jpg', ...jpegSize(bytes) };
   else throw new PdfError('INVALID_SIGNATURE_IMAGE');
-  const { maxWidth, maxHeight } = SIGNATURE_IMAGE_LIMITS;
+  const { maxWidth, maxHeight } = limits;
   if (info.width < 1 || info.height < 1) throw invalid('It has no pixels.');
   if (info.width > maxWidth || info.height > maxHeight) {
     throw invalid(`It is ${info.width}×${info.height} pixels; the limit is ${maxWidth}×${maxHeight}.`);
@@ -73,8 +73,8 @@ export function readSignatureImage(bytes: Uint8Array): SignatureImageInfo {
  * decoded in full by the same decoder (pdf-lib's), so an image that passes here cannot fail the
  * stamp later. Run it on a pdf thread (PdfThreads.checkSignatureImage): decoding is synchronous.
  */
-export async function checkSignatureImage(bytes: Uint8Array): Promise<SignatureImageInfo> {
-  const info = readSignatureImage(bytes);
+export async function checkSignatureImage(bytes: Uint8Array, limits: { maxWidth: number; maxHeight: number } = SIGNATURE_IMAGE_LIMITS): Promise<SignatureImageInfo> {
+  const info = readSignatureImage(bytes, limits);
   const pdf = await PDFDocument.create();
   let decoded: { width: number; height: number };
   try {

@@ -5,6 +5,7 @@ import { PdfError } from '../pdf-error.ts';
 import { checkSignatureImage } from '../stamp/signature-image.ts';
 import { readFormFields } from '../form/read-form-fields.ts';
 import { removeFormFields } from '../form/remove-form-fields.ts';
+import { attachmentToPdf } from '../convert/attachment-to-pdf.ts';
 import { drawTabValues } from '../stamp/draw-tab-values.ts';
 import { stampSignatures } from '../stamp/stamp-signatures.ts';
 import { inspectSignatures } from '../seal/inspect-signatures.ts';
@@ -32,6 +33,8 @@ async function run(req: ThreadRequest): Promise<ThreadResults[keyof ThreadResult
       return readFormFields(req.pdf);
     case 'removeFormFields':
       return removeFormFields(req.pdf, { flatten: req.flatten });
+    case 'attachmentToPdf':
+      return attachmentToPdf(req.bytes);
     case 'inspectSignatures':
       return inspectSignatures(req.pdf);
   }

@@ -106,6 +106,11 @@ export class PdfThreads {
     return this.#run({ op: 'removeFormFields', pdf, flatten: [...(options.flatten ?? [])] }, signal);
   }
 
+  /** {@link attachmentToPdf} off the event loop (an image is decoded in full). */
+  async attachmentToPdf(bytes: Uint8Array, signal?: AbortSignal): Promise<{ pdf: Uint8Array; pages: number }> {
+    return this.#run({ op: 'attachmentToPdf', bytes }, signal);
+  }
+
   /** {@link inspectSignatures} off the event loop (hashing and CMS checks of an uploaded file). */
   async inspectSignatures(pdf: Uint8Array, signal?: AbortSignal): Promise<PdfInspection> {
     return this.#run({ op: 'inspectSignatures', pdf }, signal);

@@ -15,6 +15,7 @@ export type ThreadJob =
   | { op: 'drawTabValues'; pdf: Uint8Array; stamps: TabValueStamp[] }
   | { op: 'readFormFields'; pdf: Uint8Array }
   | { op: 'removeFormFields'; pdf: Uint8Array; flatten: string[] }
+  | { op: 'attachmentToPdf'; bytes: Uint8Array }
   | { op: 'inspectSignatures'; pdf: Uint8Array };
 
 export type ThreadResults = {
@@ -25,6 +26,7 @@ export type ThreadResults = {
   drawTabValues: Uint8Array;
   readFormFields: FormField[];
   removeFormFields: Uint8Array;
+  attachmentToPdf: { pdf: Uint8Array; pages: number };
   inspectSignatures: PdfInspection;
 };
 

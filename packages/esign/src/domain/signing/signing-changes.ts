@@ -9,6 +9,7 @@ import type { AuditActor, AuditEvent } from './audit-event.ts';
 import { signerAccess } from './signer-access.ts';
 import { signerTabsOf, withTabValues } from './signer-tabs.ts';
 import { signerTabValues } from '../tabs/values/signer-tab-values.ts';
+import { attachmentDocuments, type SignerUpload } from './signer-attachments.ts';
 
 /** What composing the next order's mails needs (the same ports sendDraft uses). */
 export type RoutingDeps = Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'notifier'>;
@@ -56,15 +57,17 @@ export function recordView(envelope: Envelope, recipientId: string, now: Date, a
  * tab left blank (INVALID_TAB_OPERATION, INVALID_TAB_VALUE), so nothing is written; the
  * auto-filled tabs and formulas get their values now.
  */
-export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId: string, now: Date, actor: AuditActor, posted: ReadonlyMap<string, string> = new Map()): EnvelopeChange | undefined {
+export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId: string, now: Date, actor: AuditActor, posted: ReadonlyMap<string, string> = new Map(), uploads: readonly SignerUpload[] = []): EnvelopeChange | undefined {
   const access = signerAccess(envelope, recipientId);
   if (access.kind === 'finished') return undefined;
   if (access.kind !== 'sign') throw notAllowed(access.kind);
   const signer = access.recipient;
   assertRecipientTransition(signer.status, 'completed');
-  const values = signerTabValues(signerTabsOf(signer), posted, { name: signer.name, email: signer.email }, now);
+  const tabs = signerTabsOf(signer);
+  const values = signerTabValues(tabs, posted, { name: signer.name, email: signer.email }, now);
+  const attached = attachmentDocuments(envelope.documents, tabs, values, uploads);
   const done: Recipient = withTabValues({ ...signer, status: 'completed', deliveredAt: signer.deliveredAt ?? now, signedAt: now, completedAt: now }, values);
-  let next = replaceRecipient(envelope, done);
+  let next = replaceRecipient(attached.pdfs.size > 0 ? { ...envelope, documents: attached.documents } : envelope, done);
   const { envelope: routed, reached } = advanceRouting(next, now);
   next = routed;
   const { mails, signingTokens } = notifyReached(deps, next, reached, now);
@@ -77,8 +80,9 @@ export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId
   for (const r of reached) {
     events.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'system', name: r.name, email: r.email, recipientId: r.recipientId, message: signsDocuments(r) ? `Routing order ${r.routingOrder}: sent to ${r.name}.` : `Routing order ${r.routingOrder}: copy sent to ${r.name}.` });
   }
-  // The signer's tab values are stored with the Finish (tabsOf: the store rewrites their tabs).
-  return { envelope: next, signingTokens, mails, audit: events, tabsOf: [recipientId] };
+  // The signer's tab values are stored with the Finish (tabsOf: the store rewrites their tabs), and
+  // their attachments as new documents in the same transaction (content).
+  return { envelope: next, signingTokens, mails, audit: events, tabsOf: [recipientId], ...(attached.pdfs.size > 0 ? { content: { pdfs: attached.pdfs } } : {}) };
 }
 
 /** The signer declined with a reason: they and the envelope are `declined` (DocuSign "Envelope status codes"). Undefined when they had already declined. */

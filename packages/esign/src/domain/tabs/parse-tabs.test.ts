@@ -107,8 +107,8 @@ test('tab lists: unsupported ones are refused with the reason, unknown ones as n
 });
 
 test('bad tab input gets DocuSign-style codes naming the tab', () => {
-  // No upload on the signing page yet: a required attachment would be skipped in silence.
-  assert.throws(() => parse({ signerAttachmentTabs: [at] }), refused('INVALID_REQUEST_BODY', /signerAttachmentTabs\[0\] is a required signer attachment, which is not supported yet/));
+  // A required attachment is taken: the signing page uploads it (test/signing/signer-attachment.test.ts).
+  assert.equal(parse({ signerAttachmentTabs: [at] })[0]?.required, true);
   assert.throws(() => parse({ radioGroupTabs: [{ groupName: 'Plan', documentId: '1', radios: [] }] }), refused('INVALID_REQUEST_BODY', /radioGroupTabs\[0\]\.radios must hold at least one radio/));
   assert.throws(() => parse({ radioGroupTabs: [{ groupName: 'Plan', documentId: '1', value: 'gold', radios: [{ value: 'basic' }] }] }), refused('INVALID_TAB_VALUE', /"gold" is not the value of any of its radios \(basic\)/));
   assert.throws(() => parse({ radioGroupTabs: [{ documentId: '1', radios: [{ value: 'a' }] }] }), refused('INVALID_REQUEST_BODY', /groupName is required/));

@@ -151,10 +151,9 @@ function textFieldTab(
       return { ...base, type: nameKind, font, required: false, locked: false };
     case 'view':
       return { ...base, type: 'view', font, required: false, locked: false, requiredRead: false };
-    case 'signerAttachmentOptional':
-      return { ...base, type: 'signerAttachment', required: false, locked: false };
-    case 'signerAttachment':
-      return refuse('a required signer attachment is not supported yet (the signing page takes no upload); name it SignerAttachmentOptional');
+    case 'signerAttachmentOptional': case 'signerAttachment':
+      blank('signer attachment');
+      return { ...base, type: 'signerAttachment', required: nameKind === 'signerAttachment', locked: false };
     case 'envelopeId':
       return refuse('envelope id tabs are not supported');
     case 'list':

@@ -40,17 +40,13 @@ export const initialHereKind = defineKind<SignatureTab>({
 });
 
 /**
- * SignerAttachment. The signing page takes no upload yet (docs/esign-tabs.md): an optional one is
- * shown and stays empty; a required one is refused by name, or the signer would finish without
- * the file the sender demanded.
+ * SignerAttachment: the signer uploads a file on the signing page (PDF, PNG or JPEG), which
+ * becomes a document of the envelope when they finish (domain/signing/signer-attachments.ts);
+ * a required one blocks the Finish until a file is attached.
  */
 export const signerAttachmentKind = defineKind<SignatureTab>({
   type: 'signerAttachment', wireKey: 'signerAttachmentTabs', model: 'SignerAttachment', takesValue: false,
   fields: fieldTable([...COMMON_FIELDS, 'handDrawRequired', 'name', 'optional', 'scaleValue']),
-  parse: (tab, context) => {
-    const parsed = parseSignature('signerAttachment')(tab, context);
-    if (parsed.required) tab.fail('is a required signer attachment, which is not supported yet: the signing page takes no upload. Set optional "true", or leave it out.');
-    return parsed;
-  },
+  parse: parseSignature('signerAttachment'),
   findValueProblem: () => 'This tab takes an uploaded file, not a value.',
 });
