@@ -42,7 +42,7 @@ files.sort((a, b) => (known[b] ?? Infinity) - (known[a] ?? Infinity) || a.locale
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 mkdirSync(join(root, 'var'), { recursive: true });
 const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`,
-  '--test-timeout=300000',
+  '--test-timeout=600000',
   `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout',
   '--test-reporter=./scripts/durations-reporter.mjs', `--test-reporter-destination=${RUN}`,
   ...files];

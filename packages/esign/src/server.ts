@@ -185,8 +185,9 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   // this event loop, and the pixel budget bounds what one image may cost.
   const images = new PdfThreads(1);
   // Evidence (docs/pdf.md): seals raised to SEAL_LEVEL at completion; what a failing TSA or
-  // OCSP responder stops, and B-LTA renewals, the evidence worker does later.
-  const upgrader = new EvidenceUpgrader({ tsa: config.tsa, level: config.sealLevel });
+  // OCSP responder stops, and B-LTA renewals, the evidence worker does later. The steps run on
+  // the pdf thread: each parses and appends to whole sealed files.
+  const upgrader = new EvidenceUpgrader({ tsa: config.tsa, level: config.sealLevel }, images);
   const evidenceWorker = new EvidenceWorker({
     repository: repositories.evidence,
     upgrader,

@@ -151,6 +151,24 @@ describe('evidence levels: trusted time and long-term validation', () => {
     }
   });
 
+  test('on a pdf thread: B-T, B-LT and B-LTA through PdfThreads reach their levels off the event loop; a TSA refusal crosses as TIMESTAMP_FAILED', async () => {
+    const threads = new PdfThreads(1);
+    try {
+      const tsaConfig = { url: tsa.url, username: 'signet', password: 'tsa-secret' };
+      const bt = await threads.timestampSeal(sealed, tsaConfig);
+      assert.ok(bt.genTime instanceof Date, 'the token\'s time crosses the thread as a Date');
+      assert.equal(evidenceLevel(bt.pdf), 'B-T');
+      const lt = await threads.addValidationData(bt.pdf);
+      assert.equal(evidenceLevel(lt), 'B-LT');
+      const lta = await threads.addDocumentTimestamp(lt, tsaConfig);
+      assert.equal(evidenceLevel(lta.pdf), 'B-LTA');
+      assert.match(await pdfsig(lta.pdf), /Signature #1:[\s\S]*Signature is Valid/);
+      await assert.rejects(threads.timestampSeal(sealed, { ...tsaConfig, password: 'wrong' }), (e: unknown) => e instanceof PdfError && e.code === 'TIMESTAMP_FAILED' && /401/.test(e.message));
+    } finally {
+      await threads.close();
+    }
+  });
+
   test('a revoked certificate gets no B-LT: VALIDATION_DATA_FAILED names it and the file is unchanged', async () => {
     const bt = (await timestampSeal(sealed, { url: tsa.url, username: 'signet', password: 'tsa-secret' })).pdf;
     await pki.revoke(pki.seal);

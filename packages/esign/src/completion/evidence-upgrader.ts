@@ -2,6 +2,17 @@ import { addDocumentTimestamp, addValidationData, documentTimestampExpiry, evide
 import { nextRenewal } from '../domain/signing/evidence-retry.ts';
 import type { SealedFiles } from '../store/evidence-repository.ts';
 
+/**
+ * The three evidence steps. By default they run here; the server passes its PdfThreads, so that
+ * pdf-lib's parse of whole sealed files happens off the event loop (PdfThreads has these methods).
+ */
+export type EvidenceSteps = {
+  timestampSeal(pdf: Uint8Array, tsa: TimestampAuthority): Promise<{ pdf: Uint8Array }>;
+  addValidationData(pdf: Uint8Array): Promise<Uint8Array>;
+  addDocumentTimestamp(pdf: Uint8Array, tsa: TimestampAuthority): Promise<{ pdf: Uint8Array }>;
+};
+const IN_PROCESS: EvidenceSteps = { timestampSeal, addValidationData: (pdf) => addValidationData(pdf), addDocumentTimestamp };
+
 /** What the deployment asks of its seals (config TSA_URL, SEAL_LEVEL; docs/pdf.md). */
 export type EvidencePolicy = { readonly tsa?: TimestampAuthority | undefined; readonly level: EvidenceLevel };
 
@@ -20,11 +31,13 @@ const FILES = ['combinedWithCertificate', 'combinedDocuments', 'certificate'] as
 export class EvidenceUpgrader {
   readonly target: EvidenceLevel;
   readonly #tsa: TimestampAuthority | undefined;
+  readonly #steps: EvidenceSteps;
 
-  constructor(policy: EvidencePolicy) {
+  constructor(policy: EvidencePolicy, steps: EvidenceSteps = IN_PROCESS) {
     if (policy.level !== 'B-B' && !policy.tsa) throw new TypeError(`${policy.level} needs a timestamp authority`);
     this.target = policy.level;
     this.#tsa = policy.tsa;
+    this.#steps = steps;
   }
 
   /** The lowest level among the files (what the envelope's evidence can be said to reach). */
@@ -41,10 +54,11 @@ export class EvidenceUpgrader {
     const out: Record<(typeof FILES)[number], Uint8Array> = { ...files };
     const tsa = this.#tsa;
     // Level by level across the three files: a failure at B-LT still leaves all three B-T.
+    const run = this.#steps;
     const steps: [EvidenceLevel, (pdf: Uint8Array, tsa: TimestampAuthority) => Promise<Uint8Array>][] = [
-      ['B-T', async (pdf, t) => (await timestampSeal(pdf, t)).pdf],
-      ['B-LT', (pdf) => addValidationData(pdf)],
-      ['B-LTA', async (pdf, t) => (await addDocumentTimestamp(pdf, t)).pdf],
+      ['B-T', async (pdf, t) => (await run.timestampSeal(pdf, t)).pdf],
+      ['B-LT', (pdf) => run.addValidationData(pdf)],
+      ['B-LTA', async (pdf, t) => (await run.addDocumentTimestamp(pdf, t)).pdf],
     ];
     try {
       for (const [level, step] of steps) {
@@ -75,7 +89,7 @@ export class EvidenceUpgrader {
     const tsa = this.#tsa;
     if (!tsa || this.target !== 'B-LTA') return files;
     const out: Record<(typeof FILES)[number], Uint8Array> = { ...files };
-    for (const key of FILES) out[key] = (await addDocumentTimestamp(await addValidationData(out[key]), tsa)).pdf;
+    for (const key of FILES) out[key] = (await this.#steps.addDocumentTimestamp(await this.#steps.addValidationData(out[key]), tsa)).pdf;
     return out;
   }
 }

@@ -9,11 +9,15 @@ import { attachmentToPdf } from '../convert/attachment-to-pdf.ts';
 import { drawTabValues } from '../stamp/draw-tab-values.ts';
 import { stampSignatures } from '../stamp/stamp-signatures.ts';
 import { inspectSignatures } from '../seal/inspect-signatures.ts';
+import { timestampSeal } from '../seal/timestamp-seal.ts';
+import { addValidationData } from '../seal/add-validation-data.ts';
+import { addDocumentTimestamp } from '../seal/add-document-timestamp.ts';
 import type { ThreadReply, ThreadRequest, ThreadResults } from './thread-messages.ts';
 
 // The worker side: pdf.js and pdf-lib parse here, so a large PDF never stalls the event loop
 // that answers requests and health checks (a 50-page PDF blocked it ~200 ms in one piece), and
-// image decoding (synchronous inflate of every pixel) happens here too.
+// image decoding (synchronous inflate of every pixel) happens here too, and so do the evidence
+// levels' parse-and-append of whole sealed files (their network waits come along with them).
 const port = parentPort;
 if (!port) throw new Error('pdf-thread.ts must run in a worker thread');
 
@@ -37,6 +41,12 @@ async function run(req: ThreadRequest): Promise<ThreadResults[keyof ThreadResult
       return attachmentToPdf(req.bytes);
     case 'inspectSignatures':
       return inspectSignatures(req.pdf);
+    case 'timestampSeal':
+      return timestampSeal(req.pdf, req.tsa);
+    case 'addValidationData':
+      return addValidationData(req.pdf, req.timeoutMs !== undefined ? { timeoutMs: req.timeoutMs } : {});
+    case 'addDocumentTimestamp':
+      return addDocumentTimestamp(req.pdf, req.tsa);
   }
 }
 

@@ -8,6 +8,8 @@ import type { FormField } from '../form/read-form-fields.ts';
 import type { TabValueStamp } from '../stamp/draw-tab-values.ts';
 import type { SignatureStamp, StampOptions } from '../stamp/stamp-signatures.ts';
 import type { PdfInspection } from '../seal/inspect-signatures.ts';
+import type { TimestampAuthority } from '../seal/request-timestamp.ts';
+import type { ValidationDataOptions } from '../seal/add-validation-data.ts';
 import type { ThreadJob, ThreadReply, ThreadRequest, ThreadResults } from './thread-messages.ts';
 
 const BOOT = new URL('./pdf-thread-boot.mjs', import.meta.url);
@@ -114,6 +116,21 @@ export class PdfThreads {
   /** {@link inspectSignatures} off the event loop (hashing and CMS checks of an uploaded file). */
   async inspectSignatures(pdf: Uint8Array, signal?: AbortSignal): Promise<PdfInspection> {
     return this.#run({ op: 'inspectSignatures', pdf }, signal);
+  }
+
+  /** {@link timestampSeal} (B-T) off the event loop. */
+  async timestampSeal(pdf: Uint8Array, tsa: TimestampAuthority): Promise<{ pdf: Uint8Array; genTime: Date | undefined }> {
+    return this.#run({ op: 'timestampSeal', pdf, tsa: { ...tsa } });
+  }
+
+  /** {@link addValidationData} (B-LT: pdf-lib parses the whole sealed file) off the event loop. */
+  async addValidationData(pdf: Uint8Array, options: ValidationDataOptions = {}): Promise<Uint8Array> {
+    return this.#run({ op: 'addValidationData', pdf, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  }
+
+  /** {@link addDocumentTimestamp} (B-LTA) off the event loop. */
+  async addDocumentTimestamp(pdf: Uint8Array, tsa: TimestampAuthority): Promise<{ pdf: Uint8Array; genTime: Date }> {
+    return this.#run({ op: 'addDocumentTimestamp', pdf, tsa: { ...tsa } });
   }
 
   /** {@link findAnchors} with the parsing off the event loop. */

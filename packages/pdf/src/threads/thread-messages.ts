@@ -5,6 +5,7 @@ import type { FormField } from '../form/read-form-fields.ts';
 import type { TabValueStamp } from '../stamp/draw-tab-values.ts';
 import type { SignatureStamp } from '../stamp/stamp-signatures.ts';
 import type { PdfInspection } from '../seal/inspect-signatures.ts';
+import type { TimestampAuthority } from '../seal/request-timestamp.ts';
 
 /** A job for a pdf worker thread, without its id; each op's answer is in {@link ThreadResults}. */
 export type ThreadJob =
@@ -16,7 +17,10 @@ export type ThreadJob =
   | { op: 'readFormFields'; pdf: Uint8Array }
   | { op: 'removeFormFields'; pdf: Uint8Array; flatten: string[] }
   | { op: 'attachmentToPdf'; bytes: Uint8Array }
-  | { op: 'inspectSignatures'; pdf: Uint8Array };
+  | { op: 'inspectSignatures'; pdf: Uint8Array }
+  | { op: 'timestampSeal'; pdf: Uint8Array; tsa: TimestampAuthority }
+  | { op: 'addValidationData'; pdf: Uint8Array; timeoutMs?: number }
+  | { op: 'addDocumentTimestamp'; pdf: Uint8Array; tsa: TimestampAuthority };
 
 export type ThreadResults = {
   validate: number;
@@ -28,6 +32,9 @@ export type ThreadResults = {
   removeFormFields: Uint8Array;
   attachmentToPdf: { pdf: Uint8Array; pages: number };
   inspectSignatures: PdfInspection;
+  timestampSeal: { pdf: Uint8Array; genTime: Date | undefined };
+  addValidationData: Uint8Array;
+  addDocumentTimestamp: { pdf: Uint8Array; genTime: Date };
 };
 
 export type ThreadRequest = ThreadJob & { id: number };
