@@ -1,14 +1,13 @@
 import { EsignError } from '../../errors.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import type { RecipientPasscode } from '../signing/passcode.ts';
-import { assertRecipientTransition } from './envelope-transitions.ts';
 import type { Envelope, Recipient, RecipientType } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
 import { signsDocuments } from './recipient-kinds.ts';
-import { advanceRouting } from './routing.ts';
+import { routeOn } from './routing.ts';
+import { assertWorkflowFits, stepsToCome } from './assert-workflow-fits.ts';
 import { notifyReached } from './signing-links.ts';
 import { updateEnvelope } from './update-envelope.ts';
-import { activeHold } from './workflow.ts';
 
 /** What updateRecipients asks of one recipient (restapi/envelopes/parse-recipient-corrections.ts). */
 export type RecipientCorrection = {
@@ -111,38 +110,20 @@ export function correctRecipientsChange(
     const changes = [c.name !== undefined && c.name !== current.name ? `name "${current.name}" → "${c.name}"` : '', c.email !== undefined ? `e-mail ${current.email} → ${c.email}` : '', c.routingOrder !== undefined && c.routingOrder !== current.routingOrder ? `routing order ${current.routingOrder} → ${c.routingOrder}` : ''].filter(Boolean);
     audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Corrected', envelopeStatus: envelope.status, source: 'api', name: next.name, email: next.email, recipientId: c.recipientId, message: changes.length > 0 ? `Recipient ${c.recipientId} corrected: ${changes.join(', ')}.` : `Recipient ${c.recipientId} corrected (nothing changed).` });
   }
+  assertWorkflowFits(stepsToCome(envelope.workflow), recipients, 'this correction');
   let next: Envelope = { ...envelope, recipients };
-  let reachedNow: Recipient[] = [];
-  if (inProcess && !activeHold(next.workflow)) {
-    ({ envelope: next, reached: reachedNow } = reachMovedForward(next, now));
-  }
-  next = { ...next, version: envelope.version + 1 };
+  // In process, recipients moved to the order in progress (or before it) are reached now, and
+  // with nobody pending routing moves on as after a Finish (routing.ts); a hold stops both.
+  const routed = inProcess ? routeOn(deps, next, now, 'api', ' (moved forward by a correction)') : undefined;
+  next = { ...(routed?.envelope ?? next), version: envelope.version + 1 };
   const again = next.recipients.filter((r) => renotify.has(r.recipientId));
-  const { mails, signingTokens } = notifyReached(deps, next, [...again, ...reachedNow], now);
-  for (const r of reachedNow) audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Routing order ${r.routingOrder}: sent to ${r.name} (moved forward by a correction).` });
+  const resent = notifyReached(deps, next, again, now);
+  audit.push(...(routed?.audit ?? []));
   for (const r of again) audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Sent again to ${r.name} <${r.email}> after a correction.` });
-  return { change: { envelope: next, signingTokens, mails, audit, revokeSigningOf: revoke }, results };
-}
-
-/**
- * Routing after a correction: recipients moved to the routing order in progress (or before it)
- * are reached now, as if they had been there all along; with nobody pending, routing moves on
- * as it does after a Finish.
- */
-function reachMovedForward(envelope: Envelope, now: Date): { envelope: Envelope; reached: Recipient[] } {
-  const pending = envelope.recipients.filter((r) => signsDocuments(r) && (r.status === 'sent' || r.status === 'delivered'));
-  if (pending.length === 0) return advanceRouting(envelope, now);
-  const current = Math.min(...pending.map((r) => r.routingOrder));
-  const reached: Recipient[] = [];
-  const recipients = envelope.recipients.map((r) => {
-    if (r.status !== 'created' || r.routingOrder > current) return r;
-    const status = signsDocuments(r) ? 'sent' : 'completed';
-    assertRecipientTransition(r.status, status);
-    const next: Recipient = { ...r, status, sentAt: now, ...(status === 'completed' ? { completedAt: now } : {}) };
-    reached.push(next);
-    return next;
-  });
-  return { envelope: { ...envelope, recipients }, reached };
+  return {
+    change: { envelope: next, signingTokens: [...resent.signingTokens, ...(routed?.signingTokens ?? [])], mails: [...resent.mails, ...(routed?.mails ?? [])], audit, revokeSigningOf: revoke },
+    results,
+  };
 }
 
 /** EnvelopesApi.updateRecipients on the stored envelope, retried over concurrent changes. */

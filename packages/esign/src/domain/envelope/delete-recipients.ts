@@ -1,12 +1,11 @@
 import { EsignError } from '../../errors.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import { assertCorrectable, recipientNamed } from './correct-recipients.ts';
-import { assertEnvelopeTransition } from './envelope-transitions.ts';
 import type { Envelope, Recipient, RecipientType } from './envelope.ts';
-import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
 import { signsDocuments } from './recipient-kinds.ts';
-import { advanceRouting, currentRoutingOrder } from './routing.ts';
-import { notifyReached } from './signing-links.ts';
+import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
+import { routeOn, type RoutedOn } from './routing.ts';
+import { assertWorkflowFits, stepsToCome } from './assert-workflow-fits.ts';
 import { updateEnvelope } from './update-envelope.ts';
 
 /** A recipient to delete, and the list it was named in (absent: deleteRecipient's URL names only the id). */
@@ -36,19 +35,15 @@ export function deleteRecipientsChange(deps: Pick<EnvelopeDeps, 'random' | 'hash
   }
   let next: Envelope = { ...envelope, recipients: envelope.recipients.filter((r) => !ids.has(r.recipientId)) };
   const audit: AuditEvent[] = deleted.map((r) => ({ envelopeId: envelope.envelopeId, at: now, action: 'Recipient Deleted', envelopeStatus: envelope.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Recipient ${r.recipientId} (${r.name} <${r.email}>) deleted by the sender.` }));
-  let reached: Recipient[] = [];
+  assertWorkflowFits(stepsToCome(envelope.workflow), next.recipients, 'this deletion');
+  let routed: RoutedOn | undefined;
   if (envelope.status !== 'created') {
     if (!next.recipients.some(signsDocuments)) throw new EsignError('ENVELOPE_IS_INCOMPLETE', 'Deleting these recipients would leave the envelope in process without a signer; void it instead.');
-    ({ envelope: next, reached } = advanceRouting(next, now));
-    if (currentRoutingOrder(next.recipients) === undefined) {
-      assertEnvelopeTransition(next.status, 'signed');
-      next = { ...next, status: 'signed', statusChangedAt: now };
-    }
+    routed = routeOn(deps, next, now, 'api');
+    next = routed.envelope;
   }
   next = { ...next, version: envelope.version + 1 };
-  const { mails, signingTokens } = notifyReached(deps, next, reached, now);
-  for (const r of reached) audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Routing order ${r.routingOrder}: sent to ${r.name}.` });
-  return { change: { envelope: next, signingTokens, mails, audit, removedRecipients: deleted.map((r) => r.recipientId) }, deleted };
+  return { change: { envelope: next, signingTokens: routed?.signingTokens ?? [], mails: routed?.mails ?? [], audit: [...audit, ...(routed?.audit ?? [])], removedRecipients: deleted.map((r) => r.recipientId) }, deleted };
 }
 
 /** deleteRecipient(s) on the stored envelope, retried over concurrent changes; the deleted recipients as they were. */

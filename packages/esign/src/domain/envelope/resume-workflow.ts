@@ -1,13 +1,9 @@
 import { EsignError } from '../../errors.ts';
-import { signsDocuments } from './recipient-kinds.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
-import { assertEnvelopeTransition } from './envelope-transitions.ts';
 import type { Envelope } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps, Random } from './ports.ts';
-import { advanceRouting, currentRoutingOrder } from './routing.ts';
-import { notifyReached } from './signing-links.ts';
+import { routeOn } from './routing.ts';
 import { updateEnvelope } from './update-envelope.ts';
-import { routedAudit } from './workflow-audit.ts';
 import { activeHold, endActiveHold } from './workflow.ts';
 
 /**
@@ -29,22 +25,12 @@ export function resumeWorkflow(deps: Pick<EnvelopeDeps, 'hashSecret' | 'notifier
     throw new EsignError('ENVELOPE_INVALID_STATUS', `No condition named recipient ${unnamed.join(', ')} of routing order ${hold.step.routingOrder}: give them a name and e-mail (updateRecipients) before resuming.`);
   }
   const resumed: Envelope = { ...envelope, workflow: endActiveHold(envelope.workflow, now), ...(hold.kind === 'scheduled' ? { sentAt: now } : {}) };
-  const { envelope: after, reached, pausedBefore } = advanceRouting(resumed, now);
-  let next = after;
-  if (currentRoutingOrder(next.recipients) === undefined) {
-    assertEnvelopeTransition(next.status, 'signed');
-    next = { ...next, status: 'signed', statusChangedAt: now };
-  }
-  next = { ...next, version: envelope.version + 1 };
-  const { mails, signingTokens } = notifyReached(deps, next, reached, now);
+  const routed = routeOn(deps, resumed, now, source);
+  const next = { ...routed.envelope, version: envelope.version + 1 };
   const what = hold.kind === 'scheduled' ? 'Scheduled sending' : `The pause before routing order ${hold.step.routingOrder}`;
   const by = source === 'api' ? 'the sender resumed it' : 'its time came';
-  const audit: AuditEvent[] = [{ envelopeId: envelope.envelopeId, at: now, action: 'Routing Resumed', envelopeStatus: next.status, source, message: `${what} ended: ${by}.` }];
-  for (const r of reached) {
-    audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source, name: r.name, email: r.email, recipientId: r.recipientId, message: signsDocuments(r) ? `Routing order ${r.routingOrder}: sent to ${r.name}.` : `Routing order ${r.routingOrder}: copy sent to ${r.name}.` });
-  }
-  audit.push(...routedAudit(next, now, source, pausedBefore));
-  return { envelope: next, signingTokens, mails, audit };
+  const audit: AuditEvent[] = [{ envelopeId: envelope.envelopeId, at: now, action: 'Routing Resumed', envelopeStatus: next.status, source, message: `${what} ended: ${by}.` }, ...routed.audit];
+  return { envelope: next, signingTokens: routed.signingTokens, mails: routed.mails, audit };
 }
 
 /**

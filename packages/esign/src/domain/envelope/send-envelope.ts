@@ -2,10 +2,9 @@ import { assertSendable } from './assert-sendable.ts';
 import { assertEnvelopeTransition } from './envelope-transitions.ts';
 import type { Envelope } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
-import { advanceRouting, currentRoutingOrder } from './routing.ts';
-import { notifyReached } from './signing-links.ts';
+import { routeOn } from './routing.ts';
 import { updateEnvelope } from './update-envelope.ts';
-import { pausedAudit, routedAudit } from './workflow-audit.ts';
+import { pausedAudit } from './workflow-audit.ts';
 import { ruleTime } from './workflow.ts';
 
 /**
@@ -28,15 +27,11 @@ export function sendDraft(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'no
   }
   // A schedule whose time has already come is simply sent now.
   const started: Envelope = scheduled?.status === 'pending' ? { ...sent, workflow: { ...envelope.workflow!, scheduledSending: { ...scheduled, status: 'completed', resumeAt: now, completedAt: now } } } : sent;
-  const { envelope: after, reached, pausedBefore } = advanceRouting({ ...started, sentAt: now }, now);
-  // Nobody left to wait for (carbon copies only): straight to `signed`, which the completion
-  // worker seals into `completed`, as finishSigning does after the last signer. Left `sent`, such
-  // an envelope would wait forever for a signer it does not have.
-  const routed: Envelope = currentRoutingOrder(after.recipients) === undefined ? { ...after, status: 'signed' } : after;
-  const { mails, signingTokens } = notifyReached(deps, routed, reached, now);
-  // The audit trail's first line; one per recipient reached, as DocuSign lists them.
-  const audit = reached.map((r) => ({ envelopeId: envelope.envelopeId, at: now, action: 'Sent' as const, envelopeStatus: routed.status, source: 'api' as const, name: r.name, email: r.email, recipientId: r.recipientId, message: `Sent to ${r.name} <${r.email}> (routing order ${r.routingOrder}).` }));
-  return { envelope: routed, signingTokens, mails, audit: [...audit, ...routedAudit(routed, now, 'api', pausedBefore)] };
+  // Nobody left to wait for (carbon copies only): routeOn makes it `signed` at once, which the
+  // completion worker seals; left `sent`, it would wait forever for a signer it does not have.
+  // The audit trail's first lines: one per recipient reached, as DocuSign lists them.
+  const routed = routeOn(deps, { ...started, sentAt: now }, now, 'api');
+  return { envelope: routed.envelope, signingTokens: routed.signingTokens, mails: routed.mails, audit: routed.audit };
 }
 
 /** DocuSign Envelopes::update {status:"sent"}: sends a draft. */

@@ -1,5 +1,5 @@
-import { EsignError } from '../../errors.ts';
-import { checkConditionalRules, type ConditionalRecipientRule } from './conditional-recipients.ts';
+import { assertWorkflowFits } from './assert-workflow-fits.ts';
+import type { ConditionalRecipientRule } from './conditional-recipients.ts';
 import type { Recipient } from './envelope.ts';
 
 /**
@@ -77,22 +77,11 @@ export function workflowDraftOf(workflow: EnvelopeWorkflow | undefined): Workflo
 
 /**
  * A new envelope's workflow from its draft, every hold pending; steps without an id get
- * `uuid()`. A step before a routing order no recipient has would never hold anything: refused
- * rather than kept as a pause that silently does nothing. Conditional rules are checked against
- * the recipients (conditional-recipients.ts).
+ * `uuid()`. The steps must fit the recipients (assert-workflow-fits.ts), as they must after
+ * every later correction or deletion.
  */
 export function newWorkflow(draft: WorkflowDraft, recipients: readonly Recipient[], uuid: () => string): EnvelopeWorkflow {
-  const routingOrders = recipients.map((r) => r.routingOrder);
-  const seenOrders = new Set<number>();
-  const seenIds = new Set<string>();
-  for (const s of draft.steps) {
-    if (!routingOrders.includes(s.routingOrder)) throw new EsignError('INVALID_REQUEST_BODY', `workflow.workflowSteps: itemId ${s.routingOrder} is not the routing order of any recipient.`);
-    if (seenOrders.has(s.routingOrder)) throw new EsignError('INVALID_REQUEST_BODY', `workflow.workflowSteps: itemId ${s.routingOrder} is repeated: one step per routing order.`);
-    if (s.workflowStepId !== undefined && seenIds.has(s.workflowStepId)) throw new EsignError('INVALID_REQUEST_BODY', `workflow.workflowSteps: workflowStepId "${s.workflowStepId}" is repeated.`);
-    seenOrders.add(s.routingOrder);
-    if (s.workflowStepId !== undefined) seenIds.add(s.workflowStepId);
-    if (s.conditionalRecipients) checkConditionalRules(s.conditionalRecipients, s.routingOrder, recipients);
-  }
+  assertWorkflowFits(draft.steps, recipients);
   return {
     ...(draft.scheduledSending ? { scheduledSending: { rule: draft.scheduledSending, status: 'pending' as const } } : {}),
     steps: [...draft.steps].sort((a, b) => a.routingOrder - b.routingOrder).map((s) => ({

@@ -1,10 +1,8 @@
 import { EsignError } from '../../errors.ts';
-import { signsDocuments } from '../envelope/recipient-kinds.ts';
 import { assertEnvelopeTransition, assertRecipientTransition } from '../envelope/envelope-transitions.ts';
 import type { Envelope, Recipient } from '../envelope/envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps, SigningTokenRecord } from '../envelope/ports.ts';
-import { advanceRouting, currentRoutingOrder } from '../envelope/routing.ts';
-import { notifyReached } from '../envelope/signing-links.ts';
+import { routeOn } from '../envelope/routing.ts';
 import type { AuditActor, AuditEvent } from './audit-event.ts';
 import { signerAccess } from './signer-access.ts';
 import { signerTabsOf, withTabValues } from './signer-tabs.ts';
@@ -67,22 +65,12 @@ export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId
   const values = signerTabValues(tabs, posted, { name: signer.name, email: signer.email }, now);
   const attached = attachmentDocuments(envelope.documents, tabs, values, uploads);
   const done: Recipient = withTabValues({ ...signer, status: 'completed', deliveredAt: signer.deliveredAt ?? now, signedAt: now, completedAt: now }, values);
-  let next = replaceRecipient(attached.pdfs.size > 0 ? { ...envelope, documents: attached.documents } : envelope, done);
-  const { envelope: routed, reached } = advanceRouting(next, now);
-  next = routed;
-  const { mails, signingTokens } = notifyReached(deps, next, reached, now);
-  if (currentRoutingOrder(next.recipients) === undefined) {
-    assertEnvelopeTransition(next.status, 'signed');
-    next = { ...next, status: 'signed', statusChangedAt: now };
-  }
-  next = { ...next, version: envelope.version + 1 };
-  const events = [audit(next, signer, actor, now, 'Signed', `${signer.name} signed the envelope.`)];
-  for (const r of reached) {
-    events.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'system', name: r.name, email: r.email, recipientId: r.recipientId, message: signsDocuments(r) ? `Routing order ${r.routingOrder}: sent to ${r.name}.` : `Routing order ${r.routingOrder}: copy sent to ${r.name}.` });
-  }
+  const routed = routeOn(deps, replaceRecipient(attached.pdfs.size > 0 ? { ...envelope, documents: attached.documents } : envelope, done), now, 'system');
+  const next = { ...routed.envelope, version: envelope.version + 1 };
+  const events = [audit(next, signer, actor, now, 'Signed', `${signer.name} signed the envelope.`), ...routed.audit];
   // The signer's tab values are stored with the Finish (tabsOf: the store rewrites their tabs), and
   // their attachments as new documents in the same transaction (content).
-  return { envelope: next, signingTokens, mails, audit: events, tabsOf: [recipientId], ...(attached.pdfs.size > 0 ? { content: { pdfs: attached.pdfs } } : {}) };
+  return { envelope: next, signingTokens: routed.signingTokens, mails: routed.mails, audit: events, tabsOf: [recipientId], ...(attached.pdfs.size > 0 ? { content: { pdfs: attached.pdfs } } : {}) };
 }
 
 /** The signer declined with a reason: they and the envelope are `declined` (DocuSign "Envelope status codes"). Undefined when they had already declined. */
