@@ -104,6 +104,10 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
       };
     }),
     carbonCopies: envelope.recipients.filter((r) => r.type === 'carbonCopy').map((r) => ({ name: r.name, email: r.email })),
+    certifiedDeliveries: envelope.recipients.filter((r) => r.type === 'certifiedDelivery').map((r) => {
+      const event = input.audit.find((e) => e.action === 'Acknowledged' && e.recipientId === r.recipientId);
+      return { name: r.name, email: r.email, routingOrder: r.routingOrder, ...(event?.ipAddress ? { ipAddress: event.ipAddress } : {}), ...(r.completedAt ? { acknowledgedAt: r.completedAt } : {}) };
+    }),
     events: [...input.audit, { at: input.now, action: 'Completed', message: 'Every signer has signed; the documents were stamped and sealed.' }].map((e) => ({
       at: e.at,
       event: `${e.action}: ${e.message}`,

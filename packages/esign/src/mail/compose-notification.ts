@@ -34,6 +34,7 @@ export function buildNotifier(publicUrl: string): Notifier {
             signingUrl: notification.signingToken === undefined ? undefined : signingUrl(publicUrl, notification.signingToken),
             ...(recipient.host ? { inPersonSigner: recipient.name } : {}),
             brand,
+            ...(recipient.type === 'certifiedDelivery' ? { acknowledgeOnly: true } : {}),
           });
         case 'envelope-voided':
           return envelopeVoidedMail({ envelopeId: envelope.envelopeId, to, emailSubject: envelope.emailSubject, voidedReason: envelope.voidedReason ?? '', brand });

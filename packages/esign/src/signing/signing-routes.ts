@@ -69,6 +69,11 @@ function statePage(access: Exclude<SignerAccess, { kind: 'sign' }>, ref: SignerR
     case 'not-your-turn':
       return noticePage('Not your turn yet', `Other people sign "${envelope.emailSubject}" before you. You will get an e-mail when it is your turn.`);
     case 'finished':
+      if (access.recipient.type === 'certifiedDelivery') {
+        return noticePage('Thank you', envelope.status === 'completed'
+          ? 'You acknowledged these documents, and everyone has finished. You will receive the completed documents by e-mail.'
+          : 'You acknowledged these documents. You will receive the completed documents by e-mail when everyone has finished.', envelope.status === 'completed' ? html`<p><a href="${ref.base}/download">Download the completed documents</a></p>` : undefined);
+      }
       return noticePage('Thank you for signing', envelope.status === 'completed'
         ? 'Everyone has signed. You will receive the completed documents by e-mail.'
         : 'Your signature is saved. You will receive the completed documents by e-mail when everyone has signed.', envelope.status === 'completed' ? html`<p><a href="${ref.base}/download">Download the completed documents</a></p>` : undefined);

@@ -77,7 +77,8 @@ export const RECIPIENTS_FIELDS = rules({
   agents: refused('agents are not supported yet; use signers and carbonCopies'),
   editors: refused('editors are not supported yet; use signers and carbonCopies'),
   intermediaries: refused('intermediaries are not supported yet; use signers and carbonCopies'),
-  certifiedDeliveries: refused('certified deliveries are not supported yet; use signers and carbonCopies'),
+  // Must open and acknowledge the documents; routing waits for them (domain/envelope/recipient-kinds.ts).
+  certifiedDeliveries: honoured,
   // The host gets the mail and the link and hands their device to the signer (restapi/envelopes/parse-in-person-signer.ts).
   inPersonSigners: honoured,
   witnesses: refused('witnesses are not supported yet; use signers and carbonCopies'),
@@ -168,6 +169,13 @@ export const CARBON_COPY_FIELDS = rules({
   linkedAccountConfigurationId: refused('linked accounts are not supported'),
 }, RECIPIENT_OUTPUTS);
 
+/**
+ * CertifiedDelivery (docusign-esign src/model/CertifiedDelivery.js): a carbon copy's fields
+ * without tabs, and, since they open the signing page to acknowledge, the checks a signer's
+ * page asks for (access code, one-time passcodes) honoured as for a signer.
+ */
+export const CERTIFIED_DELIVERY_FIELDS = rules(Object.fromEntries(Object.entries(RECIPIENT_COMMON).filter(([field]) => field !== 'tabs')), RECIPIENT_OUTPUTS);
+
 export const DOCUMENT_FIELDS = rules({
   documentId: honoured, name: honoured, documentBase64: honoured, fileExtension: honoured,
   // Anchors are searched in every document, PDFs included.
@@ -234,3 +242,4 @@ const CORRECTION_RULES: Record<string, FieldRule> = {
 
 export const SIGNER_CORRECTION_FIELDS: Readonly<Record<string, FieldRule>> = { ...SIGNER_FIELDS, ...CORRECTION_RULES };
 export const CARBON_COPY_CORRECTION_FIELDS: Readonly<Record<string, FieldRule>> = { ...CARBON_COPY_FIELDS, ...CORRECTION_RULES };
+export const CERTIFIED_DELIVERY_CORRECTION_FIELDS: Readonly<Record<string, FieldRule>> = { ...CERTIFIED_DELIVERY_FIELDS, ...CORRECTION_RULES };

@@ -1,6 +1,6 @@
 import type { Envelope, EnvelopeDocument, Recipient } from '../domain/envelope/envelope.ts';
 import { toWireTabs } from './to-wire-tabs.ts';
-import { signsDocuments } from '../domain/envelope/recipient-kinds.ts';
+import { actsOnSigningPage, signsDocuments } from '../domain/envelope/recipient-kinds.ts';
 import { currentRoutingOrder } from '../domain/envelope/routing.ts';
 import { notificationOf } from '../domain/notification/envelope-notification.ts';
 import { expiresAt } from '../domain/notification/notification-schedule.ts';
@@ -25,7 +25,7 @@ export function toWireEnvelopeSummary(envelope: Envelope): WireEnvelopeSummary {
 }
 
 /** recipientType as DocuSign spells it on the wire (lower case). */
-const WIRE_TYPES = { signer: 'signer', carbonCopy: 'carboncopy', inPersonSigner: 'inpersonsigner' } as const;
+const WIRE_TYPES = { signer: 'signer', carbonCopy: 'carboncopy', inPersonSigner: 'inpersonsigner', certifiedDelivery: 'certifieddelivery' } as const;
 
 export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipient {
   return compact({
@@ -49,7 +49,7 @@ export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipie
     signedDateTime: at(r.signedAt),
     declinedDateTime: at(r.declinedAt),
     declinedReason: r.declinedReason,
-    completedCount: signsDocuments(r) ? String(r.status === 'completed' ? 1 : 0) : undefined,
+    completedCount: actsOnSigningPage(r) ? String(r.status === 'completed' ? 1 : 0) : undefined,
     // Every tab type, in its SDK model's shape; the spot is always given (anchors are resolved at creation).
     tabs: includeTabs && signsDocuments(r) ? toWireTabs(r.tabs, r) : undefined,
   });
@@ -65,7 +65,7 @@ export function toWireRecipients(envelope: Envelope, includeTabs: boolean): Wire
     agents: [] as [],
     editors: [] as [],
     intermediaries: [] as [],
-    certifiedDeliveries: [] as [],
+    certifiedDeliveries: sorted.filter((r) => r.type === 'certifiedDelivery').map((r) => toWireRecipient(r, includeTabs)),
     inPersonSigners: sorted.filter((r) => r.type === 'inPersonSigner').map((r) => toWireRecipient(r, includeTabs)),
     seals: [] as [],
     witnesses: [] as [],

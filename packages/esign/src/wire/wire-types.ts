@@ -10,7 +10,7 @@ export type WireEnvelopeSummary = { envelopeId: string; status: string; statusDa
 export type WireRecipient = {
   recipientId: string;
   recipientIdGuid: string;
-  recipientType: 'signer' | 'carboncopy' | 'inpersonsigner';
+  recipientType: 'signer' | 'carboncopy' | 'inpersonsigner' | 'certifieddelivery';
   email: string;
   name: string;
   routingOrder: string;
@@ -35,10 +35,10 @@ export type WireRecipient = {
 export type WireRecipients = {
   signers: WireRecipient[];
   carbonCopies: WireRecipient[];
+  certifiedDeliveries: WireRecipient[];
   agents: [];
   editors: [];
   intermediaries: [];
-  certifiedDeliveries: [];
   inPersonSigners: WireRecipient[];
   seals: [];
   witnesses: [];

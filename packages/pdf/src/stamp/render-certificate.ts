@@ -17,6 +17,8 @@ export type CertificateData = {
     tabValues?: { label: string; value: string }[];
   }[];
   carbonCopies?: { name: string; email: string }[];
+  /** Recipients who signed nothing but had to view and acknowledge the documents (certified delivery). */
+  certifiedDeliveries?: { name: string; email: string; routingOrder?: number | string; ipAddress?: string; acknowledgedAt?: When }[];
   events: { at: When; event: string; actor?: string; ipAddress?: string; userAgent?: string }[];
   documents: { name: string; sha256: string; pages?: number }[];
   /** Printed in the footer; default now. */
@@ -153,6 +155,16 @@ export async function renderCertificate(data: CertificateData): Promise<Uint8Arr
       for (const t of s.tabValues) flow.text(`${t.label}: ${t.value}`, 8, 24);
     }
     flow.gap(4);
+  }
+  if (data.certifiedDeliveries?.length) {
+    flow.heading('Certified deliveries');
+    for (const c of data.certifiedDeliveries) {
+      flow.field('Delivered to:', `${c.name} <${c.email}>`);
+      if (c.routingOrder !== undefined) flow.field('Routing order:', String(c.routingOrder), 9, 12);
+      flow.field('IP address:', c.ipAddress ?? '-', 9, 12);
+      flow.field('Acknowledged:', when(c.acknowledgedAt), 9, 12);
+      flow.gap(4);
+    }
   }
   if (data.carbonCopies?.length) {
     flow.heading('Carbon copies');

@@ -3,7 +3,7 @@ import type { AuditEvent } from '../signing/audit-event.ts';
 import type { RecipientPasscode } from '../signing/passcode.ts';
 import type { Envelope, Recipient, RecipientType } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
-import { signsDocuments } from './recipient-kinds.ts';
+import { actsOnSigningPage } from './recipient-kinds.ts';
 import { routeOn } from './routing.ts';
 import { assertWorkflowFits, stepsToCome } from './assert-workflow-fits.ts';
 import { notifyReached } from './signing-links.ts';
@@ -106,7 +106,7 @@ export function correctRecipientsChange(
     recipients = recipients.map((r) => (r.recipientId === c.recipientId ? next : r));
     results.push({ recipientId: c.recipientId, recipientIdGuid: current.recipientIdGuid });
     if (reached && c.email !== undefined) revoke.push(c.recipientId);
-    if (reached && signsDocuments(current) && (c.email !== undefined || options.resend)) renotify.add(c.recipientId);
+    if (reached && actsOnSigningPage(current) && (c.email !== undefined || options.resend)) renotify.add(c.recipientId);
     const changes = [c.name !== undefined && c.name !== current.name ? `name "${current.name}" → "${c.name}"` : '', c.email !== undefined ? `e-mail ${current.email} → ${c.email}` : '', c.routingOrder !== undefined && c.routingOrder !== current.routingOrder ? `routing order ${current.routingOrder} → ${c.routingOrder}` : ''].filter(Boolean);
     audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Corrected', envelopeStatus: envelope.status, source: 'api', name: next.name, email: next.email, recipientId: c.recipientId, message: changes.length > 0 ? `Recipient ${c.recipientId} corrected: ${changes.join(', ')}.` : `Recipient ${c.recipientId} corrected (nothing changed).` });
   }

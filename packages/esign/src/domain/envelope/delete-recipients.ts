@@ -2,7 +2,7 @@ import { EsignError } from '../../errors.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import { assertCorrectable, recipientNamed } from './correct-recipients.ts';
 import type { Envelope, Recipient, RecipientType } from './envelope.ts';
-import { signsDocuments } from './recipient-kinds.ts';
+import { actsOnSigningPage } from './recipient-kinds.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
 import { routeOn, type RoutedOn } from './routing.ts';
 import { assertWorkflowFits, stepsToCome } from './assert-workflow-fits.ts';
@@ -38,7 +38,7 @@ export function deleteRecipientsChange(deps: Pick<EnvelopeDeps, 'random' | 'hash
   assertWorkflowFits(stepsToCome(envelope.workflow), next.recipients, 'this deletion');
   let routed: RoutedOn | undefined;
   if (envelope.status !== 'created') {
-    if (!next.recipients.some(signsDocuments)) throw new EsignError('ENVELOPE_IS_INCOMPLETE', 'Deleting these recipients would leave the envelope in process without a signer; void it instead.');
+    if (!next.recipients.some(actsOnSigningPage)) throw new EsignError('ENVELOPE_IS_INCOMPLETE', 'Deleting these recipients would leave the envelope in process with nobody to sign or acknowledge it; void it instead.');
     routed = routeOn(deps, next, now, 'api');
     next = routed.envelope;
   }

@@ -20,7 +20,7 @@ export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'comp
 export type RecipientStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'completed' | 'declined' | 'autoresponded';
 
 /** The recipient types this service supports (DocuSign's wire names). */
-export type RecipientType = 'signer' | 'carbonCopy' | 'inPersonSigner';
+export type RecipientType = 'signer' | 'carbonCopy' | 'inPersonSigner' | 'certifiedDelivery';
 
 /** DocuSign's anchorUnits. */
 export type AnchorUnits = 'pixels' | 'inches' | 'mms' | 'cms';
@@ -52,7 +52,7 @@ export type EnvelopeDocument = {
   readonly sha256: string;
 };
 
-/** A signer or a carbon copy. */
+/** A recipient of any type (recipient-kinds.ts says what each type does). */
 export type Recipient = {
   readonly recipientId: string;
   readonly recipientIdGuid: string;

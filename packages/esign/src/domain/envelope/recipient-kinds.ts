@@ -10,6 +10,17 @@ export function signsDocuments(r: { readonly type: RecipientType }): boolean {
   return r.type === 'signer' || r.type === 'inPersonSigner';
 }
 
+/**
+ * Who must act on the signing page before routing goes on: the signers, and a certified
+ * delivery, who signs nothing but must open the documents and acknowledge them (DocuSign's
+ * CertifiedDelivery model: "must receive the completed documents for the envelope to be
+ * completed", without signing or filling anything in). Each gets a signing link, is `sent`
+ * when reached and `completed` when done; routing waits for them.
+ */
+export function actsOnSigningPage(r: { readonly type: RecipientType }): boolean {
+  return signsDocuments(r) || r.type === 'certifiedDelivery';
+}
+
 /** Who a recipient's mails go to: the host for an in-person signer, else the recipient. */
 export function mailAddressee(r: Recipient): { readonly name: string; readonly email: string } {
   return r.host ?? { name: r.name, email: r.email };

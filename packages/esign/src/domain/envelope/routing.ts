@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../signing/audit-event.ts';
 import { assertEnvelopeTransition, assertRecipientTransition } from './envelope-transitions.ts';
-import { signsDocuments } from './recipient-kinds.ts';
+import { actsOnSigningPage } from './recipient-kinds.ts';
 import type { Envelope, Recipient } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps, Random } from './ports.ts';
 import { resolveConditionalRecipients } from './conditional-recipients.ts';
@@ -8,9 +8,9 @@ import { notifyReached } from './signing-links.ts';
 import { routedAudit } from './workflow-audit.ts';
 import { activeHold, endActiveHold, triggerStepBefore } from './workflow.ts';
 
-/** A recipient still to act: a signer whose turn came and who has not finished. */
+/** A recipient still to act: a signer (or certified delivery) whose turn came and who has not finished. */
 function isPendingSigner(r: Recipient): boolean {
-  return signsDocuments(r) && (r.status === 'sent' || r.status === 'delivered');
+  return actsOnSigningPage(r) && (r.status === 'sent' || r.status === 'delivered');
 }
 
 /** Not reached yet: nobody has notified them. */
@@ -49,7 +49,7 @@ export function advanceRouting(envelope: Envelope, now: Date): { envelope: Envel
   let pausedBefore: number | undefined;
   const reached: Recipient[] = [];
   const reach = (r: Recipient): Recipient => {
-    const status = signsDocuments(r) ? 'sent' : 'completed';
+    const status = actsOnSigningPage(r) ? 'sent' : 'completed';
     assertRecipientTransition(r.status, status);
     const next: Recipient = { ...r, status, sentAt: now, ...(status === 'completed' ? { completedAt: now } : {}) };
     reached.push(next);
@@ -109,7 +109,7 @@ export function routeOn(deps: Pick<EnvelopeDeps, 'hashSecret' | 'notifier'> & { 
   const { mails, signingTokens } = notifyReached(deps, next, reached, now);
   const audit: AuditEvent[] = reached.map((r) => ({
     envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source, name: r.name, email: r.email, recipientId: r.recipientId,
-    message: `Routing order ${r.routingOrder}: ${signsDocuments(r) ? 'sent' : 'copy sent'} to ${r.name} <${r.email}>${note}.`,
+    message: `Routing order ${r.routingOrder}: ${actsOnSigningPage(r) ? 'sent' : 'copy sent'} to ${r.name} <${r.email}>${note}.`,
   }));
   audit.push(...routedAudit(next, now, source, pausedBefore));
   return { envelope: next, reached, mails, signingTokens, audit };

@@ -1,5 +1,5 @@
 import type { Envelope, Recipient } from './envelope.ts';
-import { signsDocuments } from './recipient-kinds.ts';
+import { actsOnSigningPage } from './recipient-kinds.ts';
 import type { EnvelopeChange, EnvelopeDeps, Notification, Random, SigningTokenRecord } from './ports.ts';
 
 type LinkDeps = Pick<EnvelopeDeps, 'hashSecret'> & { readonly random: Pick<Random, 'secretToken'> };
@@ -22,7 +22,7 @@ export function notifyReached(deps: LinkDeps & Pick<EnvelopeDeps, 'notifier'>, e
   const signingTokens: SigningTokenRecord[] = [];
   const mails = reached.map((recipient) => {
     let notification: Notification = { kind: 'envelope-sent', recipientId: recipient.recipientId };
-    if (signsDocuments(recipient) && recipient.clientUserId === undefined) {
+    if (actsOnSigningPage(recipient) && recipient.clientUserId === undefined) {
       const link = newSigningLink(deps, envelope.envelopeId, recipient.recipientId, now);
       signingTokens.push(link.record);
       notification = { ...notification, signingToken: link.token };

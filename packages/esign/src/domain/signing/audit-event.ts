@@ -9,6 +9,8 @@ export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' |
   | 'Deleted' | 'Restored'
   // The envelope's workflow held routing back (scheduled sending, a pause, a delay), or let it go on.
   | 'Routing Paused' | 'Routing Resumed'
+  // A certified delivery opened the documents and acknowledged them (they sign nothing).
+  | 'Acknowledged'
   // A signer typed their access code (domain/signing/access-code.ts).
   | 'Access Code Passed' | 'Access Code Failed'
   // The sender corrected or deleted a recipient before they acted (updateRecipients, deleteRecipient(s)).

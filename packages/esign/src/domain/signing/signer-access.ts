@@ -1,5 +1,5 @@
 import type { Envelope, Recipient } from '../envelope/envelope.ts';
-import { signsDocuments } from '../envelope/recipient-kinds.ts';
+import { actsOnSigningPage } from '../envelope/recipient-kinds.ts';
 
 /**
  * What a signing link may do right now. The checks run in this order because an envelope
@@ -19,7 +19,7 @@ export type SignerAccess =
 
 /** Decides what `recipientId` may do on `envelope` (docs/esign-signing.md, "Statuses and routing"). */
 export function signerAccess(envelope: Envelope, recipientId: string): SignerAccess {
-  const recipient = envelope.recipients.find((r) => r.recipientId === recipientId && signsDocuments(r));
+  const recipient = envelope.recipients.find((r) => r.recipientId === recipientId && actsOnSigningPage(r));
   if (!recipient) return { kind: 'unknown-recipient' };
   if (envelope.status === 'voided') return { kind: 'voided', recipient, reason: envelope.voidedReason ?? '' };
   if (envelope.status === 'declined') return { kind: 'declined', recipient, byThisSigner: recipient.status === 'declined' };

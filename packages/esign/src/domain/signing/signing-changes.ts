@@ -64,10 +64,14 @@ export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId
   const tabs = signerTabsOf(signer);
   const values = signerTabValues(tabs, posted, { name: signer.name, email: signer.email }, now);
   const attached = attachmentDocuments(envelope.documents, tabs, values, uploads);
-  const done: Recipient = withTabValues({ ...signer, status: 'completed', deliveredAt: signer.deliveredAt ?? now, signedAt: now, completedAt: now }, values);
+  // A certified delivery signs nothing: completed, with no signedDateTime.
+  const done: Recipient = withTabValues({ ...signer, status: 'completed', deliveredAt: signer.deliveredAt ?? now, ...(signer.type === 'certifiedDelivery' ? {} : { signedAt: now }), completedAt: now }, values);
   const routed = routeOn(deps, replaceRecipient(attached.pdfs.size > 0 ? { ...envelope, documents: attached.documents } : envelope, done), now, 'system');
   const next = { ...routed.envelope, version: envelope.version + 1 };
-  const events = [audit(next, signer, actor, now, 'Signed', `${signer.name} signed the envelope.`), ...routed.audit];
+  const own = signer.type === 'certifiedDelivery'
+    ? audit(next, signer, actor, now, 'Acknowledged', `${signer.name} viewed and acknowledged the documents (certified delivery).`)
+    : audit(next, signer, actor, now, 'Signed', `${signer.name} signed the envelope.`);
+  const events = [own, ...routed.audit];
   // The signer's tab values are stored with the Finish (tabsOf: the store rewrites their tabs), and
   // their attachments as new documents in the same transaction (content).
   return { envelope: next, signingTokens: routed.signingTokens, mails: routed.mails, audit: events, tabsOf: [recipientId], ...(attached.pdfs.size > 0 ? { content: { pdfs: attached.pdfs } } : {}) };

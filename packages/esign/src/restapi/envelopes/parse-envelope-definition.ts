@@ -15,7 +15,7 @@ import type { Tab } from '../../domain/tabs/tab.ts';
 import { checkModelFields } from '../../wire/check-model-fields.ts';
 import { parseRecipientAuthentication } from '../../wire/parse-recipient-authentication.ts';
 import { parseInPersonSigner } from './parse-in-person-signer.ts';
-import { CARBON_COPY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
+import { CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
 
 // Limits of our own, generous against DocuSign's (100-character subjects, 10,000-character
 // blurbs); they bound what one request can make us store.
@@ -54,6 +54,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
     ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer', { placeholder: placeholders.has(r.field('recipientId').optionalString(100) ?? '') })),
     ...recipientsReader.field('carbonCopies').items().map((r) => parseRecipient(r, 'carbonCopy')),
     ...recipientsReader.field('inPersonSigners').items().map(parseInPersonSigner),
+    ...recipientsReader.field('certifiedDeliveries').items().map((r) => parseRecipient(r, 'certifiedDelivery')),
   ];
   if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
   assertUnique(recipients.map((r) => r.recipientId), 'recipientId', 'recipients');
@@ -136,7 +137,8 @@ export function parseDocument(doc: WireReader): DocumentDraft {
  */
 export function parseRecipient(r: WireReader, type: RecipientDraft['type'], options: { role?: boolean; placeholder?: boolean } = {}): RecipientDraft {
   if (r.object() === undefined) r.fail('must be a recipient object.');
-  checkModelFields(r, type === 'signer' ? 'Signer' : 'CarbonCopy', type === 'signer' ? SIGNER_FIELDS : CARBON_COPY_FIELDS);
+  const [model, fields] = type === 'signer' ? ['Signer', SIGNER_FIELDS] : type === 'certifiedDelivery' ? ['CertifiedDelivery', CERTIFIED_DELIVERY_FIELDS] : ['CarbonCopy', CARBON_COPY_FIELDS];
+  checkModelFields(r, model, fields);
   const recipientId = r.field('recipientId').string(100);
   const rawEmail = r.field('email').optionalString(254);
   let email = '';
@@ -152,10 +154,12 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   const clientUserId = r.field('clientUserId').optionalString(100);
   // DocuSign's limit: at most 50 characters. A template role's code is refused (templates keep
   // no hashed codes yet), never dropped.
-  const accessCode = type === 'signer' ? r.field('accessCode').optionalString(50) : undefined;
+  // A certified delivery opens the signing page too, so its checks guard it as a signer's do.
+  const opensPage = type === 'signer' || type === 'certifiedDelivery';
+  const accessCode = opensPage ? r.field('accessCode').optionalString(50) : undefined;
   if (accessCode !== undefined && options.role) r.field('accessCode').fail('is not supported on templates and template roles yet.');
   // SMS, phone and e-mail one-time passcodes; templates keep none yet: refused, never dropped.
-  const passcode = type === 'signer' ? parseRecipientAuthentication(r, email) : undefined;
+  const passcode = opensPage ? parseRecipientAuthentication(r, email) : undefined;
   if (passcode !== undefined && options.role) r.fail('asks for a one-time passcode check, which templates and template roles do not support yet.');
   const tabs = recipientTabs(r, type, recipientId);
   return { type, recipientId, email, name, routingOrder, ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
@@ -167,9 +171,10 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
  */
 export function recipientTabs(r: WireReader, type: RecipientDraft['type'], recipientId: string | undefined): Tab[] {
   const tabs = r.field('tabs');
-  if (type === 'carbonCopy') {
+  if (type === 'carbonCopy' || type === 'certifiedDelivery') {
+    const who = type === 'carbonCopy' ? 'a carbon copy receives a copy' : 'a certified delivery views and acknowledges the documents';
     for (const [key, value] of Object.entries(tabs.object() ?? {})) {
-      if (Array.isArray(value) && value.length > 0) tabs.field(key).fail('is not allowed: a carbon copy receives a copy and fills in no tab.');
+      if (Array.isArray(value) && value.length > 0) tabs.field(key).fail(`is not allowed: ${who} and fills in no tab.`);
     }
     return [];
   }

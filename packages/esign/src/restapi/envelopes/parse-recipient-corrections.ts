@@ -3,14 +3,17 @@ import type { RecipientType } from '../../domain/envelope/envelope.ts';
 import type { RecipientCorrection } from '../../domain/envelope/correct-recipients.ts';
 import type { RecipientRemoval } from '../../domain/envelope/delete-recipients.ts';
 import { EsignError } from '../../errors.ts';
-import { checkModelFields } from '../../wire/check-model-fields.ts';
-import { CARBON_COPY_CORRECTION_FIELDS, RECIPIENTS_FIELDS, SIGNER_CORRECTION_FIELDS } from '../../wire/envelope-field-rules.ts';
+import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
+import { CARBON_COPY_CORRECTION_FIELDS, CERTIFIED_DELIVERY_CORRECTION_FIELDS, RECIPIENTS_FIELDS, SIGNER_CORRECTION_FIELDS } from '../../wire/envelope-field-rules.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 import { assertUnique } from './parse-envelope-definition.ts';
 
 // The create's bound (parse-envelope-definition.ts).
 const MAX_ROUTING_ORDER = 999;
-const LISTS: readonly (readonly [string, RecipientType])[] = [['signers', 'signer'], ['carbonCopies', 'carbonCopy']];
+const LISTS: readonly (readonly [string, RecipientType])[] = [['signers', 'signer'], ['carbonCopies', 'carbonCopy'], ['certifiedDeliveries', 'certifiedDelivery']];
+const MODELS: Partial<Record<RecipientType, readonly [string, Readonly<Record<string, ModelFieldRule>>]>> = {
+  signer: ['Signer', SIGNER_CORRECTION_FIELDS], carbonCopy: ['CarbonCopy', CARBON_COPY_CORRECTION_FIELDS], certifiedDelivery: ['CertifiedDelivery', CERTIFIED_DELIVERY_CORRECTION_FIELDS],
+};
 
 /** The Recipients body's entries, each with the type its list gives it; other lists refused by name. */
 function entries(body: unknown): { reader: WireReader; type: RecipientType }[] {
@@ -33,7 +36,8 @@ function entries(body: unknown): { reader: WireReader; type: RecipientType }[] {
 export function parseRecipientCorrections(body: unknown): RecipientCorrection[] {
   const corrections = entries(body).map(({ reader: r, type }) => {
     if (r.object() === undefined) r.fail('must be a recipient object.');
-    checkModelFields(r, type === 'signer' ? 'Signer' : 'CarbonCopy', type === 'signer' ? SIGNER_CORRECTION_FIELDS : CARBON_COPY_CORRECTION_FIELDS);
+    const [model, fields] = MODELS[type]!;
+    checkModelFields(r, model, fields);
     const recipientId = r.field('recipientId').string(100);
     const rawEmail = r.field('email').optionalString(254);
     let email: string | undefined;

@@ -1,6 +1,6 @@
 import type { Envelope, Recipient } from '../../domain/envelope/envelope.ts';
 import { EsignError } from '../../errors.ts';
-import { signsDocuments } from '../../domain/envelope/recipient-kinds.ts';
+import { actsOnSigningPage } from '../../domain/envelope/recipient-kinds.ts';
 import type { RecipientViewRequest } from './parse-recipient-view-request.ts';
 
 /** The view names this person: the same name, the same e-mail in any case. An in-person signer is named by the host. */
@@ -16,7 +16,7 @@ function namedBy(person: { readonly name: string; readonly email: string }, requ
 export function findEmbeddedSigner(envelope: Envelope, request: RecipientViewRequest): Recipient {
   if (request.clientUserId === undefined) return inPersonHostView(envelope, request);
   const signer = envelope.recipients.find((r) =>
-    signsDocuments(r) &&
+    actsOnSigningPage(r) &&
     r.clientUserId === request.clientUserId &&
     (request.recipientId !== undefined
       ? r.recipientId === request.recipientId
