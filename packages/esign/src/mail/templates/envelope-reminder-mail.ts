@@ -16,6 +16,8 @@ export type EnvelopeReminderMailInput = {
   expiresAt: Date;
   /** The envelope's brand (mail-brand.ts). */
   brand?: MailBrand | undefined;
+  /** A certified delivery: reminded to view and acknowledge, not to sign. */
+  acknowledgeOnly?: boolean;
 };
 
 /** A day as people read it in a mail: "21 November 2026" (UTC). */
@@ -30,15 +32,17 @@ export function mailDate(at: Date): string {
  */
 export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMessage {
   const subject = `Reminder: ${oneLine(input.emailSubject)}`;
-  const heading = `${input.to.name}, your signature is still needed`;
+  const heading = input.acknowledgeOnly ? `${input.to.name}, your acknowledgement is still needed` : `${input.to.name}, your signature is still needed`;
+  const waiting = input.acknowledgeOnly ? 'These documents are still waiting for you to view and acknowledge them:' : 'These documents are still waiting for your signature:';
+  const action = input.acknowledgeOnly ? 'Review and acknowledge' : 'Review and sign';
   const text = [
     heading,
     '',
     ...(input.emailBlurb ? [input.emailBlurb, ''] : []),
-    'These documents are still waiting for your signature:',
+    waiting,
     input.documentNames.map((n) => `  - ${oneLine(n)}`).join('\n'),
     '',
-    'Review and sign them here:',
+    `${action} them here:`,
     input.signingUrl,
     '',
     `The envelope expires on ${mailDate(input.expiresAt)}.`,
@@ -47,9 +51,9 @@ export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMess
   ].join('\n');
   const body = html`
 ${input.emailBlurb ? html`<p style="white-space:pre-line">${input.emailBlurb}</p>` : ''}
-<p>These documents are still waiting for your signature:</p>
+<p>${waiting}</p>
 <ul>${input.documentNames.map((n) => html`<li>${n}</li>`)}</ul>
-${mailButton('Review and sign', input.signingUrl, input.brand)}
+${mailButton(action, input.signingUrl, input.brand)}
 <p>The envelope expires on ${mailDate(input.expiresAt)}.</p>
 <p style="font-size:12px;color:#656d76">Envelope ID: ${input.envelopeId}</p>`;
   return { kind: 'envelope-reminder', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body, input.brand) };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { envelopeCompletedMail, MAX_ATTACHMENT_BYTES } from './envelope-completed-mail.ts';
+import { envelopeReminderMail } from './envelope-reminder-mail.ts';
 import { envelopeSentMail } from './envelope-sent-mail.ts';
 import { envelopeVoidedMail } from './envelope-voided-mail.ts';
 
@@ -27,6 +28,18 @@ test('every user-provided value is escaped in the HTML part', () => {
 test('a subject never carries a line break into the header', () => {
   const mail = envelopeSentMail({ envelopeId: 'e1', to: { email: 'a@example.com', name: 'A' }, emailSubject: 'Hi\r\nBcc: victim@example.com', documentNames: [] });
   assert.equal(mail.subject, 'Hi Bcc: victim@example.com');
+});
+
+test('a certified delivery is asked to view and acknowledge, first and in reminders, never to sign', () => {
+  const url = 'https://localhost:8443/signing/cd';
+  const sent = envelopeSentMail({ envelopeId: 'e1', to: { email: 'cd@example.com', name: 'Cal' }, emailSubject: 'S', documentNames: ['A'], signingUrl: url, acknowledgeOnly: true });
+  const reminder = envelopeReminderMail({ envelopeId: 'e1', to: { email: 'cd@example.com', name: 'Cal' }, emailSubject: 'S', documentNames: ['A'], signingUrl: url, expiresAt: new Date('2026-12-01T00:00:00Z'), acknowledgeOnly: true });
+  for (const mail of [sent, reminder]) {
+    assert.ok(mail.text.split('\n').includes(url));
+    assert.match(mail.text, /acknowledge/);
+    assert.doesNotMatch(`${mail.text}${mail.html}`, /sign(ature)?\b/i);
+    assert.match(mail.html, /Review and acknowledge/);
+  }
 });
 
 test('carbon copies get no signing link', () => {
