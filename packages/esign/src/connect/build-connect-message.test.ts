@@ -85,3 +85,12 @@ test('includeData custom_fields puts the envelope custom fields in the summary, 
   const recipientsOnly = buildConnectMessage({ envelope, occurrence: { event: 'envelope-sent' }, subscription: { ...SUB, includeData: ['recipients'] }, configurationId: '0', now: NOW });
   assert.equal('customFields' in (recipientsOnly.data.envelopeSummary as object), false);
 });
+
+test('a certified delivery is in the summary under certifiedDeliveries, with its DocuSign recipientType', () => {
+  const certified = { recipientId: '2', recipientIdGuid: 'g2', type: 'certifiedDelivery' as const, email: 'cal@example.com', name: 'Cal', routingOrder: 2, status: 'completed' as const, tabs: [] };
+  const message = buildConnectMessage({ envelope: { ...ENVELOPE, recipients: [...ENVELOPE.recipients, certified] }, occurrence: { event: 'recipient-completed', recipientId: '2' }, subscription: { ...SUB, includeData: ['recipients'] }, configurationId: '0', now: NOW });
+  const summary = message.data.envelopeSummary as { recipients: { signers: unknown[]; certifiedDeliveries: { email: string; recipientType: string; status: string }[] } };
+  assert.deepEqual(summary.recipients.certifiedDeliveries.map((r) => [r.email, r.recipientType, r.status]), [['cal@example.com', 'certifieddelivery', 'completed']]);
+  assert.equal(summary.recipients.signers.length, 1);
+  assert.equal(message.data.recipientId, '2');
+});
