@@ -15,8 +15,10 @@ const ESIGN_ALLOWED_IMPORTS = {
   store: ['domain', 'errors.ts'],
   security: ['errors.ts'],
   background: [],
+  // Message catalogs and their formatter: pure, they know only the domain's language codes.
+  i18n: ['domain'],
   web: ['domain', 'errors.ts', 'security', 'store', 'context.ts'],
-  mail: ['domain', 'errors.ts', 'background', 'store', 'web'],
+  mail: ['domain', 'errors.ts', 'background', 'i18n', 'store', 'web'],
   'use-cases': ['domain', 'errors.ts', 'mail', 'security', 'store'],
   oauth: ['domain', 'errors.ts', 'security', 'store', 'web', 'context.ts'],
   connect: ['domain', 'errors.ts', 'background', 'mail', 'store', 'wire', 'context.ts'],
@@ -27,7 +29,7 @@ const ESIGN_ALLOWED_IMPORTS = {
   signing: ['domain', 'errors.ts', 'completion', 'mail', 'reminders', 'restapi', 'security', 'store', 'web', 'context.ts'],
   verify: ['domain', 'store', 'web'],
 };
-const ESIGN_TOP = ['background', 'completion', 'connect', 'console', 'domain', 'mail', 'oauth', 'reminders', 'restapi', 'security', 'signing', 'store', 'use-cases', 'verify', 'web', 'wire'];
+const ESIGN_TOP = ['background', 'completion', 'connect', 'console', 'domain', 'i18n', 'mail', 'oauth', 'reminders', 'restapi', 'security', 'signing', 'store', 'use-cases', 'verify', 'web', 'wire'];
 const ESIGN_TOP_FILES = ['cli.ts', 'config.ts', 'context.ts', 'errors.ts', 'index.ts', 'server.ts'];
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** One config block per folder and depth: `../` × depth reaches src/, so the specifier says which top-level folder it names. */

@@ -1,3 +1,5 @@
+import { recipientLanguage } from '../domain/language/languages.ts';
+import { mailBrandOf } from '../mail/templates/mail-brand.ts';
 import type { SealIdentity } from '@signet/pdf';
 import { completionProblemMessage, nextCompletionAttempt, type CompletionProblem } from '../domain/signing/completion-retry.ts';
 import { envelopeCompletionFailedMail } from '../mail/templates/envelope-completion-failed-mail.ts';
@@ -154,6 +156,8 @@ export class CompletionWorker {
         emailSubject: envelope.emailSubject,
         pdf: { filename: combinedFileName(envelope.emailSubject), bytes: new Uint8Array(result.combined_with_certificate) },
         downloadUrl: `${signingUrl(this.#o.publicUrl, token)}${DOWNLOAD_SUFFIX}`,
+        brand: mailBrandOf(envelope.brand, this.#o.publicUrl),
+        language: recipientLanguage(envelope, r),
       });
     });
     const change = markCompleted(envelope, now, { mails, signingTokens });

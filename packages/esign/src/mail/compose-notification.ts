@@ -5,6 +5,7 @@ import { mailAddressee } from '../domain/envelope/recipient-kinds.ts';
 import { envelopeSentMail } from './templates/envelope-sent-mail.ts';
 import { envelopeVoidedMail } from './templates/envelope-voided-mail.ts';
 import { mailBrandOf } from './templates/mail-brand.ts';
+import { recipientLanguage } from '../domain/language/languages.ts';
 
 /** The path of a signing link; signing/ serves it. */
 export const SIGNING_PATH = '/signing/';
@@ -23,6 +24,7 @@ export function buildNotifier(publicUrl: string): Notifier {
       // An in-person signer's mail (and link) goes to the host, who hands over the device.
       const to = mailAddressee(recipient);
       const brand = mailBrandOf(envelope.brand, publicUrl);
+      const language = recipientLanguage(envelope, recipient);
       switch (notification.kind) {
         case 'envelope-sent':
           return envelopeSentMail({
@@ -35,9 +37,10 @@ export function buildNotifier(publicUrl: string): Notifier {
             ...(recipient.host ? { inPersonSigner: recipient.name } : {}),
             brand,
             ...(recipient.type === 'certifiedDelivery' ? { acknowledgeOnly: true } : {}),
+            language,
           });
         case 'envelope-voided':
-          return envelopeVoidedMail({ envelopeId: envelope.envelopeId, to, emailSubject: envelope.emailSubject, voidedReason: envelope.voidedReason ?? '', brand });
+          return envelopeVoidedMail({ envelopeId: envelope.envelopeId, to, emailSubject: envelope.emailSubject, voidedReason: envelope.voidedReason ?? '', brand, language });
       }
     },
   };

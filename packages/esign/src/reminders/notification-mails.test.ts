@@ -31,7 +31,7 @@ test('a reminder repeats the sender\'s current message and carries its own singl
   assert.ok(reminder.text.includes('Please sign.'), 'the message (emailBlurb) is in the reminder');
   assert.ok(reminder.html.includes('Please sign.'));
   assert.ok(reminder.text.split('\n').includes('https://esign.test/signing/tok_1'), reminder.text);
-  assert.match(reminder.text, /expires on 11 March 2026/);
+  assert.match(reminder.text, /expires on March 11, 2026/);
   const warning = mails.expirationWarning(envelope, signer, 'tok_2', expiry);
   assert.ok(warning.text.split('\n').includes('https://esign.test/signing/tok_2'));
   // The expiry notice has nothing left to sign: no link at all.

@@ -6,6 +6,7 @@ import { envelopeReminderMail } from '../mail/templates/envelope-reminder-mail.t
 import { expirationWarningMail } from '../mail/templates/expiration-warning-mail.ts';
 import { mailBrandOf } from '../mail/templates/mail-brand.ts';
 import { notificationOf } from '../domain/notification/envelope-notification.ts';
+import { recipientLanguage } from '../domain/language/languages.ts';
 import type { NotificationMails } from '../domain/notification/notification-step.ts';
 
 /** The scheduler's mails, with signing links on PUBLIC_URL. */
@@ -14,10 +15,10 @@ export function buildNotificationMails(publicUrl: string): NotificationMails {
   const to = (r: Recipient) => mailAddressee(r);
   return {
     reminder: (envelope, recipient, token, expiresAt) =>
-      envelopeReminderMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, emailBlurb: envelope.emailBlurb, documentNames: envelope.documents.map((d) => d.name), signingUrl: signingUrl(publicUrl, token), expiresAt, brand: mailBrandOf(envelope.brand, publicUrl), ...(recipient.type === 'certifiedDelivery' ? { acknowledgeOnly: true } : {}) }),
+      envelopeReminderMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, emailBlurb: envelope.emailBlurb, documentNames: envelope.documents.map((d) => d.name), signingUrl: signingUrl(publicUrl, token), expiresAt, brand: mailBrandOf(envelope.brand, publicUrl), language: recipientLanguage(envelope, recipient), ...(recipient.type === 'certifiedDelivery' ? { acknowledgeOnly: true } : {}) }),
     expirationWarning: (envelope, recipient, token, expiresAt) =>
-      expirationWarningMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, signingUrl: signingUrl(publicUrl, token), expiresAt }),
+      expirationWarningMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, signingUrl: signingUrl(publicUrl, token), expiresAt, brand: mailBrandOf(envelope.brand, publicUrl), language: recipientLanguage(envelope, recipient) }),
     expired: (envelope, recipient) =>
-      envelopeExpiredMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, expireAfterDays: notificationOf(envelope).settings.expireAfterDays }),
+      envelopeExpiredMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, expireAfterDays: notificationOf(envelope).settings.expireAfterDays, brand: mailBrandOf(envelope.brand, publicUrl), language: recipientLanguage(envelope, recipient) }),
   };
 }

@@ -1,4 +1,5 @@
 // Brings @fastify/cookie's request.cookies / reply.setCookie types into scope.
+import { recipientLanguage } from '../domain/language/languages.ts';
 import type {} from '@fastify/cookie';
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -87,7 +88,7 @@ export function registerPasscodeRoutes(app: FastifyInstance, deps: PasscodeRoute
         const change = passcodeSent(current, ref.recipientId, { index, channel, hash }, now, deps.actorOf(request));
         if (channel !== 'email') return change;
         // E-mailed codes go through the mail outbox in the same transaction.
-        const mail = passcodeMail({ envelopeId: current.envelopeId, to: { email: destination, name: recipient.name }, emailSubject: current.emailSubject, code, minutes: PASSCODE_TTL_MS / 60_000 });
+        const mail = passcodeMail({ envelopeId: current.envelopeId, to: { email: destination, name: recipient.name }, emailSubject: current.emailSubject, code, minutes: PASSCODE_TTL_MS / 60_000, language: recipientLanguage(current, recipient) });
         return { ...change, mails: [mail] };
       }));
     } catch (err) {

@@ -1,3 +1,4 @@
+import { recipientLanguage } from '../domain/language/languages.ts';
 import { PdfError } from '@signet/pdf';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EsignContext } from '../context.ts';
@@ -283,7 +284,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
           const signer = change?.envelope.recipients.find((r) => r.recipientId === ref.recipientId);
           if (!change || !sender || !signer) return change;
           // The sender hears of it in the same transaction (DocuSign mails the sender on a decline).
-          return { ...change, mails: [envelopeDeclinedMail({ envelopeId: current.envelopeId, to: sender, emailSubject: current.emailSubject, signer: { name: signer.name, email: signer.email }, reason: signer.declinedReason ?? reason })] };
+          return { ...change, mails: [envelopeDeclinedMail({ envelopeId: current.envelopeId, to: sender, emailSubject: current.emailSubject, signer: { name: signer.name, email: signer.email }, reason: signer.declinedReason ?? reason, language: recipientLanguage(current) })] };
         });
       } catch (err) {
         return lostRace(err, ref, reply);

@@ -61,6 +61,8 @@ export type EnvelopeRecipientRow = {
   /** An in-person signer's host (store/recipient-host-columns.ts). */
   host_name: string | null;
   host_email: string | null;
+  /** A recipient's language (store/recipient-language-column.ts). */
+  language: string | null;
   sent_at: string | null;
   delivered_at: string | null;
   signed_at: string | null;

@@ -10,6 +10,7 @@ import type { EnvelopeQuery, EnvelopeStore, EnvelopeWrite, SigningTokenRecord } 
 import type { Db } from './database.ts';
 import type { EnvelopeCustomFieldRow, EnvelopeDocumentRow, EnvelopeRecipientRow, EnvelopeRow, EnvelopeTabRow } from './envelope-tables.ts';
 import { appendAuditEvents } from './audit-events-repository.ts';
+import { isSupportedLanguage } from '../domain/language/languages.ts';
 import { upsertAdoptedSignature } from './signing-repository.ts';
 import { writeConnectDeliveries } from './connect-deliveries-writer.ts';
 import { envelopeSortKey, inFolders, matchesSearchText } from './envelope-list-sql.ts';
@@ -306,6 +307,7 @@ function toRecipientRow(envelopeId: string, r: Recipient, order: number): Envelo
     client_user_id: r.clientUserId ?? null,
     host_name: r.host?.name ?? null,
     host_email: r.host?.email ?? null,
+    language: r.language ?? null,
     sent_at: iso(r.sentAt),
     delivered_at: iso(r.deliveredAt),
     signed_at: iso(r.signedAt),
@@ -362,6 +364,7 @@ function toRecipient(r: EnvelopeRecipientRow, tabs: readonly EnvelopeTabRow[]): 
     status: r.status as RecipientStatus,
     ...(r.client_user_id !== null ? { clientUserId: r.client_user_id } : {}),
     ...(r.host_name !== null && r.host_email !== null ? { host: { name: r.host_name, email: r.host_email } } : {}),
+    ...(r.language !== null && isSupportedLanguage(r.language) ? { language: r.language } : {}),
     ...optionalDates({ sentAt: r.sent_at, deliveredAt: r.delivered_at, signedAt: r.signed_at, completedAt: r.completed_at, declinedAt: r.declined_at }),
     ...(r.declined_reason !== null ? { declinedReason: r.declined_reason } : {}),
     tabs: tabs.map(toPlacedTab),

@@ -13,6 +13,7 @@ import { ACCESS_CODE_TABLES_MIGRATION } from './access-code-tables.ts';
 import { ACCOUNT_VIEW_TABLES_MIGRATION } from './account-view-tables.ts';
 import { PASSCODE_TABLES_MIGRATION } from './passcode-tables.ts';
 import { RECIPIENT_HOST_MIGRATION } from './recipient-host-columns.ts';
+import { RECIPIENT_LANGUAGE_MIGRATION } from './recipient-language-column.ts';
 import { BRAND_TABLES_MIGRATION } from './brand-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -170,6 +171,8 @@ export const MIGRATIONS: readonly Migration[] = [
   BRAND_TABLES_MIGRATION,
   // 98: template custom fields and notification defaults (store/template-tables.ts).
   TEMPLATE_ENVELOPE_DEFAULTS_MIGRATION,
+  // 99: a recipient's language (store/recipient-language-column.ts).
+  RECIPIENT_LANGUAGE_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

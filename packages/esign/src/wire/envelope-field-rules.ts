@@ -113,7 +113,8 @@ const RECIPIENT_COMMON: Record<string, FieldRule> = {
   documentTemplateId: refused(TEMPLATES), templateLocked: refused(TEMPLATES), templateRequired: refused(TEMPLATES),
   documentVisibility: refused('document visibility is not supported yet: the recipient would see every document'),
   excludedDocuments: refused('document visibility is not supported yet: the recipient would see every document'),
-  emailNotification: refused('per-recipient e-mail subject, message and language are not supported yet'),
+  // The language is honoured, a subject or message of the recipient's own refused (wire/parse-recipient-language.ts).
+  emailNotification: honoured,
   inheritEmailNotificationConfiguration: refused('per-recipient e-mail settings are not supported yet'),
   emailRecipientPostSigningURL: refused('post-signing URLs in e-mails are not supported'),
   embeddedRecipientStartURL: refused('embedded start URLs are not supported; use createRecipientView'),
@@ -238,6 +239,7 @@ const CORRECTION_RULES: Record<string, FieldRule> = {
   smsAuthentication: refused(PASSCODE_UPDATE), requireIdLookup: refused(PASSCODE_UPDATE),
   roleName: refused('a role name cannot be changed through updateRecipients'),
   autoNavigation: refused('autoNavigation cannot be changed through updateRecipients'),
+  emailNotification: refused('a recipient\'s language is set when the envelope is created, not through updateRecipients yet'),
 };
 
 export const SIGNER_CORRECTION_FIELDS: Readonly<Record<string, FieldRule>> = { ...SIGNER_FIELDS, ...CORRECTION_RULES };

@@ -17,6 +17,8 @@ export type WireRecipient = {
   status: string;
   deliveryMethod: 'email';
   clientUserId?: string;
+  /** RecipientEmailNotification: the recipient's own language, when they have one. */
+  emailNotification?: { supportedLanguage: string };
   hostName?: string;
   hostEmail?: string;
   signerName?: string;

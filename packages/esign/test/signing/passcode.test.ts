@@ -253,7 +253,7 @@ subtest('e-mail passcode (the "Email Passcode" workflow): the code comes by mail
   const sent = await sendCode(browser, link, gate.text, /E-mail/);
   assert.equal(sent.status, 200);
   const mailed = await pollUntil(() => smtp.received.slice(before).find((m) => toAddress(m) === 'mailcode@example.com' && m.subject === 'Your one-time passcode'), { ...wait, what: 'the passcode mail' });
-  const code = /passcode for "Mail code" is (\d{6})/.exec(mailed.text ?? '')?.[1] ?? assert.fail('a code in the mail');
+  const code = /passcode for “Mail code” is (\d{6})/.exec(mailed.text ?? '')?.[1] ?? assert.fail('a code in the mail');
   assert.doesNotMatch(mailed.text ?? '', /\/signing\//, 'no link beside the code');
   const wrong = await tryCode(browser, link, sent.text, wrongOf(code));
   assert.equal(wrong.status, 400);

@@ -54,6 +54,8 @@ export type EnvelopeBrand = {
   readonly logo?: BrandLogo;
   /** The mails' logo: the email slot, else primary. */
   readonly emailLogo?: BrandLogo;
+  /** defaultBrandLanguage: recipients without a language of their own read this one (domain/language/languages.ts). */
+  readonly language?: string;
 };
 
 /** The look an envelope sent with `brand` carries. */
@@ -66,5 +68,6 @@ export function envelopeBrandOf(brand: Brand): EnvelopeBrand {
     colors: brand.colors,
     ...(logo ? { logo } : {}),
     ...(emailLogo ? { emailLogo } : {}),
+    ...(brand.defaultLanguage !== undefined ? { language: brand.defaultLanguage } : {}),
   };
 }

@@ -5,6 +5,7 @@ import type { RecipientType } from './envelope.ts';
 import type { WorkflowDraft } from './workflow.ts';
 import type { CustomFieldDraft } from './custom-fields.ts';
 import type { PasscodeRequest } from '../signing/passcode.ts';
+import type { Language } from '../language/languages.ts';
 
 /**
  * A validated create request, in domain terms: what restapi/envelopes makes of a wire
@@ -47,6 +48,8 @@ export type RecipientDraft = {
   readonly clientUserId?: string;
   /** An in-person signer's host (InPersonSigner.hostName/hostEmail). */
   readonly host?: { readonly name: string; readonly email: string };
+  /** emailNotification.supportedLanguage, a supported code (wire/parse-recipient-language.ts). */
+  readonly language?: Language;
   /** Every tab of the recipient, as parseTabs read them; placed when the documents are converted (place-tabs.ts). */
   readonly tabs: readonly Tab[];
   /** Signer.accessCode as the sender typed it; hashed before it is stored (create-envelope.ts). */

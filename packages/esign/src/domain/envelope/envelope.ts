@@ -5,6 +5,7 @@ import type { RecipientAccessCode } from '../signing/access-code.ts';
 import type { CustomField } from './custom-fields.ts';
 import type { RecipientPasscode } from '../signing/passcode.ts';
 import type { EnvelopeBrand } from '../brands/brand.ts';
+import type { Language } from '../language/languages.ts';
 
 /**
  * The envelope model, in DocuSign's vocabulary (docusign-esign src/model/*.js;
@@ -65,6 +66,8 @@ export type Recipient = {
   readonly clientUserId?: string;
   /** An in-person signer's host, who gets the mail and the link and hands over the device (recipient-kinds.ts). */
   readonly host?: { readonly name: string; readonly email: string };
+  /** emailNotification.supportedLanguage: the language of this recipient's mails (domain/language/languages.ts). */
+  readonly language?: Language;
   readonly sentAt?: Date;
   readonly deliveredAt?: Date;
   readonly signedAt?: Date;

@@ -1,6 +1,9 @@
 import { html } from '../../web/html.ts';
 import type { MailMessage } from '../../domain/mail/mail-message.ts';
-import { mailLayout, oneLine } from './mail-layout.ts';
+import type { Language } from '../../domain/language/languages.ts';
+import { translator } from '../../i18n/translator.ts';
+import { envelopeIdLine, mailLayout, oneLine } from './mail-layout.ts';
+import type { MailBrand } from './mail-brand.ts';
 
 export type EnvelopeDeclinedMailInput = {
   envelopeId: string;
@@ -9,24 +12,29 @@ export type EnvelopeDeclinedMailInput = {
   emailSubject: string;
   signer: { name: string; email: string };
   reason: string;
+  /** The envelope's brand (mail-brand.ts). */
+  brand?: MailBrand | undefined;
+  /** The envelope's language (the sender is no recipient: the brand's, else the account's). */
+  language?: Language;
 };
 
 /** A signer declined: the sender learns who and why. */
 export function envelopeDeclinedMail(input: EnvelopeDeclinedMailInput): MailMessage {
-  const subject = `Declined: ${oneLine(input.emailSubject)}`;
-  const heading = `${oneLine(input.signer.name)} declined to sign`;
+  const tr = translator(input.language ?? 'en');
+  const subject = tr.t('declined.subject', { subject: oneLine(input.emailSubject) });
+  const heading = tr.t('declined.heading', { name: oneLine(input.signer.name) });
   const text = [
     heading,
     '',
-    `${oneLine(input.signer.name)} <${oneLine(input.signer.email)}> declined to sign "${oneLine(input.emailSubject)}". The envelope is closed.`,
+    tr.t('declined.body', { name: oneLine(input.signer.name), email: oneLine(input.signer.email), subject: oneLine(input.emailSubject) }),
     '',
-    `Reason: ${input.reason}`,
+    `${tr.t('mail.reasonLabel')} ${input.reason}`,
     '',
-    `Envelope ID: ${input.envelopeId}`,
+    tr.t('mail.envelopeId', { envelopeId: input.envelopeId }),
   ].join('\n');
   const body = html`
-<p>${input.signer.name} &lt;${input.signer.email}&gt; declined to sign “${input.emailSubject}”. The envelope is closed.</p>
-<p><strong>Reason:</strong> <span style="white-space:pre-line">${input.reason}</span></p>
-<p style="font-size:12px;color:#656d76">Envelope ID: ${input.envelopeId}</p>`;
-  return { kind: 'envelope-declined', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body) };
+<p>${tr.t('declined.body', { name: input.signer.name, email: input.signer.email, subject: input.emailSubject })}</p>
+<p><strong>${tr.t('mail.reasonLabel')}</strong> <span style="white-space:pre-line">${input.reason}</span></p>
+${envelopeIdLine(tr, input.envelopeId)}`;
+  return { kind: 'envelope-declined', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body, input.brand, tr) };
 }

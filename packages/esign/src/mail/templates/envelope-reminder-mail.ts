@@ -1,6 +1,8 @@
 import { html } from '../../web/html.ts';
 import type { MailMessage } from '../../domain/mail/mail-message.ts';
-import { mailButton, mailLayout, oneLine } from './mail-layout.ts';
+import type { Language } from '../../domain/language/languages.ts';
+import { translator } from '../../i18n/translator.ts';
+import { envelopeIdLine, mailButton, mailLayout, oneLine } from './mail-layout.ts';
 import type { MailBrand } from './mail-brand.ts';
 
 export type EnvelopeReminderMailInput = {
@@ -18,23 +20,22 @@ export type EnvelopeReminderMailInput = {
   brand?: MailBrand | undefined;
   /** A certified delivery: reminded to view and acknowledge, not to sign. */
   acknowledgeOnly?: boolean;
+  /** The recipient's language (domain/language/languages.ts); absent: English. */
+  language?: Language;
 };
-
-/** A day as people read it in a mail: "21 November 2026" (UTC). */
-export function mailDate(at: Date): string {
-  return at.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-}
 
 /**
  * "Reminder: <subject>" to a signer who has not signed yet: the first mail again
- * (the sender's message, the documents), with a fresh link and the expiry date. Like the first
- * mail, the signing link is a plain https URL on a line of its own in the text part.
+ * (the sender's message, the documents), with a fresh link and the expiry date (a UTC day in
+ * the recipient's language). Like the first mail, the signing link is a plain https URL on a
+ * line of its own in the text part.
  */
 export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMessage {
-  const subject = `Reminder: ${oneLine(input.emailSubject)}`;
-  const heading = input.acknowledgeOnly ? `${input.to.name}, your acknowledgement is still needed` : `${input.to.name}, your signature is still needed`;
-  const waiting = input.acknowledgeOnly ? 'These documents are still waiting for you to view and acknowledge them:' : 'These documents are still waiting for your signature:';
-  const action = input.acknowledgeOnly ? 'Review and acknowledge' : 'Review and sign';
+  const tr = translator(input.language ?? 'en');
+  const subject = tr.t('reminder.subject', { subject: oneLine(input.emailSubject) });
+  const heading = tr.t(input.acknowledgeOnly ? 'reminder.headingAcknowledge' : 'reminder.heading', { name: input.to.name });
+  const waiting = tr.t(input.acknowledgeOnly ? 'reminder.documentsAcknowledge' : 'reminder.documents');
+  const expires = tr.t('reminder.expiresOn', { expiresAt: input.expiresAt });
   const text = [
     heading,
     '',
@@ -42,19 +43,19 @@ export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMess
     waiting,
     input.documentNames.map((n) => `  - ${oneLine(n)}`).join('\n'),
     '',
-    `${action} them here:`,
+    tr.t(input.acknowledgeOnly ? 'mail.reviewAndAcknowledgeHere' : 'mail.reviewAndSignHere'),
     input.signingUrl,
     '',
-    `The envelope expires on ${mailDate(input.expiresAt)}.`,
+    expires,
     '',
-    `Envelope ID: ${input.envelopeId}`,
+    tr.t('mail.envelopeId', { envelopeId: input.envelopeId }),
   ].join('\n');
   const body = html`
 ${input.emailBlurb ? html`<p style="white-space:pre-line">${input.emailBlurb}</p>` : ''}
 <p>${waiting}</p>
 <ul>${input.documentNames.map((n) => html`<li>${n}</li>`)}</ul>
-${mailButton(action, input.signingUrl, input.brand)}
-<p>The envelope expires on ${mailDate(input.expiresAt)}.</p>
-<p style="font-size:12px;color:#656d76">Envelope ID: ${input.envelopeId}</p>`;
-  return { kind: 'envelope-reminder', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body, input.brand) };
+${mailButton(tr.t(input.acknowledgeOnly ? 'mail.reviewAndAcknowledge' : 'mail.reviewAndSign'), input.signingUrl, input.brand)}
+<p>${expires}</p>
+${envelopeIdLine(tr, input.envelopeId)}`;
+  return { kind: 'envelope-reminder', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body, input.brand, tr) };
 }

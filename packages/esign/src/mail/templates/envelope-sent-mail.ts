@@ -1,6 +1,8 @@
 import { html } from '../../web/html.ts';
 import type { MailMessage } from '../../domain/mail/mail-message.ts';
-import { mailButton, mailLayout, oneLine } from './mail-layout.ts';
+import type { Language } from '../../domain/language/languages.ts';
+import { translator } from '../../i18n/translator.ts';
+import { envelopeIdLine, mailButton, mailLayout, oneLine } from './mail-layout.ts';
 import type { MailBrand } from './mail-brand.ts';
 
 export type EnvelopeSentMailInput = {
@@ -17,38 +19,43 @@ export type EnvelopeSentMailInput = {
   brand?: MailBrand | undefined;
   /** A certified delivery: the link is to view the documents and acknowledge them, not to sign. */
   acknowledgeOnly?: boolean;
+  /** The recipient's language (domain/language/languages.ts); absent: English. */
+  language?: Language;
 };
 
 /**
  * "Please sign" (signers) or "for your information" (carbon copies). The signing link is a
  * plain https URL on a line of its own in the text part (docs/esign-envelopes.md, "Signing
- * links": tests and mail clients find it there); every value from the envelope is escaped in the HTML part.
+ * links": tests and mail clients find it there); every value from the envelope is escaped in
+ * the HTML part, the translated texts with it (i18n/translator.ts returns plain text).
+ * The subject is the sender's own, untranslated, as DocuSign sends it.
  */
 export function envelopeSentMail(input: EnvelopeSentMailInput): MailMessage {
+  const tr = translator(input.language ?? 'en');
   const subject = oneLine(input.emailSubject);
   const documents = input.documentNames.map((n) => `  - ${oneLine(n)}`).join('\n');
   const acknowledge = input.acknowledgeOnly === true && input.signingUrl !== undefined;
-  const heading = acknowledge ? `${input.to.name}, please review and acknowledge` : input.signingUrl ? `${input.to.name}, please sign` : `${input.to.name}, you have a copy to review`;
-  const listIntro = acknowledge ? 'Documents delivered to you, to view and acknowledge (certified delivery):' : input.signingUrl ? 'Documents waiting for your signature:' : 'Documents sent to you for your information:';
-  const action = acknowledge ? 'Review and acknowledge' : 'Review and sign';
+  const heading = tr.t(acknowledge ? 'sent.headingAcknowledge' : input.signingUrl ? 'sent.headingSign' : 'sent.headingCopy', { name: input.to.name });
+  const inPerson = input.inPersonSigner !== undefined ? tr.t('sent.inPerson', { signer: oneLine(input.inPersonSigner) }) : undefined;
+  const listHeading = tr.t(acknowledge ? 'sent.documentsToAcknowledge' : input.signingUrl ? 'sent.documentsToSign' : 'sent.documentsForInformation');
   const text = [
     ...(input.brand?.company ? [oneLine(input.brand.company), ''] : []),
     heading,
     '',
     ...(input.emailBlurb ? [input.emailBlurb, ''] : []),
-    ...(input.inPersonSigner ? [`You host an in person signing: open the link with ${oneLine(input.inPersonSigner)} beside you and hand them your device to sign.`, ''] : []),
-    listIntro,
+    ...(inPerson ? [inPerson, ''] : []),
+    listHeading,
     documents,
     '',
-    ...(input.signingUrl ? [`${action} them here:`, input.signingUrl, ''] : ['You will receive the completed documents when everyone has signed.', '']),
-    `Envelope ID: ${input.envelopeId}`,
+    ...(input.signingUrl ? [tr.t(acknowledge ? 'mail.reviewAndAcknowledgeHere' : 'mail.reviewAndSignHere'), input.signingUrl, ''] : [tr.t('sent.copyAfterwards'), '']),
+    tr.t('mail.envelopeId', { envelopeId: input.envelopeId }),
   ].join('\n');
   const body = html`
 ${input.emailBlurb ? html`<p style="white-space:pre-line">${input.emailBlurb}</p>` : ''}
-${input.inPersonSigner ? html`<p>You host an in person signing: open the link with ${input.inPersonSigner} beside you and hand them your device to sign.</p>` : ''}
-<p>${listIntro}</p>
+${inPerson ? html`<p>${inPerson}</p>` : ''}
+<p>${listHeading}</p>
 <ul>${input.documentNames.map((n) => html`<li>${n}</li>`)}</ul>
-${input.signingUrl ? mailButton(action, input.signingUrl, input.brand) : html`<p>You will receive the completed documents when everyone has signed.</p>`}
-<p style="font-size:12px;color:#656d76">Envelope ID: ${input.envelopeId}</p>`;
-  return { kind: 'envelope-sent', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body, input.brand) };
+${input.signingUrl ? mailButton(tr.t(acknowledge ? 'mail.reviewAndAcknowledge' : 'mail.reviewAndSign'), input.signingUrl, input.brand) : html`<p>${tr.t('sent.copyAfterwards')}</p>`}
+${envelopeIdLine(tr, input.envelopeId)}`;
+  return { kind: 'envelope-sent', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body, input.brand, tr) };
 }

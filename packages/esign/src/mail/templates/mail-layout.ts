@@ -1,27 +1,34 @@
 import { html, type SafeHtml } from '../../web/html.ts';
 import type { MailBrand } from './mail-brand.ts';
+import { translator, type Translator } from '../../i18n/translator.ts';
 
 /** Header values are one line: a CR or LF from user input must never start a new header. */
 export function oneLine(text: string): string {
   return text.replace(/[\r\n\t]+/g, ' ').trim();
 }
 
+/** The small print under every envelope mail: its id, in the recipient's language. */
+export function envelopeIdLine(tr: Translator, envelopeId: string): SafeHtml {
+  return html`<p style="font-size:12px;color:#656d76">${tr.t('mail.envelopeId', { envelopeId })}</p>`;
+}
+
 /**
  * The HTML frame every notification shares: inline styles only (mail clients drop <style>
  * and external sheets), a single column, and the preheader hidden. An envelope's brand puts its
  * logo, company name and header colours at the top (its colours are checked `#rrggbb` values,
- * domain/brands/brand-colors.ts; its texts are escaped like every other value).
+ * domain/brands/brand-colors.ts; its texts are escaped like every other value). `lang` and the
+ * footer follow the recipient's language (docs/esign-languages.md).
  */
-export function mailLayout(heading: string, body: SafeHtml, brand?: MailBrand): string {
+export function mailLayout(heading: string, body: SafeHtml, brand?: MailBrand, tr: Translator = translator('en')): string {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${tr.locale}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading}</title></head>
 <body style="margin:0;padding:24px;background:#f4f5f7;font-family:Arial,Helvetica,sans-serif;color:#1f2328">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
 ${brand ? brandHeader(brand) : html`<p style="margin:0 0 16px;font-weight:bold;color:#4b3fbf">Signet</p>`}
 <h1 style="font-size:20px;margin:0 0 16px">${heading}</h1>
 ${body}
-<p style="margin:24px 0 0;font-size:12px;color:#656d76">Do not share this e-mail: its link lets anyone act in your name.</p>
+<p style="margin:24px 0 0;font-size:12px;color:#656d76">${tr.t('mail.doNotShare')}</p>
 </div>
 </body>
 </html>

@@ -1,6 +1,7 @@
 import { checkBrandColors } from '../../domain/brands/brand-colors.ts';
 import type { BrandDraft } from '../../domain/brands/brand-draft.ts';
 import { EsignError } from '../../errors.ts';
+import { isSupportedLanguage, SUPPORTED_LANGUAGES } from '../../domain/language/languages.ts';
 import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 
@@ -26,12 +27,14 @@ export const BRAND_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
   resources: refused('brand resource files are not supported'),
 };
 
-// Language codes as DocuSign writes them: `en`, `de`, `pt_BR`, `zh_CN`.
-const LANGUAGE = /^[a-z]{2}(?:_[A-Z]{2})?$/;
-
+/**
+ * A language code as DocuSign writes them (`en`, `pt_BR`), one this service speaks
+ * (domain/language/languages.ts): a brand's recipients are never silently written to in English
+ * when the brand asks for a language that is not there.
+ */
 function language(reader: WireReader): string | undefined {
   const code = reader.optionalString(10);
-  if (code !== undefined && !LANGUAGE.test(code)) reader.fail(`must be a language code such as "en" or "pt_BR", got "${code}".`);
+  if (code !== undefined && !isSupportedLanguage(code)) reader.fail(`"${code}" is not a supported language; use one of ${SUPPORTED_LANGUAGES.join(', ')}.`);
   return code;
 }
 

@@ -14,6 +14,7 @@ import { parseTabs } from '../../domain/tabs/parse-tabs.ts';
 import type { Tab } from '../../domain/tabs/tab.ts';
 import { checkModelFields } from '../../wire/check-model-fields.ts';
 import { parseRecipientAuthentication } from '../../wire/parse-recipient-authentication.ts';
+import { parseRecipientLanguage } from '../../wire/parse-recipient-language.ts';
 import { parseInPersonSigner } from './parse-in-person-signer.ts';
 import { CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
 
@@ -161,8 +162,11 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   // SMS, phone and e-mail one-time passcodes; templates keep none yet: refused, never dropped.
   const passcode = opensPage ? parseRecipientAuthentication(r, email) : undefined;
   if (passcode !== undefined && options.role) r.fail('asks for a one-time passcode check, which templates and template roles do not support yet.');
+  // Templates keep no recipient language yet: refused there, never dropped.
+  const language = parseRecipientLanguage(r);
+  if (language !== undefined && options.role) r.field('emailNotification').fail('is not supported on templates and template roles yet.');
   const tabs = recipientTabs(r, type, recipientId);
-  return { type, recipientId, email, name, routingOrder, ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
+  return { type, recipientId, email, name, routingOrder, ...(language !== undefined ? { language } : {}), ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
 }
 
 /**

@@ -5,6 +5,7 @@ import { checkModelFields } from '../../wire/check-model-fields.ts';
 import { IN_PERSON_SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
 import { parseRecipientAuthentication } from '../../wire/parse-recipient-authentication.ts';
 import type { WireReader } from '../../wire/wire-reader.ts';
+import { parseRecipientLanguage } from '../../wire/parse-recipient-language.ts';
 import { recipientTabs } from './parse-envelope-definition.ts';
 
 const MAX_ROUTING_ORDER = 999;
@@ -37,9 +38,11 @@ export function parseInPersonSigner(r: WireReader): RecipientDraft {
   const clientUserId = r.field('clientUserId').optionalString(100);
   const accessCode = r.field('accessCode').optionalString(50);
   const passcode = parseRecipientAuthentication(r, signerEmail ?? hostEmail);
+  const language = parseRecipientLanguage(r);
   const tabs = recipientTabs(r, 'inPersonSigner', recipientId);
   return {
     type: 'inPersonSigner', recipientId, email: signerEmail ?? hostEmail, name: signerName, routingOrder, host: { name: hostName, email: hostEmail },
+    ...(language !== undefined ? { language } : {}),
     ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs,
   };
 }

@@ -143,6 +143,8 @@ function parseOverlay(r: WireReader, type: RecipientType): OverlayRecipient {
   // Envelopes take a signer's access code; templates do not carry one yet: refused, never dropped.
   if (r.field('accessCode').optionalString(50) !== undefined) r.field('accessCode').fail('is not supported in templates yet: the signer would sign without it.');
   if (type === 'signer' && parseRecipientAuthentication(r, '') !== undefined) r.fail('asks for a one-time passcode check, which templates do not support yet: the signer would sign without it.');
+  // Envelopes made from templates carry no recipient language yet: refused, never dropped.
+  if (r.field('emailNotification').present) r.field('emailNotification').fail('is not supported in envelopes made from templates yet.');
   const tabs = recipientTabs(r, type, recipientId);
   return { type, ...(recipientId !== undefined ? { recipientId } : {}), ...(roleName !== undefined ? { roleName } : {}), ...scalars(r), tabs };
 }

@@ -1,0 +1,26 @@
+/**
+ * The languages a recipient's mails (and, in time, signing page and certificate) are written in,
+ * as DocuSign's language codes (RecipientEmailNotification.supportedLanguage and
+ * Brand.defaultBrandLanguage in node_modules/docusign-esign/src/model/). docs/esign-languages.md.
+ */
+export const SUPPORTED_LANGUAGES = ['en', 'de', 'fr', 'es', 'pt_BR', 'it', 'nl', 'ja'] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+
+/** The language when neither the recipient nor the brand names one: this service has no account-level language setting yet. */
+export const ACCOUNT_LANGUAGE: Language = 'en';
+
+export function isSupportedLanguage(code: string): code is Language {
+  return (SUPPORTED_LANGUAGES as readonly string[]).includes(code);
+}
+
+/**
+ * The language a recipient reads: their own `supportedLanguage`, else the envelope brand's
+ * `defaultBrandLanguage`, else the account's. Codes are checked when they are stored; one that
+ * is not supported (a snapshot from before the check) falls through to the next choice.
+ */
+export function recipientLanguage(envelope: { readonly brand?: { readonly language?: string } | undefined }, recipient?: { readonly language?: string }): Language {
+  for (const code of [recipient?.language, envelope.brand?.language]) {
+    if (code !== undefined && isSupportedLanguage(code)) return code;
+  }
+  return ACCOUNT_LANGUAGE;
+}
