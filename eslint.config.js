@@ -23,7 +23,7 @@ const ESIGN_ALLOWED_IMPORTS = {
   oauth: ['domain', 'errors.ts', 'security', 'store', 'web', 'context.ts'],
   connect: ['domain', 'errors.ts', 'background', 'mail', 'store', 'wire', 'context.ts'],
   reminders: ['domain', 'errors.ts', 'background', 'mail', 'store', 'wire', 'context.ts'],
-  completion: ['domain', 'errors.ts', 'background', 'mail', 'store', 'config.ts'],
+  completion: ['domain', 'errors.ts', 'background', 'i18n', 'mail', 'store', 'config.ts'],
   console: ['domain', 'errors.ts', 'connect', 'security', 'store', 'use-cases', 'web', 'context.ts'],
   restapi: ['domain', 'errors.ts', 'connect', 'mail', 'oauth', 'reminders', 'security', 'store', 'wire', 'context.ts'],
   signing: ['domain', 'errors.ts', 'completion', 'mail', 'reminders', 'restapi', 'security', 'store', 'web', 'context.ts'],

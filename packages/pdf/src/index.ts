@@ -54,7 +54,7 @@ export { loadSignatureFont, SIGNATURE_FONT_PATH } from './stamp/signature-font.t
 /** Concatenates PDFs in order: the envelope's combined document. */
 export { mergePdfs } from './stamp/merge-pdfs.ts';
 /** The certificate-of-completion pages, rendered from plain data. */
-export { renderCertificate, type CertificateData } from './stamp/render-certificate.ts';
+export { renderCertificate, ENGLISH_CERTIFICATE_LABELS, type CertificateData, type CertificateLabels } from './stamp/render-certificate.ts';
 /** Hex SHA-256 of a document, as the certificate prints it. */
 export { sha256Hex } from './stamp/sha256-hex.ts';
 

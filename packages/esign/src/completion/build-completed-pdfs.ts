@@ -3,6 +3,8 @@ import { signsDocuments } from '../domain/envelope/recipient-kinds.ts';
 import { signerTabsOf } from '../domain/signing/signer-tabs.ts';
 import { tabSize } from '../domain/tabs/tab-size.ts';
 import { tabValueLines, tabValueStamps } from './tab-value-stamps.ts';
+import { certificateLabels, inPersonSignerLine } from './certificate-labels.ts';
+import { envelopeLanguage } from '../domain/language/languages.ts';
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import type { AuditEvent } from '../domain/signing/audit-event.ts';
 import type { AdoptedSignature, CompletionResult } from '../store/signing-repository.ts';
@@ -87,7 +89,10 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
   }
 
   const signedEvent = (recipientId: string) => input.audit.find((e) => e.action === 'Signed' && e.recipientId === recipientId);
+  // One certificate for every party, in the first recipient's language (docs/esign-languages.md).
+  const language = envelopeLanguage(envelope);
   const certificate = await renderCertificate({
+    labels: certificateLabels(language),
     envelopeId: envelope.envelopeId,
     subject: envelope.emailSubject,
     status: 'completed',
@@ -99,7 +104,7 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
       const own = signers.find((s) => s.recipient.recipientId === r.recipientId);
       const lines = own ? tabValueLines(own.tabs, own.values) : [];
       return {
-        name: r.host ? `${r.name} (in person, hosted by ${r.host.name} <${r.host.email}>)` : r.name, email: r.email, status: r.status, routingOrder: r.routingOrder, ...(event?.ipAddress ? { ipAddress: event.ipAddress } : {}), ...(r.signedAt ? { signedAt: r.signedAt } : {}),
+        name: r.host ? inPersonSignerLine(language, r.name, r.host) : r.name, email: r.email, status: r.status, routingOrder: r.routingOrder, ...(event?.ipAddress ? { ipAddress: event.ipAddress } : {}), ...(r.signedAt ? { signedAt: r.signedAt } : {}),
         ...(lines.length > 0 ? { tabValues: lines } : {}),
       };
     }),

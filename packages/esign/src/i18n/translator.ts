@@ -9,11 +9,11 @@ export function localeOf(language: Language): string {
 }
 
 /**
- * Named date and time styles the catalogs use (`{at, date, day}`, `{at, time, utc}`). Days are UTC, as every date this
+ * Named date and time styles the catalogs use (`{at, date, day}`, `{at, date, numeric}`, `{at, time, utc}`). Days are UTC, as every date this
  * service mails or prints: the recipient's time zone is unknown.
  */
 const FORMATS = {
-  date: { day: { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' } },
+  date: { day: { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }, numeric: { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' } },
   time: { utc: { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone: 'UTC', timeZoneName: 'short' } },
 } as const;
 

@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import type { ParsedMail } from 'mailparser';
 import { pollUntil } from '@signet/kit';
 import { buildConverter, type Converter } from '@signet/pdf';
+import { FormClient, hiddenField } from '../support/form-client.ts';
 import { sdkFailure } from '../support/sdk-failure.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { b64, samplePdf, startSigningEsign, type SigningHarness } from '../signing/signing-harness.ts';
@@ -152,3 +158,37 @@ test('attack: a name in a translated message stays text in the HTML part, in eve
   assert.ok(!html.includes('<img src=x'), 'no markup from the name');
   assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt;Eve 様、署名をお願いします'), html);
 });
+
+test('a German envelope completes in German: the completed mail, and the certificate\'s labels and dates (pdftotext)', async () => {
+  const { envelopes } = apis();
+  const { envelopeId } = await envelopes.createEnvelope(h.accountId, {
+    envelopeDefinition: { ...definition([{ email: 'cert-de@example.com', name: 'Greta', recipientId: '1', routingOrder: '1', emailNotification: { supportedLanguage: 'de' } }]), emailSubject: 'Mietvertrag' },
+  });
+  const [request] = await mailsTo('cert-de@example.com', 1);
+  const link = new URL(request?.text?.split('\n').find((l) => l.startsWith(`${h.origin}/signing/`))?.trim() ?? assert.fail('a signing link')).pathname;
+  const signer = new FormClient(h.origin);
+  const page = await signer.get(link);
+  assert.equal(page.status, 200, page.text);
+  const finish = await signer.post(`${link}/finish`, { _csrf: hiddenField(page.text, '_csrf'), signatureKind: 'typed', signatureText: 'Greta', signedTabs: '' });
+  assert.ok(finish.status < 400, finish.text);
+  const [, completed] = await mailsTo('cert-de@example.com', 2);
+  assert.equal(completed?.subject, 'Abgeschlossen: Mietvertrag');
+  assert.match(completed?.text ?? '', /„Mietvertrag“ ist von allen unterschrieben\./);
+  const res = await h.api('GET', `/envelopes/${envelopeId}/documents/certificate`);
+  assert.equal(res.status, 200);
+  const text = await pdfText(new Uint8Array(await res.arrayBuffer()));
+  for (const label of ['Abschlusszertifikat', 'Umschlag-ID:', 'Betreff:', 'Gesendet:', 'Abgeschlossen:', 'Unterzeichner', 'Unterschrieben:', 'Dokumente', 'Ereignisse']) assert.ok(text.includes(label), `${label} in\n${text}`);
+  assert.doesNotMatch(text, /Certificate of Completion|Envelope Id:/);
+  assert.match(text, /Abgeschlossen:\s+\d\d\.\d\d\.\d{4}, \d\d:\d\d:\d\d UTC/);
+  assert.match(text, /Lease\.pdf \(1 Seite\)/);
+});
+
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cert-lang-'));
+  try {
+    await writeFile(join(dir, 'c.pdf'), bytes);
+    return (await promisify(execFile)('pdftotext', ['-layout', join(dir, 'c.pdf'), '-'])).stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

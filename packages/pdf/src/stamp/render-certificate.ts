@@ -23,16 +23,51 @@ export type CertificateData = {
   documents: { name: string; sha256: string; pages?: number }[];
   /** Printed in the footer; default now. */
   generatedAt?: Date;
+  /** The certificate's own words and time format, in the envelope's language; default English. */
+  labels?: CertificateLabels;
+};
+
+/**
+ * Every word the certificate prints of its own, and how it prints a time: the caller
+ * translates (esign keeps the catalogs). The values it prints (names, e-mails, hashes, audit
+ * events) are the data's.
+ */
+export type CertificateLabels = {
+  title: string; envelopeId: string; subject: string; status: string; sender: string; sent: string; completed: string;
+  signers: string; signer: string; routingOrder: string; ipAddress: string; signed: string; tabValues: string;
+  carbonCopies: string; copyTo: string; documents: string; document: string; sha256: string; events: string;
+  certifiedDeliveries: string; deliveredTo: string; acknowledged: string;
+  /** "3 pages": the count with its noun, by the language's plural rules. */
+  pages(count: number): string;
+  /** "IP 198.51.100.23" in an event line. */
+  ip(address: string): string;
+  footer(envelopeId: string, generatedAt: string): string;
+  /** A point in time as the certificate prints it. */
+  time(at: Date): string;
+};
+
+/** The English words, and times as ISO 8601 in UTC ("2026-03-07 12:00:00 UTC"). */
+export const ENGLISH_CERTIFICATE_LABELS: CertificateLabels = {
+  title: 'Certificate of Completion', envelopeId: 'Envelope Id:', subject: 'Subject:', status: 'Status:', sender: 'Sender:', sent: 'Sent:', completed: 'Completed:',
+  signers: 'Signers', signer: 'Signer:', routingOrder: 'Routing order:', ipAddress: 'IP address:', signed: 'Signed:', tabValues: 'Tab values:',
+  carbonCopies: 'Carbon copies', copyTo: 'Copy to:', documents: 'Documents', document: 'Document:', sha256: 'SHA-256:', events: 'Events',
+  certifiedDeliveries: 'Certified deliveries', deliveredTo: 'Delivered to:', acknowledged: 'Acknowledged:',
+  pages: (n) => `${n} page${n === 1 ? '' : 's'}`,
+  ip: (address) => `IP ${address}`,
+  footer: (envelopeId, generatedAt) => `Certificate of Completion - envelope ${envelopeId} - generated ${generatedAt}`,
+  time: (at) => at.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC'),
 };
 
 const PAGE = { width: 612, height: 792 };
 const MARGIN = 54;
 const WIDTH = PAGE.width - 2 * MARGIN;
 
-function when(v: When | undefined): string {
-  if (v === undefined) return '-';
-  const d = typeof v === 'string' ? new Date(v) : v;
-  return Number.isNaN(d.getTime()) ? String(v) : d.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+function whenIn(labels: CertificateLabels): (v: When | undefined) => string {
+  return (v) => {
+    if (v === undefined) return '-';
+    const d = typeof v === 'string' ? new Date(v) : v;
+    return Number.isNaN(d.getTime()) ? String(v) : labels.time(d);
+  };
 }
 
 /** Text flow over as many Letter pages as it takes, with a running footer. */
@@ -127,59 +162,61 @@ class Flow {
  */
 export async function renderCertificate(data: CertificateData): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  pdf.setTitle(`Certificate of Completion ${data.envelopeId}`);
+  const l = data.labels ?? ENGLISH_CERTIFICATE_LABELS;
+  const when = whenIn(l);
+  pdf.setTitle(`${l.title} ${data.envelopeId}`);
   pdf.setProducer('Signet');
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const generatedAt = data.generatedAt ?? new Date();
-  const flow = new Flow(pdf, font, bold, `Certificate of Completion - envelope ${data.envelopeId} - generated ${when(generatedAt)}`);
+  const flow = new Flow(pdf, font, bold, l.footer(data.envelopeId, when(generatedAt)));
 
-  flow.heading('Certificate of Completion', 18);
-  flow.field('Envelope Id:', data.envelopeId);
-  if (data.subject) flow.field('Subject:', data.subject);
-  flow.field('Status:', data.status ?? 'completed');
-  if (data.sender) flow.field('Sender:', `${data.sender.name} <${data.sender.email}>`);
-  flow.field('Sent:', when(data.sentAt));
-  flow.field('Completed:', when(data.completedAt));
+  flow.heading(l.title, 18);
+  flow.field(l.envelopeId, data.envelopeId);
+  if (data.subject) flow.field(l.subject, data.subject);
+  flow.field(l.status, data.status ?? 'completed');
+  if (data.sender) flow.field(l.sender, `${data.sender.name} <${data.sender.email}>`);
+  flow.field(l.sent, when(data.sentAt));
+  flow.field(l.completed, when(data.completedAt));
 
-  flow.heading('Signers');
+  flow.heading(l.signers);
   for (const s of data.signers) {
-    flow.field('Signer:', `${s.name} <${s.email}>`);
-    flow.field('Status:', s.status ?? 'completed', 9, 12);
-    if (s.routingOrder !== undefined) flow.field('Routing order:', String(s.routingOrder), 9, 12);
-    flow.field('IP address:', s.ipAddress ?? '-', 9, 12);
-    flow.field('Signed:', when(s.signedAt), 9, 12);
+    flow.field(l.signer, `${s.name} <${s.email}>`);
+    flow.field(l.status, s.status ?? 'completed', 9, 12);
+    if (s.routingOrder !== undefined) flow.field(l.routingOrder, String(s.routingOrder), 9, 12);
+    flow.field(l.ipAddress, s.ipAddress ?? '-', 9, 12);
+    flow.field(l.signed, when(s.signedAt), 9, 12);
     if (s.tabValues?.length) {
-      flow.field('Tab values:', '', 9, 12);
+      flow.field(l.tabValues, '', 9, 12);
       // One wrapped line each: a label may be long (DocuSign allows 500 characters).
       for (const t of s.tabValues) flow.text(`${t.label}: ${t.value}`, 8, 24);
     }
     flow.gap(4);
   }
   if (data.certifiedDeliveries?.length) {
-    flow.heading('Certified deliveries');
+    flow.heading(l.certifiedDeliveries);
     for (const c of data.certifiedDeliveries) {
-      flow.field('Delivered to:', `${c.name} <${c.email}>`);
-      if (c.routingOrder !== undefined) flow.field('Routing order:', String(c.routingOrder), 9, 12);
+      flow.field(l.deliveredTo, `${c.name} <${c.email}>`);
+      if (c.routingOrder !== undefined) flow.field(l.routingOrder, String(c.routingOrder), 9, 12);
       flow.field('IP address:', c.ipAddress ?? '-', 9, 12);
-      flow.field('Acknowledged:', when(c.acknowledgedAt), 9, 12);
+      flow.field(l.acknowledged, when(c.acknowledgedAt), 9, 12);
       flow.gap(4);
     }
   }
   if (data.carbonCopies?.length) {
-    flow.heading('Carbon copies');
-    for (const c of data.carbonCopies) flow.field('Copy to:', `${c.name} <${c.email}>`);
+    flow.heading(l.carbonCopies);
+    for (const c of data.carbonCopies) flow.field(l.copyTo, `${c.name} <${c.email}>`);
   }
 
-  flow.heading('Documents');
+  flow.heading(l.documents);
   for (const d of data.documents) {
-    flow.field('Document:', d.pages !== undefined ? `${d.name} (${d.pages} page${d.pages === 1 ? '' : 's'})` : d.name);
-    flow.field('SHA-256:', d.sha256, 8, 12);
+    flow.field(l.document, d.pages !== undefined ? `${d.name} (${l.pages(d.pages)})` : d.name);
+    flow.field(l.sha256, d.sha256, 8, 12);
   }
 
-  flow.heading('Events');
+  flow.heading(l.events);
   for (const e of data.events) {
-    const who = [e.actor, e.ipAddress && `IP ${e.ipAddress}`].filter(Boolean).join(', ');
+    const who = [e.actor, e.ipAddress && l.ip(e.ipAddress)].filter(Boolean).join(', ');
     flow.field(when(e.at), who ? `${e.event} - ${who}` : e.event, 8);
     if (e.userAgent) flow.text(e.userAgent, 7, 110);
   }

@@ -24,3 +24,16 @@ export function recipientLanguage(envelope: { readonly brand?: { readonly langua
   }
   return ACCOUNT_LANGUAGE;
 }
+
+/**
+ * The language of what the envelope's parties share (the certificate of completion): the first
+ * recipient's by routing order, who is the one the sender addressed first; the sender has no
+ * language of their own here. docs/esign-languages.md.
+ */
+export function envelopeLanguage(envelope: {
+  readonly brand?: { readonly language?: string } | undefined;
+  readonly recipients: readonly { readonly routingOrder: number; readonly language?: string }[];
+}): Language {
+  const first = [...envelope.recipients].sort((a, b) => a.routingOrder - b.routingOrder)[0];
+  return recipientLanguage(envelope, first);
+}
