@@ -1,8 +1,9 @@
 import {
-  PDFCheckBox, PDFDocument, PDFDropdown, PDFOptionList, PDFRadioGroup, PDFRef, PDFSignature, PDFTextField,
+  PDFCheckBox, PDFDropdown, PDFOptionList, PDFRadioGroup, PDFRef, PDFSignature, PDFTextField,
   type PDFField, type PDFPage, type PDFWidgetAnnotation,
 } from 'pdf-lib';
 import { PdfError } from '../pdf-error.ts';
+import { loadFormPdf } from './load-form-pdf.ts';
 
 /** Where one widget of a field is, in DocuSign tab space (points from the page's top-left, y down). */
 export type FieldWidget = { pageNumber: number; x: number; y: number; width: number; height: number };
@@ -39,13 +40,7 @@ function widgetPlace(widget: PDFWidgetAnnotation, pages: readonly PDFPage[], pag
  * one pdf-lib cannot read is CORRUPT_DOCUMENT, an encrypted one ENCRYPTED_DOCUMENT.
  */
 export async function readFormFields(pdfBytes: Uint8Array): Promise<FormField[]> {
-  let pdf: PDFDocument;
-  try {
-    pdf = await PDFDocument.load(pdfBytes, { updateMetadata: false });
-  } catch (err) {
-    const encrypted = err instanceof Error && /encrypt/i.test(err.message);
-    throw new PdfError(encrypted ? 'ENCRYPTED_DOCUMENT' : 'CORRUPT_DOCUMENT', undefined, { cause: err });
-  }
+  const pdf = await loadFormPdf(pdfBytes);
   const pages = pdf.getPages();
   // Widgets that lack /P are found through the pages' /Annots.
   const pageOfAnnot = new Map<string, number>();

@@ -1,9 +1,9 @@
 import {
-  PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRef, PDFStream, PDFString,
+  PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFString,
   drawObject, popGraphicsState, pushGraphicsState, translate,
-  type PDFObject, type PDFPage,
+  type PDFDocument, type PDFObject, type PDFPage,
 } from 'pdf-lib';
-import { PdfError } from '../pdf-error.ts';
+import { loadFormPdf } from './load-form-pdf.ts';
 
 const WIDGET = PDFName.of('Widget');
 
@@ -76,13 +76,7 @@ function drawAppearance(page: PDFPage, widget: PDFDict, appearance: PDFRef): voi
  * current look as page content (DocuSign leaves fields it does not transform on the page).
  */
 export async function removeFormFields(pdfBytes: Uint8Array, options: { flatten?: readonly string[] } = {}): Promise<Uint8Array> {
-  let pdf: PDFDocument;
-  try {
-    pdf = await PDFDocument.load(pdfBytes, { updateMetadata: false });
-  } catch (err) {
-    const encrypted = err instanceof Error && /encrypt/i.test(err.message);
-    throw new PdfError(encrypted ? 'ENCRYPTED_DOCUMENT' : 'CORRUPT_DOCUMENT', undefined, { cause: err });
-  }
+  const pdf = await loadFormPdf(pdfBytes);
   const flatten = new Set(options.flatten ?? []);
   const seen = new Set<string>();
   const doomed: PDFRef[] = [];

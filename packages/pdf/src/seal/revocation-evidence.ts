@@ -21,10 +21,11 @@ export async function revocationEvidence(cert: pkijs.Certificate, issuer: pkijs.
     throw new PdfError('VALIDATION_DATA_FAILED', `"${subject}": the certificate is REVOKED.`);
   };
   const hasCrl = crlUrlsOf(cert).length > 0;
-  if (!ocspUrlOf(cert) && !hasCrl) throw new PdfError('VALIDATION_DATA_FAILED', `"${subject}" names neither an OCSP responder nor a CRL distribution point.`);
+  const hasOcsp = ocspUrlOf(cert) !== undefined;
+  if (!hasOcsp && !hasCrl) throw new PdfError('VALIDATION_DATA_FAILED', `"${subject}" names neither an OCSP responder nor a CRL distribution point.`);
 
   let ocspProblem: PdfError | undefined;
-  if (ocspUrlOf(cert)) {
+  if (hasOcsp) {
     let answer: OcspEvidence | undefined;
     try {
       answer = await fetchOcsp(cert, issuer, timeoutMs);
