@@ -237,8 +237,12 @@ class ClientBody implements BodySource {
     return new Promise((resolve) => {
       if (expectsContinue(this.#req)) this.#res.writeContinue();
       readBody(this.#req, MAX_BUFFERED_BODY, (body, charged, busy) => {
-        // The bytes stay charged while the exchange may still hold the body (forwarded, edited).
-        if (charged > 0) this.#res.once('close', () => BODY_BUDGET.give(charged));
+        // The bytes stay charged while the exchange may still hold the body (forwarded, edited);
+        // an exchange already over gives them back at once.
+        if (charged > 0) {
+          if (this.#res.closed) BODY_BUDGET.give(charged);
+          else this.#res.once('close', () => BODY_BUDGET.give(charged));
+        }
         this.busy = busy;
         resolve(body);
       });
