@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { launchChromium, pollUntil } from '@signet/kit';
-import { listenOnLoopback } from '@signet/kit/testing';
-import { buildConverter, type Converter } from '@signet/pdf';
+import { test } from 'node:test';
+import { pollUntil } from '@signet/kit';
 import { startSigningEsign } from './signing-harness.ts';
+import { signingPageFixture } from '../support/signing-page-fixture.ts';
 
 // DocuSign's collectPayment example (github docusign/code-examples-node,
 // lib/eSignature/examples/collectPayment.js): an html order form whose anchors place two quantity
@@ -34,19 +31,7 @@ type Sdk = {
 } & Record<'Document' | 'Signer' | 'CarbonCopy' | 'SignHere' | 'List' | 'ListItem' | 'FormulaTab' | 'PaymentLineItem' | 'PaymentDetails' | 'Tabs' | 'Recipients' | 'EnvelopeDefinition', Model>;
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 
-let browser: Browser;
-let converter: Converter;
-let returnUrl = '';
-const returnServer = createServer((_req, res) => res.end('back at the app'));
-before(async () => {
-  [browser, converter] = await Promise.all([launchChromium(), buildConverter({ officeWorkers: 1, htmlPages: 1 })]);
-  returnUrl = `http://127.0.0.1:${await listenOnLoopback(returnServer)}/return`;
-});
-after(async () => {
-  await browser.close();
-  await converter.close();
-  await new Promise((resolve) => returnServer.close(resolve));
-});
+const fx = signingPageFixture();
 
 // An order form of our own with the example's anchors: quantities in black, the rest in white.
 const ORDER_FORM = `<!DOCTYPE html><html><body style="font-family:sans-serif;margin:2em;line-height:1.5">
@@ -89,7 +74,7 @@ function envelope(withPayment: boolean, clientUserId: string) {
 }
 
 test('collectPayment\'s tabs through the SDK: quantities chosen in Chromium (desktop, phone), formulas follow, form data and the completed PDF; its paymentDetails refused by name', async (t) => {
-  const h = await startSigningEsign(t, { converter });
+  const h = await startSigningEsign(t, { converter: fx.converter });
   const client = new docusign.ApiClient();
   client.setBasePath(`${h.origin}/restapi`);
   client.addDefaultHeader('Authorization', `Bearer ${h.token}`);
@@ -110,8 +95,8 @@ test('collectPayment\'s tabs through the SDK: quantities chosen in Chromium (des
     await t.test(name, async () => {
       const clientUserId = `pat-${name}`;
       const { envelopeId } = await api.createEnvelope(h.accountId, { envelopeDefinition: envelope(false, clientUserId) });
-      const { url } = await api.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl, authenticationMethod: 'none', email: 'pat@example.com', userName: 'Pat Payer', clientUserId } });
-      const context = await browser.newContext({ viewport, locale: 'en-US' });
+      const { url } = await api.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl: fx.returnUrl, authenticationMethod: 'none', email: 'pat@example.com', userName: 'Pat Payer', clientUserId } });
+      const context = await fx.browser.newContext({ viewport, locale: 'en-US' });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
@@ -125,7 +110,7 @@ test('collectPayment\'s tabs through the SDK: quantities chosen in Chromium (des
       await page.getByRole('button', { name: 'Adopt and sign' }).click();
       if (name === 'phone') assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 360, 'no horizontal scroll');
       await page.getByRole('button', { name: 'Finish' }).and(page.locator(':enabled')).click();
-      await page.waitForURL((u) => u.toString().startsWith(returnUrl));
+      await page.waitForURL((u) => u.toString().startsWith(fx.returnUrl));
       assert.deepEqual(errors, []);
       await context.close();
 

@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, test, type TestContext } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { PDFDocument, PDFString, StandardFonts } from 'pdf-lib';
-import type { Browser } from 'playwright-core';
-import { launchChromium, pollUntil } from '@signet/kit';
-import { listenOnLoopback } from '@signet/kit/testing';
-import { buildConverter, readFormFields, type Converter } from '@signet/pdf';
+import { pollUntil } from '@signet/kit';
+import { readFormFields } from '@signet/pdf';
 import { b64, startSigningEsign, type SigningHarness } from './signing-harness.ts';
+import { signingPageFixture } from '../support/signing-page-fixture.ts';
 
 // DocuSign's transformPdfFields through the real parts: a PDF form made here with pdf-lib (one
 // field of each kind), sent through the docusign-esign SDK, its fields become the signer's tabs
@@ -35,19 +33,7 @@ type SdkEnvelopesApi = {
 type Sdk = { ApiClient: new () => { setBasePath(p: string): void; addDefaultHeader(k: string, v: string): void }; EnvelopesApi: new (client: unknown) => SdkEnvelopesApi };
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 
-let browser: Browser;
-let converter: Converter;
-let returnUrl = '';
-const returnServer = createServer((_req, res) => res.end('back at the app'));
-before(async () => {
-  [browser, converter] = await Promise.all([launchChromium(), buildConverter({ officeWorkers: 1, htmlPages: 1 })]);
-  returnUrl = `http://127.0.0.1:${await listenOnLoopback(returnServer)}/return`;
-});
-after(async () => {
-  await browser.close();
-  await converter.close();
-  await new Promise((resolve) => returnServer.close(resolve));
-});
+const fx = signingPageFixture();
 
 /** A Letter page with a form: every field kind, a locked one, DocuSign-named ones, one to ignore. */
 async function orderForm(): Promise<Uint8Array> {
@@ -117,7 +103,7 @@ async function refusal(call: Promise<unknown>): Promise<{ status: number; errorC
 
 /** esign for one test (closed with it) and the SDK pointed at it. */
 async function start(t: TestContext): Promise<{ h: SigningHarness; sdk: SdkEnvelopesApi }> {
-  const h = await startSigningEsign(t, { converter });
+  const h = await startSigningEsign(t, { converter: fx.converter });
   const client = new docusign.ApiClient();
   client.setBasePath(`${h.origin}/restapi`);
   client.addDefaultHeader('Authorization', `Bearer ${h.token}`);
@@ -163,8 +149,8 @@ test('transformPdfFields: a PDF form through the SDK becomes the signer\'s tabs;
       assert.deepEqual(await readFormFields(stored), []);
       assert.match(await pdfText(stored), /Printed by the sender/);
 
-      const { url } = await sdk.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl, authenticationMethod: 'none', email, userName: 'Grace Hopper', clientUserId: 'grace' } });
-      const context = await browser.newContext({ viewport, locale: 'en-US' });
+      const { url } = await sdk.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl: fx.returnUrl, authenticationMethod: 'none', email, userName: 'Grace Hopper', clientUserId: 'grace' } });
+      const context = await fx.browser.newContext({ viewport, locale: 'en-US' });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
@@ -182,7 +168,7 @@ test('transformPdfFields: a PDF form through the SDK becomes the signer\'s tabs;
       await page.getByRole('button', { name: 'Finish' }).and(page.locator(':enabled')).waitFor();
       if (name === 'phone') assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 360, 'no horizontal scroll');
       await page.getByRole('button', { name: 'Finish' }).click();
-      await page.waitForURL((u) => u.toString().startsWith(returnUrl));
+      await page.waitForURL((u) => u.toString().startsWith(fx.returnUrl));
       assert.deepEqual(errors, []);
       await context.close();
 
@@ -275,8 +261,8 @@ test('transformPdfFields attacks: a form of 2000+ fields, a field named for anot
 
     const markup = '<img src=x onerror="window.pwned=1">';
     const { envelopeId } = await create(documentOf(await formOf([markup])));
-    const { url } = await sdk.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl, authenticationMethod: 'none', email: signer.email, userName: signer.name, clientUserId: signer.clientUserId } });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { url } = await sdk.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl: fx.returnUrl, authenticationMethod: 'none', email: signer.email, userName: signer.name, clientUserId: signer.clientUserId } });
+    const context = await fx.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(url);
     await page.getByRole('button', { name: 'Finish' }).waitFor();

@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { FormClient, formFields } from '../support/form-client.ts';
-import { launchChromium, pollUntil } from '@signet/kit';
-import { listenOnLoopback } from '@signet/kit/testing';
-import { buildConverter, type Converter } from '@signet/pdf';
+import { pollUntil } from '@signet/kit';
 import { makeBlankPng } from '../../../pdf/test/raster.fixture.ts';
 import { b64, samplePdf, startSigningEsign } from './signing-harness.ts';
+import { signingPageFixture } from '../support/signing-page-fixture.ts';
 
 // signerAttachment tabs through the real parts: the SDK sends one required and one optional
 // attachment tab; in Chromium (desktop and phone) the signer picks files: a GIF is refused in the
@@ -35,22 +33,12 @@ type Sdk = {
 };
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 
-let browser: Browser;
-let converter: Converter;
-let returnUrl = '';
+const fx = signingPageFixture();
 let dir = '';
-const returnServer = createServer((_req, res) => res.end('back at the app'));
 before(async () => {
-  [browser, converter] = await Promise.all([launchChromium(), buildConverter({ officeWorkers: 1, htmlPages: 1 })]);
-  returnUrl = `http://127.0.0.1:${await listenOnLoopback(returnServer)}/return`;
   dir = await mkdtemp(join(tmpdir(), 'signet-attach-'));
 });
-after(async () => {
-  await browser.close();
-  await converter.close();
-  await new Promise((resolve) => returnServer.close(resolve));
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => rm(dir, { recursive: true, force: true }));
 
 async function utilityBill(): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
@@ -67,7 +55,7 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
 }
 
 test('signerAttachment: files picked in Chromium become documents of the envelope with the Finish; bad files refused in the page and on the server', async (t) => {
-  const h = await startSigningEsign(t, { converter });
+  const h = await startSigningEsign(t, { converter: fx.converter });
   const client = new docusign.ApiClient();
   client.setBasePath(`${h.origin}/restapi`);
   client.addDefaultHeader('Authorization', `Bearer ${h.token}`);
@@ -87,8 +75,8 @@ test('signerAttachment: files picked in Chromium become documents of the envelop
       } }] },
       status: 'sent',
     } });
-    const { url } = await api.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl, authenticationMethod: 'none', email: `${clientUserId}@example.com`, userName: 'Ada Lovelace', clientUserId } });
-    const context = await browser.newContext({ viewport, locale: 'en-US' });
+    const { url } = await api.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl: fx.returnUrl, authenticationMethod: 'none', email: `${clientUserId}@example.com`, userName: 'Ada Lovelace', clientUserId } });
+    const context = await fx.browser.newContext({ viewport, locale: 'en-US' });
     const page = await context.newPage();
     await page.goto(url);
     await page.getByRole('button', { name: 'Finish' }).waitFor();
@@ -117,7 +105,7 @@ test('signerAttachment: files picked in Chromium become documents of the envelop
       if (name === 'phone') assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 360, 'no horizontal scroll');
       // The Finish carries the files: under load it can outlast the default 30 s navigation wait.
       await Promise.all([
-        page.waitForURL((u) => u.toString().startsWith(returnUrl), { timeout: 120_000 }),
+        page.waitForURL((u) => u.toString().startsWith(fx.returnUrl), { timeout: 120_000 }),
         page.getByRole('button', { name: 'Finish' }).click({ noWaitAfter: true }),
       ]);
       assert.deepEqual(errors, []);
@@ -143,7 +131,7 @@ test('signerAttachment: files picked in Chromium become documents of the envelop
       } }] },
       status: 'sent',
     } });
-    const { url } = await api.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl, authenticationMethod: 'none', email: 'forged@example.com', userName: 'Ada Lovelace', clientUserId } });
+    const { url } = await api.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl: fx.returnUrl, authenticationMethod: 'none', email: 'forged@example.com', userName: 'Ada Lovelace', clientUserId } });
     // Plain HTTP, as a script would post: the page's own checks are bypassed.
     const signer = new FormClient(h.origin);
     let answer = await signer.get(url);

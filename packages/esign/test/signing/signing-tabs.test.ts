@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, pollUntil } from '@signet/kit';
-import { listenOnLoopback } from '@signet/kit/testing';
-import { buildConverter, type Converter } from '@signet/pdf';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { pollUntil } from '@signet/kit';
 import { b64, samplePdf, startSigningEsign, type SigningHarness } from './signing-harness.ts';
+import { signingPageFixture } from '../support/signing-page-fixture.ts';
 
 // The whole tab ceremony through the real parts: the docusign-esign SDK creates an envelope with
 // every tab type, the signer fills them with the keyboard in Chromium (desktop and phone), the
@@ -30,19 +28,7 @@ type SdkEnvelopesApi = {
 type Sdk = { ApiClient: new () => { setBasePath(p: string): void; addDefaultHeader(k: string, v: string): void }; EnvelopesApi: new (client: unknown) => SdkEnvelopesApi };
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 
-let browser: Browser;
-let converter: Converter;
-let returnUrl = '';
-const returnServer = createServer((_req, res) => res.end('back at the app'));
-before(async () => {
-  [browser, converter] = await Promise.all([launchChromium(), buildConverter({ officeWorkers: 1, htmlPages: 1 })]);
-  returnUrl = `http://127.0.0.1:${await listenOnLoopback(returnServer)}/return`;
-});
-after(async () => {
-  await browser.close();
-  await converter.close();
-  await new Promise((resolve) => returnServer.close(resolve));
-});
+const fx = signingPageFixture();
 
 const at = (x: number, y: number) => ({ documentId: '1', pageNumber: '1', xPosition: String(x), yPosition: String(y) });
 
@@ -92,8 +78,8 @@ async function createEnvelope(h: SigningHarness, sdk: SdkEnvelopesApi, email: st
 }
 
 async function openSigning(h: SigningHarness, sdk: SdkEnvelopesApi, envelopeId: string, email: string, viewport: { width: number; height: number }): Promise<Page> {
-  const { url } = await sdk.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl, authenticationMethod: 'none', email, userName: 'Ada King Lovelace', clientUserId: 'ada-1' } });
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  const { url } = await sdk.createRecipientView(h.accountId, envelopeId, { recipientViewRequest: { returnUrl: fx.returnUrl, authenticationMethod: 'none', email, userName: 'Ada King Lovelace', clientUserId: 'ada-1' } });
+  const context = await fx.browser.newContext({ viewport, locale: 'en-US' });
   const page = await context.newPage();
   await page.goto(url);
   await page.getByRole('button', { name: 'Finish' }).waitFor();
@@ -160,7 +146,7 @@ async function formData(sdk: SdkEnvelopesApi, h: SigningHarness, envelopeId: str
 }
 
 test('every tab type, end to end: SDK create → Chromium keyboard (desktop, phone) → Finish judged again → form data → sealed PDF text', async (t) => {
-  const h = await startSigningEsign(t, { converter });
+  const h = await startSigningEsign(t, { converter: fx.converter });
   const client = new docusign.ApiClient();
   client.setBasePath(`${h.origin}/restapi`);
   client.addDefaultHeader('Authorization', `Bearer ${h.token}`);
@@ -188,7 +174,7 @@ test('every tab type, end to end: SDK create → Chromium keyboard (desktop, pho
       await fillEveryTab(page);
       if (name === 'phone') assert.ok((await page.evaluate<number>('document.documentElement.scrollWidth')) <= 360, 'no horizontal scroll');
       await page.getByRole('button', { name: 'Finish' }).click();
-      await page.waitForURL((u) => u.toString().startsWith(returnUrl));
+      await page.waitForURL((u) => u.toString().startsWith(fx.returnUrl));
       assert.deepEqual(errors, []);
       await page.context().close();
 
@@ -241,7 +227,7 @@ test('every tab type, end to end: SDK create → Chromium keyboard (desktop, pho
       await fillEveryTab(page);
     }
     await forge(honest);
-    await page.waitForURL((u) => u.toString().startsWith(returnUrl));
+    await page.waitForURL((u) => u.toString().startsWith(fx.returnUrl));
     const values = await formData(sdk, h, envelopeId);
     assert.equal(values.Company, 'Acme Corp');
     assert.equal(values.Colour, 'red');
