@@ -60,7 +60,7 @@ export { PLUGIN_SCHEMAS, BUNDLED_PLUGINS, KONG_BUNDLED_PLUGINS, parsePluginsSett
 export { PluginCombos, runAccessPhase, collectGlobal, type AccessOutcome, type RoutePlugins, type RoutePlugin } from './compile-route-plugins.ts';
 export { runHeaderFilter, openBodyFilter, runLogPhase, wantsLog } from './response-phases.ts';
 export { ResponseHead, chainTransforms, type BodyTransform } from './response-head.ts';
-export { serializeLogEntry, requestHeadLength, type LogEntry } from './log-entry.ts';
+export { serializeLogEntry, requestHeadLength, RequestLogEntry, type LogEntry } from './log-entry.ts';
 export { ConsumerIndex } from './consumer-index.ts';
 /** request-size-limiting's refusal, also answered by the proxy when a streamed body crosses the bound. */
 export { SIZE_LIMIT_MESSAGE } from './request-size-limiting/handler.ts';

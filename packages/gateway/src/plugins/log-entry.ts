@@ -1,5 +1,6 @@
 // What the log phase knows of a finished request, and Kong's log serializer on it
 // (kong/pdk/log.lua serialize): the JSON every Kong logging plugin sends.
+import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { RequestDone } from '../proxy/proxy-hooks.ts';
 import type { PluginContext } from './plugin-context.ts';
@@ -24,9 +25,57 @@ export type LogEntry = {
   readonly startedAt: number;
 };
 
+/**
+ * The entry of a request the proxy handled: what only some loggers read (node's header table,
+ * which node builds on first access; the request's size; the upstream URI) is worked out when a
+ * logger first reads it, so a route whose only logger is prometheus never builds the table.
+ */
+export class RequestLogEntry implements LogEntry {
+  readonly done: RequestDone;
+  readonly scheme: 'http' | 'https';
+  readonly responseHeaders: readonly string[];
+  readonly responseSize: number;
+  readonly upstreamStatus: number | undefined;
+  readonly startedAt: number;
+  readonly #req: IncomingMessage;
+  readonly #bodyBytes: number;
+  readonly #requestLine: string | undefined;
+  #requestSize = -1;
+
+  /** `requestLine`: the one sent upstream (`METHOD uri HTTP/1.1\r\n`), undefined when the gateway answered itself. */
+  constructor(
+    done: RequestDone, req: IncomingMessage, bodyBytes: number, scheme: 'http' | 'https', responseHeaders: readonly string[],
+    responseSize: number, requestLine: string | undefined, upstreamStatus: number | undefined, startedAt: number,
+  ) {
+    this.done = done;
+    this.#req = req;
+    this.#bodyBytes = bodyBytes;
+    this.scheme = scheme;
+    this.responseHeaders = responseHeaders;
+    this.responseSize = responseSize;
+    this.#requestLine = requestLine;
+    this.upstreamStatus = upstreamStatus;
+    this.startedAt = startedAt;
+  }
+
+  get requestHeaders(): Readonly<Record<string, string | string[] | undefined>> {
+    return this.#req.headers;
+  }
+
+  get requestSize(): number {
+    if (this.#requestSize < 0) this.#requestSize = requestHeadLength(this.done.method, this.done.uri, this.#req.rawHeaders) + this.#bodyBytes;
+    return this.#requestSize;
+  }
+
+  get upstreamUri(): string | undefined {
+    const line = this.#requestLine;
+    return line === undefined ? undefined : line.slice(line.indexOf(' ') + 1, line.lastIndexOf(' '));
+  }
+}
+
 /** nginx's $request_length for a request: its request line and headers (plus the body bytes counted). */
 export function requestHeadLength(method: string, url: string, rawHeaders: readonly string[]): number {
-  let n = method.length + url.length + 12; // " HTTP/1.1\r\n" and the final CRLF
+  let n = method.length + url.length + 14; // the two spaces, "HTTP/1.1\r\n" and the final CRLF
   for (let i = 0; i < rawHeaders.length; i += 2) n += rawHeaders[i]!.length + rawHeaders[i + 1]!.length + 4;
   return n;
 }

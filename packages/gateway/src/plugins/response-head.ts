@@ -25,8 +25,19 @@ function validName(name: string): boolean {
   return true;
 }
 
-// Case-insensitive name equality without lower-casing the (usually different-length) others.
-const sameName = (name: string, lower: string): boolean => name.length === lower.length && (name === lower || name.toLowerCase() === lower);
+// Case-insensitive name equality against a lower-case name, without allocating: header_filter
+// hooks set several headers per response, each one a scan of the whole head.
+function sameName(name: string, lower: string): boolean {
+  const n = name.length;
+  if (n !== lower.length) return false;
+  if (name === lower) return true;
+  for (let i = 0; i < n; i++) {
+    let c = name.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== lower.charCodeAt(i)) return false;
+  }
+  return true;
+}
 
 /** The status and headers about to be sent to the client. */
 export class ResponseHead {

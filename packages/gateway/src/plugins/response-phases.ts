@@ -33,7 +33,10 @@ export function openBodyFilter(ctx: PluginContext, head: ResponseHead): BodyTran
 
 /** Whether some collected plugin has a log phase (the entry is then built). */
 export function wantsLog(ctx: PluginContext): boolean {
-  return ctx.collected?.some((h) => h.log !== undefined) ?? false;
+  const collected = ctx.collected;
+  if (collected === undefined) return false;
+  for (let i = 0; i < collected.length; i++) if (collected[i]!.log !== undefined) return true;
+  return false;
 }
 
 /** The log phase: every collected plugin's log hook, each isolated from the others' failures. */

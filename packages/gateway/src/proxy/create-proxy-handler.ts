@@ -8,7 +8,7 @@ import { RequestIdSource, VIA } from './kong-headers.ts';
 import { ProxyExchange, type ProxyContext } from './proxy-exchange.ts';
 import { scanRequestHeaders, type ScannedRequestHeaders } from './scan-request-headers.ts';
 import { sendKongResponse, sendProxyError, sendStoredResponse, TextBody } from './send-proxy-error.ts';
-import { collectGlobal, PluginContext, requestHeadLength, runAccessPhase, runLogPhase, SIZE_LIMIT_MESSAGE, wantsLog, type BodySource, type PluginExit } from '../plugins/index.ts';
+import { collectGlobal, PluginContext, RequestLogEntry, runAccessPhase, runLogPhase, SIZE_LIMIT_MESSAGE, wantsLog, type BodySource, type PluginExit } from '../plugins/index.ts';
 import { upstreamHeaderLines } from './upstream-header-lines.ts';
 import type { ProxyRoute } from './proxy-route.ts';
 import { realClientAddress } from './real-ip.ts';
@@ -60,10 +60,7 @@ function reportKongAnswer(
   } as const;
   ctx.hooks.onRequestDone?.(done);
   if (plugins === undefined || !wantsLog(plugins)) return;
-  runLogPhase(plugins, {
-    done, scheme, requestHeaders: req.headers, requestSize: requestHeadLength(done.method, done.uri, req.rawHeaders),
-    responseHeaders: plugins.responseHeaders ?? [], responseSize: plugins.responseSize, upstreamUri: undefined, upstreamStatus: undefined, startedAt,
-  });
+  runLogPhase(plugins, new RequestLogEntry(done, req, 0, scheme, plugins.responseHeaders ?? [], plugins.responseSize, undefined, undefined, startedAt));
 }
 
 const newPluginContext = (req: IncomingMessage, method: string, query: string, requestId: string, clientIp: string, startedAt: number, names?: readonly string[]): PluginContext => {

@@ -14,7 +14,7 @@ import { expectsContinue } from './expects-continue.ts';
 import type { ExchangeSink, UpstreamConnection } from './upstream-connection.ts';
 import type { UpstreamEndpoint, UpstreamPool } from './upstream-pool.ts';
 import { serverNameFor } from './server-name.ts';
-import { openBodyFilter, requestHeadLength, ResponseHead, runHeaderFilter, runLogPhase, SIZE_LIMIT_MESSAGE, wantsLog, type BodyTransform, type PluginContext } from '../plugins/index.ts';
+import { openBodyFilter, RequestLogEntry, ResponseHead, runHeaderFilter, runLogPhase, SIZE_LIMIT_MESSAGE, wantsLog, type BodyTransform, type PluginContext } from '../plugins/index.ts';
 
 // RFC 9110 §7.6.1: fields named in Connection are hop-by-hop as well.
 function listedFields(value: string, into: string[] | undefined): string[] | undefined {
@@ -430,20 +430,11 @@ export class ProxyExchange implements ExchangeSink {
     this.#ctx.hooks.onRequestDone?.(done);
     const plugins = x.plugins;
     if (plugins === undefined || !wantsLog(plugins)) return;
-    const req = this.#req;
-    const q = x.requestLine.indexOf(' ');
-    runLogPhase(plugins, {
-      done,
-      scheme: x.scheme ?? 'http',
-      requestHeaders: req.headers,
-      requestSize: requestHeadLength(done.method, done.uri, req.rawHeaders) + this.#bytesIn,
-      responseHeaders: plugins.responseHeaders ?? [],
-      // The gateway's own error answer sized itself in sendProxyError.
-      responseSize: this.#responded ? plugins.responseSize + this.#bytesOut : plugins.responseSize,
-      upstreamUri: x.requestLine.slice(q + 1, x.requestLine.lastIndexOf(' ')),
-      upstreamStatus: this.#upstreamStatus,
-      startedAt: x.startedAt,
-    });
+    // The gateway's own error answer sized itself in sendProxyError.
+    const responseSize = this.#responded ? plugins.responseSize + this.#bytesOut : plugins.responseSize;
+    runLogPhase(plugins, new RequestLogEntry(
+      done, this.#req, this.#bytesIn, x.scheme ?? 'http', plugins.responseHeaders ?? [], responseSize, x.requestLine, this.#upstreamStatus, x.startedAt,
+    ));
   }
 
   /** The client connection closed: called by the socket watcher for the exchange in flight. */

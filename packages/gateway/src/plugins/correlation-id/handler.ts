@@ -52,12 +52,12 @@ export const CORRELATION_ID_HANDLER: PluginHandler = {
           ctx.setHeader(conf.header_name, id);
         }
         (ctx.serializeValues ??= {}).correlation_id = id;
-        if (conf.echo_downstream) (ctx.shared ??= new Map()).set(KEY, id);
+        if (conf.echo_downstream) (ctx.shared ??= {})[KEY] = id;
         return undefined;
       },
       ...(conf.echo_downstream ? {
         headerFilter(ctx, head) {
-          let id = ctx.shared?.get(KEY) as string | undefined ?? ctx.firstHeader(conf.header_name);
+          let id = ctx.shared?.[KEY] as string | undefined ?? ctx.firstHeader(conf.header_name);
           if (id === undefined || id === '') id = generate(ctx);
           head.set(conf.header_name, id);
         },

@@ -100,7 +100,7 @@ export const CORS_HANDLER: PluginHandler = {
         if (ctx.method !== 'OPTIONS') return undefined;
         const origin = ctx.firstHeader('Origin');
         if (!provided(origin) || ctx.firstHeader('Access-Control-Request-Method') === undefined) return undefined;
-        (ctx.shared ??= new Map()).set(SKIP, true);
+        (ctx.shared ??= {})[SKIP] = true;
         if (conf.preflight_continue) return undefined;
         const out = new HeaderTable();
         const allowAll = configureOrigin(origins, out, false, origin);
@@ -116,7 +116,7 @@ export const CORS_HANDLER: PluginHandler = {
         return { status: 200, message: '', body: null, headers: out.values };
       },
       headerFilter(ctx: PluginContext, head: ResponseHead): void {
-        if (ctx.shared?.get(SKIP) === true) return;
+        if (ctx.shared?.[SKIP] === true) return;
         const origin = ctx.firstHeader('Origin');
         if (!provided(origin) && !conf.allow_origin_absent) return;
         const allowAll = configureOrigin(origins, head, true, origin);

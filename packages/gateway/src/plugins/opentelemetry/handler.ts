@@ -69,7 +69,7 @@ export const OPENTELEMETRY_HANDLER: PluginHandler = {
             'kong.request.id': ctx.requestId,
           },
         }, parentContext);
-        (ctx.shared ??= new Map()).set(SPAN, span);
+        (ctx.shared ??= {})[SPAN] = span;
         for (const name of conf.propagation.clear ?? []) ctx.clearHeader(name);
         const sc = span.spanContext();
         ctx.setHeader('traceparent', formatTraceParent({ traceId: sc.traceId, spanId: sc.spanId, sampled: (sc.traceFlags & api.TraceFlags.SAMPLED) !== 0 }));
@@ -77,12 +77,12 @@ export const OPENTELEMETRY_HANDLER: PluginHandler = {
       },
       ...(traceIdHeader !== null ? {
         headerFilter(ctx, head) {
-          const span = ctx.shared?.get(SPAN) as Api.Span | undefined;
+          const span = ctx.shared?.[SPAN] as Api.Span | undefined;
           if (span !== undefined) head.set(traceIdHeader, span.spanContext().traceId);
         },
       } : {}),
       log(ctx, entry) {
-        const span = ctx.shared?.get(SPAN) as Api.Span | undefined;
+        const span = ctx.shared?.[SPAN] as Api.Span | undefined;
         if (span === undefined) return;
         const d = entry.done;
         span.setAttribute('http.status_code', d.status);

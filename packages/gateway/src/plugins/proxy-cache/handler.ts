@@ -141,7 +141,7 @@ export const PROXY_CACHE_HANDLER: PluginHandler = {
           key: undefined, status: undefined, signalled: false, hit: false, pending: undefined,
           show: (header) => debug || conf.response_headers[header],
         };
-        (ctx.shared ??= new Map()).set(SHARED_KEY, state);
+        (ctx.shared ??= {})[SHARED_KEY] = state;
         const cc = parseDirectives(ctx.header('cache-control'));
         if (!cacheableRequest(ctx, cc)) {
           state.status = 'Bypass';
@@ -176,7 +176,7 @@ export const PROXY_CACHE_HANDLER: PluginHandler = {
       },
 
       headerFilter(ctx, head) {
-        const state = ctx.shared?.get(SHARED_KEY) as CacheState | undefined;
+        const state = ctx.shared?.[SHARED_KEY] as CacheState | undefined;
         if (state === undefined || state.hit) return;
         // Kong sets these in access, so they are on whatever answer follows, and stored with it.
         if (state.key !== undefined && state.show('X-Cache-Key')) head.set('X-Cache-Key', state.key);
@@ -198,7 +198,7 @@ export const PROXY_CACHE_HANDLER: PluginHandler = {
       },
 
       bodyFilter(ctx) {
-        const state = ctx.shared?.get(SHARED_KEY) as CacheState | undefined;
+        const state = ctx.shared?.[SHARED_KEY] as CacheState | undefined;
         if (state?.pending === undefined) return undefined;
         // The body goes to the client as it comes; a copy is kept while it fits the dictionary
         // (a response larger than the whole dictionary is never stored, nor held).

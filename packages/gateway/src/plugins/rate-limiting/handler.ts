@@ -65,7 +65,7 @@ export const RATE_LIMITING_HANDLER: PluginHandler = {
     const group = plugin?.consumer_group?.id;
     const headers = !conf.hide_client_headers;
     const verdict = (ctx: PluginContext, usages: readonly number[], starts: readonly number[], now: number): PluginExit | undefined => {
-      if (headers) (ctx.shared ??= new Map()).set(SHARED_KEY, { usages, starts, now } satisfies RateLimitUsage);
+      if (headers) (ctx.shared ??= {})[SHARED_KEY] = { usages, starts, now } satisfies RateLimitUsage;
       return plan.stopAt(usages) === -1 ? undefined : refused;
     };
     // handler.lua: a data store that fails is logged; fault_tolerant proxies without headers.
@@ -86,7 +86,7 @@ export const RATE_LIMITING_HANDLER: PluginHandler = {
       },
       // The answer, the upstream's or the refusal, carries the headers access computed.
       headerFilter(ctx, head) {
-        const usage = ctx.shared?.get(SHARED_KEY) as RateLimitUsage | undefined;
+        const usage = ctx.shared?.[SHARED_KEY] as RateLimitUsage | undefined;
         if (usage !== undefined) plan.setHeaders(head, usage);
       },
     };

@@ -77,7 +77,7 @@ export const RESPONSE_RATELIMITING_HANDLER: PluginHandler = {
         }
         ctx.setHeader(`X-RateLimit-Remaining-${name}`, String(remaining));
       }
-      (ctx.shared ??= new Map()).set(SHARED_KEY, { slots, usages } satisfies State);
+      (ctx.shared ??= {})[SHARED_KEY] = { slots, usages } satisfies State;
       return undefined;
     };
     const failed = (err: unknown): undefined => {
@@ -103,7 +103,7 @@ export const RESPONSE_RATELIMITING_HANDLER: PluginHandler = {
         return usages instanceof Promise ? usages.then((u) => decide(ctx, slots, u), failed) : decide(ctx, slots, usages);
       },
       headerFilter(ctx, head) {
-        const state = ctx.shared?.get(SHARED_KEY) as State | undefined;
+        const state = ctx.shared?.[SHARED_KEY] as State | undefined;
         // Without usage (access failed or refused), the report is left as it is, as in Kong.
         if (state === undefined) return;
         const increments = head.source === 'upstream' ? parseLimitHeader(head.getAll(conf.header_name), conf.limits) : new Map<string, number>();
@@ -126,10 +126,10 @@ export const RESPONSE_RATELIMITING_HANDLER: PluginHandler = {
         }
       },
       bodyFilter(ctx) {
-        return (ctx.shared?.get(SHARED_KEY) as State | undefined)?.stop === true ? NO_BODY : undefined;
+        return (ctx.shared?.[SHARED_KEY] as State | undefined)?.stop === true ? NO_BODY : undefined;
       },
       log(ctx) {
-        const state = ctx.shared?.get(SHARED_KEY) as State | undefined;
+        const state = ctx.shared?.[SHARED_KEY] as State | undefined;
         if (state === undefined || state.stop === true || state.increments === undefined) return;
         const adds: CounterAdd[] = [];
         for (const s of state.slots) {
