@@ -4,7 +4,7 @@ import { compileGrpcState, type GrpcState } from './grpc/compile-grpc-state.ts';
 import { compileProxyRoute, type ProxyRoute, type TargetSources } from './proxy/proxy-route.ts';
 import { Router, type RouterEntry } from './router/index.ts';
 import { compileStreamState, type StreamState } from './stream/compile-stream-state.ts';
-import { ConsumerIndex, PLUGIN_HANDLERS, PluginCombos, type RoutePlugins } from './plugins/index.ts';
+import { ConsumerIndex, PLUGIN_HANDLERS, PluginCombos, REDIS_COUNTERS, redisSettingsOf, type RoutePlugins } from './plugins/index.ts';
 import { CertificateStore, type PemPair } from './tls/index.ts';
 
 /** What one configuration compiles to; swapped as a whole, never mutated. */
@@ -63,6 +63,8 @@ export class Runtime {
   /** Replaces the configuration; throws (and keeps the old one) if it cannot be compiled. */
   load(snapshot: Snapshot): void {
     this.#state = this.#build(snapshot, this.#state);
+    // Redis connections of plugins the new configuration no longer has are closed.
+    REDIS_COUNTERS.retain(redisSettingsOf(snapshot.plugins));
   }
 
   /** Health checks take an address out or put it back; false if no such upstream/address. */

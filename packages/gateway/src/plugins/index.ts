@@ -68,6 +68,6 @@ export { setPluginLogger, type PluginLogger } from './plugin-log.ts';
 /** A graceful stop sends what the logging plugins' queues hold. */
 export { drainLogQueues } from './log-queue.ts';
 /** The process's Redis connections of the redis policies (closed with the gateway). */
-export { REDIS_COUNTERS } from './redis-counters.ts';
+export { REDIS_COUNTERS, redisSettingsOf } from './redis-counters.ts';
 export { PluginContext, type PluginExit, type HeaderEdit, type BodySource } from './plugin-context.ts';
 export type { PluginHandler, PluginHooks, AccessHook, HeaderFilterHook, BodyFilterHook, LogHook } from './plugin-handler.ts';

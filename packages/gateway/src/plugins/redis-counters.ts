@@ -5,9 +5,11 @@
 // of one request go in one script call, so a request costs one Redis round trip whatever its
 // periods. response-ratelimiting reads its counters (MGET) before proxying and adds what the
 // upstream reported (INCRBY, EXPIRE when new) after the response, one round trip each. One
-// ioredis connection per distinct Redis setting per process, kept across reloads.
+// ioredis connection per distinct Redis setting per process, kept across reloads while some
+// plugin still counts there (Runtime.load closes the others).
 import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
+import type { Plugin } from '../declarative/types.ts';
 import type { CounterAdd, CounterAsk } from './rate-limiting/counter-store.ts';
 
 /** kong/tools/redis/schema.lua's record, as validated and defaulted. */
@@ -118,6 +120,22 @@ export class RedisCounters {
     return client;
   }
 
+  /**
+   * Closes the connections no plugin of the running configuration uses any more (a reload
+   * removed the plugin or pointed it elsewhere). A request still counting on one finishes first:
+   * QUIT is queued after the commands already sent.
+   */
+  retain(inUse: Iterable<RedisSettings>): void {
+    const keep = new Set<string>();
+    for (const settings of inUse) keep.add(JSON.stringify(settings));
+    for (const [key, client] of this.#clients) {
+      if (keep.has(key)) continue;
+      this.#clients.delete(key);
+      if (client.status === 'ready') client.quit().catch(() => client.disconnect());
+      else client.disconnect();
+    }
+  }
+
   /** Closes every connection (the process is stopping). */
   async close(): Promise<void> {
     const clients = [...this.#clients.values()];
@@ -138,6 +156,17 @@ export class RedisCounters {
     }
     return client;
   }
+}
+
+/** The plugins that count in Redis: their `redis` records, as the handlers got them. */
+export function redisSettingsOf(plugins: readonly Plugin[]): RedisSettings[] {
+  const out: RedisSettings[] = [];
+  for (const p of plugins) {
+    if (!p.enabled || (p.name !== 'rate-limiting' && p.name !== 'response-ratelimiting')) continue;
+    const config = p.config as { readonly policy?: string; readonly redis?: RedisSettings };
+    if (config.policy === 'redis' && config.redis !== undefined) out.push(config.redis);
+  }
+  return out;
 }
 
 /**

@@ -137,3 +137,37 @@ test('rate-limiting redis: two nodes share one limit; a dead Redis passes or fai
   assert.equal(again.status, 200);
   assert.equal(again.headers['x-ratelimit-remaining-year'], '999');
 });
+
+// Clients of a Redis other than the test's own connection (CLIENT LIST counts it too).
+async function gatewayClients(raw: Redis): Promise<number> {
+  const list = (await raw.client('LIST')) as string;
+  return list.trim().split('\n').length - 1;
+}
+
+test('rate-limiting redis: a reload that drops or re-points the plugin closes its Redis connection', async (t) => {
+  const [first, second] = [await startRedisServer(), await startRedisServer()];
+  t.after(() => Promise.all([first.stop(), second.stop()]));
+  const upstream = await startUpstream(t, (_req, res) => res.end('ok'));
+  const service = `_format_version: "3.0"\nservices:\n  - name: echo\n    url: http://127.0.0.1:${upstream.port}\n    routes:\n`;
+  const limited = (port: number): string => `${service}      - { name: r, hosts: [rl.test], plugins: [{ name: rate-limiting, config: { year: 100, policy: redis, redis: { host: 127.0.0.1, port: ${port} } } }] }\n`;
+  const g = await startGatewayProcess(t, limited(first.port));
+  const rawFirst = new Redis(first.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const rawSecond = new Redis(second.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+  t.after(() => { rawFirst.disconnect(); rawSecond.disconnect(); });
+  const reload = async (yml: string): Promise<void> => {
+    const res = await request(g.admin + '/config', { method: 'POST', headers: { 'content-type': 'text/yaml' }, body: yml });
+    assert.equal(res.statusCode, 201, await res.body.text());
+  };
+
+  assert.equal((await get(g, 'rl.test')).headers['x-ratelimit-remaining-year'], '99');
+  assert.equal(await gatewayClients(rawFirst), 1);
+  // Pointed at the second Redis: the first one's connection goes, the second one's comes.
+  await reload(limited(second.port));
+  assert.equal((await get(g, 'rl.test')).headers['x-ratelimit-remaining-year'], '99');
+  await pollUntil(async () => (await gatewayClients(rawFirst)) === 0, { what: 'the first Redis connection closed', timeoutMs: 10_000 });
+  assert.equal(await gatewayClients(rawSecond), 1);
+  // The plugin removed: no connection is left open.
+  await reload(`${service}      - { name: r, hosts: [rl.test] }\n`);
+  assert.equal((await get(g, 'rl.test')).status, 200);
+  await pollUntil(async () => (await gatewayClients(rawSecond)) === 0, { what: 'the second Redis connection closed', timeoutMs: 10_000 });
+});
