@@ -2,17 +2,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { authHostOf, EsignConfigError, loadEsignConfig, type EsignConfig } from './config.ts';
 import { EsignError } from './errors.ts';
-import { buildConverter } from '@signet/pdf';
-import { PrivatePathError, STOP_WITH_PARENT_ENV, stopWithParent } from '@signet/kit';
-import { loadSealIdentity } from './completion/load-seal-identity.ts';
-import { buildEsignServer } from './server.ts';
-import { RequestDrain } from './web/request-drain.ts';
-import { RECIPIENT_VIEW_RETENTION_MS } from './signing/recipient-view-redeem.ts';
+import { PrivatePathError, STOP_WITH_PARENT_ENV } from '@signet/kit';
 import { openStore, storeLocation } from './store/index.ts';
-import { SigningRepository } from './store/signing-repository.ts';
-import { AccountViewsRepository } from './store/account-views-repository.ts';
-import { AccessGrantsRepository } from './store/access-grants-repository.ts';
-import { ACCOUNT_VIEW_RETENTION_MS } from './console/envelope-console-routes.ts';
 import { createApp } from './use-cases/create-app.ts';
 import { retryCompletion } from './use-cases/retry-completion.ts';
 import { CompletionFailuresRepository } from './store/completion-failures-repository.ts';
@@ -26,54 +17,8 @@ const USAGE = `usage:
   signet-esign completion list            (signed envelopes whose completion failed, given-up ones first)
   signet-esign completion retry --envelope ID [--by NAME]`;
 
-/**
- * A stop waits until the traffic has stopped: quiet for a second (the gateway's active check
- * needs about that to see the 503, and npm start's supervisor marks the target unhealthy at
- * once), at most 8 s (within the supervisor's 10 s grace before SIGKILL).
- */
-const DRAIN = { quietMs: 1000, maxMs: 8_000 };
-
 /** A command-line mistake: printed with the usage, exit 2. */
 class UsageError extends Error {}
-
-async function serve(config: EsignConfig, supervised: boolean): Promise<void> {
-  // The configured seal, checked first; without one, completion generates a development seal in DATA_DIR.
-  const seal = config.sealP12File ? await loadSealIdentity(config.sealP12File, config.sealP12Passphrase ?? '') : undefined;
-  const store = await openStore(storeLocation(config));
-  // LibreOffice and Chromium start on the first document that needs them, not here.
-  const converter = await buildConverter();
-  const drain = new RequestDrain(DRAIN);
-  const app = await buildEsignServer(config, { store, converter, logger: { level: 'info' }, draining: () => drain.draining, ...(seal ? { signing: { seal } } : {}) });
-  drain.track(app.server);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'stopping: draining (health answers 503 until the traffic stops)');
-    // Then Fastify's close waits for the workers' passes in progress (outbox, completion, Connect, reminders).
-    void drain.drain()
-      .then(({ waitedMs, inFlight }) => app.log.info({ waitedMs, inFlight }, 'drained; closing'))
-      .then(() => app.close()).then(() => converter.close()).then(() => store.close()).then(() => process.exit(0), () => process.exit(1));
-  };
-  // Expired tokens, codes, sessions, login failures, sign-up links, recipient, sender and console views, signing sessions and access grants are
-  // useless; sweep them hourly. unref: never keeps the process alive, and an error only logs
-  // (the next sweep retries).
-  const signingRows = new SigningRepository(store.db);
-  const accountViews = new AccountViewsRepository(store.db);
-  const accessGrants = new AccessGrantsRepository(store.db);
-  const sweep = setInterval(() => {
-    const now = new Date();
-    Promise.all([store.oauth.purgeExpired(now), store.sessions.purgeExpired(now), store.loginFailures.purgeExpired(now), store.signups.purgeExpired(now), signingRows.purgeExpired(now, RECIPIENT_VIEW_RETENTION_MS), accountViews.purgeExpired(now, ACCOUNT_VIEW_RETENTION_MS), accessGrants.purgeExpired(now)])
-      .then(([oauth, sessions, loginFailures, signups, signing, views, grants]) => app.log.info({ ...oauth, sessions, loginFailures, signups, ...signing, accountViews: views, accessGrants: grants }, 'purged expired rows'))
-      .catch((err: unknown) => app.log.warn({ err }, 'purge of expired rows failed'));
-  }, 3_600_000);
-  sweep.unref();
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-  // Under npm start's supervisor (its own process group): stop when the supervisor is gone.
-  if (supervised) stopWithParent(() => stop('supervisor gone'));
-  await app.listen({ port: config.port, host: config.host });
-}
 
 async function userCreate(config: EsignConfig, args: string[]): Promise<unknown> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } }, strict: true });
@@ -157,7 +102,9 @@ async function main(argv: string[]): Promise<void> {
   const supervised = process.env[STOP_WITH_PARENT_ENV];
   if (supervised !== undefined && supervised !== '1') throw new UsageError(`${STOP_WITH_PARENT_ENV} must be 1 or unset`);
   const [command, sub, ...rest] = argv;
-  if (command === 'serve') return serve(config, supervised === '1');
+  // The server's modules (Fastify, the PDF tools, every route) load only for serve: the other
+  // commands answer in a fraction of the time.
+  if (command === 'serve') return (await import('./serve.ts')).serve(config, supervised === '1');
   let result: unknown;
   if (command === 'user' && sub === 'create') result = await userCreate(config, rest);
   else if (command === 'app' && sub === 'create') result = await appCreate(config, rest);
