@@ -58,6 +58,9 @@ export const ESIGN_ERRORS = {
   // TEMPLATE_ID_INVALID. A logo is refused by its content (domain/brands/check-logo.ts).
   BRAND_ID_INVALID: { status: 400, message: 'Invalid brand ID.' },
   BRAND_LOGO_INVALID: { status: 400, message: 'The logo is not an image this service takes.' },
+  // Account settings (docs/esign-account-settings.md): DocuSign's code and text for a member who
+  // is not the account's administrator (AccountsApi.updateSettings); what was refused follows.
+  USER_LACKS_PERMISSIONS: { status: 400, message: 'This user lacks sufficient permissions to access this resource.' },
   // FoldersApi.moveEnvelopes / listItems on a folder that does not exist: DocuSign's code and
   // text for an unknown folderId (docusign-esign-csharp-client#248); which folder follows.
   ACCOUNT_LACKS_PERMISSIONS: { status: 400, message: 'This Account lacks sufficient permissions. Invalid folder ID.' },

@@ -37,6 +37,7 @@ import { registerTemplateConsoleRoutes } from './console/template-console-routes
 import { registerEnvelopeConsoleRoutes } from './console/envelope-console-routes.ts';
 import { registerAccountViewRoutes } from './restapi/views/account-view-routes.ts';
 import { registerBrandRoutes } from './restapi/brands/brand-routes.ts';
+import { registerAccountSettingsRoutes } from './restapi/account-settings-routes.ts';
 import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
@@ -220,6 +221,8 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   installEnvelopes(app, ctx, { envelopes, templates: repositories.templates, mail, completion: storedCompletionResults(repositories), checkListener: connect.checkListener });
   // Brands: AccountsApi's brand and logo calls (docs/esign-brands.md).
   registerBrandRoutes(app, { brands: repositories.brands, clock: ctx.now, uuid: randomUUID });
+  // Account settings: AccountsApi.listSettings/updateSettings (docs/esign-account-settings.md).
+  registerAccountSettingsRoutes(app, { settings: repositories.accountSettings, clock: ctx.now });
   // The console's Templates pages: the API's template use cases, page images like the signing page's.
   const consolePages = new PageRenderer();
   registerTemplateConsoleRoutes(app, ctx, { templates: { templates: repositories.templates, envelopes }, pages: consolePages });

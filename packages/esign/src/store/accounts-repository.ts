@@ -15,7 +15,7 @@ export async function insertUserWithAccount(trx: Kysely<Database>, input: { emai
   if (taken) return undefined;
   await trx.insertInto('accounts').values({ id: accountId, name: input.accountName, created_at: at }).execute();
   await trx.insertInto('users').values({ id: userId, email: input.email, name: input.name, password_hash: input.passwordHash, created_at: at }).execute();
-  await trx.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 1, created_at: at }).execute();
+  await trx.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 1, is_admin: 1, created_at: at }).execute();
   return { userId, accountId };
 }
 
@@ -39,7 +39,7 @@ export class AccountsRepository {
 
   /** Adds an existing user to an existing account (not default). */
   async addMembership(userId: string, accountId: string, now: Date): Promise<void> {
-    await this.#db.kysely.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 0, created_at: now.toISOString() }).execute();
+    await this.#db.kysely.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 0, is_admin: 0, created_at: now.toISOString() }).execute();
   }
 
   findUserByEmail(email: string): Promise<UserRow | undefined> {

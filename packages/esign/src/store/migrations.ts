@@ -15,6 +15,7 @@ import { PASSCODE_TABLES_MIGRATION } from './passcode-tables.ts';
 import { RECIPIENT_HOST_MIGRATION } from './recipient-host-columns.ts';
 import { RECIPIENT_LANGUAGE_MIGRATION } from './recipient-language-column.ts';
 import { BRAND_TABLES_MIGRATION } from './brand-tables.ts';
+import { ACCOUNT_SETTINGS_MIGRATION } from './account-settings-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -173,6 +174,8 @@ export const MIGRATIONS: readonly Migration[] = [
   TEMPLATE_ENVELOPE_DEFAULTS_MIGRATION,
   // 99: a recipient's language (store/recipient-language-column.ts).
   RECIPIENT_LANGUAGE_MIGRATION,
+  // 110: account settings and account administrators (store/account-settings-tables.ts).
+  ACCOUNT_SETTINGS_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

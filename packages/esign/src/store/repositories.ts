@@ -1,4 +1,5 @@
 import { AccessGrantsRepository } from './access-grants-repository.ts';
+import { AccountSettingsRepository } from './account-settings-repository.ts';
 import { AccountViewsRepository } from './account-views-repository.ts';
 import { AuditEventsRepository } from './audit-events-repository.ts';
 import { BrandsRepository } from './brands-repository.ts';
@@ -28,6 +29,7 @@ export type Repositories = {
   readonly accessGrants: AccessGrantsRepository;
   readonly accountViews: AccountViewsRepository;
   readonly brands: BrandsRepository;
+  readonly accountSettings: AccountSettingsRepository;
 };
 
 export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions): Repositories {
@@ -45,5 +47,6 @@ export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions)
     accessGrants: new AccessGrantsRepository(db),
     accountViews: new AccountViewsRepository(db),
     brands: new BrandsRepository(db),
+    accountSettings: new AccountSettingsRepository(db),
   };
 }

@@ -9,6 +9,7 @@ import type { AccessCodeTables } from './access-code-tables.ts';
 import type { AccountViewTables } from './account-view-tables.ts';
 import type { PasscodeTables } from './passcode-tables.ts';
 import type { BrandTables } from './brand-tables.ts';
+import type { AccountSettingsTables } from './account-settings-tables.ts';
 
 /**
  * Table shapes, identical on SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text (always
@@ -18,7 +19,8 @@ import type { BrandTables } from './brand-tables.ts';
  */
 export type AccountRow = { id: string; name: string; created_at: string };
 export type UserRow = { id: string; email: string; name: string; password_hash: string; created_at: string };
-export type MembershipRow = { user_id: string; account_id: string; is_default: number; created_at: string };
+/** is_admin: the account's administrator (the member who opened it; store/account-settings-tables.ts). */
+export type MembershipRow = { user_id: string; account_id: string; is_default: number; is_admin: number; created_at: string };
 export type AppRow = { id: string; account_id: string; owner_user_id: string; name: string; created_at: string };
 export type AppSecretRow = { id: string; app_id: string; secret_hash: string; hint: string; created_at: string; revoked_at: string | null };
 export type AppRedirectUriRow = { app_id: string; uri: string; created_at: string };
@@ -54,7 +56,7 @@ export type SignupRequestRow = { token_hash: string; email: string; name: string
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
 /** The whole database as Kysely sees it: every table, the feature tables from their own files. */
-export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & WorkflowTables & AccessCodeTables & AccountViewTables & PasscodeTables & BrandTables & {
+export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & WorkflowTables & AccessCodeTables & AccountViewTables & PasscodeTables & BrandTables & AccountSettingsTables & {
   accounts: AccountRow;
   users: UserRow;
   memberships: MembershipRow;
