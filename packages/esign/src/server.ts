@@ -145,7 +145,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
       if (written.connectDeliveries > 0) connect.worker.wake();
     },
   });
-  const envelopes = buildEnvelopeDeps({ store: repositories.envelopes, brands: repositories.brands, converter: deps.converter ?? NO_CONVERTER, publicUrl: config.publicUrl, now: ctx.now });
+  const envelopes = buildEnvelopeDeps({ store: repositories.envelopes, brands: repositories.brands, accounts: repositories.accountSettings, converter: deps.converter ?? NO_CONVERTER, publicUrl: config.publicUrl, now: ctx.now });
   const mail = buildMailDelivery({
     outbox: repositories.outbox,
     devMailbox: repositories.devMailbox,

@@ -62,7 +62,7 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
     const stamps: SignatureStamp[] = [];
     const values: TabValueStamp[] = [];
     for (const { recipient: signer, tabs, values: final } of signers) {
-      values.push(...tabValueStamps(tabs, final, document.documentId));
+      values.push(...tabValueStamps(tabs, final, document.documentId, envelope.account?.signDateFormat));
       const adopted = input.signatures.get(signer.recipientId);
       if (!adopted) continue;
       const signedTabs = new Set(adopted.signedTabIds);
@@ -92,7 +92,7 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
   // One certificate for every party, in the first recipient's language (docs/esign-languages.md).
   const language = envelopeLanguage(envelope);
   const certificate = await renderCertificate({
-    labels: certificateLabels(language),
+    labels: certificateLabels(language, envelope.account),
     envelopeId: envelope.envelopeId,
     subject: envelope.emailSubject,
     status: 'completed',
@@ -102,7 +102,7 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
     signers: envelope.recipients.filter(signsDocuments).map((r) => {
       const event = signedEvent(r.recipientId);
       const own = signers.find((s) => s.recipient.recipientId === r.recipientId);
-      const lines = own ? tabValueLines(own.tabs, own.values) : [];
+      const lines = own ? tabValueLines(own.tabs, own.values, envelope.account?.signDateFormat) : [];
       return {
         name: r.host ? inPersonSignerLine(language, r.name, r.host) : r.name, email: r.email, status: r.status, routingOrder: r.routingOrder, ...(event?.ipAddress ? { ipAddress: event.ipAddress } : {}), ...(r.signedAt ? { signedAt: r.signedAt } : {}),
         ...(lines.length > 0 ? { tabValues: lines } : {}),

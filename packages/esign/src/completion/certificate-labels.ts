@@ -1,5 +1,7 @@
 import { ENGLISH_CERTIFICATE_LABELS, type CertificateLabels } from '@signet/pdf';
 import type { Language } from '../domain/language/languages.ts';
+import type { AccountLook } from '../domain/account/account-settings.ts';
+import { DEFAULT_SIGN_DATE_FORMAT, formatSignDate, formatSignTime } from '../domain/account/sign-date-format.ts';
 import { translator } from '../i18n/translator.ts';
 
 /**
@@ -11,8 +13,26 @@ export function certificateLanguage(language: Language): Language {
   return language === 'ja' ? 'en' : language;
 }
 
-/** The certificate's words and times from the catalogs (i18n/catalogs), in `language`. */
-export function certificateLabels(language: Language): CertificateLabels {
+/**
+ * A time as the account writes signing times (signDateFormat, then signTimeFormat, in UTC), when
+ * it chose either; undefined when it chose neither, so the certificate keeps its own times.
+ */
+export function accountTime(look: AccountLook | undefined): ((at: Date) => string) | undefined {
+  if (look?.signDateFormat === undefined && look?.signTimeFormat === undefined) return undefined;
+  const dateFormat = look.signDateFormat ?? DEFAULT_SIGN_DATE_FORMAT;
+  const timeFormat = look.signTimeFormat ?? 'HH:mm:ss';
+  return (at) => {
+    const time = formatSignTime(at, timeFormat);
+    return time === '' ? formatSignDate(at, dateFormat) : `${formatSignDate(at, dateFormat)} ${time} UTC`;
+  };
+}
+
+/**
+ * The certificate's words and times from the catalogs (i18n/catalogs), in `language`; its times
+ * in the account's signing date and time formats when it set them (docs/esign-account-settings.md).
+ */
+export function certificateLabels(language: Language, look?: AccountLook): CertificateLabels {
+  const own = accountTime(look);
   const { t } = translator(certificateLanguage(language));
   return {
     title: t('certificate.title'), envelopeId: t('certificate.envelopeId'), subject: t('certificate.subject'), status: t('certificate.status'),
@@ -25,7 +45,7 @@ export function certificateLabels(language: Language): CertificateLabels {
     ip: (address) => t('certificate.ip', { address }),
     footer: (envelopeId, at) => t('certificate.footer', { envelopeId, at }),
     // Times label the events' column (110 pt): numeric in the locale; English keeps ISO 8601, as before.
-    time: (at) => (certificateLanguage(language) === 'en' ? ENGLISH_CERTIFICATE_LABELS.time(at) : t('certificate.time', { at })),
+    time: own ?? ((at) => (certificateLanguage(language) === 'en' ? ENGLISH_CERTIFICATE_LABELS.time(at) : t('certificate.time', { at }))),
   };
 }
 

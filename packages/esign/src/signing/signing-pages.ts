@@ -50,7 +50,7 @@ export function noticePage(title: string, message: string, extra?: SafeHtml): st
  */
 export function ceremonyPage(v: { base: string; csrf: string; envelope: Envelope; recipient: Recipient; tabs: readonly TabOnPage[]; documents: readonly DocumentPages[]; now: Date; error?: string; frame?: SigningFrame }): string {
   const csrf = html`<input type="hidden" name="${CSRF_FIELD}" value="${v.csrf}">`;
-  const ctx = { signer: { name: v.recipient.name, email: v.recipient.email }, now: v.now };
+  const ctx = { signer: { name: v.recipient.name, email: v.recipient.email }, now: v.now, dateFormat: v.envelope.account?.signDateFormat };
   const documents = v.documents.map((d) => html`<section class="document" aria-label="${d.name}">
 <h2>${d.name}</h2>
 ${d.sizes.map((size, i) => html`<div class="page" data-width="${size.width}" data-height="${size.height}">

@@ -2,6 +2,7 @@ import type { PagePlace, TabOnPage } from '../domain/tabs/tab-on-page.ts';
 import type { Tab, TabFont } from '../domain/tabs/tab.ts';
 import { tabSize } from '../domain/tabs/tab-size.ts';
 import { autoFilledValue, type SignerIdentity } from '../domain/tabs/values/auto-filled-value.ts';
+import type { SignDateFormat } from '../domain/account/sign-date-format.ts';
 import { parseDateValue } from '../domain/tabs/values/parse-date-value.ts';
 import { html, SafeHtml } from '../web/html.ts';
 import { tabRules } from './tab-rule.ts';
@@ -10,7 +11,8 @@ import { tabRules } from './tab-rule.ts';
 const ATTACHMENT_ACCEPT = 'application/pdf,image/png,image/jpeg,.pdf,.png,.jpg,.jpeg';
 
 /** What the controls show beyond the tabs: who signs (auto-filled tabs preview their values) and when. */
-export type TabControlContext = { readonly signer: SignerIdentity; readonly now: Date };
+/** dateFormat: the account's signDateFormat, so the date signed shows as it will be written. */
+export type TabControlContext = { readonly signer: SignerIdentity; readonly now: Date; readonly dateFormat?: SignDateFormat | undefined };
 
 // What a tab is called when the sender gave it no tooltip or label.
 const TYPE_NAMES: Readonly<Record<Tab['type'], string>> = {
@@ -86,7 +88,7 @@ function control(p: Placed, ctx: TabControlContext): SafeHtml {
       // The file is read by the page's script (size and kind checked) and sent with the Finish (parse-finish-form.ts).
       return wrap('field attachment', html`<input type="file" id="${id}" class="attachment" data-attachment="${t.tabId}" data-required="${tab.required ? 'true' : 'false'}" accept="${ATTACHMENT_ACCEPT}" aria-label="${name}${optional}"${tab.required ? html` aria-required="true"` : ''} aria-describedby="${msg}">${message}`);
     case 'dateSigned': case 'fullName': case 'firstName': case 'lastName': case 'emailAddress': {
-      const preview = autoFilledValue(tab, ctx.signer, ctx.now) ?? '';
+      const preview = autoFilledValue(tab, ctx.signer, ctx.now, ctx.dateFormat) ?? '';
       return wrap(`auto ${fontClasses(tab.font)}`, html`<span id="${id}" role="img" aria-label="${TYPE_NAMES[tab.type]}: ${preview}">${preview}</span>`, fontSize);
     }
     case 'note':

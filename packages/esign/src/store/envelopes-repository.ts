@@ -20,6 +20,7 @@ import { loadEnvelopeWorkflows, saveEnvelopeWorkflow } from './workflow-tables.t
 import { loadRecipientAccessCodes, saveRecipientAccessCodes } from './access-code-tables.ts';
 import { loadRecipientPasscodes, saveRecipientPasscodes } from './passcode-tables.ts';
 import { loadEnvelopeBrands, saveEnvelopeBrand } from './brands-repository.ts';
+import { loadAccountLooks } from './account-settings-repository.ts';
 
 const iso = (d: Date | undefined) => (d === undefined ? null : d.toISOString());
 
@@ -174,7 +175,7 @@ export class EnvelopesRepository implements EnvelopeStore {
   async #hydrate(k: Kysely<Database>, rows: readonly EnvelopeRow[]): Promise<Envelope[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [documents, recipients, tabs, notifications, workflows, accessCodes, customFields, passcodes, brands] = await Promise.all([
+    const [documents, recipients, tabs, notifications, workflows, accessCodes, customFields, passcodes, brands, looks] = await Promise.all([
       k.selectFrom('envelope_documents').select(['envelope_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256']).where('envelope_id', 'in', ids).orderBy('doc_order').execute(),
       k.selectFrom('envelope_recipients').selectAll().where('envelope_id', 'in', ids).orderBy('recipient_order').execute(),
       k.selectFrom('envelope_tabs').selectAll().where('envelope_id', 'in', ids).orderBy('tab_order').execute(),
@@ -184,6 +185,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       k.selectFrom('envelope_custom_fields').selectAll().where('envelope_id', 'in', ids).orderBy('field_order').execute(),
       loadRecipientPasscodes(k, ids),
       loadEnvelopeBrands(k, ids),
+      loadAccountLooks(k, rows.map((r) => r.account_id)),
     ]);
     return rows.map((row) => ({
       envelopeId: row.id,
@@ -202,6 +204,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       ...withWorkflow(workflows.get(row.id)),
       ...withCustomFields(customFields.filter((f) => f.envelope_id === row.id)),
       ...(brands.has(row.id) ? { brand: brands.get(row.id) } : {}),
+      ...withAccountLook(looks.get(row.account_id)),
       version: Number(row.version),
     }));
   }
@@ -209,6 +212,10 @@ export class EnvelopesRepository implements EnvelopeStore {
 
 function withAuthentication(recipient: Recipient, accessCode: Recipient['accessCode'], passcode: Recipient['passcode']): Recipient {
   return { ...recipient, ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode !== undefined ? { passcode } : {}) };
+}
+
+function withAccountLook(look: Envelope['account']): Pick<Envelope, 'account'> {
+  return look === undefined || Object.keys(look).length === 0 ? {} : { account: look };
 }
 
 function withWorkflow(workflow: Envelope['workflow']): Pick<Envelope, 'workflow'> {

@@ -1,4 +1,5 @@
 import { envelopeWrite } from '../../src/domain/envelope/envelope-write.ts';
+import { AccountSettingsRepository } from '../../src/store/account-settings-repository.ts';
 import { BrandsRepository } from '../../src/store/brands-repository.ts';
 import { envelopesRepository } from '../support/store-envelope-deps.ts';
 import assert from 'node:assert/strict';
@@ -35,6 +36,7 @@ async function setup(t: TestContext, location: DatabaseLocation) {
     anchors: { find: (_pdfs, anchor) => Promise.resolve(anchor.anchorString === '/sn1/' ? [{ documentIndex: 1, pageNumber: 3, xPosition: 101.25, yPosition: 650.5 }] : []) },
     notifier: buildNotifier('https://esign.test'),
     brands: new BrandsRepository(db),
+    accounts: new AccountSettingsRepository(db),
     clock: clock.now,
     random: { uuid: randomUUID, secretToken: () => randomUUID() },
     hashSecret: sha,

@@ -21,6 +21,8 @@ export function storeEnvelopeDeps(store: EnvelopeStore, clock: { now: () => Date
     anchors: { find: () => Promise.resolve([]) },
     notifier: buildNotifier('https://esign.test'),
     brands,
+    // No account settings: every account reads as the service's defaults.
+    accounts: { look: () => Promise.resolve({}) },
     clock: clock.now,
     random: { uuid: randomUUID, secretToken: () => randomUUID() },
     hashSecret: sha,

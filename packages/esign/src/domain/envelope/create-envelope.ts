@@ -131,6 +131,7 @@ export async function storeNewEnvelope(
 ): Promise<Envelope> {
   const { draft, documents, pdfs } = input;
   const now = deps.clock();
+  const account = await deps.accounts.look(input.accountId);
   const envelope: Envelope = {
     envelopeId: deps.random.uuid(),
     accountId: input.accountId,
@@ -148,6 +149,7 @@ export async function storeNewEnvelope(
     notification: { settings: draft.notification ?? API_DEFAULT_SETTINGS, reminded: {} },
     ...(draft.workflow ? { workflow: newWorkflow(draft.workflow, input.recipients, () => deps.random.uuid()) } : {}),
     ...(input.brand ? { brand: input.brand } : {}),
+    ...(Object.keys(account).length > 0 ? { account } : {}),
     version: 1,
   };
   const change = draft.status === 'sent' ? sendDraft(deps, envelope, now) : { envelope, signingTokens: [], mails: [] };

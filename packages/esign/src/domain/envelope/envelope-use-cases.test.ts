@@ -67,6 +67,7 @@ function harness(placements: Record<string, AnchorPlacement[]> = {}) {
     },
     notifier: buildNotifier('https://esign.test'),
     brands: NO_BRANDS,
+    accounts: { look: () => Promise.resolve({}) },
     clock: () => now,
     random: { uuid: () => `id-${++n}`, secretToken: () => `token-${++n}` },
     hashSecret: sha,

@@ -5,6 +5,7 @@ import type { RecipientAccessCode } from '../signing/access-code.ts';
 import type { CustomField } from './custom-fields.ts';
 import type { RecipientPasscode } from '../signing/passcode.ts';
 import type { EnvelopeBrand } from '../brands/brand.ts';
+import type { AccountLook } from '../account/account-settings.ts';
 import type { Language } from '../language/languages.ts';
 
 /**
@@ -110,6 +111,11 @@ export type Envelope = {
   readonly workflow?: EnvelopeWorkflow;
   /** The look its recipients get (logo, colours, company), fixed when it was created (domain/brands/brand.ts). */
   readonly brand?: EnvelopeBrand;
+  /**
+   * The account's settings that shape what the parties see (language fallback, date formats),
+   * read with the envelope so it follows the account's current choice; absent: none set.
+   */
+  readonly account?: AccountLook;
   /** Optimistic-concurrency counter: every saved change increments it. */
   readonly version: number;
 };

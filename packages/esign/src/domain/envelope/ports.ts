@@ -7,6 +7,7 @@ import type { AnchorSpec, Envelope } from './envelope.ts';
 import type { PageSize } from './assert-tab-on-page.ts';
 import type { FolderType } from './folders.ts';
 import type { BrandStore } from '../brands/brand-ports.ts';
+import type { AccountSettingsStore } from '../account/account-settings-ports.ts';
 import type { PdfFormField } from '../tabs/pdf-form-field.ts';
 
 /** The clock; tests inject a fixed one. */
@@ -160,6 +161,8 @@ export type EnvelopeDeps = {
   readonly notifier: Notifier;
   /** The account's brands: a new envelope takes its look from one (domain/brands/brand-use-cases.ts). */
   readonly brands: BrandStore;
+  /** The account's language and date formats, which a new envelope's first mails already follow. */
+  readonly accounts: Pick<AccountSettingsStore, 'look'>;
   readonly clock: Clock;
   readonly random: Random;
   /** SHA-256 hex of a secret (security/secret-token.ts); injected so the domain stays pure. */

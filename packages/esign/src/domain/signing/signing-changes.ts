@@ -62,7 +62,7 @@ export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId
   const signer = access.recipient;
   assertRecipientTransition(signer.status, 'completed');
   const tabs = signerTabsOf(signer);
-  const values = signerTabValues(tabs, posted, { name: signer.name, email: signer.email }, now);
+  const values = signerTabValues(tabs, posted, { name: signer.name, email: signer.email }, now, envelope.account?.signDateFormat);
   const attached = attachmentDocuments(envelope.documents, tabs, values, uploads);
   // A certified delivery signs nothing: completed, with no signedDateTime.
   const done: Recipient = withTabValues({ ...signer, status: 'completed', deliveredAt: signer.deliveredAt ?? now, ...(signer.type === 'certifiedDelivery' ? {} : { signedAt: now }), completedAt: now }, values);

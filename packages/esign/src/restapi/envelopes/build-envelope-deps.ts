@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EnvelopeDeps, EnvelopeStore } from '../../domain/envelope/ports.ts';
 import type { BrandStore } from '../../domain/brands/brand-ports.ts';
+import type { AccountSettingsStore } from '../../domain/account/account-settings-ports.ts';
 import { buildNotifier } from '../../mail/compose-notification.ts';
 import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
 import { hashPassword } from '../../security/password-hash.ts';
@@ -10,6 +11,7 @@ import { buildPdfPorts, type EnvelopeConverter } from './pdf-adapters.ts';
 export function buildEnvelopeDeps(input: {
   store: EnvelopeStore;
   brands: BrandStore;
+  accounts: Pick<AccountSettingsStore, 'look'>;
   converter: EnvelopeConverter;
   publicUrl: string;
   now: () => Date;
@@ -21,6 +23,7 @@ export function buildEnvelopeDeps(input: {
     anchors: pdf.anchors,
     notifier: buildNotifier(input.publicUrl),
     brands: input.brands,
+    accounts: input.accounts,
     clock: input.now,
     random: { uuid: randomUUID, secretToken: () => newSecretToken(32) },
     hashSecret: sha256Hex,

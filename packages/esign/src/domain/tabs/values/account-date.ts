@@ -1,17 +1,20 @@
+import { DEFAULT_SIGN_DATE_FORMAT, formatSignDate, type SignDateFormat } from '../../account/sign-date-format.ts';
 import { parseDateValue } from './parse-date-value.ts';
 
 /**
- * How dates are written on the documents: DocuSign's default account date format, MM/dd/yyyy,
- * in UTC. Accounts have no date-format setting in this service, so every account uses it
- * (docs/esign-tabs.md).
+ * How dates are written on the documents: in the account's signDateFormat
+ * (domain/account/sign-date-format.ts), else DocuSign's default MM/dd/yyyy; the UTC day
+ * (docs/esign-tabs.md, docs/esign-account-settings.md).
  */
-export function formatAccountDate(at: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(at.getUTCMonth() + 1)}/${pad(at.getUTCDate())}/${at.getUTCFullYear()}`;
+export function formatAccountDate(at: Date, format: SignDateFormat = DEFAULT_SIGN_DATE_FORMAT): string {
+  return formatSignDate(at, format);
 }
 
-/** A date tab's value (typed as ISO or en-US) in the account's format; other text as it is. */
-export function dateInAccountFormat(value: string): string {
+/**
+ * A date tab's value (typed as ISO or en-US) in the account's format; any other text as it is
+ * (a date signed value is written in the account's format when the recipient signs).
+ */
+export function dateInAccountFormat(value: string, format: SignDateFormat = DEFAULT_SIGN_DATE_FORMAT): string {
   const d = parseDateValue(value);
-  return d ? formatAccountDate(new Date(Date.UTC(d.year, d.month - 1, d.day))) : value;
+  return d ? formatAccountDate(new Date(Date.UTC(d.year, d.month - 1, d.day)), format) : value;
 }

@@ -1,4 +1,5 @@
 import { EsignError } from '../../../errors.ts';
+import type { SignDateFormat } from '../../account/sign-date-format.ts';
 import type { TabOnPage } from '../tab-on-page.ts';
 import { applySignerValues } from './apply-signer-values.ts';
 import { autoFilledValue, type SignerIdentity } from './auto-filled-value.ts';
@@ -13,7 +14,7 @@ import { assertTabsComplete } from './find-tab-problems.ts';
  * assertTabsComplete refuses a required tab left blank or a value breaking its rule
  * (INVALID_TAB_VALUE). A tabId that is not the recipient's is refused by name.
  */
-export function signerTabValues(tabs: readonly TabOnPage[], posted: ReadonlyMap<string, string>, signer: SignerIdentity, signedAt: Date): string[] {
+export function signerTabValues(tabs: readonly TabOnPage[], posted: ReadonlyMap<string, string>, signer: SignerIdentity, signedAt: Date, dateFormat?: SignDateFormat): string[] {
   const indexOf = new Map(tabs.map((t, i) => [t.tabId, i]));
   const changes = new Map<number, string>();
   for (const [tabId, value] of posted) {
@@ -23,7 +24,7 @@ export function signerTabValues(tabs: readonly TabOnPage[], posted: ReadonlyMap<
   }
   const domainTabs = tabs.map((t) => t.tab);
   const applied = applySignerValues(domainTabs, tabs.map((t) => t.value), changes);
-  const filled = applied.map((value, i) => autoFilledValue(domainTabs[i]!, signer, signedAt) ?? value);
+  const filled = applied.map((value, i) => autoFilledValue(domainTabs[i]!, signer, signedAt, dateFormat) ?? value);
   const values = computeFormulaValues(domainTabs, filled);
   assertTabsComplete(domainTabs, values);
   return values;
