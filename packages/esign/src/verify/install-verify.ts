@@ -5,9 +5,10 @@ import { clientIp } from '../web/client-ip.ts';
 import { VerifyLimiter } from './verify-limiter.ts';
 import { verifyPage } from './verify-page.ts';
 import { summarise, verdictOf, type EnvelopeSummary } from './verify-verdict.ts';
+import type { Language } from '../domain/language/languages.ts';
 
 export type VerifyOptions = {
-  repositories: Pick<Repositories, 'evidence' | 'envelopes' | 'audit'>;
+  repositories: Pick<Repositories, 'evidence' | 'envelopes' | 'audit' | 'accountSettings'>;
   /** Largest file accepted (default 25 MB: the largest sealed file the service makes is its documents plus the certificate). */
   maxBytes?: number;
   /** Checks per client address per minute (default 20) and files checked at once (default 2). */
@@ -35,13 +36,17 @@ export function installVerify(app: FastifyInstance, options: VerifyOptions): voi
   const timeoutMs = options.timeoutMs ?? 10_000;
   const limiter = new VerifyLimiter({ perWindow: options.perMinute ?? 20, windowMs: 60_000, concurrent: options.concurrent ?? 2 });
   const threads = new PdfThreads(1);
-  const { evidence, envelopes, audit } = options.repositories;
+  const { evidence, envelopes, audit, accountSettings } = options.repositories;
 
-  const known = async (sha256: string): Promise<EnvelopeSummary | undefined> => {
+  // A file this deployment sealed: its envelope's summary, as its account chose to show it
+  // (audit-trail IPs hidden or hashed) and in its account's language.
+  const known = async (sha256: string): Promise<{ summary: EnvelopeSummary; language: Language } | undefined> => {
     const match = await evidence.findBySha256(sha256);
     if (!match) return undefined;
     const envelope = await envelopes.find(match.accountId, match.envelopeId);
-    return envelope ? summarise(envelope, await audit.list(match.envelopeId)) : undefined;
+    if (!envelope) return undefined;
+    const policy = await accountSettings.verifyPolicy(match.accountId);
+    return { summary: summarise(envelope, await audit.list(match.envelopeId), policy), language: policy.language ?? 'en' };
   };
 
   const fail = (request: FastifyRequest, reply: FastifyReply, p: Problem) => {
@@ -85,7 +90,8 @@ export function installVerify(app: FastifyInstance, options: VerifyOptions): voi
       } finally {
         slot.release();
       }
-      const verdict = verdictOf(inspection, await known(inspection.sha256));
+      const found = await known(inspection.sha256);
+      const verdict = verdictOf(inspection, found?.summary, found?.language);
       void reply.header('cache-control', 'no-store');
       return wantsJson(request) ? reply.send(verdict) : reply.type('text/html; charset=utf-8').send(verifyPage({ maxMb, verdict }));
     });

@@ -32,9 +32,9 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
 }
 
 /** The common page frame. The stylesheet is a same-origin file so the CSP needs no 'unsafe-inline'. */
-export function layout(title: string, body: SafeHtml, nav?: SafeHtml): string {
+export function layout(title: string, body: SafeHtml, nav?: SafeHtml, lang = 'en'): string {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

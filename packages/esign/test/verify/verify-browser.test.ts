@@ -5,6 +5,8 @@ import { launchChromium, pollUntil } from '@signet/kit';
 import { createTestPki, startTestOcsp, startTestTsa, type TestOcsp, type TestPki, type TestTsa } from '@signet/kit/testing';
 import { createDevSealP12, sealPdf } from '@signet/pdf';
 import { EvidenceRepository } from '../../src/store/evidence-repository.ts';
+import { AccountSettingsRepository } from '../../src/store/account-settings-repository.ts';
+import { hashAuditIp } from '../../src/verify/audit-ip-hash.ts';
 import { samplePdf } from '../signing/signing-harness.ts';
 import { startEsign, type Harness } from '../support/esign-harness.ts';
 import { signedEnvelope } from '../support/signed-envelope.ts';
@@ -32,13 +34,15 @@ after(async () => {
 type Verdict = {
   status: string; message: string; sha256: string;
   seal?: { intact: boolean; level?: string; trustedTime?: { time: string }; sealedBy?: { commonName?: string } };
-  envelope?: { envelopeId: string; subject: string; signers: { name: string; email: string; signedAt?: string }[]; events: { action: string }[] };
+  envelope?: { envelopeId: string; subject: string; signers: { name: string; email: string; signedAt?: string }[]; events: { action: string; ipHash?: string }[] };
+  language?: string;
 };
 
 describe('/verify: anyone checks a sealed PDF', () => {
   let h: Harness;
   let good: Uint8Array;
   let envelopeId: string;
+  let accountId: string;
   const postJson = (bytes: Uint8Array | string) => fetch(`${h.origin}/verify`, { method: 'POST', headers: { 'content-type': 'application/pdf', accept: 'application/json' }, body: typeof bytes === 'string' ? bytes : Buffer.from(bytes) });
 
   before(async () => {
@@ -50,6 +54,7 @@ describe('/verify: anyone checks a sealed PDF', () => {
     });
     const signed = await signedEnvelope(h.store.db, h.clock, 'Lease for 12 Elm Street');
     envelopeId = signed.envelopeId;
+    accountId = signed.accountId;
     // The server's own completion worker seals the envelope and raises it to B-LTA.
     await pollUntil(async () => (await signed.deps.store.find(signed.accountId, envelopeId))?.status === 'completed', { timeoutMs: 60_000, intervalMs: 100, what: 'completion' });
     const files = await new EvidenceRepository(h.store.db).files(envelopeId) ?? assert.fail('sealed files');
@@ -64,7 +69,7 @@ describe('/verify: anyone checks a sealed PDF', () => {
       await Promise.all([page.waitForResponse((r) => r.url() === `${h.origin}/verify` && r.request().method() === 'POST'), page.click('button[type=submit]')]);
       await page.waitForSelector('section.verdict');
       const section = page.locator('section.verdict');
-      return { status: await section.getAttribute('data-status'), text: await section.innerText(), html: await page.content() };
+      return { status: await section.getAttribute('data-status'), text: await section.innerText(), html: await page.content(), lang: await page.getAttribute('html', 'lang'), button: await page.locator('button[type=submit]').innerText() };
     } finally {
       await page.close();
     }
@@ -118,6 +123,34 @@ describe('/verify: anyone checks a sealed PDF', () => {
     assert.equal(json.envelope, undefined);
     // A PDF with no seal at all.
     assert.equal((await (await postJson(await samplePdf(1))).json() as Verdict).status, 'unsigned');
+  });
+
+  test('an account in German that hashes IPs: the page and the JSON in German, each IP a keyed hash per envelope, never the address', async () => {
+    const settings = new AccountSettingsRepository(h.store.db);
+    await settings.update(accountId, { language: 'de', verifyAuditIps: 'hashed' }, h.clock.now());
+    try {
+      const seen = await checkInBrowser('mietvertrag.pdf', good);
+      assert.equal(seen.status, 'verified');
+      assert.equal(seen.lang, 'de');
+      assert.match(seen.text, /Unverändert und von diesem Dienst versiegelt/);
+      assert.match(seen.text, /Dieses Dokument ist unverändert\. Es wurde von Signet Test Seal am [\s\S]* versiegelt, als der Umschlag [0-9a-f-]+ abgeschlossen wurde\./);
+      assert.match(seen.text, /Vertrauenswürdige Zeit[\s\S]*Signet Test TSA/);
+      assert.match(seen.text, /Unterzeichner[\s\S]*Tess Tenant/);
+      assert.equal(seen.button, 'Prüfen');
+      const hash = hashAuditIp((await settings.verifyPolicy(accountId)).ipKey ?? assert.fail('a key'), envelopeId, '198.51.100.7');
+      assert.match(seen.text, /IP \(gehasht\)/);
+      assert.ok(seen.html.includes(hash), `the hash ${hash} is shown`);
+      assert.ok(!seen.html.includes('198.51.100.7'), 'never the address');
+      const json = await (await postJson(good)).json() as Verdict;
+      assert.equal(json.language, 'de');
+      assert.match(json.message, /^Dieses Dokument ist unverändert\./);
+      assert.ok(json.envelope?.events.some((e) => e.ipHash === hash));
+      assert.ok(!JSON.stringify(json).includes('198.51.100.7'));
+      // Another envelope's hash of the same address differs: an address is not followed across envelopes.
+      assert.notEqual(hashAuditIp((await settings.verifyPolicy(accountId)).ipKey ?? '', 'another-envelope', '198.51.100.7'), hash);
+    } finally {
+      await settings.update(accountId, { language: 'en', verifyAuditIps: 'hidden' }, h.clock.now());
+    }
   });
 
   test('bounded: no file, not a PDF, too large, and too many from one address are refused in the surface\'s shape', async () => {
