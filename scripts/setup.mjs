@@ -21,6 +21,7 @@ const PACKAGES = {
   'fonts-crosextra-carlito': ['/usr/share/fonts/truetype/crosextra/Carlito-Regular.ttf'],
   'fonts-crosextra-caladea': ['/usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf'],
   'fonts-dancingscript': ['/usr/share/fonts/opentype/dancingscript/DancingScript-Regular.otf'],
+  'fonts-ipafont-gothic': ['/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf'],
   'poppler-utils': ['/usr/bin/pdfsig', '/usr/bin/pdftoppm'],
   qpdf: ['/usr/bin/qpdf'],
   'redis-server': ['/usr/bin/redis-server'],
@@ -33,7 +34,7 @@ const PACKAGES = {
 };
 
 const START = ['libreoffice-writer-nogui', 'python3-uno', 'chromium', 'fonts-liberation2',
-  'fonts-crosextra-carlito', 'fonts-crosextra-caladea', 'fonts-dancingscript', 'openssl'];
+  'fonts-crosextra-carlito', 'fonts-crosextra-caladea', 'fonts-dancingscript', 'fonts-ipafont-gothic', 'openssl'];
 const PURPOSES = {
   start: START,
   test: [...START, 'poppler-utils', 'qpdf', 'redis-server', 'postgresql'],

@@ -51,6 +51,7 @@ export { removeFormFields } from './form/remove-form-fields.ts';
 export { checkSignatureImage, readSignatureImage, SIGNATURE_IMAGE_LIMITS, type SignatureImageInfo } from './stamp/signature-image.ts';
 /** The handwriting-style font (Dancing Script, OFL) used for typed signatures. */
 export { loadSignatureFont, SIGNATURE_FONT_PATH } from './stamp/signature-font.ts';
+export { loadUnicodeFont, unicodeFontAvailable, UNICODE_FONT_PATH } from './stamp/unicode-font.ts';
 /** Concatenates PDFs in order: the envelope's combined document. */
 export { mergePdfs } from './stamp/merge-pdfs.ts';
 /** The certificate-of-completion pages, rendered from plain data. */

@@ -1,8 +1,10 @@
+import { execFile } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import {
-  findAnchors, mergePdfs, PdfError, renderCertificate, sha256Hex, signedCaption, stampSignatures, SIGN_HERE_SIZE, validatePdf,
+  ENGLISH_CERTIFICATE_LABELS, findAnchors, mergePdfs, PdfError, renderCertificate, sha256Hex, signedCaption, stampSignatures, SIGN_HERE_SIZE, UNICODE_FONT_PATH,
+  unicodeFontAvailable, validatePdf,
 } from '../src/index.ts';
 import { makePdf, popplerText } from './documents.fixture.ts';
 import { darkPixels, makeSignaturePng, renderPage } from './raster.fixture.ts';
@@ -68,7 +70,7 @@ test('merging keeps every page in order', async () => {
   assert.ok(text.indexOf('Purchase order 42') < text.indexOf('Annex'));
 });
 
-test('the certificate of completion shows the envelope, signers, documents and events, over pages', async () => {
+test('the certificate of completion shows the envelope, signers, documents and events, over pages; a name in another script in the Unicode font', async () => {
   const doc = await makePdf();
   const events = Array.from({ length: 60 }, (_v, i) => ({
     at: new Date(Date.UTC(2026, 10, 21, 20, i % 60)), event: i % 2 ? 'viewed' : 'signed', actor: `signer${i}@example.com`,
@@ -93,7 +95,35 @@ test('the certificate of completion shows the envelope, signers, documents and e
   const text = (await popplerText(pdf)).replace(/\s+/g, ' ');
   for (const s of ['Certificate of Completion', '5f1c2e0a-93b7-4c1e-a7f2-0c0d9e8f7a61', 'zoe@example.com', '198.51.100.23',
     '2001:db8::1', '2026-11-21 20:10:00 UTC', 'bob@example.com', 'carol@example.com', 'nda.docx (2 pages)', sha256Hex(doc),
-    'signer59@example.com', 'Zoë Ünïcode ?', 'Tab values:', 'Company: Builder & Sons', 'Terms: checked']) {
+    'signer59@example.com', 'Zoë Ünïcode 李', 'Tab values:', 'Company: Builder & Sons', 'Terms: checked']) {
     assert.ok(text.includes(s), `certificate shows ${s}`);
   }
+});
+
+const fontsOf = (pdf: Uint8Array): Promise<string> => new Promise((resolve, reject) => {
+  const child = execFile('pdffonts', ['-'], (err, stdout) => (err ? reject(err) : resolve(stdout)));
+  child.stdin?.end(Buffer.from(pdf));
+});
+
+test('a Japanese certificate is printed in the embedded IPAGothic subset and reads back as Japanese; a Latin one stays in Helvetica', async () => {
+  assert.ok(unicodeFontAvailable(), `${UNICODE_FONT_PATH} is installed by scripts/setup.mjs`);
+  const base = {
+    envelopeId: 'e1', sentAt: '2026-11-21T20:00:00Z', completedAt: '2026-11-21T20:59:00Z', carbonCopies: [], events: [],
+    documents: [{ name: '契約書.pdf', sha256: 'ab'.repeat(32), pages: 1 }],
+    signers: [{ name: '山田 太郎', email: 'taro@example.com', ipAddress: '198.51.100.23', signedAt: '2026-11-21T20:10:00Z' }],
+  };
+  const labels = { ...ENGLISH_CERTIFICATE_LABELS, title: '完了証明書', signers: '署名者', signer: '署名者:', documents: '文書' };
+  const ja = await renderCertificate({ ...base, labels });
+  const text = (await popplerText(ja)).replace(/\s+/g, ' ');
+  for (const s of ['完了証明書', '署名者', '山田 太郎', '契約書.pdf', 'taro@example.com']) assert.ok(text.includes(s), `shows ${s}: ${text.slice(0, 200)}`);
+  const fonts = await fontsOf(ja);
+  assert.match(fonts, /IPAGothic\S* +CID TrueType +Identity-H +yes/, 'the font is embedded');
+  assert.doesNotMatch(fonts, /Helvetica/);
+  // pdf-lib names its subsets without the six-letter tag; the size shows the glyphs are a subset.
+  assert.ok(ja.length < 100_000, `a subset, not the 6 MB font (${ja.length} bytes)`);
+
+  const latin = await renderCertificate({ ...base, documents: [{ name: 'nda.pdf', sha256: 'ab'.repeat(32) }], signers: [{ ...base.signers[0]!, name: 'Taro Yamada' }] });
+  const latinFonts = await fontsOf(latin);
+  assert.match(latinFonts, /Helvetica/);
+  assert.doesNotMatch(latinFonts, /IPAGothic/);
 });

@@ -1,16 +1,19 @@
-import { ENGLISH_CERTIFICATE_LABELS, type CertificateLabels } from '@signet/pdf';
+import { ENGLISH_CERTIFICATE_LABELS, unicodeFontAvailable, type CertificateLabels } from '@signet/pdf';
 import type { Language } from '../domain/language/languages.ts';
 import type { AccountLook } from '../domain/account/account-settings.ts';
 import { DEFAULT_SIGN_DATE_FORMAT, formatSignDate, formatSignTime } from '../domain/account/sign-date-format.ts';
 import { translator } from '../i18n/translator.ts';
 
+// Read once: the font is a Debian package (scripts/setup.mjs), installed or not for the process's life.
+const JAPANESE_PRINTABLE = unicodeFontAvailable();
+
 /**
- * The certificate prints in Helvetica (WinAnsi: Latin scripts only, @signet/pdf
- * render-certificate.ts); Japanese would come out as `?`, so until a CJK font is embedded a
- * Japanese envelope's certificate is in English (docs/esign-languages.md).
+ * The certificate prints Japanese in the IPAGothic font @signet/pdf embeds (render-certificate.ts);
+ * on a machine without that font Japanese would come out as `?`, so there a Japanese envelope's
+ * certificate is in English (docs/esign-languages.md).
  */
 export function certificateLanguage(language: Language): Language {
-  return language === 'ja' ? 'en' : language;
+  return language === 'ja' && !JAPANESE_PRINTABLE ? 'en' : language;
 }
 
 /**

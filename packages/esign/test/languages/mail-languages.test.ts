@@ -183,6 +183,26 @@ test('a German envelope completes in German: the completed mail, and the certifi
   assert.match(text, /Lease\.pdf \(1 Seite\)/);
 });
 
+test('a Japanese envelope\'s certificate is in Japanese, in the embedded font (pdftotext reads it back)', async () => {
+  const { envelopes } = apis();
+  const { envelopeId } = await envelopes.createEnvelope(h.accountId, {
+    envelopeDefinition: { ...definition([{ email: 'cert-ja@example.com', name: '山田 太郎', recipientId: '1', routingOrder: '1', emailNotification: { supportedLanguage: 'ja' } }]), emailSubject: '賃貸契約' },
+  });
+  const [request] = await mailsTo('cert-ja@example.com', 1);
+  const link = new URL(request?.text?.split('\n').find((l) => l.startsWith(`${h.origin}/signing/`))?.trim() ?? assert.fail('a signing link')).pathname;
+  const signer = new FormClient(h.origin);
+  const page = await signer.get(link);
+  assert.equal(page.status, 200, page.text);
+  const finish = await signer.post(`${link}/finish`, { _csrf: hiddenField(page.text, '_csrf'), signatureKind: 'typed', signatureText: '山田 太郎', signedTabs: '' });
+  assert.ok(finish.status < 400, finish.text);
+  await mailsTo('cert-ja@example.com', 2);
+  const res = await h.api('GET', `/envelopes/${envelopeId}/documents/certificate`);
+  assert.equal(res.status, 200);
+  const text = await pdfText(new Uint8Array(await res.arrayBuffer()));
+  for (const s of ['完了証明書', '件名:', '賃貸契約', '山田 太郎', 'cert-ja@example.com']) assert.ok(text.includes(s), `${s} in\n${text}`);
+  assert.doesNotMatch(text, /Certificate of Completion|\?\?/);
+});
+
 async function pdfText(bytes: Uint8Array): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'cert-lang-'));
   try {

@@ -1,5 +1,7 @@
+import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { safeText } from './safe-text.ts';
+import { loadUnicodeFont } from './unicode-font.ts';
 
 type When = Date | string;
 
@@ -78,6 +80,8 @@ class Flow {
   readonly #footer: string;
   #page!: PDFPage;
   #y = 0;
+  /** Some text had characters the fonts lack (printed as `?`). */
+  lossy = false;
 
   constructor(pdf: PDFDocument, font: PDFFont, bold: PDFFont, footer: string) {
     this.#pdf = pdf;
@@ -87,10 +91,16 @@ class Flow {
     this.#newPage();
   }
 
+  #safe(font: PDFFont, text: string): string {
+    return safeText(font, text, () => {
+      this.lossy = true;
+    });
+  }
+
   #newPage(): void {
     this.#page = this.#pdf.addPage([PAGE.width, PAGE.height]);
     this.#y = PAGE.height - MARGIN;
-    this.#page.drawText(safeText(this.#font, this.#footer), { x: MARGIN, y: MARGIN / 2, size: 7, font: this.#font, color: rgb(0.4, 0.4, 0.4) });
+    this.#page.drawText(this.#safe(this.#font, this.#footer), { x: MARGIN, y: MARGIN / 2, size: 7, font: this.#font, color: rgb(0.4, 0.4, 0.4) });
   }
 
   #room(h: number): void {
@@ -126,24 +136,24 @@ class Flow {
     this.gap(6);
     this.#room(size + 6);
     this.#y -= size;
-    this.#page.drawText(safeText(this.#bold, text), { x: MARGIN, y: this.#y, size, font: this.#bold });
+    this.#page.drawText(this.#safe(this.#bold, text), { x: MARGIN, y: this.#y, size, font: this.#bold });
     this.#y -= 6;
   }
 
   /** A "label: value" line, wrapped under the value's column. */
   field(label: string, value: string, size = 9, indent = 0): void {
     const labelWidth = 110;
-    const lines = this.#wrap(safeText(this.#font, value), this.#font, size, WIDTH - labelWidth - indent);
+    const lines = this.#wrap(this.#safe(this.#font, value), this.#font, size, WIDTH - labelWidth - indent);
     for (const [i, line] of (lines.length > 0 ? lines : ['']).entries()) {
       this.#room(size + 3);
       this.#y -= size + 3;
-      if (i === 0) this.#page.drawText(safeText(this.#bold, label), { x: MARGIN + indent, y: this.#y, size, font: this.#bold });
+      if (i === 0) this.#page.drawText(this.#safe(this.#bold, label), { x: MARGIN + indent, y: this.#y, size, font: this.#bold });
       this.#page.drawText(line, { x: MARGIN + indent + labelWidth, y: this.#y, size, font: this.#font });
     }
   }
 
   text(value: string, size = 9, indent = 0): void {
-    for (const line of this.#wrap(safeText(this.#font, value), this.#font, size, WIDTH - indent)) {
+    for (const line of this.#wrap(this.#safe(this.#font, value), this.#font, size, WIDTH - indent)) {
       this.#room(size + 3);
       this.#y -= size + 3;
       this.#page.drawText(line, { x: MARGIN + indent, y: this.#y, size, font: this.#font });
@@ -161,13 +171,30 @@ class Flow {
  * check the documents against it. Append it to the combined PDF before sealing.
  */
 export async function renderCertificate(data: CertificateData): Promise<Uint8Array> {
+  const latin = await render(data, undefined);
+  if (!latin.lossy) return latin.bytes;
+  // Text in another script (a Japanese certificate, a name in Cyrillic or kanji): printed again
+  // with the Unicode font when it is installed, else as it is, with `?` for what Helvetica lacks.
+  const unicode = await loadUnicodeFont();
+  return unicode === undefined ? latin.bytes : (await render(data, unicode)).bytes;
+}
+
+async function render(data: CertificateData, unicodeFont: Uint8Array | undefined): Promise<{ bytes: Uint8Array; lossy: boolean }> {
   const pdf = await PDFDocument.create();
   const l = data.labels ?? ENGLISH_CERTIFICATE_LABELS;
   const when = whenIn(l);
   pdf.setTitle(`${l.title} ${data.envelopeId}`);
   pdf.setProducer('Signet');
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  let font: PDFFont;
+  let bold: PDFFont;
+  if (unicodeFont === undefined) {
+    font = await pdf.embedFont(StandardFonts.Helvetica);
+    bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  } else {
+    pdf.registerFontkit(fontkit);
+    // One weight: IPAGothic has no bold face; headings keep their larger size.
+    font = bold = await pdf.embedFont(unicodeFont, { subset: true });
+  }
   const generatedAt = data.generatedAt ?? new Date();
   const flow = new Flow(pdf, font, bold, l.footer(data.envelopeId, when(generatedAt)));
 
@@ -198,7 +225,7 @@ export async function renderCertificate(data: CertificateData): Promise<Uint8Arr
     for (const c of data.certifiedDeliveries) {
       flow.field(l.deliveredTo, `${c.name} <${c.email}>`);
       if (c.routingOrder !== undefined) flow.field(l.routingOrder, String(c.routingOrder), 9, 12);
-      flow.field('IP address:', c.ipAddress ?? '-', 9, 12);
+      flow.field(l.ipAddress, c.ipAddress ?? '-', 9, 12);
       flow.field(l.acknowledged, when(c.acknowledgedAt), 9, 12);
       flow.gap(4);
     }
@@ -220,5 +247,5 @@ export async function renderCertificate(data: CertificateData): Promise<Uint8Arr
     flow.field(when(e.at), who ? `${e.event} - ${who}` : e.event, 8);
     if (e.userAgent) flow.text(e.userAgent, 7, 110);
   }
-  return pdf.save();
+  return { bytes: await pdf.save(), lossy: flow.lossy };
 }
