@@ -1,4 +1,8 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -100,10 +104,15 @@ test('the certificate of completion shows the envelope, signers, documents and e
   }
 });
 
-const fontsOf = (pdf: Uint8Array): Promise<string> => new Promise((resolve, reject) => {
-  const child = execFile('pdffonts', ['-'], (err, stdout) => (err ? reject(err) : resolve(stdout)));
-  child.stdin?.end(Buffer.from(pdf));
-});
+async function fontsOf(pdf: Uint8Array): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'pdffonts-'));
+  try {
+    await writeFile(join(dir, 'c.pdf'), pdf);
+    return (await promisify(execFile)('pdffonts', [join(dir, 'c.pdf')])).stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 test('a Japanese certificate is printed in the embedded IPAGothic subset and reads back as Japanese; a Latin one stays in Helvetica', async () => {
   assert.ok(unicodeFontAvailable(), `${UNICODE_FONT_PATH} is installed by scripts/setup.mjs`);
