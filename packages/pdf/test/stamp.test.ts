@@ -53,6 +53,18 @@ test('a typed signature is drawn in the handwriting font inside its box', async 
   assert.match(await popplerText(stamped), /Grace Hopper/);
 });
 
+test('a name typed and captioned in kanji is drawn in the Unicode font, not as missing glyphs', async () => {
+  const pdf = await makePdf();
+  const box = { x: 300, y: 500, width: 160, height: 40 };
+  const stamped = await stampSignatures(pdf, [{ pageNumber: 2, ...box, signature: { type: 'typed', text: '山田 太郎' }, caption: signedCaption('山田 太郎', new Date('2026-11-21T20:15:03Z')) }]);
+  const raster = await renderPage(stamped, 2);
+  assert.ok(darkPixels(raster, box) > 100, `typed ink in the box (${darkPixels(raster, box)})`);
+  assert.doesNotMatch(raster.stderr, /Error/);
+  const text = (await popplerText(stamped)).replace(/\s+/g, ' ');
+  assert.match(text, /山田 太郎/);
+  assert.match(text, /Signed by 山田 太郎 at 2026-11-21 20:15:03 UTC/);
+});
+
 test('a signature on a page that does not exist, or a bad image, is refused', async () => {
   const pdf = await makePdf();
   await assert.rejects(stampSignatures(pdf, [{ pageNumber: 3, x: 1, y: 1, signature: { type: 'typed', text: 'X' } }]), isPdfError('INVALID_TAB_POSITION'));

@@ -31,15 +31,22 @@ test('text values are drawn at their tab places, in the chosen standard font, an
   for (const f of ['Helvetica', 'Times-Bold', 'Courier-Oblique']) assert.ok(fonts.some((s) => s.includes(`/${f}`)), `${f} embedded`);
 });
 
-test('a value wider than its box shrinks to fit; characters a standard font lacks become "?"', async () => {
+test('a value wider than its box shrinks to fit; a value in another script is drawn in the Unicode font, control characters dropped', async () => {
   const out = await drawTabValues(await makePdf(), [
     { pageNumber: 1, x: 72, y: 500, width: 60, height: 20, value: { kind: 'text', text: 'A rather long company name' } },
     { pageNumber: 1, x: 72, y: 540, width: 200, height: 20, value: { kind: 'text', text: 'Żółw\u0007 ok' } },
+    { pageNumber: 1, x: 72, y: 580, width: 200, height: 20, value: { kind: 'text', text: '山田 太郎' } },
   ]);
   const words = (await popplerWords(out)).filter((w) => w.page === 1 && w.yMin > 495 && w.yMax < 525);
   assert.ok(words.length >= 4, 'every word drawn');
   assert.ok(Math.max(...words.map((w) => w.xMax)) <= 72 + 60 + 1, 'within the 60 pt box');
-  assert.match(await popplerText(out), /\?\?\?w ok|Ż?\?\?w ok|\?ó\?w ok/);
+  const text = await popplerText(out);
+  assert.match(text, /Żółw ok/);
+  assert.match(text, /山田 太郎/);
+  const doc = await PDFDocument.load(out);
+  const fonts = [...doc.context.enumerateIndirectObjects()].map(([, o]) => String(o)).filter((s) => s.includes('/BaseFont'));
+  assert.ok(fonts.some((s) => s.includes('IPAGothic')), 'the Unicode font is embedded');
+  assert.ok(out.length - (await makePdf()).length < 100_000, 'as a subset of the glyphs used');
 });
 
 test('a checked box and a selected radio are drawn as marks; unchecked ones as empty outlines', async () => {

@@ -29,3 +29,13 @@ export function safeText(font: PDFFont, text: string, onMissing?: (ch: string) =
   }
   return out;
 }
+
+/** Whether the font encodes every printable character of `text`. */
+export function encodes(font: PDFFont, text: string): boolean {
+  const supported = charsetOf(font);
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp >= 0x20 && !supported.has(cp)) return false;
+  }
+  return true;
+}

@@ -1,9 +1,10 @@
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { PdfError } from '../pdf-error.ts';
-import { safeText } from './safe-text.ts';
+import { encodes, safeText } from './safe-text.ts';
 import { readSignatureImage } from './signature-image.ts';
 import { loadSignatureFont } from './signature-font.ts';
+import { loadUnicodeFont } from './unicode-font.ts';
 import { placeTabBox } from './place-tab-box.ts';
 import type { TabBox } from './tab-box.ts';
 
@@ -73,6 +74,17 @@ export async function stampSignatures(pdfBytes: Uint8Array, stamps: readonly Sig
   const pages = pdf.getPages();
   const helvetica = await pdf.embedFont(StandardFonts.Helvetica);
   let script: PDFFont | undefined;
+  // Text the fonts above lack (a name typed or captioned in kanji, Cyrillic): the Unicode font,
+  // embedded once as a subset when it is installed; null when it is not.
+  let unicode: PDFFont | null | undefined;
+  const fallback = async (font: PDFFont, text: string): Promise<PDFFont> => {
+    if (encodes(font, text)) return font;
+    if (unicode === undefined) {
+      const bytes = await loadUnicodeFont();
+      unicode = bytes === undefined ? null : await pdf.embedFont(bytes, { subset: true });
+    }
+    return unicode ?? font;
+  };
   for (const stamp of stamps) {
     const box: TabBox = { x: stamp.x, y: stamp.y, width: stamp.width ?? SIGN_HERE_SIZE.width, height: stamp.height ?? SIGN_HERE_SIZE.height };
     const { page, rect } = placeTabBox(pages, stamp.pageNumber, box);
@@ -86,10 +98,11 @@ export async function stampSignatures(pdfBytes: Uint8Array, stamps: readonly Sig
       // Whole font (~70 KB): pdf-lib's subsetting of CFF fonts writes a file poppler rejects.
       script ??= await pdf.embedFont(options.signatureFont ?? (await loadSignatureFont()), { subset: false });
       const text = stamp.signature.text.replace(/\s+/g, ' ').trim();
-      const size = Math.min(rect.height * 0.7, (rect.height * 0.7 * rect.width) / Math.max(1, script.widthOfTextAtSize(text, rect.height * 0.7)));
-      page.drawText(text, { x: rect.x, y: rect.y + rect.height * 0.3, size, font: script, color: INK });
+      const font = await fallback(script, text);
+      const size = Math.min(rect.height * 0.7, (rect.height * 0.7 * rect.width) / Math.max(1, font.widthOfTextAtSize(text, rect.height * 0.7)));
+      page.drawText(safeText(font, text), { x: rect.x, y: rect.y + rect.height * 0.3, size, font, color: INK });
     }
-    if (stamp.caption) drawCaption(page, rect, stamp.caption, helvetica);
+    if (stamp.caption) drawCaption(page, rect, stamp.caption, await fallback(helvetica, stamp.caption));
   }
   return pdf.save();
 }
