@@ -1,7 +1,7 @@
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import type { Notification, Notifier } from '../domain/envelope/ports.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
-import { mailAddressee } from '../domain/envelope/recipient-kinds.ts';
+import { mailAddressee, managesRecipients } from '../domain/envelope/recipient-kinds.ts';
 import { envelopeSentMail } from './templates/envelope-sent-mail.ts';
 import { envelopeVoidedMail } from './templates/envelope-voided-mail.ts';
 import { mailBrandOf } from './templates/mail-brand.ts';
@@ -37,6 +37,7 @@ export function buildNotifier(publicUrl: string): Notifier {
             ...(recipient.host ? { inPersonSigner: recipient.name } : {}),
             brand,
             ...(recipient.type === 'certifiedDelivery' ? { acknowledgeOnly: true } : {}),
+            ...(managesRecipients(recipient) ? { specifyRecipients: true } : {}),
             language,
           });
         case 'envelope-voided':

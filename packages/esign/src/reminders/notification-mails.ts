@@ -1,6 +1,6 @@
 import { signingUrl } from '../mail/compose-notification.ts';
 import type { Recipient } from '../domain/envelope/envelope.ts';
-import { mailAddressee } from '../domain/envelope/recipient-kinds.ts';
+import { mailAddressee, managesRecipients } from '../domain/envelope/recipient-kinds.ts';
 import { envelopeExpiredMail } from '../mail/templates/envelope-expired-mail.ts';
 import { envelopeReminderMail } from '../mail/templates/envelope-reminder-mail.ts';
 import { expirationWarningMail } from '../mail/templates/expiration-warning-mail.ts';
@@ -15,7 +15,7 @@ export function buildNotificationMails(publicUrl: string): NotificationMails {
   const to = (r: Recipient) => mailAddressee(r);
   return {
     reminder: (envelope, recipient, token, expiresAt) =>
-      envelopeReminderMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, emailBlurb: envelope.emailBlurb, documentNames: envelope.documents.map((d) => d.name), signingUrl: signingUrl(publicUrl, token), expiresAt, brand: mailBrandOf(envelope.brand, publicUrl), language: recipientLanguage(envelope, recipient), ...(recipient.type === 'certifiedDelivery' ? { acknowledgeOnly: true } : {}) }),
+      envelopeReminderMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, emailBlurb: envelope.emailBlurb, documentNames: envelope.documents.map((d) => d.name), signingUrl: signingUrl(publicUrl, token), expiresAt, brand: mailBrandOf(envelope.brand, publicUrl), language: recipientLanguage(envelope, recipient), ...(recipient.type === 'certifiedDelivery' ? { acknowledgeOnly: true } : {}), ...(managesRecipients(recipient) ? { specifyRecipients: true } : {}) }),
     expirationWarning: (envelope, recipient, token, expiresAt) =>
       expirationWarningMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, signingUrl: signingUrl(publicUrl, token), expiresAt, brand: mailBrandOf(envelope.brand, publicUrl), language: recipientLanguage(envelope, recipient) }),
     expired: (envelope, recipient) =>

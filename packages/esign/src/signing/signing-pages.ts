@@ -13,7 +13,7 @@ export type DocumentPages = { readonly documentId: string; readonly name: string
 /** What a focused view's page tells its framing page (frame-events-script.ts): nothing when not framed or no origin listens. */
 type FrameEvents = { readonly messageOrigins: readonly string[]; readonly sessionEnd?: { type: string; returnUrl: string } };
 
-function pageFrame(title: string, body: SafeHtml, withScript = false, events?: FrameEvents, brand?: EnvelopeBrand): string {
+export function pageFrame(title: string, body: SafeHtml, withScript = false, events?: FrameEvents, brand?: EnvelopeBrand): string {
   const posting = events !== undefined && events.messageOrigins.length > 0;
   const bodyTag = posting
     ? html`<body data-message-origins="${JSON.stringify(events.messageOrigins)}"${events.sessionEnd ? html` data-session-end="${events.sessionEnd.type}" data-return-url="${events.sessionEnd.returnUrl}"` : ''}>`

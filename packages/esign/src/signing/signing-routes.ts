@@ -28,6 +28,10 @@ import { returnWithEvent } from '../domain/return-url.ts';
 import { resolveSigner, type SignerLookup, type SignerRef } from './resolve-signer.ts';
 import { ceremonyPage, noticePage, sessionEndPage, type DocumentPages } from './signing-pages.ts';
 import type { AccessGate } from './access-code-gate.ts';
+import { managesRecipients } from '../domain/envelope/recipient-kinds.ts';
+import { finishManaging, recipientsManagedBy } from '../domain/signing/manage-recipients.ts';
+import { parseRecipientEdits, postedRecipientFields } from './parse-recipient-edits.ts';
+import { recipientsPage } from './recipients-page.ts';
 
 export type SigningRouteDeps = {
   readonly ctx: EsignContext;
@@ -48,6 +52,9 @@ export type SigningRouteDeps = {
 };
 
 type RefParams = { ref: string };
+
+/** What a manager's refused Finish shows on their page (anything else is a lost race or a fault). */
+const MANAGER_REFUSALS: ReadonlySet<string> = new Set(['RECIPIENT_UPDATE_FAILED', 'INVALID_REQUEST_PARAMETER', 'INVALID_REQUEST_BODY', 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT']);
 
 export function actorOf(request: FastifyRequest): AuditActor {
   const ua = request.headers['user-agent'];
@@ -70,6 +77,9 @@ function statePage(access: Exclude<SignerAccess, { kind: 'sign' }>, ref: SignerR
     case 'not-your-turn':
       return noticePage('Not your turn yet', `Other people sign "${envelope.emailSubject}" before you. You will get an e-mail when it is your turn.`);
     case 'finished':
+      if (managesRecipients(access.recipient)) {
+        return noticePage('Thank you', 'You have said who the next recipients are, and the documents went on to them. This link can no longer change anything.');
+      }
       if (access.recipient.type === 'certifiedDelivery') {
         return noticePage('Thank you', envelope.status === 'completed'
           ? 'You acknowledged these documents, and everyone has finished. You will receive the completed documents by e-mail.'
@@ -176,6 +186,9 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     }
     if (access.kind !== 'sign') return sendPage(reply, statePage(access, ref, envelope));
     const csrf = csrfTokenFor(deps.ctx, request, reply);
+    if (managesRecipients(access.recipient)) {
+      return sendPage(reply, recipientsPage({ base: ref.base, csrf, envelope, manager: access.recipient, managed: recipientsManagedBy(envelope, access.recipient), documents: await documentPages(envelope) }));
+    }
     return sendPage(reply, ceremonyPage({ base: ref.base, csrf, envelope, recipient: access.recipient, tabs: signerTabsOf(access.recipient), documents: await documentPages(envelope), now, ...(ref.frame ? { frame: ref.frame } : {}) }));
   });
 
@@ -217,6 +230,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const before = await envelopeAt(ref, now);
     if (!(await grantedFor(request, before, ref))) return accessFirst(reply);
     const access = signerAccess(before, ref.recipientId);
+    if (managesRecipients(access.kind === 'unknown-recipient' ? { type: 'signer' } : access.recipient)) return finishManager(request, reply, ref, before, access, now);
     if (access.kind === 'sign') {
       const tabs = signerTabsOf(access.recipient);
       const signatureTabs = tabs.filter((t) => t.tab.type === 'signHere' || t.tab.type === 'initialHere');
@@ -267,6 +281,30 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     // A second Finish (double click, back button) lands here too: idempotent.
     return endSession(reply, ref, 'signing_complete');
   });
+
+  /**
+   * An agent's, editor's or intermediary's Finish (domain/signing/manage-recipients.ts): their
+   * changes and their completion in one change, or nothing. A refused change shows the page
+   * again with why; a link whose turn has passed (finished, or anything but their turn) changes
+   * nothing and says so with a 409, never a silent success.
+   */
+  async function finishManager(request: FastifyRequest, reply: FastifyReply, ref: SignerRef, before: Envelope, access: SignerAccess, now: Date) {
+    if (access.kind !== 'sign') return sendPage(reply, access.kind === 'unknown-recipient' ? noticePage('Nothing to do', 'This link is not for changing recipients.') : statePage(access, ref, before), 409);
+    let finished: Envelope;
+    try {
+      const edits = parseRecipientEdits(request.body);
+      ({ envelope: finished } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => finishManaging(d, current, ref.recipientId, edits, now, actorOf(request))));
+    } catch (err) {
+      if (err instanceof EsignError && MANAGER_REFUSALS.has(err.code)) {
+        const csrf = csrfTokenFor(deps.ctx, request, reply);
+        const page = recipientsPage({ base: ref.base, csrf, envelope: before, manager: access.recipient, managed: recipientsManagedBy(before, access.recipient), documents: await documentPages(before), error: `${err.code}: ${err.message}`, posted: postedRecipientFields(request.body) });
+        return sendPage(reply, page, err.status);
+      }
+      return lostRace(err, ref, reply);
+    }
+    if (finished.status === 'signed') deps.onSigned();
+    return endSession(reply, ref, 'signing_complete');
+  }
 
   app.post<{ Params: RefParams }>('/signing/:ref/decline', async (request, reply) => {
     assertCsrf(request);

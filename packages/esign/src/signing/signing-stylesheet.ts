@@ -51,5 +51,9 @@ canvas{width:100%;height:auto;aspect-ratio:3/1;border:1px solid #999;border-radi
 .error{color:#8e1c1c;min-height:1.2rem;margin:.25rem 0}
 .notice{max-width:36rem;margin:2rem auto;background:#fff;border-radius:8px;padding:1.25rem 1.5rem;box-shadow:0 1px 4px rgba(0,0,0,.15)}
 .notice h1{font-size:1.3rem;margin-top:0}
+.manage{max-width:44rem;margin:1.5rem auto;background:#fff;border-radius:8px;padding:1.25rem 1.5rem;box-shadow:0 1px 4px rgba(0,0,0,.15)}
+.manage fieldset{border:1px solid #ccd;border-radius:6px;margin:.75rem 0;padding:.5rem 1rem}.manage legend{font-weight:600}
+.manage input[type=email],.manage input[type=number]{width:100%;padding:.5rem;box-sizing:border-box;font:inherit}
+.manage .fixed{margin:.2rem 0;color:#333}.manage .finish-error{margin:.5rem 0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;

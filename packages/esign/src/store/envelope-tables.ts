@@ -63,6 +63,9 @@ export type EnvelopeRecipientRow = {
   host_email: string | null;
   /** A recipient's language (store/recipient-language-column.ts). */
   language: string | null;
+  /** What an earlier agent may change (store/recipient-agent-flags-columns.ts). */
+  agent_can_edit_name: number | null;
+  agent_can_edit_email: number | null;
   sent_at: string | null;
   delivered_at: string | null;
   signed_at: string | null;

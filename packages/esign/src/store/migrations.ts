@@ -13,6 +13,7 @@ import { ACCESS_CODE_TABLES_MIGRATION } from './access-code-tables.ts';
 import { ACCOUNT_VIEW_TABLES_MIGRATION } from './account-view-tables.ts';
 import { PASSCODE_TABLES_MIGRATION } from './passcode-tables.ts';
 import { RECIPIENT_HOST_MIGRATION } from './recipient-host-columns.ts';
+import { RECIPIENT_AGENT_FLAGS_MIGRATION } from './recipient-agent-flags-columns.ts';
 import { RECIPIENT_LANGUAGE_MIGRATION } from './recipient-language-column.ts';
 import { BRAND_TABLES_MIGRATION } from './brand-tables.ts';
 import { ACCOUNT_SETTINGS_MIGRATION } from './account-settings-tables.ts';
@@ -174,6 +175,8 @@ export const MIGRATIONS: readonly Migration[] = [
   TEMPLATE_ENVELOPE_DEFAULTS_MIGRATION,
   // 99: a recipient's language (store/recipient-language-column.ts).
   RECIPIENT_LANGUAGE_MIGRATION,
+  // 100: what an agent may change of a recipient (store/recipient-agent-flags-columns.ts).
+  RECIPIENT_AGENT_FLAGS_MIGRATION,
   // 110: account settings and account administrators (store/account-settings-tables.ts).
   ACCOUNT_SETTINGS_MIGRATION,
 ];

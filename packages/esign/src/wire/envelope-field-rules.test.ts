@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { parseEnvelopeDefinition } from '../restapi/envelopes/parse-envelope-definition.ts';
 import { EsignError } from '../errors.ts';
 import type { ModelFieldRule } from './check-model-fields.ts';
-import { CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, IN_PERSON_SIGNER_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, ENVELOPE_UPDATE_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from './envelope-field-rules.ts';
+import { AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, EDITOR_FIELDS, INTERMEDIARY_FIELDS, IN_PERSON_SIGNER_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, ENVELOPE_UPDATE_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from './envelope-field-rules.ts';
 import { parseEnvelopeUpdate } from '../restapi/envelopes/parse-envelope-update.ts';
 
 // The SDK's model files are the wire contract: a field a new SDK adds fails this test until it
@@ -20,7 +20,8 @@ function sdkFields(model: string): string[] {
 }
 
 const TABLES: [string, Readonly<Record<string, ModelFieldRule>>][] = [
-  ['EnvelopeDefinition', ENVELOPE_DEFINITION_FIELDS], ['Recipients', RECIPIENTS_FIELDS], ['Signer', SIGNER_FIELDS], ['CarbonCopy', CARBON_COPY_FIELDS], ['InPersonSigner', IN_PERSON_SIGNER_FIELDS], ['CertifiedDelivery', CERTIFIED_DELIVERY_FIELDS], ['Document', DOCUMENT_FIELDS],
+  ['EnvelopeDefinition', ENVELOPE_DEFINITION_FIELDS], ['Recipients', RECIPIENTS_FIELDS], ['Signer', SIGNER_FIELDS], ['CarbonCopy', CARBON_COPY_FIELDS], ['InPersonSigner', IN_PERSON_SIGNER_FIELDS], ['CertifiedDelivery', CERTIFIED_DELIVERY_FIELDS],
+  ['Agent', AGENT_FIELDS], ['Editor', EDITOR_FIELDS], ['Intermediary', INTERMEDIARY_FIELDS], ['Document', DOCUMENT_FIELDS],
 ];
 
 test('every field of the SDK\'s EnvelopeDefinition, Recipients, Signer, CarbonCopy, Document and Envelope (update) models has a rule, and each refusal says why', () => {
@@ -33,7 +34,7 @@ test('every field of the SDK\'s EnvelopeDefinition, Recipients, Signer, CarbonCo
 });
 
 const pdf = Buffer.from('%PDF-1.7\n').toString('base64');
-const definition = (over: { envelope?: object; recipients?: object; signer?: object; cc?: object; inPerson?: object; certified?: object; document?: object } = {}) => ({
+const definition = (over: { envelope?: object; recipients?: object; signer?: object; cc?: object; inPerson?: object; certified?: object; agent?: object; editor?: object; intermediary?: object; document?: object } = {}) => ({
   emailSubject: 'Honest', status: 'created', ...over.envelope,
   documents: [{ documentId: '1', name: 'A.pdf', fileExtension: 'pdf', documentBase64: pdf, ...over.document }],
   recipients: {
@@ -41,6 +42,9 @@ const definition = (over: { envelope?: object; recipients?: object; signer?: obj
     carbonCopies: [{ email: 'cc@example.com', name: 'Cy', recipientId: '2', ...over.cc }],
     ...(over.inPerson ? { inPersonSigners: [{ hostEmail: 'host@example.com', hostName: 'Hal', signerName: 'Ivy', recipientId: '3', ...over.inPerson }] } : {}),
     ...(over.certified ? { certifiedDeliveries: [{ email: 'cd@example.com', name: 'Cid', recipientId: '4', ...over.certified }] } : {}),
+    ...(over.agent ? { agents: [{ email: 'agent@example.com', name: 'Ada', recipientId: '5', ...over.agent }] } : {}),
+    ...(over.editor ? { editors: [{ email: 'editor@example.com', name: 'Eda', recipientId: '6', ...over.editor }] } : {}),
+    ...(over.intermediary ? { intermediaries: [{ email: 'im@example.com', name: 'Ida', recipientId: '7', ...over.intermediary }] } : {}),
     ...over.recipients,
   },
 });
@@ -56,7 +60,7 @@ const refusal = (body: unknown): string => {
 };
 
 test('each refused field that asks for something is a 400 naming it; false, blank and empty lists ask for nothing', () => {
-  const where = { EnvelopeDefinition: 'envelope', Recipients: 'recipients', Signer: 'signer', CarbonCopy: 'cc', InPersonSigner: 'inPerson', CertifiedDelivery: 'certified', Document: 'document' } as const;
+  const where = { EnvelopeDefinition: 'envelope', Recipients: 'recipients', Signer: 'signer', CarbonCopy: 'cc', InPersonSigner: 'inPerson', CertifiedDelivery: 'certified', Agent: 'agent', Editor: 'editor', Intermediary: 'intermediary', Document: 'document' } as const;
   let checked = 0;
   for (const [model, rules] of TABLES) {
     for (const [field, rule] of Object.entries(rules)) {

@@ -74,9 +74,8 @@ export const ENVELOPE_DEFINITION_FIELDS = rules({
 
 export const RECIPIENTS_FIELDS = rules({
   signers: honoured, carbonCopies: honoured,
-  agents: refused('agents are not supported yet; use signers and carbonCopies'),
-  editors: refused('editors are not supported yet; use signers and carbonCopies'),
-  intermediaries: refused('intermediaries are not supported yet; use signers and carbonCopies'),
+  // Say who the later recipients are, on the recipients page, before routing reaches them (domain/signing/manage-recipients.ts).
+  agents: honoured, editors: honoured, intermediaries: honoured,
   // Must open and acknowledge the documents; routing waits for them (domain/envelope/recipient-kinds.ts).
   certifiedDeliveries: honoured,
   // The host gets the mail and the link and hands their device to the signer (restapi/envelopes/parse-in-person-signer.ts).
@@ -106,7 +105,8 @@ const RECIPIENT_COMMON: Record<string, FieldRule> = {
   lockedRecipientPhoneAuthEditable: refused(AUTHENTICATION), lockedRecipientSmsEditable: refused(AUTHENTICATION),
   additionalNotifications: refused('SMS and other additional notifications are not supported'),
   phoneNumber: refused('SMS delivery is not supported'), faxNumber: refused('fax delivery is not supported'),
-  agentCanEditEmail: refused('agents are not supported yet'), agentCanEditName: refused('agents are not supported yet'),
+  // What an earlier agent or intermediary may change of what the sender gave (domain/signing/manage-recipients.ts).
+  agentCanEditEmail: honoured, agentCanEditName: honoured,
   allowSystemOverrideForLockedRecipient: refused('recipient locks are not supported'),
   bulkSendV2Recipient: refused(BULK),
   customFields: refused('recipient custom fields are not supported'),
@@ -177,6 +177,18 @@ export const CARBON_COPY_FIELDS = rules({
  */
 export const CERTIFIED_DELIVERY_FIELDS = rules(Object.fromEntries(Object.entries(RECIPIENT_COMMON).filter(([field]) => field !== 'tabs')), RECIPIENT_OUTPUTS);
 
+/**
+ * Agent, Editor and Intermediary (docusign-esign src/model/Agent.js, Editor.js,
+ * Intermediary.js): a certified delivery's fields (no tabs; the page's checks honoured, since
+ * they open the recipients page), less what their models lack: the agentCanEdit flags, which
+ * are about the recipients they change, and (Editor) excludedDocuments.
+ */
+const managerFields = (lacks: readonly string[]) => rules(Object.fromEntries(Object.entries(RECIPIENT_COMMON).filter(([field]) => field !== 'tabs' && !lacks.includes(field))), RECIPIENT_OUTPUTS);
+const NOT_MANAGER = ['agentCanEditEmail', 'agentCanEditName'];
+export const AGENT_FIELDS = managerFields(NOT_MANAGER);
+export const EDITOR_FIELDS = managerFields([...NOT_MANAGER, 'excludedDocuments']);
+export const INTERMEDIARY_FIELDS = managerFields(NOT_MANAGER);
+
 export const DOCUMENT_FIELDS = rules({
   documentId: honoured, name: honoured, documentBase64: honoured, fileExtension: honoured,
   // Anchors are searched in every document, PDFs included.
@@ -240,6 +252,8 @@ const CORRECTION_RULES: Record<string, FieldRule> = {
   roleName: refused('a role name cannot be changed through updateRecipients'),
   autoNavigation: refused('autoNavigation cannot be changed through updateRecipients'),
   emailNotification: refused('a recipient\'s language is set when the envelope is created, not through updateRecipients yet'),
+  agentCanEditName: refused('what an agent may change is set when the envelope is created, not through updateRecipients yet'),
+  agentCanEditEmail: refused('what an agent may change is set when the envelope is created, not through updateRecipients yet'),
 };
 
 export const SIGNER_CORRECTION_FIELDS: Readonly<Record<string, FieldRule>> = { ...SIGNER_FIELDS, ...CORRECTION_RULES };

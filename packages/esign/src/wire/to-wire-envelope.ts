@@ -25,7 +25,7 @@ export function toWireEnvelopeSummary(envelope: Envelope): WireEnvelopeSummary {
 }
 
 /** recipientType as DocuSign spells it on the wire (lower case). */
-const WIRE_TYPES = { signer: 'signer', carbonCopy: 'carboncopy', inPersonSigner: 'inpersonsigner', certifiedDelivery: 'certifieddelivery' } as const;
+const WIRE_TYPES = { signer: 'signer', carbonCopy: 'carboncopy', inPersonSigner: 'inpersonsigner', certifiedDelivery: 'certifieddelivery', agent: 'agent', editor: 'editor', intermediary: 'intermediary' } as const;
 
 export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipient {
   return compact({
@@ -45,6 +45,9 @@ export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipie
     signerName: r.host ? r.name : undefined,
     signerEmail: r.host ? r.email : undefined,
     inPersonSigningType: r.host ? 'inPersonSigner' : undefined,
+    // Said only where set: what an earlier agent or intermediary may change (domain/signing/manage-recipients.ts).
+    agentCanEditName: r.agentCanEditName === true ? 'true' : undefined,
+    agentCanEditEmail: r.agentCanEditEmail === true ? 'true' : undefined,
     sentDateTime: at(r.sentAt),
     deliveredDateTime: at(r.deliveredAt),
     signedDateTime: at(r.signedAt),
@@ -63,9 +66,9 @@ export function toWireRecipients(envelope: Envelope, includeTabs: boolean): Wire
   return compact({
     signers: sorted.filter((r) => r.type === 'signer').map((r) => toWireRecipient(r, includeTabs)),
     carbonCopies: sorted.filter((r) => r.type === 'carbonCopy').map((r) => toWireRecipient(r, includeTabs)),
-    agents: [] as [],
-    editors: [] as [],
-    intermediaries: [] as [],
+    agents: sorted.filter((r) => r.type === 'agent').map((r) => toWireRecipient(r, includeTabs)),
+    editors: sorted.filter((r) => r.type === 'editor').map((r) => toWireRecipient(r, includeTabs)),
+    intermediaries: sorted.filter((r) => r.type === 'intermediary').map((r) => toWireRecipient(r, includeTabs)),
     certifiedDeliveries: sorted.filter((r) => r.type === 'certifiedDelivery').map((r) => toWireRecipient(r, includeTabs)),
     inPersonSigners: sorted.filter((r) => r.type === 'inPersonSigner').map((r) => toWireRecipient(r, includeTabs)),
     seals: [] as [],

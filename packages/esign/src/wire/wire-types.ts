@@ -10,7 +10,7 @@ export type WireEnvelopeSummary = { envelopeId: string; status: string; statusDa
 export type WireRecipient = {
   recipientId: string;
   recipientIdGuid: string;
-  recipientType: 'signer' | 'carboncopy' | 'inpersonsigner' | 'certifieddelivery';
+  recipientType: 'signer' | 'carboncopy' | 'inpersonsigner' | 'certifieddelivery' | 'agent' | 'editor' | 'intermediary';
   email: string;
   name: string;
   routingOrder: string;
@@ -24,6 +24,8 @@ export type WireRecipient = {
   signerName?: string;
   signerEmail?: string;
   inPersonSigningType?: string;
+  agentCanEditName?: 'true';
+  agentCanEditEmail?: 'true';
   sentDateTime?: string;
   deliveredDateTime?: string;
   signedDateTime?: string;
@@ -38,9 +40,9 @@ export type WireRecipients = {
   signers: WireRecipient[];
   carbonCopies: WireRecipient[];
   certifiedDeliveries: WireRecipient[];
-  agents: [];
-  editors: [];
-  intermediaries: [];
+  agents: WireRecipient[];
+  editors: WireRecipient[];
+  intermediaries: WireRecipient[];
   inPersonSigners: WireRecipient[];
   seals: [];
   witnesses: [];

@@ -38,6 +38,8 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     ...(r.clientUserId !== undefined ? { clientUserId: r.clientUserId } : {}),
     ...(r.host ? { host: r.host } : {}),
     ...(r.language !== undefined ? { language: r.language } : {}),
+    ...(r.agentCanEditName === true ? { agentCanEditName: true } : {}),
+    ...(r.agentCanEditEmail === true ? { agentCanEditEmail: true } : {}),
     ...(codeHashes[i] !== undefined ? { accessCode: { hash: codeHashes[i], failures: 0 } } : {}),
     ...(r.passcode ? { passcode: { method: r.passcode.method, destinations: r.passcode.destinations, failures: 0, sends: 0 } } : {}),
     tabs: content.tabs[i] ?? [],

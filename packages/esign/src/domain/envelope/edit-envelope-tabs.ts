@@ -23,7 +23,7 @@ const FINISHED: ReadonlySet<Envelope['status']> = new Set(['completed', 'decline
 export function editableSigner(envelope: Envelope, recipientId: string): Recipient {
   const recipient = envelope.recipients.find((r) => r.recipientId === recipientId);
   if (!recipient) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', `recipientId "${recipientId}"`);
-  if (!signsDocuments(recipient)) throw new EsignError('INVALID_TAB_OPERATION', `recipientId "${recipientId}" is a ${recipient.type === 'certifiedDelivery' ? 'certified delivery' : 'carbon copy'}: it has no tabs.`);
+  if (!signsDocuments(recipient)) throw new EsignError('INVALID_TAB_OPERATION', `recipientId "${recipientId}" is ${recipient.type === 'certifiedDelivery' ? 'a certified delivery' : recipient.type === 'carbonCopy' ? 'a carbon copy' : `an ${recipient.type}`}: it has no tabs.`);
   if (FINISHED.has(envelope.status)) throw new EsignError('INVALID_TAB_OPERATION', `The envelope is ${envelope.status}; its tabs can no longer change.`);
   if (recipient.status !== 'created' && recipient.status !== 'sent' && recipient.status !== 'delivered') {
     throw new EsignError('INVALID_TAB_OPERATION', `recipientId "${recipientId}" has ${recipient.status === 'declined' ? 'declined' : 'signed'}; its tabs can no longer change.`);

@@ -50,6 +50,9 @@ export type RecipientDraft = {
   readonly host?: { readonly name: string; readonly email: string };
   /** emailNotification.supportedLanguage, a supported code (wire/parse-recipient-language.ts). */
   readonly language?: Language;
+  /** Signer.agentCanEditName / agentCanEditEmail (domain/signing/manage-recipients.ts). */
+  readonly agentCanEditName?: boolean;
+  readonly agentCanEditEmail?: boolean;
   /** Every tab of the recipient, as parseTabs read them; placed when the documents are converted (place-tabs.ts). */
   readonly tabs: readonly Tab[];
   /** Signer.accessCode as the sender typed it; hashed before it is stored (create-envelope.ts). */

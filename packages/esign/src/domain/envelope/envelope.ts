@@ -22,7 +22,7 @@ export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'comp
 export type RecipientStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'completed' | 'declined' | 'autoresponded';
 
 /** The recipient types this service supports (DocuSign's wire names). */
-export type RecipientType = 'signer' | 'carbonCopy' | 'inPersonSigner' | 'certifiedDelivery';
+export type RecipientType = 'signer' | 'carbonCopy' | 'inPersonSigner' | 'certifiedDelivery' | 'agent' | 'editor' | 'intermediary';
 
 /** DocuSign's anchorUnits. */
 export type AnchorUnits = 'pixels' | 'inches' | 'mms' | 'cms';
@@ -69,6 +69,12 @@ export type Recipient = {
   readonly host?: { readonly name: string; readonly email: string };
   /** emailNotification.supportedLanguage: the language of this recipient's mails (domain/language/languages.ts). */
   readonly language?: Language;
+  /**
+   * agentCanEditName / agentCanEditEmail: an earlier agent or intermediary may change this
+   * recipient's name / e-mail as given (domain/envelope/manage-recipients.ts); absent = false.
+   */
+  readonly agentCanEditName?: boolean;
+  readonly agentCanEditEmail?: boolean;
   readonly sentAt?: Date;
   readonly deliveredAt?: Date;
   readonly signedAt?: Date;

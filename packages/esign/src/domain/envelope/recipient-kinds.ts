@@ -18,7 +18,19 @@ export function signsDocuments(r: { readonly type: RecipientType }): boolean {
  * when reached and `completed` when done; routing waits for them.
  */
 export function actsOnSigningPage(r: { readonly type: RecipientType }): boolean {
-  return signsDocuments(r) || r.type === 'certifiedDelivery';
+  return signsDocuments(r) || r.type === 'certifiedDelivery' || managesRecipients(r);
+}
+
+/**
+ * The recipients who sign nothing but say who the later recipients are (DocuSign's Agent,
+ * Editor and Intermediary models; EnvelopeRecipients: an agent "can add name and email
+ * information for recipients that appear after the agent in routing order", an intermediary
+ * may but need not, an editor may also change the routing order). Each is mailed a link when
+ * reached, acts on the recipients page (signing/recipients-page.ts) and routing waits for
+ * them; domain/envelope/manage-recipients.ts says what each may change.
+ */
+export function managesRecipients(r: { readonly type: RecipientType }): boolean {
+  return r.type === 'agent' || r.type === 'editor' || r.type === 'intermediary';
 }
 
 /** Who a recipient's mails go to: the host for an in-person signer, else the recipient. */

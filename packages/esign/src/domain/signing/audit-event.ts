@@ -11,6 +11,8 @@ export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' |
   | 'Routing Paused' | 'Routing Resumed'
   // A certified delivery opened the documents and acknowledged them (they sign nothing).
   | 'Acknowledged'
+  // An agent, editor or intermediary changed a later recipient, and finished (domain/envelope/manage-recipients.ts).
+  | 'Recipient Changed' | 'Recipients Specified'
   // A signer typed their access code (domain/signing/access-code.ts).
   | 'Access Code Passed' | 'Access Code Failed'
   // The sender corrected or deleted a recipient before they acted (updateRecipients, deleteRecipient(s)).

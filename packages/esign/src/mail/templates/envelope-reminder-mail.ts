@@ -20,6 +20,8 @@ export type EnvelopeReminderMailInput = {
   brand?: MailBrand | undefined;
   /** A certified delivery: reminded to view and acknowledge, not to sign. */
   acknowledgeOnly?: boolean;
+  /** An agent, editor or intermediary: reminded to say who the next recipients are. */
+  specifyRecipients?: boolean;
   /** The recipient's language (domain/language/languages.ts); absent: English. */
   language?: Language;
 };
@@ -33,8 +35,8 @@ export type EnvelopeReminderMailInput = {
 export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMessage {
   const tr = translator(input.language ?? 'en');
   const subject = tr.t('reminder.subject', { subject: oneLine(input.emailSubject) });
-  const heading = tr.t(input.acknowledgeOnly ? 'reminder.headingAcknowledge' : 'reminder.heading', { name: input.to.name });
-  const waiting = tr.t(input.acknowledgeOnly ? 'reminder.documentsAcknowledge' : 'reminder.documents');
+  const heading = tr.t(input.specifyRecipients ? 'reminder.headingSpecify' : input.acknowledgeOnly ? 'reminder.headingAcknowledge' : 'reminder.heading', { name: input.to.name });
+  const waiting = tr.t(input.specifyRecipients ? 'reminder.documentsSpecify' : input.acknowledgeOnly ? 'reminder.documentsAcknowledge' : 'reminder.documents');
   const expires = tr.t('reminder.expiresOn', { expiresAt: input.expiresAt });
   const text = [
     heading,
@@ -43,7 +45,7 @@ export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMess
     waiting,
     input.documentNames.map((n) => `  - ${oneLine(n)}`).join('\n'),
     '',
-    tr.t(input.acknowledgeOnly ? 'mail.reviewAndAcknowledgeHere' : 'mail.reviewAndSignHere'),
+    tr.t(input.specifyRecipients ? 'mail.reviewAndSpecifyHere' : input.acknowledgeOnly ? 'mail.reviewAndAcknowledgeHere' : 'mail.reviewAndSignHere'),
     input.signingUrl,
     '',
     expires,
@@ -54,7 +56,7 @@ export function envelopeReminderMail(input: EnvelopeReminderMailInput): MailMess
 ${input.emailBlurb ? html`<p style="white-space:pre-line">${input.emailBlurb}</p>` : ''}
 <p>${waiting}</p>
 <ul>${input.documentNames.map((n) => html`<li>${n}</li>`)}</ul>
-${mailButton(tr.t(input.acknowledgeOnly ? 'mail.reviewAndAcknowledge' : 'mail.reviewAndSign'), input.signingUrl, input.brand)}
+${mailButton(tr.t(input.specifyRecipients ? 'mail.reviewAndSpecify' : input.acknowledgeOnly ? 'mail.reviewAndAcknowledge' : 'mail.reviewAndSign'), input.signingUrl, input.brand)}
 <p>${expires}</p>
 ${envelopeIdLine(tr, input.envelopeId)}`;
   return { kind: 'envelope-reminder', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body, input.brand, tr) };

@@ -19,6 +19,8 @@ export type EnvelopeSentMailInput = {
   brand?: MailBrand | undefined;
   /** A certified delivery: the link is to view the documents and acknowledge them, not to sign. */
   acknowledgeOnly?: boolean;
+  /** An agent, editor or intermediary: the link is to say who the next recipients are (domain/signing/manage-recipients.ts). */
+  specifyRecipients?: boolean;
   /** The recipient's language (domain/language/languages.ts); absent: English. */
   language?: Language;
 };
@@ -35,9 +37,10 @@ export function envelopeSentMail(input: EnvelopeSentMailInput): MailMessage {
   const subject = oneLine(input.emailSubject);
   const documents = input.documentNames.map((n) => `  - ${oneLine(n)}`).join('\n');
   const acknowledge = input.acknowledgeOnly === true && input.signingUrl !== undefined;
-  const heading = tr.t(acknowledge ? 'sent.headingAcknowledge' : input.signingUrl ? 'sent.headingSign' : 'sent.headingCopy', { name: input.to.name });
+  const specify = input.specifyRecipients === true && input.signingUrl !== undefined;
+  const heading = tr.t(specify ? 'sent.headingSpecify' : acknowledge ? 'sent.headingAcknowledge' : input.signingUrl ? 'sent.headingSign' : 'sent.headingCopy', { name: input.to.name });
   const inPerson = input.inPersonSigner !== undefined ? tr.t('sent.inPerson', { signer: oneLine(input.inPersonSigner) }) : undefined;
-  const listHeading = tr.t(acknowledge ? 'sent.documentsToAcknowledge' : input.signingUrl ? 'sent.documentsToSign' : 'sent.documentsForInformation');
+  const listHeading = tr.t(specify ? 'sent.documentsToSpecify' : acknowledge ? 'sent.documentsToAcknowledge' : input.signingUrl ? 'sent.documentsToSign' : 'sent.documentsForInformation');
   const text = [
     ...(input.brand?.company ? [oneLine(input.brand.company), ''] : []),
     heading,
@@ -47,7 +50,7 @@ export function envelopeSentMail(input: EnvelopeSentMailInput): MailMessage {
     listHeading,
     documents,
     '',
-    ...(input.signingUrl ? [tr.t(acknowledge ? 'mail.reviewAndAcknowledgeHere' : 'mail.reviewAndSignHere'), input.signingUrl, ''] : [tr.t('sent.copyAfterwards'), '']),
+    ...(input.signingUrl ? [tr.t(specify ? 'mail.reviewAndSpecifyHere' : acknowledge ? 'mail.reviewAndAcknowledgeHere' : 'mail.reviewAndSignHere'), input.signingUrl, ''] : [tr.t('sent.copyAfterwards'), '']),
     tr.t('mail.envelopeId', { envelopeId: input.envelopeId }),
   ].join('\n');
   const body = html`
@@ -55,7 +58,7 @@ ${input.emailBlurb ? html`<p style="white-space:pre-line">${input.emailBlurb}</p
 ${inPerson ? html`<p>${inPerson}</p>` : ''}
 <p>${listHeading}</p>
 <ul>${input.documentNames.map((n) => html`<li>${n}</li>`)}</ul>
-${input.signingUrl ? mailButton(tr.t(acknowledge ? 'mail.reviewAndAcknowledge' : 'mail.reviewAndSign'), input.signingUrl, input.brand) : html`<p>${tr.t('sent.copyAfterwards')}</p>`}
+${input.signingUrl ? mailButton(tr.t(specify ? 'mail.reviewAndSpecify' : acknowledge ? 'mail.reviewAndAcknowledge' : 'mail.reviewAndSign'), input.signingUrl, input.brand) : html`<p>${tr.t('sent.copyAfterwards')}</p>`}
 ${envelopeIdLine(tr, input.envelopeId)}`;
   return { kind: 'envelope-sent', envelopeId: input.envelopeId, to: input.to, subject, text, html: mailLayout(heading, body, input.brand, tr) };
 }

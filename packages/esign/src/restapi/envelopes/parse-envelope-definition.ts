@@ -16,7 +16,16 @@ import { checkModelFields } from '../../wire/check-model-fields.ts';
 import { parseRecipientAuthentication } from '../../wire/parse-recipient-authentication.ts';
 import { parseRecipientLanguage } from '../../wire/parse-recipient-language.ts';
 import { parseInPersonSigner } from './parse-in-person-signer.ts';
-import { CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
+import { AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, DOCUMENT_FIELDS, EDITOR_FIELDS, ENVELOPE_DEFINITION_FIELDS, INTERMEDIARY_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
+import type { ModelFieldRule } from '../../wire/check-model-fields.ts';
+import type { RecipientType } from '../../domain/envelope/envelope.ts';
+
+/** Each recipient type's SDK model and field rules (wire/envelope-field-rules.ts). */
+const RECIPIENT_MODELS: Partial<Record<RecipientType, readonly [string, Readonly<Record<string, ModelFieldRule>>]>> = {
+  signer: ['Signer', SIGNER_FIELDS], carbonCopy: ['CarbonCopy', CARBON_COPY_FIELDS], certifiedDelivery: ['CertifiedDelivery', CERTIFIED_DELIVERY_FIELDS],
+  agent: ['Agent', AGENT_FIELDS], editor: ['Editor', EDITOR_FIELDS], intermediary: ['Intermediary', INTERMEDIARY_FIELDS],
+};
+const MANAGER_LISTS = [['agents', 'agent'], ['editors', 'editor'], ['intermediaries', 'intermediary']] as const;
 
 // Limits of our own, generous against DocuSign's (100-character subjects, 10,000-character
 // blurbs); they bound what one request can make us store.
@@ -51,11 +60,17 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
 
   const recipientsReader = root.field('recipients');
   checkModelFields(recipientsReader, 'Recipients', RECIPIENTS_FIELDS);
+  // Agents, editors and intermediaries name the recipients after them: those may come without
+  // a name or e-mail, which the manager fills in before routing reaches them (domain/signing/manage-recipients.ts).
+  const managers = MANAGER_LISTS.flatMap(([list, type]) => recipientsReader.field(list).items().map((r) => parseRecipient(r, type)));
+  const firstManager = Math.min(...managers.map((m) => m.routingOrder), Infinity);
+  const managed = (r: WireReader) => (r.object() !== undefined && (r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1) > firstManager);
   const recipients = [
-    ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer', { placeholder: placeholders.has(r.field('recipientId').optionalString(100) ?? '') })),
-    ...recipientsReader.field('carbonCopies').items().map((r) => parseRecipient(r, 'carbonCopy')),
+    ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer', { placeholder: placeholders.has(r.field('recipientId').optionalString(100) ?? '') || managed(r) })),
+    ...recipientsReader.field('carbonCopies').items().map((r) => parseRecipient(r, 'carbonCopy', { placeholder: managed(r) })),
     ...recipientsReader.field('inPersonSigners').items().map(parseInPersonSigner),
-    ...recipientsReader.field('certifiedDeliveries').items().map((r) => parseRecipient(r, 'certifiedDelivery')),
+    ...recipientsReader.field('certifiedDeliveries').items().map((r) => parseRecipient(r, 'certifiedDelivery', { placeholder: managed(r) })),
+    ...managers,
   ];
   if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
   assertUnique(recipients.map((r) => r.recipientId), 'recipientId', 'recipients');
@@ -138,7 +153,7 @@ export function parseDocument(doc: WireReader): DocumentDraft {
  */
 export function parseRecipient(r: WireReader, type: RecipientDraft['type'], options: { role?: boolean; placeholder?: boolean } = {}): RecipientDraft {
   if (r.object() === undefined) r.fail('must be a recipient object.');
-  const [model, fields] = type === 'signer' ? ['Signer', SIGNER_FIELDS] : type === 'certifiedDelivery' ? ['CertifiedDelivery', CERTIFIED_DELIVERY_FIELDS] : ['CarbonCopy', CARBON_COPY_FIELDS];
+  const [model, fields] = RECIPIENT_MODELS[type] ?? ['CarbonCopy', CARBON_COPY_FIELDS];
   checkModelFields(r, model, fields);
   const recipientId = r.field('recipientId').string(100);
   const rawEmail = r.field('email').optionalString(254);
@@ -155,8 +170,8 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   const clientUserId = r.field('clientUserId').optionalString(100);
   // DocuSign's limit: at most 50 characters. A template role's code is refused (templates keep
   // no hashed codes yet), never dropped.
-  // A certified delivery opens the signing page too, so its checks guard it as a signer's do.
-  const opensPage = type === 'signer' || type === 'certifiedDelivery';
+  // A certified delivery, agent, editor or intermediary opens the signing page too, so its checks guard it as a signer's do.
+  const opensPage = type !== 'carbonCopy' && type !== 'inPersonSigner';
   const accessCode = opensPage ? r.field('accessCode').optionalString(50) : undefined;
   if (accessCode !== undefined && options.role) r.field('accessCode').fail('is not supported on templates and template roles yet.');
   // SMS, phone and e-mail one-time passcodes; templates keep none yet: refused, never dropped.
@@ -165,8 +180,12 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   // Templates keep no recipient language yet: refused there, never dropped.
   const language = parseRecipientLanguage(r);
   if (language !== undefined && options.role) r.field('emailNotification').fail('is not supported on templates and template roles yet.');
+  // What an earlier agent or intermediary may change; templates keep no such flags yet: refused there, never dropped.
+  const agentCanEditName = r.field('agentCanEditName').present && r.field('agentCanEditName').boolean(false);
+  const agentCanEditEmail = r.field('agentCanEditEmail').present && r.field('agentCanEditEmail').boolean(false);
+  if ((agentCanEditName || agentCanEditEmail) && options.role) r.field(agentCanEditName ? 'agentCanEditName' : 'agentCanEditEmail').fail('is not supported on templates and template roles yet.');
   const tabs = recipientTabs(r, type, recipientId);
-  return { type, recipientId, email, name, routingOrder, ...(language !== undefined ? { language } : {}), ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
+  return { type, recipientId, email, name, routingOrder, ...(language !== undefined ? { language } : {}), ...(agentCanEditName ? { agentCanEditName } : {}), ...(agentCanEditEmail ? { agentCanEditEmail } : {}), ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
 }
 
 /**
@@ -175,8 +194,8 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
  */
 export function recipientTabs(r: WireReader, type: RecipientDraft['type'], recipientId: string | undefined): Tab[] {
   const tabs = r.field('tabs');
-  if (type === 'carbonCopy' || type === 'certifiedDelivery') {
-    const who = type === 'carbonCopy' ? 'a carbon copy receives a copy' : 'a certified delivery views and acknowledges the documents';
+  if (type !== 'signer' && type !== 'inPersonSigner') {
+    const who = type === 'carbonCopy' ? 'a carbon copy receives a copy' : type === 'certifiedDelivery' ? 'a certified delivery views and acknowledges the documents' : `an ${type} says who the later recipients are`;
     for (const [key, value] of Object.entries(tabs.object() ?? {})) {
       if (Array.isArray(value) && value.length > 0) tabs.field(key).fail(`is not allowed: ${who} and fills in no tab.`);
     }
