@@ -94,3 +94,17 @@ test('a certified delivery is in the summary under certifiedDeliveries, with its
   assert.equal(summary.recipients.signers.length, 1);
   assert.equal(message.data.recipientId, '2');
 });
+
+test('agents, editors and intermediaries are in the summary under their own lists, with what a manager changed', () => {
+  const base = { tabs: [], status: 'completed' as const, routingOrder: 1 };
+  const managers = [
+    { ...base, recipientId: '5', recipientIdGuid: 'g5', type: 'agent' as const, email: 'ada@example.com', name: 'Ada' },
+    { ...base, recipientId: '6', recipientIdGuid: 'g6', type: 'editor' as const, email: 'eda@example.com', name: 'Eda' },
+    { ...base, recipientId: '7', recipientIdGuid: 'g7', type: 'intermediary' as const, email: 'ida@example.com', name: 'Ida' },
+  ];
+  const changed = { ...ENVELOPE.recipients[0]!, email: 'filled-by-agent@example.com', agentCanEditEmail: true };
+  const message = buildConnectMessage({ envelope: { ...ENVELOPE, recipients: [changed, ...managers] }, occurrence: { event: 'recipient-completed', recipientId: '5' }, subscription: { ...SUB, includeData: ['recipients'] }, configurationId: '0', now: NOW });
+  const summary = message.data.envelopeSummary as { recipients: Record<'signers' | 'agents' | 'editors' | 'intermediaries', { email: string; recipientType: string; status: string; agentCanEditEmail?: string }[]> };
+  assert.deepEqual([summary.recipients.agents, summary.recipients.editors, summary.recipients.intermediaries].map((l) => l.map((r) => [r.email, r.recipientType, r.status])), [[['ada@example.com', 'agent', 'completed']], [['eda@example.com', 'editor', 'completed']], [['ida@example.com', 'intermediary', 'completed']]]);
+  assert.deepEqual([summary.recipients.signers[0]?.email, summary.recipients.signers[0]?.agentCanEditEmail], ['filled-by-agent@example.com', 'true']);
+});

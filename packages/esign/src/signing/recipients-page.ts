@@ -58,5 +58,5 @@ ${v.managed.length === 0 ? html`<p>No recipient is left for you to change.</p>` 
 <div class="actions"><button type="submit" id="finish">Finish</button></div>
 </form>
 </main>
-<main class="documents" aria-label="Documents">${documents}</main>`, false, undefined, v.envelope.brand);
+<section class="documents" aria-label="Documents">${documents}</section>`, false, undefined, v.envelope.brand);
 }

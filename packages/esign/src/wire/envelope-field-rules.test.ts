@@ -6,8 +6,10 @@ import { dirname, join } from 'node:path';
 import { parseEnvelopeDefinition } from '../restapi/envelopes/parse-envelope-definition.ts';
 import { EsignError } from '../errors.ts';
 import type { ModelFieldRule } from './check-model-fields.ts';
-import { AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, EDITOR_FIELDS, INTERMEDIARY_FIELDS, IN_PERSON_SIGNER_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, ENVELOPE_UPDATE_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from './envelope-field-rules.ts';
+import { SIGNER_CORRECTION_FIELDS, AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, EDITOR_FIELDS, INTERMEDIARY_FIELDS, IN_PERSON_SIGNER_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, ENVELOPE_UPDATE_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from './envelope-field-rules.ts';
 import { parseEnvelopeUpdate } from '../restapi/envelopes/parse-envelope-update.ts';
+import { parseTemplateDefinition } from '../restapi/templates/parse-template-definition.ts';
+import { parseTemplatedEnvelope } from '../restapi/templates/parse-templated-envelope.ts';
 
 // The SDK's model files are the wire contract: a field a new SDK adds fails this test until it
 // is given a rule, so it can never be accepted unnoticed.
@@ -100,4 +102,19 @@ test('Envelopes::update refuses what it would not do (new recipients, a workflow
   assert.deepEqual(parseEnvelopeUpdate({ status: 'voided', voidedReason: 'typo', emailSubject: 'New' }), { action: 'void', voidedReason: 'typo' });
   // What a client read and sends back unchanged asks for nothing new.
   assert.deepEqual(parseEnvelopeUpdate({ envelopeId: 'e', status: 'sent', sentDateTime: '2026-01-01T00:00:00.0000000Z', allowMarkup: 'false' }), { action: 'send' });
+});
+
+test('templates keep no agents, editors or intermediaries, nor what an agent may change: refused by name, never dropped', () => {
+  const template = (recipients: object) => () => parseTemplateDefinition({ name: 'T', documents: [{ documentId: '1', name: 'A.pdf', documentBase64: pdf }], recipients });
+  for (const list of ['agents', 'editors', 'intermediaries']) {
+    assert.throws(template({ [list]: [{ recipientId: '1', roleName: 'R' }] }), (err: EsignError) => err.code === 'INVALID_REQUEST_BODY' && err.message.includes(list));
+  }
+  for (const flag of ['agentCanEditName', 'agentCanEditEmail']) {
+    assert.throws(template({ signers: [{ recipientId: '1', roleName: 'R', [flag]: 'true' }] }), (err: EsignError) => err.code === 'INVALID_REQUEST_BODY' && err.message.includes(`${flag} is not supported on templates`));
+  }
+  const inline = (signer: object) => () => parseTemplatedEnvelope({ status: 'created', compositeTemplates: [{ inlineTemplates: [{ sequence: '1', documents: [{ documentId: '1', name: 'A.pdf', documentBase64: pdf }], recipients: { signers: [{ recipientId: '1', name: 'S', email: 's@example.com', ...signer }] } }] }] });
+  assert.throws(inline({ agentCanEditEmail: 'true' }), (err: EsignError) => err.code === 'INVALID_REQUEST_BODY' && err.message.includes('agentCanEditEmail is not supported in envelopes made from templates'));
+  assert.doesNotThrow(inline({ agentCanEditEmail: 'false' }));
+  // What an agent may change is set at create; updateRecipients refuses it by name.
+  assert.equal(SIGNER_CORRECTION_FIELDS['agentCanEditEmail']?.rule, 'refused');
 });

@@ -113,7 +113,9 @@ export function finishManaging(deps: RoutingDeps, envelope: Envelope, recipientI
     const current = managed.recipient;
     const name = edit.name === undefined ? undefined : judgeName(edit.recipientId, edit.name);
     const email = edit.email === undefined ? undefined : judgeEmail(edit.recipientId, edit.email);
-    const routingOrder = edit.routingOrder === undefined || edit.routingOrder.trim() === String(current.routingOrder) ? undefined : judgeRoutingOrder(edit.recipientId, edit.routingOrder, manager);
+    const moves = edit.routingOrder !== undefined && edit.routingOrder.trim() !== String(current.routingOrder);
+    if (moves && !managed.editable.has('routingOrder')) throw refuse(edit.recipientId, `its routing order may be changed only by an editor, not an ${TYPE_WORDS[manager.type] ?? manager.type}.`);
+    const routingOrder = moves ? judgeRoutingOrder(edit.recipientId, edit.routingOrder ?? '', manager) : undefined;
     const changes: string[] = [];
     let next = current;
     if (name !== undefined && name !== current.name) {
@@ -127,7 +129,6 @@ export function finishManaging(deps: RoutingDeps, envelope: Envelope, recipientI
       next = { ...next, email };
     }
     if (routingOrder !== undefined) {
-      if (!managed.editable.has('routingOrder')) throw refuse(edit.recipientId, `its routing order may be changed only by an editor, not an ${TYPE_WORDS[manager.type] ?? manager.type}.`);
       changes.push(`routing order ${current.routingOrder} → ${routingOrder}`);
       next = { ...next, routingOrder };
     }

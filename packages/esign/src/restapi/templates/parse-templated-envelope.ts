@@ -145,6 +145,10 @@ function parseOverlay(r: WireReader, type: RecipientType): OverlayRecipient {
   if (type === 'signer' && parseRecipientAuthentication(r, '') !== undefined) r.fail('asks for a one-time passcode check, which templates do not support yet: the signer would sign without it.');
   // Envelopes made from templates carry no recipient language yet: refused, never dropped.
   if (r.field('emailNotification').present) r.field('emailNotification').fail('is not supported in envelopes made from templates yet.');
+  // Nor what an agent may change (domain/signing/manage-recipients.ts): templates carry no agents yet.
+  for (const flag of ['agentCanEditName', 'agentCanEditEmail']) {
+    if (r.field(flag).present && r.field(flag).boolean(false)) r.field(flag).fail('is not supported in envelopes made from templates yet.');
+  }
   const tabs = recipientTabs(r, type, recipientId);
   return { type, ...(recipientId !== undefined ? { recipientId } : {}), ...(roleName !== undefined ? { roleName } : {}), ...scalars(r), tabs };
 }
