@@ -172,6 +172,8 @@ subtest('a draft: recipients corrected and deleted with their tabs, no mail; wha
     [{ carbonCopies: [{ recipientId: '1', name: 'Now a copy' }] }, 'INVALID_REQUEST_BODY'],
     [{ signers: [{ recipientId: '1', name: 'A' }, { recipientId: '1', name: 'B' }] }, 'INVALID_REQUEST_BODY'],
     [{ editors: [{ recipientId: '1', name: 'Ed' }] }, 'INVALID_REQUEST_BODY'],
+    // Beside a signer, an agent's list is refused by name, never dropped.
+    [{ signers: [{ recipientId: '1', name: 'One' }], agents: [{ recipientId: '1', name: 'Ada' }] }, 'INVALID_REQUEST_BODY'],
     // One good correction beside a bad one: neither is applied.
     [{ signers: [{ recipientId: '1', name: 'Half' }, { recipientId: '9', name: 'Nobody' }] }, 'UNKNOWN_ENVELOPE_RECIPIENT'],
   ] as const) assert.deepEqual(await sdkFailure(api.updateRecipients(env.seed.accountId, envelopeId, { recipients })), [400, code], JSON.stringify(recipients));

@@ -22,6 +22,10 @@ function entries(body: unknown): { reader: WireReader; type: RecipientType }[] {
   checkModelFields(root, 'Recipients', RECIPIENTS_FIELDS);
   // In-person signers are honoured at create; correcting one (host or signer) is not done yet.
   if (root.field('inPersonSigners').items().length > 0) root.field('inPersonSigners').fail('cannot be corrected or deleted through this call yet.');
+  // Agents, editors and intermediaries are honoured at create (domain/signing/manage-recipients.ts); not here yet.
+  for (const list of ['agents', 'editors', 'intermediaries']) {
+    if (root.field(list).items().length > 0) root.field(list).fail('cannot be corrected or deleted through this call yet.');
+  }
   const out = LISTS.flatMap(([list, type]) => root.field(list).items().map((reader) => ({ reader, type })));
   if (out.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient (recipients.signers or recipients.carbonCopies, each with its recipientId).');
   return out;
