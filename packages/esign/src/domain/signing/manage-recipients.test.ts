@@ -129,3 +129,10 @@ test('an editor changes given names, addresses and routing orders of later recip
   assert.match(change.audit?.[0]?.message ?? '', /R1 \(editor\) changed recipient 2: name "R2" → "New Name", e-mail 2@example\.com → new@example\.com, routing order 2 → 4\./);
   assert.match((change.audit ?? []).find((a) => a.action === 'Recipients Specified')!.message, /1 recipient changed/);
 });
+
+test('an editor cannot move away the recipient a workflow step to come pauses before', () => {
+  const d = deps();
+  const e = sent([recipient('1', 'editor', 1), recipient('2', 'signer', 2), recipient('3', 'signer', 3)], d);
+  const paused: Envelope = { ...e, workflow: { steps: [{ workflowStepId: 's1', routingOrder: 3, status: 'pending' }] } };
+  refused(() => finishManaging(d, paused, '1', [{ recipientId: '3', routingOrder: '4' }], T1, actor), 'INVALID_REQUEST_BODY', /itemId 3 is not the routing order of any recipient \(after this editor's change/);
+});

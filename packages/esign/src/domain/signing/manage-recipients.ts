@@ -5,6 +5,7 @@ import type { Envelope, Recipient } from '../envelope/envelope.ts';
 import type { EnvelopeChange } from '../envelope/ports.ts';
 import { managesRecipients } from '../envelope/recipient-kinds.ts';
 import { routeOn } from '../envelope/routing.ts';
+import { assertWorkflowFits, stepsToCome } from '../envelope/assert-workflow-fits.ts';
 import type { AuditActor, AuditEvent } from './audit-event.ts';
 import { signerAccess } from './signer-access.ts';
 import type { RoutingDeps } from './signing-changes.ts';
@@ -136,11 +137,15 @@ export function finishManaging(deps: RoutingDeps, envelope: Envelope, recipientI
     changed.set(next.recipientId, next);
     audit.push({ ...actor, envelopeId: envelope.envelopeId, at: now, action: 'Recipient Changed', envelopeStatus: envelope.status, source: 'web', name: manager.name, email: manager.email, recipientId: manager.recipientId, message: `${by} changed recipient ${current.recipientId}: ${changes.join(', ')}.` });
   }
-  const blank = [...scope.values()].map((m) => changed.get(m.recipient.recipientId) ?? m.recipient).filter((r) => r.name === '' || r.email === '');
+  // A conditional recipient's placeholder is named by its workflow rule, not by the manager.
+  const conditional = new Set(stepsToCome(envelope.workflow).flatMap((step) => (step.conditionalRecipients ?? []).map((rule) => rule.recipientId)));
+  const blank = [...scope.values()].map((m) => changed.get(m.recipient.recipientId) ?? m.recipient).filter((r) => (r.name === '' || r.email === '') && !conditional.has(r.recipientId));
   if (blank.length > 0) throw new EsignError('INVALID_REQUEST_PARAMETER', `Give a name and an e-mail address to ${blank.map((r) => `recipient ${r.recipientId}`).join(', ')} before finishing.`);
   assertRecipientTransition(manager.status, 'completed');
   const done: Recipient = { ...manager, status: 'completed', deliveredAt: manager.deliveredAt ?? now, completedAt: now };
   const recipients = envelope.recipients.map((r) => (r.recipientId === manager.recipientId ? done : changed.get(r.recipientId) ?? r));
+  // An editor's new routing orders must leave the workflow's steps to come runnable, as a sender's correction must.
+  assertWorkflowFits(stepsToCome(envelope.workflow), recipients, `this ${TYPE_WORDS[manager.type] ?? manager.type}'s change`);
   const routed = routeOn(deps, { ...envelope, recipients }, now, 'system');
   const next = { ...routed.envelope, version: envelope.version + 1 };
   const own: AuditEvent = {
