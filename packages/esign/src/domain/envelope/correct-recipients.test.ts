@@ -96,3 +96,11 @@ test('an in-person signer is not corrected here (the console form comes straight
   const e = envelope('sent', [recipient('1', 1, 'sent', { type: 'inPersonSigner' })]);
   assert.equal(code(() => correctRecipientsChange(deps, e, [{ recipientId: '1', type: 'inPersonSigner', name: 'X' }], NOW)), 'INVALID_REQUEST_BODY');
 });
+
+test('a recipient its agent is to name cannot be moved before the agent: routing would reach nobody', () => {
+  const e = envelope('sent', [recipient('1', 1, 'delivered', { type: 'agent' }), recipient('2', 2, 'created', { name: '', email: '' }), recipient('3', 1, 'delivered')]);
+  assert.equal(code(() => correctRecipientsChange(deps, e, [{ recipientId: '2', type: 'signer', routingOrder: 1 }], NOW)), 'INVALID_REQUEST_BODY');
+  // Named by the sender first, it may move.
+  const { change } = correctRecipientsChange(deps, e, [{ recipientId: '2', type: 'signer', routingOrder: 1, name: 'Sam', email: 'sam@example.com' }], NOW);
+  assert.deepEqual(change.envelope.recipients.map((r) => [r.recipientId, r.status]), [['1', 'delivered'], ['2', 'sent'], ['3', 'delivered']]);
+});

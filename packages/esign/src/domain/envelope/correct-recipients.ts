@@ -6,6 +6,7 @@ import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
 import { actsOnSigningPage } from './recipient-kinds.ts';
 import { routeOn } from './routing.ts';
 import { assertWorkflowFits, stepsToCome } from './assert-workflow-fits.ts';
+import { assertBlanksNamed } from './assert-blanks-named.ts';
 import { notifyReached } from './signing-links.ts';
 import { updateEnvelope } from './update-envelope.ts';
 
@@ -111,6 +112,7 @@ export function correctRecipientsChange(
     audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Corrected', envelopeStatus: envelope.status, source: 'api', name: next.name, email: next.email, recipientId: c.recipientId, message: changes.length > 0 ? `Recipient ${c.recipientId} corrected: ${changes.join(', ')}.` : `Recipient ${c.recipientId} corrected (nothing changed).` });
   }
   assertWorkflowFits(stepsToCome(envelope.workflow), recipients, 'this correction');
+  assertBlanksNamed(recipients, envelope.workflow, 'this correction');
   let next: Envelope = { ...envelope, recipients };
   // In process, recipients moved to the order in progress (or before it) are reached now, and
   // with nobody pending routing moves on as after a Finish (routing.ts); a hold stops both.
