@@ -95,5 +95,7 @@ test('bad bodies are DocuSign 400s that name the problem', () => {
   const badDocRef = body();
   (badDocRef.recipients as { signers: { tabs: { signHereTabs: unknown[] } }[] }).signers[0]!.tabs.signHereTabs = [{ documentId: '7', pageNumber: 1, xPosition: 1, yPosition: 1 }];
   rejects(badDocRef, 'TAB_REFERS_TO_MISSING_DOCUMENT', 'documentId "7"');
-  rejects({ ...body(), recipients: { agents: [{ email: 'a@example.com' }] } }, 'INVALID_REQUEST_BODY', 'recipients (Recipients): not supported: agents (agents are not supported yet');
+  rejects({ ...body(), recipients: { seals: [{ recipientId: '1' }] } }, 'INVALID_REQUEST_BODY', 'recipients (Recipients): not supported: seals (electronic seals as recipients are not supported');
+  // Agents are honoured (domain/signing/manage-recipients.ts), and checked as any recipient.
+  rejects({ ...body(), recipients: { agents: [{ email: 'a@example.com' }] } }, 'INVALID_REQUEST_BODY', 'recipients.agents[0].recipientId is required.');
 });
