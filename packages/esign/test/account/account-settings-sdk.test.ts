@@ -12,7 +12,7 @@ type Json = Record<string, unknown>;
 type AccountsApi = {
   listSettings(accountId: string): Promise<Json>;
   updateSettings(accountId: string, opts: { accountSettingsInformation: unknown }): Promise<unknown>;
-  getAccountInformation(accountId: string): Promise<{ accountName?: string }>;
+  getAccountInformation(accountId: string, opts?: { includeAccountSettings?: string }): Promise<{ accountName?: string }>;
 };
 type Sdk = {
   ApiClient: new () => { setBasePath(p: string): void; addDefaultHeader(k: string, v: string): void };
@@ -75,6 +75,10 @@ test('updateSettings through the SDK: honoured settings are stored and read back
   assert.deepEqual([settings.accountDefaultLanguage, settings.signDateFormat, settings.signTimeFormat, settings.accountName], ['de', 'dd.MM.yyyy', 'HH:mm', 'Muster GmbH']);
   assert.equal((settings.additionalSettings as Json[])[0]?.value, 'hashed');
   assert.equal((await accounts().getAccountInformation(admin.accountId)).accountName, 'Muster GmbH');
+  // getAccountInformation with include_account_settings carries the same settings.
+  const withSettings = plain(await accounts().getAccountInformation(admin.accountId, { includeAccountSettings: 'true' })) as { accountSettings?: Json };
+  assert.deepEqual(withSettings.accountSettings, settings);
+  assert.equal((plain(await accounts().getAccountInformation(admin.accountId)) as { accountSettings?: Json }).accountSettings, undefined);
   // A partial update changes only what it names.
   await accounts().updateSettings(admin.accountId, { accountSettingsInformation: { signTimeFormat: 'h:mm tt' } });
   const next = plain(await accounts().listSettings(admin.accountId));
