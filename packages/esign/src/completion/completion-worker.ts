@@ -7,6 +7,7 @@ import type { CompletionFailuresRepository } from '../store/completion-failures-
 import { PollingLoop } from '../background/polling-loop.ts';
 import type { EnvelopeDeps, SigningTokenRecord } from '../domain/envelope/ports.ts';
 import { newSigningLink } from '../domain/envelope/signing-links.ts';
+import { isEmbedded } from '../domain/envelope/recipient-kinds.ts';
 import { envelopeWrite } from '../domain/envelope/envelope-write.ts';
 import { markCompleted } from '../domain/signing/signing-changes.ts';
 import { signingUrl } from '../mail/compose-notification.ts';
@@ -146,8 +147,10 @@ export class CompletionWorker {
     }
     // Every signer and carbon copy gets the sealed PDF, and a personal link to download it
     // (the link is what they get instead of the attachment above 5 MB, docs/esign-signing.md "Completion").
+    // Embedded recipients do not: DocuSign's embedding guide lists the envelope's completion among
+    // the mails they never get (the sender's application hands them the documents).
     const signingTokens: SigningTokenRecord[] = [];
-    const mails: MailMessage[] = envelope.recipients.map((r) => {
+    const mails: MailMessage[] = envelope.recipients.filter((r) => !isEmbedded(r)).map((r) => {
       const { token, record } = newSigningLink({ random, hashSecret }, envelopeId, r.recipientId, now);
       signingTokens.push(record);
       return envelopeCompletedMail({

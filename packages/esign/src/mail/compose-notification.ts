@@ -4,6 +4,7 @@ import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { mailAddressee, managesRecipients } from '../domain/envelope/recipient-kinds.ts';
 import { envelopeSentMail } from './templates/envelope-sent-mail.ts';
 import { envelopeVoidedMail } from './templates/envelope-voided-mail.ts';
+import { finishedEmbeddedMail } from './templates/finished-embedded-mail.ts';
 import { mailBrandOf } from './templates/mail-brand.ts';
 import { recipientLanguage } from '../domain/language/languages.ts';
 
@@ -42,6 +43,9 @@ export function buildNotifier(publicUrl: string): Notifier {
           });
         case 'envelope-voided':
           return envelopeVoidedMail({ envelopeId: envelope.envelopeId, to, emailSubject: envelope.emailSubject, voidedReason: envelope.voidedReason ?? '', brand, language });
+        case 'finished-embedded':
+          // To who acted: an in-person signer's own address (the host's when they gave none), not the host's.
+          return finishedEmbeddedMail({ envelopeId: envelope.envelopeId, to: { name: recipient.name, email: recipient.email }, emailSubject: envelope.emailSubject, acknowledged: recipient.type === 'certifiedDelivery', finishedAt: notification.at, brand, language });
       }
     },
   };

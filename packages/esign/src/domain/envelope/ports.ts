@@ -45,7 +45,9 @@ export interface AnchorFinder {
 /** What the domain asks to be told to a recipient; the mail module renders it. */
 export type Notification =
   | { readonly kind: 'envelope-sent'; readonly recipientId: string; readonly signingToken?: string }
-  | { readonly kind: 'envelope-voided'; readonly recipientId: string };
+  | { readonly kind: 'envelope-voided'; readonly recipientId: string }
+  /** An embedded recipient finished (signed, or acknowledged) in the sender's application. */
+  | { readonly kind: 'finished-embedded'; readonly recipientId: string; readonly at: Date };
 
 /** Turns a notification into a mail (mail/compose-notification.ts). */
 export interface Notifier {

@@ -37,3 +37,15 @@ export function managesRecipients(r: { readonly type: RecipientType }): boolean 
 export function mailAddressee(r: Recipient): { readonly name: string; readonly email: string } {
   return r.host ?? { name: r.name, email: r.email };
 }
+
+/**
+ * An embedded (captive) recipient: the sender's application shows them the envelope through
+ * createRecipientView, so the service mails them nothing about it — no invitation, reminder,
+ * void, expiry or completed copy. DocuSign's embedding guide ("Suppressed features and
+ * behaviors", "Additional features and behaviors") says the one mail such a recipient gets is
+ * sent after they finish signing or viewing, as a guard against someone else acting in their
+ * name (mail/templates/finished-embedded-mail.ts).
+ */
+export function isEmbedded(r: { readonly clientUserId?: string }): boolean {
+  return r.clientUserId !== undefined;
+}

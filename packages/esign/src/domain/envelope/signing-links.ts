@@ -1,5 +1,5 @@
 import type { Envelope, Recipient } from './envelope.ts';
-import { actsOnSigningPage } from './recipient-kinds.ts';
+import { actsOnSigningPage, isEmbedded } from './recipient-kinds.ts';
 import type { EnvelopeChange, EnvelopeDeps, Notification, Random, SigningTokenRecord } from './ports.ts';
 
 type LinkDeps = Pick<EnvelopeDeps, 'hashSecret'> & { readonly random: Pick<Random, 'secretToken'> };
@@ -16,13 +16,14 @@ export function newSigningLink(deps: LinkDeps, envelopeId: string, recipientId: 
 /**
  * The "your turn" mails for the recipients routing just reached (a send, or a signer finishing
  * an order), as `envelope` now stands. Signers get a personal signing link (an in-person
- * signer's goes to the host); carbon copies and embedded signers (clientUserId) get none by mail.
+ * signer's goes to the host); carbon copies get their copy to review. Embedded recipients of
+ * any type (clientUserId) get no mail at all: the sender's application shows them the envelope.
  */
 export function notifyReached(deps: LinkDeps & Pick<EnvelopeDeps, 'notifier'>, envelope: Envelope, reached: readonly Recipient[], now: Date): Pick<EnvelopeChange, 'mails' | 'signingTokens'> {
   const signingTokens: SigningTokenRecord[] = [];
-  const mails = reached.map((recipient) => {
+  const mails = reached.filter((recipient) => !isEmbedded(recipient)).map((recipient) => {
     let notification: Notification = { kind: 'envelope-sent', recipientId: recipient.recipientId };
-    if (actsOnSigningPage(recipient) && recipient.clientUserId === undefined) {
+    if (actsOnSigningPage(recipient)) {
       const link = newSigningLink(deps, envelope.envelopeId, recipient.recipientId, now);
       signingTokens.push(link.record);
       notification = { ...notification, signingToken: link.token };

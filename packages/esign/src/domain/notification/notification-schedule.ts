@@ -1,5 +1,5 @@
 import type { Envelope, Recipient } from '../envelope/envelope.ts';
-import { actsOnSigningPage } from '../envelope/recipient-kinds.ts';
+import { actsOnSigningPage, isEmbedded } from '../envelope/recipient-kinds.ts';
 import { workflowResumeAt } from '../envelope/workflow.ts';
 import { notificationOf } from './envelope-notification.ts';
 
@@ -24,7 +24,7 @@ export function isInProcess(envelope: Envelope): boolean {
  * reminder either; carbon copies have nothing to do.
  */
 export function pendingSigners(envelope: Envelope): Recipient[] {
-  return envelope.recipients.filter((r) => actsOnSigningPage(r) && (r.status === 'sent' || r.status === 'delivered') && r.clientUserId === undefined && r.sentAt !== undefined);
+  return envelope.recipients.filter((r) => actsOnSigningPage(r) && (r.status === 'sent' || r.status === 'delivered') && !isEmbedded(r) && r.sentAt !== undefined);
 }
 
 /**

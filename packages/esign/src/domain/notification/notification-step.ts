@@ -2,6 +2,7 @@ import { assertEnvelopeTransition } from '../envelope/envelope-transitions.ts';
 import type { Envelope, Recipient } from '../envelope/envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps, Random, SigningTokenRecord } from '../envelope/ports.ts';
 import { newSigningLink } from '../envelope/signing-links.ts';
+import { isEmbedded } from '../envelope/recipient-kinds.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
 import { notificationOf, type ReminderProgress } from './envelope-notification.ts';
@@ -40,8 +41,8 @@ export function notificationStep(deps: NotificationStepDeps, envelope: Envelope,
   if (work.kind === 'expire') {
     assertEnvelopeTransition(envelope.status, 'voided');
     const voided: Envelope = { ...envelope, status: 'voided', voidedAt: now, voidedReason: EXPIRED_VOIDED_REASON, statusChangedAt: now, version: envelope.version + 1 };
-    // As a void by the sender (void-envelope.ts): everyone already reached is told.
-    const mails = voided.recipients.filter((r) => r.sentAt !== undefined).map((r) => deps.mails.expired(voided, r));
+    // As a void by the sender (void-envelope.ts): everyone already reached by mail is told.
+    const mails = voided.recipients.filter((r) => r.sentAt !== undefined && !isEmbedded(r)).map((r) => deps.mails.expired(voided, r));
     const audit: AuditEvent[] = [{ envelopeId: envelope.envelopeId, at: now, action: 'Voided', envelopeStatus: 'voided', source: 'system', message: `${EXPIRED_VOIDED_REASON} It was not completed ${settings.expireAfterDays === 0 ? 'on the day it was sent' : `within ${settings.expireAfterDays} day(s) of being sent`}.` }];
     return { envelope: voided, signingTokens: [], mails, audit };
   }

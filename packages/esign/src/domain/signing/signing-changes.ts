@@ -3,6 +3,7 @@ import { assertEnvelopeTransition, assertRecipientTransition } from '../envelope
 import type { Envelope, Recipient } from '../envelope/envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps, SigningTokenRecord } from '../envelope/ports.ts';
 import { routeOn } from '../envelope/routing.ts';
+import { isEmbedded } from '../envelope/recipient-kinds.ts';
 import type { AuditActor, AuditEvent } from './audit-event.ts';
 import { signerAccess } from './signer-access.ts';
 import { signerTabsOf, withTabValues } from './signer-tabs.ts';
@@ -74,7 +75,9 @@ export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId
   const events = [own, ...routed.audit];
   // The signer's tab values are stored with the Finish (tabsOf: the store rewrites their tabs), and
   // their attachments as new documents in the same transaction (content).
-  return { envelope: next, signingTokens: routed.signingTokens, mails: routed.mails, audit: events, tabsOf: [recipientId], ...(attached.pdfs.size > 0 ? { content: { pdfs: attached.pdfs } } : {}) };
+  // An embedded recipient is mailed nothing else, but is told they finished (recipient-kinds.ts isEmbedded).
+  const mails = isEmbedded(signer) ? [...routed.mails, deps.notifier.compose({ kind: 'finished-embedded', recipientId, at: now }, next)] : routed.mails;
+  return { envelope: next, signingTokens: routed.signingTokens, mails, audit: events, tabsOf: [recipientId], ...(attached.pdfs.size > 0 ? { content: { pdfs: attached.pdfs } } : {}) };
 }
 
 /** The signer declined with a reason: they and the envelope are `declined` (DocuSign "Envelope status codes"). Undefined when they had already declined. */

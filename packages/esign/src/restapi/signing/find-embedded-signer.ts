@@ -21,7 +21,13 @@ export function findEmbeddedSigner(envelope: Envelope, request: RecipientViewReq
     (request.recipientId !== undefined
       ? r.recipientId === request.recipientId
       : namedBy(r.host ?? r, request)));
-  if (!signer) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT');
+  if (!signer) {
+    // A carbon copy has nothing to do on a page, and DocuSign's embedding guide says carbon copies
+    // cannot act as embedded recipients: its clientUserId only keeps the service's mails from it.
+    const copy = envelope.recipients.find((r) => r.type === 'carbonCopy' && r.clientUserId === request.clientUserId);
+    if (copy) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT', `recipientId ${copy.recipientId} is a carbon copy: a carbon copy signs nothing and has no recipient view; get the documents with EnvelopesApi.getDocument.`);
+    throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT');
+  }
   return signer;
 }
 
