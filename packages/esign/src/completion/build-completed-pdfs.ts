@@ -3,7 +3,7 @@ import { signsDocuments } from '../domain/envelope/recipient-kinds.ts';
 import { signerTabsOf } from '../domain/signing/signer-tabs.ts';
 import { tabSize } from '../domain/tabs/tab-size.ts';
 import { tabValueLines, tabValueStamps } from './tab-value-stamps.ts';
-import { certificateLabels, inPersonSignerLine } from './certificate-labels.ts';
+import { certificateLabels, inPersonSignerLine, witnessLine } from './certificate-labels.ts';
 import { envelopeLanguage } from '../domain/language/languages.ts';
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import type { AuditEvent } from '../domain/signing/audit-event.ts';
@@ -104,7 +104,7 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
       const own = signers.find((s) => s.recipient.recipientId === r.recipientId);
       const lines = own ? tabValueLines(own.tabs, own.values, envelope.account?.signDateFormat) : [];
       return {
-        name: r.host ? inPersonSignerLine(language, r.name, r.host) : r.name, email: r.email, status: r.status, routingOrder: r.routingOrder, ...(event?.ipAddress ? { ipAddress: event.ipAddress } : {}), ...(r.signedAt ? { signedAt: r.signedAt } : {}),
+        name: r.host ? inPersonSignerLine(language, r.name, r.host) : r.witnessFor !== undefined ? witnessLine(language, r.name, envelope.recipients.find((s) => s.recipientId === r.witnessFor)?.name ?? r.witnessFor) : r.name, email: r.email, status: r.status, routingOrder: r.routingOrder, ...(event?.ipAddress ? { ipAddress: event.ipAddress } : {}), ...(r.signedAt ? { signedAt: r.signedAt } : {}),
         ...(lines.length > 0 ? { tabValues: lines } : {}),
       };
     }),

@@ -52,6 +52,11 @@ export function certificateLabels(language: Language, look?: AccountLook): Certi
   };
 }
 
+/** A witness as the certificate names them: the witness, and the signer they saw sign (domain/envelope/witnesses.ts). */
+export function witnessLine(language: Language, name: string, signer: string): string {
+  return translator(certificateLanguage(language)).t('certificate.witnessFor', { name, signer });
+}
+
 /** An in-person signer as the certificate names them: the signer, and the host who handed over the device. */
 export function inPersonSignerLine(language: Language, name: string, host: { name: string; email: string }): string {
   return translator(certificateLanguage(language)).t('certificate.inPersonHost', { name, host: host.name, hostEmail: host.email });

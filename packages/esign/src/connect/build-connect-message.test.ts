@@ -108,3 +108,11 @@ test('agents, editors and intermediaries are in the summary under their own list
   assert.deepEqual([summary.recipients.agents, summary.recipients.editors, summary.recipients.intermediaries].map((l) => l.map((r) => [r.email, r.recipientType, r.status])), [[['ada@example.com', 'agent', 'completed']], [['eda@example.com', 'editor', 'completed']], [['ida@example.com', 'intermediary', 'completed']]]);
   assert.deepEqual([summary.recipients.signers[0]?.email, summary.recipients.signers[0]?.agentCanEditEmail], ['filled-by-agent@example.com', 'true']);
 });
+
+test('a witness is in the summary under witnesses, with its recipientType and the signer it witnesses', () => {
+  const witness = { recipientId: '3', recipientIdGuid: 'g3', type: 'witness' as const, witnessFor: '1', email: 'wes@example.com', name: 'Wes', routingOrder: 2, status: 'completed' as const, tabs: [] };
+  const message = buildConnectMessage({ envelope: { ...ENVELOPE, recipients: [...ENVELOPE.recipients, witness] }, occurrence: { event: 'recipient-completed', recipientId: '3' }, subscription: { ...SUB, includeData: ['recipients'] }, configurationId: '0', now: NOW });
+  const summary = message.data.envelopeSummary as { recipients: { signers: unknown[]; witnesses: { email: string; recipientType: string; witnessFor: string; status: string }[] } };
+  assert.deepEqual(summary.recipients.witnesses.map((r) => [r.email, r.recipientType, r.witnessFor, r.status]), [['wes@example.com', 'witness', '1', 'completed']]);
+  assert.equal(summary.recipients.signers.length, 1);
+});

@@ -7,7 +7,7 @@ import { pageFrame, type DocumentPages } from './signing-pages.ts';
 
 const TYPE_NAMES: Record<Recipient['type'], string> = {
   signer: 'Signer', carbonCopy: 'Receives a copy', inPersonSigner: 'In person signer', certifiedDelivery: 'Certified delivery',
-  agent: 'Agent', editor: 'Editor', intermediary: 'Intermediary',
+  agent: 'Agent', editor: 'Editor', intermediary: 'Intermediary', witness: 'Witness',
 };
 
 const ROLE_NOTES: Partial<Record<Recipient['type'], string>> = {

@@ -62,6 +62,7 @@ ${tabControlsOn(v.tabs, d.documentId, i + 1, ctx)}
 ${brandMark(v.envelope.brand)}
 <h1>${v.envelope.emailSubject}</h1>
 ${v.recipient.host ? html`<p class="in-person" role="note">In person signing: ${v.recipient.host.name} hosts, ${v.recipient.name} signs on this device.</p>` : ''}
+${v.recipient.witnessFor !== undefined ? html`<p class="in-person" role="note">Witness: you sign to confirm that you saw ${v.envelope.recipients.find((r) => r.recipientId === v.recipient.witnessFor)?.name ?? 'the signer'} sign these documents.</p>` : ''}
 ${v.recipient.type === 'certifiedDelivery' ? html`<p class="in-person" role="note">Certified delivery: view the documents, then select Finish to acknowledge that you received them. Nothing is signed.</p>` : ''}
 <form id="finish-form" method="post" action="${v.base}/finish">
 ${csrf}

@@ -66,6 +66,8 @@ export type EnvelopeRecipientRow = {
   /** What an earlier agent may change (store/recipient-agent-flags-columns.ts). */
   agent_can_edit_name: number | null;
   agent_can_edit_email: number | null;
+  /** A witness's signer (store/recipient-witness-column.ts). */
+  witness_for: string | null;
   sent_at: string | null;
   delivered_at: string | null;
   signed_at: string | null;

@@ -15,6 +15,7 @@ import { PASSCODE_TABLES_MIGRATION } from './passcode-tables.ts';
 import { RECIPIENT_HOST_MIGRATION } from './recipient-host-columns.ts';
 import { RECIPIENT_AGENT_FLAGS_MIGRATION } from './recipient-agent-flags-columns.ts';
 import { RECIPIENT_LANGUAGE_MIGRATION } from './recipient-language-column.ts';
+import { RECIPIENT_WITNESS_MIGRATION } from './recipient-witness-column.ts';
 import { BRAND_TABLES_MIGRATION } from './brand-tables.ts';
 import { ACCOUNT_SETTINGS_MIGRATION } from './account-settings-tables.ts';
 
@@ -179,6 +180,8 @@ export const MIGRATIONS: readonly Migration[] = [
   RECIPIENT_AGENT_FLAGS_MIGRATION,
   // 110: account settings and account administrators (store/account-settings-tables.ts).
   ACCOUNT_SETTINGS_MIGRATION,
+  // 130: the signer a witness witnesses (store/recipient-witness-column.ts).
+  RECIPIENT_WITNESS_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

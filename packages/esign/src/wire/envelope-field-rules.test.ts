@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { parseEnvelopeDefinition } from '../restapi/envelopes/parse-envelope-definition.ts';
 import { EsignError } from '../errors.ts';
 import type { ModelFieldRule } from './check-model-fields.ts';
-import { SIGNER_CORRECTION_FIELDS, AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, EDITOR_FIELDS, INTERMEDIARY_FIELDS, IN_PERSON_SIGNER_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, ENVELOPE_UPDATE_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from './envelope-field-rules.ts';
+import { SIGNER_CORRECTION_FIELDS, AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, EDITOR_FIELDS, INTERMEDIARY_FIELDS, IN_PERSON_SIGNER_FIELDS, DOCUMENT_FIELDS, ENVELOPE_DEFINITION_FIELDS, ENVELOPE_UPDATE_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS, WITNESS_FIELDS } from './envelope-field-rules.ts';
 import { parseEnvelopeUpdate } from '../restapi/envelopes/parse-envelope-update.ts';
 import { parseTemplateDefinition } from '../restapi/templates/parse-template-definition.ts';
 import { parseTemplatedEnvelope } from '../restapi/templates/parse-templated-envelope.ts';
@@ -23,7 +23,7 @@ function sdkFields(model: string): string[] {
 
 const TABLES: [string, Readonly<Record<string, ModelFieldRule>>][] = [
   ['EnvelopeDefinition', ENVELOPE_DEFINITION_FIELDS], ['Recipients', RECIPIENTS_FIELDS], ['Signer', SIGNER_FIELDS], ['CarbonCopy', CARBON_COPY_FIELDS], ['InPersonSigner', IN_PERSON_SIGNER_FIELDS], ['CertifiedDelivery', CERTIFIED_DELIVERY_FIELDS],
-  ['Agent', AGENT_FIELDS], ['Editor', EDITOR_FIELDS], ['Intermediary', INTERMEDIARY_FIELDS], ['Document', DOCUMENT_FIELDS],
+  ['Agent', AGENT_FIELDS], ['Editor', EDITOR_FIELDS], ['Intermediary', INTERMEDIARY_FIELDS], ['Witness', WITNESS_FIELDS], ['Document', DOCUMENT_FIELDS],
 ];
 
 test('every field of the SDK\'s EnvelopeDefinition, Recipients, Signer, CarbonCopy, Document and Envelope (update) models has a rule, and each refusal says why', () => {
@@ -36,7 +36,7 @@ test('every field of the SDK\'s EnvelopeDefinition, Recipients, Signer, CarbonCo
 });
 
 const pdf = Buffer.from('%PDF-1.7\n').toString('base64');
-const definition = (over: { envelope?: object; recipients?: object; signer?: object; cc?: object; inPerson?: object; certified?: object; agent?: object; editor?: object; intermediary?: object; document?: object } = {}) => ({
+const definition = (over: { envelope?: object; recipients?: object; signer?: object; cc?: object; inPerson?: object; certified?: object; agent?: object; editor?: object; intermediary?: object; witness?: object; document?: object } = {}) => ({
   emailSubject: 'Honest', status: 'created', ...over.envelope,
   documents: [{ documentId: '1', name: 'A.pdf', fileExtension: 'pdf', documentBase64: pdf, ...over.document }],
   recipients: {
@@ -47,6 +47,7 @@ const definition = (over: { envelope?: object; recipients?: object; signer?: obj
     ...(over.agent ? { agents: [{ email: 'agent@example.com', name: 'Ada', recipientId: '5', ...over.agent }] } : {}),
     ...(over.editor ? { editors: [{ email: 'editor@example.com', name: 'Eda', recipientId: '6', ...over.editor }] } : {}),
     ...(over.intermediary ? { intermediaries: [{ email: 'im@example.com', name: 'Ida', recipientId: '7', ...over.intermediary }] } : {}),
+    ...(over.witness ? { witnesses: [{ email: 'w@example.com', name: 'Wes', recipientId: '8', witnessFor: '1', ...over.witness }] } : {}),
     ...over.recipients,
   },
 });
@@ -62,7 +63,7 @@ const refusal = (body: unknown): string => {
 };
 
 test('each refused field that asks for something is a 400 naming it; false, blank and empty lists ask for nothing', () => {
-  const where = { EnvelopeDefinition: 'envelope', Recipients: 'recipients', Signer: 'signer', CarbonCopy: 'cc', InPersonSigner: 'inPerson', CertifiedDelivery: 'certified', Agent: 'agent', Editor: 'editor', Intermediary: 'intermediary', Document: 'document' } as const;
+  const where = { EnvelopeDefinition: 'envelope', Recipients: 'recipients', Signer: 'signer', CarbonCopy: 'cc', InPersonSigner: 'inPerson', CertifiedDelivery: 'certified', Agent: 'agent', Editor: 'editor', Intermediary: 'intermediary', Witness: 'witness', Document: 'document' } as const;
   let checked = 0;
   for (const [model, rules] of TABLES) {
     for (const [field, rule] of Object.entries(rules)) {

@@ -80,7 +80,8 @@ export const RECIPIENTS_FIELDS = rules({
   certifiedDeliveries: honoured,
   // The host gets the mail and the link and hands their device to the signer (restapi/envelopes/parse-in-person-signer.ts).
   inPersonSigners: honoured,
-  witnesses: refused('witnesses are not supported yet; use signers and carbonCopies'),
+  // Sign after the signer they witness (domain/envelope/witnesses.ts).
+  witnesses: honoured,
   seals: refused('electronic seals as recipients are not supported'),
   notaries: refused(NOTARY), notaryWitnesses: refused(NOTARY),
   participants: refused('participants are not supported'),
@@ -147,6 +148,9 @@ export const SIGNER_FIELDS = rules({
   signInEachLocation: refused('signing in each location is not supported'),
   signatureInfo: refused('preset signature fonts and names are not supported'),
 }, [...RECIPIENT_OUTPUTS, 'creationReason', 'delegatedBy', 'delegatedTo']);
+
+/** Witness (docusign-esign src/model/Witness.js): a signer's fields, and whom they witness. */
+export const WITNESS_FIELDS = rules({ ...SIGNER_FIELDS, witnessFor: honoured }, ['witnessForGuid']);
 
 // A carbon copy opens no signing page, so a check asked for it would guard nothing.
 const NO_PAGE = refused('a carbon copy opens no signing page, so nothing would ask for it');

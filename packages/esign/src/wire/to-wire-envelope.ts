@@ -25,7 +25,7 @@ export function toWireEnvelopeSummary(envelope: Envelope): WireEnvelopeSummary {
 }
 
 /** recipientType as DocuSign spells it on the wire (lower case). */
-const WIRE_TYPES = { signer: 'signer', carbonCopy: 'carboncopy', inPersonSigner: 'inpersonsigner', certifiedDelivery: 'certifieddelivery', agent: 'agent', editor: 'editor', intermediary: 'intermediary' } as const;
+const WIRE_TYPES = { signer: 'signer', carbonCopy: 'carboncopy', inPersonSigner: 'inpersonsigner', certifiedDelivery: 'certifieddelivery', agent: 'agent', editor: 'editor', intermediary: 'intermediary', witness: 'witness' } as const;
 
 export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipient {
   return compact({
@@ -48,6 +48,7 @@ export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipie
     // Said only where set: what an earlier agent or intermediary may change (domain/signing/manage-recipients.ts).
     agentCanEditName: r.agentCanEditName === true ? 'true' : undefined,
     agentCanEditEmail: r.agentCanEditEmail === true ? 'true' : undefined,
+    witnessFor: r.witnessFor,
     sentDateTime: at(r.sentAt),
     deliveredDateTime: at(r.deliveredAt),
     signedDateTime: at(r.signedAt),
@@ -72,7 +73,7 @@ export function toWireRecipients(envelope: Envelope, includeTabs: boolean): Wire
     certifiedDeliveries: sorted.filter((r) => r.type === 'certifiedDelivery').map((r) => toWireRecipient(r, includeTabs)),
     inPersonSigners: sorted.filter((r) => r.type === 'inPersonSigner').map((r) => toWireRecipient(r, includeTabs)),
     seals: [] as [],
-    witnesses: [] as [],
+    witnesses: sorted.filter((r) => r.type === 'witness').map((r) => toWireRecipient(r, includeTabs)),
     notaries: [] as [],
     recipientCount: String(envelope.recipients.length),
     currentRoutingOrder: current === undefined ? undefined : String(current),

@@ -10,7 +10,7 @@ export type WireEnvelopeSummary = { envelopeId: string; status: string; statusDa
 export type WireRecipient = {
   recipientId: string;
   recipientIdGuid: string;
-  recipientType: 'signer' | 'carboncopy' | 'inpersonsigner' | 'certifieddelivery' | 'agent' | 'editor' | 'intermediary';
+  recipientType: 'signer' | 'carboncopy' | 'inpersonsigner' | 'certifieddelivery' | 'agent' | 'editor' | 'intermediary' | 'witness';
   email: string;
   name: string;
   routingOrder: string;
@@ -26,6 +26,8 @@ export type WireRecipient = {
   inPersonSigningType?: string;
   agentCanEditName?: 'true';
   agentCanEditEmail?: 'true';
+  /** Witness.witnessFor: the recipientId of the signer they witness. */
+  witnessFor?: string;
   sentDateTime?: string;
   deliveredDateTime?: string;
   signedDateTime?: string;
@@ -45,7 +47,7 @@ export type WireRecipients = {
   intermediaries: WireRecipient[];
   inPersonSigners: WireRecipient[];
   seals: [];
-  witnesses: [];
+  witnesses: WireRecipient[];
   notaries: [];
   recipientCount: string;
   currentRoutingOrder?: string;

@@ -215,7 +215,7 @@ test('esign bad-input corpus: ≥100 hostile requests, each a DocuSign 4xx, no 5
     { name: 'fileExtension path traversal', body: withDoc({ fileExtension: '../../etc/passwd' }) },
     { name: 'remoteUrl (SSRF) instead of bytes', body: withDoc({ documentBase64: undefined, remoteUrl: 'http://169.254.169.254/latest/meta-data/' }), errorCode: 'INVALID_REQUEST_BODY' },
     { name: 'templateId', body: { ...valid, templateId: '00000000-0000-0000-0000-000000000000' }, errorCode: 'INVALID_REQUEST_BODY' },
-    { name: 'unsupported witnesses', body: { ...valid, recipients: { signers: [signer()], witnesses: [signer({ recipientId: '2' })] } }, errorCode: 'INVALID_REQUEST_BODY' },
+    { name: 'a witness without witnessFor', body: { ...valid, recipients: { signers: [signer()], witnesses: [signer({ recipientId: '2' })] } }, errorCode: 'INVALID_REQUEST_BODY' },
     { name: 'emailSubject of 101 characters', body: { ...valid, emailSubject: 's'.repeat(101) }, errorCode: 'INVALID_REQUEST_BODY' },
     { name: 'emailSubject an array', body: { ...valid, emailSubject: ['a'] }, errorCode: 'INVALID_REQUEST_BODY' },
     { name: 'emailBlurb of 10,001 characters', body: { ...valid, emailBlurb: 'b'.repeat(10_001) }, errorCode: 'INVALID_REQUEST_BODY' },

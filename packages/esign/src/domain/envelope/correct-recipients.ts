@@ -7,6 +7,7 @@ import { actsOnSigningPage } from './recipient-kinds.ts';
 import { routeOn } from './routing.ts';
 import { assertWorkflowFits, stepsToCome } from './assert-workflow-fits.ts';
 import { assertBlanksNamed } from './assert-blanks-named.ts';
+import { assertWitnesses } from './witnesses.ts';
 import { notifyReached } from './signing-links.ts';
 import { updateEnvelope } from './update-envelope.ts';
 
@@ -113,6 +114,7 @@ export function correctRecipientsChange(
   }
   assertWorkflowFits(stepsToCome(envelope.workflow), recipients, 'this correction');
   assertBlanksNamed(recipients, envelope.workflow, 'this correction');
+  assertWitnesses(recipients, 'the envelope after this correction');
   let next: Envelope = { ...envelope, recipients };
   // In process, recipients moved to the order in progress (or before it) are reached now, and
   // with nobody pending routing moves on as after a Finish (routing.ts); a hold stops both.

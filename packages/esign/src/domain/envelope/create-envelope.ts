@@ -37,6 +37,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     status: 'created',
     ...(r.clientUserId !== undefined ? { clientUserId: r.clientUserId } : {}),
     ...(r.host ? { host: r.host } : {}),
+    ...(r.witnessFor !== undefined ? { witnessFor: r.witnessFor } : {}),
     ...(r.language !== undefined ? { language: r.language } : {}),
     ...(r.agentCanEditName === true ? { agentCanEditName: true } : {}),
     ...(r.agentCanEditEmail === true ? { agentCanEditEmail: true } : {}),

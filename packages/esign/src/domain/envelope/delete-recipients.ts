@@ -6,6 +6,7 @@ import { actsOnSigningPage } from './recipient-kinds.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
 import { routeOn, type RoutedOn } from './routing.ts';
 import { assertWorkflowFits, stepsToCome } from './assert-workflow-fits.ts';
+import { assertWitnesses } from './witnesses.ts';
 import { updateEnvelope } from './update-envelope.ts';
 
 /** A recipient to delete, and the list it was named in (absent: deleteRecipient's URL names only the id). */
@@ -36,6 +37,7 @@ export function deleteRecipientsChange(deps: Pick<EnvelopeDeps, 'random' | 'hash
   let next: Envelope = { ...envelope, recipients: envelope.recipients.filter((r) => !ids.has(r.recipientId)) };
   const audit: AuditEvent[] = deleted.map((r) => ({ envelopeId: envelope.envelopeId, at: now, action: 'Recipient Deleted', envelopeStatus: envelope.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Recipient ${r.recipientId} (${r.name} <${r.email}>) deleted by the sender.` }));
   assertWorkflowFits(stepsToCome(envelope.workflow), next.recipients, 'this deletion');
+  assertWitnesses(next.recipients, 'the envelope after this deletion');
   let routed: RoutedOn | undefined;
   if (envelope.status !== 'created') {
     if (!next.recipients.some(actsOnSigningPage)) throw new EsignError('ENVELOPE_IS_INCOMPLETE', 'Deleting these recipients would leave the envelope in process with nobody to sign or acknowledge it; void it instead.');

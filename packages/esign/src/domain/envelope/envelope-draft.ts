@@ -48,6 +48,8 @@ export type RecipientDraft = {
   readonly clientUserId?: string;
   /** An in-person signer's host (InPersonSigner.hostName/hostEmail). */
   readonly host?: { readonly name: string; readonly email: string };
+  /** A witness's signer (Witness.witnessFor; domain/envelope/witnesses.ts). */
+  readonly witnessFor?: string;
   /** emailNotification.supportedLanguage, a supported code (wire/parse-recipient-language.ts). */
   readonly language?: Language;
   /** Signer.agentCanEditName / agentCanEditEmail (domain/signing/manage-recipients.ts). */

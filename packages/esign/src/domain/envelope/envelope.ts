@@ -22,7 +22,7 @@ export type EnvelopeStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'comp
 export type RecipientStatus = 'created' | 'sent' | 'delivered' | 'signed' | 'completed' | 'declined' | 'autoresponded';
 
 /** The recipient types this service supports (DocuSign's wire names). */
-export type RecipientType = 'signer' | 'carbonCopy' | 'inPersonSigner' | 'certifiedDelivery' | 'agent' | 'editor' | 'intermediary';
+export type RecipientType = 'signer' | 'carbonCopy' | 'inPersonSigner' | 'certifiedDelivery' | 'agent' | 'editor' | 'intermediary' | 'witness';
 
 /** DocuSign's anchorUnits. */
 export type AnchorUnits = 'pixels' | 'inches' | 'mms' | 'cms';
@@ -67,6 +67,8 @@ export type Recipient = {
   readonly clientUserId?: string;
   /** An in-person signer's host, who gets the mail and the link and hands over the device (recipient-kinds.ts). */
   readonly host?: { readonly name: string; readonly email: string };
+  /** A witness's signer: the recipientId whose signing they witness (Witness.witnessFor; witnesses.ts). */
+  readonly witnessFor?: string;
   /** emailNotification.supportedLanguage: the language of this recipient's mails (domain/language/languages.ts). */
   readonly language?: Language;
   /**

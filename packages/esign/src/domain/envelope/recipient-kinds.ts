@@ -4,10 +4,11 @@ import type { Recipient, RecipientType } from './envelope.ts';
  * What each recipient type does, where types share behaviour (DocuSign's recipient types,
  * docusign-esign src/model/Recipients.js): a signer and an in-person signer both sign on the
  * signing page and hold tabs; an in-person signer's mail and link go to their host, who hands
- * over the device (InPersonSigner.hostName/hostEmail). A carbon copy only gets a copy.
+ * over the device (InPersonSigner.hostName/hostEmail). A witness signs too, after the signer they
+ * witness (witnesses.ts). A carbon copy only gets a copy.
  */
 export function signsDocuments(r: { readonly type: RecipientType }): boolean {
-  return r.type === 'signer' || r.type === 'inPersonSigner';
+  return r.type === 'signer' || r.type === 'inPersonSigner' || r.type === 'witness';
 }
 
 /**

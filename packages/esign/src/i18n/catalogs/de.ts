@@ -81,6 +81,7 @@ export const de: Catalog = {
   'certificate.footer': 'Abschlusszertifikat - Umschlag {envelopeId} - erstellt {at}',
   'certificate.time': '{at, date, numeric}, {at, time, utc}',
   'certificate.inPersonHost': '{name} (persönlich, begleitet von {host} <{hostEmail}>)',
+  'certificate.witnessFor': '{name} (Zeuge für {signer})',
   'certificate.certifiedDeliveries': 'Beglaubigte Zustellungen',
   'certificate.deliveredTo': 'Zugestellt an:',
   'certificate.acknowledged': 'Bestätigt:',

@@ -84,6 +84,7 @@ export const en = {
   'certificate.footer': 'Certificate of Completion - envelope {envelopeId} - generated {at}',
   'certificate.time': '{at, date, numeric}, {at, time, utc}',
   'certificate.inPersonHost': '{name} (in person, hosted by {host} <{hostEmail}>)',
+  'certificate.witnessFor': '{name} (witness for {signer})',
   'certificate.certifiedDeliveries': 'Certified deliveries',
   'certificate.deliveredTo': 'Delivered to:',
   'certificate.acknowledged': 'Acknowledged:',

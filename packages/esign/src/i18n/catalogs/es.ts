@@ -81,6 +81,7 @@ export const es: Catalog = {
   'certificate.footer': 'Certificado de finalización - sobre {envelopeId} - generado el {at}',
   'certificate.time': '{at, date, numeric}, {at, time, utc}',
   'certificate.inPersonHost': '{name} (en persona, acompañado por {host} <{hostEmail}>)',
+  'certificate.witnessFor': '{name} (testigo de {signer})',
   'certificate.certifiedDeliveries': 'Entregas certificadas',
   'certificate.deliveredTo': 'Entregado a:',
   'certificate.acknowledged': 'Confirmado:',

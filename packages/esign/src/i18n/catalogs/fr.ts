@@ -81,6 +81,7 @@ export const fr: Catalog = {
   'certificate.footer': 'Certificat d’achèvement - enveloppe {envelopeId} - généré le {at}',
   'certificate.time': '{at, date, numeric}, {at, time, utc}',
   'certificate.inPersonHost': '{name} (en personne, accompagné par {host} <{hostEmail}>)',
+  'certificate.witnessFor': '{name} (témoin de {signer})',
   'certificate.certifiedDeliveries': 'Remises certifiées',
   'certificate.deliveredTo': 'Remis à :',
   'certificate.acknowledged': 'Confirmé :',

@@ -81,6 +81,7 @@ export const it: Catalog = {
   'certificate.footer': 'Certificato di completamento - busta {envelopeId} - generato il {at}',
   'certificate.time': '{at, date, numeric}, {at, time, utc}',
   'certificate.inPersonHost': '{name} (di persona, ospitato da {host} <{hostEmail}>)',
+  'certificate.witnessFor': '{name} (testimone di {signer})',
   'certificate.certifiedDeliveries': 'Consegne certificate',
   'certificate.deliveredTo': 'Consegnato a:',
   'certificate.acknowledged': 'Confermato:',

@@ -81,6 +81,7 @@ export const ja: Catalog = {
   'certificate.footer': '完了証明書 - エンベロープ {envelopeId} - 作成 {at}',
   'certificate.time': '{at, date, numeric} {at, time, utc}',
   'certificate.inPersonHost': '{name}（対面署名、担当: {host} <{hostEmail}>）',
+  'certificate.witnessFor': '{name}（{signer} の立会人）',
   'certificate.certifiedDeliveries': '証明付き配達',
   'certificate.deliveredTo': '配達先:',
   'certificate.acknowledged': '受領確認:',

@@ -81,6 +81,7 @@ export const nl: Catalog = {
   'certificate.footer': 'Voltooiingscertificaat - envelop {envelopeId} - gemaakt op {at}',
   'certificate.time': '{at, date, numeric}, {at, time, utc}',
   'certificate.inPersonHost': '{name} (in persoon, begeleid door {host} <{hostEmail}>)',
+  'certificate.witnessFor': '{name} (getuige voor {signer})',
   'certificate.certifiedDeliveries': 'Aangetekende bezorgingen',
   'certificate.deliveredTo': 'Bezorgd aan:',
   'certificate.acknowledged': 'Bevestigd:',

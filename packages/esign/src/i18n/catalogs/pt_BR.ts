@@ -81,6 +81,7 @@ export const pt_BR: Catalog = {
   'certificate.footer': 'Certificado de conclusão - envelope {envelopeId} - gerado em {at}',
   'certificate.time': '{at, date, numeric}, {at, time, utc}',
   'certificate.inPersonHost': '{name} (presencial, conduzido por {host} <{hostEmail}>)',
+  'certificate.witnessFor': '{name} (testemunha de {signer})',
   'certificate.certifiedDeliveries': 'Entregas certificadas',
   'certificate.deliveredTo': 'Entregue a:',
   'certificate.acknowledged': 'Confirmado:',

@@ -16,14 +16,15 @@ import { checkModelFields } from '../../wire/check-model-fields.ts';
 import { parseRecipientAuthentication } from '../../wire/parse-recipient-authentication.ts';
 import { parseRecipientLanguage } from '../../wire/parse-recipient-language.ts';
 import { parseInPersonSigner } from './parse-in-person-signer.ts';
-import { AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, DOCUMENT_FIELDS, EDITOR_FIELDS, ENVELOPE_DEFINITION_FIELDS, INTERMEDIARY_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
+import { AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, DOCUMENT_FIELDS, EDITOR_FIELDS, ENVELOPE_DEFINITION_FIELDS, INTERMEDIARY_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS, WITNESS_FIELDS } from '../../wire/envelope-field-rules.ts';
 import type { ModelFieldRule } from '../../wire/check-model-fields.ts';
 import type { RecipientType } from '../../domain/envelope/envelope.ts';
+import { assertWitnesses } from '../../domain/envelope/witnesses.ts';
 
 /** Each recipient type's SDK model and field rules (wire/envelope-field-rules.ts). */
 const RECIPIENT_MODELS: Partial<Record<RecipientType, readonly [string, Readonly<Record<string, ModelFieldRule>>]>> = {
   signer: ['Signer', SIGNER_FIELDS], carbonCopy: ['CarbonCopy', CARBON_COPY_FIELDS], certifiedDelivery: ['CertifiedDelivery', CERTIFIED_DELIVERY_FIELDS],
-  agent: ['Agent', AGENT_FIELDS], editor: ['Editor', EDITOR_FIELDS], intermediary: ['Intermediary', INTERMEDIARY_FIELDS],
+  agent: ['Agent', AGENT_FIELDS], editor: ['Editor', EDITOR_FIELDS], intermediary: ['Intermediary', INTERMEDIARY_FIELDS], witness: ['Witness', WITNESS_FIELDS],
 };
 const MANAGER_LISTS = [['agents', 'agent'], ['editors', 'editor'], ['intermediaries', 'intermediary']] as const;
 
@@ -72,8 +73,10 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
     ...recipientsReader.field('certifiedDeliveries').items().map((r) => parseRecipient(r, 'certifiedDelivery', { placeholder: managed(r) })),
     ...managers,
   ];
+  recipients.push(...witnessesAfterTheirSigners(recipientsReader.field('witnesses').items(), recipients));
   if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
   assertUnique(recipients.map((r) => r.recipientId), 'recipientId', 'recipients');
+  assertWitnesses(recipients);
 
   assertTabDocuments(recipients, documents);
 
@@ -87,6 +90,19 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   const customFields = parseCustomFields(root.field('customFields'));
   const brandId = root.field('brandId').optionalString(100);
   return { status, emailSubject, ...(brandId !== undefined ? { brandId } : {}), ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}), ...(workflow ? { workflow } : {}), ...(customFields.length > 0 ? { customFields } : {}) };
+}
+
+/**
+ * Recipients.witnesses (docusign-esign src/model/Witness.js): a signer's fields and `witnessFor`.
+ * A witness given no routingOrder comes right after the signer they witness (domain/envelope/
+ * witnesses.ts checks the rest once every recipient is read).
+ */
+function witnessesAfterTheirSigners(readers: readonly WireReader[], others: readonly RecipientDraft[]): RecipientDraft[] {
+  return readers.map((r) => {
+    const witness = parseRecipient(r, 'witness');
+    const signer = others.find((o) => o.recipientId === witness.witnessFor);
+    return r.field('routingOrder').present || !signer ? witness : { ...witness, routingOrder: Math.min(signer.routingOrder + 1, MAX_ROUTING_ORDER) };
+  });
 }
 
 /** Refuses, before any conversion, a tab (or radio) placed absolutely on a documentId the request does not have. */
@@ -170,7 +186,7 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   const clientUserId = r.field('clientUserId').optionalString(100);
   // DocuSign's limit: at most 50 characters. A template role's code is refused (templates keep
   // no hashed codes yet), never dropped.
-  // A certified delivery, agent, editor or intermediary opens the signing page too, so its checks guard it as a signer's do.
+  // A certified delivery, witness, agent, editor or intermediary opens the signing page too, so its checks guard it as a signer's do.
   const opensPage = type !== 'carbonCopy' && type !== 'inPersonSigner';
   const accessCode = opensPage ? r.field('accessCode').optionalString(50) : undefined;
   if (accessCode !== undefined && options.role) r.field('accessCode').fail('is not supported on templates and template roles yet.');
@@ -185,7 +201,8 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   const agentCanEditEmail = r.field('agentCanEditEmail').present && r.field('agentCanEditEmail').boolean(false);
   if ((agentCanEditName || agentCanEditEmail) && options.role) r.field(agentCanEditName ? 'agentCanEditName' : 'agentCanEditEmail').fail('is not supported on templates and template roles yet.');
   const tabs = recipientTabs(r, type, recipientId);
-  return { type, recipientId, email, name, routingOrder, ...(language !== undefined ? { language } : {}), ...(agentCanEditName ? { agentCanEditName } : {}), ...(agentCanEditEmail ? { agentCanEditEmail } : {}), ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
+  const witnessFor = type === 'witness' ? r.field('witnessFor').optionalString(100) : undefined;
+  return { type, recipientId, email, name, routingOrder, ...(witnessFor !== undefined ? { witnessFor } : {}), ...(language !== undefined ? { language } : {}), ...(agentCanEditName ? { agentCanEditName } : {}), ...(agentCanEditEmail ? { agentCanEditEmail } : {}), ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
 }
 
 /**

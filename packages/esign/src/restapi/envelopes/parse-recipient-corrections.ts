@@ -26,6 +26,8 @@ function entries(body: unknown): { reader: WireReader; type: RecipientType }[] {
   for (const list of ['agents', 'editors', 'intermediaries']) {
     if (root.field(list).items().length > 0) root.field(list).fail('cannot be corrected or deleted through this call yet.');
   }
+  // Witnesses are honoured at create; a correction keeps them after their signers (domain/envelope/witnesses.ts).
+  if (root.field('witnesses').items().length > 0) root.field('witnesses').fail('cannot be corrected or deleted through this call yet (DELETE …/recipients/{recipientId} deletes one).');
   const out = LISTS.flatMap(([list, type]) => root.field(list).items().map((reader) => ({ reader, type })));
   if (out.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient (recipients.signers or recipients.carbonCopies, each with its recipientId).');
   return out;

@@ -20,7 +20,7 @@ function flag(query: Query, name: string): boolean {
 /** What deleteRecipient(s) answer: the deleted recipients, each in its type's list (the SDK's Recipients model). */
 function toWireDeleted(deleted: readonly Recipient[]): Record<string, { recipientId: string; recipientIdGuid: string }[]> {
   const of = (type: Recipient['type']) => deleted.filter((r) => r.type === type).map((r) => ({ recipientId: r.recipientId, recipientIdGuid: r.recipientIdGuid }));
-  return { signers: of('signer'), carbonCopies: of('carbonCopy'), certifiedDeliveries: of('certifiedDelivery'), inPersonSigners: of('inPersonSigner'), agents: of('agent'), editors: of('editor'), intermediaries: of('intermediary') };
+  return { signers: of('signer'), carbonCopies: of('carbonCopy'), certifiedDeliveries: of('certifiedDelivery'), inPersonSigners: of('inPersonSigner'), agents: of('agent'), editors: of('editor'), intermediaries: of('intermediary'), witnesses: of('witness') };
 }
 
 /**
