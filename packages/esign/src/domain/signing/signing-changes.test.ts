@@ -62,15 +62,19 @@ test('sequence: order 2 (signer and carbon copy) is reached only when order 1 ha
   assert.equal(e.status, 'delivered');
   assert.equal(e.version, view.envelope.version + 1);
   // The next order's mails and tokens are in the same change as the signature.
-  assert.deepEqual(d.told.map((x) => [x.recipientId, 'signingToken' in x && x.signingToken !== undefined]), [['2', true], ['3', false], ['4', false]]);
+  // Signer 4 is embedded (clientUserId): mailed nothing (recipient-kinds.ts isEmbedded).
+  assert.deepEqual(d.told.map((x) => [x.recipientId, 'signingToken' in x && x.signingToken !== undefined]), [['2', true], ['3', false]]);
   assert.deepEqual(finish.signingTokens.map((t) => t.recipientId), ['2']);
   assert.deepEqual(finish.audit?.map((a) => `${a.action}:${a.recipientId}`), ['Signed:1', 'Sent:2', 'Sent:3', 'Sent:4']);
 
   e = finishSigning(d, e, '2', T2, actor)?.envelope ?? assert.fail('signer 2 finishes');
   assert.equal(e.status, 'delivered', 'signer 4 of the same order is still signing');
+  d.told.length = 0;
   const last = finishSigning(d, e, '4', T2, actor);
   assert.equal(last?.envelope.status, 'signed');
-  assert.equal(last?.mails.length, 0);
+  // The one mail an embedded signer gets: told they finished.
+  assert.deepEqual(d.told.map((x) => [x.kind, x.recipientId]), [['finished-embedded', '4']]);
+  assert.equal(last?.mails.length, 1);
 });
 
 test('finish and decline are idempotent; closed envelopes refuse with ENVELOPE_INVALID_STATUS', () => {
