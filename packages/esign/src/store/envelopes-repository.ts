@@ -87,6 +87,11 @@ export class EnvelopesRepository implements EnvelopeStore {
       const res = await trx.updateTable('envelopes').set(fields).where('id', '=', e.envelopeId).where('version', '=', e.version - 1).executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) return { saved: false, deliveries: 0 };
       for (const [order, r] of e.recipients.entries()) {
+        if (change.addedRecipients?.includes(r.recipientId)) {
+          await trx.insertInto('envelope_recipients').values(toRecipientRow(e.envelopeId, r, order)).execute();
+          for (const [i, tab] of r.tabs.entries()) await trx.insertInto('envelope_tabs').values(toTabRow(e.envelopeId, tab, i)).execute();
+          continue;
+        }
         const { envelope_id: _e, recipient_id: _r, recipient_id_guid: _g, ...recipientFields } = toRecipientRow(e.envelopeId, r, order);
         await trx.updateTable('envelope_recipients').set(recipientFields).where('envelope_id', '=', e.envelopeId).where('recipient_id', '=', r.recipientId).execute();
         if (change.tabsOf?.includes(r.recipientId)) {

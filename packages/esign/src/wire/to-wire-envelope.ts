@@ -61,7 +61,7 @@ export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipie
 }
 
 /** The Recipients object: every list present, the unsupported kinds empty (the SDK's convertToType throws on a null array). */
-export function toWireRecipients(envelope: Envelope, includeTabs: boolean): WireRecipients {
+export function toWireRecipients(envelope: Pick<Envelope, 'recipients'>, includeTabs: boolean): WireRecipients {
   const sorted = [...envelope.recipients].sort((a, b) => a.routingOrder - b.routingOrder);
   const current = currentRoutingOrder(envelope.recipients);
   return compact({

@@ -32,7 +32,7 @@ export function editableSigner(envelope: Envelope, recipientId: string): Recipie
 }
 
 /** Places tabs on the envelope's stored PDFs, through prepareContent (a PDF passes through the converter unchanged). */
-async function placeOnEnvelope(deps: EnvelopeDeps, envelope: Envelope, requests: readonly { recipientId: string; tabs: readonly Tab[] }[]): Promise<PlacedTab[][]> {
+export async function placeOnEnvelope(deps: EnvelopeDeps, envelope: Envelope, requests: readonly { recipientId: string; tabs: readonly Tab[] }[]): Promise<PlacedTab[][]> {
   const drafts: DocumentDraft[] = await Promise.all(envelope.documents.map(async (d) => {
     const bytes = await deps.store.documentPdf(envelope.accountId, envelope.envelopeId, d.documentId);
     if (!bytes) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${d.documentId}"`);

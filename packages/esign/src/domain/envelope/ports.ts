@@ -102,6 +102,8 @@ export type EnvelopeChange = {
    * access codes, adopted signatures and every way in they had.
    */
   readonly removedRecipients?: readonly string[];
+  /** Recipients this change added (add-recipients.ts): the store inserts their rows and tabs. */
+  readonly addedRecipients?: readonly string[];
 };
 
 /**

@@ -15,8 +15,8 @@ export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' |
   | 'Recipient Changed' | 'Recipients Specified'
   // A signer typed their access code (domain/signing/access-code.ts).
   | 'Access Code Passed' | 'Access Code Failed'
-  // The sender corrected or deleted a recipient before they acted (updateRecipients, deleteRecipient(s)).
-  | 'Corrected' | 'Recipient Deleted'
+  // The sender corrected or deleted a recipient before they acted (updateRecipients, deleteRecipient(s)), or added one (createRecipient).
+  | 'Corrected' | 'Recipient Deleted' | 'Recipient Added'
   // A one-time passcode was sent to a signer, or typed (domain/signing/passcode.ts).
   | 'Passcode Sent' | 'Passcode Passed' | 'Passcode Failed';
 

@@ -59,23 +59,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   const workflow = parseWorkflow(root.field('workflow'));
   const placeholders = conditionalPlaceholders(workflow?.steps ?? []);
 
-  const recipientsReader = root.field('recipients');
-  checkModelFields(recipientsReader, 'Recipients', RECIPIENTS_FIELDS);
-  // Agents, editors and intermediaries name the recipients after them: those may come without
-  // a name or e-mail, which the manager fills in before routing reaches them (domain/signing/manage-recipients.ts).
-  const managers = MANAGER_LISTS.flatMap(([list, type]) => recipientsReader.field(list).items().map((r) => parseRecipient(r, type)));
-  const firstManager = Math.min(...managers.map((m) => m.routingOrder), Infinity);
-  const managed = (r: WireReader) => (r.object() !== undefined && (r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1) > firstManager);
-  const recipients = [
-    ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer', { placeholder: placeholders.has(r.field('recipientId').optionalString(100) ?? '') || managed(r) })),
-    ...recipientsReader.field('carbonCopies').items().map((r) => parseRecipient(r, 'carbonCopy', { placeholder: managed(r) })),
-    ...recipientsReader.field('inPersonSigners').items().map(parseInPersonSigner),
-    ...recipientsReader.field('certifiedDeliveries').items().map((r) => parseRecipient(r, 'certifiedDelivery', { placeholder: managed(r) })),
-    ...managers,
-  ];
-  recipients.push(...witnessesAfterTheirSigners(recipientsReader.field('witnesses').items(), recipients));
-  if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
-  assertUnique(recipients.map((r) => r.recipientId), 'recipientId', 'recipients');
+  const recipients = parseRecipientLists(root.field('recipients'), placeholders);
   assertWitnesses(recipients);
 
   assertTabDocuments(recipients, documents);
@@ -93,7 +77,32 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
 }
 
 /**
- * Recipients.witnesses (docusign-esign src/model/Witness.js): a signer's fields and `witnessFor`.
+ * A Recipients object (docusign-esign src/model/Recipients.js): every list this service honours,
+ * each recipient read by its type's rules; recipientIds unique. `placeholders`: conditional
+ * recipients' ids, whose signers may come without name or e-mail.
+ */
+export function parseRecipientLists(recipientsReader: WireReader, placeholders: ReadonlySet<string> = new Set()): RecipientDraft[] {
+  checkModelFields(recipientsReader, 'Recipients', RECIPIENTS_FIELDS);
+  // Agents, editors and intermediaries name the recipients after them: those may come without
+  // a name or e-mail, which the manager fills in before routing reaches them (domain/signing/manage-recipients.ts).
+  const managers = MANAGER_LISTS.flatMap(([list, type]) => recipientsReader.field(list).items().map((r) => parseRecipient(r, type)));
+  const firstManager = Math.min(...managers.map((m) => m.routingOrder), Infinity);
+  const managed = (r: WireReader) => (r.object() !== undefined && (r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1) > firstManager);
+  const recipients = [
+    ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer', { placeholder: placeholders.has(r.field('recipientId').optionalString(100) ?? '') || managed(r) })),
+    ...recipientsReader.field('carbonCopies').items().map((r) => parseRecipient(r, 'carbonCopy', { placeholder: managed(r) })),
+    ...recipientsReader.field('inPersonSigners').items().map(parseInPersonSigner),
+    ...recipientsReader.field('certifiedDeliveries').items().map((r) => parseRecipient(r, 'certifiedDelivery', { placeholder: managed(r) })),
+    ...managers,
+  ];
+  recipients.push(...witnessesAfterTheirSigners(recipientsReader.field('witnesses').items(), recipients));
+  if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
+  assertUnique(recipients.map((r) => r.recipientId), 'recipientId', 'recipients');
+  return recipients;
+}
+
+/**
+ * Recipients.witnesses (docusign src/model/Witness.js): a signer's fields and `witnessFor`.
  * A witness given no routingOrder comes right after the signer they witness (domain/envelope/
  * witnesses.ts checks the rest once every recipient is read).
  */

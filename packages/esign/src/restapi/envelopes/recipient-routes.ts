@@ -5,6 +5,10 @@ import type { Recipient } from '../../domain/envelope/envelope.ts';
 import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
 import { EsignError } from '../../errors.ts';
 import { parseRecipientCorrections, parseRecipientRemovals } from './parse-recipient-corrections.ts';
+import { addRecipients } from '../../domain/envelope/add-recipients.ts';
+import { parseRecipientLists } from './parse-envelope-definition.ts';
+import { WireReader } from '../../wire/wire-reader.ts';
+import { toWireRecipients } from '../../wire/to-wire-envelope.ts';
 
 type EnvelopeParams = { accountId: string; envelopeId: string };
 type Query = Record<string, string | string[] | undefined>;
@@ -30,6 +34,21 @@ function toWireDeleted(deleted: readonly Recipient[]): Record<string, { recipien
  * account's envelope id is ENVELOPE_DOES_NOT_EXIST, and nothing of it is read or changed.
  */
 export function registerRecipientRoutes(app: FastifyInstance, d: EnvelopeDeps): void {
+  // EnvelopesApi.createRecipient: recipients added to a draft or an envelope in process
+  // (domain/envelope/add-recipients.ts); the answer lists them, each in its type's list.
+  app.post<{ Params: EnvelopeParams; Querystring: Query }>(BASE, async (request, reply) => {
+    if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a JSON Recipients object.');
+    const reader = new WireReader('', request.body);
+    // Who manages later recipients is decided when the envelope is made (domain/signing/manage-recipients.ts).
+    for (const list of ['agents', 'editors', 'intermediaries']) {
+      if (reader.field(list).items().length > 0) reader.field(list).fail('cannot be added to an existing envelope yet; add them when creating it.');
+    }
+    const drafts = parseRecipientLists(reader);
+    const added = await addRecipients(d, request.params.accountId, request.params.envelopeId, drafts, { resend: flag(request.query, 'resend_envelope') });
+    const { recipientCount: _count, currentRoutingOrder: _current, ...lists } = toWireRecipients({ recipients: added }, true);
+    return reply.code(201).send(lists);
+  });
+
   app.put<{ Params: EnvelopeParams; Querystring: Query }>(BASE, async (request) => {
     // Options that would change how the envelope routes or is signed, refused rather than ignored.
     for (const name of ['combine_same_order_recipients', 'offline_signing']) {
