@@ -220,7 +220,7 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
  */
 export function recipientTabs(r: WireReader, type: RecipientDraft['type'], recipientId: string | undefined): Tab[] {
   const tabs = r.field('tabs');
-  if (type !== 'signer' && type !== 'inPersonSigner') {
+  if (type !== 'signer' && type !== 'inPersonSigner' && type !== 'witness') {
     const who = type === 'carbonCopy' ? 'a carbon copy receives a copy' : type === 'certifiedDelivery' ? 'a certified delivery views and acknowledges the documents' : `an ${type} says who the later recipients are`;
     for (const [key, value] of Object.entries(tabs.object() ?? {})) {
       if (Array.isArray(value) && value.length > 0) tabs.field(key).fail(`is not allowed: ${who} and fills in no tab.`);
