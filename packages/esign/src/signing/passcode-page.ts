@@ -1,4 +1,4 @@
-import { maskDestination, MAX_PASSCODE_FAILURES, PASSCODE_DIGITS, passcodeChannels, type PasscodeChannel, type RecipientPasscode } from '../domain/signing/passcode.ts';
+import { maskDestination, MAX_PASSCODE_FAILURES, PASSCODE_DIGITS, PASSCODE_TTL_MS, passcodeChannels, type PasscodeChannel, type RecipientPasscode } from '../domain/signing/passcode.ts';
 import { csrfInput, errorBox } from '../web/page-parts.ts';
 import { html } from '../web/html.ts';
 import { noticePage } from './signing-pages.ts';
@@ -29,7 +29,7 @@ ${csrfInput(v.csrf)}<input type="hidden" name="destination" value="${String(inde
 </form>`));
   const entry = v.codeWaiting ? html`<form method="post" action="${v.base}/passcode" class="passcode">
 ${csrfInput(v.csrf)}
-${v.note?.kind === 'sent' ? html`<p role="status">A passcode was sent. It works once, for 10 minutes.</p>` : ''}
+${v.note?.kind === 'sent' ? html`<p role="status">A passcode was sent. It works once, for ${String(PASSCODE_TTL_MS / 60_000)} minutes.</p>` : ''}
 <label for="passcode">Passcode</label>
 <input id="passcode" name="passcode" inputmode="numeric" autocomplete="one-time-code" maxlength="${String(PASSCODE_DIGITS)}" pattern="[0-9]*" required autofocus${message ? html` aria-invalid="true"` : ''}>
 <button type="submit">Verify</button>
