@@ -43,6 +43,10 @@ export const ESIGN_ERRORS = {
   // style, as its documentation names no code for these cases. Which tab and why follow.
   INVALID_TAB_OPERATION: { status: 400, message: 'The Tab specified is not valid for the requested operation.' },
   INVALID_TAB_VALUE: { status: 400, message: "A tab's value does not satisfy the tab's rules." },
+  // A recipient's excludedDocuments names a document they have tabs on (domain/envelope/document-visibility.ts).
+  CANNOT_EXCLUDE_DOCUMENT: { status: 400, message: 'This document cannot be excluded for this recipient.' },
+  // Signing page: a Finish before a supplemental document was viewed or accepted (domain/envelope/document-supplement.ts); a page error, not a REST one.
+  SUPPLEMENT_NOT_ACKNOWLEDGED: { status: 400, message: 'A supplemental document must be viewed or accepted before finishing.' },
   INVALID_VALIDATION_PATTERN: { status: 400, message: "A tab's validationPattern is not a usable regular expression." },
   INVALID_FORMULA: { status: 400, message: "A formula tab's formula is invalid." },
   PDF_VALIDATION_FAILED: { status: 400, message: 'The validation of the PDF file failed.' },

@@ -1,4 +1,5 @@
 import { drawTabValues, mergePdfs, renderCertificate, sealPdf, signedCaption, stampSignatures, type SealIdentity, type Signature, type SignatureStamp, type StampOptions, type TabValueStamp } from '@signet/pdf';
+import { inDownload } from '../domain/envelope/document-supplement.ts';
 import { signsDocuments } from '../domain/envelope/recipient-kinds.ts';
 import { signerTabsOf } from '../domain/signing/signer-tabs.ts';
 import { tabSize } from '../domain/tabs/tab-size.ts';
@@ -125,7 +126,9 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
     generatedAt: input.now,
   });
 
-  const ordered = envelope.documents.map((d) => signedDocuments.get(d.documentId) as Uint8Array);
+  // A supplemental document with includeInDownload false stays out of the combined files
+  // (DocuSign "Supplemental Documents"); it is still stamped and kept on its own, and listed on the certificate.
+  const ordered = inDownload(envelope.documents).map((d) => signedDocuments.get(d.documentId) as Uint8Array);
   const seal = { ...input.seal, signingTime: input.now };
   const [combinedWithCertificate, combinedDocuments, sealedCertificate] = await Promise.all([
     mergePdfs([...ordered, certificate]).then((pdf) => sealPdf(pdf, seal)),

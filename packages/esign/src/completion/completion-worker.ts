@@ -16,6 +16,7 @@ import { envelopeCompletedMail } from '../mail/templates/envelope-completed-mail
 import type { AuditEventsRepository } from '../store/audit-events-repository.ts';
 import type { SigningRepository } from '../store/signing-repository.ts';
 import { buildCompletedPdfs, type DrawValuesFn, type StampFn } from './build-completed-pdfs.ts';
+import { recipientCopy } from '../domain/signing/recipient-copy.ts';
 import type { EvidenceRepository, SealedFiles } from '../store/evidence-repository.ts';
 import { nextEvidenceAttempt } from '../domain/signing/evidence-retry.ts';
 import type { EvidenceUpgrader } from './evidence-upgrader.ts';
@@ -149,15 +150,19 @@ export class CompletionWorker {
     // (the link is what they get instead of the attachment above 5 MB, docs/esign-signing.md "Completion").
     // Embedded recipients do not: DocuSign's embedding guide lists the envelope's completion among
     // the mails they never get (the sender's application hands them the documents).
+    // A recipient kept from some documents (enforceSignerVisibility) gets only theirs (recipient-copy.ts).
     const signingTokens: SigningTokenRecord[] = [];
-    const mails: MailMessage[] = envelope.recipients.filter((r) => !isEmbedded(r)).map((r) => {
+    const sealed = new Uint8Array(result.combined_with_certificate);
+    const mailed = envelope.recipients.filter((r) => !isEmbedded(r));
+    const copies = await Promise.all(mailed.map((r) => recipientCopy(envelope, r, () => Promise.resolve(sealed), (documentId) => this.#o.signing.signedDocument(envelopeId, documentId))));
+    const mails: MailMessage[] = mailed.map((r, i) => {
       const { token, record } = newSigningLink({ random, hashSecret }, envelopeId, r.recipientId, now);
       signingTokens.push(record);
       return envelopeCompletedMail({
         envelopeId,
         to: { email: r.email, name: r.name },
         emailSubject: envelope.emailSubject,
-        pdf: { filename: combinedFileName(envelope.emailSubject), bytes: new Uint8Array(result.combined_with_certificate) },
+        pdf: { filename: combinedFileName(envelope.emailSubject), bytes: copies[i] ?? sealed },
         downloadUrl: `${signingUrl(this.#o.publicUrl, token)}${DOWNLOAD_SUFFIX}`,
         brand: mailBrandOf(envelope.brand, this.#o.publicUrl),
         language: recipientLanguage(envelope, r),

@@ -1,4 +1,5 @@
 import type { Envelope } from '../domain/envelope/envelope.ts';
+import { visibleDocuments } from '../domain/envelope/document-visibility.ts';
 import type { Notification, Notifier } from '../domain/envelope/ports.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { mailAddressee, managesRecipients } from '../domain/envelope/recipient-kinds.ts';
@@ -33,7 +34,8 @@ export function buildNotifier(publicUrl: string): Notifier {
             to,
             emailSubject: envelope.emailSubject,
             emailBlurb: envelope.emailBlurb,
-            documentNames: envelope.documents.map((d) => d.name),
+            // Only the documents this recipient sees are named (domain/envelope/document-visibility.ts).
+            documentNames: visibleDocuments(envelope, recipient).map((d) => d.name),
             signingUrl: notification.signingToken === undefined ? undefined : signingUrl(publicUrl, notification.signingToken),
             ...(recipient.host ? { inPersonSigner: recipient.name } : {}),
             brand,

@@ -1,4 +1,5 @@
 import { signingUrl } from '../mail/compose-notification.ts';
+import { visibleDocuments } from '../domain/envelope/document-visibility.ts';
 import type { Recipient } from '../domain/envelope/envelope.ts';
 import { mailAddressee, managesRecipients } from '../domain/envelope/recipient-kinds.ts';
 import { envelopeExpiredMail } from '../mail/templates/envelope-expired-mail.ts';
@@ -15,7 +16,7 @@ export function buildNotificationMails(publicUrl: string): NotificationMails {
   const to = (r: Recipient) => mailAddressee(r);
   return {
     reminder: (envelope, recipient, token, expiresAt) =>
-      envelopeReminderMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, emailBlurb: envelope.emailBlurb, documentNames: envelope.documents.map((d) => d.name), signingUrl: signingUrl(publicUrl, token), expiresAt, brand: mailBrandOf(envelope.brand, publicUrl), language: recipientLanguage(envelope, recipient), ...(recipient.type === 'certifiedDelivery' ? { acknowledgeOnly: true } : {}), ...(managesRecipients(recipient) ? { specifyRecipients: true } : {}) }),
+      envelopeReminderMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, emailBlurb: envelope.emailBlurb, documentNames: visibleDocuments(envelope, recipient).map((d) => d.name), signingUrl: signingUrl(publicUrl, token), expiresAt, brand: mailBrandOf(envelope.brand, publicUrl), language: recipientLanguage(envelope, recipient), ...(recipient.type === 'certifiedDelivery' ? { acknowledgeOnly: true } : {}), ...(managesRecipients(recipient) ? { specifyRecipients: true } : {}) }),
     expirationWarning: (envelope, recipient, token, expiresAt) =>
       expirationWarningMail({ envelopeId: envelope.envelopeId, to: to(recipient), emailSubject: envelope.emailSubject, signingUrl: signingUrl(publicUrl, token), expiresAt, brand: mailBrandOf(envelope.brand, publicUrl), language: recipientLanguage(envelope, recipient) }),
     expired: (envelope, recipient) =>

@@ -134,6 +134,7 @@ export function installSigning(app: FastifyInstance, ctx: EsignContext, options:
       onSigned: () => completion.wake(),
       senderOf,
       expiry,
+      audit,
     });
     done();
   });

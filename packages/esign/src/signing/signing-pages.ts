@@ -6,6 +6,7 @@ import { html, type SafeHtml } from '../web/html.ts';
 import { tabControlsOn, tabRulesData } from './tab-controls.ts';
 import type { EnvelopeBrand } from '../domain/brands/brand.ts';
 import { brandHead, brandMark } from './brand-look.ts';
+import { supplementStrip, type SupplementOnPage } from './supplement-strip.ts';
 
 /** Page sizes (points, CropBox) of one document, in page order. */
 export type DocumentPages = { readonly documentId: string; readonly name: string; readonly sizes: readonly { width: number; height: number }[] };
@@ -45,10 +46,11 @@ export function noticePage(title: string, message: string, extra?: SafeHtml): st
 /**
  * The ceremony: every page of every document as an image, the signer's tabs over them as form
  * controls (tab-controls.ts; SignHere tabs are buttons named "Sign here", docs/esign-signing.md,
- * "The signing page"), the Finish form and the Decline dialog. `error` is a refused Finish's
+ * "The signing page"), the supplemental documents' strip (supplement-strip.ts), the Finish form
+ * and the Decline dialog. `error` is a refused Finish's
  * message, shown at the top.
  */
-export function ceremonyPage(v: { base: string; csrf: string; envelope: Envelope; recipient: Recipient; tabs: readonly TabOnPage[]; documents: readonly DocumentPages[]; now: Date; error?: string; frame?: SigningFrame }): string {
+export function ceremonyPage(v: { base: string; csrf: string; envelope: Envelope; recipient: Recipient; tabs: readonly TabOnPage[]; documents: readonly DocumentPages[]; supplements?: readonly SupplementOnPage[]; now: Date; error?: string; frame?: SigningFrame }): string {
   const csrf = html`<input type="hidden" name="${CSRF_FIELD}" value="${v.csrf}">`;
   const ctx = { signer: { name: v.recipient.name, email: v.recipient.email }, now: v.now, dateFormat: v.envelope.account?.signDateFormat };
   const documents = v.documents.map((d) => html`<section class="document" aria-label="${d.name}">
@@ -79,7 +81,7 @@ ${csrf}
 ${v.error ? html`<p id="finish-error" class="finish-error" role="alert">${v.error}</p>` : ''}
 </div>
 ${tabRulesData(v.tabs)}
-<main class="documents">${documents}</main>
+<main class="documents">${documents}${supplementStrip(v.base, v.supplements ?? [])}</main>
 <dialog id="adopt-dialog" aria-labelledby="adopt-title">
 <h2 id="adopt-title">Adopt your signature</h2>
 <fieldset class="modes"><legend class="visually-hidden">Signature style</legend>

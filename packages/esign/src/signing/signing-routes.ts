@@ -10,7 +10,13 @@ import type { AdoptedSignature } from '../domain/signing/adopted-signature.ts';
 import type { AuditActor } from '../domain/signing/audit-event.ts';
 import { signerAccess, type SignerAccess } from '../domain/signing/signer-access.ts';
 import { signerTabsOf } from '../domain/signing/signer-tabs.ts';
-import { declineSigning, finishSigning, recordView } from '../domain/signing/signing-changes.ts';
+import { declineSigning, finishSigning, recordSupplementView, recordView } from '../domain/signing/signing-changes.ts';
+import { acknowledgementsDue, isSupplemental } from '../domain/envelope/document-supplement.ts';
+import type { EnvelopeDocument, Recipient } from '../domain/envelope/envelope.ts';
+import { visibleDocuments } from '../domain/envelope/document-visibility.ts';
+import { recipientCopy } from '../domain/signing/recipient-copy.ts';
+import type { AuditEventsRepository } from '../store/audit-events-repository.ts';
+import type { SupplementOnPage } from './supplement-strip.ts';
 import { EsignError } from '../errors.ts';
 import { envelopeDeclinedMail } from '../mail/templates/envelope-declined-mail.ts';
 import { loadUnexpired } from '../domain/notification/load-unexpired.ts';
@@ -49,6 +55,8 @@ export type SigningRouteDeps = {
   readonly expiry: NotificationStepDeps;
   /** Signers with an access code or a one-time passcode: nothing shows and nothing is done for them before it is typed. */
   readonly access: AccessGate;
+  /** The audit trail: the supplemental documents a signer viewed are its lines (domain/envelope/document-supplement.ts). */
+  readonly audit: Pick<AuditEventsRepository, 'list'>;
 };
 
 type RefParams = { ref: string };
@@ -158,12 +166,50 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
   /** A request past the page without the access code or passcode: sent back to the page, which asks for it. */
   const accessFirst = (reply: FastifyReply) => sendPage(reply, noticePage('Verification needed', 'Open the signing link again and enter your access code or passcode first.'), 403);
 
-  async function documentPages(envelope: Envelope): Promise<DocumentPages[]> {
-    return Promise.all(envelope.documents.map(async (doc) => ({
+  /** The documents to sign, as pages; supplemental documents are offered apart (supplement-strip.ts). */
+  async function documentPages(envelope: Envelope, recipient: Recipient): Promise<DocumentPages[]> {
+    return Promise.all(visibleDocuments(envelope, recipient).filter((doc) => !isSupplemental(doc)).map(async (doc) => ({
       documentId: doc.documentId,
       name: doc.name,
       sizes: await deps.pages.pageSizes(`${envelope.envelopeId}/${doc.documentId}`, () => originalPdf(envelope, doc.documentId)),
     })));
+  }
+
+  /** The document `documentId` if this link's recipient sees it (domain/envelope/document-visibility.ts). */
+  function visibleDocumentOf(envelope: Envelope, ref: SignerRef, documentId: string): EnvelopeDocument | undefined {
+    const recipient = envelope.recipients.find((r) => r.recipientId === ref.recipientId);
+    return recipient ? visibleDocuments(envelope, recipient).find((x) => x.documentId === documentId) : undefined;
+  }
+
+  /** The supplemental documents this recipient viewed, as their audit lines say. */
+  async function viewedSupplements(envelope: Envelope, recipientId: string): Promise<Set<string>> {
+    if (!envelope.documents.some(isSupplemental)) return new Set();
+    const events = await deps.audit.list(envelope.envelopeId);
+    return new Set(events.filter((e) => e.action === 'Supplement Viewed' && e.recipientId === recipientId && e.documentId !== undefined).map((e) => e.documentId as string));
+  }
+
+  async function supplementsFor(envelope: Envelope, recipient: Recipient): Promise<SupplementOnPage[]> {
+    const due = acknowledgementsDue(envelope, recipient);
+    const viewed = await viewedSupplements(envelope, recipient.recipientId);
+    return visibleDocuments(envelope, recipient).filter(isSupplemental).map((document) => {
+      const owed = due.find((x) => x.documentId === document.documentId);
+      return { document, pageCount: document.pageCount, viewed: viewed.has(document.documentId), ...(owed ? { due: owed } : {}) };
+    });
+  }
+
+  /** The ceremony page for a signer, with a refused Finish's message when there is one. */
+  async function ceremonyFor(request: FastifyRequest, reply: FastifyReply, ref: SignerRef, envelope: Envelope, recipient: Recipient, now: Date, error?: string): Promise<string> {
+    const csrf = csrfTokenFor(deps.ctx, request, reply);
+    return ceremonyPage({ base: ref.base, csrf, envelope, recipient, tabs: signerTabsOf(recipient), documents: await documentPages(envelope, recipient), supplements: await supplementsFor(envelope, recipient), now, ...(error !== undefined ? { error } : {}), ...(ref.frame ? { frame: ref.frame } : {}) });
+  }
+
+  /** A signer fetched a supplemental document (its pages or its file): recorded once, as the view signerMustAcknowledge asks for. */
+  async function noteSupplementView(request: FastifyRequest, ref: SignerRef, envelope: Envelope, documentId: string): Promise<void> {
+    if (signerAccess(envelope, ref.recipientId).kind !== 'sign') return;
+    const viewed = (await viewedSupplements(envelope, ref.recipientId)).has(documentId);
+    if (viewed) return;
+    const now = deps.ctx.now();
+    await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => recordSupplementView(current, ref.recipientId, documentId, false, now, actorOf(request)));
   }
 
   async function originalPdf(envelope: Envelope, documentId: string): Promise<Uint8Array> {
@@ -185,11 +231,11 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
       access = signerAccess(envelope, ref.recipientId);
     }
     if (access.kind !== 'sign') return sendPage(reply, statePage(access, ref, envelope));
-    const csrf = csrfTokenFor(deps.ctx, request, reply);
     if (managesRecipients(access.recipient)) {
-      return sendPage(reply, recipientsPage({ base: ref.base, csrf, envelope, manager: access.recipient, managed: recipientsManagedBy(envelope, access.recipient), documents: await documentPages(envelope) }));
+      const csrf = csrfTokenFor(deps.ctx, request, reply);
+      return sendPage(reply, recipientsPage({ base: ref.base, csrf, envelope, manager: access.recipient, managed: recipientsManagedBy(envelope, access.recipient), documents: await documentPages(envelope, access.recipient) }));
     }
-    return sendPage(reply, ceremonyPage({ base: ref.base, csrf, envelope, recipient: access.recipient, tabs: signerTabsOf(access.recipient), documents: await documentPages(envelope), now, ...(ref.frame ? { frame: ref.frame } : {}) }));
+    return sendPage(reply, await ceremonyFor(request, reply, ref, envelope, access.recipient, now));
   });
 
   app.get<{ Params: RefParams & { documentId: string; page: string } }>('/signing/:ref/documents/:documentId/pages/:page', async (request, reply) => {
@@ -197,11 +243,28 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     if (!ref) return unknownLink(reply);
     const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
     if (!(await grantedFor(request, envelope, ref))) return accessFirst(reply);
-    const doc = envelope.documents.find((x) => x.documentId === request.params.documentId);
+    // Only a document this recipient sees: another's id, guessed or read elsewhere, is not found.
+    const doc = visibleDocumentOf(envelope, ref, request.params.documentId);
     const page = Number(request.params.page);
     if (!doc || !Number.isInteger(page) || page < 1 || page > doc.pageCount) throw new EsignError('RESOURCE_NOT_FOUND');
     const jpeg = await deps.pages.jpeg(`${envelope.envelopeId}/${doc.documentId}`, page, () => originalPdf(envelope, doc.documentId));
+    // A supplement's pages load only when its dialog opens (supplement-strip.ts): that is the view.
+    if (isSupplemental(doc)) await noteSupplementView(request, ref, envelope, doc.documentId);
     return reply.type('image/jpeg').header('cache-control', 'private, max-age=600').send(jpeg);
+  });
+
+  /** A supplemental document's file (display download, or Download in the dialog); fetching it is viewing it. */
+  app.get<{ Params: RefParams & { documentId: string } }>('/signing/:ref/supplements/:documentId', async (request, reply) => {
+    const ref = await signerOr404(request);
+    if (!ref) return unknownLink(reply);
+    const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
+    if (!(await grantedFor(request, envelope, ref))) return accessFirst(reply);
+    const doc = visibleDocumentOf(envelope, ref, request.params.documentId);
+    if (!doc || !isSupplemental(doc)) throw new EsignError('RESOURCE_NOT_FOUND');
+    const pdf = await originalPdf(envelope, doc.documentId);
+    await noteSupplementView(request, ref, envelope, doc.documentId);
+    const filename = `${doc.name.replace(/[^\w .-]+/g, '_').slice(0, 100) || 'document'}${/\.pdf$/i.test(doc.name) ? '' : '.pdf'}`;
+    return reply.type('application/pdf').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="${filename}"`).send(Buffer.from(pdf));
   });
 
   /**
@@ -237,6 +300,11 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
       const attachmentTabIds = tabs.filter((t) => t.tab.type === 'signerAttachment').map((t) => t.tabId);
       const form = parseFinishForm(request.body, { requiredTabIds: signatureTabs.filter((t) => t.tab.required).map((t) => t.tabId), allTabIds: signatureTabs.map((t) => t.tabId), attachmentTabIds });
       const posted = parseTabValues(request.body);
+      // The supplements viewed (audit lines, read before the change: views are only ever added) and accepted (checkboxes of the form).
+      const acknowledged = {
+        viewed: await viewedSupplements(before, ref.recipientId),
+        accepted: new Set(before.documents.filter((doc) => isSupplemental(doc) && formField(request.body, `accept-${doc.documentId}`) === 'true').map((doc) => doc.documentId)),
+      };
       // Decoded now, by the decoder the stamp uses: an image that cannot be stamped is refused
       // here, while the signer can draw again, and never reaches the completion queue.
       if (form.signature?.kind === 'image') await assertUsableImage(deps.images, form.signature.png);
@@ -252,25 +320,21 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
         uploads = await attachedPdfs(form.attachments);
       } catch (err) {
         if (!(err instanceof EsignError)) throw err;
-        const csrf = csrfTokenFor(deps.ctx, request, reply);
-        const page = ceremonyPage({ base: ref.base, csrf, envelope: before, recipient: access.recipient, tabs, documents: await documentPages(before), now, error: `${err.code}: ${err.message}`, ...(ref.frame ? { frame: ref.frame } : {}) });
-        return sendPage(reply, page, err.status);
+        return sendPage(reply, await ceremonyFor(request, reply, ref, before, access.recipient, now, `${err.code}: ${err.message}`), err.status);
       }
       try {
         // The signature and the tab values are stored in the transaction of the Finish: once the
         // envelope is `signed` completion finds every signature and value, and a Finish that
         // loses a race (an expiry, a void) or breaks a tab's rule leaves nothing behind.
         ({ envelope: finished } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => {
-          const change = finishSigning(d, current, ref.recipientId, now, actorOf(request), posted, uploads);
+          const change = finishSigning(d, current, ref.recipientId, now, actorOf(request), posted, uploads, acknowledged);
           return change && (signature ? { ...change, adoptedSignatures: [{ recipientId: ref.recipientId, signature }] } : change);
         }));
       } catch (err) {
         // The page checks every rule before Finish is enabled; a refusal here means the page was
         // bypassed or the envelope changed meanwhile: the signer sees why, on the page, and can retry.
-        if (err instanceof EsignError && (err.code === 'INVALID_TAB_VALUE' || err.code === 'INVALID_TAB_OPERATION')) {
-          const csrf = csrfTokenFor(deps.ctx, request, reply);
-          const page = ceremonyPage({ base: ref.base, csrf, envelope: before, recipient: access.recipient, tabs, documents: await documentPages(before), now, error: `${err.code}: ${err.message}`, ...(ref.frame ? { frame: ref.frame } : {}) });
-          return sendPage(reply, page, err.status);
+        if (err instanceof EsignError && (err.code === 'INVALID_TAB_VALUE' || err.code === 'INVALID_TAB_OPERATION' || err.code === 'SUPPLEMENT_NOT_ACKNOWLEDGED')) {
+          return sendPage(reply, await ceremonyFor(request, reply, ref, before, access.recipient, now, `${err.code}: ${err.message}`), err.status);
         }
         return lostRace(err, ref, reply);
       }
@@ -297,7 +361,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     } catch (err) {
       if (err instanceof EsignError && MANAGER_REFUSALS.has(err.code)) {
         const csrf = csrfTokenFor(deps.ctx, request, reply);
-        const page = recipientsPage({ base: ref.base, csrf, envelope: before, manager: access.recipient, managed: recipientsManagedBy(before, access.recipient), documents: await documentPages(before), error: `${err.code}: ${err.message}`, posted: postedRecipientFields(request.body) });
+        const page = recipientsPage({ base: ref.base, csrf, envelope: before, manager: access.recipient, managed: recipientsManagedBy(before, access.recipient), documents: await documentPages(before, access.recipient), error: `${err.code}: ${err.message}`, posted: postedRecipientFields(request.body) });
         return sendPage(reply, page, err.status);
       }
       return lostRace(err, ref, reply);
@@ -349,7 +413,10 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
     if (!(await grantedFor(request, envelope, ref))) return accessFirst(reply);
     const result = envelope.status === 'completed' ? await deps.signing.result(envelope.envelopeId) : undefined;
-    if (!result) return sendPage(reply, noticePage('Not completed yet', 'The documents can be downloaded once everyone has signed.'), 409);
-    return reply.type('application/pdf').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="envelope-${envelope.envelopeId}.pdf"`).send(Buffer.from(result.combined_with_certificate));
+    const recipient = envelope.recipients.find((r) => r.recipientId === ref.recipientId);
+    if (!result || !recipient) return sendPage(reply, noticePage('Not completed yet', 'The documents can be downloaded once everyone has signed.'), 409);
+    // Their copy: the sealed combined PDF, or only their documents when some are hidden from them.
+    const copy = await recipientCopy(envelope, recipient, () => Promise.resolve(new Uint8Array(result.combined_with_certificate)), (documentId) => deps.signing.signedDocument(envelope.envelopeId, documentId));
+    return reply.type('application/pdf').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="envelope-${envelope.envelopeId}.pdf"`).send(Buffer.from(copy));
   });
 }

@@ -126,6 +126,27 @@ export const SIGNING_SCRIPT = String.raw`
     });
   });
 
+  // Supplemental documents (supplement-strip.ts): View opens the dialog (its pages load only
+  // then, which is what the server counts as viewed) or fetches the file; acceptances are checkboxes.
+  var supplementViews = Array.prototype.slice.call(document.querySelectorAll('.supplement-view'));
+  var supplementAccepts = Array.prototype.slice.call(document.querySelectorAll('input[data-must-accept]'));
+  supplementViews.forEach(function (v) {
+    var dialog = document.getElementById('supplement-dialog-' + v.getAttribute('data-document'));
+    v.addEventListener('click', function () {
+      v.setAttribute('data-viewed', 'true');
+      if (dialog) {
+        Array.prototype.forEach.call(dialog.querySelectorAll('img[data-src]'), function (img) { if (!img.getAttribute('src')) img.src = img.getAttribute('data-src'); });
+        dialog.showModal();
+      }
+      refresh();
+    });
+    if (dialog) {
+      dialog.querySelector('.supplement-close').addEventListener('click', function () { dialog.close(); });
+      dialog.addEventListener('close', function () { v.focus(); });
+    }
+  });
+  supplementAccepts.forEach(function (c) { c.addEventListener('change', refresh); });
+
   var problems = [];
   function update() {
     var values = entries.map(function (e) { return e.get(); });
@@ -150,7 +171,9 @@ export const SIGNING_SCRIPT = String.raw`
     var left = required.filter(function (t) { return t.getAttribute('data-signed') !== 'true'; }).length;
     var unread = viewButtons.filter(function (b) { return b.getAttribute('data-required-read') === 'true' && b.getAttribute('aria-pressed') !== 'true'; }).length;
     var missing = attachInputs.filter(function (i) { return i.getAttribute('data-required') === 'true' && !attached[i.getAttribute('data-attachment')]; }).length;
-    var blocked = left > 0 || problems.length > 0 || unread > 0 || missing > 0;
+    unread += supplementViews.filter(function (v) { return v.getAttribute('data-must-view') === 'true' && v.getAttribute('data-viewed') !== 'true'; }).length;
+    var unaccepted = supplementAccepts.filter(function (c) { return !c.checked; }).length;
+    var blocked = left > 0 || problems.length > 0 || unread > 0 || missing > 0 || unaccepted > 0;
     finishButton.disabled = blocked;
     approveButtons.forEach(function (b) { b.disabled = blocked; });
     var parts = [];
@@ -158,6 +181,7 @@ export const SIGNING_SCRIPT = String.raw`
     if (left > 0) parts.push(left + ' of ' + required.length + ' signature' + (required.length === 1 ? '' : 's') + ' left');
     if (unread > 0) parts.push(unread + ' document' + (unread === 1 ? '' : 's') + ' to view');
     if (missing > 0) parts.push(missing + ' file' + (missing === 1 ? '' : 's') + ' to attach');
+    if (unaccepted > 0) parts.push(unaccepted + ' document' + (unaccepted === 1 ? '' : 's') + ' to accept');
     progress.textContent = blocked ? parts.join('; ') : 'All set: select Finish.';
     var next = tabs.filter(function (t) { return t.getAttribute('data-signed') !== 'true'; })[0];
     tabs.forEach(function (t) { t.classList.toggle('next', t === next); });

@@ -55,5 +55,13 @@ canvas{width:100%;height:auto;aspect-ratio:3/1;border:1px solid #999;border-radi
 .manage fieldset{border:1px solid #ccd;border-radius:6px;margin:.75rem 0;padding:.5rem 1rem}.manage legend{font-weight:600}
 .manage input[type=email],.manage input[type=number]{width:100%;padding:.5rem;box-sizing:border-box;font:inherit}
 .manage .fixed{margin:.2rem 0;color:#333}.manage .finish-error{margin:.5rem 0}
+.supplements{background:#fff;border-radius:8px;padding:.5rem 1rem;margin:1rem .25rem;box-shadow:0 1px 4px rgba(0,0,0,.15)}
+.supplements h2{font-size:1rem}.supplements ul{list-style:none;margin:0;padding:0}
+.supplement{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;padding:.5rem 0;border-top:1px solid #ddd}
+.supplement-name{font-weight:600}.supplement-needs{font-size:.85rem;color:#5c4400}.supplement-accept{margin:0;flex:1 1 100%}
+a.button{display:inline-block;padding:.5rem 1rem;border-radius:4px;border:1px solid #3056d3;text-decoration:none;min-height:1.5rem}
+a.button.secondary{background:#fff;color:#3056d3}.supplement-view[data-viewed=true]{background:#e6f4ea}
+a.button:focus-visible,.supplement input:focus-visible{outline:3px solid #d39e00;outline-offset:1px}
+dialog.supplement-dialog{width:min(50rem,96vw)}.supplement-pages img{display:block;width:100%;height:auto;margin-bottom:.5rem;box-shadow:0 1px 4px rgba(0,0,0,.25)}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;

@@ -19,6 +19,7 @@ export async function appendAuditEvents(trx: Kysely<Database>, events: readonly 
       recipient_id: e.recipientId ?? null,
       ip_address: e.ipAddress ?? null,
       user_agent: e.userAgent ?? null,
+      document_id: e.documentId ?? null,
     }).execute();
   }
 }
@@ -45,6 +46,7 @@ export class AuditEventsRepository {
       ...(r.recipient_id !== null ? { recipientId: r.recipient_id } : {}),
       ...(r.ip_address !== null ? { ipAddress: r.ip_address } : {}),
       ...(r.user_agent !== null ? { userAgent: r.user_agent } : {}),
+      ...(r.document_id !== null && r.document_id !== undefined ? { documentId: r.document_id } : {}),
     }));
   }
 }

@@ -23,6 +23,8 @@ export type EnvelopeRow = {
   version: number;
   /** In the recycle bin since (FoldersApi.moveEnvelopes); null otherwise. */
   deleted_at: string | null;
+  /** Migration 132 (document-visibility-columns.ts): 1 when enforceSignerVisibility. */
+  enforce_signer_visibility?: number | null;
 };
 /** An envelope custom field (domain/envelope/custom-fields.ts); list_items is a JSON array for list fields. */
 export type EnvelopeCustomFieldRow = {
@@ -45,6 +47,8 @@ export type EnvelopeDocumentRow = {
   page_count: number;
   sha256: string;
   pdf: Uint8Array;
+  /** Migration 131 (document-supplement-columns.ts): null for an inline document. */
+  supplement_json?: string | null;
 };
 export type EnvelopeRecipientRow = {
   envelope_id: string;
@@ -68,6 +72,8 @@ export type EnvelopeRecipientRow = {
   agent_can_edit_email: number | null;
   /** A witness's signer (store/recipient-witness-column.ts). */
   witness_for: string | null;
+  /** Migration 132 (document-visibility-columns.ts): a JSON array of documentIds, null for none. */
+  excluded_documents_json?: string | null;
   sent_at: string | null;
   delivered_at: string | null;
   signed_at: string | null;

@@ -1,4 +1,5 @@
 import type { Database } from './schema.ts';
+import { supplementColumn, supplementOf } from './document-supplement-columns.ts';
 import { removeRecipients, revokeSigning } from './recipient-removal.ts';
 import type { Kysely } from 'kysely';
 import type { AnchorSpec, Envelope, EnvelopeStatus, Recipient, RecipientStatus, RecipientType } from '../domain/envelope/envelope.ts';
@@ -58,7 +59,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       for (const d of e.documents) {
         const pdf = pdfs.get(d.documentId);
         if (!pdf) throw new TypeError(`no PDF for document ${d.documentId}`);
-        const row: EnvelopeDocumentRow = { envelope_id: e.envelopeId, document_id: d.documentId, name: d.name, file_extension: d.fileExtension, doc_order: d.order, page_count: d.pageCount, sha256: d.sha256, pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
+        const row: EnvelopeDocumentRow = { envelope_id: e.envelopeId, document_id: d.documentId, name: d.name, file_extension: d.fileExtension, doc_order: d.order, page_count: d.pageCount, sha256: d.sha256, supplement_json: supplementColumn(d.supplement), pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
         await trx.insertInto('envelope_documents').values(row).execute();
       }
       for (const [order, r] of e.recipients.entries()) {
@@ -181,7 +182,7 @@ export class EnvelopesRepository implements EnvelopeStore {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const [documents, recipients, tabs, notifications, workflows, accessCodes, customFields, passcodes, brands, looks] = await Promise.all([
-      k.selectFrom('envelope_documents').select(['envelope_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256']).where('envelope_id', 'in', ids).orderBy('doc_order').execute(),
+      k.selectFrom('envelope_documents').select(['envelope_id', 'document_id', 'name', 'file_extension', 'doc_order', 'page_count', 'sha256', 'supplement_json']).where('envelope_id', 'in', ids).orderBy('doc_order').execute(),
       k.selectFrom('envelope_recipients').selectAll().where('envelope_id', 'in', ids).orderBy('recipient_order').execute(),
       k.selectFrom('envelope_tabs').selectAll().where('envelope_id', 'in', ids).orderBy('tab_order').execute(),
       loadEnvelopeNotifications(k, ids),
@@ -203,13 +204,14 @@ export class EnvelopesRepository implements EnvelopeStore {
       statusChangedAt: new Date(row.status_changed_at),
       ...optionalDates({ sentAt: row.sent_at, deliveredAt: row.delivered_at, completedAt: row.completed_at, declinedAt: row.declined_at, voidedAt: row.voided_at, deletedAt: row.deleted_at }),
       ...(row.voided_reason !== null ? { voidedReason: row.voided_reason } : {}),
-      documents: documents.filter((d) => d.envelope_id === row.id).map((d) => ({ documentId: d.document_id, name: d.name, fileExtension: d.file_extension, order: Number(d.doc_order), pageCount: Number(d.page_count), sha256: d.sha256 })),
+      documents: documents.filter((d) => d.envelope_id === row.id).map((d) => ({ documentId: d.document_id, name: d.name, fileExtension: d.file_extension, order: Number(d.doc_order), pageCount: Number(d.page_count), sha256: d.sha256, ...supplementOf(d.supplement_json) })),
       recipients: recipients.filter((r) => r.envelope_id === row.id).map((r) => withAuthentication(toRecipient(r, tabs.filter((t) => t.envelope_id === row.id && t.recipient_id === r.recipient_id)), accessCodes.get(row.id)?.get(r.recipient_id), passcodes.get(row.id)?.get(r.recipient_id))),
       ...withNotification(notifications.get(row.id)),
       ...withWorkflow(workflows.get(row.id)),
       ...withCustomFields(customFields.filter((f) => f.envelope_id === row.id)),
       ...(brands.has(row.id) ? { brand: brands.get(row.id) } : {}),
       ...withAccountLook(looks.get(row.account_id)),
+      ...(Number(row.enforce_signer_visibility) === 1 ? { enforceSignerVisibility: true } : {}),
       version: Number(row.version),
     }));
   }
@@ -266,7 +268,7 @@ async function replaceContent(trx: Kysely<Database>, e: Envelope, pdfs: Readonly
   await trx.deleteFrom('envelope_tabs').where('envelope_id', '=', e.envelopeId).execute();
   await trx.deleteFrom('envelope_documents').where('envelope_id', '=', e.envelopeId).where('document_id', 'not in', ids.length > 0 ? ids : ['']).execute();
   for (const d of e.documents) {
-    const meta = { name: d.name, file_extension: d.fileExtension, doc_order: d.order, page_count: d.pageCount, sha256: d.sha256 };
+    const meta = { name: d.name, file_extension: d.fileExtension, doc_order: d.order, page_count: d.pageCount, sha256: d.sha256, supplement_json: supplementColumn(d.supplement) };
     const pdf = pdfs.get(d.documentId);
     if (pdf) {
       await trx.deleteFrom('envelope_documents').where('envelope_id', '=', e.envelopeId).where('document_id', '=', d.documentId).execute();
@@ -302,6 +304,7 @@ function toEnvelopeRow(e: Envelope): EnvelopeRow {
     voided_reason: e.voidedReason ?? null,
     version: e.version,
     deleted_at: iso(e.deletedAt),
+    enforce_signer_visibility: e.enforceSignerVisibility ? 1 : null,
   };
 }
 
@@ -323,6 +326,7 @@ function toRecipientRow(envelopeId: string, r: Recipient, order: number): Envelo
     language: r.language ?? null,
     agent_can_edit_name: r.agentCanEditName === true ? 1 : null,
     agent_can_edit_email: r.agentCanEditEmail === true ? 1 : null,
+    excluded_documents_json: r.excludedDocuments && r.excludedDocuments.length > 0 ? JSON.stringify(r.excludedDocuments) : null,
     sent_at: iso(r.sentAt),
     delivered_at: iso(r.deliveredAt),
     signed_at: iso(r.signedAt),
@@ -385,6 +389,7 @@ function toRecipient(r: EnvelopeRecipientRow, tabs: readonly EnvelopeTabRow[]): 
     ...(Number(r.agent_can_edit_email) === 1 ? { agentCanEditEmail: true } : {}),
     ...optionalDates({ sentAt: r.sent_at, deliveredAt: r.delivered_at, signedAt: r.signed_at, completedAt: r.completed_at, declinedAt: r.declined_at }),
     ...(r.declined_reason !== null ? { declinedReason: r.declined_reason } : {}),
+    ...(r.excluded_documents_json !== null && r.excluded_documents_json !== undefined ? { excludedDocuments: JSON.parse(r.excluded_documents_json) as string[] } : {}),
     tabs: tabs.map(toPlacedTab),
   };
 }

@@ -16,6 +16,8 @@ import { RECIPIENT_HOST_MIGRATION } from './recipient-host-columns.ts';
 import { RECIPIENT_AGENT_FLAGS_MIGRATION } from './recipient-agent-flags-columns.ts';
 import { RECIPIENT_LANGUAGE_MIGRATION } from './recipient-language-column.ts';
 import { RECIPIENT_WITNESS_MIGRATION } from './recipient-witness-column.ts';
+import { DOCUMENT_SUPPLEMENT_MIGRATION } from './document-supplement-columns.ts';
+import { DOCUMENT_VISIBILITY_MIGRATION } from './document-visibility-columns.ts';
 import { BRAND_TABLES_MIGRATION } from './brand-tables.ts';
 import { ACCOUNT_SETTINGS_MIGRATION } from './account-settings-tables.ts';
 
@@ -182,6 +184,10 @@ export const MIGRATIONS: readonly Migration[] = [
   ACCOUNT_SETTINGS_MIGRATION,
   // 130: the signer a witness witnesses (store/recipient-witness-column.ts).
   RECIPIENT_WITNESS_MIGRATION,
+  // 131: supplemental documents, the document of an audit line (store/document-supplement-columns.ts).
+  DOCUMENT_SUPPLEMENT_MIGRATION,
+  // 132: enforceSignerVisibility and a recipient's excludedDocuments (store/document-visibility-columns.ts).
+  DOCUMENT_VISIBILITY_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

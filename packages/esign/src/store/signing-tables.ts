@@ -20,6 +20,8 @@ export type AuditEventRow = {
   recipient_id: string | null;
   ip_address: string | null;
   user_agent: string | null;
+  /** Migration 131 (document-supplement-columns.ts): the document the line is about. */
+  document_id?: string | null;
 };
 /** The signature a signer adopted and the tabs they signed with it (written just before finish). */
 export type AdoptedSignatureRow = {

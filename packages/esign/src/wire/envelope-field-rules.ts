@@ -52,7 +52,8 @@ export const ENVELOPE_DEFINITION_FIELDS = rules({
   documentBase64: refused('send documents in documents[].documentBase64'),
   emailSettings: refused('per-envelope e-mail settings (reply-to, BCC) are not supported'),
   enableWetSign: refused('signing on paper is not supported'),
-  enforceSignerVisibility: refused('document visibility is not supported yet: every signer would see every document'),
+  // Document visibility (domain/envelope/document-visibility.ts).
+  enforceSignerVisibility: honoured,
   envelopeIdStamping: refused('envelope id stamping is not supported'),
   expireAfter: refused('set expiry with notification.expirations'), expireEnabled: refused('set expiry with notification.expirations'),
   externalEnvelopeId: refused('external envelope ids are not supported'),
@@ -112,8 +113,9 @@ const RECIPIENT_COMMON: Record<string, FieldRule> = {
   bulkSendV2Recipient: refused(BULK),
   customFields: refused('recipient custom fields are not supported'),
   documentTemplateId: refused(TEMPLATES), templateLocked: refused(TEMPLATES), templateRequired: refused(TEMPLATES),
-  documentVisibility: refused('document visibility is not supported yet: the recipient would see every document'),
-  excludedDocuments: refused('document visibility is not supported yet: the recipient would see every document'),
+  documentVisibility: refused('a per-document visibility list is not supported; use excludedDocuments with enforceSignerVisibility'),
+  // Hidden documents with the envelope's enforceSignerVisibility (domain/envelope/document-visibility.ts).
+  excludedDocuments: honoured,
   // The language is honoured, a subject or message of the recipient's own refused (wire/parse-recipient-language.ts).
   emailNotification: honoured,
   inheritEmailNotificationConfiguration: refused('per-recipient e-mail settings are not supported yet'),
@@ -164,6 +166,7 @@ export const IN_PERSON_SIGNER_FIELDS = rules({
   hostName: honoured, hostEmail: honoured, signerName: honoured, signerEmail: honoured, signerFirstName: honoured, signerLastName: honoured,
   inPersonSigningType: { rule: 'limited', why: 'notary signing is not supported', allow: ['inpersonsigner'] },
   notaryHost: refused(NOTARY),
+  excludedDocuments: refused('document visibility is not supported for in-person signers yet: they would see every document'),
   // name stands for signerName when that is absent; email is answered (the signer's, or the host's).
   name: honoured, email: output,
 }, []);
@@ -205,10 +208,9 @@ export const DOCUMENT_FIELDS = rules({
   matchBoxes: refused('match boxes are not supported'),
   tabs: refused('place tabs on recipients (recipients.signers[].tabs)'),
   authoritativeCopy: refused('authoritative copies are not supported'),
-  display: refused('document display options are not supported'),
-  includeInDownload: refused('excluding documents from downloads is not supported'),
-  signerMustAcknowledge: refused('document acknowledgement is not supported'),
-  signerMustAcknowledgeUseAccountDefault: refused('document acknowledgement is not supported'),
+  // Supplemental documents (wire/parse-document-supplement.ts, domain/envelope/document-supplement.ts).
+  display: honoured, includeInDownload: honoured, signerMustAcknowledge: honoured,
+  signerMustAcknowledgeUseAccountDefault: refused('accounts keep no default acknowledgement: set signerMustAcknowledge'),
   password: refused('password-protected documents are not supported'),
   encryptedWithKeyManager: refused('documents encrypted with a key manager are not supported'),
   fileFormatHint: refused('file format hints are not supported; set fileExtension'),
@@ -229,6 +231,7 @@ const UPDATE_RULES: Readonly<Record<string, FieldRule>> = {
   documentBase64: refused('documents cannot be changed through Envelopes::update here'),
   customFields: refused('change custom fields with EnvelopesApi.updateCustomFields'),
   brandId: refused('an envelope keeps the brand it was created with'),
+  enforceSignerVisibility: refused('document visibility is set when the envelope is created'),
 };
 
 /**
@@ -258,6 +261,7 @@ const CORRECTION_RULES: Record<string, FieldRule> = {
   emailNotification: refused('a recipient\'s language is set when the envelope is created, not through updateRecipients yet'),
   agentCanEditName: refused('what an agent may change is set when the envelope is created, not through updateRecipients yet'),
   agentCanEditEmail: refused('what an agent may change is set when the envelope is created, not through updateRecipients yet'),
+  excludedDocuments: refused('excludedDocuments is set when the envelope is created, not through updateRecipients yet'),
 };
 
 export const SIGNER_CORRECTION_FIELDS: Readonly<Record<string, FieldRule>> = { ...SIGNER_FIELDS, ...CORRECTION_RULES };

@@ -38,6 +38,7 @@ export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipie
     status: r.status,
     deliveryMethod: 'email' as const,
     clientUserId: r.clientUserId,
+    excludedDocuments: r.excludedDocuments ? [...r.excludedDocuments] : undefined,
     emailNotification: r.language !== undefined ? { supportedLanguage: r.language } : undefined,
     // InPersonSigner (docusign-esign src/model/InPersonSigner.js): the host, and the signer by name.
     hostName: r.host?.name,
@@ -88,9 +89,9 @@ export function toWireEnvelopeDocument(envelope: Envelope, d: EnvelopeDocument):
     uri: `/envelopes/${envelope.envelopeId}/documents/${d.documentId}`,
     order: String(d.order),
     pages: Array.from({ length: d.pageCount }, (_, i) => ({ sequence: String(i + 1) })),
-    display: 'inline',
-    includeInDownload: 'true',
-    signerMustAcknowledge: 'no_interaction',
+    display: d.supplement?.display ?? 'inline',
+    includeInDownload: d.supplement?.includeInDownload === false ? 'false' : 'true',
+    signerMustAcknowledge: d.supplement?.signerMustAcknowledge ?? 'no_interaction',
     authoritativeCopy: 'false',
   };
 }
@@ -122,6 +123,7 @@ export function toWireEnvelope(envelope: Envelope, includes: WireIncludes = {}):
     status: envelope.status,
     emailSubject: envelope.emailSubject,
     emailBlurb: envelope.emailBlurb,
+    enforceSignerVisibility: envelope.enforceSignerVisibility ? 'true' as const : undefined,
     brandId: envelope.brand?.brandId,
     envelopeUri: uri,
     documentsUri: `${uri}/documents`,

@@ -17,6 +17,8 @@ export type WireRecipient = {
   status: string;
   deliveryMethod: 'email';
   clientUserId?: string;
+  /** The documents hidden from them (the envelope's enforceSignerVisibility). */
+  excludedDocuments?: string[];
   /** RecipientEmailNotification: the recipient's own language, when they have one. */
   emailNotification?: { supportedLanguage: string };
   hostName?: string;
@@ -62,9 +64,10 @@ export type WireEnvelopeDocument = {
   order: string;
   /** The SDK's model is [Page], an array of objects: a string here breaks its parser. Not given for the summary. */
   pages?: { sequence: string }[];
-  display: 'inline';
-  includeInDownload: 'true';
-  signerMustAcknowledge: 'no_interaction';
+  /** inline, or a supplemental document's modal/download (domain/envelope/document-supplement.ts). */
+  display: string;
+  includeInDownload: 'true' | 'false';
+  signerMustAcknowledge: string;
   authoritativeCopy: 'false';
 };
 
@@ -73,6 +76,8 @@ export type WireEnvelope = {
   status: string;
   emailSubject: string;
   emailBlurb?: string;
+  /** "true" when each recipient sees only their documents (domain/envelope/document-visibility.ts). */
+  enforceSignerVisibility?: 'true';
   envelopeUri: string;
   documentsUri: string;
   recipientsUri: string;

@@ -30,7 +30,8 @@ test('an envelope asking for signer authentication, document visibility or a sig
   for (const [signer, envelope, field] of [
     [{ addAccessCodeToEmail: 'true' }, {}, 'addAccessCodeToEmail'],
     [{ socialAuthentications: [{ authentication: 'Facebook' }] }, {}, 'socialAuthentications'],
-    [{ excludedDocuments: ['1'] }, { enforceSignerVisibility: 'true' }, 'enforceSignerVisibility'],
+    // enforceSignerVisibility + excludedDocuments are honoured (test/documents/document-visibility.test.ts); the per-document list is not.
+    [{ documentVisibility: [{ documentId: '1', recipientId: '1', visible: 'false' }] }, { enforceSignerVisibility: 'true' }, 'documentVisibility'],
     // Conditional recipients are honoured (docs/esign-workflow.md); a signing group as an option is not.
     [{}, { workflow: { workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '1', recipientRouting: { rules: { conditionalRecipients: [{ recipientId: '1', recipientGroup: { recipients: [{ recipientLabel: 'a', name: 'Al', email: 'al@example.com', signingGroupId: '7' }] } }] } } }] } }, 'signingGroupId'],
     [{ deliveryMethod: 'SMS' }, {}, 'deliveryMethod'],

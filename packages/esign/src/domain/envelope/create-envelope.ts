@@ -1,6 +1,8 @@
 import type { Tab } from '../tabs/tab.ts';
 import type { DocumentDraft, EnvelopeDraft } from './envelope-draft.ts';
 import type { Envelope, EnvelopeDocument, Recipient, RecipientType } from './envelope.ts';
+import { assertNoTabsOnSupplements } from './document-supplement.ts';
+import { assertVisibility } from './document-visibility.ts';
 import { EsignError } from '../../errors.ts';
 import { checkTabRelations } from '../tabs/check-tab-relations.ts';
 import { MAX_TABS_PER_RECIPIENT } from '../tabs/parse-tabs.ts';
@@ -43,8 +45,10 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     ...(r.agentCanEditEmail === true ? { agentCanEditEmail: true } : {}),
     ...(codeHashes[i] !== undefined ? { accessCode: { hash: codeHashes[i], failures: 0 } } : {}),
     ...(r.passcode ? { passcode: { method: r.passcode.method, destinations: r.passcode.destinations, failures: 0, sends: 0 } } : {}),
+    ...(r.excludedDocuments && r.excludedDocuments.length > 0 ? { excludedDocuments: r.excludedDocuments } : {}),
     tabs: content.tabs[i] ?? [],
   }));
+  assertVisibility(content.documents, recipients);
   return storeNewEnvelope(deps, { ...input, documents: content.documents, pdfs: content.pdfs, recipients, brand });
 }
 
@@ -78,10 +82,12 @@ export async function prepareContent(
     order: i + 1,
     pageCount: converted[i]?.pages.length ?? 0,
     sha256: deps.hashBytes(pdfs[i] ?? new Uint8Array()),
+    ...(d.supplement ? { supplement: d.supplement } : {}),
   }));
   const tabs: PlacedTab[][] = [];
   const withFormTabs = addFormTabs(draftDocuments, converted, draftRecipients);
   for (const r of withFormTabs) tabs.push(await placeTabs({ deps, documents, pdfs, pageSizes }, r.tabs, r.recipientId));
+  withFormTabs.forEach((r, i) => assertNoTabsOnSupplements(documents, r.recipientId, tabs[i] ?? []));
   return { documents, pdfs, tabs };
 }
 
@@ -124,7 +130,7 @@ export async function storeNewEnvelope(
   input: {
     accountId: string;
     senderUserId: string;
-    draft: Pick<EnvelopeDraft, 'status' | 'emailSubject' | 'emailBlurb' | 'notification' | 'eventNotification' | 'workflow' | 'customFields'>;
+    draft: Pick<EnvelopeDraft, 'status' | 'emailSubject' | 'emailBlurb' | 'notification' | 'eventNotification' | 'workflow' | 'customFields' | 'enforceSignerVisibility'>;
     documents: readonly EnvelopeDocument[];
     pdfs: readonly Uint8Array[];
     recipients: readonly Recipient[];
@@ -153,6 +159,7 @@ export async function storeNewEnvelope(
     ...(draft.workflow ? { workflow: newWorkflow(draft.workflow, input.recipients, () => deps.random.uuid()) } : {}),
     ...(input.brand ? { brand: input.brand } : {}),
     ...(Object.keys(account).length > 0 ? { account } : {}),
+    ...(draft.enforceSignerVisibility ? { enforceSignerVisibility: true } : {}),
     version: 1,
   };
   const change = draft.status === 'sent' ? sendDraft(deps, envelope, now) : { envelope, signingTokens: [], mails: [] };

@@ -6,6 +6,7 @@ import type { WorkflowDraft } from './workflow.ts';
 import type { CustomFieldDraft } from './custom-fields.ts';
 import type { PasscodeRequest } from '../signing/passcode.ts';
 import type { Language } from '../language/languages.ts';
+import type { DocumentSupplement } from './document-supplement.ts';
 
 /**
  * A validated create request, in domain terms: what restapi/envelopes makes of a wire
@@ -27,6 +28,8 @@ export type EnvelopeDraft = {
   readonly customFields?: readonly CustomFieldDraft[];
   /** `brandId`: a brand of the account (absent: the template's, else the account's signing default). */
   readonly brandId?: string;
+  /** enforceSignerVisibility (domain/envelope/document-visibility.ts). */
+  readonly enforceSignerVisibility?: boolean;
 };
 
 export type DocumentDraft = {
@@ -37,6 +40,8 @@ export type DocumentDraft = {
   readonly bytes: Uint8Array;
   /** DocuSign transformPdfFields: the PDF's form fields become tabs of this recipient (docs/esign-tabs.md "PDF form fields"). */
   readonly transformPdfFields?: { readonly assignTabsToRecipientId: string };
+  /** display modal or download, with what a signer must do (document-supplement.ts); absent: inline. */
+  readonly supplement?: DocumentSupplement;
 };
 
 export type RecipientDraft = {
@@ -61,4 +66,6 @@ export type RecipientDraft = {
   readonly accessCode?: string;
   /** The one-time passcode check the sender asked for (wire/parse-recipient-authentication.ts). */
   readonly passcode?: PasscodeRequest;
+  /** excludedDocuments, read only with enforceSignerVisibility (document-visibility.ts). */
+  readonly excludedDocuments?: readonly string[];
 };

@@ -7,6 +7,7 @@ import type { RecipientPasscode } from '../signing/passcode.ts';
 import type { EnvelopeBrand } from '../brands/brand.ts';
 import type { AccountLook } from '../account/account-settings.ts';
 import type { Language } from '../language/languages.ts';
+import type { DocumentSupplement } from './document-supplement.ts';
 
 /**
  * The envelope model, in DocuSign's vocabulary (docusign-esign src/model/*.js;
@@ -52,6 +53,8 @@ export type EnvelopeDocument = {
   readonly pageCount: number;
   /** Hex SHA-256 of the stored PDF (the certificate of completion lists it). */
   readonly sha256: string;
+  /** Set for a supplemental document (display modal or download; document-supplement.ts); absent: an inline document to sign. */
+  readonly supplement?: DocumentSupplement;
 };
 
 /** A recipient of any type (recipient-kinds.ts says what each type does). */
@@ -87,6 +90,8 @@ export type Recipient = {
   readonly accessCode?: RecipientAccessCode;
   /** The one-time passcode (SMS, phone, e-mail) the signing page asks for next (domain/signing/passcode.ts). */
   readonly passcode?: RecipientPasscode;
+  /** excludedDocuments: documents hidden from them when the envelope enforces visibility (document-visibility.ts). */
+  readonly excludedDocuments?: readonly string[];
   /** Every tab of every type, placed (placed-tab.ts); a carbon copy has none. */
   readonly tabs: readonly PlacedTab[];
 };
@@ -124,6 +129,8 @@ export type Envelope = {
    * read with the envelope so it follows the account's current choice; absent: none set.
    */
   readonly account?: AccountLook;
+  /** enforceSignerVisibility: each recipient sees only the documents document-visibility.ts gives them. */
+  readonly enforceSignerVisibility?: boolean;
   /** Optimistic-concurrency counter: every saved change increments it. */
   readonly version: number;
 };

@@ -42,7 +42,7 @@ export async function replaceDocuments(
   const stored = new Map(await Promise.all(kept.map(async (d) => {
     const bytes = await storedPdf(d.documentId);
     if (!bytes) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${d.documentId}" of ${current.what}`);
-    return [d.documentId, { documentId: d.documentId, name: d.name, fileExtension: 'pdf', bytes }] as const;
+    return [d.documentId, { documentId: d.documentId, name: d.name, fileExtension: 'pdf', bytes, ...(d.supplement ? { supplement: d.supplement } : {}) }] as const;
   })));
   const order = [...current.documents.map((d) => d.documentId).filter((id) => !removed.has(id)), ...change.upsert.map((d) => d.documentId).filter((id) => !current.documents.some((d) => d.documentId === id))];
   const drafts = order.map((id) => upserted.get(id) ?? stored.get(id)).filter((d): d is DocumentDraft => d !== undefined);

@@ -18,7 +18,9 @@ export type AuditAction = 'Sent' | 'Viewed' | 'Signed' | 'Declined' | 'Voided' |
   // The sender corrected or deleted a recipient before they acted (updateRecipients, deleteRecipient(s)), or added one (createRecipient).
   | 'Corrected' | 'Recipient Deleted' | 'Recipient Added'
   // A one-time passcode was sent to a signer, or typed (domain/signing/passcode.ts).
-  | 'Passcode Sent' | 'Passcode Passed' | 'Passcode Failed';
+  | 'Passcode Sent' | 'Passcode Passed' | 'Passcode Failed'
+  // A signer opened or accepted a supplemental document (domain/envelope/document-supplement.ts).
+  | 'Supplement Viewed' | 'Supplement Accepted';
 
 /** Who did it and from where; absent for the service's own steps (completion) and API calls without a browser. */
 export type AuditActor = {
@@ -39,4 +41,6 @@ export type AuditEvent = AuditActor & {
   readonly message: string;
   /** web (signing page), api (REST), system (the service). */
   readonly source: 'web' | 'api' | 'system';
+  /** The document the line is about (a supplemental document viewed or accepted). */
+  readonly documentId?: string;
 };

@@ -9,6 +9,11 @@ import { signerAccess } from './signer-access.ts';
 import { signerTabsOf, withTabValues } from './signer-tabs.ts';
 import { signerTabValues } from '../tabs/values/signer-tab-values.ts';
 import { attachmentDocuments, type SignerUpload } from './signer-attachments.ts';
+import { acknowledgementsDue, assertAcknowledged } from '../envelope/document-supplement.ts';
+
+/** The supplemental documents a signer viewed (their audit lines) and accepted (the Finish form). */
+export type Acknowledged = { readonly viewed: ReadonlySet<string>; readonly accepted: ReadonlySet<string> };
+const NOTHING_ACKNOWLEDGED: Acknowledged = { viewed: new Set(), accepted: new Set() };
 
 /** What composing the next order's mails needs (the same ports sendDraft uses). */
 export type RoutingDeps = Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'notifier'>;
@@ -56,12 +61,15 @@ export function recordView(envelope: Envelope, recipientId: string, now: Date, a
  * tab left blank (INVALID_TAB_OPERATION, INVALID_TAB_VALUE), so nothing is written; the
  * auto-filled tabs and formulas get their values now.
  */
-export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId: string, now: Date, actor: AuditActor, posted: ReadonlyMap<string, string> = new Map(), uploads: readonly SignerUpload[] = []): EnvelopeChange | undefined {
+export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId: string, now: Date, actor: AuditActor, posted: ReadonlyMap<string, string> = new Map(), uploads: readonly SignerUpload[] = [], acknowledged: Acknowledged = NOTHING_ACKNOWLEDGED): EnvelopeChange | undefined {
   const access = signerAccess(envelope, recipientId);
   if (access.kind === 'finished') return undefined;
   if (access.kind !== 'sign') throw notAllowed(access.kind);
   const signer = access.recipient;
   assertRecipientTransition(signer.status, 'completed');
+  // Every supplemental document the signer owes a view or an acceptance (DocuSign signerMustAcknowledge, a View tab's requiredRead).
+  const due = acknowledgementsDue(envelope, signer);
+  assertAcknowledged(due, acknowledged);
   const tabs = signerTabsOf(signer);
   const values = signerTabValues(tabs, posted, { name: signer.name, email: signer.email }, now, envelope.account?.signDateFormat);
   const attached = attachmentDocuments(envelope.documents, tabs, values, uploads);
@@ -72,12 +80,28 @@ export function finishSigning(deps: RoutingDeps, envelope: Envelope, recipientId
   const own = signer.type === 'certifiedDelivery'
     ? audit(next, signer, actor, now, 'Acknowledged', `${signer.name} viewed and acknowledged the documents (certified delivery).`)
     : audit(next, signer, actor, now, 'Signed', `${signer.name} signed the envelope.`);
-  const events = [own, ...routed.audit];
+  const accepted = due.filter((d) => d.accept).map((d): AuditEvent => ({ ...audit(next, signer, actor, now, 'Supplement Accepted', `${signer.name} accepted the supplemental document "${d.name}".`), documentId: d.documentId }));
+  const events = [...accepted, own, ...routed.audit];
   // The signer's tab values are stored with the Finish (tabsOf: the store rewrites their tabs), and
   // their attachments as new documents in the same transaction (content).
   // An embedded recipient is mailed nothing else, but is told they finished (recipient-kinds.ts isEmbedded).
   const mails = isEmbedded(signer) ? [...routed.mails, deps.notifier.compose({ kind: 'finished-embedded', recipientId, at: now }, next)] : routed.mails;
   return { envelope: next, signingTokens: routed.signingTokens, mails, audit: events, tabsOf: [recipientId], ...(attached.pdfs.size > 0 ? { content: { pdfs: attached.pdfs } } : {}) };
+}
+
+/**
+ * A signer opened a supplemental document (its pages in the dialog, or the file): one audit
+ * line, which Finish reads back as the view DocuSign's `view` asks for. Undefined (nothing
+ * written) when the document is no supplement, the recipient cannot sign now, or the view
+ * is already recorded.
+ */
+export function recordSupplementView(envelope: Envelope, recipientId: string, documentId: string, alreadyViewed: boolean, now: Date, actor: AuditActor): EnvelopeChange | undefined {
+  const access = signerAccess(envelope, recipientId);
+  const document = envelope.documents.find((d) => d.documentId === documentId);
+  if (alreadyViewed || access.kind !== 'sign' || !document?.supplement) return undefined;
+  const next = { ...envelope, version: envelope.version + 1 };
+  const event: AuditEvent = { ...audit(next, access.recipient, actor, now, 'Supplement Viewed', `${access.recipient.name} viewed the supplemental document "${document.name}".`), documentId };
+  return { envelope: next, signingTokens: [], mails: [], audit: [event] };
 }
 
 /** The signer declined with a reason: they and the envelope are `declined` (DocuSign "Envelope status codes"). Undefined when they had already declined. */

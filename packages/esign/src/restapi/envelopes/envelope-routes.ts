@@ -19,6 +19,7 @@ import type { TemplateStore } from '../../domain/templates/template-ports.ts';
 import { parseTemplatedEnvelope, usesTemplates } from '../templates/parse-templated-envelope.ts';
 import { parseEnvelopeUpdate } from './parse-envelope-update.ts';
 import { parseStatusChangesQuery, type RawQuery } from './parse-status-changes-query.ts';
+import { documentsSeenBy } from './documents-seen-by.ts';
 import { toWireCertificateEntry, toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients } from '../../wire/to-wire-envelope.ts';
 import type { WireEnvelopesInformation } from '../../wire/wire-types.ts';
 import { toWireWorkflow } from '../../wire/to-wire-workflow.ts';
@@ -153,17 +154,19 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     return toWireRecipients(envelope, flag(request.query, 'include_tabs') || flag(request.query, 'include_anchor_tab_locations'));
   });
 
-  app.get<{ Params: EnvelopeParams }>(`${BASE}/:envelopeId/documents`, async (request) => {
+  app.get<{ Params: EnvelopeParams; Querystring: RawQuery }>(`${BASE}/:envelopeId/documents`, async (request) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
-    const documents = envelope.documents.map((doc) => toWireEnvelopeDocument(envelope, doc));
+    // recipient_id: the documents as that recipient sees them (DocuSign listDocuments; domain/envelope/document-visibility.ts).
+    const documents = documentsSeenBy(envelope, request.query).map((doc) => toWireEnvelopeDocument(envelope, doc));
     // The certificate of completion is listed once it exists, as DocuSign lists its summary.
     return { envelopeId: envelope.envelopeId, envelopeDocuments: envelope.status === 'completed' ? [...documents, toWireCertificateEntry(envelope)] : documents };
   });
 
-  app.get<{ Params: DocumentParams }>(`${BASE}/:envelopeId/documents/:documentId`, async (request, reply) => {
+  app.get<{ Params: DocumentParams; Querystring: RawQuery }>(`${BASE}/:envelopeId/documents/:documentId`, async (request, reply) => {
     const { accountId, envelopeId, documentId } = request.params;
     const envelope = await getEnvelope(d, accountId, envelopeId);
-    const document = envelope.documents.find((doc) => doc.documentId === documentId);
+    // With recipient_id, a document hidden from that recipient is not there.
+    const document = documentsSeenBy(envelope, request.query).find((doc) => doc.documentId === documentId);
     // combined, certificate, archive and portfolio are the signing module's (static segments win).
     if (!document) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${documentId}" is not in the envelope.`);
     const signed = envelope.status === 'completed' ? await deps.completion?.signedDocument(envelopeId, documentId) : undefined;
@@ -173,3 +176,4 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     return reply.type('application/pdf').header('content-disposition', `file; filename="${pdfFileName(document.name)}"`).send(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   });
 }
+

@@ -16,6 +16,8 @@ import { checkModelFields } from '../../wire/check-model-fields.ts';
 import { parseRecipientAuthentication } from '../../wire/parse-recipient-authentication.ts';
 import { parseRecipientLanguage } from '../../wire/parse-recipient-language.ts';
 import { parseInPersonSigner } from './parse-in-person-signer.ts';
+import { parseDocumentSupplement } from '../../wire/parse-document-supplement.ts';
+import { parseExcludedDocuments } from '../../wire/parse-excluded-documents.ts';
 import { AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, DOCUMENT_FIELDS, EDITOR_FIELDS, ENVELOPE_DEFINITION_FIELDS, INTERMEDIARY_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS, WITNESS_FIELDS } from '../../wire/envelope-field-rules.ts';
 import type { ModelFieldRule } from '../../wire/check-model-fields.ts';
 import type { RecipientType } from '../../domain/envelope/envelope.ts';
@@ -51,7 +53,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
 
   const documentReaders = root.field('documents').items();
   if (documentReaders.length > MAX_DOCUMENTS) root.field('documents').fail(`may hold at most ${MAX_DOCUMENTS} documents.`);
-  const documents = documentReaders.map(parseDocument);
+  const documents = documentReaders.map(parseEnvelopeDocument);
   assertUnique(documents.map((d) => d.documentId), 'documentId', 'documents');
 
   // Scheduled sending, pauses, delayed routing and conditional recipients (domain/envelope/workflow.ts):
@@ -63,6 +65,11 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   assertWitnesses(recipients);
 
   assertTabDocuments(recipients, documents);
+  // Document visibility (domain/envelope/document-visibility.ts): excludedDocuments hides only
+  // when the envelope enforces visibility, as in DocuSign; alone it would hide nothing.
+  const enforceSignerVisibility = root.field('enforceSignerVisibility').boolean(false);
+  const excluding = recipients.find((r) => r.excludedDocuments !== undefined);
+  if (excluding && !enforceSignerVisibility) throw new EsignError('INVALID_REQUEST_BODY', `recipients: recipientId ${excluding.recipientId}'s excludedDocuments is read only with enforceSignerVisibility "true".`);
 
   const emailSubject = root.field('emailSubject').optionalString(100) ?? defaultSubject(documents);
   const emailBlurb = root.field('emailBlurb').optionalString(10_000);
@@ -73,7 +80,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
   const customFields = parseCustomFields(root.field('customFields'));
   const brandId = root.field('brandId').optionalString(100);
-  return { status, emailSubject, ...(brandId !== undefined ? { brandId } : {}), ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}), ...(workflow ? { workflow } : {}), ...(customFields.length > 0 ? { customFields } : {}) };
+  return { status, emailSubject, ...(enforceSignerVisibility ? { enforceSignerVisibility } : {}), ...(brandId !== undefined ? { brandId } : {}), ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}), ...(workflow ? { workflow } : {}), ...(customFields.length > 0 ? { customFields } : {}) };
 }
 
 /**
@@ -146,7 +153,23 @@ export function assertUnique(ids: readonly string[], field: string, where: strin
 // RFC 4648 §4 alphabet; whitespace (line-wrapped base64) is tolerated, as most decoders do.
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/**
+ * A Document of an envelope's create: supplemental documents (display modal or download,
+ * wire/parse-document-supplement.ts) are honoured here.
+ */
+export function parseEnvelopeDocument(doc: WireReader): DocumentDraft {
+  return readDocument(doc, true);
+}
+
+/**
+ * A Document of a template, a composite template or a draft's added documents: a supplemental
+ * document is refused by name there until those paths keep its settings.
+ */
 export function parseDocument(doc: WireReader): DocumentDraft {
+  return readDocument(doc, false);
+}
+
+function readDocument(doc: WireReader, supplements: boolean): DocumentDraft {
   if (doc.object() === undefined) doc.fail('must be a Document object.');
   checkModelFields(doc, 'Document', DOCUMENT_FIELDS);
   // DocuSign documentIds are positive integers ("documentId ... must be a positive integer").
@@ -169,7 +192,9 @@ export function parseDocument(doc: WireReader): DocumentDraft {
   const assignTo = doc.field('assignTabsToRecipientId').optionalString(100);
   if (!transform && assignTo !== undefined) doc.field('assignTabsToRecipientId').fail('is read only with transformPdfFields "true".');
   if (transform && fileExtension !== 'pdf') doc.field('transformPdfFields').fail(`applies to PDF documents; documentId ${documentId} is ${fileExtension}.`);
-  return { documentId, name, fileExtension, bytes, ...(transform ? { transformPdfFields: { assignTabsToRecipientId: assignTo ?? '1' } } : {}) };
+  const supplement = parseDocumentSupplement(doc);
+  if (supplement && !supplements) doc.field('display').fail(`"${supplement.display}" (a supplemental document) is supported when an envelope is created with its documents, not yet on templates or documents added later.`);
+  return { documentId, name, fileExtension, bytes, ...(transform ? { transformPdfFields: { assignTabsToRecipientId: assignTo ?? '1' } } : {}), ...(supplement ? { supplement } : {}) };
 }
 
 /**
@@ -209,9 +234,12 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   const agentCanEditName = r.field('agentCanEditName').present && r.field('agentCanEditName').boolean(false);
   const agentCanEditEmail = r.field('agentCanEditEmail').present && r.field('agentCanEditEmail').boolean(false);
   if ((agentCanEditName || agentCanEditEmail) && options.role) r.field(agentCanEditName ? 'agentCanEditName' : 'agentCanEditEmail').fail('is not supported on templates and template roles yet.');
+  // Templates keep no document visibility yet: refused there, never dropped.
+  const excludedDocuments = parseExcludedDocuments(r);
+  if (excludedDocuments !== undefined && options.role) r.field('excludedDocuments').fail('is not supported on templates and template roles yet.');
   const tabs = recipientTabs(r, type, recipientId);
   const witnessFor = type === 'witness' ? r.field('witnessFor').optionalString(100) : undefined;
-  return { type, recipientId, email, name, routingOrder, ...(witnessFor !== undefined ? { witnessFor } : {}), ...(language !== undefined ? { language } : {}), ...(agentCanEditName ? { agentCanEditName } : {}), ...(agentCanEditEmail ? { agentCanEditEmail } : {}), ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
+  return { type, recipientId, email, name, routingOrder, ...(excludedDocuments !== undefined ? { excludedDocuments } : {}), ...(witnessFor !== undefined ? { witnessFor } : {}), ...(language !== undefined ? { language } : {}), ...(agentCanEditName ? { agentCanEditName } : {}), ...(agentCanEditEmail ? { agentCanEditEmail } : {}), ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
 }
 
 /**

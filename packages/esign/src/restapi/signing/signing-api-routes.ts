@@ -1,4 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { queriedRecipient } from '../envelopes/documents-seen-by.ts';
+import { visibleDocuments } from '../../domain/envelope/document-visibility.ts';
+import { recipientCopy } from '../../domain/signing/recipient-copy.ts';
+import { inDownload } from '../../domain/envelope/document-supplement.ts';
 import { mergePdfs } from '@signet/pdf';
 import { getEnvelope } from '../../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../../domain/envelope/ports.ts';
@@ -66,10 +70,13 @@ export function registerSigningApiRoutes(app: FastifyInstance, deps: SigningApiD
     // DocuSign: "When set to false, the envelope signing certificate is removed from the download."
     const withCertificate = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase() !== 'false';
     const result = envelope.status === 'completed' ? await deps.signing.result(envelope.envelopeId) : undefined;
+    // recipient_id: that recipient's copy (only their documents when some are hidden from them).
+    const recipient = queriedRecipient(envelope, request.query);
+    if (result && recipient) return sendPdf(reply, await recipientCopy(envelope, recipient, () => Promise.resolve(new Uint8Array(withCertificate ? result.combined_with_certificate : result.combined_documents)), (documentId) => deps.signing.signedDocument(envelope.envelopeId, documentId)), `envelope-${envelope.envelopeId}.pdf`);
     if (result) return sendPdf(reply, withCertificate ? result.combined_with_certificate : result.combined_documents, `envelope-${envelope.envelopeId}.pdf`);
     // In process: the documents as sent, merged (no signatures or certificate exist yet).
     const pdfs: Uint8Array[] = [];
-    for (const doc of envelope.documents) {
+    for (const doc of inDownload(recipient ? visibleDocuments(envelope, recipient) : envelope.documents)) {
       const pdf = await d.store.documentPdf(envelope.accountId, envelope.envelopeId, doc.documentId);
       if (!pdf) throw new EsignError('DOCUMENT_DOES_NOT_EXIST');
       pdfs.push(pdf);

@@ -35,6 +35,8 @@ function refuseUnsupported(root: WireReader, fields: readonly string[]): void {
 export function parseTemplateDefinition(body: unknown): TemplateDraft {
   const root = assertObject(body);
   refuseUnsupported(root, UNSUPPORTED_FIELDS);
+  // Templates keep no document visibility yet (docs/esign-templates.md): refused, never dropped.
+  if (root.field('enforceSignerVisibility').boolean(false)) root.field('enforceSignerVisibility').fail('is not supported for templates yet (docs/esign-templates.md).');
   const documentReaders = root.field('documents').items();
   if (documentReaders.length > MAX_DOCUMENTS) root.field('documents').fail(`may hold at most ${MAX_DOCUMENTS} documents.`);
   const documents = documentReaders.map(parseDocument);

@@ -54,6 +54,8 @@ export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
   const root = new WireReader('', body);
   // The same rules as any EnvelopeDefinition: a field asking for what is not done is refused, named.
   checkModelFields(root, 'EnvelopeDefinition', ENVELOPE_DEFINITION_FIELDS);
+  // Document visibility is kept for envelopes created with their documents; not yet from templates.
+  if (root.field('enforceSignerVisibility').boolean(false)) root.field('enforceSignerVisibility').fail('is not supported on envelopes made from templates yet: every recipient would see every document.');
   const status = root.field('status').optionalString(32)?.toLowerCase() ?? 'created';
   if (status !== 'sent' && status !== 'created') throw new EsignError('ENVELOPE_INVALID_STATUS', `status must be "sent" or "created" when creating an envelope, got "${status}".`);
   for (const name of ['documents', 'recipients']) {
@@ -149,6 +151,7 @@ function parseOverlay(r: WireReader, type: RecipientType): OverlayRecipient {
   for (const flag of ['agentCanEditName', 'agentCanEditEmail']) {
     if (r.field(flag).present && r.field(flag).boolean(false)) r.field(flag).fail('is not supported in envelopes made from templates yet.');
   }
+  if (r.field('excludedDocuments').items().length > 0) r.field('excludedDocuments').fail('is not supported in envelopes made from templates yet: the recipient would see every document.');
   const tabs = recipientTabs(r, type, recipientId);
   return { type, ...(recipientId !== undefined ? { recipientId } : {}), ...(roleName !== undefined ? { roleName } : {}), ...scalars(r), tabs };
 }
