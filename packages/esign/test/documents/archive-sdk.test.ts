@@ -93,6 +93,8 @@ test('listDocuments lists the certificate once it exists; getDocument archive is
   assert.deepEqual(done.get('etc_passwd.pdf'), await api.getDocument(h.accountId, envelopeId, '1'), 'the signed document, as getDocument serves it');
 
   assert.deepEqual(await pdfRouteFailure(api.getDocument(h.accountId, envelopeId, 'portfolio')), [400, 'INVALID_REQUEST_PARAMETER']);
+  // A recipient's view of the archive is not made: refused by name, never the whole envelope instead.
+  assert.deepEqual(await pdfRouteFailure(api.getDocument(h.accountId, envelopeId, 'archive', { recipientId: '1' })), [400, 'INVALID_REQUEST_PARAMETER']);
 
   // Another tenant with its own valid token: the same envelope id is not theirs.
   const other = await secondAccount(h);

@@ -20,8 +20,14 @@ const BASE = '/restapi/v2.1/accounts/:accountId/envelopes/:envelopeId/documents'
 export function registerArchiveRoutes(app: FastifyInstance, deps: { envelopes: EnvelopeDeps; signing: Pick<SigningRepository, 'result' | 'signedDocument'> }): void {
   const d = deps.envelopes;
 
-  app.get<{ Params: EnvelopeParams }>(`${BASE}/archive`, async (request, reply) => {
+  app.get<{ Params: EnvelopeParams; Querystring: Record<string, unknown> }>(`${BASE}/archive`, async (request, reply) => {
     const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    // The archive is the sender's whole envelope with its certificate, which names every document:
+    // a recipient's view of it is not made, so asking for one is refused rather than ignored.
+    const recipientId = request.query.recipient_id;
+    if (recipientId !== undefined && recipientId !== '') {
+      throw new EsignError('INVALID_REQUEST_PARAMETER', 'recipient_id: an archive holds every document and the certificate; for the documents one recipient sees, get "combined" or each document with recipient_id.');
+    }
     const result = envelope.status === 'completed' ? await deps.signing.result(envelope.envelopeId) : undefined;
     const files: { name: string; bytes: Uint8Array }[] = [];
     for (const doc of envelope.documents) {
