@@ -1,8 +1,7 @@
-import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { placeTabBox } from './place-tab-box.ts';
-import { encodes, safeText } from './safe-text.ts';
-import { loadUnicodeFont } from './unicode-font.ts';
+import { safeText } from './safe-text.ts';
+import { unicodeFallback } from './unicode-fallback.ts';
 import type { TabBox } from './tab-box.ts';
 
 /** The standard-14 families tab text is drawn in (the caller maps its font names onto them). */
@@ -78,32 +77,22 @@ function drawRadio(page: PDFPage, r: TabBox, selected: boolean): void {
 }
 
 /**
- * Draws tabs' final values into one PDF and returns the new PDF: text in a standard font at
- * its size (shrunk to fit the box's width; text in another script in the Unicode font), a checked box, a selected radio. Like the signature
- * stamp, it runs before the seal, and a position off its page is refused (INVALID_TAB_POSITION).
+ * Draws tabs' final values into one PDF and returns the new PDF: text in a standard font at its
+ * size (shrunk to fit the box's width; text in another script in the Unicode font), a checked
+ * box, a selected radio. Like the signature stamp, it runs before the seal, and a position off
+ * its page is refused (INVALID_TAB_POSITION).
  */
 export async function drawTabValues(pdfBytes: Uint8Array, stamps: readonly TabValueStamp[]): Promise<Uint8Array> {
   if (stamps.length > MAX_TAB_VALUE_STAMPS) throw new RangeError(`at most ${MAX_TAB_VALUE_STAMPS} tab values per document`);
   const pdf = await PDFDocument.load(pdfBytes);
   const pages = pdf.getPages();
   const fonts = new Map<StandardFonts, PDFFont>();
-  let unicode: PDFFont | null | undefined;
+  const fallback = unicodeFallback(pdf);
   const fontFor = async (style: TextStyle, text: string): Promise<PDFFont> => {
     const name = FONTS[style.family ?? 'helvetica'][((style.bold ? 1 : 0) + (style.italic ? 2 : 0)) as 0 | 1 | 2 | 3];
     let font = fonts.get(name);
     if (!font) fonts.set(name, (font = await pdf.embedFont(name)));
-    if (encodes(font, text)) return font;
-    // A value in another script (a name in kanji, Cyrillic): the Unicode font, embedded once
-    // per document as a subset, when it is installed; else the standard font's `?`.
-    if (unicode === undefined) {
-      const bytes = await loadUnicodeFont();
-      if (bytes === undefined) unicode = null;
-      else {
-        pdf.registerFontkit(fontkit);
-        unicode = await pdf.embedFont(bytes, { subset: true });
-      }
-    }
-    return unicode ?? font;
+    return fallback(font, text);
   };
   for (const stamp of stamps) {
     const size = stamp.value.kind === 'text' ? TAB_VALUE_SIZES.text : TAB_VALUE_SIZES.mark;

@@ -172,14 +172,14 @@ class Flow {
  */
 export async function renderCertificate(data: CertificateData): Promise<Uint8Array> {
   const latin = await render(data, undefined);
-  if (!latin.lossy) return latin.bytes;
-  // Text in another script (a Japanese certificate, a name in Cyrillic or kanji): printed again
-  // with the Unicode font when it is installed, else as it is, with `?` for what Helvetica lacks.
-  const unicode = await loadUnicodeFont();
-  return unicode === undefined ? latin.bytes : (await render(data, unicode)).bytes;
+  // Text in another script (a Japanese certificate, a name in Cyrillic or kanji): laid out again
+  // in the Unicode font when it is installed, else kept, with `?` for what Helvetica lacks. Only
+  // the layout kept is saved.
+  const unicode = latin.lossy ? await loadUnicodeFont() : undefined;
+  return (unicode === undefined ? latin : await render(data, unicode)).pdf.save();
 }
 
-async function render(data: CertificateData, unicodeFont: Uint8Array | undefined): Promise<{ bytes: Uint8Array; lossy: boolean }> {
+async function render(data: CertificateData, unicodeFont: Uint8Array | undefined): Promise<{ pdf: PDFDocument; lossy: boolean }> {
   const pdf = await PDFDocument.create();
   const l = data.labels ?? ENGLISH_CERTIFICATE_LABELS;
   const when = whenIn(l);
@@ -247,5 +247,5 @@ async function render(data: CertificateData, unicodeFont: Uint8Array | undefined
     flow.field(when(e.at), who ? `${e.event} - ${who}` : e.event, 8);
     if (e.userAgent) flow.text(e.userAgent, 7, 110);
   }
-  return { bytes: await pdf.save(), lossy: flow.lossy };
+  return { pdf, lossy: flow.lossy };
 }

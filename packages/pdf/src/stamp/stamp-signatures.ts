@@ -1,10 +1,10 @@
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { PdfError } from '../pdf-error.ts';
-import { encodes, safeText } from './safe-text.ts';
+import { safeText } from './safe-text.ts';
 import { readSignatureImage } from './signature-image.ts';
 import { loadSignatureFont } from './signature-font.ts';
-import { loadUnicodeFont } from './unicode-font.ts';
+import { unicodeFallback } from './unicode-fallback.ts';
 import { placeTabBox } from './place-tab-box.ts';
 import type { TabBox } from './tab-box.ts';
 
@@ -74,17 +74,8 @@ export async function stampSignatures(pdfBytes: Uint8Array, stamps: readonly Sig
   const pages = pdf.getPages();
   const helvetica = await pdf.embedFont(StandardFonts.Helvetica);
   let script: PDFFont | undefined;
-  // Text the fonts above lack (a name typed or captioned in kanji, Cyrillic): the Unicode font,
-  // embedded once as a subset when it is installed; null when it is not.
-  let unicode: PDFFont | null | undefined;
-  const fallback = async (font: PDFFont, text: string): Promise<PDFFont> => {
-    if (encodes(font, text)) return font;
-    if (unicode === undefined) {
-      const bytes = await loadUnicodeFont();
-      unicode = bytes === undefined ? null : await pdf.embedFont(bytes, { subset: true });
-    }
-    return unicode ?? font;
-  };
+  // Text the fonts above lack (a name typed or captioned in kanji, Cyrillic): the Unicode font.
+  const fallback = unicodeFallback(pdf);
   for (const stamp of stamps) {
     const box: TabBox = { x: stamp.x, y: stamp.y, width: stamp.width ?? SIGN_HERE_SIZE.width, height: stamp.height ?? SIGN_HERE_SIZE.height };
     const { page, rect } = placeTabBox(pages, stamp.pageNumber, box);

@@ -13,16 +13,15 @@ export const UNICODE_FONT_PATH = '/usr/share/fonts/opentype/ipafont-gothic/ipag.
 let cached: Promise<Uint8Array | undefined> | undefined;
 
 /** Whether the font is installed (a deployment without it prints such text as `?`). */
-export function unicodeFontAvailable(path: string = UNICODE_FONT_PATH): boolean {
-  return existsSync(path);
+export function unicodeFontAvailable(): boolean {
+  return existsSync(UNICODE_FONT_PATH);
 }
 
-/** The font's bytes, read once per process; undefined when it is not installed. */
-export function loadUnicodeFont(path: string = UNICODE_FONT_PATH): Promise<Uint8Array | undefined> {
-  if (path !== UNICODE_FONT_PATH) return readFile(path).then((b) => new Uint8Array(b), () => undefined);
-  cached ??= readFile(path).then((b) => new Uint8Array(b), () => {
-    // Not installed: no retry per certificate; a later install is seen after a restart.
-    return undefined;
-  });
+/**
+ * The font's bytes, read once per process; undefined when it is not installed (not retried per
+ * document: a later install is seen after a restart).
+ */
+export function loadUnicodeFont(): Promise<Uint8Array | undefined> {
+  cached ??= readFile(UNICODE_FONT_PATH).then((b) => new Uint8Array(b), () => undefined);
   return cached;
 }
