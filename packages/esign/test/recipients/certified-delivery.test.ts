@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
 import { test, type TestContext } from 'node:test';
 import { request } from 'undici';
 import { launchChromium, pollUntil } from '@signet/kit';
 import { makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
 import { drawnSignatureFinish } from '../support/drawn-signature.ts';
+import { pdfText } from '../support/pdf-text.ts';
 import { FormClient } from '../support/form-client.ts';
 import { signingPathIn, toAddress } from '../support/mail-parts.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
@@ -56,13 +54,7 @@ function makeEnvelope(tag: string) {
 async function certificateText(envelopeId: string): Promise<string> {
   const res = await request(`${env.base}/${envelopeId}/documents/certificate`, { headers: { authorization: `Bearer ${(await env.token()).access_token}` } });
   assert.equal(res.statusCode, 200);
-  const dir = await mkdtemp('/tmp/certified-');
-  try {
-    await writeFile(`${dir}/c.pdf`, Buffer.from(await res.body.arrayBuffer()));
-    return (await promisify(execFile)('pdftotext', ['-layout', `${dir}/c.pdf`, '-'])).stdout;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return pdfText(new Uint8Array(await res.body.arrayBuffer()));
 }
 
 const mailTo = (address: string) => pollUntil(() => smtp.received.find((m) => toAddress(m) === address), { ...wait, what: `a mail to ${address}` });

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
 import { test, type TestContext } from 'node:test';
 import { request } from 'undici';
 import { launchChromium, pollUntil } from '@signet/kit';
 import { makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
 import { drawnSignatureFinish } from '../support/drawn-signature.ts';
+import { pdfText } from '../support/pdf-text.ts';
 import { FormClient } from '../support/form-client.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
@@ -74,16 +73,7 @@ function makeRecipientViewRequest(args: { dsReturnUrl: string; hostEmail: string
 async function certificateText(envelopeId: string): Promise<string> {
   const res = await request(`${env.base}/${envelopeId}/documents/certificate`, { headers: { authorization: `Bearer ${(await env.token()).access_token}` } });
   assert.equal(res.statusCode, 200);
-  const bytes = Buffer.from(await res.body.arrayBuffer());
-  const child = promisify(execFile);
-  const { writeFile, mkdtemp, rm } = await import('node:fs/promises');
-  const dir = await mkdtemp('/tmp/in-person-');
-  try {
-    await writeFile(`${dir}/c.pdf`, bytes);
-    return (await child('pdftotext', ['-layout', `${dir}/c.pdf`, '-'])).stdout;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return pdfText(new Uint8Array(await res.body.arrayBuffer()));
 }
 
 const subtests: [string, () => Promise<void>][] = [];
