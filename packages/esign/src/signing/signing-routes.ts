@@ -293,7 +293,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const before = await envelopeAt(ref, now);
     if (!(await grantedFor(request, before, ref))) return accessFirst(reply);
     const access = signerAccess(before, ref.recipientId);
-    if (managesRecipients(access.kind === 'unknown-recipient' ? { type: 'signer' } : access.recipient)) return finishManager(request, reply, ref, before, access, now);
+    if (access.kind !== 'unknown-recipient' && managesRecipients(access.recipient)) return finishManager(request, reply, ref, before, access, now);
     if (access.kind === 'sign') {
       const tabs = signerTabsOf(access.recipient);
       const signatureTabs = tabs.filter((t) => t.tab.type === 'signHere' || t.tab.type === 'initialHere');
@@ -352,8 +352,8 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
    * again with why; a link whose turn has passed (finished, or anything but their turn) changes
    * nothing and says so with a 409, never a silent success.
    */
-  async function finishManager(request: FastifyRequest, reply: FastifyReply, ref: SignerRef, before: Envelope, access: SignerAccess, now: Date) {
-    if (access.kind !== 'sign') return sendPage(reply, access.kind === 'unknown-recipient' ? noticePage('Nothing to do', 'This link is not for changing recipients.') : statePage(access, ref, before), 409);
+  async function finishManager(request: FastifyRequest, reply: FastifyReply, ref: SignerRef, before: Envelope, access: Exclude<SignerAccess, { kind: 'unknown-recipient' }>, now: Date) {
+    if (access.kind !== 'sign') return sendPage(reply, statePage(access, ref, before), 409);
     let finished: Envelope;
     try {
       const edits = parseRecipientEdits(request.body);
