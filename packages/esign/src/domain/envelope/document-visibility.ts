@@ -28,11 +28,6 @@ export function visibleDocuments(envelope: Envelope, recipient: Recipient): Enve
   });
 }
 
-/** Whether the recipient sees this document (visibleDocuments). */
-export function seesDocument(envelope: Envelope, recipient: Recipient, documentId: string): boolean {
-  return visibleDocuments(envelope, recipient).some((d) => d.documentId === documentId);
-}
-
 /** Whether the recipient sees every document: then the envelope's own combined files are theirs. */
 export function seesEveryDocument(envelope: Envelope, recipient: Recipient): boolean {
   return visibleDocuments(envelope, recipient).length === envelope.documents.length;
