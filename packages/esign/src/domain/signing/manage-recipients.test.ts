@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { draft, recipient, routingDeps, T0 } from './signing-changes.fixture.ts';
 import { EsignError } from '../../errors.ts';
-import type { Envelope, Recipient, RecipientType } from '../envelope/envelope.ts';
-import type { Notification } from '../envelope/ports.ts';
+import type { Envelope, Recipient } from '../envelope/envelope.ts';
 import { sendDraft } from '../envelope/send-envelope.ts';
 import { finishManaging, recipientsManagedBy, type RecipientEdit } from './manage-recipients.ts';
 import type { RoutingDeps } from './signing-changes.ts';
@@ -10,29 +10,14 @@ import { finishSigning } from './signing-changes.ts';
 
 // Agents, editors and intermediaries (DocuSign's Agent, Editor and Intermediary models): pure
 // changes on an injected clock; each attack is refused with nothing changed.
-const T0 = new Date('2026-01-02T03:04:05.000Z');
 const T1 = new Date('2026-01-02T03:10:00.000Z');
 const actor = { ipAddress: '203.0.113.9' };
 
-function recipient(recipientId: string, type: RecipientType, routingOrder: number, extra: Partial<Recipient> = {}): Recipient {
-  return { recipientId, recipientIdGuid: `g-${recipientId}`, type, email: `${recipientId}@example.com`, name: `R${recipientId}`, routingOrder, status: 'created', tabs: [], ...extra };
-}
 
 function sent(recipients: Recipient[], d: RoutingDeps): Envelope {
-  const draft: Envelope = { envelopeId: 'e1', accountId: 'a', senderUserId: 'u', status: 'created', emailSubject: 'S', createdAt: T0, statusChangedAt: T0, documents: [{ documentId: '1', name: 'Doc', fileExtension: 'pdf', order: 1, pageCount: 1, sha256: 'ab' }], recipients, version: 1 };
-  return sendDraft(d, draft, T0).envelope;
+  return sendDraft(d, draft(recipients, 'S'), T0).envelope;
 }
 
-function deps(): RoutingDeps & { told: Notification[] } {
-  let n = 0;
-  const told: Notification[] = [];
-  return {
-    told,
-    random: { uuid: () => `uuid-${++n}`, secretToken: () => `token-${++n}` },
-    hashSecret: (s) => `hash(${s})`,
-    notifier: { compose: (notification, envelope) => (told.push(notification), { kind: notification.kind, envelopeId: envelope.envelopeId, to: { email: notification.recipientId, name: '' }, subject: '', text: '', html: '' }) },
-  };
-}
 
 const byId = (e: Envelope, id: string) => e.recipients.find((r) => r.recipientId === id)!;
 
@@ -41,7 +26,7 @@ function refused(f: () => unknown, code: string, message: RegExp) {
 }
 
 test('an agent fills in the blank signer after it, changes a given address only where agentCanEditEmail says so, and routing goes on to the signer', () => {
-  const d = deps();
+  const d = routingDeps();
   const e = sent([
     recipient('1', 'agent', 1),
     recipient('2', 'signer', 2, { name: '', email: '' }),
@@ -69,7 +54,7 @@ test('an agent fills in the blank signer after it, changes a given address only 
 });
 
 test('attacks on an agent\'s Finish are refused and change nothing: its own order or earlier, forbidden fields, unknown recipients, blanks left, bad values', () => {
-  const d = deps();
+  const d = routingDeps();
   const e = sent([
     recipient('0', 'signer', 1),
     recipient('1', 'agent', 1),
@@ -105,7 +90,7 @@ test('attacks on an agent\'s Finish are refused and change nothing: its own orde
 });
 
 test('an agent speaks for the recipients up to the next agent, editor or intermediary; that one speaks for the rest once reached', () => {
-  const d = deps();
+  const d = routingDeps();
   let e = sent([recipient('1', 'agent', 1), recipient('2', 'signer', 2), recipient('3', 'intermediary', 3), recipient('4', 'signer', 4, { name: '', email: '' })], d);
   assert.deepEqual(recipientsManagedBy(e, byId(e, '1')).map((m) => m.recipient.recipientId), ['2']);
   refused(() => finishManaging(d, e, '1', [{ recipientId: '4', name: 'X', email: 'x@example.com' }], T1, actor), 'RECIPIENT_UPDATE_FAILED', /recipientId "4"/);
@@ -119,7 +104,7 @@ test('an agent speaks for the recipients up to the next agent, editor or interme
 });
 
 test('an editor changes given names, addresses and routing orders of later recipients, flags or not, but never to its own order or before', () => {
-  const d = deps();
+  const d = routingDeps();
   const e = sent([recipient('1', 'editor', 1), recipient('2', 'signer', 2), recipient('3', 'signer', 3)], d);
   assert.deepEqual([...recipientsManagedBy(e, byId(e, '1'))[0]!.editable].sort(), ['email', 'name', 'routingOrder']);
   refused(() => finishManaging(d, e, '1', [{ recipientId: '3', routingOrder: '1' }], T1, actor), 'RECIPIENT_UPDATE_FAILED', /routingOrder 1 is not after the editor's own \(1\)/);
@@ -131,7 +116,7 @@ test('an editor changes given names, addresses and routing orders of later recip
 });
 
 test('an editor cannot move away the recipient a workflow step to come pauses before', () => {
-  const d = deps();
+  const d = routingDeps();
   const e = sent([recipient('1', 'editor', 1), recipient('2', 'signer', 2), recipient('3', 'signer', 3)], d);
   const paused: Envelope = { ...e, workflow: { steps: [{ workflowStepId: 's1', routingOrder: 3, status: 'pending' }] } };
   refused(() => finishManaging(d, paused, '1', [{ recipientId: '3', routingOrder: '4' }], T1, actor), 'INVALID_REQUEST_BODY', /itemId 3 is not the routing order of any recipient \(after this editor's change/);

@@ -1,45 +1,27 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { draft, recipient, routingDeps, T0 } from './signing-changes.fixture.ts';
 import { EsignError } from '../../errors.ts';
-import type { Envelope, Recipient, RecipientType } from '../envelope/envelope.ts';
-import type { Notification } from '../envelope/ports.ts';
+import type { Envelope } from '../envelope/envelope.ts';
 import { sendDraft } from '../envelope/send-envelope.ts';
 import { voidSent } from '../envelope/void-envelope.ts';
 import { signerAccess } from './signer-access.ts';
-import { declineSigning, finishSigning, markCompleted, recordView, type RoutingDeps } from './signing-changes.ts';
+import { declineSigning, finishSigning, markCompleted, recordView } from './signing-changes.ts';
 
 // The clock is injected: every change is stamped with the time it is given.
-const T0 = new Date('2026-01-02T03:04:05.000Z');
 const T1 = new Date('2026-01-02T03:10:00.000Z');
 const T2 = new Date('2026-01-02T03:20:00.000Z');
 const actor = { ipAddress: '203.0.113.9', userAgent: 'TestBrowser/1.0' };
 
-function recipient(recipientId: string, type: RecipientType, routingOrder: number, extra: Partial<Recipient> = {}): Recipient {
-  return { recipientId, recipientIdGuid: `g-${recipientId}`, type, email: `${recipientId}@example.com`, name: `R${recipientId}`, routingOrder, status: 'created', tabs: [], ...extra };
-}
 
-function draft(recipients: Recipient[]): Envelope {
-  return { envelopeId: 'e1', accountId: 'a', senderUserId: 'u', status: 'created', emailSubject: 'Subject', createdAt: T0, statusChangedAt: T0, documents: [{ documentId: '1', name: 'Doc', fileExtension: 'pdf', order: 1, pageCount: 1, sha256: 'ab' }], recipients, version: 1 };
-}
 
-/** Deterministic ports: tokens count up, mails record what was asked. */
-function deps(): RoutingDeps & { told: Notification[] } {
-  let n = 0;
-  const told: Notification[] = [];
-  return {
-    told,
-    random: { uuid: () => `uuid-${++n}`, secretToken: () => `token-${++n}` },
-    hashSecret: (s) => `hash(${s})`,
-    notifier: { compose: (notification, envelope) => (told.push(notification), { kind: notification.kind, envelopeId: envelope.envelopeId, to: { email: notification.recipientId, name: '' }, subject: '', text: '', html: '' }) },
-  };
-}
 
 function status(e: Envelope, id: string) {
   return e.recipients.find((r) => r.recipientId === id)?.status;
 }
 
 test('sequence: order 2 (signer and carbon copy) is reached only when order 1 has signed; the last signature makes the envelope `signed`', () => {
-  const d = deps();
+  const d = routingDeps();
   let e = sendDraft(d, draft([recipient('1', 'signer', 1), recipient('2', 'signer', 2), recipient('3', 'carbonCopy', 2), recipient('4', 'signer', 2, { clientUserId: 'c4' })]), T0).envelope;
   assert.equal(signerAccess(e, '2').kind, 'not-your-turn');
   assert.equal(signerAccess(e, '1').kind, 'sign');
@@ -78,7 +60,7 @@ test('sequence: order 2 (signer and carbon copy) is reached only when order 1 ha
 });
 
 test('finish and decline are idempotent; closed envelopes refuse with ENVELOPE_INVALID_STATUS', () => {
-  const d = deps();
+  const d = routingDeps();
   const sent = sendDraft(d, draft([recipient('1', 'signer', 1), recipient('2', 'signer', 1)]), T0).envelope;
   const signed = finishSigning(d, sent, '1', T1, actor)?.envelope ?? assert.fail();
   assert.equal(finishSigning(d, signed, '1', T2, actor), undefined, 'a second finish is a no-op');
@@ -99,7 +81,7 @@ test('finish and decline are idempotent; closed envelopes refuse with ENVELOPE_I
 });
 
 test('markCompleted turns `signed` into `completed` once, with its mails and one audit line', () => {
-  const d = deps();
+  const d = routingDeps();
   const sent = sendDraft(d, draft([recipient('1', 'signer', 1)]), T0).envelope;
   const signed = finishSigning(d, sent, '1', T1, actor)?.envelope ?? assert.fail();
   const done = markCompleted(signed, T2, { mails: [], signingTokens: [] });
@@ -111,7 +93,7 @@ test('markCompleted turns `signed` into `completed` once, with its mails and one
 });
 
 test('sending and voiding write their audit lines in the same change', () => {
-  const d = deps();
+  const d = routingDeps();
   const sent = sendDraft(d, draft([recipient('1', 'signer', 1), recipient('2', 'carbonCopy', 1)]), T0);
   assert.deepEqual(sent.audit?.map((a) => `${a.action}:${a.recipientId}:${a.source}`), ['Sent:1:api', 'Sent:2:api']);
   const voided = voidSent(d, sent.envelope, 'Wrong file', T1);
