@@ -8,7 +8,8 @@ const node = process.execPath;
 // A part that prints a line, then waits until it is told to stop. The handler is installed before
 // 'up' is printed: a test stops the part as soon as it reads 'up', and a SIGTERM that arrived
 // first would kill it by default, with no 'bye' (a race a slow CI machine lost).
-const LONG_RUNNING = "process.on('SIGTERM', () => { console.log('bye'); process.exit(0); }); console.log('up'); setInterval(() => {}, 1000);";
+const longRunning = (greeting = "'up'"): string => `process.on('SIGTERM', () => { console.log('bye'); process.exit(0); }); console.log(${greeting}); setInterval(() => {}, 1000);`;
+const LONG_RUNNING = longRunning();
 
 test('prefixes each part\'s output and stops every part on request', async () => {
   const lines: string[] = [];
@@ -74,7 +75,7 @@ test('restart() stops a part on purpose (not a crash) and starts a new one', asy
   const lines: string[] = [];
   const crashes: string[] = [];
   const sup = new Supervisor({ log: (l) => lines.push(l), stopGraceMs: 2000, onCrash: (name) => crashes.push(name) });
-  sup.start({ name: 'svc', command: node, args: ['-e', `console.log('pid ' + process.pid); ${LONG_RUNNING}`], restart: true });
+  sup.start({ name: 'svc', command: node, args: ['-e', longRunning("'pid ' + process.pid")], restart: true });
   const first = Number(/pid (\d+)/.exec(await pollUntil(() => lines.find((l) => l.includes('| pid ')), { what: 'svc up' }))![1]);
   const second = await sup.restart('svc');
   assert.ok(second !== undefined && second !== first);
