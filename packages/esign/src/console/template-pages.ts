@@ -1,4 +1,4 @@
-import type { Template } from '../domain/templates/template.ts';
+import type { Template, TemplateRole } from '../domain/templates/template.ts';
 import type { UserRow } from '../store/schema.ts';
 import { html, layout } from '../web/html.ts';
 import { csrfInput, errorBox } from '../web/page-parts.ts';
@@ -8,6 +8,12 @@ import { signedInNav } from './pages.ts';
 const ACCEPT = '.pdf,.docx,.doc,.odt,.rtf,.txt,.html,.htm,.xlsx,.xls,.ods,.pptx,.ppt,.odp';
 
 /** The account's templates, with their ids for the SDK, and the upload form. */
+// Templates hold every recipient type (made through the API); the console adds signers and carbon copies.
+const TYPE_LABELS: Readonly<Record<TemplateRole['type'], string>> = {
+  signer: 'Signer', carbonCopy: 'Carbon copy', inPersonSigner: 'In-person signer', certifiedDelivery: 'Certified delivery',
+  agent: 'Agent', editor: 'Editor', intermediary: 'Intermediary', witness: 'Witness',
+};
+
 export function templatesPage(v: { user: UserRow; csrf: string; templates: readonly Template[]; error?: string | undefined }): string {
   const rows = v.templates.map((t) => html`<tr><td><a href="/console/templates/${t.templateId}">${t.name}</a></td><td><code data-field="template-id">${t.templateId}</code></td><td>${t.roles.length}</td></tr>`);
   return layout('Templates', html`<section>
@@ -34,7 +40,7 @@ export function templatePage(v: { user: UserRow; csrf: string; template: Templat
   const t = v.template;
   const signers = t.roles.filter((r) => r.type === 'signer');
   const chosen = signers.find((r) => r.recipientId === v.role) ?? signers[0];
-  const roles = t.roles.map((r) => html`<tr><td>${r.roleName ?? ''}</td><td>${r.type === 'signer' ? 'Signer' : 'Carbon copy'}</td><td>${r.routingOrder}</td><td>${r.tabs.length}</td><td>${r.type === 'signer' ? (r === chosen ? html`<strong>placing</strong>` : html`<a href="/console/templates/${t.templateId}?role=${r.recipientId}">place tabs</a>`) : ''}</td></tr>`);
+  const roles = t.roles.map((r) => html`<tr><td>${r.roleName ?? ''}</td><td>${TYPE_LABELS[r.type]}</td><td>${r.routingOrder}</td><td>${r.tabs.length}</td><td>${r.type === 'signer' ? (r === chosen ? html`<strong>placing</strong>` : html`<a href="/console/templates/${t.templateId}?role=${r.recipientId}">place tabs</a>`) : ''}</td></tr>`);
   const tabs = t.roles.flatMap((r) => r.tabs.map((x) => html`<tr data-tab><td>${r.roleName ?? r.recipientId}</td><td>${x.documentId}</td><td>${x.pageNumber}</td><td>${Math.round(x.xPosition)}</td><td>${Math.round(x.yPosition)}</td></tr>`));
   const pages = t.documents.flatMap((d) => (v.pageWidths.get(d.documentId) ?? []).map((width, i) => html`<figure>
 <figcaption>${d.name}, page ${i + 1}</figcaption>

@@ -18,6 +18,7 @@ import { RECIPIENT_LANGUAGE_MIGRATION } from './recipient-language-column.ts';
 import { RECIPIENT_WITNESS_MIGRATION } from './recipient-witness-column.ts';
 import { DOCUMENT_SUPPLEMENT_MIGRATION } from './document-supplement-columns.ts';
 import { DOCUMENT_VISIBILITY_MIGRATION } from './document-visibility-columns.ts';
+import { TEMPLATE_RECIPIENT_DETAILS_MIGRATION } from './template-recipient-details-columns.ts';
 import { BRAND_TABLES_MIGRATION } from './brand-tables.ts';
 import { ACCOUNT_SETTINGS_MIGRATION } from './account-settings-tables.ts';
 
@@ -188,6 +189,8 @@ export const MIGRATIONS: readonly Migration[] = [
   DOCUMENT_SUPPLEMENT_MIGRATION,
   // 132: enforceSignerVisibility and a recipient's excludedDocuments (store/document-visibility-columns.ts).
   DOCUMENT_VISIBILITY_MIGRATION,
+  // 170: template roles of every recipient type, template document visibility (store/template-recipient-details-columns.ts).
+  TEMPLATE_RECIPIENT_DETAILS_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

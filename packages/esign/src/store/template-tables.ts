@@ -15,6 +15,8 @@ export type TemplateRow = {
   email_subject: string;
   email_blurb: string | null;
   shared: number;
+  /** enforceSignerVisibility: 1, or null for off (migration 170). */
+  enforce_signer_visibility: number | null;
   created_at: string;
   last_modified_at: string;
 };
@@ -41,6 +43,8 @@ export type TemplateRecipientRow = {
   client_user_id: string | null;
   /** The role's placed tabs as JSON (store/placed-tab-json.ts; rows written before the tab family hold SignHereTab[]). */
   tabs_json: string;
+  /** The role's host, witnessFor, agentCanEdit flags and excludedDocuments as JSON, null for none (migration 170; store/template-role-details.ts). */
+  details_json: string | null;
 };
 
 /** What a template's envelopes start with: custom fields and notification settings, as JSON (absent: none, the API defaults). */

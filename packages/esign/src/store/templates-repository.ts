@@ -9,6 +9,7 @@ import type { TemplateEnvelopeDefaultsRow, TemplateRow } from './template-tables
 import type { CustomField } from '../domain/envelope/custom-fields.ts';
 import type { NotificationSettings } from '../domain/notification/envelope-notification.ts';
 import { placedTabsFromJson, placedTabsToJson } from './placed-tab-json.ts';
+import { roleDetailsFromJson, roleDetailsToJson } from './template-role-details.ts';
 
 /**
  * Templates over SQLite or PostgreSQL. Every read and write names the account: a template id
@@ -126,6 +127,7 @@ export class TemplatesRepository implements TemplateStore {
       emailSubject: row.email_subject,
       ...(row.email_blurb !== null ? { emailBlurb: row.email_blurb } : {}),
       shared: Number(row.shared) === 1,
+      ...(row.enforce_signer_visibility !== null && Number(row.enforce_signer_visibility) === 1 ? { enforceSignerVisibility: true } : {}),
       ...brandOf(brands.find((b) => b.template_id === row.id)),
       ...envelopeDefaultsOf(defaults.find((d) => d.template_id === row.id)),
       createdAt: new Date(row.created_at),
@@ -139,6 +141,7 @@ export class TemplatesRepository implements TemplateStore {
         email: r.email,
         routingOrder: Number(r.routing_order),
         ...(r.client_user_id !== null ? { clientUserId: r.client_user_id } : {}),
+        ...roleDetailsFromJson(r.details_json),
         tabs: placedTabsFromJson(r.tabs_json),
       })),
     }));
@@ -184,6 +187,7 @@ async function insertRoles(trx: Kysely<Database>, t: Template): Promise<void> {
       routing_order: r.routingOrder,
       client_user_id: r.clientUserId ?? null,
       tabs_json: placedTabsToJson(r.tabs),
+      details_json: roleDetailsToJson(r),
     }).execute();
   }
 }
@@ -198,6 +202,7 @@ function toTemplateRow(t: Template): TemplateRow {
     email_subject: t.emailSubject,
     email_blurb: t.emailBlurb ?? null,
     shared: t.shared ? 1 : 0,
+    enforce_signer_visibility: t.enforceSignerVisibility ? 1 : null,
     created_at: t.createdAt.toISOString(),
     last_modified_at: t.lastModifiedAt.toISOString(),
   };

@@ -5,6 +5,7 @@ import { toDocuSignDateTime } from './docusign-date-time.ts';
 import { API_DEFAULT_SETTINGS } from '../domain/notification/envelope-notification.ts';
 import { toWireCustomFields } from './to-wire-custom-fields.ts';
 import { toWireNotification } from './to-wire-notification.ts';
+import { signsDocuments } from '../domain/envelope/recipient-kinds.ts';
 
 /** What a template read asked to include (GET template / listTemplates `include`). */
 export type TemplateIncludes = { recipients?: boolean; documents?: boolean; tabs?: boolean; customFields?: boolean; notification?: boolean };
@@ -37,7 +38,10 @@ export function toWireTemplateDocumentEntry(t: Template, d: EnvelopeDocument): R
   return { ...toWireTemplateDocument(t, d), pages: Array.from({ length: d.pageCount }, (_, i) => ({ sequence: String(i + 1) })) };
 }
 
-/** A role as a template recipient (Signer or CarbonCopy with roleName); a role not filled yet has empty name and email. */
+/** recipientType as DocuSign spells it on the wire (lower case), as envelopes answer it. */
+const WIRE_TYPES = { signer: 'signer', carbonCopy: 'carboncopy', inPersonSigner: 'inpersonsigner', certifiedDelivery: 'certifieddelivery', agent: 'agent', editor: 'editor', intermediary: 'intermediary', witness: 'witness' } as const;
+
+/** A role as a template recipient, in its type's SDK model with roleName; a role not filled yet has empty name and email. */
 export function toWireTemplateRole(r: TemplateRole, includeTabs: boolean): Record<string, unknown> {
   return compact({
     recipientId: r.recipientId,
@@ -46,17 +50,35 @@ export function toWireTemplateRole(r: TemplateRole, includeTabs: boolean): Recor
     email: r.email,
     routingOrder: String(r.routingOrder),
     clientUserId: r.clientUserId,
-    recipientType: r.type === 'signer' ? 'signer' : 'carboncopy',
+    recipientType: WIRE_TYPES[r.type],
+    // InPersonSigner (docusign-esign src/model/InPersonSigner.js): the host, and the signer by name.
+    hostName: r.host?.name,
+    hostEmail: r.host?.email,
+    signerName: r.host ? r.name : undefined,
+    signerEmail: r.host && r.email !== '' ? r.email : undefined,
+    witnessFor: r.witnessFor,
+    agentCanEditName: r.agentCanEditName === true ? 'true' : undefined,
+    agentCanEditEmail: r.agentCanEditEmail === true ? 'true' : undefined,
+    excludedDocuments: r.excludedDocuments ? [...r.excludedDocuments] : undefined,
     // A template tab is an envelope tab's shape, without the recipientIdGuid a role does not have.
-    tabs: includeTabs && r.type === 'signer' ? toWireTabs(r.tabs, { recipientId: r.recipientId }) : undefined,
+    tabs: includeTabs && signsDocuments(r) ? toWireTabs(r.tabs, { recipientId: r.recipientId }) : undefined,
   });
 }
 
-/** Recipients of a template, DocuSign's Recipients model. */
+/** Recipients of a template, DocuSign's Recipients model: every list present, as envelopes answer it. */
 export function toWireTemplateRecipients(t: Template, includeTabs: boolean): Record<string, unknown> {
+  const of = (type: TemplateRole['type']) => t.roles.filter((r) => r.type === type).map((r) => toWireTemplateRole(r, includeTabs));
   return {
-    signers: t.roles.filter((r) => r.type === 'signer').map((r) => toWireTemplateRole(r, includeTabs)),
-    carbonCopies: t.roles.filter((r) => r.type === 'carbonCopy').map((r) => toWireTemplateRole(r, false)),
+    signers: of('signer'),
+    carbonCopies: of('carbonCopy'),
+    agents: of('agent'),
+    editors: of('editor'),
+    intermediaries: of('intermediary'),
+    certifiedDeliveries: of('certifiedDelivery'),
+    inPersonSigners: of('inPersonSigner'),
+    seals: [],
+    witnesses: of('witness'),
+    notaries: [],
     recipientCount: String(t.roles.length),
   };
 }
@@ -70,6 +92,7 @@ export function toWireTemplate(t: Template, includes: TemplateIncludes = {}): Re
     description: t.description ?? '',
     shared: String(t.shared),
     brandId: t.brandId,
+    enforceSignerVisibility: t.enforceSignerVisibility ? 'true' : undefined,
     emailSubject: t.emailSubject,
     emailBlurb: t.emailBlurb ?? '',
     created: toDocuSignDateTime(t.createdAt),

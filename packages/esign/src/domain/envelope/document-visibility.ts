@@ -42,7 +42,7 @@ function documentsWithTabs(tabs: readonly PlacedTab[]): Set<string> {
  * documents of the envelope, and never one on which the recipient has a tab (DocuSign's
  * CANNOT_EXCLUDE_DOCUMENT: they must see what they fill in).
  */
-export function assertVisibility(documents: readonly EnvelopeDocument[], recipients: readonly Recipient[]): void {
+export function assertVisibility(documents: readonly Pick<EnvelopeDocument, 'documentId'>[], recipients: readonly Pick<Recipient, 'recipientId' | 'name' | 'tabs' | 'excludedDocuments'>[]): void {
   const ids = new Set(documents.map((d) => d.documentId));
   for (const r of recipients) {
     const own = documentsWithTabs(r.tabs);

@@ -15,6 +15,9 @@ import type { Template } from './template.ts';
 import type { TemplateDeps } from './template-deps.ts';
 import type { CompositeDraft, CompositeLayer, OverlayRecipient, TemplatedEnvelopeDraft } from './templated-envelope-draft.ts';
 import { dedupe, toDraft } from './placed-tab-drafts.ts';
+import { managesRecipients, signsDocuments } from '../envelope/recipient-kinds.ts';
+import { assertWitnesses } from '../envelope/witnesses.ts';
+import { assertVisibility } from '../envelope/document-visibility.ts';
 
 /** A recipient while the layers are applied: placed tabs (copied from a template) and tabs still to place. */
 type Working = {
@@ -25,6 +28,11 @@ type Working = {
   email: string;
   routingOrder: number;
   clientUserId?: string;
+  host?: { name: string; email: string };
+  witnessFor?: string;
+  agentCanEditName?: boolean;
+  agentCanEditEmail?: boolean;
+  excludedDocuments?: string[];
   placed: PlacedTab[];
   toPlace: Tab[];
   /** templateRoles' values for template tabs, applied once every tab is placed. */
@@ -66,6 +74,8 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
     });
     for (const w of result.recipients) {
       const tabs = w.placed.map((t) => ({ ...t, documentId: idMap.get(t.documentId) ?? t.documentId }));
+      // Hidden documents follow their document's number in the envelope.
+      if (w.excludedDocuments) w.excludedDocuments = w.excludedDocuments.map((id) => idMap.get(id) ?? id);
       const same = merged.find((m) => (m.roleName !== undefined && w.roleName !== undefined ? m.roleName.toLowerCase() === w.roleName.toLowerCase() : m.recipientId === w.recipientId));
       if (!same) {
         if (merged.some((m) => m.recipientId === w.recipientId)) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${w.recipientId}" names two different recipients of the composite templates.`);
@@ -75,6 +85,8 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
       if (same.name === '') same.name = w.name;
       if (same.email === '') same.email = w.email;
       if (same.clientUserId === undefined && w.clientUserId !== undefined) same.clientUserId = w.clientUserId;
+      if (same.host && w.host) same.host = { name: same.host.name || w.host.name, email: same.host.email || w.host.email };
+      if (w.excludedDocuments) same.excludedDocuments = [...(same.excludedDocuments ?? []), ...w.excludedDocuments];
       same.placed.push(...tabs);
       same.prefills.push(...w.prefills);
     }
@@ -82,17 +94,29 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
   const first = results.flatMap((r) => r.templates)[0];
   if (documents.length === 0) throw new EsignError('ENVELOPE_IS_INCOMPLETE', first ? `Template "${first.templateId}" has no documents.` : 'It has no documents.');
 
-  // A role nobody filled is dropped, as DocuSign drops it; one filled by half is an error.
-  const recipients: Recipient[] = merged.filter((w) => w.name !== '' || w.email !== '').map((w) => {
-    let email: string;
-    try {
-      email = normalizeEmail(w.email);
-    } catch {
-      throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${w.recipientId}${w.roleName ? ` (role "${w.roleName}")` : ''}${w.email ? ` ("${w.email}")` : ' (no email given)'}`);
-    }
+  // A role nobody filled is dropped, as DocuSign drops it; one routed after an agent, editor or
+  // intermediary who stays may be left for them to fill (a placeholder, domain/signing/manage-
+  // recipients.ts); any other filled by half is an error.
+  const filled = (w: Working) => w.name !== '' || w.email !== '' || (w.host !== undefined && (w.host.name !== '' || w.host.email !== ''));
+  const managers = merged.filter((w) => managesRecipients(w) && filled(w));
+  const namedLater = (w: Working) => managers.some((m) => m !== w && m.routingOrder < w.routingOrder);
+  const recipients: Recipient[] = merged.filter((w) => filled(w) || namedLater(w)).map((w) => {
     const who = `recipientId ${w.recipientId}${w.roleName ? ` (role "${w.roleName}")` : ''}`;
-    if (w.name === '') throw new EsignError('INVALID_REQUEST_BODY', `${who}: name is required.`);
-    const tabs = w.type === 'signer' ? applyPrefills(w.placed, w.prefills, who) : [];
+    const placeholder = namedLater(w);
+    const address = (raw: string, what: string) => {
+      if (raw === '' && placeholder) return '';
+      try {
+        return normalizeEmail(raw);
+      } catch {
+        throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `${who}${what}${raw ? ` ("${raw}")` : ' (no email given)'}`);
+      }
+    };
+    // An in-person signer: the host gets the mail and the link; the signer's own address, else the host's, gets the copy.
+    const host = w.host ? { name: w.host.name, email: address(w.host.email, ': the host') } : undefined;
+    if (host && host.name === '' && !placeholder) throw new EsignError('INVALID_REQUEST_BODY', `${who}: the in-person signer's host needs a name.`);
+    const email = w.email === '' && host ? host.email : address(w.email, '');
+    if (w.name === '' && !placeholder) throw new EsignError('INVALID_REQUEST_BODY', `${who}: name is required.`);
+    const tabs = signsDocuments(w) ? applyPrefills(w.placed, w.prefills, who) : [];
     // The template's tabs and those the envelope added, checked together (conditions, formulas).
     checkTabRelations(tabs.map((t) => t.tab), who);
     return {
@@ -104,10 +128,22 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
       routingOrder: w.routingOrder,
       status: 'created',
       ...(w.clientUserId !== undefined ? { clientUserId: w.clientUserId } : {}),
+      ...(host ? { host } : {}),
+      ...(w.witnessFor !== undefined ? { witnessFor: w.witnessFor } : {}),
+      ...(w.agentCanEditName === true ? { agentCanEditName: true } : {}),
+      ...(w.agentCanEditEmail === true ? { agentCanEditEmail: true } : {}),
+      ...(w.excludedDocuments && w.excludedDocuments.length > 0 ? { excludedDocuments: [...new Set(w.excludedDocuments)] } : {}),
       // Fresh tab ids: the envelope's tabs are its own, not the template's.
       tabs: tabs.map((t) => ({ ...t, tabId: deps.envelopes.random.uuid(), recipientId: w.recipientId, ...(t.radios ? { radios: t.radios.map((r) => ({ ...r, tabId: deps.envelopes.random.uuid() })) } : {}) })),
     };
   });
+  // Document visibility: the definition's, or any of its templates'; excludedDocuments alone would hide nothing.
+  const templates = results.flatMap((r) => r.templates);
+  const enforceSignerVisibility = draft.enforceSignerVisibility === true || templates.some((t) => t.enforceSignerVisibility === true);
+  const excluding = recipients.find((r) => r.excludedDocuments !== undefined);
+  if (excluding && !enforceSignerVisibility) throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${excluding.recipientId}'s excludedDocuments is read only with enforceSignerVisibility "true" (on the definition or a template).`);
+  assertVisibility(documents, recipients);
+  assertWitnesses(recipients, 'the envelope made from the templates');
   // The templates' custom fields, then the definition's (a field of the same name replaces the template's).
   const customFields = mergeCustomFields([...results.flatMap((r) => r.templates).flatMap((t) => t.customFields ?? []), ...(draft.customFields ?? [])]);
   // Reminders and expiration: the definition's, else the first template's.
@@ -119,7 +155,7 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
   return storeNewEnvelope(deps.envelopes, {
     accountId,
     senderUserId: input.senderUserId,
-    draft: { ...draft, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), customFields, ...(notification ? { notification } : {}) },
+    draft: { ...draft, emailSubject, ...(emailBlurb !== undefined ? { emailBlurb } : {}), customFields, ...(notification ? { notification } : {}), ...(enforceSignerVisibility ? { enforceSignerVisibility } : {}) },
     documents,
     pdfs,
     recipients,
@@ -158,7 +194,16 @@ async function buildComposite(deps: TemplateDeps, accountId: string, composite: 
           existing.placed.push(...tabs);
           continue;
         }
-        recipients.push({ recipientId: role.recipientId, ...(role.roleName !== undefined ? { roleName: role.roleName } : {}), type: role.type, name: role.name, email: role.email, routingOrder: role.routingOrder, ...(role.clientUserId !== undefined ? { clientUserId: role.clientUserId } : {}), placed: tabs, toPlace: [], prefills: [] });
+        recipients.push({
+          recipientId: role.recipientId, ...(role.roleName !== undefined ? { roleName: role.roleName } : {}), type: role.type, name: role.name, email: role.email, routingOrder: role.routingOrder,
+          ...(role.clientUserId !== undefined ? { clientUserId: role.clientUserId } : {}),
+          ...(role.host ? { host: { ...role.host } } : {}),
+          ...(role.witnessFor !== undefined ? { witnessFor: role.witnessFor } : {}),
+          ...(role.agentCanEditName === true ? { agentCanEditName: true } : {}),
+          ...(role.agentCanEditEmail === true ? { agentCanEditEmail: true } : {}),
+          ...(role.excludedDocuments ? { excludedDocuments: [...role.excludedDocuments] } : {}),
+          placed: tabs, toPlace: [], prefills: [],
+        });
       }
     } else {
       if (!source && layer.documents.length > 0) source = { kind: 'drafts', documents: layer.documents };
@@ -203,26 +248,53 @@ function applyOverlay(recipients: Working[], o: OverlayRecipient, fromTemplateRo
   if (!existing) {
     if (fromTemplateRoles) throw new EsignError('TEMPLATE_ROLE_NOT_FOUND', `roleName "${o.roleName ?? ''}"; the template's roles are ${recipients.map((r) => `"${r.roleName ?? r.recipientId}"`).join(', ') || 'none'}.`);
     if (o.recipientId === undefined) throw new EsignError('INVALID_REQUEST_BODY', `The inline recipient with roleName "${o.roleName ?? ''}" fills no role of the composite's server templates and has no recipientId.`);
+    const type = o.type ?? 'signer';
     recipients.push({
       recipientId: o.recipientId,
       ...(o.roleName !== undefined ? { roleName: o.roleName } : {}),
-      type: o.type ?? 'signer',
+      type,
       name: o.name ?? '',
       email: o.email ?? '',
       routingOrder: o.routingOrder ?? 1,
       ...(o.clientUserId !== undefined ? { clientUserId: o.clientUserId } : {}),
+      ...(type === 'inPersonSigner' ? { host: { name: o.hostName ?? '', email: o.hostEmail ?? '' } } : {}),
+      ...typeFields(o),
       placed: [],
       toPlace: [...o.tabs],
       prefills: [...(o.prefills ?? [])],
     });
     return;
   }
-  if (o.name !== undefined) existing.name = o.name;
-  if (o.email !== undefined) existing.email = o.email;
+  const who = `roleName "${o.roleName ?? existing.roleName ?? ''}" (recipientId ${existing.recipientId})`;
+  if (o.type !== undefined && o.type !== existing.type) throw new EsignError('INVALID_REQUEST_BODY', `${who} is a ${existing.type} in the template, given as a ${o.type}: a role's type cannot be changed.`);
+  if (o.signerName !== undefined && existing.type !== 'inPersonSigner') throw new EsignError('INVALID_REQUEST_BODY', `${who}: inPersonSignerName fills an in-person signer role; this role is a ${existing.type}.`);
+  if (existing.type === 'inPersonSigner' && existing.host) {
+    // templateRoles (TemplateRole model): name and email are the host's, inPersonSignerName the signer's.
+    const hostName = fromTemplateRoles ? o.name : o.hostName;
+    const hostEmail = fromTemplateRoles ? o.email : o.hostEmail;
+    existing.host = { name: hostName ?? existing.host.name, email: hostEmail ?? existing.host.email };
+    const signerName = fromTemplateRoles ? o.signerName : o.name;
+    if (signerName !== undefined) existing.name = signerName;
+    if (!fromTemplateRoles && o.email !== undefined) existing.email = o.email;
+  } else {
+    if (o.name !== undefined) existing.name = o.name;
+    if (o.email !== undefined) existing.email = o.email;
+  }
   if (o.routingOrder !== undefined) existing.routingOrder = o.routingOrder;
   if (o.clientUserId !== undefined) existing.clientUserId = o.clientUserId;
+  Object.assign(existing, typeFields(o));
   existing.toPlace.push(...o.tabs);
   existing.prefills.push(...(o.prefills ?? []));
+}
+
+/** What an overlay says of a witness, an agent's rights and hidden documents; absent fields keep the role's. */
+function typeFields(o: OverlayRecipient): Pick<Working, 'witnessFor' | 'agentCanEditName' | 'agentCanEditEmail' | 'excludedDocuments'> {
+  return {
+    ...(o.witnessFor !== undefined ? { witnessFor: o.witnessFor } : {}),
+    ...(o.agentCanEditName === true ? { agentCanEditName: true } : {}),
+    ...(o.agentCanEditEmail === true ? { agentCanEditEmail: true } : {}),
+    ...(o.excludedDocuments ? { excludedDocuments: [...o.excludedDocuments] } : {}),
+  };
 }
 
 /** A stored template's PDFs as documents to prepare again (when other tabs must be placed on them). */

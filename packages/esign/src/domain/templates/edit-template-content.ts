@@ -5,7 +5,10 @@ import type { DocumentDraft } from '../envelope/envelope-draft.ts';
 import type { PlacedTab } from '../envelope/placed-tab.ts';
 import type { Tab } from '../tabs/tab.ts';
 import { checkTabRelations } from '../tabs/check-tab-relations.ts';
-import { assertDistinctRoleNames, getTemplate } from './create-template.ts';
+import { assertDistinctRoleNames, getTemplate, toTemplateRole } from './create-template.ts';
+import { assertWitnesses } from '../envelope/witnesses.ts';
+import { assertVisibility } from '../envelope/document-visibility.ts';
+import { signsDocuments } from '../envelope/recipient-kinds.ts';
 import type { Template, TemplateRole } from './template.ts';
 import type { TemplateDeps } from './template-deps.ts';
 import type { TemplateRoleDraft } from './template-draft.ts';
@@ -13,8 +16,9 @@ import type { TemplateRoleDraft } from './template-draft.ts';
 // A concurrent edit makes the store refuse ours; we read again and retry a few times.
 const MAX_ATTEMPTS = 3;
 
-/** The fields updateRecipients changes; tabs have their own calls. */
-export type RolePatch = { readonly recipientId: string } & Partial<Pick<TemplateRole, 'roleName' | 'name' | 'email' | 'routingOrder' | 'clientUserId'>>;
+/** The fields updateRecipients changes; tabs have their own calls. A host is patched field by field. */
+export type RolePatch = { readonly recipientId: string; readonly host?: { readonly name?: string; readonly email?: string } }
+  & Partial<Pick<TemplateRole, 'roleName' | 'name' | 'email' | 'routingOrder' | 'clientUserId' | 'witnessFor' | 'agentCanEditName' | 'agentCanEditEmail' | 'excludedDocuments'>>;
 
 /** What updateTabs makes of one tab: the tab it becomes (its stored fields with the request's over them, parsed again). */
 export type TabPatch = { readonly tabId: string; readonly tab: Tab };
@@ -85,22 +89,22 @@ function withRoleTabs(t: Template, role: TemplateRole, tabs: PlacedTab[]): Templ
   return { ...t, roles: t.roles.map((r) => (r === role ? { ...r, tabs } : r)) };
 }
 
-/** TemplatesApi.createRecipients: new roles, their tabs placed on the template's documents. */
+/** excludedDocuments hides nothing on a template that does not enforce visibility: refused, as at create. */
+function assertExclusionsEnforced(drafts: readonly TemplateRoleDraft[]): void {
+  const excluding = drafts.find((d) => d.excludedDocuments !== undefined);
+  if (excluding) throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${excluding.recipientId}'s excludedDocuments is read only on a template with enforceSignerVisibility "true".`);
+}
+
+/** TemplatesApi.createRecipients: new roles of any type, their tabs placed on the template's documents. */
 export function addTemplateRoles(deps: TemplateDeps, accountId: string, templateId: string, drafts: readonly TemplateRoleDraft[]): Promise<Template> {
   return editTemplate(deps, accountId, templateId, async (t, place) => {
     for (const d of drafts) if (t.roles.some((r) => r.recipientId === d.recipientId)) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${d.recipientId}" is already a recipient of the template; use updateRecipients.`);
     assertDistinctRoleNames([...t.roles.map((r) => r.roleName), ...drafts.map((d) => d.roleName)]);
+    assertWitnesses([...t.roles, ...drafts], `template "${templateId}"`);
+    if (!t.enforceSignerVisibility) assertExclusionsEnforced(drafts);
     const tabs = await place(drafts);
-    const added: TemplateRole[] = drafts.map((d, i) => ({
-      recipientId: d.recipientId,
-      ...(d.roleName !== undefined ? { roleName: d.roleName } : {}),
-      type: d.type,
-      name: d.name,
-      email: d.email,
-      routingOrder: d.routingOrder,
-      ...(d.clientUserId !== undefined ? { clientUserId: d.clientUserId } : {}),
-      tabs: tabs[i] ?? [],
-    }));
+    const added: TemplateRole[] = drafts.map((d, i) => toTemplateRole(d, tabs[i] ?? []));
+    assertVisibility(t.documents, added);
     return { ...t, roles: [...t.roles, ...added] };
   });
 }
@@ -108,12 +112,32 @@ export function addTemplateRoles(deps: TemplateDeps, accountId: string, template
 /** TemplatesApi.updateRecipients: the roles' own fields. */
 export function updateTemplateRoles(deps: TemplateDeps, accountId: string, templateId: string, patches: readonly RolePatch[]): Promise<Template> {
   return editTemplate(deps, accountId, templateId, (t) => {
-    for (const p of patches) roleOf(t, p.recipientId);
+    for (const p of patches) {
+      const role = roleOf(t, p.recipientId);
+      if (p.host && !role.host) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${p.recipientId}" is a ${role.type}: hostName and hostEmail belong to an in-person signer.`);
+      if (p.witnessFor !== undefined && role.type !== 'witness') throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${p.recipientId}" is a ${role.type}: witnessFor belongs to a witness.`);
+      if (p.excludedDocuments && p.excludedDocuments.length > 0 && !t.enforceSignerVisibility) throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${p.recipientId}'s excludedDocuments is read only on a template with enforceSignerVisibility "true".`);
+    }
     const roles = t.roles.map((r) => {
       const patch = patches.find((p) => p.recipientId === r.recipientId);
-      return patch ? { ...r, ...patch } : r;
+      if (!patch) return r;
+      const { host, excludedDocuments, agentCanEditName, agentCanEditEmail, ...rest } = patch;
+      const { excludedDocuments: _old, agentCanEditName: _n, agentCanEditEmail: _e, ...kept } = r;
+      const excluded = excludedDocuments ?? r.excludedDocuments;
+      const canName = agentCanEditName ?? r.agentCanEditName;
+      const canEmail = agentCanEditEmail ?? r.agentCanEditEmail;
+      return {
+        ...kept, ...rest,
+        ...(host && r.host ? { host: { name: host.name ?? r.host.name, email: host.email ?? r.host.email } } : {}),
+        ...(excluded && excluded.length > 0 ? { excludedDocuments: excluded } : {}),
+        ...(canName === true ? { agentCanEditName: true } : {}),
+        ...(canEmail === true ? { agentCanEditEmail: true } : {}),
+      };
     });
+    assertVisibility(t.documents, roles);
     assertDistinctRoleNames(roles.map((r) => r.roleName));
+    // A routing order moved must leave each witness after its signer.
+    assertWitnesses(roles, `template "${templateId}" after this update`);
     return Promise.resolve({ ...t, roles });
   });
 }
@@ -122,7 +146,10 @@ export function updateTemplateRoles(deps: TemplateDeps, accountId: string, templ
 export function deleteTemplateRoles(deps: TemplateDeps, accountId: string, templateId: string, recipientIds: readonly string[]): Promise<Template> {
   return editTemplate(deps, accountId, templateId, (t) => {
     for (const id of recipientIds) roleOf(t, id);
-    return Promise.resolve({ ...t, roles: t.roles.filter((r) => !recipientIds.includes(r.recipientId)) });
+    const roles = t.roles.filter((r) => !recipientIds.includes(r.recipientId));
+    // A signer goes only with its witness: a witness left watching nobody is refused.
+    assertWitnesses(roles, `template "${templateId}" after this deletion`);
+    return Promise.resolve({ ...t, roles });
   });
 }
 
@@ -130,7 +157,7 @@ export function deleteTemplateRoles(deps: TemplateDeps, accountId: string, templ
 export function addTemplateTabs(deps: TemplateDeps, accountId: string, templateId: string, recipientId: string, drafts: readonly Tab[]): Promise<Template> {
   return editTemplate(deps, accountId, templateId, async (t, place) => {
     const role = roleOf(t, recipientId);
-    if (role.type !== 'signer') throw new EsignError('INVALID_TAB_OPERATION', `recipientId "${recipientId}" is a carbon copy: it has no tabs.`);
+    if (!signsDocuments(role)) throw new EsignError('INVALID_TAB_OPERATION', `recipientId "${recipientId}" is a ${role.type}: it fills in no tab.`);
     const [placed = []] = await place([{ recipientId, tabs: drafts }]);
     return withRoleTabs(t, role, [...role.tabs, ...placed]);
   });

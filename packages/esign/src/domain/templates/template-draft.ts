@@ -15,6 +15,8 @@ export type TemplateDraft = {
   readonly customFields?: readonly CustomFieldDraft[];
   /** `notification` (EnvelopeTemplate), over the API defaults. */
   readonly notification?: NotificationSettings;
+  /** enforceSignerVisibility (EnvelopeTemplate): the roles' excludedDocuments are read only with it. */
+  readonly enforceSignerVisibility?: boolean;
   readonly documents: readonly DocumentDraft[];
   readonly roles: readonly TemplateRoleDraft[];
 };
@@ -29,4 +31,5 @@ export type TemplatePatch = {
   readonly emailBlurb?: string;
   readonly shared?: boolean;
   readonly brandId?: string;
+  readonly enforceSignerVisibility?: boolean;
 };

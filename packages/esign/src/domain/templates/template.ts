@@ -23,6 +23,8 @@ export type Template = {
   readonly customFields?: readonly CustomField[];
   /** Reminders and expiration its envelopes take unless they say otherwise (TemplatesApi notification); absent: the API defaults. */
   readonly notification?: NotificationSettings;
+  /** enforceSignerVisibility: its envelopes enforce it, each role's excludedDocuments hidden (domain/envelope/document-visibility.ts). */
+  readonly enforceSignerVisibility?: boolean;
   readonly createdAt: Date;
   readonly lastModifiedAt: Date;
   readonly documents: readonly EnvelopeDocument[];
@@ -30,17 +32,30 @@ export type Template = {
 };
 
 /**
- * A template recipient: a role that an envelope fills by `roleName` (templateRoles), or a
- * recipient given in full in the template. Name and email may be empty until filled.
+ * A template recipient of any type (signer, carbon copy, in-person signer, certified delivery,
+ * agent, editor, intermediary, witness): a role that an envelope fills by `roleName`
+ * (templateRoles, compositeTemplates), or a recipient given in full in the template. Name and
+ * email may be empty until filled; the type's own fields are an envelope recipient's
+ * (domain/envelope/envelope.ts Recipient) and are copied into every envelope made from it.
  */
 export type TemplateRole = {
   readonly recipientId: string;
   readonly roleName?: string;
   readonly type: RecipientType;
+  /** An in-person signer: the signer's name; email the signer's, or empty (then the host's). */
   readonly name: string;
   readonly email: string;
   readonly routingOrder: number;
   readonly clientUserId?: string;
+  /** An in-person signer's host; name and email may be empty until templateRoles fill them. */
+  readonly host?: { readonly name: string; readonly email: string };
+  /** A witness's signer (domain/envelope/witnesses.ts). */
+  readonly witnessFor?: string;
+  /** What an earlier agent or intermediary may change (domain/signing/manage-recipients.ts). */
+  readonly agentCanEditName?: boolean;
+  readonly agentCanEditEmail?: boolean;
+  /** Documents hidden from the role when the template enforces visibility (domain/envelope/document-visibility.ts). */
+  readonly excludedDocuments?: readonly string[];
   /** Tabs of every type, placed on the template's documents; values are the sender's prefill. */
   readonly tabs: readonly PlacedTab[];
 };

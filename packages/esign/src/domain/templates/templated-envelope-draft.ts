@@ -7,7 +7,7 @@ import type { RecipientType } from '../envelope/envelope.ts';
  * An EnvelopeDefinition that uses templates, in domain terms: `templateId` + `templateRoles` is
  * read as one composite template (the server template, then the roles as an inline overlay).
  */
-export type TemplatedEnvelopeDraft = Pick<EnvelopeDraft, 'status' | 'emailBlurb' | 'eventNotification' | 'notification' | 'workflow' | 'customFields' | 'brandId'> & {
+export type TemplatedEnvelopeDraft = Pick<EnvelopeDraft, 'status' | 'emailBlurb' | 'eventNotification' | 'notification' | 'workflow' | 'customFields' | 'brandId' | 'enforceSignerVisibility'> & {
   /** Absent: the first server template's subject. */
   readonly emailSubject?: string;
   readonly composites: readonly CompositeDraft[];
@@ -37,6 +37,20 @@ export type OverlayRecipient = {
   readonly email?: string;
   readonly routingOrder?: number;
   readonly clientUserId?: string;
+  /**
+   * An in-person signer's host (InPersonSigner hostName/hostEmail). A templateRoles entry for an
+   * in-person role gives the host as its name and email, and the signer as inPersonSignerName
+   * (`signerName` here), as DocuSign's TemplateRole model describes.
+   */
+  readonly hostName?: string;
+  readonly hostEmail?: string;
+  readonly signerName?: string;
+  /** A witness's signer (Witness.witnessFor). */
+  readonly witnessFor?: string;
+  readonly agentCanEditName?: boolean;
+  readonly agentCanEditEmail?: boolean;
+  /** Documents hidden from the recipient (with enforceSignerVisibility), by the composite's documentIds. */
+  readonly excludedDocuments?: readonly string[];
   /** Tabs the recipient gains, placed on the composite's documents. */
   readonly tabs: readonly Tab[];
   /** templateRoles' values for the role's template tabs, matched by tabLabel (tab-prefill.ts). */

@@ -98,11 +98,11 @@ export function parseRecipientLists(recipientsReader: WireReader, placeholders: 
   const recipients = [
     ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer', { placeholder: placeholders.has(r.field('recipientId').optionalString(100) ?? '') || managed(r) })),
     ...recipientsReader.field('carbonCopies').items().map((r) => parseRecipient(r, 'carbonCopy', { placeholder: managed(r) })),
-    ...recipientsReader.field('inPersonSigners').items().map(parseInPersonSigner),
+    ...recipientsReader.field('inPersonSigners').items().map((r) => parseInPersonSigner(r)),
     ...recipientsReader.field('certifiedDeliveries').items().map((r) => parseRecipient(r, 'certifiedDelivery', { placeholder: managed(r) })),
     ...managers,
   ];
-  recipients.push(...witnessesAfterTheirSigners(recipientsReader.field('witnesses').items(), recipients));
+  recipients.push(...witnessesAfterTheirSigners(recipientsReader.field('witnesses').items(), recipients, (r) => parseRecipient(r, 'witness')));
   if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
   assertUnique(recipients.map((r) => r.recipientId), 'recipientId', 'recipients');
   return recipients;
@@ -113,9 +113,9 @@ export function parseRecipientLists(recipientsReader: WireReader, placeholders: 
  * A witness given no routingOrder comes right after the signer they witness (domain/envelope/
  * witnesses.ts checks the rest once every recipient is read).
  */
-function witnessesAfterTheirSigners(readers: readonly WireReader[], others: readonly RecipientDraft[]): RecipientDraft[] {
+export function witnessesAfterTheirSigners<T extends RecipientDraft>(readers: readonly WireReader[], others: readonly RecipientDraft[], parse: (r: WireReader) => T): T[] {
   return readers.map((r) => {
-    const witness = parseRecipient(r, 'witness');
+    const witness = parse(r);
     const signer = others.find((o) => o.recipientId === witness.witnessFor);
     return r.field('routingOrder').present || !signer ? witness : { ...witness, routingOrder: Math.min(signer.routingOrder + 1, MAX_ROUTING_ORDER) };
   });
@@ -230,13 +230,10 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   // Templates keep no recipient language yet: refused there, never dropped.
   const language = parseRecipientLanguage(r);
   if (language !== undefined && options.role) r.field('emailNotification').fail('is not supported on templates and template roles yet.');
-  // What an earlier agent or intermediary may change; templates keep no such flags yet: refused there, never dropped.
+  // What an earlier agent or intermediary may change (a template role keeps it too, domain/templates/template.ts).
   const agentCanEditName = r.field('agentCanEditName').present && r.field('agentCanEditName').boolean(false);
   const agentCanEditEmail = r.field('agentCanEditEmail').present && r.field('agentCanEditEmail').boolean(false);
-  if ((agentCanEditName || agentCanEditEmail) && options.role) r.field(agentCanEditName ? 'agentCanEditName' : 'agentCanEditEmail').fail('is not supported on templates and template roles yet.');
-  // Templates keep no document visibility yet: refused there, never dropped.
   const excludedDocuments = parseExcludedDocuments(r);
-  if (excludedDocuments !== undefined && options.role) r.field('excludedDocuments').fail('is not supported on templates and template roles yet.');
   const tabs = recipientTabs(r, type, recipientId);
   const witnessFor = type === 'witness' ? r.field('witnessFor').optionalString(100) : undefined;
   return { type, recipientId, email, name, routingOrder, ...(excludedDocuments !== undefined ? { excludedDocuments } : {}), ...(witnessFor !== undefined ? { witnessFor } : {}), ...(language !== undefined ? { language } : {}), ...(agentCanEditName ? { agentCanEditName } : {}), ...(agentCanEditEmail ? { agentCanEditEmail } : {}), ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };

@@ -26,14 +26,26 @@ function email(r: WireReader, field: string, recipientId: string, required: bool
  * and hands their device to the signer (signerName, and signerEmail for the completed copy;
  * without it the copy goes to the host). Notary signing is refused by the field table.
  */
-export function parseInPersonSigner(r: WireReader): RecipientDraft {
+export function parseInPersonSigner(r: WireReader, options: { role?: boolean } = {}): RecipientDraft {
   if (r.object() === undefined) r.fail('must be an InPersonSigner object.');
   checkModelFields(r, 'InPersonSigner', IN_PERSON_SIGNER_FIELDS);
   const recipientId = r.field('recipientId').string(100);
-  const hostEmail = email(r, 'hostEmail', recipientId, true) ?? '';
-  const hostName = r.field('hostName').string(100);
-  const signerName = r.field('signerName').optionalString(100) ?? r.field('name').optionalString(100) ?? ([r.field('signerFirstName').optionalString(50), r.field('signerLastName').optionalString(50)].filter(Boolean).join(' ') || r.field('signerName').fail('is required.'));
+  // A template role may leave the host and the signer for templateRoles to fill (name and email
+  // there are the host's, inPersonSignerName the signer's); its access checks stay refused as
+  // any role's are (parse-envelope-definition.ts parseRecipient).
+  const role = options.role === true;
+  const hostEmail = email(r, 'hostEmail', recipientId, !role) ?? '';
+  const hostName = role ? r.field('hostName').optionalString(100) ?? '' : r.field('hostName').string(100);
+  const signerName = r.field('signerName').optionalString(100) ?? r.field('name').optionalString(100) ?? ([r.field('signerFirstName').optionalString(50), r.field('signerLastName').optionalString(50)].filter(Boolean).join(' ') || (role ? '' : r.field('signerName').fail('is required.')));
   const signerEmail = email(r, 'signerEmail', recipientId, false);
+  if (role) {
+    if (r.field('accessCode').optionalString(50) !== undefined) r.field('accessCode').fail('is not supported on templates and template roles yet.');
+    if (parseRecipientAuthentication(r, signerEmail ?? hostEmail) !== undefined) r.fail('asks for a one-time passcode check, which templates and template roles do not support yet.');
+    if (parseRecipientLanguage(r) !== undefined) r.field('emailNotification').fail('is not supported on templates and template roles yet.');
+    const clientUserId = r.field('clientUserId').optionalString(100);
+    const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1;
+    return { type: 'inPersonSigner', recipientId, email: signerEmail ?? '', name: signerName, routingOrder, host: { name: hostName, email: hostEmail }, ...(clientUserId !== undefined ? { clientUserId } : {}), tabs: recipientTabs(r, 'inPersonSigner', recipientId) };
+  }
   const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1;
   const clientUserId = r.field('clientUserId').optionalString(100);
   const accessCode = r.field('accessCode').optionalString(50);

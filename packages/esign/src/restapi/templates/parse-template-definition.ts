@@ -5,12 +5,20 @@ import { parseCustomFields } from '../../wire/parse-custom-fields.ts';
 import { parseNotificationRequest } from '../../wire/parse-notification.ts';
 import { API_DEFAULT_SETTINGS } from '../../domain/notification/envelope-notification.ts';
 import { applyNotificationRequest } from '../../domain/notification/notification-request.ts';
-import { assertTabDocuments, assertUnique, defaultSubject, parseDocument, parseRecipient } from '../envelopes/parse-envelope-definition.ts';
+import { assertTabDocuments, assertUnique, defaultSubject, parseDocument, parseRecipient, witnessesAfterTheirSigners } from '../envelopes/parse-envelope-definition.ts';
+import { parseInPersonSigner } from '../envelopes/parse-in-person-signer.ts';
+import { checkModelFields } from '../../wire/check-model-fields.ts';
+import { RECIPIENTS_FIELDS } from '../../wire/envelope-field-rules.ts';
+import type { RecipientType } from '../../domain/envelope/envelope.ts';
 
 // The envelope parser's bounds, for the same reasons.
 const MAX_DOCUMENTS = 50;
 const MAX_RECIPIENTS = 100;
-const UNSUPPORTED_RECIPIENT_TYPES = ['agents', 'editors', 'intermediaries', 'certifiedDeliveries', 'inPersonSigners', 'seals', 'witnesses', 'notaries', 'participants'];
+// Every recipient list of the Recipients model a template holds (witnesses are read last, after their signers).
+const ROLE_LISTS: readonly (readonly [string, RecipientType])[] = [
+  ['signers', 'signer'], ['carbonCopies', 'carbonCopy'], ['inPersonSigners', 'inPersonSigner'], ['certifiedDeliveries', 'certifiedDelivery'],
+  ['agents', 'agent'], ['editors', 'editor'], ['intermediaries', 'intermediary'],
+];
 // EnvelopeTemplate fields this service does not implement yet (docs/esign-templates.md): refused, never dropped.
 const UNSUPPORTED_FIELDS = ['folderId', 'folderName', 'folderIds', 'eventNotification', 'compositeTemplates', 'templateId', 'templateRoles'];
 
@@ -35,8 +43,6 @@ function refuseUnsupported(root: WireReader, fields: readonly string[]): void {
 export function parseTemplateDefinition(body: unknown): TemplateDraft {
   const root = assertObject(body);
   refuseUnsupported(root, UNSUPPORTED_FIELDS);
-  // Templates keep no document visibility yet (docs/esign-templates.md): refused, never dropped.
-  if (root.field('enforceSignerVisibility').boolean(false)) root.field('enforceSignerVisibility').fail('is not supported for templates yet (docs/esign-templates.md).');
   const documentReaders = root.field('documents').items();
   if (documentReaders.length > MAX_DOCUMENTS) root.field('documents').fail(`may hold at most ${MAX_DOCUMENTS} documents.`);
   const documents = documentReaders.map(parseDocument);
@@ -44,6 +50,9 @@ export function parseTemplateDefinition(body: unknown): TemplateDraft {
 
   const roles = parseTemplateRoles(root.field('recipients'));
   assertTabDocuments(roles, documents);
+  // Document visibility, as an envelope's: excludedDocuments hides only when the template enforces visibility.
+  const enforceSignerVisibility = root.field('enforceSignerVisibility').boolean(false);
+  assertExclusionsEnforced(roles, enforceSignerVisibility);
   // The v2 SDKs nest name/description/shared in envelopeTemplateDefinition; v2.1 has them at the top.
   const legacy = root.field('envelopeTemplateDefinition');
   const text = (name: string, max: number) => root.field(name).optionalString(max) ?? legacy.field(name).optionalString(max);
@@ -58,6 +67,7 @@ export function parseTemplateDefinition(body: unknown): TemplateDraft {
     ...(brandId !== undefined ? { brandId } : {}),
     ...(customFields.length > 0 ? { customFields } : {}),
     ...(notification ? { notification } : {}),
+    ...(enforceSignerVisibility ? { enforceSignerVisibility } : {}),
     name: text('name', 100) ?? documents[0]?.name ?? 'Untitled template',
     ...(description !== undefined ? { description } : {}),
     emailSubject: root.field('emailSubject').optionalString(100) ?? defaultSubject(documents),
@@ -68,22 +78,34 @@ export function parseTemplateDefinition(body: unknown): TemplateDraft {
   };
 }
 
-/** A Recipients object of a template (createTemplate, createRecipients): signers and carbon copies as roles. */
+/**
+ * A Recipients object of a template (createTemplate, createRecipients): every recipient type
+ * as a role, read by the envelope's own readers with the role's leniency (name and e-mail,
+ * and an in-person signer's host, may be left for templateRoles); a witness given no routing
+ * order comes after the signer it witnesses, as in an envelope. Lists the service does not
+ * have (seals, notaries, participants) are refused by the Recipients field rules.
+ */
 export function parseTemplateRoles(recipientsReader: WireReader): TemplateRoleDraft[] {
-  for (const type of UNSUPPORTED_RECIPIENT_TYPES) {
-    if (recipientsReader.field(type).items().length > 0) recipientsReader.field(type).fail('is not supported; use signers and carbonCopies.');
-  }
-  const role = (r: WireReader, type: TemplateRoleDraft['type']): TemplateRoleDraft => {
+  checkModelFields(recipientsReader, 'Recipients', RECIPIENTS_FIELDS);
+  const role = (r: WireReader, type: RecipientType): TemplateRoleDraft => {
+    const draft = type === 'inPersonSigner' ? parseInPersonSigner(r, { role: true }) : parseRecipient(r, type, { role: true });
     const roleName = r.field('roleName').optionalString(100);
-    return { ...parseRecipient(r, type, { role: true }), ...(roleName !== undefined ? { roleName } : {}) };
+    return { ...draft, ...(roleName !== undefined ? { roleName } : {}) };
   };
-  const roles = [...recipientsReader.field('signers').items().map((r) => role(r, 'signer')), ...recipientsReader.field('carbonCopies').items().map((r) => role(r, 'carbonCopy'))];
+  const roles = ROLE_LISTS.flatMap(([list, type]) => recipientsReader.field(list).items().map((r) => role(r, type)));
+  roles.push(...witnessesAfterTheirSigners(recipientsReader.field('witnesses').items(), roles, (r) => role(r, 'witness')));
   if (roles.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
   assertUnique(roles.map((r) => r.recipientId), 'recipientId', 'recipients');
   return roles;
 }
 
-/** TemplatesApi.update: name, description, emailSubject, emailBlurb, shared, brandId. Documents and recipients have their own endpoints. */
+/** excludedDocuments hides nothing without enforceSignerVisibility (DocuSign's rule): refused alone rather than kept as a promise not kept. */
+export function assertExclusionsEnforced(roles: readonly TemplateRoleDraft[], enforced: boolean): void {
+  const excluding = roles.find((r) => r.excludedDocuments !== undefined);
+  if (excluding && !enforced) throw new EsignError('INVALID_REQUEST_BODY', `recipients: recipientId ${excluding.recipientId}'s excludedDocuments is read only with enforceSignerVisibility "true".`);
+}
+
+/** TemplatesApi.update: name, description, emailSubject, emailBlurb, shared, brandId, enforceSignerVisibility. Documents and recipients have their own endpoints. */
 export function parseTemplatePatch(body: unknown): TemplatePatch {
   const root = assertObject(body);
   refuseUnsupported(root, [...UNSUPPORTED_FIELDS, 'documents']);
@@ -105,5 +127,6 @@ export function parseTemplatePatch(body: unknown): TemplatePatch {
   if (root.field('shared').present) patch.shared = root.field('shared').boolean(false);
   const brandId = root.field('brandId').optionalString(100);
   if (brandId !== undefined) patch.brandId = brandId;
+  if (root.field('enforceSignerVisibility').present) patch.enforceSignerVisibility = root.field('enforceSignerVisibility').boolean(false);
   return patch;
 }

@@ -8,9 +8,22 @@ function body(value: unknown, model: string): WireReader {
   return new WireReader('', value);
 }
 
-/** Every signer and carbon copy of a Recipients body. */
+// Every recipient list a template role may be in (parse-template-definition.ts).
+const LISTS = ['signers', 'carbonCopies', 'inPersonSigners', 'certifiedDeliveries', 'agents', 'editors', 'intermediaries', 'witnesses'];
+
+/** Every recipient of a Recipients body, of any type. */
 function recipientItems(root: WireReader): WireReader[] {
-  return [...root.field('signers').items(), ...root.field('carbonCopies').items()];
+  return LISTS.flatMap((list) => root.field(list).items());
+}
+
+function address(r: WireReader, field: string, recipientId: string): string | undefined {
+  const raw = r.field(field).optionalString(254);
+  if (raw === undefined) return undefined;
+  try {
+    return normalizeEmail(raw);
+  } catch {
+    throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${recipientId} ("${raw}")`);
+  }
 }
 
 /** updateRecipients: each recipient's id and the fields to change; tabs have their own calls. */
@@ -24,14 +37,19 @@ export function parseRolePatches(value: unknown): RolePatch[] {
     if (roleName !== undefined) patch.roleName = roleName;
     const name = r.field('name').optionalString(100);
     if (name !== undefined) patch.name = name;
-    const email = r.field('email').optionalString(254);
-    if (email !== undefined) {
-      try {
-        patch.email = normalizeEmail(email);
-      } catch {
-        throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${recipientId} ("${email}")`);
-      }
-    }
+    // An in-person signer's signer is signerName / signerEmail, its host hostName / hostEmail.
+    const name2 = r.field('signerName').optionalString(100);
+    if (name2 !== undefined) patch.name = name2;
+    const email = address(r, 'email', recipientId) ?? address(r, 'signerEmail', recipientId);
+    if (email !== undefined) patch.email = email;
+    const hostName = r.field('hostName').optionalString(100);
+    const hostEmail = address(r, 'hostEmail', recipientId);
+    if (hostName !== undefined || hostEmail !== undefined) patch.host = { ...(hostName !== undefined ? { name: hostName } : {}), ...(hostEmail !== undefined ? { email: hostEmail } : {}) };
+    const witnessFor = r.field('witnessFor').optionalString(100);
+    if (witnessFor !== undefined) patch.witnessFor = witnessFor;
+    for (const flag of ['agentCanEditName', 'agentCanEditEmail'] as const) if (r.field(flag).present) patch[flag] = r.field(flag).boolean(false);
+    // excludedDocuments replaces the role's list; an empty list shows it every document again.
+    if (r.field('excludedDocuments').present) patch.excludedDocuments = r.field('excludedDocuments').items().map((d) => d.string(10));
     const routingOrder = r.field('routingOrder').optionalInteger(1, 999);
     if (routingOrder !== undefined) patch.routingOrder = routingOrder;
     const clientUserId = r.field('clientUserId').optionalString(100);

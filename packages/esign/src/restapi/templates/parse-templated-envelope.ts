@@ -10,8 +10,10 @@ import { parseCustomFields } from '../../wire/parse-custom-fields.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 import { parseRecipientAuthentication } from '../../wire/parse-recipient-authentication.ts';
 import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
-import { CARBON_COPY_FIELDS, ENVELOPE_DEFINITION_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS } from '../../wire/envelope-field-rules.ts';
+import { AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, EDITOR_FIELDS, ENVELOPE_DEFINITION_FIELDS, IN_PERSON_SIGNER_FIELDS, INTERMEDIARY_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS, WITNESS_FIELDS } from '../../wire/envelope-field-rules.ts';
 import { parseDocument, recipientTabs } from '../envelopes/parse-envelope-definition.ts';
+import { parseExcludedDocuments } from '../../wire/parse-excluded-documents.ts';
+import { normalizeEmail } from '../../domain/email-address.ts';
 import { parseTemplateRoleTabs } from './parse-template-role-tabs.ts';
 
 const MAX_COMPOSITES = 20;
@@ -28,7 +30,6 @@ const TEMPLATE_ROLE_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
   deliveryMethod: { rule: 'limited', why: 'only e-mail delivery is supported', allow: ['email'] },
   emailNotification: refused('per-recipient e-mail settings are not supported'),
   embeddedRecipientStartURL: refused('embedded start URLs are not supported; use EnvelopesApi.createRecipientView'),
-  inPersonSignerName: refused('in-person signing is not supported yet'),
   phoneNumber: refused('SMS delivery is not supported'),
   recipientSignatureProviders: refused('signature providers are not supported'),
   signingGroupId: SIGNING_GROUPS, signingGroupName: SIGNING_GROUPS, signingGroupType: SIGNING_GROUPS, signingGroupUsers: SIGNING_GROUPS,
@@ -36,7 +37,13 @@ const TEMPLATE_ROLE_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
 const COMPOSITE_FIELDS: Readonly<Record<string, ModelFieldRule>> = { pdfMetaDataTemplateSequence: refused('PDF form-field transforms are not supported') };
 const INLINE_FIELDS: Readonly<Record<string, ModelFieldRule>> = { customFields: refused('envelope custom fields are not supported yet'), envelope: refused('an inline envelope is not supported; put recipients and documents in the inline template') };
 
-const UNSUPPORTED_RECIPIENT_TYPES = ['agents', 'editors', 'intermediaries', 'certifiedDeliveries', 'inPersonSigners', 'seals', 'witnesses', 'notaries', 'participants'];
+// Every recipient list an inline template may hold, each read by its SDK model's field rules.
+const OVERLAY_LISTS: readonly (readonly [string, RecipientType, string, Readonly<Record<string, ModelFieldRule>>])[] = [
+  ['signers', 'signer', 'Signer', SIGNER_FIELDS], ['carbonCopies', 'carbonCopy', 'CarbonCopy', CARBON_COPY_FIELDS],
+  ['inPersonSigners', 'inPersonSigner', 'InPersonSigner', IN_PERSON_SIGNER_FIELDS], ['certifiedDeliveries', 'certifiedDelivery', 'CertifiedDelivery', CERTIFIED_DELIVERY_FIELDS],
+  ['agents', 'agent', 'Agent', AGENT_FIELDS], ['editors', 'editor', 'Editor', EDITOR_FIELDS], ['intermediaries', 'intermediary', 'Intermediary', INTERMEDIARY_FIELDS],
+  ['witnesses', 'witness', 'Witness', WITNESS_FIELDS],
+];
 
 /** Whether an EnvelopeDefinition uses templates (then this parser reads it, not parseEnvelopeDefinition). */
 export function usesTemplates(body: unknown): boolean {
@@ -54,8 +61,8 @@ export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
   const root = new WireReader('', body);
   // The same rules as any EnvelopeDefinition: a field asking for what is not done is refused, named.
   checkModelFields(root, 'EnvelopeDefinition', ENVELOPE_DEFINITION_FIELDS);
-  // Document visibility is kept for envelopes created with their documents; not yet from templates.
-  if (root.field('enforceSignerVisibility').boolean(false)) root.field('enforceSignerVisibility').fail('is not supported on envelopes made from templates yet: every recipient would see every document.');
+  // Document visibility (domain/envelope/document-visibility.ts): the definition's, or a template's.
+  const enforceSignerVisibility = root.field('enforceSignerVisibility').boolean(false);
   const status = root.field('status').optionalString(32)?.toLowerCase() ?? 'created';
   if (status !== 'sent' && status !== 'created') throw new EsignError('ENVELOPE_INVALID_STATUS', `status must be "sent" or "created" when creating an envelope, got "${status}".`);
   for (const name of ['documents', 'recipients']) {
@@ -87,6 +94,7 @@ export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
   const brandId = root.field('brandId').optionalString(100);
   return {
     status,
+    ...(enforceSignerVisibility ? { enforceSignerVisibility } : {}),
     ...(brandId !== undefined ? { brandId } : {}),
     ...(workflow ? { workflow } : {}),
     ...(customFields.length > 0 ? { customFields } : {}),
@@ -110,13 +118,7 @@ function parseComposite(c: WireReader): CompositeDraft {
     checkModelFields(t, 'InlineTemplate', INLINE_FIELDS);
     const recipientsReader = t.field('recipients');
     checkModelFields(recipientsReader, 'Recipients', RECIPIENTS_FIELDS);
-    for (const type of UNSUPPORTED_RECIPIENT_TYPES) {
-      if (recipientsReader.field(type).items().length > 0) recipientsReader.field(type).fail('is not supported; use signers and carbonCopies.');
-    }
-    const recipients = [
-      ...recipientsReader.field('signers').items().map((r) => parseOverlay(r, 'signer')),
-      ...recipientsReader.field('carbonCopies').items().map((r) => parseOverlay(r, 'carbonCopy')),
-    ];
+    const recipients = OVERLAY_LISTS.flatMap(([list, type, model, fields]) => recipientsReader.field(list).items().map((r) => parseOverlay(r, type, model, fields)));
     if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
     return { kind: 'inline', sequence: t.field('sequence').optionalInteger(0, 1_000_000) ?? 1, documents: t.field('documents').items().map(parseDocument), recipients };
   });
@@ -133,27 +135,51 @@ function parseTemplateRole(r: WireReader): OverlayRecipient {
   const roleName = r.field('roleName').string(100);
   // Values for the template's tabs by tabLabel, and tabs added to the role.
   const { prefills, tabs } = parseTemplateRoleTabs(r.field('tabs'));
-  return { roleName, ...scalars(r), tabs, prefills };
+  // An in-person role's signer; its name and email above are the host's.
+  const signerName = r.field('inPersonSignerName').optionalString(100);
+  return { roleName, ...scalars(r), ...(signerName !== undefined ? { signerName } : {}), tabs, prefills };
 }
 
-function parseOverlay(r: WireReader, type: RecipientType): OverlayRecipient {
+function parseOverlay(r: WireReader, type: RecipientType, model: string, fields: Readonly<Record<string, ModelFieldRule>>): OverlayRecipient {
   if (r.object() === undefined) r.fail('must be a recipient object.');
-  checkModelFields(r, type === 'signer' ? 'Signer' : 'CarbonCopy', type === 'signer' ? SIGNER_FIELDS : CARBON_COPY_FIELDS);
+  checkModelFields(r, model, fields);
   const roleName = r.field('roleName').optionalString(100);
   const recipientId = r.field('recipientId').optionalString(100);
   if (roleName === undefined && recipientId === undefined) r.fail('needs a recipientId or a roleName.');
   // Envelopes take a signer's access code; templates do not carry one yet: refused, never dropped.
   if (r.field('accessCode').optionalString(50) !== undefined) r.field('accessCode').fail('is not supported in templates yet: the signer would sign without it.');
-  if (type === 'signer' && parseRecipientAuthentication(r, '') !== undefined) r.fail('asks for a one-time passcode check, which templates do not support yet: the signer would sign without it.');
+  if (type !== 'carbonCopy' && parseRecipientAuthentication(r, '') !== undefined) r.fail('asks for a one-time passcode check, which templates do not support yet: the signer would sign without it.');
   // Envelopes made from templates carry no recipient language yet: refused, never dropped.
   if (r.field('emailNotification').present) r.field('emailNotification').fail('is not supported in envelopes made from templates yet.');
-  // Nor what an agent may change (domain/signing/manage-recipients.ts): templates carry no agents yet.
-  for (const flag of ['agentCanEditName', 'agentCanEditEmail']) {
-    if (r.field(flag).present && r.field(flag).boolean(false)) r.field(flag).fail('is not supported in envelopes made from templates yet.');
-  }
-  if (r.field('excludedDocuments').items().length > 0) r.field('excludedDocuments').fail('is not supported in envelopes made from templates yet: the recipient would see every document.');
+  const flag = (name: string) => r.field(name).present && r.field(name).boolean(false);
+  const agentCanEditName = flag('agentCanEditName');
+  const agentCanEditEmail = flag('agentCanEditEmail');
+  const excludedDocuments = parseExcludedDocuments(r);
+  const witnessFor = type === 'witness' ? r.field('witnessFor').optionalString(100) : undefined;
   const tabs = recipientTabs(r, type, recipientId);
-  return { type, ...(recipientId !== undefined ? { recipientId } : {}), ...(roleName !== undefined ? { roleName } : {}), ...scalars(r), tabs };
+  const base = {
+    type, ...(recipientId !== undefined ? { recipientId } : {}), ...(roleName !== undefined ? { roleName } : {}),
+    ...(witnessFor !== undefined ? { witnessFor } : {}), ...(agentCanEditName ? { agentCanEditName } : {}), ...(agentCanEditEmail ? { agentCanEditEmail } : {}),
+    ...(excludedDocuments !== undefined ? { excludedDocuments } : {}), tabs,
+  };
+  if (type !== 'inPersonSigner') return { ...base, ...scalars(r) };
+  // InPersonSigner: the host, and the signer by signerName (or name) and signerEmail.
+  const { email: _hostsOwn, name: _name, ...rest } = scalars(r);
+  const hostName = r.field('hostName').optionalString(100);
+  const hostEmail = optionalEmail(r, 'hostEmail', recipientId ?? roleName ?? '');
+  const name = r.field('signerName').optionalString(100) ?? r.field('name').optionalString(100);
+  const email = optionalEmail(r, 'signerEmail', recipientId ?? roleName ?? '');
+  return { ...base, ...rest, ...(hostName !== undefined ? { hostName } : {}), ...(hostEmail !== undefined ? { hostEmail } : {}), ...(name !== undefined ? { name } : {}), ...(email !== undefined ? { email } : {}) };
+}
+
+function optionalEmail(r: WireReader, field: string, who: string): string | undefined {
+  const raw = r.field(field).optionalString(254);
+  if (raw === undefined) return undefined;
+  try {
+    return normalizeEmail(raw);
+  } catch {
+    throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${who}: ${field} ("${raw}")`);
+  }
 }
 
 function scalars(r: WireReader): Omit<OverlayRecipient, 'type' | 'recipientId' | 'roleName' | 'tabs' | 'prefills'> {
