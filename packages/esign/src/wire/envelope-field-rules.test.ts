@@ -104,17 +104,15 @@ test('Envelopes::update refuses what it would not do (new recipients, a workflow
   assert.deepEqual(parseEnvelopeUpdate({ envelopeId: 'e', status: 'sent', sentDateTime: '2026-01-01T00:00:00.0000000Z', allowMarkup: 'false' }), { action: 'send' });
 });
 
-test('templates keep no agents, editors or intermediaries, nor what an agent may change: refused by name, never dropped', () => {
-  const template = (recipients: object) => () => parseTemplateDefinition({ name: 'T', documents: [{ documentId: '1', name: 'A.pdf', documentBase64: pdf }], recipients });
-  for (const list of ['agents', 'editors', 'intermediaries']) {
-    assert.throws(template({ [list]: [{ recipientId: '1', roleName: 'R' }] }), (err: EsignError) => err.code === 'INVALID_REQUEST_BODY' && err.message.includes(list));
-  }
-  for (const flag of ['agentCanEditName', 'agentCanEditEmail']) {
-    assert.throws(template({ signers: [{ recipientId: '1', roleName: 'R', [flag]: 'true' }] }), (err: EsignError) => err.code === 'INVALID_REQUEST_BODY' && err.message.includes(`${flag} is not supported on templates`));
-  }
-  const inline = (signer: object) => () => parseTemplatedEnvelope({ status: 'created', compositeTemplates: [{ inlineTemplates: [{ sequence: '1', documents: [{ documentId: '1', name: 'A.pdf', documentBase64: pdf }], recipients: { signers: [{ recipientId: '1', name: 'S', email: 's@example.com', ...signer }] } }] }] });
-  assert.throws(inline({ agentCanEditEmail: 'true' }), (err: EsignError) => err.code === 'INVALID_REQUEST_BODY' && err.message.includes('agentCanEditEmail is not supported in envelopes made from templates'));
-  assert.doesNotThrow(inline({ agentCanEditEmail: 'false' }));
+test('templates read agents, editors, intermediaries and what an agent may change as roles; what they keep none of is still refused by name', () => {
+  const template = (recipients: object) => parseTemplateDefinition({ name: 'T', documents: [{ documentId: '1', name: 'A.pdf', documentBase64: pdf }], recipients });
+  const read = template({ agents: [{ recipientId: '1', roleName: 'A' }], editors: [{ recipientId: '2', roleName: 'E', routingOrder: '2' }], intermediaries: [{ recipientId: '3', roleName: 'I', routingOrder: '3' }], signers: [{ recipientId: '4', roleName: 'S', routingOrder: '4', agentCanEditName: 'true', agentCanEditEmail: 'true' }] });
+  assert.deepEqual(read.roles.map((r) => [r.type, r.roleName, r.agentCanEditName ?? false, r.agentCanEditEmail ?? false]), [['signer', 'S', true, true], ['agent', 'A', false, false], ['editor', 'E', false, false], ['intermediary', 'I', false, false]]);
+  assert.throws(() => template({ seals: [{ recipientId: '1' }] }), (err: EsignError) => err.code === 'INVALID_REQUEST_BODY' && err.message.includes('seals'));
+  assert.throws(() => template({ agents: [{ recipientId: '1', roleName: 'A', accessCode: '1234' }] }), (err: EsignError) => err.code === 'INVALID_REQUEST_BODY' && err.message.includes('accessCode is not supported on templates'));
+  const inline = (signer: object) => parseTemplatedEnvelope({ status: 'created', compositeTemplates: [{ inlineTemplates: [{ sequence: '1', documents: [{ documentId: '1', name: 'A.pdf', documentBase64: pdf }], recipients: { signers: [{ recipientId: '1', name: 'S', email: 's@example.com', ...signer }] } }] }] });
+  const layer = inline({ agentCanEditEmail: 'true' }).composites[0]?.layers[0];
+  assert.equal(layer?.kind === 'inline' ? layer.recipients[0]?.agentCanEditEmail : undefined, true);
   // What an agent may change is set at create; updateRecipients refuses it by name.
   assert.equal(SIGNER_CORRECTION_FIELDS['agentCanEditEmail']?.rule, 'refused');
 });
