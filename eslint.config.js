@@ -23,6 +23,8 @@ const ESIGN_ALLOWED_IMPORTS = {
   oauth: ['domain', 'errors.ts', 'security', 'store', 'web', 'context.ts'],
   connect: ['domain', 'errors.ts', 'background', 'mail', 'store', 'wire', 'context.ts'],
   reminders: ['domain', 'errors.ts', 'background', 'mail', 'store', 'wire', 'context.ts'],
+  // Bulk send's routes and worker: the domain's use cases over the store's ports, wire shapes.
+  'bulk-send': ['domain', 'errors.ts', 'background', 'wire'],
   completion: ['domain', 'errors.ts', 'background', 'i18n', 'mail', 'store', 'config.ts'],
   console: ['domain', 'errors.ts', 'connect', 'security', 'store', 'use-cases', 'web', 'context.ts'],
   restapi: ['domain', 'errors.ts', 'connect', 'mail', 'oauth', 'reminders', 'security', 'store', 'wire', 'context.ts'],
@@ -30,7 +32,7 @@ const ESIGN_ALLOWED_IMPORTS = {
   // The verification page speaks the sealing account's language: the catalogs are pure (i18n above).
   verify: ['domain', 'i18n', 'store', 'web'],
 };
-const ESIGN_TOP = ['background', 'completion', 'connect', 'console', 'domain', 'i18n', 'mail', 'oauth', 'reminders', 'restapi', 'security', 'signing', 'store', 'use-cases', 'verify', 'web', 'wire'];
+const ESIGN_TOP = ['background', 'bulk-send', 'completion', 'connect', 'console', 'domain', 'i18n', 'mail', 'oauth', 'reminders', 'restapi', 'security', 'signing', 'store', 'use-cases', 'verify', 'web', 'wire'];
 const ESIGN_TOP_FILES = ['cli.ts', 'config.ts', 'context.ts', 'errors.ts', 'index.ts', 'serve.ts', 'server.ts'];
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** One config block per folder and depth: `../` × depth reaches src/, so the specifier says which top-level folder it names. */

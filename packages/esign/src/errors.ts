@@ -58,6 +58,14 @@ export const ESIGN_ERRORS = {
   TEMPLATE_ID_INVALID: { status: 400, message: 'Invalid template ID.' },
   TEMPLATE_ROLE_NOT_FOUND: { status: 400, message: 'A templateRoles entry names a roleName that none of the templates has.' },
   TEMPLATE_ROLE_NAME_DUPLICATE: { status: 400, message: 'Each recipient of a template needs its own roleName.' },
+  // Bulk send (docs/esign-bulk-send.md). DocuSign documents the limits (1,000 copies a list, 2,000
+  // envelopes queued per account) but no codes for them or for an unknown list or batch: these
+  // are ours in its style; what was refused follows.
+  BULK_SEND_MAX_COPIES_EXCEEDED: { status: 400, message: 'The bulk send list has too many copies.' },
+  BULK_SEND_QUEUE_LIMIT_EXCEEDED: { status: 400, message: "The account's bulk send queue is full; wait for queued envelopes to go out and send again." },
+  BULK_SEND_LIST_NOT_FOUND: { status: 404, message: 'The bulk send list does not exist or you have no rights to it.' },
+  BULK_SEND_BATCH_NOT_FOUND: { status: 404, message: 'The bulk send batch does not exist or you have no rights to it.' },
+  BULK_SEND_ENVELOPE_NOT_SENDABLE: { status: 400, message: 'The envelope cannot be bulk sent with this list.' },
   // Brands (docs/esign-brands.md). DocuSign publishes no code for an unknown brand; ours follows
   // TEMPLATE_ID_INVALID. A logo is refused by its content (domain/brands/check-logo.ts).
   BRAND_ID_INVALID: { status: 400, message: 'Invalid brand ID.' },

@@ -23,6 +23,8 @@ import { DOCUSIGN_RATE_LIMITS } from './restapi/api-rate-limit.ts';
 import { buildEnvelopeDeps } from './restapi/envelopes/build-envelope-deps.ts';
 import { installEnvelopes } from './restapi/envelopes/install-envelopes.ts';
 import { installReminders } from './reminders/install-reminders.ts';
+import { installBulkSend } from './bulk-send/install-bulk-send.ts';
+import { BulkSendWorker } from './bulk-send/bulk-send-worker.ts';
 import { buildNotificationMails } from './reminders/notification-mails.ts';
 import { ReminderScheduler } from './reminders/reminder-scheduler.ts';
 import type { EnvelopeConverter } from './restapi/envelopes/pdf-adapters.ts';
@@ -69,6 +71,8 @@ export type EsignDeps = {
   connect?: ConnectModuleOptions;
   /** Reminder/expiry scheduler polling (default one minute); tests poll faster. */
   reminderPollMs?: number;
+  /** Bulk send worker tuning (docs/esign-bulk-send.md); tests and the benchmark set them. */
+  bulkSend?: { pollIntervalMs?: number; batchSize?: number; leaseMs?: number };
   /** The seal P12 (default: a development seal generated in DATA_DIR), completion and view timings. */
   signing?: SigningSettings;
   /** /verify limits (tests use small ones). */
@@ -229,6 +233,15 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   // Sender, edit and console views: single-use URLs into the console's envelope page (docs/esign-views.md).
   registerAccountViewRoutes(app, { envelopes, views: repositories.accountViews, publicUrl: config.publicUrl, viewTtlMs: deps.signing?.viewTtlMs ?? 5 * 60_000 });
   registerEnvelopeConsoleRoutes(app, ctx, { envelopes, views: repositories.accountViews, pages: consolePages });
+  // Bulk send: BulkEnvelopesApi and the worker that makes each row's envelope (docs/esign-bulk-send.md).
+  const bulkWorker = new BulkSendWorker({
+    bulk: repositories.bulkSend,
+    envelopes,
+    workerId: instanceWorkerId(),
+    ...deps.bulkSend,
+    onError: (err, row) => app.log.error({ err, batchId: row?.batchId, row: row?.row }, 'bulk send row failed; retried when its lease runs out'),
+  });
+  installBulkSend(app, { bulk: repositories.bulkSend, envelopes, worker: bulkWorker });
   // Reminders, expiration warnings and expiry: notification routes and the scheduler's lifecycle.
   installReminders(app, { envelopes, scheduler: reminders });
   // Signing pages, recipient views, audit trail, the completion worker's lifecycle.

@@ -62,6 +62,8 @@ export type EnvelopeRecipientRow = {
   routing_order: number;
   status: string;
   client_user_id: string | null;
+  /** Signer.roleName (store/recipient-role-name-column.ts); undefined on rows read before it. */
+  role_name?: string | null;
   /** An in-person signer's host (store/recipient-host-columns.ts). */
   host_name: string | null;
   host_email: string | null;

@@ -21,6 +21,8 @@ import { DOCUMENT_VISIBILITY_MIGRATION } from './document-visibility-columns.ts'
 import { TEMPLATE_RECIPIENT_DETAILS_MIGRATION } from './template-recipient-details-columns.ts';
 import { BRAND_TABLES_MIGRATION } from './brand-tables.ts';
 import { ACCOUNT_SETTINGS_MIGRATION } from './account-settings-tables.ts';
+import { BULK_SEND_TABLES_MIGRATION } from './bulk-send-tables.ts';
+import { RECIPIENT_ROLE_NAME_MIGRATION } from './recipient-role-name-column.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -189,6 +191,9 @@ export const MIGRATIONS: readonly Migration[] = [
   DOCUMENT_SUPPLEMENT_MIGRATION,
   // 132: enforceSignerVisibility and a recipient's excludedDocuments (store/document-visibility-columns.ts).
   DOCUMENT_VISIBILITY_MIGRATION,
+  // 150, 151: bulk send lists and batches, a recipient's roleName (store/bulk-send-tables.ts, recipient-role-name-column.ts).
+  BULK_SEND_TABLES_MIGRATION,
+  RECIPIENT_ROLE_NAME_MIGRATION,
   // 170: template roles of every recipient type, template document visibility (store/template-recipient-details-columns.ts).
   TEMPLATE_RECIPIENT_DETAILS_MIGRATION,
 ];

@@ -3,6 +3,7 @@ import { AccountSettingsRepository } from './account-settings-repository.ts';
 import { AccountViewsRepository } from './account-views-repository.ts';
 import { AuditEventsRepository } from './audit-events-repository.ts';
 import { BrandsRepository } from './brands-repository.ts';
+import { BulkSendRepository } from './bulk-send-repository.ts';
 import { CompletionFailuresRepository } from './completion-failures-repository.ts';
 import { ConnectRepository } from './connect-repository.ts';
 import type { Db } from './database.ts';
@@ -30,6 +31,7 @@ export type Repositories = {
   readonly accountViews: AccountViewsRepository;
   readonly brands: BrandsRepository;
   readonly accountSettings: AccountSettingsRepository;
+  readonly bulkSend: BulkSendRepository;
 };
 
 export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions): Repositories {
@@ -48,5 +50,6 @@ export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions)
     accountViews: new AccountViewsRepository(db),
     brands: new BrandsRepository(db),
     accountSettings: new AccountSettingsRepository(db),
+    bulkSend: new BulkSendRepository(db),
   };
 }

@@ -38,6 +38,7 @@ export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipie
     status: r.status,
     deliveryMethod: 'email' as const,
     clientUserId: r.clientUserId,
+    roleName: r.roleName,
     excludedDocuments: r.excludedDocuments ? [...r.excludedDocuments] : undefined,
     emailNotification: r.language !== undefined ? { supportedLanguage: r.language } : undefined,
     // InPersonSigner (docusign-esign src/model/InPersonSigner.js): the host, and the signer by name.

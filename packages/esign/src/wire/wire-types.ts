@@ -17,6 +17,7 @@ export type WireRecipient = {
   status: string;
   deliveryMethod: 'email';
   clientUserId?: string;
+  roleName?: string;
   /** The documents hidden from them (the envelope's enforceSignerVisibility). */
   excludedDocuments?: string[];
   /** RecipientEmailNotification: the recipient's own language, when they have one. */

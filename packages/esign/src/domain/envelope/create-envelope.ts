@@ -38,6 +38,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     routingOrder: r.routingOrder,
     status: 'created',
     ...(r.clientUserId !== undefined ? { clientUserId: r.clientUserId } : {}),
+    ...(r.roleName !== undefined ? { roleName: r.roleName } : {}),
     ...(r.host ? { host: r.host } : {}),
     ...(r.witnessFor !== undefined ? { witnessFor: r.witnessFor } : {}),
     ...(r.language !== undefined ? { language: r.language } : {}),
@@ -136,13 +137,15 @@ export async function storeNewEnvelope(
     recipients: readonly Recipient[];
     /** The look resolved for it (resolveEnvelopeBrand); absent: the service's own. */
     brand: EnvelopeBrand | undefined;
+    /** A bulk send copy's id, fixed by its batch and row (domain/bulk-send/send-bulk-copy.ts); absent: a new random one. */
+    envelopeId?: string;
   },
 ): Promise<Envelope> {
   const { draft, documents, pdfs } = input;
   const now = deps.clock();
   const account = await deps.accounts.look(input.accountId);
   const envelope: Envelope = {
-    envelopeId: deps.random.uuid(),
+    envelopeId: input.envelopeId ?? deps.random.uuid(),
     accountId: input.accountId,
     senderUserId: input.senderUserId,
     status: 'created',

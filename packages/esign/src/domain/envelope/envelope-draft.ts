@@ -51,6 +51,8 @@ export type RecipientDraft = {
   readonly name: string;
   readonly routingOrder: number;
   readonly clientUserId?: string;
+  /** Signer.roleName: a label on an envelope's recipient; a bulk send list's copies name recipients by it (domain/bulk-send). */
+  readonly roleName?: string;
   /** An in-person signer's host (InPersonSigner.hostName/hostEmail). */
   readonly host?: { readonly name: string; readonly email: string };
   /** A witness's signer (Witness.witnessFor; domain/envelope/witnesses.ts). */

@@ -68,6 +68,8 @@ export type Recipient = {
   readonly status: RecipientStatus;
   /** Set for embedded (captive) signers. */
   readonly clientUserId?: string;
+  /** The role name the sender gave (Signer.roleName); bulk send copies name recipients by it. */
+  readonly roleName?: string;
   /** An in-person signer's host, who gets the mail and the link and hands over the device (recipient-kinds.ts). */
   readonly host?: { readonly name: string; readonly email: string };
   /** A witness's signer: the recipientId whose signing they witness (Witness.witnessFor; witnesses.ts). */

@@ -218,6 +218,8 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   if (name === '' && !options.role && !options.placeholder) r.field('name').fail('is required.');
   const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1;
   const clientUserId = r.field('clientUserId').optionalString(100);
+  // Kept on an envelope's recipients (bulk send copies name them by it); a template's roles have their own.
+  const roleName = options.role ? undefined : r.field('roleName').optionalString(100);
   // DocuSign's limit: at most 50 characters. A template role's code is refused (templates keep
   // no hashed codes yet), never dropped.
   // A certified delivery, witness, agent, editor or intermediary opens the signing page too, so its checks guard it as a signer's do.
@@ -236,7 +238,7 @@ export function parseRecipient(r: WireReader, type: RecipientDraft['type'], opti
   const excludedDocuments = parseExcludedDocuments(r);
   const tabs = recipientTabs(r, type, recipientId);
   const witnessFor = type === 'witness' ? r.field('witnessFor').optionalString(100) : undefined;
-  return { type, recipientId, email, name, routingOrder, ...(excludedDocuments !== undefined ? { excludedDocuments } : {}), ...(witnessFor !== undefined ? { witnessFor } : {}), ...(language !== undefined ? { language } : {}), ...(agentCanEditName ? { agentCanEditName } : {}), ...(agentCanEditEmail ? { agentCanEditEmail } : {}), ...(clientUserId !== undefined ? { clientUserId } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
+  return { type, recipientId, email, name, routingOrder, ...(excludedDocuments !== undefined ? { excludedDocuments } : {}), ...(witnessFor !== undefined ? { witnessFor } : {}), ...(language !== undefined ? { language } : {}), ...(agentCanEditName ? { agentCanEditName } : {}), ...(agentCanEditEmail ? { agentCanEditEmail } : {}), ...(clientUserId !== undefined ? { clientUserId } : {}), ...(roleName !== undefined && roleName !== '' ? { roleName } : {}), ...(accessCode !== undefined ? { accessCode } : {}), ...(passcode ? { passcode } : {}), tabs };
 }
 
 /**

@@ -1,0 +1,76 @@
+import { EsignError } from '../../errors.ts';
+import type { Envelope } from '../envelope/envelope.ts';
+import { MAX_BULK_QUEUE, type BulkList } from './bulk-copy.ts';
+import { getBulkList } from './bulk-list-use-cases.ts';
+import type { BulkBatch, BulkSendDeps } from './bulk-ports.ts';
+import { copyProblems } from './copy-envelope.ts';
+
+// Copies are checked a page at a time: a list is read in slices, never whole.
+const PAGE = 100;
+// A test answer lists at most this many problems (the first rows'); the count says the rest.
+const MAX_PROBLEMS = 50;
+
+/** The draft a list is sent over: the account's own, still a draft, without a workflow. */
+async function sourceProblems(deps: BulkSendDeps, accountId: string, envelopeId: string): Promise<{ source?: Envelope; problems: string[] }> {
+  const source = await deps.envelopes.store.find(accountId, envelopeId);
+  if (!source || source.deletedAt) throw new EsignError('ENVELOPE_DOES_NOT_EXIST', `envelopeOrTemplateId "${envelopeId}" (bulk send takes a draft envelope of this account; templates are not supported yet).`);
+  const problems: string[] = [];
+  if (source.status !== 'created') problems.push(`the envelope is ${source.status}; only a draft (created) envelope can be bulk sent.`);
+  if (source.workflow) problems.push('the envelope has a workflow (scheduled sending, pauses or delayed routing), which bulk copies do not take yet.');
+  if (source.documents.length === 0) problems.push('the envelope has no documents.');
+  if (source.recipients.length === 0) problems.push('the envelope has no recipients.');
+  return { source, problems };
+}
+
+/** Every problem of sending `list` over the draft, the list read a page at a time. */
+async function allProblems(deps: BulkSendDeps, list: BulkList, envelopeId: string): Promise<string[]> {
+  const { source, problems } = await sourceProblems(deps, list.accountId, envelopeId);
+  if (!source || problems.length > 0) return problems;
+  for (let after = 0; after < list.copyCount; after += PAGE) {
+    for (const { row, copy } of await deps.bulk.copies(list.listId, after, PAGE)) problems.push(...copyProblems(source, copy, row));
+  }
+  return problems;
+}
+
+export type BulkSendTest = { readonly canBeSent: boolean; readonly problems: readonly string[] };
+
+/** createBulkSendTestRequest: DocuSign's checks of list and draft together, nothing sent. */
+export async function testBulkSend(deps: BulkSendDeps, accountId: string, listId: string, envelopeId: string): Promise<BulkSendTest> {
+  const list = await getBulkList(deps, accountId, listId);
+  const problems = await allProblems(deps, list, envelopeId);
+  const shown = problems.length > MAX_PROBLEMS ? [...problems.slice(0, MAX_PROBLEMS), `and ${problems.length - MAX_PROBLEMS} more.`] : problems;
+  return { canBeSent: problems.length === 0, problems: shown };
+}
+
+/**
+ * createBulkSendRequest: the checks of the test request, the account's queue limit, then one
+ * batch with a queued row per copy; the bulk send worker makes the envelopes
+ * (send-bulk-copy.ts). Nothing is queued unless every row can be sent.
+ */
+export async function requestBulkSend(deps: BulkSendDeps, input: { accountId: string; userId: string; listId: string; envelopeId: string; batchName?: string }): Promise<BulkBatch> {
+  const list = await getBulkList(deps, input.accountId, input.listId);
+  const problems = await allProblems(deps, list, input.envelopeId);
+  if (problems.length > 0) throw new EsignError('BULK_SEND_ENVELOPE_NOT_SENDABLE', problems.slice(0, MAX_PROBLEMS).join(' '));
+  const queued = await deps.bulk.queuedCount(input.accountId);
+  if (queued + list.copyCount > MAX_BULK_QUEUE) throw new EsignError('BULK_SEND_QUEUE_LIMIT_EXCEEDED', `${queued} envelopes are queued and the list adds ${list.copyCount}; the limit is ${MAX_BULK_QUEUE}.`);
+  const batch: BulkBatch = {
+    batchId: deps.envelopes.random.uuid(),
+    accountId: input.accountId,
+    name: input.batchName ?? list.name,
+    listId: list.listId,
+    listName: list.name,
+    sourceEnvelopeId: input.envelopeId,
+    senderUserId: input.userId,
+    size: list.copyCount,
+    submittedAt: deps.envelopes.clock(),
+  };
+  await deps.bulk.createBatch(batch);
+  return batch;
+}
+
+/** getBulkSendBatchStatus. */
+export async function getBulkBatch(deps: BulkSendDeps, accountId: string, batchId: string) {
+  const batch = await deps.bulk.findBatch(accountId, batchId);
+  if (!batch) throw new EsignError('BULK_SEND_BATCH_NOT_FOUND', `bulkSendBatchId "${batchId}".`);
+  return batch;
+}
