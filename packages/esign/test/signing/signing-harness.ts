@@ -3,6 +3,7 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { createDevSealP12, type Converter } from '@signet/pdf';
 import type { ConnectModuleOptions } from '../../src/connect/build-connect.ts';
 import type { RawEsignSettings } from '../../src/config.ts';
+import type { EsignDeps } from '../../src/server.ts';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { seedUserAndApp, startEsign, type Harness } from '../support/esign-harness.ts';
 
@@ -29,6 +30,8 @@ export type SigningEsignOptions = {
   /** Connect worker tuning and DNS stand-in (server.ts EsignDeps.connect). */
   readonly connect?: ConnectModuleOptions;
   readonly completionPollMs?: number;
+  /** Bulk send worker tuning (server.ts EsignDeps.bulkSend). */
+  readonly bulkSend?: EsignDeps['bulkSend'];
 };
 
 /**
@@ -45,6 +48,7 @@ export async function startSigningEsign(t: TestContext, options: SigningEsignOpt
       mailWorker: { pollIntervalMs: 50 },
       signing: { seal: SEAL, completionPollMs: options.completionPollMs ?? 100 },
       ...(options.connect ? { connect: options.connect } : {}),
+      ...(options.bulkSend ? { bulkSend: options.bulkSend } : {}),
     },
   });
   const { origin } = h;
