@@ -22,7 +22,8 @@ const TEMPLATES = 'templates are not supported yet';
 const CUSTOM_METADATA = 'envelope metadata is not supported';
 const AUTHENTICATION = 'recipient authentication is not supported yet: the signer would sign without it';
 const SIGNING_GROUPS = 'signing groups are not supported';
-const BULK = 'bulk sending is not supported';
+// Bulk sending is done with bulk send lists (BulkEnvelopesApi, docs/esign-bulk-send.md), not with bulk recipients on an envelope.
+const BULK = 'bulk recipients on an envelope are not supported: send a bulk send list over a draft (docs/esign-bulk-send.md)';
 const NOTARY = 'notarization is not supported';
 
 export const ENVELOPE_DEFINITION_FIELDS = rules({

@@ -18,7 +18,7 @@ const STEP_FIELDS = {
   completedDate: output, status: output, triggeredDate: output,
   recipientRouting: honoured,
 };
-const SCHEDULED_FIELDS = { rules: honoured, resumeDate: output, status: output, bulkListId: refused('bulk sending is not supported') };
+const SCHEDULED_FIELDS = { rules: honoured, resumeDate: output, status: output, bulkListId: refused('scheduled sending of a bulk send list is not supported yet') };
 const DELAYED_FIELDS = { rules: honoured, resumeDate: output, status: output };
 const RULE_FIELDS = { delay: honoured, resumeDate: honoured };
 

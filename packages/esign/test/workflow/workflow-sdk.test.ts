@@ -207,7 +207,7 @@ subtest('what is not done is refused by name, and nothing is stored', async () =
   await refused({ scheduledSending: { rules: [{ delay: '01:00:00' }, { delay: '02:00:00' }] } }, /exactly one rule/);
   await refused({ scheduledSending: { rules: [{ resumeDate: 'next tuesday' }] } }, /ISO 8601/);
   await refused({ scheduledSending: { rules: [{ delay: '400.00:00:00' }] } }, /at most 365 days/);
-  await refused({ scheduledSending: { bulkListId: 'abc', rules: [{ delay: '01:00:00' }] } }, /bulkListId \(bulk sending is not supported\)/);
+  await refused({ scheduledSending: { bulkListId: 'abc', rules: [{ delay: '01:00:00' }] } }, /bulkListId \(scheduled sending of a bulk send list is not supported yet\)/);
   assert.equal(smtp.received.some((m) => ['r@example.com', 's@example.com'].includes(toAddress(m))), false);
   // Envelopes::update cannot pause, nor change steps.
   const { envelopeId } = (await envelopes.createEnvelope(env.seed.accountId, { envelopeDefinition: { ...base, status: 'created' } }, noop)).data;

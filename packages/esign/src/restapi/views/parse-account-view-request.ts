@@ -26,7 +26,7 @@ const SETTINGS: Readonly<Record<string, SettingRule>> = {
   showAdvancedOptions: { kind: 'falseOnly', why: 'the page has no advanced options' },
   showSignNow: { kind: 'falseOnly', why: 'the sender cannot sign from the sender view' },
   lockToken: { kind: 'emptyOnly', why: 'envelope locks are not supported' },
-  recipientSettings: { kind: 'nested', rules: { showEditRecipients: { kind: 'falseOnly', why: NO_EDITING }, showContactsList: { kind: 'falseOnly', why: 'there is no contacts list' }, showEditMessage: { kind: 'falseOnly', why: NO_EDITING }, showBulkSend: { kind: 'falseOnly', why: 'bulk sending is not supported' } } },
+  recipientSettings: { kind: 'nested', rules: { showEditRecipients: { kind: 'falseOnly', why: NO_EDITING }, showContactsList: { kind: 'falseOnly', why: 'there is no contacts list' }, showEditMessage: { kind: 'falseOnly', why: NO_EDITING }, showBulkSend: { kind: 'falseOnly', why: 'the console has no bulk send page (bulk send is an API: docs/esign-bulk-send.md)' } } },
   documentSettings: { kind: 'nested', rules: { showEditDocuments: { kind: 'falseOnly', why: NO_EDITING }, showEditDocumentVisibility: { kind: 'falseOnly', why: NO_EDITING }, showEditPages: { kind: 'falseOnly', why: NO_EDITING }, showSaveAsDocumentCustomField: { kind: 'falseOnly', why: NO_EDITING } } },
   taggerSettings: { kind: 'emptyOnly', why: 'the tagger is not offered' },
   envelopeCustomFieldSettings: { kind: 'nested', rules: { showEnvelopeCustomFields: { kind: 'falseOnly', why: NO_EDITING } } },
