@@ -31,14 +31,17 @@ const PACKAGES = {
   'nginx-light': ['/usr/sbin/nginx'],
   haproxy: ['/usr/sbin/haproxy'],
   hyperfine: ['/usr/bin/hyperfine'],
+  // HTTP/2 clients: curl (nghttp2 inside) in the gateway's tests, h2load in its benchmark.
+  curl: ['/usr/bin/curl'],
+  'nghttp2-client': ['/usr/bin/h2load'],
 };
 
 const START = ['libreoffice-writer-nogui', 'python3-uno', 'chromium', 'fonts-liberation2',
   'fonts-crosextra-carlito', 'fonts-crosextra-caladea', 'fonts-dancingscript', 'fonts-ipafont-gothic', 'openssl'];
 const PURPOSES = {
   start: START,
-  test: [...START, 'poppler-utils', 'qpdf', 'redis-server', 'postgresql'],
-  bench: [...START, 'poppler-utils', 'wrk', 'nginx-light', 'haproxy', 'hyperfine', 'redis-server'],
+  test: [...START, 'poppler-utils', 'qpdf', 'redis-server', 'postgresql', 'curl'],
+  bench: [...START, 'poppler-utils', 'wrk', 'nginx-light', 'haproxy', 'hyperfine', 'redis-server', 'nghttp2-client'],
 };
 
 function parseArgs(argv) {

@@ -8,7 +8,8 @@ import { EMPTY_SNAPSHOT, parseDeclarativeConfig } from './declarative/index.ts';
 import type { Snapshot } from './declarative/types.ts';
 import { REDIS_COUNTERS } from './plugins/index.ts';
 import { GrpcProxy, shareListenerWithGrpc, type SharedGrpc } from './grpc/index.ts';
-import { createProxyHandler } from './proxy/create-proxy-handler.ts';
+import { createProxyHandler, type RequestHandler } from './proxy/create-proxy-handler.ts';
+import { createHttp2HttpSide } from './http2/index.ts';
 import type { ProxyHooks } from './proxy/proxy-hooks.ts';
 import { UpstreamPool } from './proxy/upstream-pool.ts';
 import { Runtime } from './runtime.ts';
@@ -98,7 +99,12 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     server.keepAliveTimeout = 60_000;
     servers.push(server);
     deps.configureListener?.(server, address);
-    shared.push(shareListenerWithGrpc(server, grpc, address.ssl));
+    // Bound once listening (the handler needs the real port); no request arrives before.
+    let handler: RequestHandler = () => undefined;
+    // node:http2's compatibility request and response carry every member the handler reads
+    // (docs/gateway-config.md, "HTTP/2"), in their HTTP/1.1 shape (src/http2/).
+    const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never)) : undefined;
+    shared.push(shareListenerWithGrpc(server, grpc, address.ssl, http2));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(address.port, address.host, () => {
@@ -107,13 +113,13 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
       });
     });
     const port = (server.address() as AddressInfo).port;
-    const handler = createProxyHandler(getState, ctx, { scheme: address.ssl ? 'https' : 'http', port });
+    handler = createProxyHandler(getState, ctx, { scheme: address.ssl ? 'https' : 'http', port });
     server.on('request', handler);
     // Expect: 100-continue is answered by the proxy itself once it reads the body (RFC 9110
     // §10.1.1), so a request refused from its head alone (request-size-limiting's 417, an
     // authentication plugin's 401) gets its answer without a 100 first, as from nginx.
     server.on('checkContinue', handler);
-    return { host: address.host, port, ssl: address.ssl };
+    return { host: address.host, port, ssl: address.ssl, ...(address.http2 === true ? { http2: true } : {}) };
   }
 
   return {

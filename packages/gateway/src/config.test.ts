@@ -7,7 +7,7 @@ test('parseListen: Kong listen syntax', () => {
     { host: '127.0.0.1', port: 8000, ssl: false },
     { host: '127.0.0.1', port: 8443, ssl: true },
   ]);
-  assert.deepEqual(parseListen('0.0.0.0:8443 http2 ssl reuseport backlog=16384', 'proxy_listen'), [{ host: '0.0.0.0', port: 8443, ssl: true }]);
+  assert.deepEqual(parseListen('0.0.0.0:8443 http2 ssl reuseport backlog=16384', 'proxy_listen'), [{ host: '0.0.0.0', port: 8443, ssl: true, http2: true }]);
   assert.deepEqual(parseListen('[::1]:8001', 'admin_listen'), [{ host: '::1', port: 8001, ssl: false }]);
   assert.deepEqual(parseListen('off', 'admin_listen'), []);
 });
@@ -16,6 +16,10 @@ const bad: [string, string, RegExp][] = [
   ['8000', 'proxy_listen', /proxy_listen: invalid listen address '8000'/],
   ['127.0.0.1:70000', 'proxy_listen', /port 70000/],
   ['127.0.0.1:8000 proxy_protocol', 'proxy_listen', /unsupported listen flag 'proxy_protocol'/],
+  // nginx's cleartext http2 listener would speak h2c only, turning HTTP/1.1 clients away.
+  ['127.0.0.1:8000 http2', 'proxy_listen', /'127.0.0.1:8000 http2': the http2 flag needs 'ssl' here/],
+  ['127.0.0.1:8001 http2', 'admin_listen', /the http2 flag needs 'ssl'/],
+  ['127.0.0.1:9000 http2 ssl', 'stream_listen', /unsupported listen flag 'http2' \(only proxy_listen serves HTTP\/2\)/],
 ];
 for (const [value, setting, message] of bad) {
   test(`parseListen rejects ${value}`, () => {
@@ -25,7 +29,8 @@ for (const [value, setting, message] of bad) {
 
 test('buildGatewayConfig: defaults, workers, certificate pairing', () => {
   const config = buildGatewayConfig({});
-  assert.equal(config.proxyListen.length, 2);
+  // Kong's kong.conf.default: HTTP/2 on the TLS proxy listener.
+  assert.deepEqual(config.proxyListen, [{ host: '0.0.0.0', port: 8000, ssl: false }, { host: '0.0.0.0', port: 8443, ssl: true, http2: true }]);
   assert.deepEqual(config.adminListen, [{ host: '127.0.0.1', port: 8001, ssl: false }]);
   assert.ok(config.workers >= 1);
   assert.equal(buildGatewayConfig({ nginx_worker_processes: '3' }).workers, 3);

@@ -6,7 +6,13 @@ import { IpSet, isIpOrCidr } from './proxy/ip-set.ts';
 import { DEFAULT_REAL_IP, type RealIpSettings } from './proxy/real-ip.ts';
 
 /** One listener of Kong's `*_listen` settings. */
-export type ListenAddress = { readonly host: string; readonly port: number; readonly ssl: boolean };
+export type ListenAddress = {
+  readonly host: string;
+  readonly port: number;
+  readonly ssl: boolean;
+  /** Kong's `http2` flag: HTTP/2 offered by ALPN to every client of this TLS listener. */
+  readonly http2?: boolean;
+};
 
 /** The gateway's process configuration (the kong.conf equivalent), validated once at start. */
 export type GatewayConfig = {
@@ -70,14 +76,14 @@ export class ConfigError extends Error {
 
 // Kong's defaults (kong.conf.default), without the 0.0.0.0 exposure of the admin API.
 const DEFAULTS = {
-  proxy_listen: '0.0.0.0:8000, 0.0.0.0:8443 ssl',
+  proxy_listen: '0.0.0.0:8000, 0.0.0.0:8443 http2 ssl',
   admin_listen: '127.0.0.1:8001',
   stream_listen: 'off',
   plugins: 'bundled',
 };
 
 // Kong listen flags this gateway accepts; the ones that change nothing here are ignored.
-const IGNORED_FLAGS = /^(http2|reuseport|deferred|bind|backlog=\d+|ipv6only=(on|off)|so_keepalive=\S+)$/;
+const IGNORED_FLAGS = /^(reuseport|deferred|bind|backlog=\d+|ipv6only=(on|off)|so_keepalive=\S+)$/;
 
 /** Parses Kong's `*_listen` syntax: "host:port [ssl] [flags], …" or "off". */
 export function parseListen(value: string, setting: string): ListenAddress[] {
@@ -91,12 +97,18 @@ export function parseListen(value: string, setting: string): ListenAddress[] {
     const port = Number(m[2]);
     if (port > 65535) throw new ConfigError(setting, `port ${port} is not between 0 and 65535`);
     let ssl = false;
+    let http2 = false;
     for (const flag of flags) {
       if (flag === 'ssl') ssl = true;
+      else if (flag === 'http2') http2 = true;
       else if (!IGNORED_FLAGS.test(flag)) throw new ConfigError(setting, `unsupported listen flag '${flag}'`);
     }
+    // Without TLS, nginx's http2 listener speaks h2c with prior knowledge only, which would turn
+    // every HTTP/1.1 client away; h2c is served to grpc routes without the flag (docs/gateway-config.md).
+    if (http2 && !ssl) throw new ConfigError(setting, `'${address} http2': the http2 flag needs 'ssl' here (HTTP/2 is offered by ALPN on TLS listeners; h2c is served to grpc routes without it)`);
+    if (http2 && setting !== 'proxy_listen') throw new ConfigError(setting, `unsupported listen flag 'http2' (only proxy_listen serves HTTP/2)`);
     const host = m[1]!.startsWith('[') ? m[1]!.slice(1, -1) : m[1]!;
-    out.push({ host: host === '*' ? '0.0.0.0' : host, port, ssl });
+    out.push({ host: host === '*' ? '0.0.0.0' : host, port, ssl, ...(http2 ? { http2 } : {}) });
   }
   if (out.length === 0) throw new ConfigError(setting, 'no listen address');
   return out;

@@ -48,7 +48,7 @@ export function buildSystemPlan(config: SystemConfig, tls: DevTls, kongYmlPath: 
       name: 'gateway',
       command: node,
       args: [...tsx, gatewayCli, 'start', '--config', kongYmlPath,
-        '--proxy-listen', `127.0.0.1:${httpPort}, 127.0.0.1:${httpsPort} ssl`,
+        '--proxy-listen', `127.0.0.1:${httpPort}, 127.0.0.1:${httpsPort} http2 ssl`,
         '--admin-listen', `127.0.0.1:${adminPort}`],
       cwd: repoRoot,
       env: {

@@ -1,9 +1,10 @@
 import type { Server as HttpServer } from 'node:http';
-import { createServer, type Http2Session } from 'node:http2';
+import { constants, createServer, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { grpcStreamListener } from './create-grpc-server.ts';
 import type { GrpcProxy } from './grpc-proxy.ts';
+import { HTTP2_IDLE_MS, HTTP2_LIMITS, HTTP2_RESET_BURST, HTTP2_RESET_WINDOW_MS, type Http2StreamDispatch } from '../http2/index.ts';
 
 // RFC 9113 §3.4: an h2c client with prior knowledge opens with this preface; HTTP/1.1 reserves
 // the PRI method for it, so its first bytes tell the two apart.
@@ -25,26 +26,37 @@ export type SharedGrpc = { close(): void; destroy(): void };
 /**
  * Serves gRPC on an HTTP/1.1 proxy listener (Kong serves grpc routes on proxy_listen): on a
  * plain `node:http` server an h2c connection is recognised by its preface (looked for only
- * while the configuration has a grpc route); on a `node:https`
- * server ALPN offers `h2` to clients whose server name a grpcs route names (`snis`/`hosts`),
- * `http/1.1` to everyone else (so browsers on HTTP routes keep HTTP/1.1). HTTP/2 connections
- * go to a session whose calls the GrpcProxy serves; every other connection reaches the
- * server's own HTTP/1.1 handling unchanged. Call before the server accepts; the server must
- * not set ALPNProtocols (node allows either that or an ALPN callback).
+ * while the configuration has a grpc route); on a `node:https` server ALPN offers `h2` to
+ * clients whose server name a grpcs route names (`snis`/`hosts`), `http/1.1` to everyone else
+ * (so browsers on HTTP routes keep HTTP/1.1). With `http` (the listener's `http2` flag), ALPN
+ * offers `h2` to every client and the HTTP/2 streams that are not gRPC calls (Kong tells them
+ * apart by their `application/grpc` content type) go to the HTTP proxy. HTTP/2 connections go
+ * to a session bounded by HTTP2_LIMITS; every other connection reaches the server's own
+ * HTTP/1.1 handling unchanged. Call before the server accepts; the server must not set
+ * ALPNProtocols (node allows either that or an ALPN callback).
  */
-export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl: boolean): SharedGrpc {
-  const h2 = createServer();
-  h2.on('stream', grpcStreamListener(proxy, ssl, () => (server.address() as AddressInfo | null)?.port ?? 0));
+export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl: boolean, http?: Http2StreamDispatch): SharedGrpc {
+  const h2 = createServer(HTTP2_LIMITS);
+  const grpcStream = grpcStreamListener(proxy, ssl, () => (server.address() as AddressInfo | null)?.port ?? 0);
+  if (http === undefined) {
+    h2.on('stream', grpcStream);
+  } else {
+    h2.on('stream', (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
+      if (headers['content-type']?.startsWith('application/grpc') === true) grpcStream(stream, headers);
+      else http(stream, headers, flags, rawHeaders);
+    });
+  }
   h2.on('sessionError', () => undefined);
   const sessions = new Set<Http2Session>();
   h2.on('session', (s: Http2Session) => {
     sessions.add(s);
     s.once('close', () => sessions.delete(s));
+    watchSession(s, http !== undefined);
   });
   if (ssl) {
     // node:tls reads the server's ALPNCallback for each connection (tls.createServer option).
     (server as HttpServer & { ALPNCallback?: AlpnCallback }).ALPNCallback = ({ servername, protocols }) => {
-      if (protocols.includes('h2') && proxy.offersHttp2(servername)) return 'h2';
+      if (protocols.includes('h2') && (http !== undefined || proxy.offersHttp2(servername))) return 'h2';
       return protocols.includes('http/1.1') ? 'http/1.1' : undefined;
     };
   }
@@ -103,4 +115,37 @@ export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl:
       for (const socket of h2Sockets) socket.destroy();
     },
   };
+}
+
+/**
+ * Per session: a client that resets more than HTTP2_RESET_BURST streams within
+ * HTTP2_RESET_WINDOW_MS has its connection cut (CVE-2023-44487, "rapid reset": each request
+ * costs the gateway work, its reset costs the client nothing; node:http2's own guard answers
+ * GOAWAY later and leaves the connection open). With `idle`, a session that has had no stream
+ * open for HTTP2_IDLE_MS is closed (GOAWAY), as an idle HTTP/1.1 keep-alive connection is; one
+ * with a stream open is left to it (a long gRPC call, a slow upstream: each has its timeouts).
+ */
+function watchSession(session: Http2Session, idle: boolean): void {
+  let open = 0;
+  let resets = 0;
+  let windowStart = 0;
+  session.on('stream', (stream: ServerHttp2Stream) => {
+    open += 1;
+    stream.once('close', () => {
+      open -= 1;
+      if (stream.rstCode === constants.NGHTTP2_NO_ERROR) return;
+      const now = Date.now();
+      if (now - windowStart > HTTP2_RESET_WINDOW_MS) {
+        windowStart = now;
+        resets = 0;
+      }
+      resets += 1;
+      if (resets > HTTP2_RESET_BURST) session.destroy();
+    });
+  });
+  if (idle) {
+    session.setTimeout(HTTP2_IDLE_MS, () => {
+      if (open === 0) session.close();
+    });
+  }
 }

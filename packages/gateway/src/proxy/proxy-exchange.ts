@@ -1,6 +1,7 @@
 import type { RealIpSettings } from './real-ip.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Http2ServerRequest, ServerHttp2Stream } from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import type { HashRequest } from '../balancer/index.ts';
 import type { GatewayErrorCode } from '../errors.ts';
@@ -121,7 +122,8 @@ export class ProxyExchange implements ExchangeSink {
     this.#hasBody = x.body === undefined && (x.headers.chunked || x.headers.contentLength > 0);
     // The hash input is made only for consistent-hashing upstreams, on the first pick.
     this.#attempts = new PeerAttempts(x.target, ctx.hooks, x.target.balancer?.hashSettings === undefined ? undefined : () => this.#hashRequest());
-    watchClientSocket(req.socket, this);
+    // Over HTTP/2 the request's own stream is what the client can close (its connection carries others).
+    watchClientSocket(req.httpVersionMajor === 2 ? (req as unknown as Http2ServerRequest).stream : req.socket, this);
   }
 
   /** Sends the first attempt. */
@@ -454,7 +456,7 @@ export class ProxyExchange implements ExchangeSink {
 }
 
 const kExchange = Symbol('signet.exchange');
-type WatchedSocket = Socket & { [kExchange]?: ProxyExchange };
+type WatchedSocket = (Socket | ServerHttp2Stream) & { [kExchange]?: ProxyExchange };
 
 function onWatchedSocketClose(this: WatchedSocket): void {
   const exchange = this[kExchange];
@@ -466,7 +468,7 @@ function onWatchedSocketClose(this: WatchedSocket): void {
  * One 'close' listener per client connection rather than one per request: it aborts whichever
  * exchange is in flight when the client goes away.
  */
-function watchClientSocket(socket: Socket, exchange: ProxyExchange): void {
+function watchClientSocket(socket: Socket | ServerHttp2Stream, exchange: ProxyExchange): void {
   const watched = socket as WatchedSocket;
   if (!(kExchange in watched)) watched.on('close', onWatchedSocketClose);
   watched[kExchange] = exchange;

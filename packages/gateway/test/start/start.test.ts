@@ -2,6 +2,7 @@
 // API, reloads through POST /config, and stops cleanly on SIGTERM, with one process or two workers.
 import assert from 'node:assert/strict';
 import { spawnGateway } from '../health/gateway-process.ts';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,9 @@ import { issueCertificate, pollUntil } from '@signet/kit';
 import { startProcess } from '@signet/kit/testing';
 import { request } from 'undici';
 import { startUpstream } from '../proxy/proxy.fixture.ts';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 // `--import tsx` resolves from the working directory: run from the repository root.
@@ -98,13 +102,13 @@ test('start: an invalid kong.yml stops start with Kong errors and line numbers',
   assert.match(proc.output(), /kong\.yml:\d+:\d+/);
 });
 
-test('start: KONG_* environment is read, TLS listener uses KONG_SSL_CERT', async (t) => {
+test('start: KONG_* environment is read, TLS listener uses KONG_SSL_CERT and serves HTTP/2 with the http2 flag (curl --http2)', async (t) => {
   const pair = issueCertificate({ commonName: 'env-cert.test' });
   const upstream = await startUpstream(t);
   const file = await writeConfig(t, kongYml(upstream.port));
   const g = await spawnGateway(t, ['--workers', '1'], {
     KONG_DECLARATIVE_CONFIG: file,
-    KONG_PROXY_LISTEN: '127.0.0.1:0, 127.0.0.1:0 ssl',
+    KONG_PROXY_LISTEN: '127.0.0.1:0, 127.0.0.1:0 http2 ssl',
     KONG_ADMIN_LISTEN: '127.0.0.1:0',
     KONG_SSL_CERT: pair.certPem,
     KONG_SSL_CERT_KEY: pair.keyPem,
@@ -117,4 +121,7 @@ test('start: KONG_* environment is read, TLS listener uses KONG_SSL_CERT', async
   await once(socket, 'secureConnect');
   assert.equal(socket.getPeerCertificate().subject.CN, 'env-cert.test');
   assert.equal((await get(`${g.proxy}/api`)).status, 200);
+  // An independent HTTP/2 client (curl's nghttp2) through the process's TLS listener.
+  const curl = await execFileAsync('curl', ['--http2', '-sk', '-o', '/dev/null', '-w', '%{http_version} %{http_code}', `${https}/api`]);
+  assert.equal(curl.stdout, '2 200');
 });

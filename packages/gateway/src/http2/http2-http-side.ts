@@ -1,0 +1,36 @@
+import { createServer, type Http2ServerRequest, type Http2ServerResponse, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import { http1RawHeaders } from './http1-raw-headers.ts';
+import { Http2ProxyResponse } from './http2-proxy-response.ts';
+
+/** The proxy handler, called with node:http2's compatibility request and response. */
+export type Http2RequestHandler = (req: Http2ServerRequest, res: Http2ServerResponse) => void;
+
+/** Hands one HTTP/2 stream (an http2 server's 'stream' event arguments) to the HTTP handler. */
+export type Http2StreamDispatch = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => void;
+
+/**
+ * The HTTP side of an HTTP/2 listener: node:http2's compatibility layer, fed the streams that
+ * are not gRPC calls. It is a server object of its own, never listening, so the layer (which
+ * an http2 server installs for every stream once it has a 'request' listener) sees only
+ * those; the header list it is given and its response class give the handler the HTTP/1.1
+ * view it is written for. `Expect: 100-continue` goes to the handler as on HTTP/1.1, which sends the 100 itself.
+ */
+export function createHttp2HttpSide(handler: Http2RequestHandler): Http2StreamDispatch {
+  const side = createServer({ Http2ServerResponse: Http2ProxyResponse });
+  side.on('request', handler);
+  side.on('checkContinue', handler);
+  return (stream, headers, flags, rawHeaders) => {
+    // RFC 8441's extended CONNECT (WebSocket over HTTP/2) is not offered (no
+    // SETTINGS_ENABLE_CONNECT_PROTOCOL), so a CONNECT here is a tunnel request: not served, as nginx.
+    if (headers[':method'] === 'CONNECT') {
+      stream.on('error', () => undefined);
+      stream.respond({ ':status': 405 }, { endStream: true });
+      return;
+    }
+    // The request reads its method and path from `headers`, and hands `rawHeaders` on as they
+    // are: given the HTTP/1.1 view, routing, plugins and the upstream leg stay the same code.
+    // hash_on header host and header-based routes read `host` as on HTTP/1.1.
+    if (headers.host === undefined && headers[':authority'] !== undefined) headers.host = headers[':authority'];
+    side.emit('stream', stream, headers, flags, http1RawHeaders(rawHeaders, !stream.endAfterHeaders));
+  };
+}
