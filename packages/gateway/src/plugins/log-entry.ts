@@ -59,7 +59,13 @@ export class RequestLogEntry implements LogEntry {
   }
 
   get requestHeaders(): Readonly<Record<string, string | string[] | undefined>> {
-    return this.#req.headers;
+    const headers = this.#req.headers;
+    if (this.#req.httpVersionMajor !== 2) return headers;
+    // Over HTTP/2 node lists the pseudo-header fields too; nginx's header list (Kong's logs) has
+    // none of them, its host being the one the proxy gave the request (src/http2/).
+    const fields: Record<string, string | string[] | undefined> = {};
+    for (const [name, value] of Object.entries(headers)) if (!name.startsWith(':')) fields[name] = value;
+    return fields;
   }
 
   get requestSize(): number {

@@ -16,10 +16,16 @@ import { TEST_CONFIG } from '../proxy/proxy.fixture.ts';
 import { HTTP2_RESET_BURST } from '../../src/http2/index.ts';
 import { listenOnLoopback } from '@signet/kit/testing';
 import { createServer } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 const ca = createCertificateAuthority({ commonName: 'h2 test CA' });
 const cert = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost', 'api.h2.test', 'members.h2.test'] }, ca);
 const BIG = Buffer.alloc(4 * 1024 * 1024, 'signet h2 ');
+const LOG = join(mkdtempSync(join(tmpdir(), 'signet-h2-')), 'access.log');
+type LogLine = { request: { uri: string; headers: Record<string, unknown> }; response: { status: number } };
+const logged = (): LogLine[] => (existsSync(LOG) ? readFileSync(LOG, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LogLine) : []);
 
 type Seen = { method: string; url: string; headers: IncomingMessage['headers']; body: Buffer; aborted: boolean };
 const seen: Seen[] = [];
@@ -61,6 +67,7 @@ services:
       - name: api
         hosts: [api.h2.test, localhost]
         paths: [/]
+        plugins: [{ name: file-log, config: { path: ${LOG} } }]
       - name: members
         hosts: [members.h2.test]
         plugins: [{ name: key-auth }, { name: response-transformer, config: { add: { headers: ["X-Transformed:yes"] } } }]
@@ -95,6 +102,7 @@ after(async () => {
   await gateway.close();
   upstreamServer.closeAllConnections();
   await new Promise<void>((resolve) => upstreamServer.close(() => resolve()));
+  rmSync(dirname(LOG), { recursive: true, force: true });
 });
 
 function session(servername = 'api.h2.test', p = port): ClientHttp2Session {
@@ -169,6 +177,11 @@ test('a GET over HTTP/2: routed by :authority, Kong\'s headers both ways, hop-by
     assert.equal(up.headers['x-forwarded-host'], 'api.h2.test');
     assert.equal(up.headers['transfer-encoding'], undefined, 'a request without a body gets no framing');
     assert.ok(!Object.keys(up.headers).some((k) => k.startsWith(':')), 'no pseudo-header reaches the upstream');
+    // The log phase sees the request as nginx lists it: no pseudo-header fields, the host.
+    const line = await pollUntil(() => logged().find((l) => l.request.uri === '/hello?x=1'), { what: 'the file-log line' });
+    assert.equal(line.response.status, 200);
+    assert.equal(line.request.headers.host, 'api.h2.test');
+    assert.deepEqual(Object.keys(line.request.headers).filter((k) => k.startsWith(':')), []);
     // HEAD: the head alone, with the upstream's length.
     const head = await h2request(s, { ':method': 'HEAD', ':path': '/big', ':authority': 'api.h2.test' });
     assert.equal(head.headers[':status'], 200);
@@ -241,6 +254,8 @@ test('a client that resets its stream mid-response: the upstream exchange is aba
     await once(req, 'data');
     req.close(constants.NGHTTP2_CANCEL);
     await pollUntil(() => seen[before]?.aborted === true, { what: 'the upstream request cut once the client reset its stream' });
+    // Logged as nginx logs a request its client abandoned.
+    assert.equal((await pollUntil(() => logged().find((l) => l.request.uri === '/hang'), { what: 'the /hang log line' })).response.status, 499);
     const r = await h2request(s, { ':method': 'GET', ':path': '/after', ':authority': 'api.h2.test' });
     assert.equal(r.headers[':status'], 200);
   } finally {
