@@ -27,10 +27,18 @@ export function createHttp2HttpSide(handler: Http2RequestHandler): Http2StreamDi
       stream.respond({ ':status': 405 }, { endStream: true });
       return;
     }
+    // RFC 9113 §8.3.1: a Host naming another entity than :authority makes the request malformed
+    // (which of the two routes it would be a guess; an HTTP/1.1 upstream would see only Host).
+    const authority = headers[':authority'];
+    if (headers.host !== undefined && authority !== undefined && headers.host.toLowerCase() !== authority.toLowerCase()) {
+      stream.on('error', () => undefined);
+      stream.respond({ ':status': 400 }, { endStream: true });
+      return;
+    }
     // The request reads its method and path from `headers`, and hands `rawHeaders` on as they
     // are: given the HTTP/1.1 view, routing, plugins and the upstream leg stay the same code.
     // hash_on header host and header-based routes read `host` as on HTTP/1.1.
-    if (headers.host === undefined && headers[':authority'] !== undefined) headers.host = headers[':authority'];
+    if (headers.host === undefined && authority !== undefined) headers.host = authority;
     side.emit('stream', stream, headers, flags, http1RawHeaders(rawHeaders, !stream.endAfterHeaders));
   };
 }

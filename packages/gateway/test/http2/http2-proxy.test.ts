@@ -237,6 +237,13 @@ test('Kong\'s errors and the route\'s plugins over HTTP/2: no route, key-auth, a
     const terminated = await h2request(s, { ':method': 'GET', ':path': '/', ':authority': 'closed.h2.test' });
     assert.equal(terminated.headers[':status'], 503);
     assert.equal(json(terminated).message, 'maintenance');
+    // A Host naming another entity than :authority is malformed (RFC 9113 §8.3.1): which would route?
+    const before = seen.length;
+    const twoHosts = await h2request(s, { ':method': 'GET', ':path': '/', ':authority': 'members.h2.test', host: 'api.h2.test' });
+    assert.equal(twoHosts.headers[':status'], 400);
+    assert.equal(seen.length, before, 'nothing reached the upstream');
+    const sameHost = await h2request(s, { ':method': 'GET', ':path': '/', ':authority': 'api.h2.test', host: 'API.h2.test' });
+    assert.equal(sameHost.headers[':status'], 200);
     // A tunnel request is not served (extended CONNECT is not offered).
     const tunnel = await h2request(s, { ':method': 'CONNECT', ':authority': 'api.h2.test:443' });
     assert.equal(tunnel.headers[':status'], 405);
@@ -272,6 +279,43 @@ function frame(type: number, flags: number, streamId: number, payload: Buffer): 
   head.writeUInt32BE(streamId, 5);
   return Buffer.concat([head, payload]);
 }
+
+test('a :path or field an HTTP/1.1 request line or head could not carry (space, CR LF, control bytes) never reaches the upstream', async () => {
+  const before = seen.length;
+  // HPACK literals without indexing: name by static index (:authority 1, :path 4) or new name.
+  const literal = (index: number, value: string): Buffer => Buffer.concat([Buffer.from([index, value.length]), Buffer.from(value, 'latin1')]);
+  const named = (name: string, value: string): Buffer => Buffer.concat([Buffer.from([0, name.length]), Buffer.from(name), Buffer.from([value.length]), Buffer.from(value, 'latin1')]);
+  const attempts: [string, Buffer][] = [
+    ['/smuggle HTTP/1.1\r\nX: y', Buffer.alloc(0)],
+    ['/a b', Buffer.alloc(0)],
+    ['/a\tb', Buffer.alloc(0)],
+    ['/ok-path', named('x-evil', 'v\r\nTransfer-Encoding: chunked')],
+  ];
+  for (const [path, extra] of attempts) {
+    const socket = tlsConnect({ host: '127.0.0.1', port, ca: ca.certPem, servername: 'api.h2.test', ALPNProtocols: ['h2'] });
+    socket.on('error', () => undefined);
+    await once(socket, 'secureConnect');
+    const block = Buffer.concat([Buffer.from([0x82, 0x87]), literal(1, 'api.h2.test'), literal(4, path), extra]);
+    const received: Buffer[] = [];
+    socket.on('data', (c: Buffer) => received.push(c));
+    socket.write(Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1'), frame(4, 0, 0, Buffer.alloc(0)), frame(1, 0x5, 1, block)]));
+    // Stream 1 ends one way or the other: reset (RST_STREAM, type 3) or answered (HEADERS, type 1).
+    const outcome = await pollUntil(() => {
+      const bytes = Buffer.concat(received);
+      for (let at = 0; at + 9 <= bytes.length; at += 9 + bytes.readUIntBE(at, 3)) {
+        if (bytes.readUInt32BE(at + 5) === 1 && (bytes[at + 3] === 1 || bytes[at + 3] === 3)) return bytes[at + 3] === 1 ? 'answered' : 'reset';
+      }
+      return undefined;
+    }, { what: `stream 1 of ${JSON.stringify(path)} ended` });
+    socket.destroy();
+    assert.equal(outcome, path === '/ok-path' ? 'answered' : 'reset', path);
+  }
+  const reached = seen.slice(before);
+  // The bad paths are reset by the HTTP/2 layer; the field with CR LF is dropped, its request served without it.
+  assert.deepEqual(reached.map((x) => x.url), ['/ok-path']);
+  assert.equal(reached[0]!.headers['x-evil'], undefined);
+  assert.equal(reached[0]!.headers['transfer-encoding'], undefined);
+});
 
 test('bounds: 128 concurrent streams and a 64 KiB header list announced; a rapid-reset flood (CVE-2023-44487) has its connection cut and others are still served', async () => {
   const s = session();
