@@ -28,7 +28,8 @@ const ESIGN_ALLOWED_IMPORTS = {
   completion: ['domain', 'errors.ts', 'background', 'i18n', 'mail', 'store', 'config.ts'],
   console: ['domain', 'errors.ts', 'connect', 'security', 'store', 'use-cases', 'web', 'context.ts'],
   restapi: ['domain', 'errors.ts', 'connect', 'mail', 'oauth', 'reminders', 'security', 'store', 'wire', 'context.ts'],
-  signing: ['domain', 'errors.ts', 'completion', 'mail', 'reminders', 'restapi', 'security', 'store', 'web', 'context.ts'],
+  // The signing pages speak the recipient's language: the catalogs are pure (i18n above).
+  signing: ['domain', 'errors.ts', 'completion', 'i18n', 'mail', 'reminders', 'restapi', 'security', 'store', 'web', 'context.ts'],
   // The verification page speaks the sealing account's language: the catalogs are pure (i18n above).
   verify: ['domain', 'i18n', 'store', 'web'],
 };

@@ -18,7 +18,8 @@ import { formField } from '../web/form.ts';
 import { cookieSecurity } from '../web/framing.ts';
 import { accessCodeLockedPage, accessCodePage } from './access-code-page.ts';
 import { resolveSigner, type SignerLookup, type SignerRef } from './resolve-signer.ts';
-import { noticePage } from './signing-pages.ts';
+import { unknownLinkPage } from './signing-pages.ts';
+import { pageTranslator } from './page-language.ts';
 
 /** The cookie a right access code earns: scoped to /signing, HttpOnly, one per browser. */
 export const ACCESS_COOKIE = 'signet_access';
@@ -61,15 +62,16 @@ export function buildAccessGate(ctx: EsignContext, grants: AccessGrantsRepositor
       return (await accessCodeGranted(request, envelope, recipient)) && passcodeGranted(request, envelope, recipient);
     },
     async page(request, reply, ref, envelope, recipient, note = {}) {
+      const tr = pageTranslator(envelope, recipient.recipientId);
       if (!(await accessCodeGranted(request, envelope, recipient))) {
-        if (accessCodeLocked(recipient)) return accessCodeLockedPage();
-        return accessCodePage({ base: ref.base, csrf: csrfTokenFor(ctx, request, reply), subject: envelope.emailSubject, failures: recipient.accessCode?.failures ?? 0, wrong: note.accessCodeWrong ?? false });
+        if (accessCodeLocked(recipient)) return accessCodeLockedPage(tr);
+        return accessCodePage(tr, { base: ref.base, csrf: csrfTokenFor(ctx, request, reply), subject: envelope.emailSubject, failures: recipient.accessCode?.failures ?? 0, wrong: note.accessCodeWrong ?? false });
       }
       const passcode = recipient.passcode;
-      if (!passcode || passcodeLocked(recipient)) return passcodeLockedPage();
+      if (!passcode || passcodeLocked(recipient)) return passcodeLockedPage(tr);
       const codeWaiting = passcodePending(recipient, ctx.now());
-      if (!codeWaiting && passcode.sends >= MAX_PASSCODE_SENDS) return passcodeLockedPage();
-      return passcodePage({ base: ref.base, csrf: csrfTokenFor(ctx, request, reply), subject: envelope.emailSubject, passcode, codeWaiting, note: note.passcode });
+      if (!codeWaiting && passcode.sends >= MAX_PASSCODE_SENDS) return passcodeLockedPage(tr);
+      return passcodePage(tr, { base: ref.base, csrf: csrfTokenFor(ctx, request, reply), subject: envelope.emailSubject, passcode, codeWaiting, note: note.passcode });
     },
   };
 }
@@ -98,11 +100,11 @@ export function registerAccessCodeRoutes(app: FastifyInstance, deps: AccessCodeR
   app.post<{ Params: { ref: string } }>('/signing/:ref/access-code', async (request, reply) => {
     assertCsrf(request);
     const ref = await resolveSigner(deps.lookup, request, request.params.ref);
-    if (!ref) return sendPage(reply, noticePage('This link is not valid', 'The signing link is unknown or has expired. Ask the sender for a new one.'), 404);
+    if (!ref) return sendPage(reply, unknownLinkPage(), 404);
     const envelope = await getEnvelope(deps.envelopes, ref.accountId, ref.envelopeId);
     const recipient = envelope.recipients.find((r) => r.recipientId === ref.recipientId);
     if (!recipient?.accessCode) return reply.code(303).redirect(ref.base);
-    if (accessCodeLocked(recipient)) return sendPage(reply, accessCodeLockedPage(), 403);
+    if (accessCodeLocked(recipient)) return sendPage(reply, accessCodeLockedPage(pageTranslator(envelope, recipient.recipientId)), 403);
     const typed = (formField(request.body, 'accessCode') ?? '').trim().slice(0, 50);
     const right = typed !== '' && (await verifyPassword(typed, recipient.accessCode.hash));
     const now = deps.ctx.now();

@@ -21,7 +21,8 @@ import { cookieSecurity } from '../web/framing.ts';
 import { PASSCODE_COOKIE, type AccessGate } from './access-code-gate.ts';
 import { passcodeLockedPage } from './passcode-page.ts';
 import { resolveSigner, type SignerLookup } from './resolve-signer.ts';
-import { noticePage } from './signing-pages.ts';
+import { unknownLinkPage } from './signing-pages.ts';
+import { pageTranslator } from './page-language.ts';
 
 export type PasscodeRouteDeps = {
   readonly ctx: EsignContext;
@@ -62,12 +63,12 @@ export function registerPasscodeRoutes(app: FastifyInstance, deps: PasscodeRoute
   async function signerAt(request: FastifyRequest<{ Params: { ref: string } }>, reply: FastifyReply) {
     assertCsrf(request);
     const ref = await resolveSigner(deps.lookup, request, request.params.ref);
-    if (!ref) return { answer: sendPage(reply, noticePage('This link is not valid', 'The signing link is unknown or has expired. Ask the sender for a new one.'), 404) };
+    if (!ref) return { answer: sendPage(reply, unknownLinkPage(), 404) };
     const envelope = await getEnvelope(deps.envelopes, ref.accountId, ref.envelopeId);
     const recipient = envelope.recipients.find((r) => r.recipientId === ref.recipientId);
     if (!recipient?.passcode) return { answer: reply.code(303).redirect(ref.base) };
     if (!(await deps.gate.accessCodeGranted(request, envelope, recipient))) return { answer: reply.code(303).redirect(ref.base) };
-    if (passcodeLocked(recipient)) return { answer: sendPage(reply, passcodeLockedPage(), 403) };
+    if (passcodeLocked(recipient)) return { answer: sendPage(reply, passcodeLockedPage(pageTranslator(envelope, recipient.recipientId)), 403) };
     return { ref, envelope, recipient: { ...recipient, passcode: recipient.passcode } };
   }
 
@@ -92,7 +93,7 @@ export function registerPasscodeRoutes(app: FastifyInstance, deps: PasscodeRoute
         return { ...change, mails: [mail] };
       }));
     } catch (err) {
-      if (err instanceof EsignError && err.code === 'RECIPIENT_AUTHENTICATION_LOCKED') return sendPage(reply, passcodeLockedPage(), 403);
+      if (err instanceof EsignError && err.code === 'RECIPIENT_AUTHENTICATION_LOCKED') return sendPage(reply, passcodeLockedPage(pageTranslator(at.envelope, recipient.recipientId)), 403);
       throw err;
     }
     const after = sent.recipients.find((r) => r.recipientId === ref.recipientId) ?? recipient;

@@ -7,7 +7,7 @@ import type { SigningRepository } from '../store/signing-repository.ts';
 import { cookieSecurity } from '../web/framing.ts';
 import { returnWithEvent } from '../domain/return-url.ts';
 import { SESSION_COOKIE, SESSION_REF } from './resolve-signer.ts';
-import { noticePage } from './signing-pages.ts';
+import { unknownLinkPage } from './signing-pages.ts';
 
 /**
  * How long a used or expired recipient view still sends the browser back to the integrator with
@@ -31,14 +31,14 @@ export function registerRecipientViewRedeem(app: FastifyInstance, deps: { ctx: E
     const view = /^[A-Za-z0-9_-]{20,100}$/.test(request.params.token) ? await deps.signing.redeemRecipientView(sha256Hex(request.params.token), now) : undefined;
     if (!view) {
       return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store')
-        .send(noticePage('This link is not valid', 'The signing link is unknown. Ask the sender for a new one.'));
+        .send(unknownLinkPage('The signing link is unknown. Ask the sender for a new one.'));
     }
     if (view.outcome !== 'redeemed') {
       if (now.getTime() < view.expiresAt.getTime() + DEAD_VIEW_REDIRECT_GRACE_MS) {
         return reply.code(303).header('cache-control', 'no-store').redirect(returnWithEvent(view.returnUrl, 'ttl_expired'));
       }
       return reply.code(410).type('text/html; charset=utf-8').header('cache-control', 'no-store')
-        .send(noticePage('This link has expired', 'This signing link has expired. Go back to the application you came from to open the document again.'));
+        .send(unknownLinkPage('This signing link has expired. Go back to the application you came from to open the document again.', 'This link has expired'));
     }
     const session = newSecretToken();
     await deps.signing.createSession({ tokenHash: sha256Hex(session), envelopeId: view.envelopeId, recipientId: view.recipientId, returnUrl: view.returnUrl, createdAt: now, expiresAt: new Date(now.getTime() + deps.sessionTtlMs), ...(view.frame ? { frame: view.frame } : {}) });

@@ -32,7 +32,8 @@ import type { SignerUpload } from '../domain/signing/signer-attachments.ts';
 import { parseTabValues } from './parse-tab-values.ts';
 import { returnWithEvent } from '../domain/return-url.ts';
 import { resolveSigner, type SignerLookup, type SignerRef } from './resolve-signer.ts';
-import { ceremonyPage, noticePage, sessionEndPage, type DocumentPages } from './signing-pages.ts';
+import { ceremonyPage, noticePage, sessionEndPage, unknownLinkPage, type DocumentPages } from './signing-pages.ts';
+import { pageTranslator } from './page-language.ts';
 import type { AccessGate } from './access-code-gate.ts';
 import { managesRecipients } from '../domain/envelope/recipient-kinds.ts';
 import { finishManaging, recipientsManagedBy } from '../domain/signing/manage-recipients.ts';
@@ -76,36 +77,34 @@ function sendPage(reply: FastifyReply, body: string, status = 200) {
 }
 
 function unknownLink(reply: FastifyReply) {
-  return sendPage(reply, noticePage('This link is not valid', 'The signing link is unknown or has expired. Ask the sender for a new one.'), 404);
+  return sendPage(reply, unknownLinkPage(), 404);
 }
 
-/** The friendly page for every state in which nothing is left to sign. */
+/** The friendly page for every state in which nothing is left to sign, in the recipient's language. */
 function statePage(access: Exclude<SignerAccess, { kind: 'sign' }>, ref: SignerRef, envelope: Envelope): string {
+  const tr = pageTranslator(envelope, ref.recipientId);
+  const { t } = tr;
+  const download = html`<p><a href="${ref.base}/download">${t('completed.downloadButton')}</a></p>`;
+  const completed = envelope.status === 'completed';
   switch (access.kind) {
     case 'not-your-turn':
-      return noticePage('Not your turn yet', `Other people sign "${envelope.emailSubject}" before you. You will get an e-mail when it is your turn.`);
+      return noticePage(tr, t('state.notYourTurnTitle'), t('state.notYourTurn', { subject: envelope.emailSubject }));
     case 'finished':
-      if (managesRecipients(access.recipient)) {
-        return noticePage('Thank you', 'You have said who the next recipients are, and the documents went on to them. This link can no longer change anything.');
-      }
+      if (managesRecipients(access.recipient)) return noticePage(tr, t('page.thankYou'), t('state.managerDone'));
       if (access.recipient.type === 'certifiedDelivery') {
-        return noticePage('Thank you', envelope.status === 'completed'
-          ? 'You acknowledged these documents, and everyone has finished. You will receive the completed documents by e-mail.'
-          : 'You acknowledged these documents. You will receive the completed documents by e-mail when everyone has finished.', envelope.status === 'completed' ? html`<p><a href="${ref.base}/download">Download the completed documents</a></p>` : undefined);
+        return noticePage(tr, t('page.thankYou'), completed ? t('state.acknowledgedAll') : t('state.acknowledged'), completed ? download : undefined);
       }
-      return noticePage('Thank you for signing', envelope.status === 'completed'
-        ? 'Everyone has signed. You will receive the completed documents by e-mail.'
-        : 'Your signature is saved. You will receive the completed documents by e-mail when everyone has signed.', envelope.status === 'completed' ? html`<p><a href="${ref.base}/download">Download the completed documents</a></p>` : undefined);
+      return noticePage(tr, t('state.thankYouSigning'), completed ? t('state.signedAll') : t('state.signed'), completed ? download : undefined);
     case 'completed':
-      return noticePage('Completed', 'Everyone has signed these documents.', html`<p><a href="${ref.base}/download">Download the completed documents</a></p>`);
+      return noticePage(tr, t('state.completedTitle'), t('state.completed'), download);
     case 'declined':
-      return noticePage('Declined', access.byThisSigner ? 'You declined to sign. The sender has been told.' : 'A signer declined, so these documents will not be signed.');
+      return noticePage(tr, t('state.declinedTitle'), access.byThisSigner ? t('state.declinedByYou') : t('state.declinedByOther'));
     case 'voided':
       // An expired envelope is voided by the service, not the sender.
-      if (access.reason === EXPIRED_VOIDED_REASON) return noticePage('Expired', `${EXPIRED_VOIDED_REASON} These documents were not completed in time and can no longer be signed.`);
-      return noticePage('Voided', `The sender voided these documents${access.reason ? `: ${access.reason}` : '.'}`);
+      if (access.reason === EXPIRED_VOIDED_REASON) return noticePage(tr, t('state.expiredTitle'), t('state.expired'));
+      return noticePage(tr, t('state.voidedTitle'), access.reason ? t('state.voidedBecause', { reason: access.reason }) : t('state.voided'));
     case 'unknown-recipient':
-      return noticePage('Nothing to sign', 'This link is not for signing.');
+      return noticePage(tr, t('state.nothingTitle'), t('state.nothing'));
   }
 }
 
@@ -114,10 +113,10 @@ function statePage(access: Exclude<SignerAccess, { kind: 'sign' }>, ref: SignerR
  * (embedded), else the done page. A focused view whose framing page listens gets a page that
  * tells it first (sessionEnd), then goes on to the returnUrl.
  */
-function endSession(reply: FastifyReply, ref: SignerRef, event: 'signing_complete' | 'decline') {
+function endSession(reply: FastifyReply, ref: SignerRef, envelope: Envelope, event: 'signing_complete' | 'decline') {
   if (!ref.returnUrl) return reply.code(303).redirect(`${ref.base}/done`);
   const to = returnWithEvent(ref.returnUrl, event);
-  if (ref.frame && ref.frame.messageOrigins.length > 0) return sendPage(reply, sessionEndPage(ref.frame, event, to));
+  if (ref.frame && ref.frame.messageOrigins.length > 0) return sendPage(reply, sessionEndPage(pageTranslator(envelope, ref.recipientId), ref.frame, event, to));
   return reply.code(303).redirect(to);
 }
 
@@ -164,7 +163,10 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     return !recipient || deps.access.granted(request, envelope, recipient);
   };
   /** A request past the page without the access code or passcode: sent back to the page, which asks for it. */
-  const accessFirst = (reply: FastifyReply) => sendPage(reply, noticePage('Verification needed', 'Open the signing link again and enter your access code or passcode first.'), 403);
+  const accessFirst = (reply: FastifyReply, envelope: Envelope, ref: SignerRef) => {
+    const tr = pageTranslator(envelope, ref.recipientId);
+    return sendPage(reply, noticePage(tr, tr.t('state.verifyTitle'), tr.t('state.verify')), 403);
+  };
 
   /** The documents to sign, as pages; supplemental documents are offered apart (supplement-strip.ts). */
   async function documentPages(envelope: Envelope, recipient: Recipient): Promise<DocumentPages[]> {
@@ -200,7 +202,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
   /** The ceremony page for a signer, with a refused Finish's message when there is one. */
   async function ceremonyFor(request: FastifyRequest, reply: FastifyReply, ref: SignerRef, envelope: Envelope, recipient: Recipient, now: Date, error?: string): Promise<string> {
     const csrf = csrfTokenFor(deps.ctx, request, reply);
-    return ceremonyPage({ base: ref.base, csrf, envelope, recipient, tabs: signerTabsOf(recipient), documents: await documentPages(envelope, recipient), supplements: await supplementsFor(envelope, recipient), now, ...(error !== undefined ? { error } : {}), ...(ref.frame ? { frame: ref.frame } : {}) });
+    return ceremonyPage(pageTranslator(envelope, recipient.recipientId), { base: ref.base, csrf, envelope, recipient, tabs: signerTabsOf(recipient), documents: await documentPages(envelope, recipient), supplements: await supplementsFor(envelope, recipient), now, ...(error !== undefined ? { error } : {}), ...(ref.frame ? { frame: ref.frame } : {}) });
   }
 
   /** A signer fetched a supplemental document (its pages or its file): recorded once, as the view signerMustAcknowledge asks for. */
@@ -233,7 +235,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     if (access.kind !== 'sign') return sendPage(reply, statePage(access, ref, envelope));
     if (managesRecipients(access.recipient)) {
       const csrf = csrfTokenFor(deps.ctx, request, reply);
-      return sendPage(reply, recipientsPage({ base: ref.base, csrf, envelope, manager: access.recipient, managed: recipientsManagedBy(envelope, access.recipient), documents: await documentPages(envelope, access.recipient) }));
+      return sendPage(reply, recipientsPage(pageTranslator(envelope, ref.recipientId), { base: ref.base, csrf, envelope, manager: access.recipient, managed: recipientsManagedBy(envelope, access.recipient), documents: await documentPages(envelope, access.recipient) }));
     }
     return sendPage(reply, await ceremonyFor(request, reply, ref, envelope, access.recipient, now));
   });
@@ -242,7 +244,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const ref = await signerOr404(request);
     if (!ref) return unknownLink(reply);
     const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
-    if (!(await grantedFor(request, envelope, ref))) return accessFirst(reply);
+    if (!(await grantedFor(request, envelope, ref))) return accessFirst(reply, envelope, ref);
     // Only a document this recipient sees: another's id, guessed or read elsewhere, is not found.
     const doc = visibleDocumentOf(envelope, ref, request.params.documentId);
     const page = Number(request.params.page);
@@ -258,7 +260,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const ref = await signerOr404(request);
     if (!ref) return unknownLink(reply);
     const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
-    if (!(await grantedFor(request, envelope, ref))) return accessFirst(reply);
+    if (!(await grantedFor(request, envelope, ref))) return accessFirst(reply, envelope, ref);
     const doc = visibleDocumentOf(envelope, ref, request.params.documentId);
     if (!doc || !isSupplemental(doc)) throw new EsignError('RESOURCE_NOT_FOUND');
     const pdf = await originalPdf(envelope, doc.documentId);
@@ -291,7 +293,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     if (!ref) return unknownLink(reply);
     const now = deps.ctx.now();
     const before = await envelopeAt(ref, now);
-    if (!(await grantedFor(request, before, ref))) return accessFirst(reply);
+    if (!(await grantedFor(request, before, ref))) return accessFirst(reply, before, ref);
     const access = signerAccess(before, ref.recipientId);
     if (access.kind !== 'unknown-recipient' && managesRecipients(access.recipient)) return finishManager(request, reply, ref, before, access, now);
     if (access.kind === 'sign') {
@@ -343,7 +345,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
       return sendPage(reply, statePage(access, ref, before), 409);
     }
     // A second Finish (double click, back button) lands here too: idempotent.
-    return endSession(reply, ref, 'signing_complete');
+    return endSession(reply, ref, before, 'signing_complete');
   });
 
   /**
@@ -361,13 +363,13 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     } catch (err) {
       if (err instanceof EsignError && MANAGER_REFUSALS.has(err.code)) {
         const csrf = csrfTokenFor(deps.ctx, request, reply);
-        const page = recipientsPage({ base: ref.base, csrf, envelope: before, manager: access.recipient, managed: recipientsManagedBy(before, access.recipient), documents: await documentPages(before, access.recipient), error: `${err.code}: ${err.message}`, posted: postedRecipientFields(request.body) });
+        const page = recipientsPage(pageTranslator(before, ref.recipientId), { base: ref.base, csrf, envelope: before, manager: access.recipient, managed: recipientsManagedBy(before, access.recipient), documents: await documentPages(before, access.recipient), error: `${err.code}: ${err.message}`, posted: postedRecipientFields(request.body) });
         return sendPage(reply, page, err.status);
       }
       return lostRace(err, ref, reply);
     }
     if (finished.status === 'signed') deps.onSigned();
-    return endSession(reply, ref, 'signing_complete');
+    return endSession(reply, ref, before, 'signing_complete');
   }
 
   app.post<{ Params: RefParams }>('/signing/:ref/decline', async (request, reply) => {
@@ -375,7 +377,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const ref = await signerOr404(request);
     if (!ref) return unknownLink(reply);
     const before = await envelopeAt(ref, deps.ctx.now());
-    if (!(await grantedFor(request, before, ref))) return accessFirst(reply);
+    if (!(await grantedFor(request, before, ref))) return accessFirst(reply, before, ref);
     const access = signerAccess(before, ref.recipientId);
     if (access.kind === 'sign') {
       const reason = formField(request.body, 'reason') ?? '';
@@ -394,7 +396,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     } else if (!(access.kind === 'declined' && access.byThisSigner)) {
       return sendPage(reply, statePage(access, ref, before), 409);
     }
-    return endSession(reply, ref, 'decline');
+    return endSession(reply, ref, before, 'decline');
   });
 
   app.get<{ Params: RefParams }>('/signing/:ref/done', async (request, reply) => {
@@ -411,10 +413,13 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     const ref = await signerOr404(request);
     if (!ref) return unknownLink(reply);
     const envelope = await getEnvelope(d, ref.accountId, ref.envelopeId);
-    if (!(await grantedFor(request, envelope, ref))) return accessFirst(reply);
+    if (!(await grantedFor(request, envelope, ref))) return accessFirst(reply, envelope, ref);
     const result = envelope.status === 'completed' ? await deps.signing.result(envelope.envelopeId) : undefined;
     const recipient = envelope.recipients.find((r) => r.recipientId === ref.recipientId);
-    if (!result || !recipient) return sendPage(reply, noticePage('Not completed yet', 'The documents can be downloaded once everyone has signed.'), 409);
+    if (!result || !recipient) {
+      const tr = pageTranslator(envelope, ref.recipientId);
+      return sendPage(reply, noticePage(tr, tr.t('state.notCompletedTitle'), tr.t('state.notCompleted')), 409);
+    }
     // Their copy: the sealed combined PDF, or only their documents when some are hidden from them.
     const copy = await recipientCopy(envelope, recipient, () => Promise.resolve(new Uint8Array(result.combined_with_certificate)), (documentId) => deps.signing.signedDocument(envelope.envelopeId, documentId));
     return reply.type('application/pdf').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="envelope-${envelope.envelopeId}.pdf"`).send(Buffer.from(copy));

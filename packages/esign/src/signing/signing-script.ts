@@ -8,7 +8,9 @@ import { MAX_ATTACHMENT_BYTES } from './parse-finish-form.ts';
  * restrict), lets the signer adopt a signature (typed in the handwriting font, or drawn on a
  * canvas) and sign tabs, keeps the form tabs' values: conditions shown or hidden, formulas
  * recomputed, each tab's message (aria-invalid, aria-describedby) once touched; Finish (and
- * Approve) enabled only when nothing stops it; and fills the Finish form.
+ * Approve) enabled only when nothing stops it; and fills the Finish form. Every word it shows is
+ * the page's data in the recipient's language (`#page-messages`, page-messages.ts; each tab's
+ * messages in its rule, tab-rule.ts): it never builds a sentence itself.
  */
 export const SIGNING_SCRIPT = String.raw`
 'use strict';
@@ -29,6 +31,7 @@ export const SIGNING_SCRIPT = String.raw`
   var pendingTab = null;
   var drawn = false;
   var rulesData = JSON.parse(($('#tab-rules') || { textContent: '[]' }).textContent);
+  var M = JSON.parse($('#page-messages').textContent);
   var R = SignetTabRules;
 
   // Positions are PDF points from the page's top-left; percentages keep them right at any width,
@@ -113,11 +116,11 @@ export const SIGNING_SCRIPT = String.raw`
       delete attached[id];
       var file = input.files && input.files[0];
       if (!file) { say(''); refresh(); return; }
-      if (file.size > MAX_ATTACHMENT) { input.value = ''; say('The file is larger than ' + Math.round(MAX_ATTACHMENT / 1048576) + ' MB.'); refresh(); return; }
+      if (file.size > MAX_ATTACHMENT) { input.value = ''; say(M.fileTooLarge); refresh(); return; }
       var reader = new FileReader();
       reader.onload = function () {
         var bytes = new Uint8Array(reader.result);
-        if (!kindOf(bytes)) { input.value = ''; say('Attach a PDF, PNG or JPEG file.'); refresh(); return; }
+        if (!kindOf(bytes)) { input.value = ''; say(M.fileKind); refresh(); return; }
         var dataUrl = new FileReader();
         dataUrl.onload = function () { attached[id] = dataUrl.result; say(''); refresh(); };
         dataUrl.readAsDataURL(file);
@@ -177,19 +180,19 @@ export const SIGNING_SCRIPT = String.raw`
     finishButton.disabled = blocked;
     approveButtons.forEach(function (b) { b.disabled = blocked; });
     var parts = [];
-    if (problems.length > 0) parts.push(problems.length + ' field' + (problems.length === 1 ? '' : 's') + ' to complete or correct');
-    if (left > 0) parts.push(left + ' of ' + required.length + ' signature' + (required.length === 1 ? '' : 's') + ' left');
-    if (unread > 0) parts.push(unread + ' document' + (unread === 1 ? '' : 's') + ' to view');
-    if (missing > 0) parts.push(missing + ' file' + (missing === 1 ? '' : 's') + ' to attach');
-    if (unaccepted > 0) parts.push(unaccepted + ' document' + (unaccepted === 1 ? '' : 's') + ' to accept');
-    progress.textContent = blocked ? parts.join('; ') : 'All set: select Finish.';
+    if (problems.length > 0) parts.push(M.fields[problems.length]);
+    if (left > 0) parts.push(M.signatures[left]);
+    if (unread > 0) parts.push(M.toView[unread]);
+    if (missing > 0) parts.push(M.toAttach[missing]);
+    if (unaccepted > 0) parts.push(M.toAccept[unaccepted]);
+    progress.textContent = blocked ? parts.join(M.separator) : M.allSet;
     var next = tabs.filter(function (t) { return t.getAttribute('data-signed') !== 'true'; })[0];
     tabs.forEach(function (t) { t.classList.toggle('next', t === next); });
   }
 
   function sign(tab) {
     tab.setAttribute('data-signed', 'true');
-    tab.setAttribute('aria-label', 'Signed');
+    tab.setAttribute('aria-label', M.signed);
     tab.textContent = '';
     if (adopted.kind === 'typed') {
       var span = document.createElement('span');
@@ -236,12 +239,12 @@ export const SIGNING_SCRIPT = String.raw`
     var error = $('#adopt-error');
     if (mode() === 'typed') {
       var text = nameInput.value.replace(/\s+/g, ' ').trim();
-      if (!text) { error.textContent = 'Type your name to adopt a signature.'; return; }
+      if (!text) { error.textContent = M.typeName; return; }
       adopted = { kind: 'typed', text: text };
       finishForm.elements.signatureKind.value = 'typed';
       finishForm.elements.signatureText.value = text;
     } else {
-      if (!drawn) { error.textContent = 'Draw your signature in the box first.'; return; }
+      if (!drawn) { error.textContent = M.drawFirst; return; }
       adopted = { kind: 'image', dataUrl: pad.toDataURL('image/png') };
       finishForm.elements.signatureKind.value = 'image';
       finishForm.elements.signatureImage.value = adopted.dataUrl;

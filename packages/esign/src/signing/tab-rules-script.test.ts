@@ -9,6 +9,10 @@ import { computeFormulaValues } from '../domain/tabs/values/compute-formula-valu
 import { findTabProblems, shownTabs } from '../domain/tabs/values/find-tab-problems.ts';
 import { tabRules, type TabRule } from './tab-rule.ts';
 import { TAB_RULES_SCRIPT } from './tab-rules-script.ts';
+import { translator } from '../i18n/translator.ts';
+
+// In English the page's messages are the server's own words (Finish answers them when the page is bypassed).
+const EN = translator('en');
 
 type Rules = {
   problem(rule: TabRule, value: string): string;
@@ -42,7 +46,7 @@ const VALUES = [
 ];
 
 test('the page judges every value-taking tab type as Finish does, with the same message', () => {
-  const page = tabRules(TABS);
+  const page = tabRules(TABS, EN);
   let compared = 0;
   TABS.forEach((tab, i) => {
     for (const value of VALUES) {
@@ -61,14 +65,14 @@ test('conditions settle to the same shown tabs, checkbox parents as on/off', () 
     textTabs: [{ ...at, tabLabel: 'Why', conditionalParentLabel: 'Agree', conditionalParentValue: 'on' }, { ...at, tabLabel: 'More', conditionalParentLabel: 'Why', conditionalParentValue: 'Yes' }],
     listTabs: [{ ...at, tabLabel: 'Kind', conditionalParentLabel: 'Agree', conditionalParentValue: 'off', listItems: [{ text: 'a' }] }],
   });
-  const page = tabRules(tabs);
+  const page = tabRules(tabs, EN);
   for (const values of [['true', 'Yes', '', ''], ['false', 'Yes', 'x', ''], ['true', 'yes', '', 'a'], ['', '', '', '']]) {
     assert.deepEqual(rules.shown(page, values), shownTabs(tabs, values), values.join('|'));
   }
 });
 
 test('formulas compute what the server computes, for any numbers typed (property)', () => {
-  const page = tabRules(TABS);
+  const page = tabRules(TABS, EN);
   const qty = TABS.findIndex((t) => t.tabLabel === 'Qty');
   const price = TABS.findIndex((t) => t.tabLabel === 'Price');
   const extra = TABS.findIndex((t) => t.tabLabel === 'Extra');

@@ -1,7 +1,8 @@
 /**
  * The signing page's tab rules, as plain browser JavaScript (the page has no build step). Each
- * function mirrors one server rule over a TabRule (signing/tab-rule.ts), with the server's own
- * messages, so what the page shows is what Finish would answer:
+ * function mirrors one server rule over a TabRule (signing/tab-rule.ts). Its messages are the
+ * rule's own (`rule.messages`, in the recipient's language; in English the server's words, so
+ * what the page shows is what Finish would answer):
  *   problem      ↔ findTabProblems for one tab (domain/tabs/values/find-tab-problems.ts and
  *                  each kind's findValueProblem: text formats, numbers, lists, radios)
  *   parseNumber  ↔ parseLocaleNumber; parseDate ↔ parseDateValue
@@ -40,30 +41,30 @@ var SignetTabRules = (function () {
   }
 
   function entryProblem(rule, value) {
-    if (value.length > rule.maxLength) return 'Enter at most ' + rule.maxLength + ' characters.';
-    if (rule.pattern !== undefined && !new RegExp(rule.pattern).test(value)) return rule.patternMessage !== undefined ? rule.patternMessage : 'The value does not have the required format.';
+    if (value.length > rule.maxLength) return rule.messages.tooLong;
+    if (rule.pattern !== undefined && !new RegExp(rule.pattern).test(value)) return rule.messages.pattern;
     return undefined;
   }
 
   function formatProblem(rule, value) {
     switch (rule.type) {
-      case 'date': return parseDate(value) ? undefined : 'Enter a date as MM/DD/YYYY or YYYY-MM-DD.';
-      case 'email': return value.length <= 254 && EMAIL.test(value) ? undefined : 'Enter an e-mail address such as name@example.com.';
+      case 'date': return parseDate(value) ? undefined : rule.messages.format;
+      case 'email': return value.length <= 254 && EMAIL.test(value) ? undefined : rule.messages.format;
       case 'zip':
-        if (rule.useDash4) return /^\d{5}(-\d{4})?$/.test(value) ? undefined : 'Enter a ZIP code as 12345 or 12345-6789.';
-        return /^\d{5}(\d{4})?$/.test(value) ? undefined : 'Enter a ZIP code as 12345 or 123456789.';
-      case 'ssn': return /^\d{3}-?\d{2}-?\d{4}$/.test(value) ? undefined : 'Enter a social security number as 123-45-6789.';
+        if (rule.useDash4) return /^\d{5}(-\d{4})?$/.test(value) ? undefined : rule.messages.format;
+        return /^\d{5}(\d{4})?$/.test(value) ? undefined : rule.messages.format;
+      case 'ssn': return /^\d{3}-?\d{2}-?\d{4}$/.test(value) ? undefined : rule.messages.format;
       default: return undefined;
     }
   }
 
   function numberProblem(rule, value) {
-    if (value.length > rule.maxLength) return 'Enter at most ' + rule.maxLength + ' characters.';
+    if (value.length > rule.maxLength) return rule.messages.tooLong;
     var n = parseNumber(value, rule.decimal, rule.group);
-    if (n === undefined) return rule.numberMessage;
-    if (rule.min !== undefined && n < rule.min) return 'Enter a number of at least ' + rule.min + '.';
-    if (rule.max !== undefined && n > rule.max) return 'Enter a number of at most ' + rule.max + '.';
-    if (rule.currency && value.indexOf(rule.decimal) >= 0 && value.split(rule.decimal)[1].trim().length > 2) return 'Enter an amount with at most two decimals.';
+    if (n === undefined) return rule.messages.number;
+    if (rule.min !== undefined && n < rule.min) return rule.messages.min;
+    if (rule.max !== undefined && n > rule.max) return rule.messages.max;
+    if (rule.currency && value.indexOf(rule.decimal) >= 0 && value.split(rule.decimal)[1].trim().length > 2) return rule.messages.currency;
     return rule.pattern !== undefined ? entryProblem(rule, value) : undefined;
   }
 
@@ -73,14 +74,13 @@ var SignetTabRules = (function () {
     var value = String(raw).trim();
     if (value === '' || (rule.type === 'checkbox' && value.toLowerCase() === 'false')) {
       if (!rule.required) return '';
-      return rule.type === 'checkbox' ? 'Check this box to continue.' : rule.type === 'radioGroup' || rule.type === 'list' ? 'Make a choice to continue.' : 'This field is required.';
+      return rule.messages.required;
     }
     var why;
-    if (TEXTUAL[rule.type]) why = value.length > rule.maxLength ? 'Enter at most ' + rule.maxLength + ' characters.' : (formatProblem(rule, value) || entryProblem(rule, value));
+    if (TEXTUAL[rule.type]) why = value.length > rule.maxLength ? rule.messages.tooLong : (formatProblem(rule, value) || entryProblem(rule, value));
     else if (rule.type === 'number' || rule.type === 'numerical') why = numberProblem(rule, value);
-    else if (rule.type === 'checkbox') why = /^(true|false)$/i.test(value) ? undefined : 'A checkbox is either checked (true) or not (false).';
-    else if (rule.type === 'list') why = rule.choices.indexOf(value) >= 0 ? undefined : 'Choose one of the listed values.';
-    else if (rule.type === 'radioGroup') why = rule.choices.indexOf(value) >= 0 ? undefined : 'Choose one of ' + rule.choices.join(', ') + '.';
+    else if (rule.type === 'checkbox') why = /^(true|false)$/i.test(value) ? undefined : rule.messages.choice;
+    else if (rule.type === 'list' || rule.type === 'radioGroup') why = rule.choices.indexOf(value) >= 0 ? undefined : rule.messages.choice;
     return why || '';
   }
 

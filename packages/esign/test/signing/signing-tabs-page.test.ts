@@ -11,6 +11,7 @@ import { initialTabValue } from '../../src/domain/tabs/values/initial-tab-value.
 import { SIGNING_CSP, SIGNING_JS } from '../../src/signing/install-signing.ts';
 import { PageRenderer } from '../../src/signing/page-renderer.ts';
 import { ceremonyPage } from '../../src/signing/signing-pages.ts';
+import { translator } from '../../src/i18n/translator.ts';
 import { SIGNING_STYLESHEET } from '../../src/signing/signing-stylesheet.ts';
 import { WireReader } from '../../src/wire/wire-reader.ts';
 import { samplePdf } from './signing-harness.ts';
@@ -70,7 +71,7 @@ const server = createServer((req: IncomingMessage, res) => {
     }
     const envelope = { emailSubject: 'Order form' } as Envelope;
     const recipient = { name: 'Ada King Lovelace', email: 'ada@example.com' } as Recipient;
-    return send('text/html', ceremonyPage({ base: '/s', csrf: 'token', envelope, recipient, tabs: tabsOnPage, documents: [{ documentId: '1', name: 'Order', sizes: [{ width: 612, height: 792 }] }], now: new Date('2026-11-21T10:00:00Z') }));
+    return send('text/html', ceremonyPage(translator('en'), { base: '/s', csrf: 'token', envelope, recipient, tabs: tabsOnPage, documents: [{ documentId: '1', name: 'Order', sizes: [{ width: 612, height: 792 }] }], now: new Date('2026-11-21T10:00:00Z') }));
   })().catch((err: unknown) => send('text/plain', String(err), 500));
 });
 

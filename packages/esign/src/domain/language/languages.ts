@@ -1,5 +1,5 @@
 /**
- * The languages a recipient's mails (and, in time, signing page and certificate) are written in,
+ * The languages a recipient's mails, signing pages and certificate are written in,
  * as DocuSign's language codes (RecipientEmailNotification.supportedLanguage and
  * Brand.defaultBrandLanguage in node_modules/docusign-esign/src/model/). docs/esign-languages.md.
  */
