@@ -123,7 +123,7 @@ test('supplemental documents: the wire, the refusals, the server\'s checks at Fi
 
     const unviewed = await finish({ 'accept-2': 'true' });
     assert.equal(unviewed.status, 400);
-    assert.match(errorOf(unviewed.text), /^SUPPLEMENT_NOT_ACKNOWLEDGED: .*View &quot;Terms and conditions&quot;/);
+    assert.match(errorOf(unviewed.text), /^Finish was not accepted: SUPPLEMENT_NOT_ACKNOWLEDGED: .*View &quot;Terms and conditions&quot;/);
     // The dialog's pages are the view of a modal supplement; the file is that of a download one.
     assert.equal((await browser.get(`${path}/documents/2/pages/1`)).status, 200);
     const file = await browser.get(`${path}/supplements/3`);
