@@ -76,6 +76,14 @@ export const ESIGN_ERRORS = {
   // FoldersApi.moveEnvelopes / listItems on a folder that does not exist: DocuSign's code and
   // text for an unknown folderId (docusign-esign-csharp-client#248); which folder follows.
   ACCOUNT_LACKS_PERMISSIONS: { status: 400, message: 'This Account lacks sufficient permissions. Invalid folder ID.' },
+  // Users, groups and permission profiles (docs/esign-users.md). INVALID_USERID is DocuSign's
+  // code and text; DocuSign publishes none for an unknown group or profile, for a profile that
+  // still has users, or for adding a user who already belongs: ours follow its style. Which one follows.
+  INVALID_USERID: { status: 400, message: 'Invalid UserId.' },
+  INVALID_GROUP_ID: { status: 400, message: 'Invalid group ID.' },
+  INVALID_PERMISSION_PROFILE_ID: { status: 400, message: 'Invalid permission profile ID.' },
+  PERMISSION_PROFILE_IN_USE: { status: 400, message: 'The permission profile has users or groups; move them to another profile first (move_users_to).' },
+  USER_ALREADY_EXISTS_IN_ACCOUNT: { status: 400, message: 'The user is already a member of the account.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'The URL provided does not resolve to a resource.' },
   // DocuSign's API limits (restapi/api-rate-limit.ts); DocuSign's own text, the limit follows.
   HOURLY_APIINVOCATION_LIMIT_EXCEEDED: { status: 429, message: 'The maximum number of hourly API invocations has been exceeded.' },

@@ -40,6 +40,9 @@ import { registerEnvelopeConsoleRoutes } from './console/envelope-console-routes
 import { registerAccountViewRoutes } from './restapi/views/account-view-routes.ts';
 import { registerBrandRoutes } from './restapi/brands/brand-routes.ts';
 import { registerAccountSettingsRoutes } from './restapi/account-settings-routes.ts';
+import { installUserAdmin } from './restapi/users/install-user-admin.ts';
+import { registerInvitationRoutes } from './console/invitation-routes.ts';
+import { registerMembersConsoleRoutes } from './console/members-console-routes.ts';
 import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
@@ -227,6 +230,10 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   registerBrandRoutes(app, { brands: repositories.brands, clock: ctx.now, uuid: randomUUID });
   // Account settings: AccountsApi.listSettings/updateSettings (docs/esign-account-settings.md).
   registerAccountSettingsRoutes(app, { settings: repositories.accountSettings, clock: ctx.now });
+  // Users, groups, permission profiles (docs/esign-users.md); the invitation's page; the console's members page.
+  installUserAdmin(app, ctx);
+  registerInvitationRoutes(app, ctx);
+  registerMembersConsoleRoutes(app, ctx);
   // The console's Templates pages: the API's template use cases, page images like the signing page's.
   const consolePages = new PageRenderer();
   registerTemplateConsoleRoutes(app, ctx, { templates: { templates: repositories.templates, envelopes }, pages: consolePages });

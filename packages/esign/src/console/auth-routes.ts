@@ -47,7 +47,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext): voi
     const attempt = email === undefined ? undefined : await ctx.store.loginFailures.recordAttempt(email, ctx.now());
     if (attempt && !attempt.allowed) return refuse(new EsignError('TOO_MANY_LOGIN_ATTEMPTS'));
     const user = email === undefined ? undefined : await ctx.store.accounts.findUserByEmail(email);
-    const ok = await verifyPassword(password, user?.password_hash ?? (await decoy()));
+    // An invited user who has not set a password yet (password_hash empty) costs the same scrypt.
+    const ok = await verifyPassword(password, user?.password_hash || (await decoy()));
     if (!user || !ok) {
       return refuse(new EsignError(isLocked(attempt?.state, ctx.now()) ? 'TOO_MANY_LOGIN_ATTEMPTS' : 'USER_AUTHENTICATION_FAILED'));
     }

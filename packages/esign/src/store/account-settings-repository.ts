@@ -1,3 +1,4 @@
+import { rightsOf } from '../domain/users/role-settings.ts';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { AccountLook, AccountSettings, AccountSettingsPatch, VerifyAuditIpMode } from '../domain/account/account-settings.ts';
@@ -54,8 +55,12 @@ export class AccountSettingsRepository implements AccountSettingsStore {
   }
 
   async isAdmin(userId: string, accountId: string): Promise<boolean> {
-    const row = await this.#db.kysely.selectFrom('memberships').select('is_admin').where('user_id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
-    return row !== undefined && Number(row.is_admin) === 1;
+    const row = await this.#db.kysely.selectFrom('memberships')
+      .innerJoin('permission_profiles', 'permission_profiles.id', 'memberships.permission_profile_id')
+      .select('permission_profiles.settings')
+      .where('memberships.user_id', '=', userId).where('memberships.account_id', '=', accountId).where('memberships.status', '=', 'active')
+      .executeTakeFirst();
+    return row !== undefined && rightsOf(JSON.parse(row.settings) as Record<string, string>).manageAccount;
   }
 
   async update(accountId: string, patch: AccountSettingsPatch, at: Date): Promise<void> {

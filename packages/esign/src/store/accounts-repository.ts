@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from './database.ts';
 import type { AccountRow, Database, UserRow } from './schema.ts';
+import { insertDefaultProfiles } from './user-admin-tables.ts';
 
 /**
  * Inside the caller's transaction: a new user with their own new account (as DocuSign's sign-up
@@ -15,7 +16,8 @@ export async function insertUserWithAccount(trx: Kysely<Database>, input: { emai
   if (taken) return undefined;
   await trx.insertInto('accounts').values({ id: accountId, name: input.accountName, created_at: at }).execute();
   await trx.insertInto('users').values({ id: userId, email: input.email, name: input.name, password_hash: input.passwordHash, created_at: at }).execute();
-  await trx.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 1, is_admin: 1, created_at: at }).execute();
+  const profiles = await insertDefaultProfiles(trx, accountId, at);
+  await trx.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 1, is_admin: 1, created_at: at, status: 'active', permission_profile_id: profiles.admin, closed_at: null }).execute();
   return { userId, accountId };
 }
 
@@ -37,9 +39,10 @@ export class AccountsRepository {
     return this.#db.transaction((trx) => insertUserWithAccount(trx, input));
   }
 
-  /** Adds an existing user to an existing account (not default). */
+  /** Adds an existing user to an existing account (not default), with the DocuSign Sender profile. */
   async addMembership(userId: string, accountId: string, now: Date): Promise<void> {
-    await this.#db.kysely.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 0, is_admin: 0, created_at: now.toISOString() }).execute();
+    const sender = await this.#db.kysely.selectFrom('permission_profiles').select('id').where('account_id', '=', accountId).where('kind', '=', 'sender').executeTakeFirst();
+    await this.#db.kysely.insertInto('memberships').values({ user_id: userId, account_id: accountId, is_default: 0, is_admin: 0, created_at: now.toISOString(), status: 'active', permission_profile_id: sender?.id ?? null, closed_at: null }).execute();
   }
 
   findUserByEmail(email: string): Promise<UserRow | undefined> {
@@ -61,15 +64,30 @@ export class AccountsRepository {
       .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
       .select(['accounts.id', 'accounts.name', 'accounts.created_at', 'memberships.is_default'])
       .where('memberships.user_id', '=', userId)
+      .where('memberships.status', '=', 'active')
       .orderBy('memberships.is_default', 'desc')
       .orderBy('accounts.created_at')
       .execute();
     return rows.map((r) => ({ accountId: r.id, accountName: r.name, isDefault: Number(r.is_default) === 1, createdAt: r.created_at }));
   }
 
+  /** An active member only: an invited user is not one before the link, a removed one no longer. */
   async isMember(userId: string, accountId: string): Promise<boolean> {
-    const row = await this.#db.kysely.selectFrom('memberships').select('user_id')
-      .where('user_id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
-    return row !== undefined;
+    return (await this.memberSettings(userId, accountId)) !== undefined;
+  }
+
+  /**
+   * The settings of an active member's permission profile (JSON strings, domain/users/role-settings.ts),
+   * read with each request so a change or a removal applies to the member's tokens at once;
+   * undefined for anyone who is not an active member.
+   */
+  async memberSettings(userId: string, accountId: string): Promise<Record<string, string> | undefined> {
+    const row = await this.#db.kysely.selectFrom('memberships')
+      .leftJoin('permission_profiles', 'permission_profiles.id', 'memberships.permission_profile_id')
+      .select(['memberships.user_id', 'permission_profiles.settings'])
+      .where('memberships.user_id', '=', userId).where('memberships.account_id', '=', accountId).where('memberships.status', '=', 'active')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return row.settings ? JSON.parse(row.settings) as Record<string, string> : {};
   }
 }

@@ -23,6 +23,7 @@ import { BRAND_TABLES_MIGRATION } from './brand-tables.ts';
 import { ACCOUNT_SETTINGS_MIGRATION } from './account-settings-tables.ts';
 import { BULK_SEND_TABLES_MIGRATION } from './bulk-send-tables.ts';
 import { RECIPIENT_ROLE_NAME_MIGRATION } from './recipient-role-name-column.ts';
+import { USER_ADMIN_MIGRATION } from './user-admin-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -191,6 +192,8 @@ export const MIGRATIONS: readonly Migration[] = [
   DOCUMENT_SUPPLEMENT_MIGRATION,
   // 132: enforceSignerVisibility and a recipient's excludedDocuments (store/document-visibility-columns.ts).
   DOCUMENT_VISIBILITY_MIGRATION,
+  // 140: users, groups, permission profiles, invitations (store/user-admin-tables.ts).
+  USER_ADMIN_MIGRATION,
   // 150, 151: bulk send lists and batches, a recipient's roleName (store/bulk-send-tables.ts, recipient-role-name-column.ts).
   BULK_SEND_TABLES_MIGRATION,
   RECIPIENT_ROLE_NAME_MIGRATION,

@@ -11,6 +11,7 @@ import type { PasscodeTables } from './passcode-tables.ts';
 import type { BrandTables } from './brand-tables.ts';
 import type { AccountSettingsTables } from './account-settings-tables.ts';
 import type { BulkSendTables } from './bulk-send-tables.ts';
+import type { UserAdminTables } from './user-admin-tables.ts';
 
 /**
  * Table shapes, identical on SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text (always
@@ -20,8 +21,15 @@ import type { BulkSendTables } from './bulk-send-tables.ts';
  */
 export type AccountRow = { id: string; name: string; created_at: string };
 export type UserRow = { id: string; email: string; name: string; password_hash: string; created_at: string };
-/** is_admin: the account's administrator (the member who opened it; store/account-settings-tables.ts). */
-export type MembershipRow = { user_id: string; account_id: string; is_default: number; is_admin: number; created_at: string };
+/**
+ * is_admin: the member who opened the account (store/account-settings-tables.ts); what a member
+ * may do is their permission profile's (store/user-admin-tables.ts). status: active, pending
+ * (invited, the link not used yet) or closed (removed).
+ */
+export type MembershipRow = {
+  user_id: string; account_id: string; is_default: number; is_admin: number; created_at: string;
+  status: string; permission_profile_id: string | null; closed_at: string | null;
+};
 export type AppRow = { id: string; account_id: string; owner_user_id: string; name: string; created_at: string };
 export type AppSecretRow = { id: string; app_id: string; secret_hash: string; hint: string; created_at: string; revoked_at: string | null };
 export type AppRedirectUriRow = { app_id: string; uri: string; created_at: string };
@@ -57,7 +65,7 @@ export type SignupRequestRow = { token_hash: string; email: string; name: string
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
 /** The whole database as Kysely sees it: every table, the feature tables from their own files. */
-export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & WorkflowTables & AccessCodeTables & AccountViewTables & PasscodeTables & BrandTables & AccountSettingsTables & BulkSendTables & {
+export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & WorkflowTables & AccessCodeTables & AccountViewTables & PasscodeTables & BrandTables & AccountSettingsTables & BulkSendTables & UserAdminTables & {
   accounts: AccountRow;
   users: UserRow;
   memberships: MembershipRow;

@@ -6,7 +6,7 @@ export interface AccountSettingsStore {
   find(accountId: string): Promise<AccountSettings | undefined>;
   /** The parts envelopes read (no account: nothing set). */
   look(accountId: string): Promise<AccountLook>;
-  /** Whether the user administers the account (the member who opened it). */
+  /** Whether the member's permission profile allows managing the account (allowAccountManagement). */
   isAdmin(userId: string, accountId: string): Promise<boolean>;
   /**
    * Writes every field of the patch in one transaction, or none. Choosing hashed IPs gives the

@@ -11,12 +11,13 @@ export async function getAccountSettings(store: AccountSettingsStore, accountId:
 }
 
 /**
- * AccountsApi.updateSettings: only the account's administrator may change them (DocuSign's
- * USER_LACKS_PERMISSIONS for any other member); the patch is written whole or not at all.
+ * AccountsApi.updateSettings: only a member whose permission profile allows managing the
+ * account may change them (DocuSign's USER_LACKS_PERMISSIONS for any other member; the API
+ * guard checks it first, domain/users/route-permission.ts); the patch is written whole or not at all.
  */
 export async function updateAccountSettings(store: AccountSettingsStore, input: { userId: string; accountId: string; patch: AccountSettingsPatch; now: Date }): Promise<AccountSettings> {
   if (!(await store.isAdmin(input.userId, input.accountId))) {
-    throw new EsignError('USER_LACKS_PERMISSIONS', 'Only the account\'s administrator may change its settings.');
+    throw new EsignError('USER_LACKS_PERMISSIONS', 'The user\'s permission profile does not allow managing the account (allowAccountManagement).');
   }
   await store.update(input.accountId, input.patch, input.now);
   return getAccountSettings(store, input.accountId);

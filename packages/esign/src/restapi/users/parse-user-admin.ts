@@ -1,0 +1,110 @@
+import { normalizeEmail } from '../../domain/email-address.ts';
+import type { GroupDraft, Invitee, ProfileDraft } from '../../domain/users/user-admin.ts';
+import { EsignError } from '../../errors.ts';
+import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
+import { parseRoleSettings } from '../../wire/parse-role-settings.ts';
+import { WireReader } from '../../wire/wire-reader.ts';
+
+const honoured: ModelFieldRule = { rule: 'honoured' };
+const output: ModelFieldRule = { rule: 'output' };
+const refused = (why: string): ModelFieldRule => ({ rule: 'refused', why });
+const MAX_ITEMS = 100;
+
+function root(body: unknown, model: string): WireReader {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', `The body must be a JSON ${model} object.`);
+  return new WireReader('', body);
+}
+
+function bounded(reader: WireReader, what: string): WireReader[] {
+  const items = reader.items();
+  if (items.length === 0) reader.fail(`must name at least one ${what}.`);
+  if (items.length > MAX_ITEMS) reader.fail(`may name at most ${MAX_ITEMS} ${what}s.`);
+  return items;
+}
+
+/** DocuSign's PermissionProfile (node_modules/docusign-esign/src/model/PermissionProfile.js). */
+const PROFILE_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
+  permissionProfileName: honoured, settings: honoured,
+  permissionProfileId: output, modifiedByUsername: output, modifiedDateTime: output, userCount: output,
+  users: refused('a profile\'s users are given with UsersApi.updateUser permissionProfileId'),
+};
+
+export function parseProfile(body: unknown): ProfileDraft {
+  const r = root(body, 'PermissionProfile');
+  checkModelFields(r, 'PermissionProfile', PROFILE_FIELDS);
+  return { name: r.field('permissionProfileName').optionalString(100), settings: parseRoleSettings(r.field('settings')) };
+}
+
+/** DocuSign's UserInformation (src/model/UserInformation.js): what createUsers and updateUser take. */
+const USER_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
+  userName: honoured, firstName: honoured, middleName: refused('a middle name is not kept; use userName'), lastName: honoured, email: honoured,
+  permissionProfileId: honoured, groupList: honoured,
+  sendActivationEmail: { rule: 'limited', why: 'every invited user gets the activation mail with the link that sets their password', allow: ['true'] },
+  userId: output, uri: output, userStatus: output, createdDateTime: output, userAddedToAccountDateTime: output, isAdmin: output, permissionProfileName: output,
+  errorDetails: output, userType: output, loginStatus: output, defaultAccountId: output, lastLogin: output,
+  activationAccessCode: refused('activation access codes are not supported'),
+  company: refused('user profiles (company, title, addresses) are not supported'), jobTitle: refused('user profiles are not supported'), title: refused('user profiles are not supported'),
+  suffixName: refused('user profiles are not supported'), homeAddress: refused('user profiles are not supported'), workAddress: refused('user profiles are not supported'),
+  countryCode: refused('user profiles are not supported'), subscribe: refused('subscriptions are not supported'),
+  connectConfigurations: refused('per-user Connect configurations are not supported'), enableConnectForUser: refused('per-user Connect configurations are not supported'),
+  customSettings: refused('custom user settings are not supported'), userSettings: refused('user settings are not supported'),
+  forgottenPasswordInfo: refused('security questions are not supported'), password: refused('the user sets their own password with the invitation\'s link'),
+  passwordExpiration: refused('password expiry is not supported'), sendActivationOnInvalidLogin: refused('not supported'),
+  isAlternateAdmin: refused('alternate administrators are not supported'), hasRemoteNotary: refused('remote notary is not supported'), isNAREnabled: refused('notary features are not supported'),
+  licenseStatus: refused('licenses are not supported'), licenseType: refused('licenses are not supported'),
+  isManagedByScim: refused('SCIM is not supported'), isMembershipManagedByScim: refused('SCIM is not supported'),
+  initialsImageUri: output, signatureImageUri: output, profileImageUri: output, userProfileLastModifiedDate: output,
+};
+
+function nameOf(r: WireReader): string | undefined {
+  const userName = r.field('userName').optionalString(200);
+  if (userName !== undefined) return userName;
+  const parts = [r.field('firstName').optionalString(100), r.field('lastName').optionalString(100)].filter((p) => p !== undefined);
+  return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/** UsersApi.create's NewUsersDefinition: `newUsers`, each with an e-mail and a name. */
+export function parseNewUsers(body: unknown): Invitee[] {
+  const r = root(body, 'NewUsersDefinition');
+  return bounded(r.field('newUsers'), 'user').map((u) => {
+    checkModelFields(u, 'UserInformation', USER_FIELDS);
+    const name = nameOf(u) ?? u.field('userName').fail('is required (or firstName and lastName).');
+    return {
+      email: normalizeEmail(u.field('email').string(254)),
+      name,
+      profileId: u.field('permissionProfileId').optionalString(100),
+      groupIds: u.field('groupList').items().map((g) => g.field('groupId').string(100)),
+    };
+  });
+}
+
+/** UsersApi.updateUser's UserInformation: the name and the permission profile. */
+export function parseUserUpdate(body: unknown): { name?: string | undefined; profileId?: string | undefined } {
+  const r = root(body, 'UserInformation');
+  checkModelFields(r, 'UserInformation', { ...USER_FIELDS, email: refused('a user\'s e-mail address is their login and is not changed here'), groupList: refused('use GroupsApi.updateGroupUsers') });
+  return { name: nameOf(r), profileId: r.field('permissionProfileId').optionalString(100) };
+}
+
+/** UserInfoList (UsersApi._delete, GroupsApi.updateGroupUsers/deleteGroupUsers): `users[].userId`. */
+export function parseUserIds(body: unknown): string[] {
+  const r = root(body, 'UserInfoList');
+  return [...new Set(bounded(r.field('users'), 'user').map((u) => u.field('userId').string(100)))];
+}
+
+/** DocuSign's Group (src/model/Group.js). */
+const GROUP_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
+  groupId: honoured, groupName: honoured, permissionProfileId: honoured,
+  groupType: { rule: 'limited', why: 'only custom groups are made here', allow: ['customgroup'] },
+  usersCount: output, lastModifiedOn: output, errorDetails: output, dsGroupId: output, isManagedByScim: output, userGroupType: output,
+  accessType: refused('group access types are not supported'),
+  users: refused('a group\'s users are added with GroupsApi.updateGroupUsers'),
+};
+
+/** GroupInformation (createGroups, updateGroups, deleteGroups): `groups`. */
+export function parseGroups(body: unknown): GroupDraft[] {
+  const r = root(body, 'GroupInformation');
+  return bounded(r.field('groups'), 'group').map((g) => {
+    checkModelFields(g, 'Group', GROUP_FIELDS);
+    return { id: g.field('groupId').optionalString(100), name: g.field('groupName').optionalString(100), profileId: g.field('permissionProfileId').optionalString(100) };
+  });
+}
