@@ -43,6 +43,7 @@ import { registerAccountSettingsRoutes } from './restapi/account-settings-routes
 import { installUserAdmin } from './restapi/users/install-user-admin.ts';
 import { registerInvitationRoutes } from './console/invitation-routes.ts';
 import { registerMembersConsoleRoutes } from './console/members-console-routes.ts';
+import { installConsoleRights } from './console/console-rights.ts';
 import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
@@ -136,6 +137,8 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
 
   registerAuthRoutes(app, ctx);
+  // The permission profile's settings on the console's template, Connect and envelope pages (docs/esign-users.md).
+  installConsoleRights(app, ctx);
   registerConsoleRoutes(app, ctx);
   registerOAuthRoutes(app, ctx);
   installApiGuard(app, ctx, { ...DOCUSIGN_RATE_LIMITS, ...deps.apiRateLimits });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EsignContext } from '../context.ts';
+import { assertConsoleRight } from './console-rights.ts';
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import { getEnvelope } from '../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
@@ -108,6 +109,7 @@ export function registerEnvelopeConsoleRoutes(app: FastifyInstance, ctx: EsignCo
     if (!user) return reply;
     assertCsrf(request);
     const envelope = await envelopeOf(user, request.params.envelopeId);
+    await assertConsoleRight(ctx, user.id, envelope.accountId, 'send');
     const view = await viewOf(user, envelope.envelopeId, formField(request.body, 'view'));
     // sendButtonAction "redirect": the integrator sends it; the page only says the sender chose Send.
     if (view?.sendAction === 'redirect' && view.returnUrl !== undefined) return reply.code(303).redirect(returnWithEvent(view.returnUrl, 'Send'));
@@ -127,6 +129,7 @@ export function registerEnvelopeConsoleRoutes(app: FastifyInstance, ctx: EsignCo
     if (!user) return reply;
     assertCsrf(request);
     const envelope = await envelopeOf(user, request.params.envelopeId);
+    await assertConsoleRight(ctx, user.id, envelope.accountId, 'send');
     const view = await viewOf(user, envelope.envelopeId, formField(request.body, 'view'));
     const recipient = envelope.recipients.find((r) => r.recipientId === request.params.recipientId);
     if (!recipient) throw new EsignError('UNKNOWN_ENVELOPE_RECIPIENT');
@@ -150,6 +153,7 @@ export function registerEnvelopeConsoleRoutes(app: FastifyInstance, ctx: EsignCo
     if (!user) return reply;
     assertCsrf(request);
     const envelope = await envelopeOf(user, request.params.envelopeId);
+    await assertConsoleRight(ctx, user.id, envelope.accountId, 'send');
     const view = await viewOf(user, envelope.envelopeId, formField(request.body, 'view'));
     return reply.code(303).redirect(view?.returnUrl !== undefined ? returnWithEvent(view.returnUrl, 'Save') : '/console');
   });

@@ -141,7 +141,7 @@ test('attack: a member who is not the administrator, another account\'s id, and 
   assert.equal(plain(await accounts(member.token).listSettings(admin.accountId)).accountName, before.accountName);
   const denied = await put({ accountDefaultLanguage: 'fr' }, member.token);
   assert.equal(denied.status, 400);
-  assert.deepEqual(await denied.json(), { errorCode: 'USER_LACKS_PERMISSIONS', message: 'This user lacks sufficient permissions to access this resource. Only the account\'s administrator may change its settings.' });
+  assert.deepEqual(await denied.json(), { errorCode: 'USER_LACKS_PERMISSIONS', message: 'This user lacks sufficient permissions to access this resource. The user\'s permission profile does not allow managing the account (allowAccountManagement).' });
   // The member administers their own account, though.
   assert.equal((await put({ accountDefaultLanguage: 'nl' }, member.token, member.accountId)).status, 200);
   // Another tenant's id with this token: DocuSign's membership error, before any body is read.

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { EsignContext } from '../context.ts';
+import { deniedBecause, type Need } from '../domain/users/route-permission.ts';
+import { rightsOf } from '../domain/users/role-settings.ts';
+import { EsignError } from '../errors.ts';
+import { sessionUser } from '../web/session.ts';
+
+/**
+ * The console's pages act as the API does, so the same permission profile settings hold there
+ * (docs/esign-users.md); API access is the API's alone and is not asked here.
+ */
+export async function assertConsoleRight(ctx: EsignContext, userId: string, accountId: string, need: Need): Promise<void> {
+  const settings = await ctx.store.accounts.memberSettings(userId, accountId);
+  if (settings === undefined) throw new EsignError('USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT');
+  const denied = deniedBecause({ ...rightsOf(settings), api: true }, need);
+  if (denied) throw new EsignError('USER_LACKS_PERMISSIONS', denied);
+}
+
+/** What a console page of the default account needs: templates to read or change, Connect to manage. */
+function consoleNeed(method: string, url: string): Need {
+  const read = method === 'GET' || method === 'HEAD';
+  if (url.startsWith('/console/templates')) return read ? 'useTemplates' : 'editTemplates';
+  if (url.startsWith('/console/connect')) return 'manageAccount';
+  return 'none';
+}
+
+/**
+ * Before the template and Connect pages, which act on the signed-in user's default account:
+ * its member's profile must allow them. Without a session the page's own redirect to the login
+ * page runs. The envelope pages check the envelope's own account (console/envelope-console-routes.ts).
+ */
+export function installConsoleRights(app: FastifyInstance, ctx: EsignContext): void {
+  app.addHook('preHandler', async (request) => {
+    const need = consoleNeed(request.method, request.url);
+    if (need === 'none') return;
+    const user = await sessionUser(ctx, request);
+    if (!user) return;
+    const account = (await ctx.store.accounts.accountsOf(user.id))[0];
+    if (!account) return;
+    await assertConsoleRight(ctx, user.id, account.accountId, need);
+  });
+}

@@ -1,0 +1,284 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, test } from 'node:test';
+import { pollUntil } from '@signet/kit';
+import { authorizeViaForms, logIn, tokenRequest } from '../support/authorize.ts';
+import { seedUserAndApp, startEsign, type Harness } from '../support/esign-harness.ts';
+import { FormClient, hiddenField } from '../support/form-client.ts';
+import { toAddress } from '../support/mail-parts.ts';
+import { sdkFailure } from '../support/sdk-failure.ts';
+import { secondAccount } from '../support/second-account.ts';
+import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
+
+// The official SDK, unmodified (CommonJS, no typings): only what these tests call is typed.
+// DocuSign's public examples createPermission, permissionSetUserGroup,
+// permissionChangeSingleSetting and deletePermission (github docusign/code-examples-node,
+// lib/eSignature/examples) are driven below with the same calls and arguments; nothing of them is copied.
+type Json = Record<string, unknown>;
+type Profile = { permissionProfileId: string; permissionProfileName: string; userCount?: string; settings: Record<string, string> };
+type User = { userId: string; email: string; userName: string; userStatus: string; permissionProfileId?: string; permissionProfileName?: string; isAdmin: string; groupList: { groupId: string }[] };
+type Group = { groupId: string; groupName: string; permissionProfileId?: string; usersCount: string };
+type Sdk = {
+  ApiClient: new () => { setBasePath(p: string): void; addDefaultHeader(k: string, v: string): void };
+  AccountsApi: new (c: unknown) => {
+    createPermissionProfile(accountId: string, opts: unknown): Promise<Profile>;
+    listPermissions(accountId: string, opts?: unknown): Promise<{ permissionProfiles: Profile[] }>;
+    getPermissionProfile(accountId: string, id: string): Promise<Profile>;
+    updatePermissionProfile(accountId: string, id: string, opts: unknown): Promise<Profile>;
+    deletePermissionProfile(accountId: string, id: string, opts?: unknown): Promise<unknown>;
+    getAccountInformation(accountId: string): Promise<Json>;
+    updateSettings(accountId: string, opts: unknown): Promise<unknown>;
+    createBrand(accountId: string, opts: unknown): Promise<unknown>;
+  };
+  GroupsApi: new (c: unknown) => {
+    createGroups(accountId: string, opts: unknown): Promise<{ groups: Group[] }>;
+    updateGroups(accountId: string, opts: unknown): Promise<{ groups: Group[] }>;
+    listGroups(accountId: string, opts?: unknown): Promise<{ groups: Group[] }>;
+    deleteGroups(accountId: string, opts: unknown): Promise<{ groups: Group[] }>;
+    listGroupUsers(accountId: string, groupId: string): Promise<{ users: { userId: string }[] }>;
+    updateGroupUsers(accountId: string, groupId: string, opts: unknown): Promise<{ users: { userId: string }[] }>;
+    deleteGroupUsers(accountId: string, groupId: string, opts: unknown): Promise<{ users: { userId: string }[] }>;
+  };
+  UsersApi: new (c: unknown) => {
+    create(accountId: string, opts: unknown): Promise<{ newUsers: User[] }>;
+    list(accountId: string, opts?: unknown): Promise<{ users: User[]; totalSetSize: string }>;
+    getInformation(accountId: string, userId: string): Promise<User>;
+    updateUser(accountId: string, userId: string, opts: unknown): Promise<User>;
+    _delete(accountId: string, opts: unknown): Promise<{ users: User[] }>;
+  };
+  EnvelopesApi: new (c: unknown) => { createEnvelope(accountId: string, opts: unknown): Promise<{ envelopeId: string }> };
+  TemplatesApi: new (c: unknown) => { listTemplates(accountId: string): Promise<unknown>; createTemplate(accountId: string, opts: unknown): Promise<{ templateId: string }> };
+};
+const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
+
+function client(token: string) {
+  const api = new docusign.ApiClient();
+  api.setBasePath(`${h.origin}/restapi`);
+  api.addDefaultHeader('Authorization', `Bearer ${token}`);
+  return api;
+}
+const accounts = (token = admin.token) => new docusign.AccountsApi(client(token));
+const groups = (token = admin.token) => new docusign.GroupsApi(client(token));
+const users = (token = admin.token) => new docusign.UsersApi(client(token));
+
+let h: Harness;
+let smtp: SmtpListener;
+let admin: Awaited<ReturnType<typeof seedUserAndApp>> & { token: string };
+const cleanups: (() => unknown)[] = [];
+before(async () => {
+  const ctx = { after: (fn: () => unknown) => void cleanups.push(fn) } as unknown as Parameters<typeof startEsign>[0];
+  smtp = await startSmtpListener(ctx);
+  h = await startEsign(ctx, { settings: { SMTP_URL: smtp.url }, deps: { mailWorker: { pollIntervalMs: 50 } } });
+  const seed = await seedUserAndApp(h);
+  admin = { ...seed, token: '' };
+  admin.token = await tokenFor(seed.email, seed.password);
+});
+after(async () => {
+  for (const fn of cleanups.reverse()) await fn();
+});
+
+/** A token for a user through the admin's app, as an integration would get one (code grant). */
+async function tokenFor(email: string, password: string): Promise<string> {
+  const seed = admin;
+  const code = (await authorizeViaForms(h, { clientId: seed.clientId, email, password, redirectUris: seed.redirectUris })).searchParams.get('code') ?? '';
+  return ((await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string }).access_token;
+}
+
+/** Invites through UsersApi.create, follows the mailed link, sets the password: the member's id and token. */
+async function inviteAndJoin(email: string, extra: Json = {}): Promise<{ userId: string; token: string }> {
+  const { newUsers } = await users().create(admin.accountId, { newUsersDefinition: { newUsers: [{ userName: 'Grace Hopper', email, ...extra }] } });
+  const created = newUsers[0];
+  assert.ok(created);
+  assert.equal(created.userStatus, 'ActivationSent');
+  const mail = await pollUntil(() => smtp.received.find((m) => toAddress(m) === email), { timeoutMs: 15_000, intervalMs: 20, what: 'the invitation mail' });
+  const link = /https?:\/\/\S+\/invitations\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')?.[0];
+  assert.ok(link, mail.text);
+  const browser = new FormClient(h.origin);
+  const page = await browser.get(new URL(link).pathname);
+  assert.equal(page.status, 200);
+  const joined = await browser.post(new URL(link).pathname, { _csrf: hiddenField(page.text, '_csrf'), password: 'a long enough password' });
+  assert.deepEqual([joined.status, joined.headers.location], [303, '/console']);
+  // Single use.
+  assert.equal((await new FormClient(h.origin).get(new URL(link).pathname)).status, 404);
+  return { userId: created.userId, token: await tokenFor(email, 'a long enough password') };
+}
+
+test('the default profiles, and DocuSign\'s createPermission, permissionSetUserGroup, permissionChangeSingleSetting and deletePermission examples', async () => {
+  const defaults = (await accounts().listPermissions(admin.accountId)).permissionProfiles;
+  assert.deepEqual(defaults.map((p) => p.permissionProfileName), ['Account Administrator', 'DocuSign Sender', 'DocuSign Viewer']);
+  assert.equal(defaults[0]?.userCount, '1');
+
+  // createPermission: the example's whole settings object, a number among the strings.
+  const settings = {
+    useNewDocuSignExperienceInterface: 0, allowBulkSending: 'true', allowEnvelopeSending: 'true', allowSignerAttachments: 'true',
+    allowTaggingInSendAndCorrect: 'true', allowWetSigningOverride: 'true', allowedAddressBookAccess: 'personalAndShared', allowedTemplateAccess: 'share',
+    enableRecipientViewingNotifications: 'true', enableSequentialSigningInterface: 'true', receiveCompletedSelfSignedDocumentsAsEmailLinks: 'false',
+    signingUiVersion: 'v2', useNewSendingInterface: 'true', allowApiAccess: 'true', allowApiAccessToAccount: 'true', allowApiSendingOnBehalfOfOthers: 'true',
+    allowApiSequentialSigning: 'true', enableApiRequestLogging: 'true', allowDocuSignDesktopClient: 'false', allowSendersToSetRecipientEmailLanguage: 'true',
+    allowVaulting: 'false', allowedToBeEnvelopeTransferRecipient: 'true', enableTransactionPointIntegration: 'false', powerFormRole: 'admin', vaultingMode: 'none',
+  };
+  const created = await accounts().createPermissionProfile(admin.accountId, { permissionProfile: { permissionProfileName: 'Example profile', settings } });
+  assert.equal(created.permissionProfileName, 'Example profile');
+  const stored = Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, String(v)]));
+  // The SDK's model has no signingUiVersion property (only its …Metadata twin), so it drops it on reading; the wire carries it.
+  const { signingUiVersion, ...modelled } = stored;
+  assert.deepEqual({ ...created.settings }, modelled);
+  const raw = await fetch(`${h.origin}/restapi/v2.1/accounts/${admin.accountId}/permission_profiles/${created.permissionProfileId}`, { headers: { authorization: `Bearer ${admin.token}` } });
+  assert.equal(((await raw.json()) as Profile).settings.signingUiVersion, signingUiVersion);
+
+  // permissionSetUserGroup: the form lists profiles and groups, then updateGroups gives a group the profile.
+  const { groups: [group] } = await groups().createGroups(admin.accountId, { groupInformation: { groups: [{ groupName: 'Example group' }] } });
+  assert.ok(group);
+  assert.deepEqual((await accounts().listPermissions(admin.accountId)).permissionProfiles.map((p) => p.permissionProfileName).at(-1), 'Example profile');
+  assert.deepEqual((await groups().listGroups(admin.accountId)).groups.map((g) => g.groupName), ['Example group']);
+  const set = await groups().updateGroups(admin.accountId, { groupInformation: { groups: [{ permissionProfileId: created.permissionProfileId, groupId: group.groupId }] } });
+  assert.equal(set.groups[0]?.permissionProfileId, created.permissionProfileId);
+
+  // permissionChangeSingleSetting: a new name alone; the settings stay.
+  const renamed = await accounts().updatePermissionProfile(admin.accountId, created.permissionProfileId, { permissionProfile: { permissionProfileName: 'Renamed profile' } });
+  assert.equal(renamed.permissionProfileName, 'Renamed profile');
+  assert.equal(renamed.settings.powerFormRole, 'admin');
+
+  // deletePermission: refused while the group has it (DocuSign refuses a profile in use), then deleted.
+  assert.deepEqual(await sdkFailure(accounts().deletePermissionProfile(admin.accountId, created.permissionProfileId)), [400, 'PERMISSION_PROFILE_IN_USE']);
+  await groups().deleteGroups(admin.accountId, { groupInformation: { groups: [{ groupId: group.groupId }] } });
+  await accounts().deletePermissionProfile(admin.accountId, created.permissionProfileId);
+  assert.equal((await accounts().listPermissions(admin.accountId)).permissionProfiles.length, 3);
+
+  // Never stored in silence: a setting neither enforced nor stored, by name.
+  const refused = await fetch(`${h.origin}/restapi/v2.1/accounts/${admin.accountId}/permission_profiles`, {
+    method: 'POST', headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ permissionProfileName: 'x', settings: { accountManagementGranular: { allowManageUsers: 'true' }, allowApiAccess: 'true' } }),
+  });
+  assert.equal(refused.status, 400);
+  assert.match(((await refused.json()) as { message: string }).message, /accountManagementGranular/);
+  // The defaults stay: the administrator profile cannot change, none can be deleted.
+  const [adminProfile, senderProfile] = defaults;
+  assert.ok(adminProfile && senderProfile);
+  assert.deepEqual(await sdkFailure(accounts().updatePermissionProfile(admin.accountId, adminProfile.permissionProfileId, { permissionProfile: { settings: { allowApiAccess: 'false' } } })), [400, 'INVALID_REQUEST_PARAMETER']);
+  assert.deepEqual(await sdkFailure(accounts().deletePermissionProfile(admin.accountId, senderProfile.permissionProfileId)), [400, 'INVALID_REQUEST_PARAMETER']);
+});
+
+test('an invited member: the mail\'s single-use link, userinfo, each enforced setting denied as a user without it, the console lists members and invitations', async () => {
+  const member = await inviteAndJoin('grace@example.com');
+  const info = (await (await fetch(`${h.origin}/oauth/userinfo`, { headers: { authorization: `Bearer ${member.token}` } })).json()) as { accounts: { account_id: string; is_default: boolean }[] };
+  assert.deepEqual(info.accounts.map((a) => [a.account_id, a.is_default]), [[admin.accountId, true]]);
+  const me = await users(member.token).getInformation(admin.accountId, member.userId);
+  assert.deepEqual([me.userStatus, me.permissionProfileName, me.isAdmin], ['Active', 'DocuSign Sender', 'False']);
+
+  // One profile per enforced setting, given to the member in turn; the same token follows at once.
+  const profileWithout = async (name: string, denied: Record<string, string>) => (await accounts().createPermissionProfile(admin.accountId, { permissionProfile: {
+    permissionProfileName: name, settings: { allowEnvelopeSending: 'true', allowedTemplateAccess: 'share', allowAccountManagement: 'false', allowApiAccess: 'true', ...denied },
+  } })).permissionProfileId;
+  const give = (profileId: string) => users().updateUser(admin.accountId, member.userId, { userInformation: { permissionProfileId: profileId } });
+  const draft = () => new docusign.EnvelopesApi(client(member.token)).createEnvelope(admin.accountId, { envelopeDefinition: { emailSubject: 'Draft', status: 'created' } });
+  const template = () => new docusign.TemplatesApi(client(member.token)).createTemplate(admin.accountId, { envelopeTemplate: { name: 'T', emailSubject: 'T' } });
+  const templates = () => new docusign.TemplatesApi(client(member.token)).listTemplates(admin.accountId);
+
+  // As a sender: sends and makes templates, does not manage the account.
+  await draft();
+  await template();
+  assert.deepEqual(await sdkFailure(accounts(member.token).updateSettings(admin.accountId, { accountSettingsInformation: { accountName: 'Mine now' } })), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.deepEqual(await sdkFailure(accounts(member.token).createBrand(admin.accountId, { brand: { brandName: 'Mine' } })), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.deepEqual(await sdkFailure(users(member.token).list(admin.accountId)), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.deepEqual(await sdkFailure(accounts(member.token).createPermissionProfile(admin.accountId, { permissionProfile: { permissionProfileName: 'Root', settings: { allowAccountManagement: 'true' } } })), [400, 'USER_LACKS_PERMISSIONS']);
+
+  await give(await profileWithout('No sending', { allowEnvelopeSending: 'false' }));
+  assert.deepEqual(await sdkFailure(draft()), [400, 'USER_LACKS_PERMISSIONS']);
+  await templates();
+
+  await give(await profileWithout('Templates: use', { allowedTemplateAccess: 'use' }));
+  await templates();
+  assert.deepEqual(await sdkFailure(template()), [400, 'USER_LACKS_PERMISSIONS']);
+  // The console's pages follow the same profile.
+  const pages = new FormClient(h.origin);
+  await logIn(pages, (await pages.get('/login')).text, 'grace@example.com', 'a long enough password');
+  assert.equal((await pages.get('/console/templates')).status, 200);
+  assert.equal((await pages.get('/console/connect')).status, 400);
+  await give(await profileWithout('No templates', { allowedTemplateAccess: 'none' }));
+  assert.deepEqual(await sdkFailure(templates()), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.equal((await pages.get('/console/templates')).status, 400);
+  await draft();
+
+  await give(await profileWithout('No API', { allowApiAccess: 'false' }));
+  assert.deepEqual(await sdkFailure(accounts(member.token).getAccountInformation(admin.accountId)), [400, 'USER_LACKS_PERMISSIONS']);
+
+  // Attack: a member without account management raises their own profile.
+  await give(await profileWithout('Plain', {}));
+  const adminProfile = (await accounts().listPermissions(admin.accountId)).permissionProfiles.find((p) => p.permissionProfileName === 'Account Administrator');
+  assert.ok(adminProfile);
+  assert.deepEqual(await sdkFailure(users(member.token).updateUser(admin.accountId, member.userId, { userInformation: { permissionProfileId: adminProfile.permissionProfileId } })), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.deepEqual(await sdkFailure(users(member.token).updateUser(admin.accountId, admin.userId, { userInformation: { userName: 'Pwned' } })), [400, 'USER_LACKS_PERMISSIONS']);
+  // …nor through a group that has the administrator profile.
+  assert.deepEqual(await sdkFailure(groups(member.token).createGroups(admin.accountId, { groupInformation: { groups: [{ groupName: 'Admins', permissionProfileId: adminProfile.permissionProfileId }] } })), [400, 'USER_LACKS_PERMISSIONS']);
+  // Renaming themselves is theirs.
+  assert.equal((await users(member.token).updateUser(admin.accountId, member.userId, { userInformation: { userName: 'Grace B. Hopper' } })).userName, 'Grace B. Hopper');
+  assert.equal((await users().getInformation(admin.accountId, member.userId)).isAdmin, 'False');
+
+  // A pending invitation and the members, on the console's members page.
+  await users().create(admin.accountId, { newUsersDefinition: { newUsers: [{ userName: 'Pending Person', email: 'pending@example.com' }] } });
+  const browser = new FormClient(h.origin);
+  await logIn(browser, (await browser.get('/login')).text, admin.email, admin.password);
+  const page = await browser.get('/console/members');
+  assert.equal(page.status, 200);
+  const [membersPart, invitationsPart] = page.text.split('Pending invitations');
+  assert.match(membersPart ?? '', /grace@example\.com/);
+  assert.match(invitationsPart ?? '', /pending@example\.com/);
+  assert.doesNotMatch(membersPart ?? '', /pending@example\.com/);
+  // The pending user cannot log in before using their link.
+  const tryPending = new FormClient(h.origin);
+  assert.equal((await logIn(tryPending, (await tryPending.get('/login')).text, 'pending@example.com', '')).status, 401);
+});
+
+test('groups and their users; a group\'s profile goes to its members; a removed member\'s token stops at once; another account stays out', async () => {
+  const member = await inviteAndJoin('ada2@example.com');
+  const viewer = (await accounts().listPermissions(admin.accountId)).permissionProfiles.find((p) => p.permissionProfileName === 'DocuSign Viewer');
+  assert.ok(viewer);
+  const { groups: [group] } = await groups().createGroups(admin.accountId, { groupInformation: { groups: [{ groupName: 'Viewers', permissionProfileId: viewer.permissionProfileId }] } });
+  assert.ok(group);
+  await groups().updateGroupUsers(admin.accountId, group.groupId, { userInfoList: { users: [{ userId: member.userId }] } });
+  assert.deepEqual((await groups().listGroupUsers(admin.accountId, group.groupId)).users.map((u) => u.userId), [member.userId]);
+  const joined = await users().getInformation(admin.accountId, member.userId);
+  assert.deepEqual([joined.permissionProfileName, joined.groupList.map((g) => g.groupId)], ['DocuSign Viewer', [group.groupId]]);
+  assert.equal((await groups().listGroups(admin.accountId)).groups.find((g) => g.groupId === group.groupId)?.usersCount, '1');
+  await groups().deleteGroupUsers(admin.accountId, group.groupId, { userInfoList: { users: [{ userId: member.userId }] } });
+  assert.deepEqual((await groups().listGroupUsers(admin.accountId, group.groupId)).users, []);
+
+  // The last administrator can neither demote nor remove themselves.
+  assert.deepEqual(await sdkFailure(users().updateUser(admin.accountId, admin.userId, { userInformation: { permissionProfileId: viewer.permissionProfileId } })), [400, 'INVALID_REQUEST_PARAMETER']);
+  assert.deepEqual(await sdkFailure(users()._delete(admin.accountId, { userInfoList: { users: [{ userId: admin.userId }] } })), [400, 'INVALID_REQUEST_PARAMETER']);
+
+  // Another account: its token stays out of this account, and this account's ids mean nothing in it.
+  const other = await secondAccount(h);
+  assert.deepEqual(await sdkFailure(users(other.token).list(admin.accountId)), [400, 'USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT']);
+  assert.deepEqual(await sdkFailure(users(other.token).getInformation(other.accountId, member.userId)), [400, 'INVALID_USERID']);
+  assert.deepEqual(await sdkFailure(users(other.token).updateUser(other.accountId, other.accountId, { userInformation: { permissionProfileId: viewer.permissionProfileId } })), [400, 'INVALID_USERID']);
+  assert.deepEqual(await sdkFailure(groups(other.token).updateGroupUsers(other.accountId, group.groupId, { userInfoList: { users: [{ userId: member.userId }] } })), [400, 'INVALID_GROUP_ID']);
+  const otherProfile = (await accounts(other.token).listPermissions(other.accountId)).permissionProfiles[0];
+  assert.ok(otherProfile);
+  assert.deepEqual(await sdkFailure(users().updateUser(admin.accountId, member.userId, { userInformation: { permissionProfileId: otherProfile.permissionProfileId } })), [400, 'INVALID_PERMISSION_PROFILE_ID']);
+
+  // Removal: the membership closes and the member's token stops working for this account at once.
+  // (Leaving the group kept the Viewer profile, which has no API access: the sender profile back first.)
+  assert.deepEqual(await sdkFailure(users(member.token).getInformation(admin.accountId, member.userId)), [400, 'USER_LACKS_PERMISSIONS']);
+  const sender = (await accounts().listPermissions(admin.accountId)).permissionProfiles.find((p) => p.permissionProfileName === 'DocuSign Sender');
+  await users().updateUser(admin.accountId, member.userId, { userInformation: { permissionProfileId: sender?.permissionProfileId } });
+  await users(member.token).getInformation(admin.accountId, member.userId);
+  const removed = await users()._delete(admin.accountId, { userInfoList: { users: [{ userId: member.userId }] } });
+  assert.equal(removed.users[0]?.userStatus, 'Closed');
+  assert.deepEqual(await sdkFailure(users(member.token).getInformation(admin.accountId, member.userId)), [400, 'USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT']);
+  const info = (await (await fetch(`${h.origin}/oauth/userinfo`, { headers: { authorization: `Bearer ${member.token}` } })).json()) as { accounts: unknown[] };
+  assert.deepEqual(info.accounts, []);
+  assert.deepEqual((await users().list(admin.accountId, { status: 'Closed' })).users.map((u) => u.email), ['ada2@example.com']);
+  // Unsupported query parameters and fields are refused by name.
+  assert.deepEqual(await sdkFailure(users().list(admin.accountId, { loginStatus: 'true' })), [400, 'INVALID_REQUEST_PARAMETER']);
+  assert.deepEqual(await sdkFailure(users().create(admin.accountId, { newUsersDefinition: { newUsers: [{ userName: 'X', email: 'x@example.com', password: 'chosen by admin' }] } })), [400, 'INVALID_REQUEST_BODY']);
+
+  // The invitation's link expires: 72 hours later it no longer works and the user stays pending.
+  await users().create(admin.accountId, { newUsersDefinition: { newUsers: [{ userName: 'Late Larry', email: 'late@example.com' }] } });
+  const mail = await pollUntil(() => smtp.received.find((m) => toAddress(m) === 'late@example.com'), { timeoutMs: 15_000, intervalMs: 20, what: 'the invitation mail' });
+  const path = new URL(/https?:\/\/\S+\/invitations\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')?.[0] ?? assert.fail('a link')).pathname;
+  assert.equal((await new FormClient(h.origin).get(path)).status, 200);
+  h.clock.advance(72 * 3600 + 1);
+  assert.equal((await new FormClient(h.origin).get(path)).status, 404);
+});
