@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { GroupStore } from '../domain/users/user-admin-ports.ts';
 import type { Group, GroupDraft, Member } from '../domain/users/user-admin.ts';
 import { assertAdminRemains } from './admin-remains.ts';
+import { giveGroupProfile } from './give-group-profile.ts';
 import type { Db } from './database.ts';
 import { selectMembers } from './members-repository.ts';
 import type { Database } from './schema.ts';
@@ -16,14 +17,6 @@ async function selectGroups(db: Kysely<Database>, accountId: string, groupIds?: 
   return rows.map((r) => ({ id: r.id, name: r.name, profileId: r.permission_profile_id, modifiedAt: r.modified_at, userCount: Number(r.user_count) }));
 }
 
-/** A group's profile goes to its members (DocuSign's group permission profiles). */
-async function giveGroupProfile(trx: Kysely<Database>, accountId: string, groupId: string): Promise<void> {
-  const group = await trx.selectFrom('account_groups').select('permission_profile_id').where('id', '=', groupId).where('account_id', '=', accountId).executeTakeFirst();
-  if (!group?.permission_profile_id) return;
-  await trx.updateTable('memberships').set({ permission_profile_id: group.permission_profile_id })
-    .where('account_id', '=', accountId).where('status', '!=', 'closed')
-    .where('user_id', 'in', trx.selectFrom('group_members').select('user_id').where('group_id', '=', groupId)).execute();
-}
 
 /** The account's groups and who is in them (store/user-admin-tables.ts). */
 export class GroupsRepository implements GroupStore {

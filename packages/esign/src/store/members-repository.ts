@@ -4,6 +4,7 @@ import type { MemberFilter, MemberStore } from '../domain/users/user-admin-ports
 import type { Invitee, Member, MemberStatus } from '../domain/users/user-admin.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { assertAdminRemains } from './admin-remains.ts';
+import { giveGroupProfile } from './give-group-profile.ts';
 import type { Db } from './database.ts';
 import { enqueueMails } from './outbox-repository.ts';
 import type { Database } from './schema.ts';
@@ -70,6 +71,8 @@ export class MembersRepository implements MemberStore {
         }
         for (const groupId of invitee.groupIds) {
           await trx.insertInto('group_members').values({ group_id: groupId, user_id: user.id, created_at: now }).execute();
+          // As when a member is added to the group later: the group's profile wins over the default.
+          await giveGroupProfile(trx, accountId, groupId);
         }
         await trx.updateTable('user_invitations').set({ consumed_at: now }).where('user_id', '=', user.id).where('account_id', '=', accountId).where('consumed_at', 'is', null).execute();
         await trx.insertInto('user_invitations').values({ token_hash: invitee.tokenHash, user_id: user.id, account_id: accountId, created_at: now, expires_at: expiresAt.toISOString(), consumed_at: null }).execute();

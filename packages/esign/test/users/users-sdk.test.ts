@@ -241,6 +241,11 @@ test('groups and their users; a group\'s profile goes to its members; a removed 
   const joined = await users().getInformation(admin.accountId, member.userId);
   assert.deepEqual([joined.permissionProfileName, joined.groupList.map((g) => g.groupId)], ['DocuSign Viewer', [group.groupId]]);
   assert.equal((await groups().listGroups(admin.accountId)).groups.find((g) => g.groupId === group.groupId)?.usersCount, '1');
+  // Invited straight into the group (named twice, one membership): the group's profile, not the default Sender's.
+  const invited = (await users().create(admin.accountId, { newUsersDefinition: { newUsers: [{ email: 'grouped@example.com', userName: 'Grouped', groupList: [{ groupId: group.groupId }, { groupId: group.groupId }] }] } })).newUsers[0]!;
+  const grouped = await users().getInformation(admin.accountId, invited.userId);
+  assert.deepEqual([grouped.permissionProfileName, grouped.groupList.map((g) => g.groupId)], ['DocuSign Viewer', [group.groupId]]);
+  await users()._delete(admin.accountId, { userInfoList: { users: [{ userId: invited.userId }] } });
   await groups().deleteGroupUsers(admin.accountId, group.groupId, { userInfoList: { users: [{ userId: member.userId }] } });
   assert.deepEqual((await groups().listGroupUsers(admin.accountId, group.groupId)).users, []);
 
@@ -269,7 +274,7 @@ test('groups and their users; a group\'s profile goes to its members; a removed 
   assert.deepEqual(await sdkFailure(users(member.token).getInformation(admin.accountId, member.userId)), [400, 'USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT']);
   const info = (await (await fetch(`${h.origin}/oauth/userinfo`, { headers: { authorization: `Bearer ${member.token}` } })).json()) as { accounts: unknown[] };
   assert.deepEqual(info.accounts, []);
-  assert.deepEqual((await users().list(admin.accountId, { status: 'Closed' })).users.map((u) => u.email), ['ada2@example.com']);
+  assert.deepEqual((await users().list(admin.accountId, { status: 'Closed' })).users.map((u) => u.email).sort(), ['ada2@example.com', 'grouped@example.com']);
   // Unsupported query parameters and fields are refused by name.
   assert.deepEqual(await sdkFailure(users().list(admin.accountId, { loginStatus: 'true' })), [400, 'INVALID_REQUEST_PARAMETER']);
   assert.deepEqual(await sdkFailure(users().create(admin.accountId, { newUsersDefinition: { newUsers: [{ userName: 'X', email: 'x@example.com', password: 'chosen by admin' }] } })), [400, 'INVALID_REQUEST_BODY']);

@@ -73,7 +73,8 @@ export function parseNewUsers(body: unknown): Invitee[] {
       email: normalizeEmail(u.field('email').string(254)),
       name,
       profileId: u.field('permissionProfileId').optionalString(100),
-      groupIds: u.field('groupList').items().map((g) => g.field('groupId').string(100)),
+      // A group named twice is one membership (as the users list of UserInfoList below).
+      groupIds: [...new Set(u.field('groupList').items().map((g) => g.field('groupId').string(100)))],
     };
   });
 }
