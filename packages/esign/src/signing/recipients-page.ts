@@ -20,7 +20,7 @@ const ROLE_NOTES: Partial<Record<Recipient['type'], MessageKey>> = {
 };
 
 /** The form field of one recipient's value (signing/parse-recipient-edits.ts reads them back). */
-export function recipientFieldName(recipientId: string, field: 'name' | 'email' | 'routingOrder'): string {
+export function recipientFieldName(recipientId: string, field: 'name' | 'email' | 'routingOrder' | 'accessCode'): string {
   return `recipient.${recipientId}.${field}`;
 }
 
@@ -45,6 +45,8 @@ export function recipientsPage(tr: Translator, v: { base: string; csrf: string; 
 ${input('name', t('manage.name'), { type: 'text', autocomplete: 'off' })}
 ${input('email', t('manage.email'), { type: 'email', autocomplete: 'off' })}
 ${v.manager.type === 'editor' ? input('routingOrder', t('manage.routingOrder'), { type: 'number' }) : ''}
+${editable.has('accessCode') ? html`<label for="${id('accessCode')}">${t('manage.accessCode')}</label>
+<input id="${id('accessCode')}" name="${recipientFieldName(r.recipientId, 'accessCode')}" type="text" value="" maxlength="50" autocomplete="off">` : ''}
 </fieldset>`;
   });
   const documents = v.documents.map((d) => html`<section class="document" aria-label="${d.name}">

@@ -37,6 +37,7 @@ import { pageTranslator } from './page-language.ts';
 import type { AccessGate } from './access-code-gate.ts';
 import { managesRecipients } from '../domain/envelope/recipient-kinds.ts';
 import { finishManaging, recipientsManagedBy } from '../domain/signing/manage-recipients.ts';
+import { hashPassword } from '../security/password-hash.ts';
 import { parseRecipientEdits, postedRecipientFields } from './parse-recipient-edits.ts';
 import { recipientsPage } from './recipients-page.ts';
 
@@ -358,7 +359,8 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     if (access.kind !== 'sign') return sendPage(reply, statePage(access, ref, before), 409);
     let finished: Envelope;
     try {
-      const edits = parseRecipientEdits(request.body);
+      // An editor's new access codes, hashed before the change (the store keeps only hashes).
+      const edits = await Promise.all(parseRecipientEdits(request.body).map(async (e) => (e.accessCode ? { ...e, accessCodeHash: await hashPassword(e.accessCode) } : e)));
       ({ envelope: finished } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => finishManaging(d, current, ref.recipientId, edits, now, actorOf(request))));
     } catch (err) {
       if (err instanceof EsignError && MANAGER_REFUSALS.has(err.code)) {

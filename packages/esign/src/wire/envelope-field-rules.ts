@@ -245,15 +245,15 @@ export const ENVELOPE_UPDATE_FIELDS: Readonly<Record<string, FieldRule>> = Objec
 );
 
 /**
- * EnvelopesApi.updateRecipients: a recipient's name, e-mail address and routing order are
- * corrected (domain/envelope/correct-recipients.ts); the rest of what a create honours is
+ * EnvelopesApi.updateRecipients: a recipient's name, e-mail address, routing order and access
+ * code are corrected (domain/envelope/correct-recipients.ts); the rest of what a create honours is
  * refused here by name rather than a 200 that changed nothing. clientUserId is read to be
  * compared (a client sends back what listRecipients gave it).
  */
 const PASSCODE_UPDATE = 'a one-time passcode check cannot be changed through updateRecipients yet';
 const CORRECTION_RULES: Record<string, FieldRule> = {
   tabs: refused('change tabs with EnvelopesApi.createTabs, updateTabs and deleteTabs'),
-  accessCode: refused('an access code cannot be changed through updateRecipients yet'),
+  // accessCode keeps its model's rule: a new code for who opens a page (domain/envelope/correct-recipients.ts), refused for a carbon copy.
   // One-time passcode checks are set at create (wire/parse-recipient-authentication.ts).
   identityVerification: refused(PASSCODE_UPDATE), idCheckConfigurationName: refused(PASSCODE_UPDATE), phoneAuthentication: refused(PASSCODE_UPDATE),
   smsAuthentication: refused(PASSCODE_UPDATE), requireIdLookup: refused(PASSCODE_UPDATE),
@@ -265,6 +265,20 @@ const CORRECTION_RULES: Record<string, FieldRule> = {
   excludedDocuments: refused('excludedDocuments is set when the envelope is created, not through updateRecipients yet'),
 };
 
-export const SIGNER_CORRECTION_FIELDS: Readonly<Record<string, FieldRule>> = { ...SIGNER_FIELDS, ...CORRECTION_RULES };
-export const CARBON_COPY_CORRECTION_FIELDS: Readonly<Record<string, FieldRule>> = { ...CARBON_COPY_FIELDS, ...CORRECTION_RULES };
-export const CERTIFIED_DELIVERY_CORRECTION_FIELDS: Readonly<Record<string, FieldRule>> = { ...CERTIFIED_DELIVERY_FIELDS, ...CORRECTION_RULES };
+/** A model's create rules with the correction's over them, for the fields the model has (a test walks them against the SDK's). */
+const correcting = (fields: Readonly<Record<string, FieldRule>>, extra: Record<string, FieldRule> = {}): Readonly<Record<string, FieldRule>> => ({
+  ...fields,
+  ...Object.fromEntries(Object.entries({ ...CORRECTION_RULES, ...extra }).filter(([field]) => field in fields)),
+});
+export const SIGNER_CORRECTION_FIELDS = correcting(SIGNER_FIELDS);
+export const CARBON_COPY_CORRECTION_FIELDS = correcting(CARBON_COPY_FIELDS);
+export const CERTIFIED_DELIVERY_CORRECTION_FIELDS = correcting(CERTIFIED_DELIVERY_FIELDS);
+/**
+ * Agents, editors and intermediaries are corrected as a carbon copy is (name, e-mail, routing
+ * order; domain/envelope/correct-recipients.ts keeps every still-unnamed recipient behind one of
+ * them). A witness also takes a new witnessFor, checked as at create (domain/envelope/witnesses.ts).
+ */
+export const AGENT_CORRECTION_FIELDS = correcting(AGENT_FIELDS);
+export const EDITOR_CORRECTION_FIELDS = correcting(EDITOR_FIELDS);
+export const INTERMEDIARY_CORRECTION_FIELDS = correcting(INTERMEDIARY_FIELDS);
+export const WITNESS_CORRECTION_FIELDS = correcting(WITNESS_FIELDS, { witnessFor: honoured });

@@ -10,6 +10,8 @@ import { FormClient, formFields } from '../support/form-client.ts';
 import { signingPathIn, toAddress } from '../support/mail-parts.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
+import { secondAccount } from '../support/second-account.ts';
+import { sdkFailure } from '../support/sdk-failure.ts';
 import { b64, samplePdf } from '../signing/signing-harness.ts';
 
 // Agents, editors and intermediaries (docusign-esign src/model/Agent.js, Editor.js,
@@ -217,6 +219,82 @@ subtest('an editor changes a given address and moves a recipient later; an inter
   await refused({ recipients: { agents: [{ recipientId: '1', name: 'A', email: 'a@example.com', note: 'hi' }] } }, /\(Agent\): not supported: note \(/);
   // Without an agent before them, recipients need their name and e-mail as ever.
   await refused({ recipients: { signers: [{ recipientId: '1', routingOrder: '1' }] } }, /INVALID_EMAIL_ADDRESS_FOR_RECIPIENT/);
+});
+
+/** The recipient calls of the SDK's EnvelopesApi this test drives. */
+type RecipientCalls = {
+  createRecipient(accountId: string, envelopeId: string, opts: { recipients: unknown }): Promise<Recipients>;
+  updateRecipients(accountId: string, envelopeId: string, opts: { recipients: unknown }): Promise<{ recipientUpdateResults: { recipientId: string; errorDetails?: { errorCode: string } }[] }>;
+  deleteRecipients(accountId: string, envelopeId: string, opts: { recipients: unknown }): Promise<Recipients>;
+  deleteRecipient(accountId: string, envelopeId: string, recipientId: string): Promise<Recipients>;
+};
+
+async function recipientCalls(token?: string): Promise<RecipientCalls> {
+  const client = new docusign.ApiClient();
+  client.setBasePath(`${env.h.origin}/restapi`);
+  client.addDefaultHeader('Authorization', `Bearer ${token ?? (await env.token()).access_token}`);
+  return new docusign.EnvelopesApi(client) as unknown as RecipientCalls;
+}
+
+subtest('the sender adds, corrects and deletes agents, editors and intermediaries through the SDK; an editor sets an access code; the attacks change nothing', async () => {
+  const api = await recipientCalls();
+  const acc = env.seed.accountId;
+  const res = await env.call('POST', '', {
+    emailSubject: 'Added managers', status: 'sent', documents: [{ documentId: '1', name: 'A.pdf', documentBase64: pdf }],
+    recipients: { signers: [{ recipientId: '1', name: 'First', email: 'first-e@example.com', routingOrder: '1', tabs: { signHereTabs: [{ anchorString: '/sn1/', anchorXOffset: '20' }] } }] },
+  });
+  assert.equal(res.status, 201, res.text);
+  const envelopeId = String(res.json().envelopeId);
+  // createRecipient: an editor, a signer after it left for the editor to name, an intermediary.
+  const added = await api.createRecipient(acc, envelopeId, { recipients: {
+    editors: [{ recipientId: '2', routingOrder: '2', name: 'Eve Editor', email: 'editor-e@example.com' }],
+    signers: [{ recipientId: '3', routingOrder: '3' }],
+    intermediaries: [{ recipientId: '4', routingOrder: '4', name: 'Ian', email: 'ian-e@example.com' }],
+  } });
+  assert.deepEqual([added.editors.map((r) => [r.recipientId, r.status]), added.signers.map((r) => [r.recipientId, r.email ?? '']), added.intermediaries.map((r) => r.recipientId)], [[['2', 'created']], [['3', '']], ['4']]);
+  // updateRecipients and deleteRecipients take their lists.
+  const corrected = await api.updateRecipients(acc, envelopeId, { recipients: { editors: [{ recipientId: '2', email: 'editor2-e@example.com' }], intermediaries: [{ recipientId: '4', name: 'Ivo' }] } });
+  assert.deepEqual(corrected.recipientUpdateResults.map((r) => [r.recipientId, r.errorDetails]), [['2', undefined], ['4', undefined]]);
+  assert.deepEqual((await api.deleteRecipients(acc, envelopeId, { recipients: { intermediaries: [{ recipientId: '4' }] } })).intermediaries.map((r) => r.recipientId), ['4']);
+
+  // Refused, nothing changed: deleting the editor would leave signer 3 unnamed; a witness of a signer that
+  // does not exist; a blank signer with nobody before it to name it; another account's call.
+  assert.deepEqual(await sdkFailure(api.deleteRecipients(acc, envelopeId, { recipients: { editors: [{ recipientId: '2' }] } })), [400, 'INVALID_REQUEST_BODY']);
+  assert.deepEqual(await sdkFailure(api.createRecipient(acc, envelopeId, { recipients: { witnesses: [{ recipientId: '7', name: 'W', email: 'w-e@example.com', witnessFor: '99', routingOrder: '5' }] } })), [400, 'INVALID_REQUEST_BODY']);
+  assert.deepEqual((await sdkFailure(api.createRecipient(acc, envelopeId, { recipients: { signers: [{ recipientId: '8', routingOrder: '1' }] } })))[0], 400);
+  // Hidden documents on an envelope that does not enforce visibility would hide nothing (they were once dropped in silence).
+  assert.deepEqual(await sdkFailure(api.createRecipient(acc, envelopeId, { recipients: { carbonCopies: [{ recipientId: '9', routingOrder: '9', name: 'C', email: 'c-e@example.com', excludedDocuments: ['1'] }] } })), [400, 'INVALID_REQUEST_BODY']);
+  const other = await secondAccount(env.h);
+  const theirs = await recipientCalls(other.token);
+  assert.deepEqual(await sdkFailure(theirs.createRecipient(other.accountId, envelopeId, { recipients: { editors: [{ recipientId: '6', routingOrder: '2', name: 'Mal', email: 'mal-e@example.com' }] } })), [400, 'ENVELOPE_DOES_NOT_EXIST']);
+  assert.deepEqual(await sdkFailure(theirs.updateRecipients(other.accountId, envelopeId, { recipients: { editors: [{ recipientId: '2', email: 'mal-e@example.com' }] } })), [400, 'ENVELOPE_DOES_NOT_EXIST']);
+  const listed = (await env.call('GET', `/${envelopeId}/recipients`)).json() as Recipients;
+  assert.deepEqual([listed.editors.map((r) => r.email), listed.signers.map((r) => r.recipientId), listed.intermediaries], [['editor2-e@example.com'], ['1', '3'], []]);
+
+  // The first signer signs; the editor names signer 3 and sets an access code. A field the page does not change is refused by name first.
+  const first = await drawnSignatureFinish(new FormClient(env.h.origin), signingPathIn(await mailTo('first-e@example.com'), env.h.origin));
+  assert.equal((await first(makeSignaturePng(600, 200))).status, 303);
+  const editorPath = signingPathIn(await mailTo('editor2-e@example.com'), env.h.origin);
+  const editor = new FormClient(env.h.origin);
+  const page = await editor.get(editorPath);
+  assert.match(page.text, /set an access code they must enter/);
+  const name = { 'recipient.3.name': 'Sue', 'recipient.3.email': 'sue-e@example.com' };
+  const sneaky = await editor.post(`${editorPath}/finish`, { ...formFields(page.text, `${editorPath}/finish`), ...name, 'recipient.3.phoneAuthentication': 'x' });
+  assert.equal(sneaky.status, 400);
+  assert.match(sneaky.text, /recipient\.3\.phoneAuthentication: a recipient.{1,6}s phoneAuthentication cannot be changed on this page/);
+  const again = await editor.get(editorPath);
+  const done = await editor.post(`${editorPath}/finish`, { ...formFields(again.text, `${editorPath}/finish`), ...name, 'recipient.3.accessCode': 'tulip-42' });
+  assert.equal(done.status, 303, done.text);
+  // Sue's link asks for the code before anything else.
+  const sue = await new FormClient(env.h.origin).get(signingPathIn(await mailTo('sue-e@example.com'), env.h.origin));
+  assert.match(sue.text, /Enter your access code/);
+  const audit = (await env.call('GET', `/${envelopeId}/audit_events`)).text;
+  assert.match(audit, /Eve Editor \(editor\) changed recipient 3: name set to \\?"Sue\\?", e-mail set to sue-e@example\.com, access code set\./);
+  assert.doesNotMatch(audit, /tulip-42/);
+  // The editor is done: corrected or deleted no more.
+  const late = await api.updateRecipients(acc, envelopeId, { recipients: { editors: [{ recipientId: '2', name: 'Late' }] } });
+  assert.equal(late.recipientUpdateResults[0]?.errorDetails?.errorCode, 'RECIPIENT_UPDATE_FAILED');
+  assert.deepEqual(await sdkFailure(api.deleteRecipient(acc, envelopeId, '2')), [400, 'RECIPIENT_UPDATE_FAILED']);
 });
 
 test('agents, editors and intermediaries (Agent, Editor, Intermediary)', async (t: TestContext) => {

@@ -79,7 +79,7 @@ subtest('a draft takes new recipients and mails nobody; a duplicate recipientId 
   assert.deepEqual(added.carbonCopies.map((c) => [c.recipientId, c.status]), [['2', 'created']]);
   assert.deepEqual(await sdkFailure(api.createRecipient(env.seed.accountId, envelopeId, { recipients: { signers: [{ email: 'dup-b@example.com', name: 'Dup', recipientId: '1' }] } })), [400, 'INVALID_REQUEST_BODY']);
   assert.deepEqual(await sdkFailure(api.createRecipient(env.seed.accountId, envelopeId, { recipients: { signers: [{ email: 'n-b@example.com', name: 'N', recipientId: '5', note: 'hello' }] } })), [400, 'INVALID_REQUEST_BODY']);
-  assert.deepEqual(await sdkFailure(api.createRecipient(env.seed.accountId, envelopeId, { recipients: { agents: [{ email: 'a-b@example.com', name: 'A', recipientId: '6' }] } })), [400, 'INVALID_REQUEST_BODY']);
+  assert.deepEqual(await sdkFailure(api.createRecipient(env.seed.accountId, envelopeId, { recipients: { seals: [{ recipientId: '6' }] } })), [400, 'INVALID_REQUEST_BODY']);
   const listed = await api.listRecipients(env.seed.accountId, envelopeId);
   assert.deepEqual([...listed.signers, ...listed.carbonCopies].map((r) => r.recipientId), ['1', '2']);
   assert.deepEqual(await outboxKinds('cc-b@example.com', envelopeId), []);

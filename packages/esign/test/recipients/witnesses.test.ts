@@ -154,8 +154,11 @@ subtest('corrections and deletions keep the witness after a signer: moving the s
   const moved = await sdkFailure(api.updateRecipients(env.seed.accountId, envelopeId, { recipients: { signers: [{ recipientId: '1', routingOrder: '2' }] } }));
   assert.deepEqual(moved.slice(0, 2), [400, 'INVALID_REQUEST_BODY']);
   assert.match(String(moved[2]), /routingOrder 2 must come after routing order 2 of the signer they witness/);
-  const listedWitnesses = await sdkFailure(api.updateRecipients(env.seed.accountId, envelopeId, { recipients: { witnesses: [{ recipientId: '2', name: 'X' }] } }));
-  assert.match(String(listedWitnesses[2]), /witnesses cannot be corrected or deleted through this call yet/);
+  // A witness is corrected in its own list; one moved to watch nobody is refused.
+  await api.updateRecipients(env.seed.accountId, envelopeId, { recipients: { witnesses: [{ recipientId: '2', name: 'Wendy Witness' }] } });
+  assert.equal((await api.listRecipients(env.seed.accountId, envelopeId)).witnesses[0]?.name, 'Wendy Witness');
+  const nobody = await sdkFailure(api.updateRecipients(env.seed.accountId, envelopeId, { recipients: { witnesses: [{ recipientId: '2', witnessFor: '99' }] } }));
+  assert.match(String(nobody[2]), /witnessFor "99" names no recipient/);
   const signerGone = await sdkFailure(api.deleteRecipient(env.seed.accountId, envelopeId, '1'));
   assert.deepEqual(signerGone.slice(0, 2), [400, 'INVALID_REQUEST_BODY']);
   assert.match(String(signerGone[2]), /witnessFor "1" names no recipient of the envelope after this deletion/);

@@ -12,6 +12,8 @@ import { routeOn } from './routing.ts';
 import { notifyReached } from './signing-links.ts';
 import { updateEnvelope } from './update-envelope.ts';
 import { assertWitnesses } from './witnesses.ts';
+import { assertBlanksNamed } from './assert-blanks-named.ts';
+import { assertVisibility } from './document-visibility.ts';
 
 /** The create's bound (restapi/envelopes/parse-envelope-definition.ts). */
 const MAX_RECIPIENTS = 100;
@@ -23,6 +25,9 @@ function newRecipient(deps: Pick<EnvelopeDeps, 'random'>, d: RecipientDraft, tab
     ...(d.clientUserId !== undefined ? { clientUserId: d.clientUserId } : {}),
     ...(d.host ? { host: d.host } : {}),
     ...(d.witnessFor !== undefined ? { witnessFor: d.witnessFor } : {}),
+    ...(d.agentCanEditName === true ? { agentCanEditName: true } : {}),
+    ...(d.agentCanEditEmail === true ? { agentCanEditEmail: true } : {}),
+    ...(d.excludedDocuments && d.excludedDocuments.length > 0 ? { excludedDocuments: d.excludedDocuments } : {}),
     ...(d.language !== undefined ? { language: d.language } : {}),
     ...(codeHash !== undefined ? { accessCode: { hash: codeHash, failures: 0 } } : {}),
     ...(d.passcode ? { passcode: { method: d.passcode.method, destinations: d.passcode.destinations, failures: 0, sends: 0 } } : {}),
@@ -39,13 +44,19 @@ function newRecipient(deps: Pick<EnvelopeDeps, 'random'>, d: RecipientDraft, tab
  */
 export function addRecipientsChange(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'notifier'>, envelope: Envelope, added: readonly Recipient[], now: Date, options: { resend: boolean }): EnvelopeChange {
   assertCorrectable(envelope);
-  if (added.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient to add (recipients.signers, carbonCopies, certifiedDeliveries, inPersonSigners or witnesses).');
+  if (added.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient to add (recipients.signers, carbonCopies, certifiedDeliveries, inPersonSigners, agents, editors, intermediaries or witnesses).');
   for (const r of added) {
     if (envelope.recipients.some((x) => x.recipientId === r.recipientId)) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${r.recipientId}" is already a recipient of the envelope: change it with updateRecipients.`);
   }
   const recipients = [...envelope.recipients, ...added];
   if (recipients.length > MAX_RECIPIENTS) throw new EsignError('INVALID_REQUEST_BODY', `An envelope may hold at most ${MAX_RECIPIENTS} recipients.`);
   assertWitnesses(recipients, 'the envelope');
+  // A recipient added without a name or e-mail needs an agent, editor or intermediary still to come before it.
+  assertBlanksNamed(recipients, envelope.workflow, 'this addition');
+  // Hidden documents as at create (document-visibility.ts): only where the envelope enforces visibility, never a document with their tabs.
+  const excluding = added.find((r) => r.excludedDocuments !== undefined);
+  if (excluding && !envelope.enforceSignerVisibility) throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${excluding.recipientId}'s excludedDocuments is read only on an envelope with enforceSignerVisibility "true".`);
+  assertVisibility(envelope.documents, added);
   assertWorkflowFits(stepsToCome(envelope.workflow), recipients, 'this addition');
   const audit: AuditEvent[] = added.map((r) => ({ envelopeId: envelope.envelopeId, at: now, action: 'Recipient Added', envelopeStatus: envelope.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Recipient ${r.recipientId} (${r.name} <${r.email}>) added by the sender, routing order ${r.routingOrder}.` }));
   const base: Envelope = { ...envelope, recipients };

@@ -104,3 +104,36 @@ test('a recipient its agent is to name cannot be moved before the agent: routing
   const { change } = correctRecipientsChange(deps, e, [{ recipientId: '2', type: 'signer', routingOrder: 1, name: 'Sam', email: 'sam@example.com' }], NOW);
   assert.deepEqual(change.envelope.recipients.map((r) => [r.recipientId, r.status]), [['1', 'delivered'], ['2', 'sent'], ['3', 'delivered']]);
 });
+
+test('the sender sets a new access code: hashed before the change, a reached recipient\'s old link and grants end and a fresh link goes out; a carbon copy has no page to guard', () => {
+  const e = envelope('sent', [recipient('1', 1, 'delivered', { accessCode: { hash: 'old', failures: 2 } }), recipient('2', 2, 'created'), recipient('3', 3, 'created', { type: 'carbonCopy' })]);
+  const codeHashes = new Map([['1', 'h-new'], ['2', 'h-two']]);
+  const { change } = correctRecipientsChange(deps, e, [{ recipientId: '1', type: 'signer', accessCode: 'new' }, { recipientId: '2', type: 'signer', accessCode: 'two' }], NOW, { codeHashes });
+  assert.deepEqual(change.envelope.recipients.slice(0, 2).map((r) => r.accessCode), [{ hash: 'h-new', failures: 0 }, { hash: 'h-two', failures: 0 }]);
+  assert.deepEqual([change.revokeSigningOf, change.signingTokens.map((t) => t.recipientId)], [['1'], ['1']]);
+  assert.ok(change.audit?.every((a) => !a.message.includes('new@') && !/\bnew\b/.test(a.message.replace('access code set', ''))), 'the code is never audited');
+  assert.match(change.audit?.[0]?.message ?? '', /access code set/);
+  assert.equal(code(() => correctRecipientsChange(deps, e, [{ recipientId: '3', type: 'carbonCopy', accessCode: 'x' }], NOW, { codeHashes: new Map([['3', 'h']]) })), 'INVALID_REQUEST_BODY');
+});
+
+test('agents, editors, intermediaries and witnesses are corrected and deleted like the others; a done manager is not; no change leaves a blank recipient without a manager before it', () => {
+  const blank = { name: '', email: '' };
+  const e = envelope('sent', [
+    recipient('1', 1, 'completed', { type: 'agent' }),
+    recipient('2', 2, 'sent', { type: 'editor' }),
+    recipient('3', 3, 'created', blank),
+    recipient('4', 3, 'created', { type: 'witness', witnessFor: '5' }),
+    recipient('5', 2, 'sent'),
+  ]);
+  const { change, results } = correctRecipientsChange(deps, e, [{ recipientId: '1', type: 'agent', name: 'Late' }, { recipientId: '2', type: 'editor', email: 'ed@example.com' }, { recipientId: '4', type: 'witness', witnessFor: '5', name: 'Wes' }], NOW);
+  assert.deepEqual(results.map((r) => [r.recipientId, r.errorDetails?.errorCode]), [['1', 'RECIPIENT_UPDATE_FAILED'], ['2', undefined], ['4', undefined]]);
+  assert.deepEqual(change.envelope.recipients.map((r) => r.name), ['R1', 'R2', '', 'Wes', 'R5']);
+  assert.deepEqual(change.revokeSigningOf, ['2'], 'the editor\'s corrected address gets a fresh link');
+  // The blank moved before its editor, the editor deleted, or a done agent deleted: refused, nothing changed.
+  assert.equal(code(() => correctRecipientsChange(deps, e, [{ recipientId: '3', type: 'signer', routingOrder: 1 }], NOW)), 'INVALID_REQUEST_BODY');
+  assert.equal(code(() => deleteRecipientsChange(deps, e, [{ recipientId: '2', type: 'editor' }], NOW)), 'INVALID_REQUEST_BODY');
+  assert.equal(code(() => deleteRecipientsChange(deps, e, [{ recipientId: '1', type: 'agent' }], NOW)), 'RECIPIENT_UPDATE_FAILED');
+  // A witness moved to watch someone who does not exist.
+  assert.equal(code(() => correctRecipientsChange(deps, e, [{ recipientId: '4', type: 'witness', witnessFor: '99' }], NOW)), 'INVALID_REQUEST_BODY');
+  assert.deepEqual(deleteRecipientsChange(deps, e, [{ recipientId: '4', type: 'witness' }], NOW).deleted.map((r) => r.recipientId), ['4']);
+});

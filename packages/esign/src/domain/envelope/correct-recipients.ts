@@ -21,6 +21,10 @@ export type RecipientCorrection = {
   readonly routingOrder?: number;
   /** Sent back as read: accepted when it is the recipient's own, refused when it would change it. */
   readonly clientUserId?: string;
+  /** A witness's new signer (witnesses.ts checks it with the rest). */
+  readonly witnessFor?: string;
+  /** A new access code as the sender typed it (hashed by correctRecipients before the change; never stored as typed). */
+  readonly accessCode?: string;
 };
 
 /** DocuSign's RecipientUpdateResponse: one per recipient named, with errorDetails when it was not changed. */
@@ -70,7 +74,7 @@ export function correctRecipientsChange(
   envelope: Envelope,
   corrections: readonly RecipientCorrection[],
   now: Date,
-  options: { readonly resend?: boolean } = {},
+  options: { readonly resend?: boolean; readonly codeHashes?: ReadonlyMap<string, string> } = {},
 ): { change: EnvelopeChange; results: RecipientCorrectionResult[] } {
   assertCorrectable(envelope);
   const inProcess = envelope.status !== 'created';
@@ -92,6 +96,10 @@ export function correctRecipientsChange(
       continue;
     }
     const reached = current.status !== 'created';
+    // A new access code (DocuSign's updateRecipients takes one): only for who opens a page, where it is asked.
+    const codeHash = c.accessCode === undefined ? undefined : options.codeHashes?.get(c.recipientId);
+    if (c.accessCode !== undefined && !actsOnSigningPage(current)) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${c.recipientId}" is a ${current.type}: it opens no signing page, so an access code would guard nothing.`);
+    if (c.accessCode !== undefined && codeHash === undefined) throw new TypeError(`no hash for recipientId ${c.recipientId}'s access code`);
     if (reached && c.routingOrder !== undefined && c.routingOrder !== current.routingOrder) {
       refuse(`The envelope has reached this recipient (${current.status}): their routingOrder ${current.routingOrder} cannot change.`);
       continue;
@@ -101,15 +109,18 @@ export function correctRecipientsChange(
       ...(c.name !== undefined ? { name: c.name } : {}),
       ...(c.email !== undefined ? { email: c.email } : {}),
       ...(c.routingOrder !== undefined ? { routingOrder: c.routingOrder } : {}),
+      ...(c.witnessFor !== undefined ? { witnessFor: c.witnessFor } : {}),
+      ...(codeHash !== undefined ? { accessCode: { hash: codeHash, failures: 0 } } : {}),
       // An e-mail passcode goes to the recipient's address: a corrected one moves it there, and
       // a code already sent to the old address is no longer good.
       ...(c.email !== undefined && current.passcode?.method === 'email' ? { passcode: emailPasscodeTo(current.passcode, c.email) } : {}),
     };
     recipients = recipients.map((r) => (r.recipientId === c.recipientId ? next : r));
     results.push({ recipientId: c.recipientId, recipientIdGuid: current.recipientIdGuid });
-    if (reached && c.email !== undefined) revoke.push(c.recipientId);
-    if (reached && actsOnSigningPage(current) && (c.email !== undefined || options.resend)) renotify.add(c.recipientId);
-    const changes = [c.name !== undefined && c.name !== current.name ? `name "${current.name}" → "${c.name}"` : '', c.email !== undefined ? `e-mail ${current.email} → ${c.email}` : '', c.routingOrder !== undefined && c.routingOrder !== current.routingOrder ? `routing order ${current.routingOrder} → ${c.routingOrder}` : ''].filter(Boolean);
+    // A new code is a new way in: the old link and any access already granted with the old code end, and a fresh link goes out.
+    if (reached && (c.email !== undefined || codeHash !== undefined)) revoke.push(c.recipientId);
+    if (reached && actsOnSigningPage(current) && (c.email !== undefined || codeHash !== undefined || options.resend)) renotify.add(c.recipientId);
+    const changes = [c.name !== undefined && c.name !== current.name ? `name "${current.name}" → "${c.name}"` : '', c.email !== undefined ? `e-mail ${current.email} → ${c.email}` : '', c.routingOrder !== undefined && c.routingOrder !== current.routingOrder ? `routing order ${current.routingOrder} → ${c.routingOrder}` : '', c.witnessFor !== undefined && c.witnessFor !== current.witnessFor ? `witness for ${current.witnessFor ?? '(nobody)'} → ${c.witnessFor}` : '', codeHash !== undefined ? 'access code set' : ''].filter(Boolean);
     audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Corrected', envelopeStatus: envelope.status, source: 'api', name: next.name, email: next.email, recipientId: c.recipientId, message: changes.length > 0 ? `Recipient ${c.recipientId} corrected: ${changes.join(', ')}.` : `Recipient ${c.recipientId} corrected (nothing changed).` });
   }
   assertWorkflowFits(stepsToCome(envelope.workflow), recipients, 'this correction');
@@ -133,8 +144,10 @@ export function correctRecipientsChange(
 /** EnvelopesApi.updateRecipients on the stored envelope, retried over concurrent changes. */
 export async function correctRecipients(deps: EnvelopeDeps, accountId: string, envelopeId: string, corrections: readonly RecipientCorrection[], options: { readonly resend?: boolean } = {}): Promise<RecipientCorrectionResult[]> {
   let results: RecipientCorrectionResult[] = [];
+  // Hashed once, before the (retried) change: the store keeps only the hash.
+  const codeHashes = new Map(await Promise.all(corrections.filter((c) => c.accessCode !== undefined).map(async (c) => [c.recipientId, await deps.hashAccessCode(c.accessCode ?? '')] as const)));
   await updateEnvelope(deps, accountId, envelopeId, (current) => {
-    const planned = correctRecipientsChange(deps, current, corrections, deps.clock(), options);
+    const planned = correctRecipientsChange(deps, current, corrections, deps.clock(), { ...options, codeHashes });
     results = planned.results;
     return planned.change;
   });

@@ -7,6 +7,7 @@ import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
 import { routeOn, type RoutedOn } from './routing.ts';
 import { assertWorkflowFits, stepsToCome } from './assert-workflow-fits.ts';
 import { assertWitnesses } from './witnesses.ts';
+import { assertBlanksNamed } from './assert-blanks-named.ts';
 import { updateEnvelope } from './update-envelope.ts';
 
 /** A recipient to delete, and the list it was named in (absent: deleteRecipient's URL names only the id). */
@@ -26,7 +27,7 @@ export type RecipientRemoval = { readonly recipientId: string; readonly type?: R
  */
 export function deleteRecipientsChange(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'notifier'>, envelope: Envelope, removals: readonly RecipientRemoval[], now: Date): { change: EnvelopeChange; deleted: Recipient[] } {
   assertCorrectable(envelope);
-  if (removals.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient to delete (recipients.signers or recipients.carbonCopies, each with its recipientId).');
+  if (removals.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient to delete (each in its type\'s list, with its recipientId).');
   const ids = new Set(removals.map((r) => r.recipientId));
   const deleted = removals.map((r) => recipientNamed(envelope, r.recipientId, r.type)).filter((r, i, all) => all.indexOf(r) === i);
   for (const r of deleted) {
@@ -38,6 +39,8 @@ export function deleteRecipientsChange(deps: Pick<EnvelopeDeps, 'random' | 'hash
   const audit: AuditEvent[] = deleted.map((r) => ({ envelopeId: envelope.envelopeId, at: now, action: 'Recipient Deleted', envelopeStatus: envelope.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Recipient ${r.recipientId} (${r.name} <${r.email}>) deleted by the sender.` }));
   assertWorkflowFits(stepsToCome(envelope.workflow), next.recipients, 'this deletion');
   assertWitnesses(next.recipients, 'the envelope after this deletion');
+  // Deleting an agent, editor or intermediary must leave someone to name the blanks they would have filled.
+  assertBlanksNamed(next.recipients, envelope.workflow, 'this deletion');
   let routed: RoutedOn | undefined;
   if (envelope.status !== 'created') {
     if (!next.recipients.some(actsOnSigningPage)) throw new EsignError('ENVELOPE_IS_INCOMPLETE', 'Deleting these recipients would leave the envelope in process with nobody to sign or acknowledge it; void it instead.');

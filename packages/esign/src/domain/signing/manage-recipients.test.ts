@@ -106,7 +106,7 @@ test('an agent speaks for the recipients up to the next agent, editor or interme
 test('an editor changes given names, addresses and routing orders of later recipients, flags or not, but never to its own order or before', () => {
   const d = routingDeps();
   const e = sent([recipient('1', 'editor', 1), recipient('2', 'signer', 2), recipient('3', 'signer', 3)], d);
-  assert.deepEqual([...recipientsManagedBy(e, byId(e, '1'))[0]!.editable].sort(), ['email', 'name', 'routingOrder']);
+  assert.deepEqual([...recipientsManagedBy(e, byId(e, '1'))[0]!.editable].sort(), ['accessCode', 'email', 'name', 'routingOrder']);
   refused(() => finishManaging(d, e, '1', [{ recipientId: '3', routingOrder: '1' }], T1, actor), 'RECIPIENT_UPDATE_FAILED', /routingOrder 1 is not after the editor's own \(1\)/);
   refused(() => finishManaging(d, e, '1', [{ recipientId: '3', routingOrder: 'two' }], T1, actor), 'INVALID_REQUEST_PARAMETER', /whole number/);
   const change = finishManaging(d, e, '1', [{ recipientId: '2', name: 'New Name', email: 'new@example.com', routingOrder: '4' }, { recipientId: '3', routingOrder: '3' }], T1, actor)!;
@@ -120,4 +120,30 @@ test('an editor cannot move away the recipient a workflow step to come pauses be
   const e = sent([recipient('1', 'editor', 1), recipient('2', 'signer', 2), recipient('3', 'signer', 3)], d);
   const paused: Envelope = { ...e, workflow: { steps: [{ workflowStepId: 's1', routingOrder: 3, status: 'pending' }] } };
   refused(() => finishManaging(d, paused, '1', [{ recipientId: '3', routingOrder: '4' }], T1, actor), 'INVALID_REQUEST_BODY', /itemId 3 is not the routing order of any recipient \(after this editor's change/);
+});
+
+test('an editor sets an access code for a later recipient who opens a page, as a sender may; the audit never holds the code; agents and copies may not', () => {
+  const d = routingDeps();
+  const e = sent([recipient('1', 'editor', 1), recipient('2', 'signer', 2), recipient('3', 'carbonCopy', 3), recipient('4', 'certifiedDelivery', 4)], d);
+  assert.deepEqual(recipientsManagedBy(e, byId(e, '1')).map((m) => [m.recipient.recipientId, m.editable.has('accessCode')]), [['2', true], ['3', false], ['4', true]]);
+  const change = finishManaging(d, e, '1', [{ recipientId: '2', accessCode: 'open sesame', accessCodeHash: 'h(open sesame)' }, { recipientId: '4', accessCode: '', accessCodeHash: undefined }], T1, actor)!;
+  assert.deepEqual([byId(change.envelope, '2').accessCode, byId(change.envelope, '4').accessCode], [{ hash: 'h(open sesame)', failures: 0 }, undefined]);
+  assert.match(change.audit?.[0]?.message ?? '', /R1 \(editor\) changed recipient 2: access code set\./);
+  assert.ok((change.audit ?? []).every((a) => !a.message.includes('open sesame')), 'the code is never audited');
+  refused(() => finishManaging(d, e, '1', [{ recipientId: '3', accessCode: '1234', accessCodeHash: 'h' }], T1, actor), 'RECIPIENT_UPDATE_FAILED', /carbonCopy opens no signing page/);
+  refused(() => finishManaging(d, e, '1', [{ recipientId: '2', accessCode: 'x'.repeat(51), accessCodeHash: 'h' }], T1, actor), 'INVALID_REQUEST_PARAMETER', /access code of 1 to 50 characters/);
+  const agent = sent([recipient('1', 'agent', 1), recipient('2', 'signer', 2, { name: '', email: '' })], d);
+  refused(() => finishManaging(d, agent, '1', [{ recipientId: '2', name: 'Sam', email: 'sam@example.com', accessCode: '1234', accessCodeHash: 'h' }], T1, actor), 'RECIPIENT_UPDATE_FAILED', /access code may be set only by an editor, not an agent/);
+});
+
+test('an editor never changes a recipient routed before itself, one already done, or one of another envelope', () => {
+  const d = routingDeps();
+  let e = sent([recipient('0', 'signer', 1), recipient('1', 'editor', 2), recipient('2', 'signer', 3)], d);
+  e = finishSigning(d, e, '0', T1, actor)!.envelope;
+  assert.equal(byId(e, '1').status, 'sent');
+  refused(() => finishManaging(d, e, '1', [{ recipientId: '0', email: 'evil@example.com' }], T1, actor), 'RECIPIENT_UPDATE_FAILED', /recipientId "0": not a recipient this editor may change/);
+  refused(() => finishManaging(d, e, '1', [{ recipientId: '0', accessCode: '1', accessCodeHash: 'h' }], T1, actor), 'RECIPIENT_UPDATE_FAILED', /recipientId "0"/);
+  refused(() => finishManaging(d, e, '1', [{ recipientId: '1', routingOrder: '9' }], T1, actor), 'RECIPIENT_UPDATE_FAILED', /recipientId "1"/);
+  refused(() => finishManaging(d, e, '1', [{ recipientId: 'other-envelope', name: 'X' }], T1, actor), 'RECIPIENT_UPDATE_FAILED', /other-envelope/);
+  assert.equal(byId(e, '0').email, '0@example.com');
 });

@@ -3,7 +3,7 @@ import { normalizeEmail } from '../email-address.ts';
 import { assertRecipientTransition } from '../envelope/envelope-transitions.ts';
 import type { Envelope, Recipient } from '../envelope/envelope.ts';
 import type { EnvelopeChange } from '../envelope/ports.ts';
-import { managesRecipients } from '../envelope/recipient-kinds.ts';
+import { actsOnSigningPage, managesRecipients } from '../envelope/recipient-kinds.ts';
 import { routeOn } from '../envelope/routing.ts';
 import { assertWorkflowFits, stepsToCome } from '../envelope/assert-workflow-fits.ts';
 import type { AuditActor, AuditEvent } from './audit-event.ts';
@@ -22,20 +22,28 @@ import type { RoutingDeps } from './signing-changes.ts';
  *   envelope (each link names one recipient of one envelope).
  * - An agent or intermediary fills in a name or e-mail left blank, and changes one given by the
  *   sender only where that recipient says agentCanEditName / agentCanEditEmail (Signer model);
- *   an editor changes both, and the routing order, to any order after its own.
+ *   an editor changes both, and the routing order, to any order after its own, and sets an
+ *   access code for a recipient who opens a page (DocuSign's Editor: "the same management and
+ *   access rights for the envelope as the sender ... set authentication options"), as the
+ *   sender's updateRecipients does. What else DocuSign lets an editor change (tabs, one-time
+ *   passcodes) is not done here: the page offers no input for it and a posted one is refused.
  * - A recipient left without a name or e-mail cannot be reached: every blank in their scope must
  *   be filled before they finish.
  */
-export type ManagedField = 'name' | 'email' | 'routingOrder';
+export type ManagedField = 'name' | 'email' | 'routingOrder' | 'accessCode';
 
 /** One recipient the manager sees on their page, with what they may change of it. */
 export type ManagedRecipient = { readonly recipient: Recipient; readonly editable: ReadonlySet<ManagedField> };
 
-/** What the page posted for one recipient: raw text, judged here. */
-export type RecipientEdit = { readonly recipientId: string; readonly name?: string; readonly email?: string; readonly routingOrder?: string };
+/**
+ * What the page posted for one recipient: raw text, judged here. `accessCode` as typed (blank:
+ * no change) with `accessCodeHash`, its hash made by the route before the change (never stored as typed).
+ */
+export type RecipientEdit = { readonly recipientId: string; readonly name?: string; readonly email?: string; readonly routingOrder?: string; readonly accessCode?: string; readonly accessCodeHash?: string };
 
-// The create's bounds (restapi/envelopes/parse-envelope-definition.ts): 100-character names, routing orders 1-999.
+// The create's bounds (restapi/envelopes/parse-envelope-definition.ts): 100-character names, routing orders 1-999, 50-character access codes.
 const MAX_NAME = 100;
+const MAX_ACCESS_CODE = 50;
 const MAX_ROUTING_ORDER = 999;
 // Control characters would reach mail headers and the certificate.
 // eslint-disable-next-line no-control-regex
@@ -54,7 +62,7 @@ export function recipientsManagedBy(envelope: Envelope, manager: Recipient): Man
 }
 
 function editableFields(manager: Recipient, r: Recipient): ReadonlySet<ManagedField> {
-  if (manager.type === 'editor') return new Set<ManagedField>(['name', 'email', 'routingOrder']);
+  if (manager.type === 'editor') return new Set<ManagedField>(actsOnSigningPage(r) ? ['name', 'email', 'routingOrder', 'accessCode'] : ['name', 'email', 'routingOrder']);
   const fields = new Set<ManagedField>();
   if (r.name === '' || r.agentCanEditName === true) fields.add('name');
   if (r.email === '' || r.agentCanEditEmail === true) fields.add('email');
@@ -132,6 +140,14 @@ export function finishManaging(deps: RoutingDeps, envelope: Envelope, recipientI
     if (routingOrder !== undefined) {
       changes.push(`routing order ${current.routingOrder} → ${routingOrder}`);
       next = { ...next, routingOrder };
+    }
+    if (edit.accessCode !== undefined && edit.accessCode !== '') {
+      if (!managed.editable.has('accessCode')) throw refuse(edit.recipientId, manager.type === 'editor' ? `a ${current.type} opens no signing page, so an access code would guard nothing.` : `its access code may be set only by an editor, not an ${TYPE_WORDS[manager.type] ?? manager.type}.`);
+      if (edit.accessCode.length > MAX_ACCESS_CODE || CONTROL.test(edit.accessCode)) throw new EsignError('INVALID_REQUEST_PARAMETER', `recipientId "${edit.recipientId}": an access code of 1 to ${MAX_ACCESS_CODE} characters is required.`);
+      if (edit.accessCodeHash === undefined) throw new TypeError(`no hash for recipientId ${edit.recipientId}'s access code`);
+      // The code itself never reaches the audit trail.
+      changes.push('access code set');
+      next = { ...next, accessCode: { hash: edit.accessCodeHash, failures: 0 } };
     }
     if (changes.length === 0) continue;
     changed.set(next.recipientId, next);

@@ -88,12 +88,13 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
  * each recipient read by its type's rules; recipientIds unique. `placeholders`: conditional
  * recipients' ids, whose signers may come without name or e-mail.
  */
-export function parseRecipientLists(recipientsReader: WireReader, placeholders: ReadonlySet<string> = new Set()): RecipientDraft[] {
+export function parseRecipientLists(recipientsReader: WireReader, placeholders: ReadonlySet<string> = new Set(), managerBefore = Infinity): RecipientDraft[] {
   checkModelFields(recipientsReader, 'Recipients', RECIPIENTS_FIELDS);
   // Agents, editors and intermediaries name the recipients after them: those may come without
   // a name or e-mail, which the manager fills in before routing reaches them (domain/signing/manage-recipients.ts).
+  // `managerBefore`: the routing order of the first one the envelope already has, yet to finish (createRecipient).
   const managers = MANAGER_LISTS.flatMap(([list, type]) => recipientsReader.field(list).items().map((r) => parseRecipient(r, type)));
-  const firstManager = Math.min(...managers.map((m) => m.routingOrder), Infinity);
+  const firstManager = Math.min(...managers.map((m) => m.routingOrder), managerBefore);
   const managed = (r: WireReader) => (r.object() !== undefined && (r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER) ?? 1) > firstManager);
   const recipients = [
     ...recipientsReader.field('signers').items().map((r) => parseRecipient(r, 'signer', { placeholder: placeholders.has(r.field('recipientId').optionalString(100) ?? '') || managed(r) })),

@@ -4,39 +4,37 @@ import type { RecipientCorrection } from '../../domain/envelope/correct-recipien
 import type { RecipientRemoval } from '../../domain/envelope/delete-recipients.ts';
 import { EsignError } from '../../errors.ts';
 import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
-import { CARBON_COPY_CORRECTION_FIELDS, CERTIFIED_DELIVERY_CORRECTION_FIELDS, RECIPIENTS_FIELDS, SIGNER_CORRECTION_FIELDS } from '../../wire/envelope-field-rules.ts';
+import { AGENT_CORRECTION_FIELDS, CARBON_COPY_CORRECTION_FIELDS, CERTIFIED_DELIVERY_CORRECTION_FIELDS, EDITOR_CORRECTION_FIELDS, INTERMEDIARY_CORRECTION_FIELDS, RECIPIENTS_FIELDS, SIGNER_CORRECTION_FIELDS, WITNESS_CORRECTION_FIELDS } from '../../wire/envelope-field-rules.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 import { assertUnique } from './parse-envelope-definition.ts';
 
 // The create's bound (parse-envelope-definition.ts).
 const MAX_ROUTING_ORDER = 999;
-const LISTS: readonly (readonly [string, RecipientType])[] = [['signers', 'signer'], ['carbonCopies', 'carbonCopy'], ['certifiedDeliveries', 'certifiedDelivery']];
+const LISTS: readonly (readonly [string, RecipientType])[] = [
+  ['signers', 'signer'], ['carbonCopies', 'carbonCopy'], ['certifiedDeliveries', 'certifiedDelivery'],
+  ['agents', 'agent'], ['editors', 'editor'], ['intermediaries', 'intermediary'], ['witnesses', 'witness'],
+];
 const MODELS: Partial<Record<RecipientType, readonly [string, Readonly<Record<string, ModelFieldRule>>]>> = {
   signer: ['Signer', SIGNER_CORRECTION_FIELDS], carbonCopy: ['CarbonCopy', CARBON_COPY_CORRECTION_FIELDS], certifiedDelivery: ['CertifiedDelivery', CERTIFIED_DELIVERY_CORRECTION_FIELDS],
+  agent: ['Agent', AGENT_CORRECTION_FIELDS], editor: ['Editor', EDITOR_CORRECTION_FIELDS], intermediary: ['Intermediary', INTERMEDIARY_CORRECTION_FIELDS], witness: ['Witness', WITNESS_CORRECTION_FIELDS],
 };
 
 /** The Recipients body's entries, each with the type its list gives it; other lists refused by name. */
 function entries(body: unknown): { reader: WireReader; type: RecipientType }[] {
   const root = new WireReader('', body);
-  if (root.object() === undefined) root.fail('must be a Recipients object (signers, carbonCopies).');
+  if (root.object() === undefined) root.fail('must be a Recipients object (signers, carbonCopies, …).');
   checkModelFields(root, 'Recipients', RECIPIENTS_FIELDS);
   // In-person signers are honoured at create; correcting one (host or signer) is not done yet.
   if (root.field('inPersonSigners').items().length > 0) root.field('inPersonSigners').fail('cannot be corrected or deleted through this call yet.');
-  // Agents, editors and intermediaries are honoured at create (domain/signing/manage-recipients.ts); not here yet.
-  for (const list of ['agents', 'editors', 'intermediaries']) {
-    if (root.field(list).items().length > 0) root.field(list).fail('cannot be corrected or deleted through this call yet.');
-  }
-  // Witnesses are honoured at create; a correction keeps them after their signers (domain/envelope/witnesses.ts).
-  if (root.field('witnesses').items().length > 0) root.field('witnesses').fail('cannot be corrected or deleted through this call yet (DELETE …/recipients/{recipientId} deletes one).');
   const out = LISTS.flatMap(([list, type]) => root.field(list).items().map((reader) => ({ reader, type })));
-  if (out.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient (recipients.signers or recipients.carbonCopies, each with its recipientId).');
+  if (out.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient (recipients.signers, carbonCopies, certifiedDeliveries, agents, editors, intermediaries or witnesses, each with its recipientId).');
   return out;
 }
 
 /**
  * The body of EnvelopesApi.updateRecipients (the SDK's Recipients model): per recipient its
  * recipientId and what is corrected (name, or fullName, or firstName + lastName, as a create
- * reads them; email; routingOrder). Checked as a create checks them; a field updateRecipients
+ * reads them; email; routingOrder; accessCode; a witness's witnessFor). Checked as a create checks them; a field updateRecipients
  * does not change here is refused by name (SIGNER_CORRECTION_FIELDS).
  */
 export function parseRecipientCorrections(body: unknown): RecipientCorrection[] {
@@ -56,8 +54,15 @@ export function parseRecipientCorrections(body: unknown): RecipientCorrection[] 
     const name = r.field('name').optionalString(100) ?? r.field('fullName').optionalString(100) ?? (parts.length > 0 ? parts.join(' ') : undefined);
     const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER);
     const clientUserId = r.field('clientUserId').optionalString(100);
+    const witnessFor = type === 'witness' ? r.field('witnessFor').optionalString(100) : undefined;
+    // DocuSign's limit, as at create; a carbon copy's is refused by its field rule.
+    // Blank asks for nothing (as the field rules read it): the code stays.
+    const rawCode = type === 'carbonCopy' ? undefined : r.field('accessCode').optionalString(50);
+    const accessCode = rawCode === '' ? undefined : rawCode;
     return {
       recipientId, type,
+      ...(accessCode !== undefined ? { accessCode } : {}),
+      ...(witnessFor !== undefined ? { witnessFor } : {}),
       ...(name !== undefined ? { name } : {}),
       ...(email !== undefined ? { email } : {}),
       ...(routingOrder !== undefined ? { routingOrder } : {}),

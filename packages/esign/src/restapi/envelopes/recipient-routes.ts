@@ -9,6 +9,8 @@ import { addRecipients } from '../../domain/envelope/add-recipients.ts';
 import { parseRecipientLists } from './parse-envelope-definition.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 import { toWireRecipients } from '../../wire/to-wire-envelope.ts';
+import { getEnvelope } from '../../domain/envelope/get-envelope.ts';
+import { managesRecipients } from '../../domain/envelope/recipient-kinds.ts';
 
 type EnvelopeParams = { accountId: string; envelopeId: string };
 type Query = Record<string, string | string[] | undefined>;
@@ -39,11 +41,12 @@ export function registerRecipientRoutes(app: FastifyInstance, d: EnvelopeDeps): 
   app.post<{ Params: EnvelopeParams; Querystring: Query }>(BASE, async (request, reply) => {
     if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) throw new EsignError('INVALID_REQUEST_BODY', 'The body must be a JSON Recipients object.');
     const reader = new WireReader('', request.body);
-    // Who manages later recipients is decided when the envelope is made (domain/signing/manage-recipients.ts).
-    for (const list of ['agents', 'editors', 'intermediaries']) {
-      if (reader.field(list).items().length > 0) reader.field(list).fail('cannot be added to an existing envelope yet; add them when creating it.');
-    }
-    const drafts = parseRecipientLists(reader);
+    // Agents, editors and intermediaries may be added too (domain/signing/manage-recipients.ts):
+    // a recipient added after one still to finish, in the envelope or in this request, may come
+    // without a name or e-mail for them to give (add-recipients.ts checks it again in the change).
+    const envelope = await getEnvelope(d, request.params.accountId, request.params.envelopeId);
+    const managerBefore = Math.min(...envelope.recipients.filter((r) => managesRecipients(r) && r.status !== 'completed').map((r) => r.routingOrder), Infinity);
+    const drafts = parseRecipientLists(reader, new Set(), managerBefore);
     const added = await addRecipients(d, request.params.accountId, request.params.envelopeId, drafts, { resend: flag(request.query, 'resend_envelope') });
     const { recipientCount: _count, currentRoutingOrder: _current, ...lists } = toWireRecipients({ recipients: added }, true);
     return reply.code(201).send(lists);
