@@ -8,7 +8,7 @@ import { EsignError } from '../errors.ts';
 import type { ModelFieldRule } from './check-model-fields.ts';
 import { ENVELOPE_UPDATE_FIELDS, SIGNER_CORRECTION_FIELDS } from './envelope-field-rules.ts';
 import { parseEnvelopeUpdate } from '../restapi/envelopes/parse-envelope-update.ts';
-import { FIELD_RULE_TABLES } from './field-rule-tables.ts';
+import { CORRECTION_RULE_TABLES, FIELD_RULE_TABLES } from './field-rule-tables.ts';
 import { parseTemplateDefinition } from '../restapi/templates/parse-template-definition.ts';
 import { parseTemplatedEnvelope } from '../restapi/templates/parse-templated-envelope.ts';
 
@@ -24,9 +24,11 @@ function sdkFields(model: string): string[] {
 
 // The models field-rule-tables.ts lists (docs/esign-envelope-fields.md shows the same tables).
 const TABLES: [string, Readonly<Record<string, ModelFieldRule>>][] = FIELD_RULE_TABLES.map((t) => [t.model, t.rules]);
+// updateRecipients reads each recipient list by the same SDK models (CORRECTION_RULE_TABLES): walked too.
+const CORRECTION_TABLES: [string, Readonly<Record<string, ModelFieldRule>>][] = CORRECTION_RULE_TABLES.map((t) => [t.model, t.rules]);
 
 test('every field of the SDK\'s EnvelopeDefinition, Recipients, Signer, CarbonCopy, Document and Envelope (update) models has a rule, and each refusal says why', () => {
-  for (const [model, rules] of [...TABLES, ['Envelope', ENVELOPE_UPDATE_FIELDS] as const]) {
+  for (const [model, rules] of [...TABLES, ...CORRECTION_TABLES, ['Envelope', ENVELOPE_UPDATE_FIELDS] as const]) {
     assert.deepEqual(Object.keys(rules).sort(), sdkFields(model), model);
     for (const [field, rule] of Object.entries(rules)) {
       if (rule.rule === 'refused' || rule.rule === 'limited') assert.ok(rule.why.length > 10, `${model}.${field}`);

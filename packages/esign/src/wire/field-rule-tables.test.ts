@@ -3,16 +3,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FIELD_RULES_DOC, replaceGeneratedPart } from './field-rule-doc.ts';
-import { FIELD_RULE_TABLES, renderFieldRuleTables, UPDATE_RULE_TABLE } from './field-rule-tables.ts';
+import { CORRECTION_RULE_TABLES, FIELD_RULE_TABLES, renderFieldRuleTables, UPDATE_RULE_TABLE } from './field-rule-tables.ts';
 
 const doc = readFileSync(fileURLToPath(new URL(`../../../../${FIELD_RULES_DOC}`, import.meta.url)), 'utf8');
 
 test(`${FIELD_RULES_DOC} lists every field of every model as the rules treat it`, () => {
   assert.equal(doc, replaceGeneratedPart(doc), `${FIELD_RULES_DOC} differs from the rules: run node --import tsx scripts/write-esign-field-doc.ts`);
   // Every field of every table is a row of its model's table.
-  for (const { model, rules } of [...FIELD_RULE_TABLES, UPDATE_RULE_TABLE]) {
-    const section = doc.slice(doc.indexOf(`### ${model}\n`), doc.indexOf('\n### ', doc.indexOf(`### ${model}\n`) + 1));
-    for (const field of Object.keys(rules)) assert.match(section, new RegExp(`\\| \`${field}\` \\|`), `${model}.${field}`);
+  for (const { model, rules, heading = model } of [...FIELD_RULE_TABLES, UPDATE_RULE_TABLE, ...CORRECTION_RULE_TABLES]) {
+    const section = doc.slice(doc.indexOf(`### ${heading}\n`), doc.indexOf('\n### ', doc.indexOf(`### ${heading}\n`) + 1));
+    for (const field of Object.keys(rules)) assert.match(section, new RegExp(`\\| \`${field}\` \\|`), `${heading}.${field}`);
   }
 });
 

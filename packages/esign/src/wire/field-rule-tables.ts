@@ -1,11 +1,12 @@
 import type { ModelFieldRule } from './check-model-fields.ts';
 import {
-  AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, DOCUMENT_FIELDS, EDITOR_FIELDS, ENVELOPE_DEFINITION_FIELDS, ENVELOPE_UPDATE_FIELDS,
-  IN_PERSON_SIGNER_FIELDS, INTERMEDIARY_FIELDS, RECIPIENTS_FIELDS, SIGNER_FIELDS, WITNESS_FIELDS,
+  AGENT_CORRECTION_FIELDS, AGENT_FIELDS, CARBON_COPY_CORRECTION_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_CORRECTION_FIELDS, CERTIFIED_DELIVERY_FIELDS,
+  DOCUMENT_FIELDS, EDITOR_CORRECTION_FIELDS, EDITOR_FIELDS, ENVELOPE_DEFINITION_FIELDS, ENVELOPE_UPDATE_FIELDS, IN_PERSON_SIGNER_FIELDS,
+  INTERMEDIARY_CORRECTION_FIELDS, INTERMEDIARY_FIELDS, RECIPIENTS_FIELDS, SIGNER_CORRECTION_FIELDS, SIGNER_FIELDS, WITNESS_CORRECTION_FIELDS, WITNESS_FIELDS,
 } from './envelope-field-rules.ts';
 
 /** One SDK model (node_modules/docusign-esign/src/model/<model>.js) and how each of its fields is treated. */
-export type FieldRuleTable = { readonly model: string; readonly rules: Readonly<Record<string, ModelFieldRule>> };
+export type FieldRuleTable = { readonly model: string; readonly rules: Readonly<Record<string, ModelFieldRule>>; /** The doc's heading when it is not the model's name alone. */ readonly heading?: string };
 
 /**
  * Every request model whose fields are checked on the way in: the envelope definition and what it
@@ -29,6 +30,13 @@ export const FIELD_RULE_TABLES: readonly FieldRuleTable[] = [
 /** The Envelopes::update body (the SDK's Envelope model). */
 export const UPDATE_RULE_TABLE: FieldRuleTable = { model: 'Envelope', rules: ENVELOPE_UPDATE_FIELDS };
 
+/** EnvelopesApi.updateRecipients: each recipient list's model, as a correction reads it (domain/envelope/correct-recipients.ts). */
+const correction = (model: string, rules: Readonly<Record<string, ModelFieldRule>>): FieldRuleTable => ({ model, rules, heading: `${model} in EnvelopesApi.updateRecipients` });
+export const CORRECTION_RULE_TABLES: readonly FieldRuleTable[] = [
+  correction('Signer', SIGNER_CORRECTION_FIELDS), correction('CarbonCopy', CARBON_COPY_CORRECTION_FIELDS), correction('CertifiedDelivery', CERTIFIED_DELIVERY_CORRECTION_FIELDS),
+  correction('Agent', AGENT_CORRECTION_FIELDS), correction('Editor', EDITOR_CORRECTION_FIELDS), correction('Intermediary', INTERMEDIARY_CORRECTION_FIELDS), correction('Witness', WITNESS_CORRECTION_FIELDS),
+];
+
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
 function treatment(rule: ModelFieldRule): [string, string] {
@@ -41,9 +49,9 @@ function treatment(rule: ModelFieldRule): [string, string] {
 }
 
 /** One markdown table per model: every field, alphabetically, with how it is treated and why. */
-export function renderFieldRuleTables(tables: readonly FieldRuleTable[] = [...FIELD_RULE_TABLES, UPDATE_RULE_TABLE]): string {
+export function renderFieldRuleTables(tables: readonly FieldRuleTable[] = [...FIELD_RULE_TABLES, UPDATE_RULE_TABLE, ...CORRECTION_RULE_TABLES]): string {
   const out: string[] = [];
-  for (const { model, rules } of tables) {
+  for (const { model, rules, heading } of tables) {
     const fields = Object.keys(rules).sort((a, b) => a.localeCompare(b, 'en'));
     const counts = { supported: 0, output: 0, refused: 0 };
     for (const f of fields) {
@@ -52,7 +60,7 @@ export function renderFieldRuleTables(tables: readonly FieldRuleTable[] = [...FI
       else if (r === 'output') counts.output++;
       else counts.refused++;
     }
-    out.push(`### ${model}`, '', `${fields.length} fields: ${counts.supported} supported, ${counts.output} output only, ${counts.refused} refused.`, '',
+    out.push(`### ${heading ?? model}`, '', `${fields.length} fields: ${counts.supported} supported, ${counts.output} output only, ${counts.refused} refused.`, '',
       '| field | treatment | why |', '| --- | --- | --- |');
     for (const f of fields) {
       const [how, why] = treatment(rules[f]!);
