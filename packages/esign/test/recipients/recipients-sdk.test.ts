@@ -165,7 +165,8 @@ subtest('a draft: recipients corrected and deleted with their tabs, no mail; wha
   assert.deepEqual(await recipientsOf(envelopeId), [['1', 'One', 'one-draft@example.com', '1', 'created'], ['2', 'Dora Draft', 'two-draft@example.com', '5', 'created'], ['3', 'Copy', 'cc2-draft@example.com', '3', 'created']]);
   for (const [recipients, code] of [
     [{ signers: [{ recipientId: '1', tabs: { signHereTabs: [signHere] } }] }, 'INVALID_REQUEST_BODY'],
-    [{ signers: [{ recipientId: '1', accessCode: '1234' }] }, 'INVALID_REQUEST_BODY'],
+    // An access code is corrected for who opens a page (domain/envelope/correct-recipients.ts); a carbon copy opens none.
+    [{ carbonCopies: [{ recipientId: '3', accessCode: '1234' }] }, 'INVALID_REQUEST_BODY'],
     [{ signers: [{ recipientId: '1', phoneAuthentication: { recipMayProvideNumber: 'true' } }] }, 'INVALID_REQUEST_BODY'],
     [{ signers: [{ recipientId: '1', email: 'not an address' }] }, 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT'],
     [{ signers: [{ recipientId: '9', name: 'Nobody' }] }, 'UNKNOWN_ENVELOPE_RECIPIENT'],
