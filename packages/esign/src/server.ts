@@ -44,6 +44,7 @@ import { installUserAdmin } from './restapi/users/install-user-admin.ts';
 import { registerInvitationRoutes } from './console/invitation-routes.ts';
 import { registerMembersConsoleRoutes } from './console/members-console-routes.ts';
 import { installConsoleRights } from './console/console-rights.ts';
+import { registerAccountCustomFieldRoutes } from './restapi/account-custom-field-routes.ts';
 import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
@@ -155,7 +156,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
       if (written.connectDeliveries > 0) connect.worker.wake();
     },
   });
-  const envelopes = buildEnvelopeDeps({ store: repositories.envelopes, brands: repositories.brands, accounts: repositories.accountSettings, converter: deps.converter ?? NO_CONVERTER, publicUrl: config.publicUrl, now: ctx.now });
+  const envelopes = buildEnvelopeDeps({ store: repositories.envelopes, brands: repositories.brands, accounts: repositories.accountSettings, accountFields: repositories.accountCustomFields, converter: deps.converter ?? NO_CONVERTER, publicUrl: config.publicUrl, now: ctx.now });
   const mail = buildMailDelivery({
     outbox: repositories.outbox,
     devMailbox: repositories.devMailbox,
@@ -237,6 +238,8 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   installUserAdmin(app, ctx);
   registerInvitationRoutes(app, ctx);
   registerMembersConsoleRoutes(app, ctx);
+  // Account custom fields, which new envelopes inherit: AccountsApi's custom field calls (docs/esign-envelopes.md).
+  registerAccountCustomFieldRoutes(app, { fields: repositories.accountCustomFields, accounts: repositories.accountSettings, clock: ctx.now });
   // The console's Templates pages: the API's template use cases, page images like the signing page's.
   const consolePages = new PageRenderer();
   registerTemplateConsoleRoutes(app, ctx, { templates: { templates: repositories.templates, envelopes }, pages: consolePages });

@@ -24,6 +24,7 @@ import { ACCOUNT_SETTINGS_MIGRATION } from './account-settings-tables.ts';
 import { BULK_SEND_TABLES_MIGRATION } from './bulk-send-tables.ts';
 import { RECIPIENT_ROLE_NAME_MIGRATION } from './recipient-role-name-column.ts';
 import { USER_ADMIN_MIGRATION } from './user-admin-tables.ts';
+import { ACCOUNT_CUSTOM_FIELDS_MIGRATION } from './account-custom-field-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -197,6 +198,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // 150, 151: bulk send lists and batches, a recipient's roleName (store/bulk-send-tables.ts, recipient-role-name-column.ts).
   BULK_SEND_TABLES_MIGRATION,
   RECIPIENT_ROLE_NAME_MIGRATION,
+  // 152: account custom fields (store/account-custom-field-tables.ts).
+  ACCOUNT_CUSTOM_FIELDS_MIGRATION,
   // 170: template roles of every recipient type, template document visibility (store/template-recipient-details-columns.ts).
   TEMPLATE_RECIPIENT_DETAILS_MIGRATION,
 ];

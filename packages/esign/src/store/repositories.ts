@@ -4,6 +4,7 @@ import { AccountViewsRepository } from './account-views-repository.ts';
 import { AuditEventsRepository } from './audit-events-repository.ts';
 import { BrandsRepository } from './brands-repository.ts';
 import { BulkSendRepository } from './bulk-send-repository.ts';
+import { AccountCustomFieldsRepository } from './account-custom-fields-repository.ts';
 import { CompletionFailuresRepository } from './completion-failures-repository.ts';
 import { ConnectRepository } from './connect-repository.ts';
 import type { Db } from './database.ts';
@@ -32,6 +33,7 @@ export type Repositories = {
   readonly brands: BrandsRepository;
   readonly accountSettings: AccountSettingsRepository;
   readonly bulkSend: BulkSendRepository;
+  readonly accountCustomFields: AccountCustomFieldsRepository;
 };
 
 export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions): Repositories {
@@ -51,5 +53,6 @@ export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions)
     brands: new BrandsRepository(db),
     accountSettings: new AccountSettingsRepository(db),
     bulkSend: new BulkSendRepository(db),
+    accountCustomFields: new AccountCustomFieldsRepository(db),
   };
 }

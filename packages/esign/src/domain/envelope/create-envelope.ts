@@ -17,6 +17,7 @@ import { API_DEFAULT_SETTINGS } from '../notification/envelope-notification.ts';
 import { newWorkflow } from './workflow.ts';
 import type { EnvelopeBrand } from '../brands/brand.ts';
 import { resolveEnvelopeBrand } from '../brands/brand-use-cases.ts';
+import { inheritAccountFields } from '../account/account-custom-fields.ts';
 
 /**
  * DocuSign CreateEnvelope: the content prepared (prepareContent), then stored, sent at once when
@@ -144,6 +145,8 @@ export async function storeNewEnvelope(
   const { draft, documents, pdfs } = input;
   const now = deps.clock();
   const account = await deps.accounts.look(input.accountId);
+  // The account's custom fields first, with the envelope's values (domain/account/account-custom-fields.ts).
+  const customFields = deps.accountFields ? inheritAccountFields(await deps.accountFields.list(input.accountId), draft.customFields ?? []) : draft.customFields;
   const envelope: Envelope = {
     envelopeId: input.envelopeId ?? deps.random.uuid(),
     accountId: input.accountId,
@@ -156,7 +159,7 @@ export async function storeNewEnvelope(
     documents,
     recipients: input.recipients,
     // Custom fields are numbered within the envelope, as DocuSign gives each a fieldId.
-    ...(draft.customFields && draft.customFields.length > 0 ? { customFields: draft.customFields.map((f, i) => ({ ...withoutId(f), fieldId: String(i + 1) })) } : {}),
+    ...(customFields && customFields.length > 0 ? { customFields: customFields.map((f, i) => ({ ...withoutId(f), fieldId: String(i + 1) })) } : {}),
     // Reminders and expiration: the store derives the scheduler's due time from it.
     notification: { settings: draft.notification ?? API_DEFAULT_SETTINGS, reminded: {} },
     ...(draft.workflow ? { workflow: newWorkflow(draft.workflow, input.recipients, () => deps.random.uuid()) } : {}),

@@ -8,6 +8,7 @@ import type { PageSize } from './assert-tab-on-page.ts';
 import type { FolderType } from './folders.ts';
 import type { BrandStore } from '../brands/brand-ports.ts';
 import type { AccountSettingsStore } from '../account/account-settings-ports.ts';
+import type { AccountCustomFieldStore } from '../account/account-custom-fields.ts';
 import type { PdfFormField } from '../tabs/pdf-form-field.ts';
 
 /** The clock; tests inject a fixed one. */
@@ -167,6 +168,8 @@ export type EnvelopeDeps = {
   readonly brands: BrandStore;
   /** The account's language and date formats, which a new envelope's first mails already follow. */
   readonly accounts: Pick<AccountSettingsStore, 'look'>;
+  /** The account's custom fields, which every new envelope starts with (absent: none). */
+  readonly accountFields?: Pick<AccountCustomFieldStore, 'list'>;
   readonly clock: Clock;
   readonly random: Random;
   /** SHA-256 hex of a secret (security/secret-token.ts); injected so the domain stays pure. */

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { EnvelopeDeps, EnvelopeStore } from '../../domain/envelope/ports.ts';
 import type { BrandStore } from '../../domain/brands/brand-ports.ts';
 import type { AccountSettingsStore } from '../../domain/account/account-settings-ports.ts';
+import type { AccountCustomFieldStore } from '../../domain/account/account-custom-fields.ts';
 import { buildNotifier } from '../../mail/compose-notification.ts';
 import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
 import { hashPassword } from '../../security/password-hash.ts';
@@ -12,6 +13,7 @@ export function buildEnvelopeDeps(input: {
   store: EnvelopeStore;
   brands: BrandStore;
   accounts: Pick<AccountSettingsStore, 'look'>;
+  accountFields: Pick<AccountCustomFieldStore, 'list'>;
   converter: EnvelopeConverter;
   publicUrl: string;
   now: () => Date;
@@ -24,6 +26,7 @@ export function buildEnvelopeDeps(input: {
     notifier: buildNotifier(input.publicUrl),
     brands: input.brands,
     accounts: input.accounts,
+    accountFields: input.accountFields,
     clock: input.now,
     random: { uuid: randomUUID, secretToken: () => newSecretToken(32) },
     hashSecret: sha256Hex,
