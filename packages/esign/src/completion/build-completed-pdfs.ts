@@ -41,6 +41,14 @@ function toSignature(s: AdoptedSignature, initials: boolean): Signature {
 }
 
 /**
+ * envelopeIdStamping: the envelope id in small print at the top left of every page (DocuSign
+ * stamps each page of an envelope with its id), drawn with the tab values so the seal covers it.
+ */
+function envelopeIdStamps(envelopeId: string, pages: number): TabValueStamp[] {
+  return Array.from({ length: pages }, (_, i) => ({ pageNumber: i + 1, x: 12, y: 6, width: 300, height: 10, value: { kind: 'text' as const, text: `Envelope ID: ${envelopeId.toUpperCase()}`, style: { size: 7, color: [0.25, 0.25, 0.25] as const } } }));
+}
+
+/**
  * The completed envelope's files, in the only order that keeps a seal valid: draw every tab's
  * final value and stamp every signature into its document at its tab (pdf-lib), merge, append
  * the certificate of completion, and seal last (pdf-lib rewrites the whole file, so any re-save
@@ -84,6 +92,7 @@ export async function buildCompletedPdfs(input: CompletionInput): Promise<Comple
         }
       }
     }
+    if (envelope.envelopeIdStamping) values.push(...envelopeIdStamps(envelope.envelopeId, document.pageCount));
     // Values first, signatures over them: a signature is never hidden under a field's text.
     const withValues = values.length === 0 ? original : await drawValues(original, values);
     signedDocuments.set(document.documentId, stamps.length === 0 ? withValues : await stamp(withValues, stamps, input.signatureFont ? { signatureFont: input.signatureFont } : {}));

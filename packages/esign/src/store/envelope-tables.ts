@@ -25,6 +25,8 @@ export type EnvelopeRow = {
   deleted_at: string | null;
   /** Migration 132 (document-visibility-columns.ts): 1 when enforceSignerVisibility. */
   enforce_signer_visibility?: number | null;
+  /** Migration 153 (envelope-id-stamping-column.ts): 1 when envelopeIdStamping. */
+  envelope_id_stamping?: number | null;
 };
 /** An envelope custom field (domain/envelope/custom-fields.ts); list_items is a JSON array for list fields. */
 export type EnvelopeCustomFieldRow = {

@@ -212,6 +212,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       ...(brands.has(row.id) ? { brand: brands.get(row.id) } : {}),
       ...withAccountLook(looks.get(row.account_id)),
       ...(Number(row.enforce_signer_visibility) === 1 ? { enforceSignerVisibility: true } : {}),
+      ...(Number(row.envelope_id_stamping) === 1 ? { envelopeIdStamping: true } : {}),
       version: Number(row.version),
     }));
   }
@@ -305,6 +306,7 @@ function toEnvelopeRow(e: Envelope): EnvelopeRow {
     version: e.version,
     deleted_at: iso(e.deletedAt),
     enforce_signer_visibility: e.enforceSignerVisibility ? 1 : null,
+    envelope_id_stamping: e.envelopeIdStamping ? 1 : null,
   };
 }
 

@@ -25,6 +25,7 @@ import { BULK_SEND_TABLES_MIGRATION } from './bulk-send-tables.ts';
 import { RECIPIENT_ROLE_NAME_MIGRATION } from './recipient-role-name-column.ts';
 import { USER_ADMIN_MIGRATION } from './user-admin-tables.ts';
 import { ACCOUNT_CUSTOM_FIELDS_MIGRATION } from './account-custom-field-tables.ts';
+import { ENVELOPE_ID_STAMPING_MIGRATION } from './envelope-id-stamping-column.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -200,6 +201,8 @@ export const MIGRATIONS: readonly Migration[] = [
   RECIPIENT_ROLE_NAME_MIGRATION,
   // 152: account custom fields (store/account-custom-field-tables.ts).
   ACCOUNT_CUSTOM_FIELDS_MIGRATION,
+  // 153: envelopeIdStamping (store/envelope-id-stamping-column.ts).
+  ENVELOPE_ID_STAMPING_MIGRATION,
   // 170: template roles of every recipient type, template document visibility (store/template-recipient-details-columns.ts).
   TEMPLATE_RECIPIENT_DETAILS_MIGRATION,
 ];

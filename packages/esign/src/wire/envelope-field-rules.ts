@@ -55,7 +55,8 @@ export const ENVELOPE_DEFINITION_FIELDS = rules({
   enableWetSign: refused('signing on paper is not supported'),
   // Document visibility (domain/envelope/document-visibility.ts).
   enforceSignerVisibility: honoured,
-  envelopeIdStamping: refused('envelope id stamping is not supported'),
+  // The id stamped on every page of the completed documents (completion/build-completed-pdfs.ts).
+  envelopeIdStamping: honoured,
   expireAfter: refused('set expiry with notification.expirations'), expireEnabled: refused('set expiry with notification.expirations'),
   externalEnvelopeId: refused('external envelope ids are not supported'),
   messageLock: refused('message locks are not supported'), recipientsLock: refused('recipient locks are not supported'),

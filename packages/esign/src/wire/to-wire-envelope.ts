@@ -125,6 +125,7 @@ export function toWireEnvelope(envelope: Envelope, includes: WireIncludes = {}):
     emailSubject: envelope.emailSubject,
     emailBlurb: envelope.emailBlurb,
     enforceSignerVisibility: envelope.enforceSignerVisibility ? 'true' as const : undefined,
+    envelopeIdStamping: envelope.envelopeIdStamping ? 'true' as const : undefined,
     brandId: envelope.brand?.brandId,
     envelopeUri: uri,
     documentsUri: `${uri}/documents`,

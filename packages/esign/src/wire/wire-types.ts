@@ -79,6 +79,7 @@ export type WireEnvelope = {
   emailBlurb?: string;
   /** "true" when each recipient sees only their documents (domain/envelope/document-visibility.ts). */
   enforceSignerVisibility?: 'true';
+  envelopeIdStamping?: 'true';
   envelopeUri: string;
   documentsUri: string;
   recipientsUri: string;

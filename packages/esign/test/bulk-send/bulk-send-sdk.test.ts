@@ -67,7 +67,7 @@ const PASSTHROUGH = { convert: async ({ bytes }: { bytes: Uint8Array }) => { awa
 /** The example's draft: placeholder signer and cc named by role, a SignHere on the /sn1/ anchor. */
 function exampleDraft(docBytes: Buffer, extraSignerTabs: Record<string, unknown> = {}) {
   return {
-    // STAMP envelopeIdStamping: 'true',
+    envelopeIdStamping: 'true',
     emailSubject: 'Please sign',
     status: 'Created',
     documents: [{ documentBase64: Buffer.from(docBytes).toString('base64'), name: 'lorem', fileExtension: 'pdf', documentId: '2' }],

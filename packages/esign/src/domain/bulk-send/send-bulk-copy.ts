@@ -49,6 +49,7 @@ export async function sendBulkCopy(deps: EnvelopeDeps, source: BulkSource, row: 
         ...(draft.notification ? { notification: draft.notification.settings } : {}),
         customFields: copyCustomFields(draft, row.copy),
         ...(draft.enforceSignerVisibility ? { enforceSignerVisibility: true } : {}),
+        ...(draft.envelopeIdStamping ? { envelopeIdStamping: true } : {}),
       },
       documents: draft.documents,
       pdfs: source.pdfs,

@@ -132,7 +132,7 @@ export async function storeNewEnvelope(
   input: {
     accountId: string;
     senderUserId: string;
-    draft: Pick<EnvelopeDraft, 'status' | 'emailSubject' | 'emailBlurb' | 'notification' | 'eventNotification' | 'workflow' | 'customFields' | 'enforceSignerVisibility'>;
+    draft: Pick<EnvelopeDraft, 'status' | 'emailSubject' | 'emailBlurb' | 'notification' | 'eventNotification' | 'workflow' | 'customFields' | 'enforceSignerVisibility' | 'envelopeIdStamping'>;
     documents: readonly EnvelopeDocument[];
     pdfs: readonly Uint8Array[];
     recipients: readonly Recipient[];
@@ -166,6 +166,7 @@ export async function storeNewEnvelope(
     ...(input.brand ? { brand: input.brand } : {}),
     ...(Object.keys(account).length > 0 ? { account } : {}),
     ...(draft.enforceSignerVisibility ? { enforceSignerVisibility: true } : {}),
+    ...(draft.envelopeIdStamping ? { envelopeIdStamping: true } : {}),
     version: 1,
   };
   const change = draft.status === 'sent' ? sendDraft(deps, envelope, now) : { envelope, signingTokens: [], mails: [] };

@@ -30,6 +30,8 @@ export type EnvelopeDraft = {
   readonly brandId?: string;
   /** enforceSignerVisibility (domain/envelope/document-visibility.ts). */
   readonly enforceSignerVisibility?: boolean;
+  /** envelopeIdStamping "true" (domain/envelope/envelope.ts). */
+  readonly envelopeIdStamping?: boolean;
 };
 
 export type DocumentDraft = {

@@ -133,6 +133,8 @@ export type Envelope = {
   readonly account?: AccountLook;
   /** enforceSignerVisibility: each recipient sees only the documents document-visibility.ts gives them. */
   readonly enforceSignerVisibility?: boolean;
+  /** envelopeIdStamping: the envelope id is stamped on every page of the completed documents (completion/build-completed-pdfs.ts). */
+  readonly envelopeIdStamping?: boolean;
   /** Optimistic-concurrency counter: every saved change increments it. */
   readonly version: number;
 };

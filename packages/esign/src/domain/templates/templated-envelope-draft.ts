@@ -7,7 +7,7 @@ import type { RecipientType } from '../envelope/envelope.ts';
  * An EnvelopeDefinition that uses templates, in domain terms: `templateId` + `templateRoles` is
  * read as one composite template (the server template, then the roles as an inline overlay).
  */
-export type TemplatedEnvelopeDraft = Pick<EnvelopeDraft, 'status' | 'emailBlurb' | 'eventNotification' | 'notification' | 'workflow' | 'customFields' | 'brandId' | 'enforceSignerVisibility'> & {
+export type TemplatedEnvelopeDraft = Pick<EnvelopeDraft, 'status' | 'emailBlurb' | 'eventNotification' | 'notification' | 'workflow' | 'customFields' | 'brandId' | 'enforceSignerVisibility' | 'envelopeIdStamping'> & {
   /** Absent: the first server template's subject. */
   readonly emailSubject?: string;
   readonly composites: readonly CompositeDraft[];

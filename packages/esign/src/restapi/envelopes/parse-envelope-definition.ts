@@ -68,6 +68,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   // Document visibility (domain/envelope/document-visibility.ts): excludedDocuments hides only
   // when the envelope enforces visibility, as in DocuSign; alone it would hide nothing.
   const enforceSignerVisibility = root.field('enforceSignerVisibility').boolean(false);
+  const envelopeIdStamping = root.field('envelopeIdStamping').boolean(false);
   const excluding = recipients.find((r) => r.excludedDocuments !== undefined);
   if (excluding && !enforceSignerVisibility) throw new EsignError('INVALID_REQUEST_BODY', `recipients: recipientId ${excluding.recipientId}'s excludedDocuments is read only with enforceSignerVisibility "true".`);
 
@@ -80,7 +81,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   const notification = notificationField.present ? applyNotificationRequest(API_DEFAULT_SETTINGS, parseNotificationRequest(notificationField.value)) : undefined;
   const customFields = parseCustomFields(root.field('customFields'));
   const brandId = root.field('brandId').optionalString(100);
-  return { status, emailSubject, ...(enforceSignerVisibility ? { enforceSignerVisibility } : {}), ...(brandId !== undefined ? { brandId } : {}), ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}), ...(workflow ? { workflow } : {}), ...(customFields.length > 0 ? { customFields } : {}) };
+  return { status, emailSubject, ...(enforceSignerVisibility ? { enforceSignerVisibility } : {}), ...(envelopeIdStamping ? { envelopeIdStamping } : {}), ...(brandId !== undefined ? { brandId } : {}), ...(emailBlurb !== undefined ? { emailBlurb } : {}), documents, recipients, ...(eventNotification ? { eventNotification } : {}), ...(notification ? { notification } : {}), ...(workflow ? { workflow } : {}), ...(customFields.length > 0 ? { customFields } : {}) };
 }
 
 /**

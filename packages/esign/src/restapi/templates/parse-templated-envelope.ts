@@ -63,6 +63,7 @@ export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
   checkModelFields(root, 'EnvelopeDefinition', ENVELOPE_DEFINITION_FIELDS);
   // Document visibility (domain/envelope/document-visibility.ts): the definition's, or a template's.
   const enforceSignerVisibility = root.field('enforceSignerVisibility').boolean(false);
+  const envelopeIdStamping = root.field('envelopeIdStamping').boolean(false);
   const status = root.field('status').optionalString(32)?.toLowerCase() ?? 'created';
   if (status !== 'sent' && status !== 'created') throw new EsignError('ENVELOPE_INVALID_STATUS', `status must be "sent" or "created" when creating an envelope, got "${status}".`);
   for (const name of ['documents', 'recipients']) {
@@ -95,6 +96,7 @@ export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
   return {
     status,
     ...(enforceSignerVisibility ? { enforceSignerVisibility } : {}),
+    ...(envelopeIdStamping ? { envelopeIdStamping } : {}),
     ...(brandId !== undefined ? { brandId } : {}),
     ...(workflow ? { workflow } : {}),
     ...(customFields.length > 0 ? { customFields } : {}),
