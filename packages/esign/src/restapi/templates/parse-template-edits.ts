@@ -2,6 +2,8 @@ import { normalizeEmail } from '../../domain/email-address.ts';
 import type { RolePatch } from '../../domain/templates/edit-template-content.ts';
 import { EsignError } from '../../errors.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
+import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
+import { AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, EDITOR_FIELDS, IN_PERSON_SIGNER_FIELDS, INTERMEDIARY_FIELDS, SIGNER_FIELDS, WITNESS_FIELDS } from '../../wire/envelope-field-rules.ts';
 
 function body(value: unknown, model: string): WireReader {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new EsignError('INVALID_REQUEST_BODY', `The body must be a JSON ${model} object.`);
@@ -26,9 +28,29 @@ function address(r: WireReader, field: string, recipientId: string): string | un
   }
 }
 
+// What parseRolePatches reads. A field a create honours that it does not read is refused by
+// name (a role's accessCode or language asked here would otherwise be a 200 that changed
+// nothing); what a create refuses stays refused, read-only fields sent back are left alone.
+const PATCH_READS = new Set(['recipientId', 'tabs', 'roleName', 'name', 'signerName', 'email', 'signerEmail', 'hostName', 'hostEmail',
+  'witnessFor', 'agentCanEditName', 'agentCanEditEmail', 'excludedDocuments', 'routingOrder', 'clientUserId']);
+const NOT_PATCHED: ModelFieldRule = { rule: 'refused', why: 'cannot be changed through TemplatesApi.updateRecipients' };
+const patchRules = (create: Readonly<Record<string, ModelFieldRule>>): Readonly<Record<string, ModelFieldRule>> =>
+  Object.fromEntries(Object.entries(create).map(([field, rule]) => [field, PATCH_READS.has(field) || rule.rule !== 'honoured' ? rule : NOT_PATCHED]));
+const PATCH_MODELS: Readonly<Record<string, readonly [string, Readonly<Record<string, ModelFieldRule>>]>> = {
+  signers: ['Signer', patchRules(SIGNER_FIELDS)], carbonCopies: ['CarbonCopy', patchRules(CARBON_COPY_FIELDS)],
+  inPersonSigners: ['InPersonSigner', patchRules(IN_PERSON_SIGNER_FIELDS)], certifiedDeliveries: ['CertifiedDelivery', patchRules(CERTIFIED_DELIVERY_FIELDS)],
+  agents: ['Agent', patchRules(AGENT_FIELDS)], editors: ['Editor', patchRules(EDITOR_FIELDS)],
+  intermediaries: ['Intermediary', patchRules(INTERMEDIARY_FIELDS)], witnesses: ['Witness', patchRules(WITNESS_FIELDS)],
+};
+
 /** updateRecipients: each recipient's id and the fields to change; tabs have their own calls. */
 export function parseRolePatches(value: unknown): RolePatch[] {
-  return recipientItems(body(value, 'Recipients')).map((r) => {
+  const root = body(value, 'Recipients');
+  for (const list of LISTS) {
+    const [model, rules] = PATCH_MODELS[list]!;
+    for (const r of root.field(list).items()) checkModelFields(r, model, rules);
+  }
+  return recipientItems(root).map((r) => {
     const recipientId = r.field('recipientId').string(100);
     const tabs = r.field('tabs').object() ?? {};
     if (Object.values(tabs).some((v) => Array.isArray(v) && v.length > 0)) r.field('tabs').fail('cannot be changed by updateRecipients; use createTabs, updateTabs or deleteTabs.');
