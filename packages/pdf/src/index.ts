@@ -54,6 +54,8 @@ export { loadSignatureFont, SIGNATURE_FONT_PATH } from './stamp/signature-font.t
 export { loadUnicodeFont, unicodeFontAvailable, UNICODE_FONT_PATH } from './stamp/unicode-font.ts';
 /** Concatenates PDFs in order: the envelope's combined document. */
 export { mergePdfs } from './stamp/merge-pdfs.ts';
+/** A PDF portfolio: the envelope's documents embedded whole in one PDF (getDocument "portfolio"). */
+export { buildPortfolio, type PortfolioFile } from './portfolio/build-portfolio.ts';
 /** The certificate-of-completion pages, rendered from plain data. */
 export { renderCertificate, ENGLISH_CERTIFICATE_LABELS, type CertificateData, type CertificateLabels } from './stamp/render-certificate.ts';
 /** Hex SHA-256 of a document, as the certificate prints it. */

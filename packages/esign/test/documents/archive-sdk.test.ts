@@ -58,7 +58,21 @@ async function unzip(t: TestContext, zip: Buffer): Promise<Map<string, Buffer>> 
   return new Map(readdirSync(join(dir, 'out')).map((name) => [name, readFileSync(join(dir, 'out', name))]));
 }
 
-test('listDocuments lists the certificate once it exists; getDocument archive is a ZIP of every document and the certificate that the real unzip reads; portfolio is refused by name; another account gets nothing', async (t) => {
+/** The files a PDF portfolio embeds, by poppler's pdfdetach (an independent reader), with the catalog's /Collection. */
+async function detach(t: TestContext, pdf: Buffer): Promise<Map<string, Buffer>> {
+  const dir = mkdtempSync(join(tmpdir(), 'signet-portfolio-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'p.pdf'), pdf);
+  assert.match(pdf.toString('latin1'), /\/Collection/);
+  await run('pdfdetach', ['-saveall', '-o', join(dir, 'out'), join(dir, 'p.pdf')], { cwd: dir }).catch(async () => {
+    // Older poppler wants the output folder to exist.
+    await run('mkdir', ['-p', join(dir, 'out')]);
+    await run('pdfdetach', ['-saveall', '-o', join(dir, 'out'), join(dir, 'p.pdf')]);
+  });
+  return new Map(readdirSync(join(dir, 'out')).map((name) => [name, readFileSync(join(dir, 'out', name))]));
+}
+
+test('listDocuments lists the certificate once it exists; getDocument archive is a ZIP of every document and the certificate that the real unzip reads, portfolio a PDF embedding the same files that pdfdetach reads; another account gets nothing', async (t) => {
   const h = await startSigningEsign(t, { converter });
   const api = envelopesApi(h.origin, h.token);
   const signer = { email: 'embedded@example.com', name: 'Emma Embedded', clientUserId: '1001' };
@@ -92,9 +106,13 @@ test('listDocuments lists the certificate once it exists; getDocument archive is
   assert.deepEqual(done.get('Summary.pdf'), certificate, 'the sealed certificate, byte for byte');
   assert.deepEqual(done.get('etc_passwd.pdf'), await api.getDocument(h.accountId, envelopeId, '1'), 'the signed document, as getDocument serves it');
 
-  assert.deepEqual(await pdfRouteFailure(api.getDocument(h.accountId, envelopeId, 'portfolio')), [400, 'INVALID_REQUEST_PARAMETER']);
-  // A recipient's view of the archive is not made: refused by name, never the whole envelope instead.
+  // The portfolio embeds the archive's files byte for byte: the signed documents keep their seal.
+  const portfolio = await detach(t, await api.getDocument(h.accountId, envelopeId, 'portfolio'));
+  assert.deepEqual([...portfolio.keys()].sort(), [...done.keys()].sort());
+  for (const [name, bytes] of done) assert.deepEqual(portfolio.get(name), bytes, name);
+  // A recipient's view of the archive or portfolio is not made: refused by name, never the whole envelope instead.
   assert.deepEqual(await pdfRouteFailure(api.getDocument(h.accountId, envelopeId, 'archive', { recipientId: '1' })), [400, 'INVALID_REQUEST_PARAMETER']);
+  assert.deepEqual(await pdfRouteFailure(api.getDocument(h.accountId, envelopeId, 'portfolio', { recipientId: '1' })), [400, 'INVALID_REQUEST_PARAMETER']);
 
   // Another tenant with its own valid token: the same envelope id is not theirs.
   const other = await secondAccount(h);
