@@ -275,6 +275,12 @@ export const SIGNER_CORRECTION_FIELDS = correcting(SIGNER_FIELDS);
 export const CARBON_COPY_CORRECTION_FIELDS = correcting(CARBON_COPY_FIELDS);
 export const CERTIFIED_DELIVERY_CORRECTION_FIELDS = correcting(CERTIFIED_DELIVERY_FIELDS);
 /**
+ * An in-person signer: the host (hostName, hostEmail: who gets the mail and the link) and the
+ * signer (signerName, or name, or signerFirstName + signerLastName; signerEmail) are corrected
+ * as a signer's name and e-mail are.
+ */
+export const IN_PERSON_SIGNER_CORRECTION_FIELDS = correcting(IN_PERSON_SIGNER_FIELDS);
+/**
  * Agents, editors and intermediaries are corrected as a carbon copy is (name, e-mail, routing
  * order; domain/envelope/correct-recipients.ts keeps every still-unnamed recipient behind one of
  * them). A witness also takes a new witnessFor, checked as at create (domain/envelope/witnesses.ts).

@@ -115,7 +115,7 @@ subtest('signingInPerson: the host opens the recipient view, the signer signs on
   assert.match(certificate, /in person, hosted by Hal Host/);
 });
 
-subtest('an in-person signer is refused what would not be honoured: a notary, no host, a view for someone else', async () => {
+subtest('an in-person signer is refused what would not be honoured: a notary, no host, a view for someone else; updateRecipients corrects host and signer', async () => {
   const base = { emailSubject: 'S', status: 'created', documents: [{ documentId: '1', name: 'A.pdf', documentBase64: pdf }] };
   const refused = async (signer: Record<string, unknown>, named: RegExp) => {
     const res = await env.call('POST', '', { ...base, recipients: { inPersonSigners: [{ recipientId: '1', ...signer }] } });
@@ -135,10 +135,21 @@ subtest('an in-person signer is refused what would not be honoured: a notary, no
   assert.equal((await view({ email: 'h2@example.com', userName: 'Someone Else' })).status, 400, 'the host by name and e-mail');
   assert.equal((await view({ email: 'other@example.com', userName: 'Ho Two' })).status, 400);
   assert.equal((await view({ email: 'H2@example.com', userName: 'Ho Two' })).status, 201);
-  // updateRecipients does not correct in-person signers yet: refused by name, never a 200 that changed nothing.
-  const correction = await env.call('PUT', `/${envelopeId}/recipients`, { inPersonSigners: [{ recipientId: '1', hostName: 'Someone' }] });
-  assert.equal(correction.status, 400, correction.text);
-  assert.match(String(correction.json().message), /inPersonSigners cannot be corrected/);
+  // updateRecipients corrects the host (who gets the mail and the link) and the signer; the old host's way in ends.
+  const correction = await env.call('PUT', `/${envelopeId}/recipients`, { inPersonSigners: [{ recipientId: '1', hostName: 'Ho Three', hostEmail: 'h3@example.com', signerName: 'Si Three' }] });
+  assert.equal(correction.status, 200, correction.text);
+  const results = correction.json().recipientUpdateResults as { errorDetails?: unknown }[];
+  assert.equal(results[0]?.errorDetails, undefined, correction.text);
+  const listed = ((await env.call('GET', `/${envelopeId}/recipients`)).json().inPersonSigners as Record<string, string>[])[0];
+  assert.deepEqual([listed?.hostName, listed?.hostEmail, listed?.signerName], ['Ho Three', 'h3@example.com', 'Si Three']);
+  await pollUntil(() => smtp.received.find((m) => toAddress(m) === 'h3@example.com'), { ...wait, what: 'the signing mail again, to the new host' });
+  assert.equal((await view({ email: 'h2@example.com', userName: 'Ho Two' })).status, 400, 'the old host is no longer the host');
+  assert.equal((await view({ email: 'h3@example.com', userName: 'Ho Three' })).status, 201);
+  // A host address that is not one is refused by name, and an in-person field no correction reads stays refused.
+  assert.equal((await env.call('PUT', `/${envelopeId}/recipients`, { inPersonSigners: [{ recipientId: '1', hostEmail: 'not-an-address' }] })).json().errorCode, 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT');
+  const hidden = await env.call('PUT', `/${envelopeId}/recipients`, { inPersonSigners: [{ recipientId: '1', excludedDocuments: ['1'] }] });
+  assert.equal(hidden.status, 400, hidden.text);
+  assert.match(String(hidden.json().message), /excludedDocuments/);
 });
 
 subtest('in Chromium: the host opens the view, the page says who hosts and who signs, the signer signs and the browser returns to the app', async () => {

@@ -92,9 +92,19 @@ test('a corrected address moves an e-mail passcode there and drops the code sent
   assert.deepEqual(two?.passcode, { method: 'sms', destinations: ['+15550100'], failures: 0, sends: 1, pending });
 });
 
-test('an in-person signer is not corrected here (the console form comes straight to this change)', () => {
-  const e = envelope('sent', [recipient('1', 1, 'sent', { type: 'inPersonSigner' })]);
-  assert.equal(code(() => correctRecipientsChange(deps, e, [{ recipientId: '1', type: 'inPersonSigner', name: 'X' }], NOW)), 'INVALID_REQUEST_BODY');
+test('an in-person signer: a new host address is a new way in (old link ended, the mail again to the new host); an address of the host\'s own follows it; a signer has no host to correct', () => {
+  const host = { name: 'Hal', email: 'hal@example.com' };
+  const e = envelope('sent', [recipient('1', 1, 'sent', { type: 'inPersonSigner', email: 'hal@example.com', host }), recipient('2', 1, 'sent', { type: 'inPersonSigner', email: 'own@example.com', host })]);
+  const { change } = correctRecipientsChange(deps, e, [
+    { recipientId: '1', type: 'inPersonSigner', name: 'Sue', host: { name: 'Hana', email: 'hana@example.com' } },
+    { recipientId: '2', type: 'inPersonSigner', host: { email: 'hana@example.com' } },
+  ], NOW);
+  const [one, two] = change.envelope.recipients;
+  assert.deepEqual([one?.name, one?.email, one?.host], ['Sue', 'hana@example.com', { name: 'Hana', email: 'hana@example.com' }]);
+  assert.deepEqual([two?.email, two?.host], ['own@example.com', { name: 'Hal', email: 'hana@example.com' }], 'their own address stays');
+  assert.deepEqual(change.revokeSigningOf, ['1', '2']);
+  assert.deepEqual(change.mails.map((m) => m.to.email), ['hana@example.com', 'hana@example.com']);
+  assert.equal(code(() => correctRecipientsChange(deps, envelope('sent', [recipient('3', 1, 'sent')]), [{ recipientId: '3', type: 'signer', host: { name: 'X' } }], NOW)), 'INVALID_REQUEST_BODY');
 });
 
 test('a recipient its agent is to name cannot be moved before the agent: routing would reach nobody', () => {

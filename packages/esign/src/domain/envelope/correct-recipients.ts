@@ -25,6 +25,8 @@ export type RecipientCorrection = {
   readonly witnessFor?: string;
   /** A new access code as the sender typed it (hashed by correctRecipients before the change; never stored as typed). */
   readonly accessCode?: string;
+  /** An in-person signer's host: who gets the mail and the link (recipient-kinds.ts mailTo). */
+  readonly host?: { readonly name?: string; readonly email?: string };
 };
 
 /** DocuSign's RecipientUpdateResponse: one per recipient named, with errorDetails when it was not changed. */
@@ -85,8 +87,7 @@ export function correctRecipientsChange(
   let recipients = [...envelope.recipients];
   for (const c of corrections) {
     const current = recipientNamed(envelope, c.recipientId, c.type);
-    // The API refuses the inPersonSigners list by name; the console's form comes here directly.
-    if (current.type === 'inPersonSigner') throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${c.recipientId}" is an in-person signer: correcting one (host or signer) is not done yet.`);
+    if (c.host !== undefined && current.host === undefined) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${c.recipientId}" is a ${current.type}: it has no host to correct.`);
     if (c.clientUserId !== undefined && c.clientUserId !== (current.clientUserId ?? '')) {
       throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${c.recipientId}": clientUserId cannot be changed (it ties the recipient to the embedding app's user).`);
     }
@@ -104,23 +105,29 @@ export function correctRecipientsChange(
       refuse(`The envelope has reached this recipient (${current.status}): their routingOrder ${current.routingOrder} cannot change.`);
       continue;
     }
+    // An in-person signer given no address of their own has the host's: it follows a new host address.
+    const hostEmail = c.host?.email !== undefined && c.host.email !== current.host?.email ? c.host.email : undefined;
+    const email = c.email ?? (hostEmail !== undefined && current.email === current.host?.email ? hostEmail : undefined);
     const next: Recipient = {
       ...current,
       ...(c.name !== undefined ? { name: c.name } : {}),
-      ...(c.email !== undefined ? { email: c.email } : {}),
+      ...(email !== undefined ? { email } : {}),
+      ...(c.host !== undefined && current.host !== undefined ? { host: { name: c.host.name ?? current.host.name, email: c.host.email ?? current.host.email } } : {}),
       ...(c.routingOrder !== undefined ? { routingOrder: c.routingOrder } : {}),
       ...(c.witnessFor !== undefined ? { witnessFor: c.witnessFor } : {}),
       ...(codeHash !== undefined ? { accessCode: { hash: codeHash, failures: 0 } } : {}),
       // An e-mail passcode goes to the recipient's address: a corrected one moves it there, and
       // a code already sent to the old address is no longer good.
-      ...(c.email !== undefined && current.passcode?.method === 'email' ? { passcode: emailPasscodeTo(current.passcode, c.email) } : {}),
+      ...(email !== undefined && current.passcode?.method === 'email' ? { passcode: emailPasscodeTo(current.passcode, email) } : {}),
     };
     recipients = recipients.map((r) => (r.recipientId === c.recipientId ? next : r));
     results.push({ recipientId: c.recipientId, recipientIdGuid: current.recipientIdGuid });
     // A new code is a new way in: the old link and any access already granted with the old code end, and a fresh link goes out.
-    if (reached && (c.email !== undefined || codeHash !== undefined)) revoke.push(c.recipientId);
-    if (reached && actsOnSigningPage(current) && (c.email !== undefined || codeHash !== undefined || options.resend)) renotify.add(c.recipientId);
-    const changes = [c.name !== undefined && c.name !== current.name ? `name "${current.name}" → "${c.name}"` : '', c.email !== undefined ? `e-mail ${current.email} → ${c.email}` : '', c.routingOrder !== undefined && c.routingOrder !== current.routingOrder ? `routing order ${current.routingOrder} → ${c.routingOrder}` : '', c.witnessFor !== undefined && c.witnessFor !== current.witnessFor ? `witness for ${current.witnessFor ?? '(nobody)'} → ${c.witnessFor}` : '', codeHash !== undefined ? 'access code set' : ''].filter(Boolean);
+    // A new host address is a new way in too: the link goes to the host (mailTo).
+    const newAddress = c.email !== undefined || hostEmail !== undefined;
+    if (reached && (newAddress || codeHash !== undefined)) revoke.push(c.recipientId);
+    if (reached && actsOnSigningPage(current) && (newAddress || codeHash !== undefined || options.resend)) renotify.add(c.recipientId);
+    const changes = [c.name !== undefined && c.name !== current.name ? `name "${current.name}" → "${c.name}"` : '', c.email !== undefined ? `e-mail ${current.email} → ${c.email}` : '', c.routingOrder !== undefined && c.routingOrder !== current.routingOrder ? `routing order ${current.routingOrder} → ${c.routingOrder}` : '', c.witnessFor !== undefined && c.witnessFor !== current.witnessFor ? `witness for ${current.witnessFor ?? '(nobody)'} → ${c.witnessFor}` : '', c.host?.name !== undefined && c.host.name !== current.host?.name ? `host "${current.host?.name ?? ''}" → "${c.host.name}"` : '', hostEmail !== undefined ? `host e-mail ${current.host?.email ?? ''} → ${hostEmail}` : '', codeHash !== undefined ? 'access code set' : ''].filter(Boolean);
     audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Corrected', envelopeStatus: envelope.status, source: 'api', name: next.name, email: next.email, recipientId: c.recipientId, message: changes.length > 0 ? `Recipient ${c.recipientId} corrected: ${changes.join(', ')}.` : `Recipient ${c.recipientId} corrected (nothing changed).` });
   }
   assertWorkflowFits(stepsToCome(envelope.workflow), recipients, 'this correction');

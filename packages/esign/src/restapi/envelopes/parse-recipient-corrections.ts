@@ -4,18 +4,18 @@ import type { RecipientCorrection } from '../../domain/envelope/correct-recipien
 import type { RecipientRemoval } from '../../domain/envelope/delete-recipients.ts';
 import { EsignError } from '../../errors.ts';
 import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
-import { AGENT_CORRECTION_FIELDS, CARBON_COPY_CORRECTION_FIELDS, CERTIFIED_DELIVERY_CORRECTION_FIELDS, EDITOR_CORRECTION_FIELDS, INTERMEDIARY_CORRECTION_FIELDS, RECIPIENTS_FIELDS, SIGNER_CORRECTION_FIELDS, WITNESS_CORRECTION_FIELDS } from '../../wire/envelope-field-rules.ts';
+import { AGENT_CORRECTION_FIELDS, CARBON_COPY_CORRECTION_FIELDS, CERTIFIED_DELIVERY_CORRECTION_FIELDS, IN_PERSON_SIGNER_CORRECTION_FIELDS, EDITOR_CORRECTION_FIELDS, INTERMEDIARY_CORRECTION_FIELDS, RECIPIENTS_FIELDS, SIGNER_CORRECTION_FIELDS, WITNESS_CORRECTION_FIELDS } from '../../wire/envelope-field-rules.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 import { assertUnique } from './parse-envelope-definition.ts';
 
 // The create's bound (parse-envelope-definition.ts).
 const MAX_ROUTING_ORDER = 999;
 const LISTS: readonly (readonly [string, RecipientType])[] = [
-  ['signers', 'signer'], ['carbonCopies', 'carbonCopy'], ['certifiedDeliveries', 'certifiedDelivery'],
+  ['signers', 'signer'], ['carbonCopies', 'carbonCopy'], ['certifiedDeliveries', 'certifiedDelivery'], ['inPersonSigners', 'inPersonSigner'],
   ['agents', 'agent'], ['editors', 'editor'], ['intermediaries', 'intermediary'], ['witnesses', 'witness'],
 ];
 const MODELS: Partial<Record<RecipientType, readonly [string, Readonly<Record<string, ModelFieldRule>>]>> = {
-  signer: ['Signer', SIGNER_CORRECTION_FIELDS], carbonCopy: ['CarbonCopy', CARBON_COPY_CORRECTION_FIELDS], certifiedDelivery: ['CertifiedDelivery', CERTIFIED_DELIVERY_CORRECTION_FIELDS],
+  signer: ['Signer', SIGNER_CORRECTION_FIELDS], inPersonSigner: ['InPersonSigner', IN_PERSON_SIGNER_CORRECTION_FIELDS], carbonCopy: ['CarbonCopy', CARBON_COPY_CORRECTION_FIELDS], certifiedDelivery: ['CertifiedDelivery', CERTIFIED_DELIVERY_CORRECTION_FIELDS],
   agent: ['Agent', AGENT_CORRECTION_FIELDS], editor: ['Editor', EDITOR_CORRECTION_FIELDS], intermediary: ['Intermediary', INTERMEDIARY_CORRECTION_FIELDS], witness: ['Witness', WITNESS_CORRECTION_FIELDS],
 };
 
@@ -24,17 +24,15 @@ function entries(body: unknown): { reader: WireReader; type: RecipientType }[] {
   const root = new WireReader('', body);
   if (root.object() === undefined) root.fail('must be a Recipients object (signers, carbonCopies, …).');
   checkModelFields(root, 'Recipients', RECIPIENTS_FIELDS);
-  // In-person signers are honoured at create; correcting one (host or signer) is not done yet.
-  if (root.field('inPersonSigners').items().length > 0) root.field('inPersonSigners').fail('cannot be corrected or deleted through this call yet.');
   const out = LISTS.flatMap(([list, type]) => root.field(list).items().map((reader) => ({ reader, type })));
-  if (out.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient (recipients.signers, carbonCopies, certifiedDeliveries, agents, editors, intermediaries or witnesses, each with its recipientId).');
+  if (out.length === 0) throw new EsignError('INVALID_REQUEST_BODY', 'Name at least one recipient (recipients.signers, carbonCopies, certifiedDeliveries, inPersonSigners, agents, editors, intermediaries or witnesses, each with its recipientId).');
   return out;
 }
 
 /**
  * The body of EnvelopesApi.updateRecipients (the SDK's Recipients model): per recipient its
  * recipientId and what is corrected (name, or fullName, or firstName + lastName, as a create
- * reads them; email; routingOrder; accessCode; a witness's witnessFor). Checked as a create checks them; a field updateRecipients
+ * reads them; email; routingOrder; accessCode; a witness's witnessFor; an in-person signer's host and signer*). Checked as a create checks them; a field updateRecipients
  * does not change here is refused by name (SIGNER_CORRECTION_FIELDS).
  */
 export function parseRecipientCorrections(body: unknown): RecipientCorrection[] {
@@ -43,15 +41,22 @@ export function parseRecipientCorrections(body: unknown): RecipientCorrection[] 
     const [model, fields] = MODELS[type]!;
     checkModelFields(r, model, fields);
     const recipientId = r.field('recipientId').string(100);
-    const rawEmail = r.field('email').optionalString(254);
-    let email: string | undefined;
-    try {
-      if (rawEmail !== undefined) email = normalizeEmail(rawEmail);
-    } catch {
-      throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${recipientId} ("${rawEmail}")`);
-    }
-    const parts = [r.field('firstName').optionalString(50), r.field('lastName').optionalString(50)].filter(Boolean);
-    const name = r.field('name').optionalString(100) ?? r.field('fullName').optionalString(100) ?? (parts.length > 0 ? parts.join(' ') : undefined);
+    const address = (field: string): string | undefined => {
+      const raw = r.field(field).optionalString(254);
+      try {
+        return raw === undefined ? undefined : normalizeEmail(raw);
+      } catch {
+        throw new EsignError('INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', `recipientId ${recipientId} ("${raw}")`);
+      }
+    };
+    const inPerson = type === 'inPersonSigner';
+    // An in-person signer's own name and address are signer*; `email` is an output for them.
+    const email = inPerson ? address('signerEmail') : address('email');
+    const [first, last] = inPerson ? ['signerFirstName', 'signerLastName'] : ['firstName', 'lastName'];
+    const parts = [r.field(first).optionalString(50), r.field(last).optionalString(50)].filter(Boolean);
+    const name = (inPerson ? r.field('signerName').optionalString(100) : undefined) ?? r.field('name').optionalString(100) ?? (inPerson ? undefined : r.field('fullName').optionalString(100)) ?? (parts.length > 0 ? parts.join(' ') : undefined);
+    const hostName = inPerson ? r.field('hostName').optionalString(100) : undefined;
+    const hostEmail = inPerson ? address('hostEmail') : undefined;
     const routingOrder = r.field('routingOrder').optionalInteger(1, MAX_ROUTING_ORDER);
     const clientUserId = r.field('clientUserId').optionalString(100);
     const witnessFor = type === 'witness' ? r.field('witnessFor').optionalString(100) : undefined;
@@ -63,6 +68,7 @@ export function parseRecipientCorrections(body: unknown): RecipientCorrection[] 
       recipientId, type,
       ...(accessCode !== undefined ? { accessCode } : {}),
       ...(witnessFor !== undefined ? { witnessFor } : {}),
+      ...(hostName !== undefined || hostEmail !== undefined ? { host: { ...(hostName !== undefined ? { name: hostName } : {}), ...(hostEmail !== undefined ? { email: hostEmail } : {}) } } : {}),
       ...(name !== undefined ? { name } : {}),
       ...(email !== undefined ? { email } : {}),
       ...(routingOrder !== undefined ? { routingOrder } : {}),
