@@ -48,7 +48,10 @@ export function buildSystemPlan(config: SystemConfig, tls: DevTls, kongYmlPath: 
       name: 'gateway',
       command: node,
       args: [...tsx, gatewayCli, 'start', '--config', kongYmlPath,
-        '--proxy-listen', `127.0.0.1:${httpPort}, 127.0.0.1:${httpsPort} http2 ssl`,
+        // No http2 flag yet: with it, the SIGTERM-under-load test (test/rolling-restart.test.ts)
+        // lost in-flight HTTP/1.1 calls in both full-suite runs (it passes alone); not yet
+        // explained, so the system keeps what it has proven (docs/gateway-config.md, HTTP/2).
+        '--proxy-listen', `127.0.0.1:${httpPort}, 127.0.0.1:${httpsPort} ssl`,
         '--admin-listen', `127.0.0.1:${adminPort}`],
       cwd: repoRoot,
       env: {
