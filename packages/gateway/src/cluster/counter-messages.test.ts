@@ -58,3 +58,31 @@ test('store: read and add (response-ratelimiting), negative increments included'
   now = 1000;
   assert.deepEqual(store.read(['v', 'w']), [0, 1], 'v expired with its second');
 });
+
+test('a stopping worker whose channel to the primary closes: the batch in flight and later ones are answered from its own store, never left waiting', async () => {
+  let connected = true;
+  let onDisconnect: () => void = () => undefined;
+  const sent: unknown[] = [];
+  // A primary that never answers: the channel closes with the batch in flight.
+  const port: PrimaryPort = {
+    send: (m) => sent.push(m),
+    onMessage: () => () => undefined,
+    get connected() {
+      return connected;
+    },
+    onDisconnect: (h) => ((onDisconnect = h), () => undefined),
+  };
+  const turns: (() => void)[] = [];
+  const client = counterClient(port, (flush) => turns.push(flush), new CounterStore(() => 0));
+  const endTurn = () => turns.splice(0).forEach((f) => f());
+  const inFlight = [client.take(ask('k', 5)), client.take(ask('k', 5))];
+  endTurn();
+  assert.equal(sent.length, 1);
+  connected = false;
+  onDisconnect();
+  assert.deepEqual(await Promise.all(inFlight.map((p) => Promise.resolve(p))), [[0], [1]]);
+  const later = client.take(ask('k', 5));
+  endTurn();
+  assert.equal(sent.length, 1, 'nothing more is sent on a closed channel');
+  assert.deepEqual(await later, [2]);
+});

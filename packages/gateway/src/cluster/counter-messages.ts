@@ -5,7 +5,7 @@
 // a turn handles many requests, so the IPC cost per request falls as traffic grows, and the
 // count stays exact: the primary applies every operation in the order it receives them.
 // Tagged to share node:cluster's IPC channel.
-import type { CounterOp, CounterStore } from '../plugins/rate-limiting/counter-store.ts';
+import { CounterStore, type CounterOp } from '../plugins/rate-limiting/counter-store.ts';
 import type { LocalCounters } from '../plugins/rate-limiting/local-counters.ts';
 import type { PrimaryPort, WorkerHub } from './worker-hub.ts';
 
@@ -29,24 +29,47 @@ export function serveCounters(store: CounterStore, hub: WorkerHub): () => void {
 
 type Waiter = ((values: readonly number[]) => void) | undefined;
 
-/** A worker's side: one message per event-loop turn carries every operation of that turn. */
-export function counterClient(port: PrimaryPort, schedule: (flush: () => void) => void = setImmediate): LocalCounters {
-  const inFlight = new Map<number, Waiter[]>();
+/**
+ * A worker's side: one message per event-loop turn carries every operation of that turn. Once
+ * the channel to the primary closes (the primary disconnects a stopping worker while it still
+ * finishes its requests) nothing sent would be answered: batches in flight and every later one
+ * are answered from a store of this worker's own, so those last requests count locally rather
+ * than wait until the shutdown grace cuts them (test/rolling-restart.test.ts in packages/system
+ * lost calls so, with deploy/kong.yml's rate-limiting on).
+ */
+export function counterClient(port: PrimaryPort, schedule: (flush: () => void) => void = setImmediate, fallback = new CounterStore()): LocalCounters {
+  const inFlight = new Map<number, { readonly ops: readonly CounterOp[]; readonly waiters: readonly Waiter[] }>();
   let ops: CounterOp[] = [];
   let waiters: Waiter[] = [];
   let next = 0;
+  const answerLocally = (batch: { readonly ops: readonly CounterOp[]; readonly waiters: readonly Waiter[] }): void => {
+    batch.ops.forEach((op, i) => {
+      const values = fallback.apply(op);
+      batch.waiters[i]?.(values);
+    });
+  };
   port.onMessage((m) => {
     if (!isCounterMessage(m) || m.k !== 'done') return;
     const batch = inFlight.get(m.id);
     inFlight.delete(m.id);
-    batch?.forEach((w, i) => w?.(m.results[i] ?? []));
+    batch?.waiters.forEach((w, i) => w?.(m.results[i] ?? []));
+  });
+  port.onDisconnect?.(() => {
+    const orphans = [...inFlight.values()];
+    inFlight.clear();
+    orphans.forEach(answerLocally);
   });
   const flush = (): void => {
-    const id = next++;
-    inFlight.set(id, waiters);
-    port.send({ tag: COUNTERS_TAG, k: 'ops', id, ops } satisfies CounterMessage);
+    const batch = { ops, waiters };
     ops = [];
     waiters = [];
+    if (port.connected === false) {
+      answerLocally(batch);
+      return;
+    }
+    const id = next++;
+    inFlight.set(id, batch);
+    port.send({ tag: COUNTERS_TAG, k: 'ops', id, ops: batch.ops } satisfies CounterMessage);
   };
   const queue = (op: CounterOp, waiter: Waiter): void => {
     if (ops.length === 0) schedule(flush);

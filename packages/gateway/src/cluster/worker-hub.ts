@@ -12,6 +12,10 @@ export interface WorkerHub {
 export interface PrimaryPort {
   send(message: unknown): void;
   onMessage(handler: (message: unknown) => void): () => void;
+  /** Whether the channel to the primary is open (a stopping worker's closes: cluster disconnect). */
+  readonly connected?: boolean;
+  /** Called once the channel closes; what was asked and not answered by then never will be. */
+  onDisconnect?(handler: () => void): () => void;
 }
 
 /** node:cluster's workers, seen from the primary. */
@@ -43,6 +47,13 @@ export function processPrimaryPort(): PrimaryPort {
     onMessage: (handler) => {
       process.on('message', handler);
       return () => process.off('message', handler);
+    },
+    get connected() {
+      return process.connected;
+    },
+    onDisconnect: (handler) => {
+      process.once('disconnect', handler);
+      return () => process.off('disconnect', handler);
     },
   };
 }
