@@ -355,6 +355,4 @@ test('bounds: 128 concurrent streams and a 64 KiB header list announced; a rapid
   }
   const flood = seen.slice(before).filter((x) => x.url === '/');
   assert.ok(flood.length <= HTTP2_RESET_BURST, `${flood.length} of 5,000 reset requests reached the upstream`);
-  // Whatever did reach the upstream was abandoned with its stream: nothing stays open there.
-  await pollUntil(() => flood.every((x) => x.aborted || x.body.length === 0), { what: 'flood requests settled' });
 });

@@ -10,13 +10,6 @@ function body(value: unknown, model: string): WireReader {
   return new WireReader('', value);
 }
 
-// Every recipient list a template role may be in (parse-template-definition.ts).
-const LISTS = ['signers', 'carbonCopies', 'inPersonSigners', 'certifiedDeliveries', 'agents', 'editors', 'intermediaries', 'witnesses'];
-
-/** Every recipient of a Recipients body, of any type. */
-function recipientItems(root: WireReader): WireReader[] {
-  return LISTS.flatMap((list) => root.field(list).items());
-}
 
 function address(r: WireReader, field: string, recipientId: string): string | undefined {
   const raw = r.field(field).optionalString(254);
@@ -42,12 +35,18 @@ const PATCH_MODELS: Readonly<Record<string, readonly [string, Readonly<Record<st
   agents: ['Agent', patchRules(AGENT_FIELDS)], editors: ['Editor', patchRules(EDITOR_FIELDS)],
   intermediaries: ['Intermediary', patchRules(INTERMEDIARY_FIELDS)], witnesses: ['Witness', patchRules(WITNESS_FIELDS)],
 };
+// Every recipient list a template role may be in (parse-template-definition.ts): the models' lists.
+const LISTS = Object.keys(PATCH_MODELS);
+
+/** Every recipient of a Recipients body, of any type. */
+function recipientItems(root: WireReader): WireReader[] {
+  return LISTS.flatMap((list) => root.field(list).items());
+}
 
 /** updateRecipients: each recipient's id and the fields to change; tabs have their own calls. */
 export function parseRolePatches(value: unknown): RolePatch[] {
   const root = body(value, 'Recipients');
-  for (const list of LISTS) {
-    const [model, rules] = PATCH_MODELS[list]!;
+  for (const [list, [model, rules]] of Object.entries(PATCH_MODELS)) {
     for (const r of root.field(list).items()) checkModelFields(r, model, rules);
   }
   return recipientItems(root).map((r) => {
