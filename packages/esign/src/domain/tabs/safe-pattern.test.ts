@@ -29,6 +29,11 @@ test('catastrophic forms are refused: nested repetition, repeated alternation, b
   for (const source of ['^(a+)+$', '(\\w+\\s?)*$', '^(a|aa)*b$', '((ab)*c)+', '(x{2,})*', '^([a-z]*)+$']) {
     assert.throws(() => compileSafePattern(source, 100, 'v'), refused(/repeated group holds a repetition or an alternation/), source);
   }
+  // An alternation or an optional part one group deeper is as ambiguous: (a|aa) wrapped once more,
+  // or (a?a?)+ (each turn matches a, aa or nothing), take exponential time on a near-miss.
+  for (const source of ['^((a|aa))+$', '^(?:(?:a|aa))+b$', '^(a?a?)+$', '^(?:(x|y)z?)*$', '^((?:a|b)c){2,}$', '^(a{0,1}b?)+$']) {
+    assert.throws(() => compileSafePattern(source, 100, 'v'), refused(/repeated group holds a repetition or an alternation/), source);
+  }
   assert.throws(() => compileSafePattern('^(a)\\1$', 100, 'v'), refused(/backreferences/));
   assert.throws(() => compileSafePattern('^(?<x>a)\\k<x>$', 100, 'v'), refused(/backreferences/));
   // A character class holding ( or | is one atom, not a group.
@@ -52,6 +57,17 @@ test('several unbounded repetitions are accepted only under a maxLength that bou
   assert.ok((fits + 1) ** 3 <= MAX_MATCH_STEPS);
   // Unanchored, each start position counts too.
   assert.throws(() => compileSafePattern('[a-z]+[0-9]+', 4000, 'v'), refused(/at most/));
+});
+
+test('optional parts and alternations in sequence count towards the bound: a?…a?a…a and (a|a)(a|a)… are refused', () => {
+  // Each doubles the ways a near-miss is tried (2^k), with no repeat nested anywhere.
+  for (const source of [`^${'a?'.repeat(40)}${'a'.repeat(40)}$`, `^${'(?:a|a)'.repeat(40)}b$`, `^${'(?:a|b|c)'.repeat(20)}$`, `${'x|'.repeat(30)}(?:a|b)${'(?:c|d)?'.repeat(25)}`]) {
+    assert.throws(() => compileSafePattern(source, 10, 'v'), refused(/optional parts and alternations combine in about [\d.]+e\+\d+ ways/), source);
+  }
+  // A few are ordinary and stay accepted, their choices counted with the repeats.
+  assert.doesNotThrow(() => compileSafePattern('^\\+?\\d{1,3}[- ]?\\(?\\d{3}\\)?[- ]?\\d{3}[- ]?\\d{4}$', 4000, 'v'));
+  assert.doesNotThrow(() => compileSafePattern('^(?:Mr|Mrs|Ms|Dr)\\.? [A-Z][a-z]{1,40}$', 4000, 'v'));
+  assert.throws(() => compileSafePattern(`^${'(?:a|b)'.repeat(10)}[a-z]+[a-z]+$`, 4000, 'v'), refused(/with 2 repetitions .* maxLength of at most \d+/));
 });
 
 test('an accepted pattern at its maxLength answers a worst-case near-miss quickly', () => {

@@ -10,23 +10,28 @@ export const MAX_PATTERN_LENGTH = 500;
  */
 export const MAX_MATCH_STEPS = 1e8;
 
-type Repeat = { max: number; body: { quantified: boolean; alternation: boolean } | undefined };
+type GroupBody = { quantified: boolean; alternation: boolean; branches: number };
+type Repeat = { max: number; body: GroupBody | undefined };
 
 /**
- * The repeats of a pattern (a quantifier with an upper bound above 1, and what it applies to),
- * read by a small scanner of JavaScript regex syntax; throws on a backreference, which makes
- * matching exponential whatever the bound.
+ * The repeats of a pattern (a quantifier with an upper bound above 1, and what it applies to)
+ * and its choices (each optional part, 2 ways; each alternation, one way per branch), read by a
+ * small scanner of JavaScript regex syntax; throws on a backreference, which makes matching
+ * exponential whatever the bound.
  */
-function scanRepeats(source: string, fail: (why: string) => never): { repeats: Repeat[]; topLevelAlternation: boolean } {
+function scanRepeats(source: string, fail: (why: string) => never): { repeats: Repeat[]; choices: number[]; topLevelAlternation: boolean } {
   const repeats: Repeat[] = [];
-  let topLevelAlternation = false;
-  // Per open group: does its body hold a repeat or an alternation?
-  const groups: { quantified: boolean; alternation: boolean }[] = [];
+  const choices: number[] = [];
+  let topLevelBranches = 1;
+  // Per open group: does its body, at any depth, hold a repeat or an alternation? Every open
+  // group is marked, not only the innermost: ((a|aa))+ is as ambiguous as (a|aa)+.
+  const groups: GroupBody[] = [];
   let i = 0;
   const markQuantified = () => groups.forEach((g) => (g.quantified = true));
+  const markAlternation = () => groups.forEach((g) => (g.alternation = true));
   while (i < source.length) {
     const c = source[i]!;
-    let atomGroup: { quantified: boolean; alternation: boolean } | undefined;
+    let atomGroup: GroupBody | undefined;
     if (c === '\\') {
       const next = source[i + 1] ?? '';
       if (/[1-9]/.test(next) || next === 'k') fail('backreferences (\\1, \\k<name>) are not allowed: they make matching take exponential time.');
@@ -39,7 +44,7 @@ function scanRepeats(source: string, fail: (why: string) => never): { repeats: R
       while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
       i++;
     } else if (c === '(') {
-      groups.push({ quantified: false, alternation: false });
+      groups.push({ quantified: false, alternation: false, branches: 1 });
       i++;
       // (?:  (?=  (?!  (?<=  (?<!  (?<name>: skip the group's prefix.
       if (source[i] === '?') {
@@ -50,11 +55,14 @@ function scanRepeats(source: string, fail: (why: string) => never): { repeats: R
       continue;
     } else if (c === ')') {
       atomGroup = groups.pop();
+      if (atomGroup && atomGroup.branches > 1) choices.push(atomGroup.branches);
       i++;
     } else if (c === '|') {
       const g = groups[groups.length - 1];
-      if (g) g.alternation = true;
-      else topLevelAlternation = true;
+      if (g) {
+        g.branches++;
+        markAlternation();
+      } else topLevelBranches++;
       i++;
       continue;
     } else {
@@ -63,15 +71,18 @@ function scanRepeats(source: string, fail: (why: string) => never): { repeats: R
     // A quantifier after the atom just read.
     const q = /^(?:([*+?])|\{(\d+)(,(\d*))?\})\??/.exec(source.slice(i));
     if (q) {
+      const min = q[1] === '+' ? 1 : q[1] ? 0 : Number(q[2]);
       const max = q[1] === '?' ? 1 : q[1] ? Infinity : q[3] === undefined ? Number(q[2]) : q[4] === '' ? Infinity : Number(q[4]);
-      if (max > 1) {
-        repeats.push({ max, body: atomGroup });
-        markQuantified();
-      }
+      if (max > 1) repeats.push({ max, body: atomGroup });
+      else if (max > min) choices.push(2);
+      // An optional part counts as a repetition for the groups around it: (a?a?)+ matches a run
+      // of a's in exponentially many ways, like (a|aa)+.
+      if (max > min) markQuantified();
       i += q[0].length;
     }
   }
-  return { repeats, topLevelAlternation };
+  if (topLevelBranches > 1) choices.push(topLevelBranches);
+  return { repeats, choices, topLevelAlternation: topLevelBranches > 1 };
 }
 
 /**
@@ -81,10 +92,12 @@ function scanRepeats(source: string, fail: (why: string) => never): { repeats: R
  * - no backreferences;
  * - no repeated group that itself holds a repeat or an alternation (`(a+)+`, `(a|aa)*`):
  *   those take exponential time on a near-miss;
- * - what remains backtracks at most about length × Π(min(max_i, length) + 1) steps over its
- *   repeats (without the first factor when a leading ^ anchors it), which must stay under
- *   {@link MAX_MATCH_STEPS}: a pattern with several unbounded
- *   repeats is accepted with a smaller maxLength, and the message says which.
+ * - what remains backtracks at most about length × Π(min(max_i, length) + 1) × Π choices steps
+ *   over its repeats and choices (an optional part counts 2, an alternation its branches:
+ *   a?a?…a?aa…a and (a|a)(a|a)… take 2^k steps without any nested repeat; without the first
+ *   factor when a leading ^ anchors it), which must stay under {@link MAX_MATCH_STEPS}: a
+ *   pattern with several unbounded repeats is accepted with a smaller maxLength, and the message
+ *   says which.
  */
 export function compileSafePattern(source: string, maxLength: number, what: string): SafePattern {
   const fail = (why: string): never => {
@@ -97,7 +110,7 @@ export function compileSafePattern(source: string, maxLength: number, what: stri
   } catch (err) {
     return fail(`it is not a valid regular expression (${err instanceof Error ? err.message : String(err)}).`);
   }
-  const { repeats, topLevelAlternation } = scanRepeats(source, fail);
+  const { repeats, choices, topLevelAlternation } = scanRepeats(source, fail);
   // A pattern anchored by a leading ^ is tried at one start position, not at each of length.
   const anchored = source.startsWith('^') && !topLevelAlternation;
   for (const r of repeats) {
@@ -105,7 +118,11 @@ export function compileSafePattern(source: string, maxLength: number, what: stri
       fail('a repeated group holds a repetition or an alternation, as in (a+)+ or (a|b)*, which can take exponential time; use a character class such as [ab]* instead.');
     }
   }
-  const steps = (n: number) => repeats.reduce((acc, r) => acc * (Math.min(r.max, n) + 1), anchored ? 1 : n);
+  const ways = choices.reduce((acc, c) => acc * c, 1);
+  const steps = (n: number) => repeats.reduce((acc, r) => acc * (Math.min(r.max, n) + 1), (anchored ? 1 : n) * ways);
+  if (steps(1) > MAX_MATCH_STEPS) {
+    fail(`its repetitions, optional parts and alternations combine in about ${steps(1).toExponential(1)} ways even on one character, which could take too long; use fewer.`);
+  }
   if (steps(maxLength) > MAX_MATCH_STEPS) {
     let fits = maxLength;
     while (fits > 1 && steps(fits) > MAX_MATCH_STEPS) fits = Math.floor(fits * 0.9);
