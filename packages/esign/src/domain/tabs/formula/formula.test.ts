@@ -105,6 +105,30 @@ test('property: printing then parsing any expression gives the same value as its
   }), { numRuns: 400 });
 });
 
+/** Writes a tree back with only the parentheses precedence and left-to-right order need. */
+function printMinimal(n: FormulaNode): string {
+  const rank = (m: FormulaNode) => (m.kind === 'binary' ? (m.op === '+' || m.op === '-' ? 1 : 2) : 3);
+  const wrap = (m: FormulaNode, open: boolean) => (open ? `(${printMinimal(m)})` : printMinimal(m));
+  switch (n.kind) {
+    case 'number':
+      return String(n.value);
+    case 'ref':
+      return `[${n.label}]`;
+    case 'negate':
+      return `-${wrap(n.operand, n.operand.kind === 'binary')}`;
+    case 'binary':
+      // Left operands of the same rank need none (a - b - c is (a - b) - c); right ones do (a - (b - c)).
+      return `${wrap(n.left, rank(n.left) < rank(n))} ${n.op} ${wrap(n.right, rank(n.right) <= rank(n))}`;
+  }
+}
+
+test('property: with only the parentheses it needs, any expression parses back to the same tree', () => {
+  // This is what fixes -, / and unary minus: a - (b - c), a / b / c and -a * b each mean one tree.
+  fc.assert(fc.property(expression, (tree) => {
+    assert.deepEqual(parseFormula(printMinimal(tree)), tree, printMinimal(tree));
+  }), { numRuns: 500 });
+});
+
 test('property: left-to-right precedence without parentheses matches ordinary arithmetic', () => {
   const ints = fc.array(fc.integer({ min: 1, max: 99 }), { minLength: 2, maxLength: 8 });
   fc.assert(fc.property(ints, fc.array(fc.constantFrom('+', '-', '*'), { minLength: 7, maxLength: 7 }), (nums, ops) => {
