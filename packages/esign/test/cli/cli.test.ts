@@ -104,10 +104,17 @@ test('user create and app create print the documented JSON; errors exit non-zero
   assert.match(badUrl.stderr, /bad setting: PUBLIC_URL must use https: or http:/);
 });
 
-test('two `serve` processes started at once on one fresh SQLite file both migrate safely and serve', async (t) => {
+test('two `serve` processes started at once on one fresh SQLite file both migrate safely and serve; each says at start which PAdES level its seals reach', async (t) => {
   const dataDir = tempDir(t);
   const env = { DATA_DIR: dataDir, PUBLIC_URL: 'https://localhost:8443' };
-  const [a, b] = await Promise.all([serve(t, env), serve(t, env)]);
+  // b has a timestamp authority (not contacted at start); a has none.
+  const withTsa = { ...env, TSA_URL: 'http://127.0.0.1:9/rfc3161', TSA_USERNAME: 'acme', TSA_PASSWORD: 'tsa-password-not-logged' };
+  const [a, b] = await Promise.all([serve(t, env), serve(t, withTsa)]);
+  await pollUntil(() => /seals are PAdES B-B: TSA_URL is unset/.test(a.proc.output()), { timeoutMs: 30_000, what: 'the B-B line at start' });
+  assert.match(a.proc.output(), /"sealLevel":"B-B"/);
+  await pollUntil(() => /seals are raised to PAdES B-LTA with the TSA at TSA_URL/.test(b.proc.output()), { timeoutMs: 30_000, what: 'the B-LTA line at start' });
+  assert.match(b.proc.output(), /"sealLevel":"B-LTA","tsa":"http:\/\/127\.0\.0\.1:9"/);
+  assert.ok(!b.proc.output().includes('tsa-password-not-logged'), 'the TSA credentials are never logged');
   assert.deepEqual(await health(a.url), { status: 200, body: { status: 'ok' } });
   assert.deepEqual(await health(b.url), { status: 200, body: { status: 'ok' } });
   const store = await openStore({ sqliteFile: join(dataDir, 'esign.sqlite') });

@@ -97,10 +97,16 @@ describe('completion with a timestamp authority and OCSP (PAdES B-LTA)', () => {
       assert.equal(failed.attempts, 1);
       assert.match(failed.last_error ?? '', /TIMESTAMP_FAILED|503/);
       assert.equal(failed.next_attempt_at, new Date(clock.now().getTime() + 60_000).toISOString());
+      // Down again at the next try: the wait grows (domain/signing/evidence-retry.ts).
+      clock.advance(61);
+      assert.deepEqual(await worker().runOnce(), []);
+      const again = await new EvidenceRepository(db).pending(envelopeId) ?? assert.fail('still queued');
+      assert.equal(again.attempts, 2);
+      assert.equal(again.next_attempt_at, new Date(clock.now().getTime() + 4 * 60_000).toISOString(), 'backoff: 4 minutes after the second failure');
 
       // The TSA is back; a restarted pair of instances (new objects on the same file) race.
       tsa.failing = false;
-      clock.advance(61);
+      clock.advance(4 * 60 + 1);
       const issuedBefore = tsa.issued();
       const [a, b] = await Promise.all([worker().runOnce(), worker().runOnce()]);
       assert.deepEqual([...a, ...b], [envelopeId], 'exactly one instance upgrades it');
