@@ -10,3 +10,5 @@ export { createCertificateAuthority, issueCertificate, type KeyPair, type Certif
 export { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './launch-chromium.ts';
 /** A supervised part stops when its supervisor is gone (stdin pipe closed), however it died. */
 export { stopWithParent, STOP_WITH_PARENT_ENV } from './stop-with-parent.ts';
+/** multipart/form-data bodies read as bounded views (no copies, at most N parts). */
+export { boundaryOf, dispositionParams, MultipartError, parseMultipart, type Part } from './parse-multipart.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EsignError } from '../../errors.ts';
 import { multipartEnvelope } from './multipart-envelope.ts';
-import { dispositionParams } from './parse-multipart.ts';
+import { dispositionParams } from '@signet/kit';
 
 const B = 'multipartboundary_multipartboundary';
 const TYPE = `multipart/form-data; boundary=${B}`;

@@ -1,5 +1,8 @@
+import { boundaryOf, dispositionParams, MultipartError, parseMultipart, type Part } from '@signet/kit';
 import { EsignError } from '../../errors.ts';
-import { boundaryOf, dispositionParams, parseMultipart, type Part } from './parse-multipart.ts';
+
+// 50 documents and the JSON part: the create's own bound on documents.
+const MAX_PARTS = 51;
 
 function bad(detail: string): never {
   throw new EsignError('INVALID_REQUEST_BODY', `multipart/form-data: ${detail}`);
@@ -19,7 +22,13 @@ function isJsonPart(part: Part): boolean {
  * a document with two sources or none, and a second JSON part are refused, each named.
  */
 export function multipartEnvelope(body: Buffer, contentType: string | undefined): unknown {
-  const parts = parseMultipart(body, boundaryOf(contentType));
+  let parts: Part[];
+  try {
+    parts = parseMultipart(body, boundaryOf(contentType), MAX_PARTS, 'parts (the envelope and 50 documents)');
+  } catch (err) {
+    if (err instanceof MultipartError) bad(err.message);
+    throw err;
+  }
   const json = parts.filter(isJsonPart);
   if (json.length !== 1) bad(`the request needs exactly one application/json part (the EnvelopeDefinition); it has ${json.length}.`);
   let definition: unknown;

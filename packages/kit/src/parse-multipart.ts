@@ -1,14 +1,15 @@
-import { EsignError } from '../../errors.ts';
-
 /** One part of a multipart body: its headers (lower-case names) and bytes. */
 export type Part = { readonly headers: ReadonlyMap<string, string>; readonly body: Buffer };
 
-// 50 documents and the JSON part: the create's own bound on documents.
-const MAX_PARTS = 51;
+/** A multipart body this parser refuses; each surface answers it in its own error shape. */
+export class MultipartError extends Error {
+  override readonly name = 'MultipartError';
+}
+
 const MAX_HEADER_BYTES = 8 * 1024;
 
 function bad(detail: string): never {
-  throw new EsignError('INVALID_REQUEST_BODY', `multipart/form-data: ${detail}`);
+  throw new MultipartError(detail);
 }
 
 /** The boundary of a multipart Content-Type (RFC 2046 §5.1.1: 1-70 characters). */
@@ -23,9 +24,11 @@ export function boundaryOf(contentType: string | undefined): string {
  * The parts of a multipart body (RFC 2046 §5.1): between `--boundary` delimiters, each a block
  * of header lines, a blank line, and the bytes up to the CRLF before the next delimiter. The
  * preamble and epilogue are skipped; a body without its closing `--boundary--` is refused, so a
- * truncated upload is never read as a shorter one.
+ * truncated upload is never read as a shorter one. Parts are views into `body` (no copies), and
+ * at most `maxParts` are read (`what` says what they are, in the refusal): a body of countless
+ * tiny parts costs one bounded scan, where a general form parser would hold the event loop.
  */
-export function parseMultipart(body: Buffer, boundary: string): Part[] {
+export function parseMultipart(body: Buffer, boundary: string, maxParts: number, what = 'parts'): Part[] {
   const delimiter = Buffer.from(`--${boundary}`);
   let at = body.indexOf(delimiter);
   if (at < 0) bad('the body holds no part.');
@@ -40,7 +43,7 @@ export function parseMultipart(body: Buffer, boundary: string): Part[] {
     else bad('a boundary line does not end with CRLF.');
     const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), start);
     if (next < 0) bad('the closing boundary is missing (a truncated upload?).');
-    if (parts.length >= MAX_PARTS) bad(`at most ${MAX_PARTS} parts (the envelope and 50 documents).`);
+    if (parts.length >= maxParts) bad(`at most ${maxParts} ${what}.`);
     parts.push(parsePart(body.subarray(start, next)));
     at = next + 2;
   }
