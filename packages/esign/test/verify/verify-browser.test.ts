@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium, pollUntil } from '@signet/kit';
@@ -50,7 +51,7 @@ describe('/verify: anyone checks a sealed PDF', () => {
     const t = { after: (fn: () => Promise<void> | void) => void cleanups.push(fn) } as unknown as Parameters<typeof startEsign>[0];
     h = await startEsign(t, {
       settings: { TSA_URL: tsa.url },
-      deps: { signing: { seal: { p12: pki.seal.p12, passphrase: pki.seal.passphrase }, completionPollMs: 50 }, verify: { maxBytes: 512 * 1024, perMinute: 12 } },
+      deps: { signing: { seal: { p12: pki.seal.p12, passphrase: pki.seal.passphrase }, completionPollMs: 50 }, verify: { maxBytes: 512 * 1024, perMinute: 20 } },
     });
     const signed = await signedEnvelope(h.store.db, h.clock, 'Lease for 12 Elm Street');
     envelopeId = signed.envelopeId;
@@ -153,7 +154,25 @@ describe('/verify: anyone checks a sealed PDF', () => {
     }
   });
 
-  test('bounded: no file, not a PDF, too large, and too many from one address are refused in the surface\'s shape', async () => {
+  // A POST whose headers announce `length` bytes of PDF and whose body never comes: what the
+  // server answers without reading a body, or the request is aborted at the deadline.
+  const stalledUpload = (length: number): { req: ClientRequest; response: Promise<IncomingMessage> } => {
+    const req = httpRequest(`${h.origin}/verify`, { method: 'POST', headers: { 'content-type': 'application/pdf', accept: 'application/json', 'content-length': String(length) }, signal: AbortSignal.timeout(20_000) });
+    const response = new Promise<IncomingMessage>((resolve, reject) => {
+      req.on('response', resolve);
+      req.on('error', reject);
+    });
+    req.flushHeaders();
+    req.write('%PDF-1.7\n');
+    return { req, response };
+  };
+  const jsonOf = async (res: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const c of res as AsyncIterable<Buffer>) chunks.push(c);
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as { errorCode: string };
+  };
+
+  test('bounded: no file, not a PDF, too large, a form of many fields, uploads held open, and too many from one address are refused in the surface\'s shape', async () => {
     const none = await postJson('');
     assert.equal(none.status, 400);
     assert.equal(((await none.json()) as { errorCode: string }).errorCode, 'NO_FILE');
@@ -164,8 +183,39 @@ describe('/verify: anyone checks a sealed PDF', () => {
     big.set(new TextEncoder().encode('%PDF-1.7\n'));
     const tooLarge = await postJson(big);
     assert.equal(tooLarge.status, 413);
+
+    // A form of countless tiny fields is refused after a bounded scan, not parsed field by field
+    // on the event loop (the file comes last, so a general parser would have found it).
+    const form = new FormData();
+    for (let i = 0; i < 4; i++) form.append(`f${i}`, 'x');
+    form.append('file', new Blob([Buffer.from(await samplePdf(1))], { type: 'application/pdf' }), 'a.pdf');
+    const manyFields = await fetch(`${h.origin}/verify`, { method: 'POST', headers: { accept: 'application/json' }, body: form });
+    assert.equal(manyFields.status, 400);
+    const refusal = await manyFields.json() as { errorCode: string; message: string };
+    assert.equal(refusal.errorCode, 'BAD_FORM');
+    assert.match(refusal.message, /at most 4 form fields/);
+
+    // Two uploads held open by one address take its places in flight: a third is BUSY at once,
+    // without its body being read; when the two go away, their places come back.
+    const held = [stalledUpload(400 * 1024), stalledUpload(400 * 1024)];
+    for (const { response } of held) response.catch(() => undefined);
+    let busy: Response | undefined;
+    await pollUntil(async () => {
+      const res = await postJson(await samplePdf(1));
+      if (res.status === 503) busy = res;
+      else await res.arrayBuffer();
+      return busy !== undefined;
+    }, { timeoutMs: 20_000, intervalMs: 50, what: 'a third upload refused as busy' });
+    assert.equal(((await busy?.json()) as { errorCode: string }).errorCode, 'BUSY');
+    for (const { req } of held) req.destroy();
+    await pollUntil(async () => {
+      const res = await postJson(await samplePdf(1));
+      await res.arrayBuffer();
+      return res.status !== 503;
+    }, { timeoutMs: 20_000, intervalMs: 50, what: 'the held places released' });
+
     let limited: Response | undefined;
-    for (let i = 0; i < 13 && !limited; i++) {
+    for (let i = 0; i < 25 && !limited; i++) {
       const res = await postJson(await samplePdf(1));
       if (res.status === 429) limited = res;
       else await res.arrayBuffer();
@@ -173,5 +223,16 @@ describe('/verify: anyone checks a sealed PDF', () => {
     assert.ok(limited, 'the address is rate-limited within its budget');
     assert.equal(((await limited.json()) as { errorCode: string }).errorCode, 'TOO_MANY_REQUESTS');
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+
+    // Over its budget, an upload is refused from its headers alone: the server answers before
+    // a byte of the announced body arrives (it used to buffer the whole body first).
+    const { req, response } = stalledUpload(400 * 1024);
+    try {
+      const res = await response;
+      assert.equal(res.statusCode, 429);
+      assert.equal((await jsonOf(res)).errorCode, 'TOO_MANY_REQUESTS');
+    } finally {
+      req.destroy();
+    }
   });
 });
