@@ -124,6 +124,12 @@ describe('/verify: anyone checks a sealed PDF', () => {
     assert.equal(json.envelope, undefined);
     // A PDF with no seal at all.
     assert.equal((await (await postJson(await samplePdf(1))).json() as Verdict).status, 'unsigned');
+    // The names in a stranger's certificate are shown as text, never as markup.
+    const hostile = await sealPdf(await samplePdf(1), createDevSealP12({ commonName: '<img id="xss" src="x">Mallory' }));
+    const shown = await checkInBrowser('hostile.pdf', hostile);
+    assert.equal(shown.status, 'unknown');
+    assert.ok(shown.text.includes('<img id="xss" src="x">Mallory'), 'the name as typed');
+    assert.ok(!shown.html.includes('<img id="xss"'), 'no element made of it');
   });
 
   test('an account in German that hashes IPs: the page and the JSON in German, each IP a keyed hash per envelope, never the address', async () => {
