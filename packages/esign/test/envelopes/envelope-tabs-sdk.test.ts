@@ -184,6 +184,12 @@ test('every tab type through the SDK: create, listTabs, include_tabs, getFormDat
   assert.deepEqual(await sdkFailure(api.deleteTabs(acc, envelopeId, '1', { tabs: { numberTabs: [{ tabId: tabs.numberTabs?.[0]?.tabId }] } })), [400, 'INVALID_FORMULA']);
   assert.deepEqual(await sdkFailure(api.createTabs(acc, envelopeId, '1', { tabs: { formulaTabs: [{ ...at(400, 420), tabLabel: 'Loop', formula: '[Loop] + 1' }] } })), [400, 'INVALID_FORMULA']);
   assert.deepEqual(await sdkFailure(api.createTabs(acc, envelopeId, '2', { tabs: { textTabs: [at(400, 400)] } })), [400, 'INVALID_TAB_OPERATION']);
+  // createTabs adds to what the recipient has: past 200 tabs in all it is refused, however it is split into calls.
+  const count = Object.values(await api.listTabs(acc, envelopeId, '1')).reduce((n, list) => n + (list?.length ?? 0), 0);
+  const fill = (n: number) => Array.from({ length: n }, (_, i) => ({ ...at(400, 20 + (i % 30) * 20), tabLabel: `Fill ${i}` }));
+  assert.deepEqual(await sdkFailure(api.createTabs(acc, envelopeId, '1', { tabs: { textTabs: fill(201 - count) } })), [400, 'INVALID_REQUEST_BODY']);
+  assert.equal(JSON.stringify(await api.listTabs(acc, envelopeId, '1')), unchanged);
+
   assert.equal(JSON.stringify(await api.listTabs(acc, envelopeId, '1')), unchanged);
 
   // Another account neither reads nor edits them.

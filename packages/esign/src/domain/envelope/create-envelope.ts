@@ -5,7 +5,7 @@ import { assertNoTabsOnSupplements } from './document-supplement.ts';
 import { assertVisibility } from './document-visibility.ts';
 import { EsignError } from '../../errors.ts';
 import { checkTabRelations } from '../tabs/check-tab-relations.ts';
-import { MAX_TABS_PER_RECIPIENT } from '../tabs/parse-tabs.ts';
+import { MAX_TABS_PER_RECIPIENT } from '../tabs/check-tab-relations.ts';
 import { transformPdfFields } from '../tabs/transform-pdf-fields.ts';
 import type { PlacedTab } from './placed-tab.ts';
 import { placeTabs } from './place-tabs.ts';

@@ -31,6 +31,14 @@ test('one placed tab per anchor match, each with its own tabId; values start as 
   ]);
 });
 
+test('anchors that match many times cannot carry a recipient past 200 placed tabs', async () => {
+  // One anchor tab becomes a tab per match: a document that repeats its anchor would otherwise
+  // give one recipient thousands of tabs, past the bound the parser keeps on the request.
+  const many = Array.from({ length: 201 }, (_, i) => hit(1 + (i % 2), 10, 10 + (i % 70) * 10));
+  await assert.rejects(placeTabs(context({ '/x/': many }), parse({ textTabs: [{ anchorString: '/x/' }] }), '1'), refused('INVALID_REQUEST_BODY', /recipientId 1 .*201 tabs.*at most 200/));
+  assert.equal((await placeTabs(context({ '/x/': many.slice(0, 200) }), parse({ textTabs: [{ anchorString: '/x/' }] }), '1')).length, 200);
+});
+
 test('radios are placed one by one: an anchor must match once; a missing one with ignoreIfNotPresent leaves the group', async () => {
   const group = (radios: unknown[]) => parse({ radioGroupTabs: [{ groupName: 'Plan', documentId: '1', radios }] });
   const [placed] = await placeTabs(context({ '/pro/': [hit(2, 300, 400)] }), group([{ pageNumber: '1', xPosition: '10', yPosition: '10', value: 'basic' }, { anchorString: '/pro/', value: 'pro', selected: 'true' }]), '1');

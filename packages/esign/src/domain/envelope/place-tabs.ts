@@ -1,5 +1,5 @@
 import { EsignError } from '../../errors.ts';
-import { labelOf } from '../tabs/check-tab-relations.ts';
+import { labelOf, MAX_TABS_PER_RECIPIENT } from '../tabs/check-tab-relations.ts';
 import type { Radio, Tab, TabPlace } from '../tabs/tab.ts';
 import { initialTabValue } from '../tabs/values/initial-tab-value.ts';
 import { assertTabOnPage, type PageSize } from './assert-tab-on-page.ts';
@@ -64,6 +64,8 @@ export async function placeTabs(ctx: PlacingContext, tabs: readonly Tab[], recip
     const what = describe(tab, recipientId);
     if (tab.type !== 'radioGroup') {
       for (const spot of await resolvePlace(ctx, tab.place, what)) placed.push({ ...spot, tabId: ctx.deps.random.uuid(), recipientId, tab, value: initialTabValue(tab) });
+      // Each anchor match is a tab: a document repeating its anchor must not carry the recipient past the bound.
+      if (placed.length > MAX_TABS_PER_RECIPIENT) throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${recipientId} would hold ${placed.length} tabs or more once anchors are matched (one tab per match); a recipient holds at most ${MAX_TABS_PER_RECIPIENT}.`);
       continue;
     }
     const radios: Radio[] = [];
@@ -81,5 +83,6 @@ export async function placeTabs(ctx: PlacingContext, tabs: readonly Tab[], recip
     const group = radios.length === tab.radios.length ? tab : { ...tab, radios };
     placed.push({ documentId: first.documentId, pageNumber: first.pageNumber, xPosition: first.xPosition, yPosition: first.yPosition, tabId: ctx.deps.random.uuid(), recipientId, tab: group, radios: spots, value: initialTabValue(group) });
   }
+  if (placed.length > MAX_TABS_PER_RECIPIENT) throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${recipientId} would hold ${placed.length} tabs once anchors are matched (one tab per match); a recipient holds at most ${MAX_TABS_PER_RECIPIENT}.`);
   return placed;
 }

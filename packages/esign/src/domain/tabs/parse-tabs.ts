@@ -1,12 +1,9 @@
 import { checkTabFields } from './check-tab-fields.ts';
-import { checkTabRelations } from './check-tab-relations.ts';
+import { checkTabRelations, MAX_TABS_PER_RECIPIENT } from './check-tab-relations.ts';
 import type { TabContext } from './tab-kind.ts';
 import { findKindByWireKey, UNSUPPORTED_TAB_LISTS } from './tab-registry.ts';
 import type { Tab } from './tab.ts';
 import type { WireField } from './wire-field.ts';
-
-/** Our bound on one recipient's tabs (the SignHere parser's), counting every type. */
-export const MAX_TABS_PER_RECIPIENT = 200;
 
 /**
  * A recipient's Tabs object (every list of it) → domain tabs, in list order. Refuses
