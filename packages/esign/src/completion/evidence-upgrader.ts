@@ -72,6 +72,14 @@ export class EvidenceUpgrader {
     return { files: out, level: this.levelOf(out) };
   }
 
+  /**
+   * Whether this deployment can renew B-LTA files (it aims at B-LTA, so it has a TSA). One that
+   * cannot leaves due renewals alone for an instance, or a later configuration, that can.
+   */
+  get renews(): boolean {
+    return this.target === 'B-LTA' && this.#tsa !== undefined;
+  }
+
   /** When B-LTA files need their renewal (undefined below B-LTA, or when B-LTA is not the target). */
   renewAt(files: SealedFiles, now: Date): Date | undefined {
     if (this.target !== 'B-LTA') return undefined;
@@ -87,7 +95,7 @@ export class EvidenceUpgrader {
    */
   async renew(files: SealedFiles): Promise<SealedFiles> {
     const tsa = this.#tsa;
-    if (!tsa || this.target !== 'B-LTA') return files;
+    if (!tsa || !this.renews) return files;
     const out: Record<(typeof FILES)[number], Uint8Array> = { ...files };
     for (const key of FILES) out[key] = (await this.#steps.addDocumentTimestamp(await this.#steps.addValidationData(out[key]), tsa)).pdf;
     return out;

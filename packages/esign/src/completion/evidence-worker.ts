@@ -61,6 +61,8 @@ export class EvidenceWorker {
   /** B-LTA renewals that are due: claimed with a lease, renewed, the next date set; a failure retries in an hour. */
   async #renewDue(now: Date): Promise<string[]> {
     const done: string[] = [];
+    // Without a TSA nothing can be renewed; claiming would only rewrite the files unchanged.
+    if (!this.#o.upgrader.renews) return done;
     for (const row of await this.#o.repository.dueRenewals(now, 10)) {
       if (!(await this.#o.repository.claimRenewal(row, new Date(now.getTime() + EVIDENCE_LEASE_MS)))) continue;
       try {

@@ -162,6 +162,13 @@ describe('completion with a timestamp authority and OCSP (PAdES B-LTA)', () => {
     const worker = () => new EvidenceWorker({ repository: new EvidenceRepository(db), upgrader: new EvidenceUpgrader({ tsa: { url: tsa.url }, level: 'B-LTA' }), clock: clock.now });
     assert.deepEqual(await worker().runOnce(), [], 'not due yet');
     clock.advance(86_400 + 60);
+    // An instance configured without a TSA (B-B) cannot renew: it leaves the renewal due and the
+    // files as they are for one that can, rather than rewriting them unchanged every lease.
+    const dueAt = (await new EvidenceRepository(db).renewal(envelopeId))?.renew_at;
+    const withoutTsa = new EvidenceWorker({ repository: new EvidenceRepository(db), upgrader: new EvidenceUpgrader({ level: 'B-B' }), clock: clock.now });
+    assert.deepEqual(await withoutTsa.runOnce(), []);
+    assert.equal((await new EvidenceRepository(db).renewal(envelopeId))?.renew_at, dueAt, 'still due');
+    assert.deepEqual(new Uint8Array((await signing.result(envelopeId) ?? assert.fail('a result')).combined_with_certificate), first);
     const issuedBefore = tsa.issued();
     const [a, b] = await Promise.all([worker().runOnce(), worker().runOnce()]);
     assert.deepEqual([...a, ...b], [envelopeId], 'renewed once');
