@@ -73,6 +73,15 @@ export class EvidenceUpgrader {
   }
 
   /**
+   * Whether this deployment can raise files above B-B (it has a TSA). One that cannot leaves
+   * queued upgrades for an instance, or a later configuration, that can, rather than marking
+   * them done at B-B.
+   */
+  get upgrades(): boolean {
+    return this.target !== 'B-B' && this.#tsa !== undefined;
+  }
+
+  /**
    * Whether this deployment can renew B-LTA files (it aims at B-LTA, so it has a TSA). One that
    * cannot leaves due renewals alone for an instance, or a later configuration, that can.
    */

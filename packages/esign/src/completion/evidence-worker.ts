@@ -35,7 +35,8 @@ export class EvidenceWorker {
   async runOnce(): Promise<string[]> {
     const done: string[] = [];
     const now = this.#o.clock();
-    for (const row of await this.#o.repository.due(now, 10)) {
+    // Without a TSA nothing can be raised; the queue waits for an instance with one.
+    for (const row of this.#o.upgrader.upgrades ? await this.#o.repository.due(now, 10) : []) {
       if (!(await this.#o.repository.claim(row, new Date(now.getTime() + EVIDENCE_LEASE_MS)))) continue;
       try {
         const files = await this.#o.repository.files(row.envelope_id);

@@ -92,6 +92,11 @@ describe('completion with a timestamp authority and OCSP (PAdES B-LTA)', () => {
       const worker = () => new EvidenceWorker({ repository: new EvidenceRepository(db), upgrader: new EvidenceUpgrader({ tsa: { url: tsa.url }, level: 'B-LTA' }), clock: clock.now });
       assert.deepEqual(await worker().runOnce(), [], 'not due before its backoff');
       clock.advance(61);
+      // An instance without a TSA cannot raise it: the upgrade stays queued, as it was, for one
+      // that can (it used to be marked done at B-B and dropped for good).
+      const withoutTsa = new EvidenceWorker({ repository: new EvidenceRepository(db), upgrader: new EvidenceUpgrader({ level: 'B-B' }), clock: clock.now });
+      assert.deepEqual(await withoutTsa.runOnce(), []);
+      assert.deepEqual(await new EvidenceRepository(db).pending(envelopeId), queued, 'still queued, untouched');
       assert.deepEqual(await worker().runOnce(), [], 'the TSA is still down');
       const failed = await new EvidenceRepository(db).pending(envelopeId) ?? assert.fail('still queued');
       assert.equal(failed.attempts, 1);
