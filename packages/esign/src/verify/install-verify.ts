@@ -24,6 +24,8 @@ export type VerifyOptions = {
 
 type Problem = { status: number; errorCode: string; message: string; retryAfterS?: number };
 
+const SEND_A_PDF = 'Send a PDF: a form field named "file", or the PDF itself as application/pdf.';
+
 const wantsJson = (request: FastifyRequest) => /application\/json/i.test(String(request.headers.accept ?? '')) && !/text\/html/i.test(String(request.headers.accept ?? ''));
 
 /**
@@ -55,6 +57,7 @@ export function installVerify(app: FastifyInstance, options: VerifyOptions): voi
     return { summary: summarise(envelope, await audit.list(match.envelopeId), policy), language: policy.language ?? 'en' };
   };
 
+  const tooLarge: Problem = { status: 413, errorCode: 'FILE_TOO_LARGE', message: `The file is larger than ${maxMb} MB; no file this service seals is that large.` };
   const fail = (request: FastifyRequest, reply: FastifyReply, p: Problem) => {
     if (p.retryAfterS !== undefined) void reply.header('retry-after', String(p.retryAfterS));
     void reply.code(p.status).header('cache-control', 'no-store');
@@ -106,13 +109,23 @@ export function installVerify(app: FastifyInstance, options: VerifyOptions): voi
     });
     scope.addContentTypeParser('application/pdf', { parseAs: 'buffer', bodyLimit }, (_request: FastifyRequest, body: Buffer | string, done: (err: Error | null, body?: unknown) => void) => done(null, { file: new Uint8Array(typeof body === 'string' ? Buffer.from(body, 'latin1') : body) }));
 
+    // What Fastify refuses before the handler (a body past the limit, announced or sent; a
+    // content type without a parser; a body that cannot be read) in /verify's own shape.
+    scope.setErrorHandler((err: { statusCode?: number; code?: string }, request, reply) => {
+      if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return fail(request, reply, tooLarge);
+      if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return fail(request, reply, { status: 415, errorCode: 'UNSUPPORTED_MEDIA_TYPE', message: SEND_A_PDF });
+      if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) return fail(request, reply, { status: 400, errorCode: 'BAD_REQUEST', message: `The upload could not be read. ${SEND_A_PDF}` });
+      request.log.error({ err }, 'verify failed');
+      return fail(request, reply, { status: 500, errorCode: 'UNSPECIFIED_ERROR', message: 'The file could not be checked; try again later.' });
+    });
+
     scope.get('/verify', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(verifyPage({ maxMb })));
 
     scope.post('/verify', { bodyLimit }, async (request, reply) => {
       const { file, formError } = (request.body as { file?: Uint8Array; formError?: string } | undefined) ?? {};
       if (formError !== undefined) return fail(request, reply, { status: 400, errorCode: 'BAD_FORM', message: `The form could not be read: ${formError}` });
-      if (!file || file.byteLength === 0) return fail(request, reply, { status: 400, errorCode: 'NO_FILE', message: 'Send a PDF: a form field named "file", or the PDF itself as application/pdf.' });
-      if (file.byteLength > maxBytes) return fail(request, reply, { status: 413, errorCode: 'FILE_TOO_LARGE', message: `The file is larger than ${maxMb} MB; no file this service seals is that large.` });
+      if (!file || file.byteLength === 0) return fail(request, reply, { status: 400, errorCode: 'NO_FILE', message: SEND_A_PDF });
+      if (file.byteLength > maxBytes) return fail(request, reply, tooLarge);
       if (Buffer.from(file.subarray(0, 1024)).indexOf('%PDF-') < 0) return fail(request, reply, { status: 400, errorCode: 'NOT_A_PDF', message: 'The file is not a PDF.' });
       let inspection: PdfInspection;
       try {

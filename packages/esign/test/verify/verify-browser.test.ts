@@ -51,7 +51,7 @@ describe('/verify: anyone checks a sealed PDF', () => {
     const t = { after: (fn: () => Promise<void> | void) => void cleanups.push(fn) } as unknown as Parameters<typeof startEsign>[0];
     h = await startEsign(t, {
       settings: { TSA_URL: tsa.url },
-      deps: { signing: { seal: { p12: pki.seal.p12, passphrase: pki.seal.passphrase }, completionPollMs: 50 }, verify: { maxBytes: 512 * 1024, perMinute: 20 } },
+      deps: { signing: { seal: { p12: pki.seal.p12, passphrase: pki.seal.passphrase }, completionPollMs: 50 }, verify: { maxBytes: 512 * 1024, perMinute: 24 } },
     });
     const signed = await signedEnvelope(h.store.db, h.clock, 'Lease for 12 Elm Street');
     envelopeId = signed.envelopeId;
@@ -189,6 +189,18 @@ describe('/verify: anyone checks a sealed PDF', () => {
     big.set(new TextEncoder().encode('%PDF-1.7\n'));
     const tooLarge = await postJson(big);
     assert.equal(tooLarge.status, 413);
+    assert.equal(((await tooLarge.json()) as { errorCode: string }).errorCode, 'FILE_TOO_LARGE');
+    // Past the body limit itself, and a body of another type: refused by the framework, still
+    // answered in /verify's own JSON shape (they used to be the HTML error page).
+    const huge = new Uint8Array(700 * 1024).fill(0x20);
+    huge.set(new TextEncoder().encode('%PDF-1.7\n'));
+    const overLimit = await postJson(huge);
+    assert.equal(overLimit.status, 413);
+    assert.match(String(overLimit.headers.get('content-type')), /application\/json/);
+    assert.equal(((await overLimit.json()) as { errorCode: string }).errorCode, 'FILE_TOO_LARGE');
+    const wrongType = await fetch(`${h.origin}/verify`, { method: 'POST', headers: { 'content-type': 'image/gif', accept: 'application/json' }, body: 'GIF89a' });
+    assert.equal(wrongType.status, 415);
+    assert.equal(((await wrongType.json()) as { errorCode: string }).errorCode, 'UNSUPPORTED_MEDIA_TYPE');
 
     // A form of countless tiny fields is refused after a bounded scan, not parsed field by field
     // on the event loop (the file comes last, so a general parser would have found it).
@@ -221,7 +233,7 @@ describe('/verify: anyone checks a sealed PDF', () => {
     }, { timeoutMs: 20_000, intervalMs: 50, what: 'the held places released' });
 
     let limited: Response | undefined;
-    for (let i = 0; i < 25 && !limited; i++) {
+    for (let i = 0; i < 30 && !limited; i++) {
       const res = await postJson(await samplePdf(1));
       if (res.status === 429) limited = res;
       else await res.arrayBuffer();
