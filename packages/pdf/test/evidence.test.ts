@@ -71,6 +71,50 @@ describe('evidence levels: trusted time and long-term validation', () => {
     assert.equal(sealTimestampToken(sealed), undefined);
   });
 
+  test('a TSA reply that is not the answer to our query is refused and the seal left as it was: other data, another nonce, a broken signature, not a reply', async () => {
+    let mode: 'other data' | 'another nonce' | 'broken signature' | 'not a reply' = 'other data';
+    const basic = `Basic ${Buffer.from('signet:tsa-secret').toString('base64')}`;
+    const forward = async (query: ArrayBuffer): Promise<Uint8Array> => new Uint8Array(await (await fetch(tsa.url, { method: 'POST', headers: { 'content-type': 'application/timestamp-query', authorization: basic }, body: new Uint8Array(query) })).arrayBuffer());
+    // Between us and the TSA: it answers each query with a genuine token for a query it changed.
+    const between = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void (async () => {
+          const body = new Uint8Array(Buffer.concat(chunks));
+          const query = pkijs.TimeStampReq.fromBER(body.slice().buffer);
+          let reply: Uint8Array;
+          if (mode === 'other data') {
+            query.messageImprint.hashedMessage = new asn1js.OctetString({ valueHex: new Uint8Array(32).fill(7).buffer });
+            reply = await forward(query.toSchema().toBER(false));
+          } else if (mode === 'another nonce') {
+            query.nonce = new asn1js.Integer({ value: 0x5a5a5a });
+            reply = await forward(query.toSchema().toBER(false));
+          } else if (mode === 'broken signature') {
+            // The SignerInfo's signature value is the last thing in the reply.
+            reply = await forward(body.slice().buffer);
+            reply[reply.byteLength - 1] = (reply[reply.byteLength - 1] ?? 0) ^ 0x01;
+          } else {
+            reply = new TextEncoder().encode('<html>not a timestamp</html>');
+          }
+          res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(reply);
+        })().catch((err: unknown) => res.writeHead(500).end(String(err)));
+      });
+    });
+    const port = await listenOnLoopback(between);
+    try {
+      const expected = { 'other data': /timestamps other data/, 'another nonce': /nonce is not ours/, 'broken signature': /signature does not verify/, 'not a reply': /not a TimeStampResp/ } as const;
+      for (const m of Object.keys(expected) as (keyof typeof expected)[]) {
+        mode = m;
+        await assert.rejects(timestampSeal(sealed, { url: `http://127.0.0.1:${port}/tsa` }), (e: unknown) => e instanceof PdfError && e.code === 'TIMESTAMP_FAILED' && expected[m].test(e.message), m);
+      }
+    } finally {
+      between.closeAllConnections();
+      await new Promise<void>((resolve) => between.close(() => resolve()));
+    }
+    assert.equal(sealTimestampToken(sealed), undefined);
+  });
+
   test('B-LT then B-LTA: a DSS with the chain and good OCSP answers, then a document timestamp; pdfsig and openssl check each', async () => {
     const tsaConfig = { url: tsa.url, username: 'signet', password: 'tsa-secret' };
     const bt = (await timestampSeal(sealed, tsaConfig)).pdf;
