@@ -1,11 +1,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import * as pkijs from 'pkijs';
 import { createTestPki, listenOnLoopback, startTestOcsp, startTestTsa, type TestOcsp, type TestPki, type TestTsa } from '@signet/kit/testing';
 import { addValidationData, evidenceLevel, PdfError, sealPdf, timestampSeal } from '../src/index.ts';
 import { revocationEvidence } from '../src/seal/revocation-evidence.ts';
+import { fetchOcsp } from '../src/seal/fetch-ocsp.ts';
 import { makePdf } from './documents.fixture.ts';
 import { certificateOutsideDatabase, dssOf, opensslCmsVerify, opensslCrlVerify, opensslOcspVerify, opensslVerifyWithCrl, pdfsig } from './evidence.fixture.ts';
 
@@ -128,6 +134,51 @@ describe('B-LT from CRLs: an issuer that publishes only CRLs, and CRLs as the fa
     } finally {
       fake.closeAllConnections();
       await new Promise<void>((resolve) => fake.close(() => resolve()));
+    }
+  });
+
+  test('an OCSP answer is refused unless it is current, about this very certificate and signed for its issuer', async () => {
+    const root = certOf(pki.root.certPem);
+    const seal = certOf(pki.seal.certPem);
+    const day = 86_400_000;
+    // The test responder answers with thisUpdate now and nextUpdate in 7 days.
+    assert.equal((await fetchOcsp(seal, root, 5_000)).status, 'good');
+    await assert.rejects(fetchOcsp(seal, root, 5_000, new Date(Date.now() + 8 * day)), (e: unknown) => e instanceof PdfError && e.code === 'VALIDATION_DATA_FAILED' && /out of date/.test(e.message), 'an answer past its nextUpdate (a replayed one) is stale');
+    await assert.rejects(fetchOcsp(seal, root, 5_000, new Date(Date.now() - day)), (e: unknown) => e instanceof PdfError && /dated in the future/.test(e.message));
+
+    // Between us and the responder: it answers with a genuine answer to another question.
+    const other = await createTestPki(ocsp.url);
+    let mode: 'another certificate' | 'another CA' = 'another certificate';
+    const between = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void (async () => {
+          const dir = await mkdtemp(join(tmpdir(), 'signet-ocsp-between-'));
+          try {
+            await writeFile(join(dir, 'req.der'), Buffer.concat(chunks));
+            // About the TSA certificate instead, from the real responder; or from another CA's responder.
+            const args = mode === 'another certificate'
+              ? ['ocsp', '-index', pki.indexFile, '-CA', pki.root.certFile, '-rsigner', pki.ocsp.certFile, '-rkey', pki.ocsp.keyFile, '-issuer', pki.root.certFile, '-cert', pki.tsa.certFile, '-respout', join(dir, 'resp.der'), '-ndays', '7']
+              : ['ocsp', '-index', other.indexFile, '-CA', other.root.certFile, '-rsigner', other.ocsp.certFile, '-rkey', other.ocsp.keyFile, '-reqin', join(dir, 'req.der'), '-respout', join(dir, 'resp.der'), '-ndays', '7'];
+            await promisify(execFile)('openssl', args);
+            res.writeHead(200, { 'content-type': 'application/ocsp-response' }).end(await readFile(join(dir, 'resp.der')));
+          } finally {
+            await rm(dir, { recursive: true, force: true });
+          }
+        })().catch((err: unknown) => res.writeHead(500).end(String(err)));
+      });
+    });
+    const port = await listenOnLoopback(between);
+    try {
+      const asked = certOf(await certificateOutsideDatabase(pki, `basicConstraints = CA:false\nauthorityInfoAccess = OCSP;URI:http://127.0.0.1:${port}/ocsp`));
+      await assert.rejects(fetchOcsp(asked, root, 5_000), (e: unknown) => e instanceof PdfError && /about another certificate/.test(e.message));
+      mode = 'another CA';
+      await assert.rejects(fetchOcsp(asked, root, 5_000), (e: unknown) => e instanceof PdfError && /not signed by the issuer/.test(e.message));
+    } finally {
+      between.closeAllConnections();
+      await new Promise<void>((resolve) => between.close(() => resolve()));
+      await other.remove();
     }
   });
 

@@ -25,13 +25,20 @@ export function ocspUrlOf(cert: pkijs.Certificate): string | undefined {
  */
 export type OcspEvidence = { der: Uint8Array; certificates: pkijs.Certificate[]; status: 'good' | 'revoked' | 'unknown' };
 
+/** Clock skew allowed between us and a responder. */
+const SKEW_MS = 5 * 60_000;
+/** An answer without nextUpdate says newer status is always available (RFC 6960 §4.2.2.1): it must be this recent. */
+const MAX_AGE_WITHOUT_NEXT_UPDATE_MS = 24 * 3_600_000;
+
 /**
  * Asks `cert`'s OCSP responder about it (RFC 6960, POST) and accepts only a successful,
  * signed answer about this very certificate whose signature chains to the issuer (directly or
- * through a responder certificate the issuer delegated to). Anything else is
- * VALIDATION_DATA_FAILED.
+ * through a responder certificate the issuer delegated to), and which is current at `now`:
+ * thisUpdate not ahead, nextUpdate not passed (5 minutes' skew; without nextUpdate, at most a
+ * day old), so a stale "good" replayed from before a revocation is not kept as proof.
+ * Anything else is VALIDATION_DATA_FAILED.
  */
-export async function fetchOcsp(cert: pkijs.Certificate, issuer: pkijs.Certificate, timeoutMs = 15_000): Promise<OcspEvidence> {
+export async function fetchOcsp(cert: pkijs.Certificate, issuer: pkijs.Certificate, timeoutMs = 15_000, now = new Date()): Promise<OcspEvidence> {
   const subject = subjectText(cert);
   const fail = (why: string, cause?: unknown): never => {
     throw new PdfError('VALIDATION_DATA_FAILED', `OCSP for "${subject}": ${why}.`, cause ? { cause } : undefined);
@@ -63,6 +70,10 @@ export async function fetchOcsp(cert: pkijs.Certificate, issuer: pkijs.Certifica
   if (!verified) fail('the answer is not signed by the issuer or its delegated responder');
   const status = await basic.getCertificateStatus(cert, issuer);
   if (!status.isForCertificate) fail('the answer is about another certificate');
+  const single = basic.tbsResponseData.responses.find((r) => r.certID.serialNumber.isEqual(cert.serialNumber)) ?? fail('the answer is about another certificate');
+  const t = now.getTime();
+  if (single.thisUpdate.getTime() > t + SKEW_MS) fail('the answer is dated in the future');
+  if (single.nextUpdate ? single.nextUpdate.getTime() < t - SKEW_MS : single.thisUpdate.getTime() < t - MAX_AGE_WITHOUT_NEXT_UPDATE_MS) fail('the answer is out of date (past its nextUpdate)');
   return { der: bytes, certificates: basic.certs ?? [], status: status.status === 0 ? 'good' : status.status === 1 ? 'revoked' : 'unknown' };
 }
 
