@@ -6,11 +6,13 @@ import { accountIdentityVerification } from './identity-verification.ts';
 import { getAccountSettings } from '../domain/account/account-settings-use-cases.ts';
 import { AccountSettingsRepository } from '../store/account-settings-repository.ts';
 import { toWireAccountSettings } from '../wire/to-wire-account-settings.ts';
+import { toWireSupportedLanguages } from '../wire/to-wire-supported-languages.ts';
 
 type AccountParams = { Params: { accountId: string } };
 
 /**
- * The account route of the DocuSign REST surface. Like every /restapi route it sits behind the
+ * The account routes of the DocuSign REST surface (getAccountInformation, getSupportedLanguages,
+ * getAccountIdentityVerification). Like every /restapi route it sits behind the
  * API guard (restapi/api-guard.ts), which has checked the token, its scope and membership.
  */
 export function registerRestApi(app: FastifyInstance, ctx: EsignContext): void {
@@ -22,6 +24,8 @@ export function registerRestApi(app: FastifyInstance, ctx: EsignContext): void {
     const withSettings = String(request.query.include_account_settings ?? '').toLowerCase() === 'true';
     return { ...accountInformation(account), ...(withSettings ? { accountSettings: toWireAccountSettings(await getAccountSettings(settings, account.id)) } : {}) };
   });
+  // The languages recipients read in (domain/language/languages.ts), the same for every account.
+  app.get<AccountParams>('/restapi/v2.1/accounts/:accountId/supported_languages', () => toWireSupportedLanguages());
   // The one-time passcode workflows a signer's identityVerification may name (domain/signing/identity-workflows.ts).
   app.get<AccountParams & { Querystring: { identity_verification_workflow_status?: string } }>('/restapi/v2.1/accounts/:accountId/identity_verification', async (request) => {
     const account = await ctx.store.accounts.findAccount(request.params.accountId);

@@ -84,14 +84,21 @@ export class MembersRepository implements MemberStore {
     });
   }
 
-  updateMember(accountId: string, userId: string, patch: { readonly name?: string | undefined; readonly profileId?: string | undefined }): Promise<void> {
+  updateMembers(accountId: string, patches: readonly { readonly userId: string; readonly name?: string | undefined; readonly profileId?: string | undefined }[]): Promise<void> {
     return this.#db.transaction(async (trx) => {
-      if (patch.name !== undefined) await trx.updateTable('users').set({ name: patch.name }).where('id', '=', userId).execute();
-      if (patch.profileId !== undefined) {
-        await trx.updateTable('memberships').set({ permission_profile_id: patch.profileId }).where('user_id', '=', userId).where('account_id', '=', accountId).execute();
+      for (const patch of patches) {
+        if (patch.name !== undefined) await trx.updateTable('users').set({ name: patch.name }).where('id', '=', patch.userId).execute();
+        if (patch.profileId !== undefined) {
+          await trx.updateTable('memberships').set({ permission_profile_id: patch.profileId }).where('user_id', '=', patch.userId).where('account_id', '=', accountId).execute();
+        }
       }
       await assertAdminRemains(trx, accountId);
     });
+  }
+
+  async belongsElsewhere(accountId: string, userId: string): Promise<boolean> {
+    const row = await this.#db.kysely.selectFrom('memberships').select('user_id').where('user_id', '=', userId).where('account_id', '<>', accountId).limit(1).executeTakeFirst();
+    return row !== undefined;
   }
 
   closeMembers(accountId: string, userIds: readonly string[], at: Date): Promise<void> {

@@ -1,4 +1,4 @@
-import { rightsOf } from '../domain/users/role-settings.ts';
+import { enforcedValue, rightsOf } from '../domain/users/role-settings.ts';
 import type { Group, Member, MemberStatus, Profile } from '../domain/users/user-admin.ts';
 
 /** userStatus as DocuSign writes it (src/model/UserInformation.js: active, activationsent, closed…). */
@@ -45,5 +45,24 @@ export function page<T>(key: string, all: readonly T[], start: number, count: nu
   return {
     [key]: slice.map(map), resultSetSize: String(slice.length), totalSetSize: String(all.length), startPosition: String(start),
     endPosition: String(slice.length === 0 ? start : start + slice.length - 1),
+  };
+}
+
+/** A UserProfile (src/model/UserProfile.js): a user here is their UserInformation and nothing more. */
+export function toWireUserProfile(m: Member, profiles: readonly Profile[]): Record<string, unknown> {
+  return { userDetails: toWireUser(m, profiles) };
+}
+
+/**
+ * A UserSettingsInformation (src/model/UserSettingsInformation.js): the settings of the user's
+ * permission profile that this service enforces (docs/esign-users.md), as the user's own.
+ */
+export function toWireUserSettings(m: Member, profiles: readonly Profile[]): Record<string, unknown> {
+  const profile = profiles.find((p) => p.id === m.profileId);
+  const settings = profile?.settings ?? {};
+  const rights = rightsOf(settings);
+  return {
+    canManageAccount: String(rights.manageAccount), canSendEnvelope: String(rights.send), canSendAPIRequests: String(rights.api),
+    canManageTemplates: enforcedValue(settings, 'allowedTemplateAccess'),
   };
 }

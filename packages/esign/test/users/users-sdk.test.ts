@@ -29,6 +29,7 @@ type Sdk = {
     getAccountInformation(accountId: string): Promise<Json>;
     updateSettings(accountId: string, opts: unknown): Promise<unknown>;
     createBrand(accountId: string, opts: unknown): Promise<unknown>;
+    getSupportedLanguages(accountId: string): Promise<{ languages: { name: string; value: string }[] }>;
   };
   GroupsApi: new (c: unknown) => {
     createGroups(accountId: string, opts: unknown): Promise<{ groups: Group[] }>;
@@ -45,6 +46,11 @@ type Sdk = {
     getInformation(accountId: string, userId: string): Promise<User>;
     updateUser(accountId: string, userId: string, opts: unknown): Promise<User>;
     _delete(accountId: string, opts: unknown): Promise<{ users: User[] }>;
+    updateUsers(accountId: string, opts: unknown): Promise<{ users: User[] }>;
+    getProfile(accountId: string, userId: string): Promise<{ userDetails: User }>;
+    updateProfile(accountId: string, userId: string, opts: unknown): Promise<unknown>;
+    getSettings(accountId: string, userId: string): Promise<Record<string, string>>;
+    updateSettings(accountId: string, userId: string, opts: unknown): Promise<unknown>;
   };
   EnvelopesApi: new (c: unknown) => { createEnvelope(accountId: string, opts: unknown): Promise<{ envelopeId: string }> };
   TemplatesApi: new (c: unknown) => { listTemplates(accountId: string): Promise<unknown>; createTemplate(accountId: string, opts: unknown): Promise<{ templateId: string }> };
@@ -228,6 +234,63 @@ test('an invited member: the mail\'s single-use link, userinfo, each enforced se
   // The pending user cannot log in before using their link.
   const tryPending = new FormClient(h.origin);
   assert.equal((await logIn(tryPending, (await tryPending.get('/login')).text, 'pending@example.com', '')).status, 401);
+});
+
+test('a user\'s profile and settings, updateUsers, the supported languages; nobody renames a member of another account', async () => {
+  const member = await inviteAndJoin('lin@example.com');
+  const sender = (await accounts().listPermissions(admin.accountId)).permissionProfiles.find((p) => p.permissionProfileName === 'DocuSign Sender');
+  const viewer = (await accounts().listPermissions(admin.accountId)).permissionProfiles.find((p) => p.permissionProfileName === 'DocuSign Viewer');
+  assert.ok(sender && viewer);
+
+  // getProfile and getSettings: a member reads their own; another member's are the administrators'.
+  const profile = await users(member.token).getProfile(admin.accountId, member.userId);
+  assert.deepEqual([profile.userDetails.userId, profile.userDetails.email, profile.userDetails.permissionProfileName], [member.userId, 'lin@example.com', 'DocuSign Sender']);
+  const settings = await users(member.token).getSettings(admin.accountId, member.userId);
+  assert.deepEqual([settings.canSendEnvelope, settings.canManageTemplates, settings.canManageAccount, settings.canSendAPIRequests], ['true', 'share', 'false', 'true']);
+  assert.deepEqual(await sdkFailure(users(member.token).getProfile(admin.accountId, admin.userId)), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.deepEqual(await sdkFailure(users(member.token).getSettings(admin.accountId, admin.userId)), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.equal((await users().getSettings(admin.accountId, admin.userId)).canManageAccount, 'true');
+
+  // updateProfile: the userDetails' name, as updateUser takes it; profile data and a raised profile are refused.
+  await users(member.token).updateProfile(admin.accountId, member.userId, { userProfile: { userDetails: { userName: 'Lin Renamed' } } });
+  assert.equal((await users().getInformation(admin.accountId, member.userId)).userName, 'Lin Renamed');
+  assert.deepEqual(await sdkFailure(users(member.token).updateProfile(admin.accountId, member.userId, { userProfile: { companyName: 'ACME', userDetails: { userName: 'Lin' } } })), [400, 'INVALID_REQUEST_BODY']);
+  const adminProfile = (await accounts().listPermissions(admin.accountId)).permissionProfiles.find((p) => p.permissionProfileName === 'Account Administrator');
+  assert.deepEqual(await sdkFailure(users(member.token).updateProfile(admin.accountId, member.userId, { userProfile: { userDetails: { permissionProfileId: adminProfile?.permissionProfileId } } })), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.deepEqual(await sdkFailure(users(member.token).updateProfile(admin.accountId, admin.userId, { userProfile: { userDetails: { userName: 'Pwned' } } })), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.equal((await users().getInformation(admin.accountId, member.userId)).userName, 'Lin Renamed');
+  // updateSettings is refused by name: a user's settings are their permission profile's.
+  const [status, code] = await sdkFailure(users().updateSettings(admin.accountId, member.userId, { userSettingsInformation: { canSendEnvelope: 'false' } }));
+  assert.deepEqual([status, code], [400, 'INVALID_REQUEST_PARAMETER']);
+
+  // updateUsers: all or none. One unknown user, and nobody changed; then both at once.
+  const second = await inviteAndJoin('mo@example.com');
+  assert.deepEqual(await sdkFailure(users().updateUsers(admin.accountId, { userInformationList: { users: [
+    { userId: member.userId, permissionProfileId: viewer.permissionProfileId }, { userId: 'no-such-user', userName: 'Ghost' },
+  ] } })), [400, 'INVALID_USERID']);
+  assert.equal((await users().getInformation(admin.accountId, member.userId)).permissionProfileName, 'DocuSign Sender');
+  const both = await users().updateUsers(admin.accountId, { userInformationList: { users: [
+    { userId: member.userId, permissionProfileId: viewer.permissionProfileId }, { userId: second.userId, userName: 'Mo Updated' },
+  ] } });
+  assert.deepEqual(both.users.map((u) => [u.userId, u.userName, u.permissionProfileName]), [[member.userId, 'Lin Renamed', 'DocuSign Viewer'], [second.userId, 'Mo Updated', 'DocuSign Sender']]);
+  assert.deepEqual(await sdkFailure(users(second.token).updateUsers(admin.accountId, { userInformationList: { users: [{ userId: second.userId, userName: 'Mo' }] } })), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.deepEqual(await sdkFailure(users().updateUsers(admin.accountId, { userInformationList: { users: [{ userId: second.userId, email: 'new@example.com' }] } })), [400, 'INVALID_REQUEST_BODY']);
+
+  // Attack: an administrator invites the address of another account's owner, who never accepts,
+  // and renames them: their name everywhere (their own account, its envelopes) would change.
+  const victim = await seedUserAndApp(h, { email: 'owner-elsewhere@example.com' });
+  await users().create(admin.accountId, { newUsersDefinition: { newUsers: [{ userName: 'Whoever', email: 'owner-elsewhere@example.com' }] } });
+  assert.deepEqual(await sdkFailure(users().updateUser(admin.accountId, victim.userId, { userInformation: { userName: 'Renamed by a stranger' } })), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.deepEqual(await sdkFailure(users().updateProfile(admin.accountId, victim.userId, { userProfile: { userDetails: { userName: 'Renamed by a stranger' } } })), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.deepEqual(await sdkFailure(users().updateUsers(admin.accountId, { userInformationList: { users: [{ userId: victim.userId, userName: 'Renamed by a stranger' }] } })), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.equal((await users().getInformation(admin.accountId, victim.userId)).userName, 'Ada Lovelace');
+  // Their profile in this account is still the administrator's to set.
+  await users().updateUser(admin.accountId, victim.userId, { userInformation: { permissionProfileId: viewer.permissionProfileId } });
+
+  // getSupportedLanguages: the languages recipients read in, by the codes supportedLanguage takes.
+  const { languages } = await accounts(second.token).getSupportedLanguages(admin.accountId);
+  assert.deepEqual(languages.map((l) => l.value), ['en', 'de', 'fr', 'es', 'pt_BR', 'it', 'nl', 'ja']);
+  assert.deepEqual(languages.slice(0, 2).map((l) => l.name), ['English', 'German']);
 });
 
 test('groups and their users; a group\'s profile goes to its members; a removed member\'s token stops at once; another account stays out', async () => {

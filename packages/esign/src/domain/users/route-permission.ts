@@ -14,6 +14,7 @@ export type RouteRequest = {
 };
 
 const READ = new Set(['GET', 'HEAD']);
+const SELF_ROUTES = new Set(['/users/:userId', '/users/:userId/profile', '/users/:userId/settings']);
 
 /**
  * The one table of which /restapi route needs which setting (docs/esign-users.md). Reads need
@@ -42,9 +43,10 @@ export function routeNeed(r: RouteRequest): Need {
     case 'views':
       return 'none';
     case 'users':
-      // Members see and rename themselves; the rest of the user list is the administrators'.
-      // What a member may change of themselves is the use case's to check (domain/users/user-use-cases.ts).
-      if (r.userId !== undefined && r.userId === r.actorId && (read || r.method === 'PUT') && r.route === '/users/:userId') return 'none';
+      // Members see and rename themselves (their user, its profile, its settings); the rest of
+      // the user list is the administrators'. What a member may change of themselves is the use
+      // case's to check (domain/users/user-use-cases.ts).
+      if (r.userId !== undefined && r.userId === r.actorId && (read || r.method === 'PUT') && SELF_ROUTES.has(r.route)) return 'none';
       return 'manageAccount';
     case 'connect':
       return 'manageAccount';

@@ -26,7 +26,10 @@ export interface MemberStore {
    * with no password yet. `already` names an address that is already an active or pending member.
    */
   invite(accountId: string, invitees: readonly (Invitee & { readonly tokenHash: string; readonly mail: (userId: string) => MailMessage })[], at: Date, expiresAt: Date): Promise<{ members: Member[] } | { already: string }>;
-  updateMember(accountId: string, userId: string, patch: { readonly name?: string | undefined; readonly profileId?: string | undefined }): Promise<void>;
+  /** Renames users and changes their profiles in one transaction. */
+  updateMembers(accountId: string, patches: readonly { readonly userId: string; readonly name?: string | undefined; readonly profileId?: string | undefined }[]): Promise<void>;
+  /** Whether the user has a membership (of any status) in an account other than this one. */
+  belongsElsewhere(accountId: string, userId: string): Promise<boolean>;
   /** Closes the memberships, takes the users out of the account's groups, retires their links. */
   closeMembers(accountId: string, userIds: readonly string[], at: Date): Promise<void>;
 }

@@ -59,15 +59,41 @@ export async function inviteUsers(deps: UserDeps, accountId: string, accountName
  * user); the permission profile is changed only by a member allowed to manage the account, so
  * nobody raises their own rights.
  */
-export async function updateUser(deps: UserDeps, accountId: string, actor: Rights, userId: string, patch: { name?: string | undefined; profileId?: string | undefined }): Promise<Member> {
+/** Who asks for a change: the token's user and what their profile allows in the account. */
+export type Actor = { readonly userId: string; readonly rights: Rights };
+
+/**
+ * What updateUser checks before a change: the user is a member still; a permission profile is
+ * changed only by a member allowed to manage the account, and to one of the account's. A user's
+ * name is theirs across every account they belong to, so another member renames them only while
+ * this account is the only one they belong to: an administrator cannot rename a member of
+ * someone else's account by inviting their address.
+ */
+async function checkUpdate(deps: UserDeps, accountId: string, actor: Actor, userId: string, patch: UserPatch): Promise<void> {
   const member = await getUser(deps.members, accountId, userId);
   if (member.status === 'closed') throw new EsignError('INVALID_USERID', `"${userId}" was removed from the account.`);
   if (patch.profileId !== undefined) {
-    if (!actor.manageAccount) throw new EsignError('USER_LACKS_PERMISSIONS', 'Only a user allowed to manage the account (allowAccountManagement) may change a permission profile.');
+    if (!actor.rights.manageAccount) throw new EsignError('USER_LACKS_PERMISSIONS', 'Only a user allowed to manage the account (allowAccountManagement) may change a permission profile.');
     await getProfile(deps.profiles, accountId, patch.profileId);
   }
-  await deps.members.updateMember(accountId, userId, patch);
+  if (patch.name !== undefined && patch.name !== member.name && userId !== actor.userId && (await deps.members.belongsElsewhere(accountId, userId))) {
+    throw new EsignError('USER_LACKS_PERMISSIONS', `"${userId}" also belongs to another account: only they may change their name.`);
+  }
+}
+
+type UserPatch = { name?: string | undefined; profileId?: string | undefined };
+
+export async function updateUser(deps: UserDeps, accountId: string, actor: Actor, userId: string, patch: UserPatch): Promise<Member> {
+  await checkUpdate(deps, accountId, actor, userId, patch);
+  await deps.members.updateMembers(accountId, [{ userId, ...patch }]);
   return getUser(deps.members, accountId, userId);
+}
+
+/** UsersApi.updateUsers: each user checked as updateUser checks one, then all changed in one transaction, or none. */
+export async function updateUsers(deps: UserDeps, accountId: string, actor: Actor, patches: readonly (UserPatch & { userId: string })[]): Promise<Member[]> {
+  for (const { userId, ...patch } of patches) await checkUpdate(deps, accountId, actor, userId, patch);
+  await deps.members.updateMembers(accountId, patches);
+  return Promise.all(patches.map((p) => getUser(deps.members, accountId, p.userId)));
 }
 
 /** UsersApi._delete: closes the memberships; the users' tokens stop working for this account at once. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { EsignContext } from '../../context.ts';
+import type { UserDeps } from '../../domain/users/user-use-cases.ts';
 import { invitationMail } from '../../mail/templates/invitation-mail.ts';
 import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
 import { GroupsRepository } from '../../store/groups-repository.ts';
@@ -8,6 +9,7 @@ import { MembersRepository } from '../../store/members-repository.ts';
 import { PermissionProfilesRepository } from '../../store/permission-profiles-repository.ts';
 import { registerGroupRoutes } from './group-routes.ts';
 import { registerProfileRoutes } from './profile-routes.ts';
+import { registerUserProfileRoutes } from './user-profile-routes.ts';
 import { registerUserRoutes } from './user-routes.ts';
 
 /** Users, groups and permission profiles (docs/esign-users.md): repositories and routes. */
@@ -17,13 +19,14 @@ export function installUserAdmin(app: FastifyInstance, ctx: EsignContext): void 
   const groups = new GroupsRepository(ctx.store.db);
   registerProfileRoutes(app, { profiles, clock: ctx.now });
   registerGroupRoutes(app, { profiles, members, groups, clock: ctx.now, uuid: randomUUID });
-  registerUserRoutes(app, {
+  const userDeps: UserDeps = {
     profiles, members, groups, clock: ctx.now,
     newToken: () => {
       const token = newSecretToken();
       return { token, hash: sha256Hex(token) };
     },
     invitationMail: ({ token, ...rest }) => invitationMail({ ...rest, acceptUrl: `${ctx.config.publicUrl}/invitations/${token}` }),
-    accountName: async (accountId) => (await ctx.store.accounts.findAccount(accountId))?.name ?? '',
-  });
+  };
+  registerUserRoutes(app, { ...userDeps, accountName: async (accountId) => (await ctx.store.accounts.findAccount(accountId))?.name ?? '' });
+  registerUserProfileRoutes(app, userDeps);
 }

@@ -80,8 +80,14 @@ export function parseNewUsers(body: unknown): Invitee[] {
 }
 
 /** UsersApi.updateUser's UserInformation: the name and the permission profile. */
-export function parseUserUpdate(body: unknown): { name?: string | undefined; profileId?: string | undefined } {
-  const r = root(body, 'UserInformation');
+export function parseUserUpdate(body: unknown): UserUpdate {
+  return readUserUpdate(root(body, 'UserInformation'));
+}
+
+/** What a UserInformation may change of a user (updateUser, updateProfile's userDetails, updateUsers' users). */
+export type UserUpdate = { name?: string | undefined; profileId?: string | undefined };
+
+export function readUserUpdate(r: WireReader): UserUpdate {
   checkModelFields(r, 'UserInformation', { ...USER_FIELDS, email: refused('a user\'s e-mail address is their login and is not changed here'), groupList: refused('use GroupsApi.updateGroupUsers') });
   return { name: nameOf(r), profileId: r.field('permissionProfileId').optionalString(100) };
 }

@@ -1,14 +1,21 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MemberStatus } from '../../domain/users/user-admin.ts';
-import { closeUsers, getUser, inviteUsers, updateUser, type UserDeps } from '../../domain/users/user-use-cases.ts';
+import { closeUsers, getUser, inviteUsers, updateUser, updateUsers, type Actor, type UserDeps } from '../../domain/users/user-use-cases.ts';
 import { EsignError } from '../../errors.ts';
 import { page, toWireUser, toWireUserInfo } from '../../wire/to-wire-users.ts';
 import { parseNewUsers, parseUserIds, parseUserUpdate } from './parse-user-admin.ts';
+import { parseUsersUpdate } from './parse-user-profile.ts';
 import { paging, readQuery, type RawQuery } from './query.ts';
 
 type Params = { accountId: string; userId: string };
 const BASE = '/restapi/v2.1/accounts/:accountId/users';
 const STATUS: Record<string, MemberStatus> = { active: 'active', activationsent: 'pending', closed: 'closed' };
+
+/** The token's user and their rights in the account, as the API guard set them. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.rights || !request.principal) throw new EsignError('USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT');
+  return { userId: request.principal.userId, rights: request.rights };
+}
 
 function status(value: string | undefined): MemberStatus | undefined {
   if (value === undefined) return undefined;
@@ -19,7 +26,7 @@ function status(value: string | undefined): MemberStatus | undefined {
 
 /**
  * UsersApi's calls (docs/esign-users.md): list, getInformation, create (an invitation by mail),
- * updateUser and _delete. The API guard lets a member reach only their own user unless their
+ * updateUser, updateUsers and _delete. The API guard lets a member reach only their own user unless their
  * profile allows managing the account; a removed member's tokens stop at the guard.
  */
 export function registerUserRoutes(app: FastifyInstance, deps: UserDeps & { accountName: (accountId: string) => Promise<string> }): void {
@@ -39,6 +46,14 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserDeps & { acco
     return reply.code(201).send({ newUsers: created.map((m) => toWireUser(m, profiles)) });
   });
 
+  app.put<{ Params: { accountId: string }; Querystring: RawQuery }>(BASE, async (request) => {
+    readQuery(request.query, []);
+    const { accountId } = request.params;
+    const updated = await updateUsers(deps, accountId, actorOf(request), parseUsersUpdate(request.body));
+    const profiles = await deps.profiles.listProfiles(accountId);
+    return { users: updated.map((m) => toWireUser(m, profiles)) };
+  });
+
   app.delete<{ Params: { accountId: string }; Querystring: RawQuery }>(BASE, async (request) => {
     readQuery(request.query, []);
     const closed = await closeUsers(deps, request.params.accountId, parseUserIds(request.body));
@@ -54,8 +69,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserDeps & { acco
   app.put<{ Params: Params; Querystring: RawQuery }>(`${BASE}/:userId`, async (request) => {
     readQuery(request.query, []);
     const { accountId, userId } = request.params;
-    if (!request.rights) throw new EsignError('USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT');
-    const member = await updateUser(deps, accountId, request.rights, userId, parseUserUpdate(request.body));
+    const member = await updateUser(deps, accountId, actorOf(request), userId, parseUserUpdate(request.body));
     return toWireUser(member, await deps.profiles.listProfiles(accountId));
   });
 }
