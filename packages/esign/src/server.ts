@@ -45,6 +45,7 @@ import { registerInvitationRoutes } from './console/invitation-routes.ts';
 import { registerMembersConsoleRoutes } from './console/members-console-routes.ts';
 import { installConsoleRights } from './console/console-rights.ts';
 import { registerAccountCustomFieldRoutes } from './restapi/account-custom-field-routes.ts';
+import { registerNotSupportedOperations } from './restapi/not-supported-operations.ts';
 import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
@@ -238,6 +239,8 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   installUserAdmin(app, ctx);
   registerInvitationRoutes(app, ctx);
   registerMembersConsoleRoutes(app, ctx);
+  // The account-level SDK operations not done here, each refused by name (docs/esign-account-operations.md).
+  registerNotSupportedOperations(app);
   // Account custom fields, which new envelopes inherit: AccountsApi's custom field calls (docs/esign-envelopes.md).
   registerAccountCustomFieldRoutes(app, { fields: repositories.accountCustomFields, accounts: repositories.accountSettings, clock: ctx.now });
   // The console's Templates pages: the API's template use cases, page images like the signing page's.
