@@ -10,28 +10,26 @@ import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.t
 import { b64, samplePdf, startSigningEsign, type SigningHarness } from '../signing/signing-harness.ts';
 
 // DocuSign's public examples createBrand, applyBrandToEnvelope and applyBrandToTemplate
-// (github docusign/code-examples-node, lib/eSignature/examples) call the SDK with a callback as
-// the last argument and read `results.data`. These tests make the same calls with the same
-// arguments, from the examples' documented inputs; nothing of the examples is copied.
-type Callback = (error: unknown, data: unknown, response: unknown) => void;
-type Response<T> = { data: T };
+// (github docusign/code-examples-node, lib/eSignature/examples) await the SDK's promise (no
+// callback) and read the model it resolves to: createBrand's BrandsResponse, listBrands', and
+// createEnvelope's `envelopeId`. These tests make the same calls with the same arguments, from
+// the examples' documented inputs; nothing of the examples is copied.
 type Model = { constructFromObject(o: Record<string, unknown>): Record<string, unknown> } & (new () => Record<string, unknown>);
 type BrandsResponse = { brands: { brandId: string; brandName: string; defaultBrandLanguage?: string }[] };
 type Sdk = {
   ApiClient: new () => { setBasePath(p: string): void; addDefaultHeader(k: string, v: string): void };
   AccountsApi: new (c: unknown) => {
-    createBrand(accountId: string, opts: unknown, cb: Callback): Promise<Response<BrandsResponse>>;
-    listBrands(accountId: string, cb: Callback): Promise<Response<BrandsResponse>>;
+    createBrand(accountId: string, opts: unknown): Promise<BrandsResponse>;
+    listBrands(accountId: string): Promise<BrandsResponse>;
   };
   EnvelopesApi: new (c: unknown) => {
-    createEnvelope(accountId: string, opts: unknown, cb: Callback): Promise<Response<{ envelopeId: string; status: string }>>;
+    createEnvelope(accountId: string, opts: unknown): Promise<{ envelopeId: string; status: string }>;
     getEnvelope(accountId: string, envelopeId: string): Promise<{ brandId?: string; status: string }>;
     listRecipients(accountId: string, envelopeId: string, opts: Record<string, string>): Promise<{ signers: { tabs?: { signHereTabs: { documentId: string }[] } }[] }>;
   };
   TemplatesApi: new (c: unknown) => { createTemplate(accountId: string, opts: unknown): Promise<{ templateId: string }> };
 } & Record<'EnvelopeDefinition' | 'Document' | 'Signer' | 'SignHere' | 'Tabs' | 'Recipients', Model>;
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
-const noop: Callback = () => undefined;
 
 let converter: Converter;
 before(async () => {
@@ -92,18 +90,18 @@ test('createBrand, applyBrandToEnvelope and applyBrandToTemplate driven as DocuS
   const accountsApi = new docusign.AccountsApi(client(h));
   const envelopesApi = new docusign.EnvelopesApi(client(h));
 
-  // createBrand: a name and a default language; results.data is the BrandsResponse.
-  const created = (await accountsApi.createBrand(h.accountId, { brand: { brandName: ARGS.brandName, defaultBrandLanguage: ARGS.defaultBrandLanguage } }, noop)).data;
+  // createBrand: a name and a default language; the results are the BrandsResponse.
+  const created = await accountsApi.createBrand(h.accountId, { brand: { brandName: ARGS.brandName, defaultBrandLanguage: ARGS.defaultBrandLanguage } });
   const brand = created.brands[0];
   assert.ok(brand);
   assert.deepEqual([brand.brandName, brand.defaultBrandLanguage], [ARGS.brandName, 'en']);
 
   // applyBrandToEnvelope: the form lists the brands (getBrands), the envelope names the one chosen.
-  const brands = (await accountsApi.listBrands(h.accountId, noop)).data;
+  const brands = await accountsApi.listBrands(h.accountId);
   assert.deepEqual(brands.brands.map((b) => b.brandId), [brand.brandId]);
   const [doc2, doc3] = await demoDocuments();
-  const results = await envelopesApi.createEnvelope(h.accountId, { envelopeDefinition: makeEnvelope({ signerEmail: ARGS.signerEmail, signerName: ARGS.signerName, brandId: brand.brandId, status: 'sent' }, doc2, doc3) }, noop);
-  const { envelopeId } = results.data;
+  const results = await envelopesApi.createEnvelope(h.accountId, { envelopeDefinition: makeEnvelope({ signerEmail: ARGS.signerEmail, signerName: ARGS.signerName, brandId: brand.brandId, status: 'sent' }, doc2, doc3) });
+  const envelopeId = results.envelopeId;
   const branded = await envelopesApi.getEnvelope(h.accountId, envelopeId);
   assert.deepEqual([branded.status, branded.brandId], ['sent', brand.brandId]);
   const signer = (await envelopesApi.listRecipients(h.accountId, envelopeId, { includeTabs: 'true' })).signers[0];
@@ -120,7 +118,7 @@ test('createBrand, applyBrandToEnvelope and applyBrandToTemplate driven as DocuS
     recipients: { signers: [{ roleName: 'signer', recipientId: '1', routingOrder: '1', tabs: { signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '191', yPosition: '148' }] } }], carbonCopies: [{ roleName: 'cc', recipientId: '2', routingOrder: '2' }] },
   } });
   const envDef = { envelopeDefinition: { templateId, brandId: brand.brandId, templateRoles: [{ name: ARGS.signerName, email: 'template-signer@example.com', roleName: 'signer' }, { name: ARGS.ccName, email: ARGS.ccEmail, roleName: 'cc' }], status: 'sent' } };
-  const fromTemplate = (await envelopesApi.createEnvelope(h.accountId, envDef, noop)).data;
+  const fromTemplate = await envelopesApi.createEnvelope(h.accountId, envDef);
   assert.equal(fromTemplate.status, 'sent');
   assert.equal((await envelopesApi.getEnvelope(h.accountId, fromTemplate.envelopeId)).brandId, brand.brandId);
   await pollUntil(() => mailTo(smtp, 'template-signer@example.com')[0], { timeoutMs: 15_000, intervalMs: 25, what: 'the template signer’s mail' });
