@@ -239,6 +239,45 @@ test('a branded envelope: the signing page in Chromium and the mail over SMTP sh
   assert.equal((await fetch(`${h.origin}/signing/assets/logos/${'0'.repeat(64)}`)).status, 404);
 });
 
+test('a branded signing page in two languages, in Chromium: the brand\'s default language for a signer without one, German for a signer who asked for it; the same logo, colours and company on both', async () => {
+  const { accounts, envelopes } = apis();
+  const company = 'Société <Générale> & Cie';
+  const brand = (await accounts.createBrand(h.accountId, { brand: { brandName: 'Bilingual', brandCompany: company, defaultBrandLanguage: 'fr', colors: [{ name: 'headerBackground', value: '#0b6e4f' }, { name: 'headerText', value: '#fafafa' }] } })).brands[0];
+  assert.ok(brand);
+  assert.equal(brand.defaultBrandLanguage, 'fr');
+  await accounts.updateBrandLogoByType(png(30, 12, [200, 40, 40]), h.accountId, brand.brandId, 'primary');
+  const sign = { signHereTabs: [{ documentId: '1', pageNumber: '1', xPosition: '150', yPosition: '500' }] };
+  await envelopes.createEnvelope(h.accountId, { envelopeDefinition: {
+    emailSubject: 'Contrat bilingue', brandId: brand.brandId, status: 'sent',
+    documents: [{ documentId: '1', name: 'Contrat.pdf', fileExtension: 'pdf', documentBase64: b64(await samplePdf(1)) }],
+    recipients: { signers: [
+      { email: 'francine@example.com', name: 'Francine', recipientId: '1', routingOrder: '1', tabs: sign },
+      { email: 'dieter@example.com', name: 'Dieter', recipientId: '2', routingOrder: '1', emailNotification: { supportedLanguage: 'de' }, tabs: sign },
+    ] },
+  } });
+  // Each page's words written out here rather than read from the catalogs.
+  for (const [email, lang, finish, decline] of [['francine@example.com', 'fr', 'Terminer', 'Refuser'], ['dieter@example.com', 'de', 'Fertigstellen', 'Ablehnen']] as const) {
+    const mail = await pollUntil(() => mailTo(email), { timeoutMs: 15_000, intervalMs: 25, what: `the mail to ${email}` });
+    const link = /^(https?:\/\/\S+\/signing\/\S+)$/m.exec(mail.text ?? '')?.[1];
+    assert.ok(link, mail.text);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(link);
+      await page.getByRole('button', { name: finish, exact: true }).waitFor();
+      await page.getByRole('button', { name: decline, exact: true }).waitFor();
+      assert.equal(await page.locator('html').getAttribute('lang'), lang);
+      assert.equal(await page.getByRole('button', { name: 'Finish', exact: true }).count(), 0, `${lang}: no English Finish`);
+      assert.equal(await page.locator('.brand-company').textContent(), company);
+      await pollUntil(async () => ((await page.evaluate<number>("(function () { var i = document.querySelector('.brand-mark img'); return i && i.complete ? i.naturalWidth : 0; })()")) === 30 ? true : undefined), { timeoutMs: 10_000, intervalMs: 50, what: `the logo on the ${lang} page` });
+      const bar = await page.evaluate<Record<string, string>>("(function () { var b = getComputedStyle(document.querySelector('.bar')); return { bg: b.backgroundColor, fg: b.color }; })()");
+      assert.deepEqual(bar, { bg: 'rgb(11, 110, 79)', fg: 'rgb(250, 250, 250)' }, lang);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('the account’s signing default brands an envelope that names none; a template’s brand brands its envelopes', async () => {
   const { accounts, envelopes, templates } = apis();
   const fallback = (await accounts.createBrand(h.accountId, { brand: { brandName: 'Default', brandCompany: 'Default Co', isSigningDefault: true } })).brands[0];
