@@ -62,6 +62,10 @@ test('account custom fields: created, listed, updated, deleted by the administra
   assert.deepEqual(await sdkFailure(accounts.createCustomField(acc, { customField: { name: 'REGION', customFieldType: 'text' } })), [400, 'INVALID_REQUEST_BODY']);
   assert.deepEqual(await sdkFailure(accounts.updateCustomField(acc, '1', { customField: { customFieldType: 'list' } })), [400, 'INVALID_REQUEST_BODY']);
   assert.deepEqual(await sdkFailure(accounts.createCustomField(acc, { customField: { name: 'T', customFieldType: 'text' }, applyToTemplates: 'true' })), [400, 'INVALID_REQUEST_PARAMETER']);
+  // apply_to_templates on the update and the delete too: refused, and the field is as it was (not changed, not deleted).
+  assert.deepEqual(await sdkFailure(accounts.updateCustomField(acc, '1', { customField: { value: 'CC-9' }, applyToTemplates: 'true' })), [400, 'INVALID_REQUEST_PARAMETER']);
+  assert.deepEqual(await sdkFailure(accounts.deleteCustomField(acc, '1', { applyToTemplates: 'true' })), [400, 'INVALID_REQUEST_PARAMETER']);
+  assert.deepEqual(rows(await accounts.listCustomFields(acc)).map((r) => r.slice(1, 3)), [['Cost centre', 'CC-0'], ['Region', '']]);
   assert.deepEqual(await sdkFailure(accounts.updateCustomField(acc, '99', { customField: { value: 'x' } })), [400, 'INVALID_REQUEST_PARAMETER']);
 
   await accounts.deleteCustomField(acc, '2');

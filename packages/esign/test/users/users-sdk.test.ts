@@ -285,7 +285,22 @@ test('a user\'s profile and settings, updateUsers, the supported languages; nobo
   assert.deepEqual(await sdkFailure(users().updateUsers(admin.accountId, { userInformationList: { users: [{ userId: victim.userId, userName: 'Renamed by a stranger' }] } })), [400, 'USER_LACKS_PERMISSIONS']);
   assert.equal((await users().getInformation(admin.accountId, victim.userId)).userName, 'Ada Lovelace');
   // Their profile in this account is still the administrator's to set.
-  await users().updateUser(admin.accountId, victim.userId, { userInformation: { permissionProfileId: viewer.permissionProfileId } });
+  await users().updateUser(admin.accountId, victim.userId, { userInformation: { permissionProfileId: sender.permissionProfileId } });
+  // When they accept (a login of theirs: the link only confirms), userinfo names both accounts, theirs the default.
+  const mail = await pollUntil(() => smtp.received.find((m) => toAddress(m) === 'owner-elsewhere@example.com'), { timeoutMs: 15_000, intervalMs: 20, what: 'the invitation mail' });
+  const path = new URL(/https?:\/\/\S+\/invitations\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')?.[0] ?? assert.fail('a link')).pathname;
+  const browser = new FormClient(h.origin);
+  const confirm = await browser.get(path);
+  assert.doesNotMatch(confirm.text, /type="password"/);
+  assert.deepEqual([(await browser.post(path, { _csrf: hiddenField(confirm.text, '_csrf') })).status], [303]);
+  const victimToken = await tokenFor(victim.email, victim.password);
+  const info = (await (await fetch(`${h.origin}/oauth/userinfo`, { headers: { authorization: `Bearer ${victimToken}` } })).json()) as { accounts: { account_id: string; is_default: boolean }[] };
+  assert.deepEqual(info.accounts.map((a) => [a.account_id, a.is_default]).sort(), [[admin.accountId, false], [victim.accountId, true]].sort());
+  assert.equal((await users(victimToken).getInformation(admin.accountId, victim.userId)).userStatus, 'Active');
+  assert.deepEqual(await sdkFailure(users().updateUser(admin.accountId, victim.userId, { userInformation: { userName: 'Renamed by a stranger' } })), [400, 'USER_LACKS_PERMISSIONS']);
+  // They rename themselves, in every account they belong to.
+  await users(victimToken).updateProfile(admin.accountId, victim.userId, { userProfile: { userDetails: { userName: 'Ada King' } } });
+  assert.equal((await users().getInformation(admin.accountId, victim.userId)).userName, 'Ada King');
 
   // getSupportedLanguages: the languages recipients read in, by the codes supportedLanguage takes.
   const { languages } = await accounts(second.token).getSupportedLanguages(admin.accountId);
