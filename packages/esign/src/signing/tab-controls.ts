@@ -129,10 +129,12 @@ function radioFieldset(t: TabOnPage, radios: readonly Placed[], tr: Translator['
   if (tab.type !== 'radioGroup') return html``;
   const size = tabSize(tab);
   const first = radios[0]!.place;
+  // A locked radio the sender chose stays chosen: picking another would clear it (Finish refuses that too).
+  const lockedChoice = tab.radios.some((r) => r.locked && r.value === t.value);
   return html`<fieldset class="radio-group" data-tab="${t.tabId}" aria-describedby="msg-${t.tabId}"${tab.required ? html` aria-required="true"` : ''}><legend class="visually-hidden">${tab.required ? nameOf(tab, tr) : tr('tab.optional', { name: nameOf(tab, tr) })}</legend>${radios.map((p) => {
     const radio = tab.radios[p.radio!]!;
     const b = box(p.place, size);
-    return html`<label class="tab mark" data-x="${b.x}" data-y="${b.y}" data-w="${b.w}" data-h="${b.h}"><input type="radio" name="radio-${t.tabId}" value="${radio.value}" aria-label="${radio.value}"${radio.value === t.value ? ' checked' : ''}${tab.locked || radio.locked ? ' disabled' : ''}></label>`;
+    return html`<label class="tab mark" data-x="${b.x}" data-y="${b.y}" data-w="${b.w}" data-h="${b.h}"><input type="radio" name="radio-${t.tabId}" value="${radio.value}" aria-label="${radio.value}"${radio.value === t.value ? ' checked' : ''}${tab.locked || radio.locked || lockedChoice ? ' disabled' : ''}></label>`;
   })}<span class="tab-message" id="msg-${t.tabId}" role="alert" data-x="${first.xPosition}" data-y="${first.yPosition + size.height}" data-w="${Math.max(size.width, 120)}"></span></fieldset>`;
 }
 

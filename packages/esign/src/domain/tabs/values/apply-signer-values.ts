@@ -7,7 +7,8 @@ import { initialTabValue } from './initial-tab-value.ts';
 /**
  * The recipient's tab values after the signer's changes (by index into `tabs`), from the values
  * the tabs had. Refuses (DocuSign's INVALID_TAB_OPERATION) a change to a locked tab or to a
- * type a signer does not fill in (signatures, auto-filled, notes, formulas, buttons): the
+ * type a signer does not fill in (signatures, auto-filled, notes, formulas, buttons), or to a
+ * radio group whose chosen or current radio is locked: the
  * signing page never offers one, so the request did not come from it. A value sent unchanged is
  * not a change.
  */
@@ -20,8 +21,11 @@ export function applySignerValues(tabs: readonly Tab[], current: readonly string
     const name = `${tab.type} tab${labelOf(tab) ? ` "${labelOf(tab)}"` : ''}`;
     if (!kindOf(tab.type).takesValue) throw new EsignError('INVALID_TAB_OPERATION', `The ${name} takes no value from the signer.`);
     if (tab.locked) throw new EsignError('INVALID_TAB_OPERATION', `The ${name} is locked.`);
-    if (tab.type === 'radioGroup' && value !== '' && tab.radios.find((r) => r.value === value)?.locked) {
-      throw new EsignError('INVALID_TAB_OPERATION', `The radio "${value}" of ${name} is locked.`);
+    if (tab.type === 'radioGroup') {
+      // Neither the radio chosen nor the one it replaces may be locked: choosing another clears a locked selection.
+      for (const touched of [value, values[index]]) {
+        if (touched !== '' && tab.radios.find((r) => r.value === touched)?.locked) throw new EsignError('INVALID_TAB_OPERATION', `The radio "${touched}" of ${name} is locked.`);
+      }
     }
     values[index] = value;
   }

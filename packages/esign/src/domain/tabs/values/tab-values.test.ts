@@ -86,6 +86,10 @@ test('a signer may change only unlocked tabs that take values (INVALID_TAB_OPERA
   assert.throws(() => applySignerValues(tabs, start, new Map([[2, 'edited']])), op(/note tab takes no value from the signer/));
   assert.throws(() => applySignerValues(tabs, start, new Map([[3, 'pro']])), op(/radio "pro" of radioGroup tab "Plan" is locked/));
   assert.throws(() => applySignerValues(tabs, start, new Map([[9, 'x']])), op(/no tab 10/));
+  // A locked radio the sender selected stays selected: choosing another radio would clear it.
+  const chosen = parse({ radioGroupTabs: [{ groupName: 'Tier', documentId: '1', radios: [{ value: 'basic' }, { value: 'pro', locked: 'true', selected: 'true' }] }] });
+  assert.throws(() => applySignerValues(chosen, chosen.map(initialTabValue), new Map([[0, 'basic']])), op(/radio "pro" of radioGroup tab "Tier" is locked/));
+  assert.throws(() => applySignerValues(chosen, chosen.map(initialTabValue), new Map([[0, '']])), op(/radio "pro" of radioGroup tab "Tier" is locked/));
 });
 
 test('conditional tabs are shown, and so judged, only while their parent has the value; required blanks block Finish', () => {
