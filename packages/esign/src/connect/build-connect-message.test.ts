@@ -62,7 +62,7 @@ test('includeDocuments: each summary document gets its PDFBytes; an unknown docu
   assert.equal(await withDocumentBytes(noSummary, () => Promise.reject(new Error('not asked'))), noSummary);
 });
 
-test('includeData tabs: every signer tab of every type, with its current value, in the summary', () => {
+test('includeData tabs: each signer\'s tabs (a text, a checkbox) with their current values in the summary; every type\'s wire shape is to-wire-tabs.test.ts\'s', () => {
   const tab = (type: 'text' | 'checkbox', tabLabel: string) => type === 'text'
     ? { type, tabLabel, required: true, locked: false, place: { kind: 'absolute' as const, documentId: '1', pageNumber: 1, xPosition: 10, yPosition: 20 }, font: DEFAULT_FONT, value: '', maxLength: 4000 }
     : { type, tabLabel, required: false, locked: false, place: { kind: 'absolute' as const, documentId: '1', pageNumber: 1, xPosition: 10, yPosition: 40 }, font: DEFAULT_FONT, selected: false };
