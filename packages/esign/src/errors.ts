@@ -84,6 +84,10 @@ export const ESIGN_ERRORS = {
   INVALID_PERMISSION_PROFILE_ID: { status: 400, message: 'Invalid permission profile ID.' },
   PERMISSION_PROFILE_IN_USE: { status: 400, message: 'The permission profile has users or groups; move them to another profile first (move_users_to).' },
   USER_ALREADY_EXISTS_IN_ACCOUNT: { status: 400, message: 'The user is already a member of the account.' },
+  // Shared access (docs/esign-shared-access.md). DocuSign publishes no code for an unknown
+  // authorization id or a wrong activation code: ours follow its style; which one follows.
+  USER_AUTHORIZATION_NOT_FOUND: { status: 400, message: 'The user authorization does not exist or you have no rights to it.' },
+  ACTIVATION_CODE_INVALID: { status: 400, message: 'The activation code is not correct.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'The URL provided does not resolve to a resource.' },
   // DocuSign's API limits (restapi/api-rate-limit.ts); DocuSign's own text, the limit follows.
   HOURLY_APIINVOCATION_LIMIT_EXCEEDED: { status: 429, message: 'The maximum number of hourly API invocations has been exceeded.' },

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { EsignContext } from '../context.ts';
 import { assertPasswordAcceptable } from '../domain/password-policy.ts';
 import { EsignError } from '../errors.ts';
-import { hashPassword } from '../security/password-hash.ts';
+import { hashPassword, verifyPassword } from '../security/password-hash.ts';
 import { sha256Hex } from '../security/secret-token.ts';
 import { InvitationsRepository } from '../store/invitations-repository.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
@@ -27,13 +27,24 @@ export function registerInvitationRoutes(app: FastifyInstance, ctx: EsignContext
   app.get<TokenParams>('/invitations/:token', async (request, reply) => {
     const found = await open(request.params.token);
     if (!found) return invalid(reply);
-    return send(reply, invitationPage({ csrf: csrfTokenFor(ctx, request, reply), action: request.url, email: found.email, accountName: found.accountName, newUser: !found.hasPassword }));
+    return send(reply, invitationPage({ csrf: csrfTokenFor(ctx, request, reply), action: request.url, email: found.email, accountName: found.accountName, newUser: !found.hasPassword, needsCode: found.activationCodeHash !== undefined }));
   });
 
   app.post<TokenParams>('/invitations/:token', async (request, reply) => {
     assertCsrf(request);
     const found = await open(request.params.token);
     if (!found) return invalid(reply);
+    const page = (error: string) => invitationPage({ csrf: csrfTokenFor(ctx, request, reply), action: request.url, email: found.email, accountName: found.accountName, newUser: !found.hasPassword, needsCode: found.activationCodeHash !== undefined, error });
+    // The activation code the inviter set (UsersApi.create activationAccessCode): checked in
+    // constant time against its scrypt hash; a wrong one spends a try and leaves the link unused.
+    if (found.activationCodeHash !== undefined) {
+      const code = (formField(request.body, 'activation_code') ?? '').trim();
+      if (!(await verifyPassword(code, found.activationCodeHash))) {
+        if (await invitations.codeFailed(sha256Hex(request.params.token), ctx.now())) return invalid(reply);
+        const err = new EsignError('ACTIVATION_CODE_INVALID');
+        return send(reply, page(err.message), err.status);
+      }
+    }
     let passwordHash: string | undefined;
     if (!found.hasPassword) {
       const password = formField(request.body, 'password') ?? '';
@@ -41,7 +52,7 @@ export function registerInvitationRoutes(app: FastifyInstance, ctx: EsignContext
         assertPasswordAcceptable(password);
       } catch (err) {
         if (!(err instanceof EsignError)) throw err;
-        return send(reply, invitationPage({ csrf: csrfTokenFor(ctx, request, reply), action: request.url, email: found.email, accountName: found.accountName, newUser: true, error: err.message }), err.status);
+        return send(reply, page(err.message), err.status);
       }
       passwordHash = await hashPassword(password);
     }

@@ -20,12 +20,13 @@ ${pending.length === 0 ? html`<p>No invitation is waiting.</p>` : html`<table da
 }
 
 /** The invitation's page: a new user chooses a password, an existing one confirms. */
-export function invitationPage(v: { csrf: string; action: string; email: string; accountName: string; newUser: boolean; error?: string | undefined }): string {
+export function invitationPage(v: { csrf: string; action: string; email: string; accountName: string; newUser: boolean; needsCode?: boolean; error?: string | undefined }): string {
   return layout(`Join ${v.accountName}`, html`<section>
 ${errorBox(v.error)}
 <p>You are invited to the account <strong>${v.accountName}</strong> as <strong>${v.email}</strong>.</p>
 <form method="post" action="${v.action}">
 ${csrfInput(v.csrf)}
+${v.needsCode ? html`<label for="activation_code">Activation code (from the person who invited you)</label><input id="activation_code" type="password" name="activation_code" autocomplete="off" required>` : ''}
 ${v.newUser ? html`<label for="password">Choose a password</label><input id="password" type="password" name="password" autocomplete="new-password" required>` : html`<p>You already have a Signet login: joining adds this account to it.</p>`}
 <button type="submit">Join the account</button>
 </form>

@@ -3,6 +3,8 @@ import type { EsignContext } from '../context.ts';
 import { deniedBecause, routeNeed } from '../domain/users/route-permission.ts';
 import { rightsOf, type Rights } from '../domain/users/role-settings.ts';
 import { EsignError } from '../errors.ts';
+import { UserAuthorizationsRepository } from '../store/user-authorizations-repository.ts';
+import { ACT_ON_BEHALF_HEADER, onBehalfHeader, resolveOnBehalf, type OnBehalf } from './act-on-behalf.ts';
 import { ApiRateLimiter, type ApiRateLimitOptions } from './api-rate-limit.ts';
 import { authenticateBearer } from './bearer-auth.ts';
 
@@ -14,6 +16,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** What the member's permission profile allows in the account of the path (set by the API guard). */
     rights: Rights | null;
+    /** Set when X-DocuSign-Act-On-Behalf was honoured: `principal.userId` is then the principal's, this names the agent. */
+    onBehalf: OnBehalf | null;
   }
 }
 
@@ -29,24 +33,45 @@ const ACCOUNT_ROUTE = '/restapi/v2.1/accounts/:accountId';
  * profile applies to the member's tokens at once), then that account's rate limit. A route
  * cannot forget it, and junk from strangers costs one token lookup and nothing else: no body
  * parse, no rate-limit bucket.
+ *
+ * X-DocuSign-Act-On-Behalf (shared access, docs/esign-shared-access.md) is read here and
+ * nowhere else: when the token's user holds a live authorization from the principal it names,
+ * covering the route, the request goes on as the principal (their profile's rights, their
+ * envelopes) with `request.onBehalf` naming both, and each such request leaves an audit line;
+ * otherwise it is refused. OAuth and console routes never read the header.
  */
 export function installApiGuard(app: FastifyInstance, ctx: EsignContext, limits: Omit<ApiRateLimitOptions, 'now'>): ApiRateLimiter {
   const limiter = new ApiRateLimiter({ ...limits, now: ctx.now });
   app.decorateRequest('principal', null);
   app.decorateRequest('rights', null);
+  app.decorateRequest('onBehalf', null);
+  const authorizations = new UserAuthorizationsRepository(ctx.store.db);
   app.decorate('apiRateLimiter', limiter);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith(REST_PREFIX)) return;
-    const principal = await authenticateBearer(ctx, request.headers.authorization);
+    const token = await authenticateBearer(ctx, request.headers.authorization);
+    let principal = token;
+    const asUserId = onBehalfHeader(request.headers[ACT_ON_BEHALF_HEADER]);
     const accountId = (request.params as { accountId?: string } | undefined)?.accountId;
+    if (accountId === undefined && asUserId !== undefined) throw new EsignError('USER_LACKS_PERMISSIONS', 'X-DocuSign-Act-On-Behalf applies only to calls in an account.');
     if (accountId !== undefined) {
-      const settings = accountId.length > 100 ? undefined : await ctx.store.accounts.memberSettings(principal.userId, accountId);
+      let settings = accountId.length > 100 ? undefined : await ctx.store.accounts.memberSettings(token.userId, accountId);
       if (settings === undefined) throw new EsignError('USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT');
-      const rights = rightsOf(settings);
       const pattern = request.routeOptions.url ?? '';
-      if (pattern.startsWith(ACCOUNT_ROUTE)) {
+      const route = pattern.startsWith(ACCOUNT_ROUTE) ? pattern.slice(ACCOUNT_ROUTE.length) : undefined;
+      if (asUserId !== undefined && asUserId !== token.userId) {
+        // The agent's own profile must allow the API at all; then the call is the principal's.
+        const denied = deniedBecause(rightsOf(settings), 'none');
+        if (denied) throw new EsignError('USER_LACKS_PERMISSIONS', denied);
+        const resolved = await resolveOnBehalf(ctx, authorizations, { accountId, agentUserId: token.userId, principalUserId: asUserId, method: request.method, route });
+        settings = resolved.principalSettings;
+        principal = { ...token, userId: asUserId };
+        request.onBehalf = resolved.onBehalf;
+      }
+      const rights = rightsOf(settings);
+      if (route !== undefined) {
         const userId = (request.params as { userId?: string }).userId;
-        const denied = deniedBecause(rights, routeNeed({ method: request.method, route: pattern.slice(ACCOUNT_ROUTE.length), userId, actorId: principal.userId }));
+        const denied = deniedBecause(rights, routeNeed({ method: request.method, route, userId, actorId: principal.userId }));
         if (denied) throw new EsignError('USER_LACKS_PERMISSIONS', denied);
       }
       request.rights = rights;
@@ -58,6 +83,15 @@ export function installApiGuard(app: FastifyInstance, ctx: EsignContext, limits:
       }
     }
     request.principal = principal;
+  });
+  // The shared-access audit: every request an agent made as a principal, with its outcome.
+  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+    const onBehalf = request.onBehalf;
+    if (!onBehalf) return;
+    const accountId = (request.params as { accountId?: string }).accountId ?? '';
+    const route = (request.routeOptions.url ?? '').slice(ACCOUNT_ROUTE.length);
+    request.log.info({ agentUserId: onBehalf.agentUserId, principalUserId: onBehalf.principalUserId, route }, 'acted on behalf of another user');
+    await authorizations.recordUse({ ...onBehalf, at: ctx.now(), accountId, method: request.method, route, statusCode: reply.statusCode });
   });
   return limiter;
 }

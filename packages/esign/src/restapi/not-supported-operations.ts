@@ -18,6 +18,7 @@ const USER = `${ACCOUNT}/users/:userId`;
 const ACCOUNT_STAMPS = 'account signatures and stamps are not supported; a signer adopts a signature on the signing page (docs/esign-signing.md)';
 const USER_SIGNATURES = 'saved user signatures and initials are not supported; a signer adopts a signature on the signing page (docs/esign-signing.md)';
 const CONTACTS = 'address book contacts are not supported';
+const SHARED_FOLDERS = 'sharing single folders or envelopes is not supported; a user shares their envelopes with user authorizations (docs/esign-shared-access.md)';
 const PASSWORD_RULES = `password rules are not configurable: every password has ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`;
 
 function op(operation: string, method: HTTPMethods, url: string, why: string): NotSupportedOperation {
@@ -66,6 +67,8 @@ export const NOT_SUPPORTED_OPERATIONS: readonly NotSupportedOperation[] = [
   op('AccountsApi.unFavoriteTemplate', 'DELETE', `${ACCOUNT}/favorite_templates`, 'favorite templates are not supported'),
   op('AccountsApi.getWatermark', 'GET', `${ACCOUNT}/watermark`, 'watermarks are not supported'),
   op('AccountsApi.updateWatermark', 'PUT', `${ACCOUNT}/watermark`, 'watermarks are not supported'),
+  op('AccountsApi.listSharedAccess', 'GET', `${ACCOUNT}/shared_access`, SHARED_FOLDERS),
+  op('AccountsApi.updateSharedAccess', 'PUT', `${ACCOUNT}/shared_access`, SHARED_FOLDERS),
   op('AccountsApi.getWatermarkPreview', 'PUT', `${ACCOUNT}/watermark/preview`, 'watermarks are not supported'),
   op('AccountsApi.listSignatureProviders', 'GET', `${ACCOUNT}/signatureProviders`, 'standards-based signature providers are not supported; completed documents carry this service\'s PAdES seal (docs/esign-signing.md)'),
   op('AccountsApi.listUnsupportedFileTypes', 'GET', `${ACCOUNT}/unsupported_file_types`, 'the list is not published; a document that cannot be converted is refused with FORMAT_CONVERSION_ERROR (docs/esign-envelopes.md)'),

@@ -135,6 +135,7 @@ export class EnvelopesRepository implements EnvelopeStore {
     if (query.statuses) q = q.where('status', 'in', query.statuses.length > 0 ? [...query.statuses] : ['']);
     if (query.envelopeIds) q = q.where('id', 'in', query.envelopeIds.length > 0 ? [...query.envelopeIds] : ['']);
     if (query.searchText !== undefined) q = q.where(matchesSearchText(this.#db.engine, query.searchText));
+    if (query.senderUserId !== undefined) q = q.where('sender_user_id', '=', query.senderUserId);
     q = q.where(inFolders(this.#db.engine, query));
     const total = await q.select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
     const direction = query.order ?? 'asc';

@@ -47,7 +47,7 @@ export class MembersRepository implements MemberStore {
     return (await selectMembers(this.#db.kysely, accountId, { userIds: [userId] }))[0];
   }
 
-  invite(accountId: string, invitees: readonly (Invitee & { readonly tokenHash: string; readonly mail: (userId: string) => MailMessage })[], at: Date, expiresAt: Date): Promise<{ members: Member[] } | { already: string }> {
+  invite(accountId: string, invitees: readonly (Invitee & { readonly tokenHash: string; readonly activationCodeHash?: string | undefined; readonly mail: (userId: string) => MailMessage })[], at: Date, expiresAt: Date): Promise<{ members: Member[] } | { already: string }> {
     return this.#db.transaction(async (trx) => {
       const now = at.toISOString();
       const sender = await trx.selectFrom('permission_profiles').select('id').where('account_id', '=', accountId).where('kind', '=', 'sender').executeTakeFirst();
@@ -75,7 +75,7 @@ export class MembersRepository implements MemberStore {
           await giveGroupProfile(trx, accountId, groupId);
         }
         await trx.updateTable('user_invitations').set({ consumed_at: now }).where('user_id', '=', user.id).where('account_id', '=', accountId).where('consumed_at', 'is', null).execute();
-        await trx.insertInto('user_invitations').values({ token_hash: invitee.tokenHash, user_id: user.id, account_id: accountId, created_at: now, expires_at: expiresAt.toISOString(), consumed_at: null }).execute();
+        await trx.insertInto('user_invitations').values({ token_hash: invitee.tokenHash, user_id: user.id, account_id: accountId, created_at: now, expires_at: expiresAt.toISOString(), consumed_at: null, activation_code_hash: invitee.activationCodeHash ?? null }).execute();
         mails.push(invitee.mail(user.id));
         userIds.push(user.id);
       }

@@ -26,6 +26,7 @@ import { RECIPIENT_ROLE_NAME_MIGRATION } from './recipient-role-name-column.ts';
 import { USER_ADMIN_MIGRATION } from './user-admin-tables.ts';
 import { ACCOUNT_CUSTOM_FIELDS_MIGRATION } from './account-custom-field-tables.ts';
 import { ENVELOPE_ID_STAMPING_MIGRATION } from './envelope-id-stamping-column.ts';
+import { INVITATION_ACTIVATION_CODE_MIGRATION, USER_AUTHORIZATIONS_MIGRATION } from './user-authorization-tables.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -205,6 +206,9 @@ export const MIGRATIONS: readonly Migration[] = [
   ENVELOPE_ID_STAMPING_MIGRATION,
   // 170: template roles of every recipient type, template document visibility (store/template-recipient-details-columns.ts).
   TEMPLATE_RECIPIENT_DETAILS_MIGRATION,
+  // 190, 191: user authorizations and their use (shared access), invitation activation codes (store/user-authorization-tables.ts).
+  USER_AUTHORIZATIONS_MIGRATION,
+  INVITATION_ACTIVATION_CODE_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

@@ -15,7 +15,11 @@ export type PermissionProfileRow = {
 export type AccountGroupRow = { id: string; account_id: string; name: string; permission_profile_id: string | null; created_at: string; modified_at: string };
 export type GroupMemberRow = { group_id: string; user_id: string; created_at: string };
 /** An invitation's single-use link (only its hash is kept). */
-export type UserInvitationRow = { token_hash: string; user_id: string; account_id: string; created_at: string; expires_at: string; consumed_at: string | null };
+export type UserInvitationRow = {
+  token_hash: string; user_id: string; account_id: string; created_at: string; expires_at: string; consumed_at: string | null;
+  /** The activation code's scrypt hash and the wrong tries so far (store/user-authorization-tables.ts, migration 191). */
+  activation_code_hash?: string | null; code_failures?: number;
+};
 
 export type UserAdminTables = {
   permission_profiles: PermissionProfileRow;

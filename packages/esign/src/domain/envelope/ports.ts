@@ -138,6 +138,8 @@ export type EnvelopeQuery = {
   readonly folders?: readonly FolderType[];
   /** The caller, whose inbox `folders: ['inbox']` means (envelopes with a recipient of their e-mail). */
   readonly viewerUserId?: string;
+  /** Only envelopes this user sent (listStatusChanges' user_id). */
+  readonly senderUserId?: string;
 };
 
 /** What listStatusChanges can sort by (restapi/envelopes/parse-status-changes-query.ts maps DocuSign's names). */

@@ -47,6 +47,9 @@ export function routeNeed(r: RouteRequest): Need {
       // the user list is the administrators'. What a member may change of themselves is the use
       // case's to check (domain/users/user-use-cases.ts).
       if (r.userId !== undefined && r.userId === r.actorId && (read || r.method === 'PUT') && SELF_ROUTES.has(r.route)) return 'none';
+      // User authorizations: the principal themself or an administrator, which the use case
+      // checks (domain/users/user-authorization-use-cases.ts); an agent reads their own.
+      if (r.route.startsWith('/users/:userId/authorization')) return 'none';
       return 'manageAccount';
     case 'connect':
       return 'manageAccount';

@@ -25,7 +25,7 @@ export interface MemberStore {
    * (`tokenHash`) and its mail queued in the outbox; an e-mail without a user gets a user
    * with no password yet. `already` names an address that is already an active or pending member.
    */
-  invite(accountId: string, invitees: readonly (Invitee & { readonly tokenHash: string; readonly mail: (userId: string) => MailMessage })[], at: Date, expiresAt: Date): Promise<{ members: Member[] } | { already: string }>;
+  invite(accountId: string, invitees: readonly (Invitee & { readonly tokenHash: string; readonly activationCodeHash?: string | undefined; readonly mail: (userId: string) => MailMessage })[], at: Date, expiresAt: Date): Promise<{ members: Member[] } | { already: string }>;
   /** Renames users and changes their profiles in one transaction. */
   updateMembers(accountId: string, patches: readonly { readonly userId: string; readonly name?: string | undefined; readonly profileId?: string | undefined }[]): Promise<void>;
   /** Whether the user has a membership (of any status) in an account other than this one. */

@@ -37,7 +37,11 @@ export type Group = {
 };
 
 /** A new user of an account as createUsers names them. */
-export type Invitee = { readonly email: string; readonly name: string; readonly profileId?: string | undefined; readonly groupIds: readonly string[] };
+export type Invitee = {
+  readonly email: string; readonly name: string; readonly profileId?: string | undefined; readonly groupIds: readonly string[];
+  /** UsersApi.create's activationAccessCode: the invited user types it to activate (only its hash is kept). */
+  readonly activationCode?: string | undefined;
+};
 
 /** The parts of a permission profile a create or update names; settings are merged over the stored ones. */
 export type ProfileDraft = { readonly name?: string | undefined; readonly settings: RoleSettings };

@@ -15,6 +15,8 @@ export type UserDeps = {
   readonly clock: () => Date;
   /** A fresh single-use link secret and the hash that is stored of it. */
   readonly newToken: () => { readonly token: string; readonly hash: string };
+  /** A slow salted hash of an activation code (security/password-hash.ts), so a stolen table does not give the codes away. */
+  readonly hashActivationCode: (code: string) => Promise<string>;
   /** The invitation mail for the link's secret. */
   readonly invitationMail: (input: { to: { email: string; name: string }; accountName: string; token: string; validHours: number }) => MailMessage;
 };
@@ -45,10 +47,11 @@ export async function inviteUsers(deps: UserDeps, accountId: string, accountName
     if (invitee.profileId !== undefined) await getProfile(deps.profiles, accountId, invitee.profileId);
     await checkGroups(deps.groups, accountId, invitee.groupIds);
   }
+  const codeHashes = await Promise.all(invitees.map((invitee) => (invitee.activationCode === undefined ? Promise.resolve(undefined) : deps.hashActivationCode(invitee.activationCode))));
   const at = deps.clock();
-  const result = await deps.members.invite(accountId, invitees.map((invitee) => {
+  const result = await deps.members.invite(accountId, invitees.map((invitee, i) => {
     const { token, hash } = deps.newToken();
-    return { ...invitee, tokenHash: hash, mail: () => deps.invitationMail({ to: { email: invitee.email, name: invitee.name }, accountName, token, validHours: INVITATION_LINK_HOURS }) };
+    return { ...invitee, tokenHash: hash, activationCodeHash: codeHashes[i], mail: () => deps.invitationMail({ to: { email: invitee.email, name: invitee.name }, accountName, token, validHours: INVITATION_LINK_HOURS }) };
   }), at, new Date(at.getTime() + INVITATION_LINK_HOURS * 3_600_000));
   if ('already' in result) throw new EsignError('USER_ALREADY_EXISTS_IN_ACCOUNT', `${result.already} is already an active or invited user of the account.`);
   return result.members;

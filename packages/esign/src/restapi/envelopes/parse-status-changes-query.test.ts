@@ -48,3 +48,9 @@ test('search_text is passed on trimmed; blank means no search', () => {
   assert.equal('searchText' in parseStatusChangesQuery({ from_date: '2020-01-01', search_text: '   ' }), false);
   assert.equal(parseStatusChangesQuery({ from_date: '2020-01-01', search_text: ['first', 'second'] }).searchText, 'first');
 });
+
+test('user_id keeps the envelopes that user sent', () => {
+  assert.equal(parseStatusChangesQuery({ from_date: '2020-01-01', user_id: ' u-1 ' }).senderUserId, 'u-1');
+  assert.equal(parseStatusChangesQuery({ from_date: '2020-01-01' }).senderUserId, undefined);
+  assert.throws(() => parseStatusChangesQuery({ from_date: '2020-01-01', user_id: 'x'.repeat(101) }), /user_id/);
+});

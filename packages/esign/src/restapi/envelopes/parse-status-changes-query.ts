@@ -93,7 +93,7 @@ function folders(query: RawQuery): FolderType[] | undefined {
  * words; `status` is a comma list ("any" means all); `count` and `start_position` page the result;
  * `order_by` and `order` sort it; `search_text` keeps the envelopes whose subject or a recipient's
  * name or email contains it; `folder_ids`/`folder_types` keep those in the folders named (the
- * recycle bin is left out otherwise).
+ * recycle bin is left out otherwise); `user_id` keeps those that user sent.
  */
 export function parseStatusChangesQuery(query: RawQuery): EnvelopeQuery {
   const envelopeIds = list(query, 'envelope_ids');
@@ -113,7 +113,12 @@ export function parseStatusChangesQuery(query: RawQuery): EnvelopeQuery {
   const sortKey = orderBy(query);
   const searchText = first(query, 'search_text');
   const inFolders = folders(query);
+  // user_id: the envelopes that user sent (DocuSign's listStatusChanges; with
+  // X-DocuSign-Act-On-Behalf the sharedAccess example's agent names the principal so).
+  const senderUserId = first(query, 'user_id');
+  if (senderUserId !== undefined && senderUserId.length > 100) invalid("Query parameter 'user_id' is too long.");
   return {
+    ...(senderUserId !== undefined ? { senderUserId } : {}),
     ...(inFolders ? { folders: inFolders } : {}),
     ...(order === 'desc' ? { order } : {}),
     ...(sortKey !== undefined && sortKey !== 'status_changed' ? { orderBy: sortKey } : {}),

@@ -42,7 +42,7 @@ const USER_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
   sendActivationEmail: { rule: 'limited', why: 'every invited user gets the activation mail with the link that sets their password', allow: ['true'] },
   userId: output, uri: output, userStatus: output, createdDateTime: output, userAddedToAccountDateTime: output, isAdmin: output, permissionProfileName: output,
   errorDetails: output, userType: output, loginStatus: output, defaultAccountId: output, lastLogin: output,
-  activationAccessCode: refused('activation access codes are not supported'),
+  activationAccessCode: honoured,
   company: refused('user profiles (company, title, addresses) are not supported'), jobTitle: refused('user profiles are not supported'), title: refused('user profiles are not supported'),
   suffixName: refused('user profiles are not supported'), homeAddress: refused('user profiles are not supported'), workAddress: refused('user profiles are not supported'),
   countryCode: refused('user profiles are not supported'), subscribe: refused('subscriptions are not supported'),
@@ -75,8 +75,21 @@ export function parseNewUsers(body: unknown): Invitee[] {
       profileId: u.field('permissionProfileId').optionalString(100),
       // A group named twice is one membership (as the users list of UserInfoList below).
       groupIds: [...new Set(u.field('groupList').items().map((g) => g.field('groupId').string(100)))],
+      ...activationCodeOf(u),
     };
   });
+}
+
+/**
+ * activationAccessCode: DocuSign documents it as at most 50 characters without <, >, & or #
+ * (the sharedAccess how-to's {ACTIVATION}); the invited user types it to activate.
+ */
+function activationCodeOf(u: WireReader): { activationCode?: string } {
+  const field = u.field('activationAccessCode');
+  const code = field.optionalString(50);
+  if (code === undefined) return {};
+  if (/[<>&#]/.test(code)) field.fail('must not contain <, >, & or #.');
+  return { activationCode: code };
 }
 
 /** UsersApi.updateUser's UserInformation: the name and the permission profile. */
@@ -88,7 +101,7 @@ export function parseUserUpdate(body: unknown): UserUpdate {
 export type UserUpdate = { name?: string | undefined; profileId?: string | undefined };
 
 export function readUserUpdate(r: WireReader): UserUpdate {
-  checkModelFields(r, 'UserInformation', { ...USER_FIELDS, email: refused('a user\'s e-mail address is their login and is not changed here'), groupList: refused('use GroupsApi.updateGroupUsers') });
+  checkModelFields(r, 'UserInformation', { ...USER_FIELDS, activationAccessCode: refused('an activation code is set when the user is invited'), email: refused('a user\'s e-mail address is their login and is not changed here'), groupList: refused('use GroupsApi.updateGroupUsers') });
   return { name: nameOf(r), profileId: r.field('permissionProfileId').optionalString(100) };
 }
 
