@@ -5,7 +5,8 @@
 //
 // Env knobs: DURATION (s, default 10), ROUNDS (default 1), CONNS (default 64),
 // ONLY="direct nginx-w1 signet-w2" (names), MODES="ka close", BASELINE_DIR=/path/to/an/older/checkout
-// (adds signet-base-w1/-w2: that checkout's gateway, for before/after in one run). Everything binds 127.0.0.1,
+// (adds signet-base-w1/-w2: that checkout's gateway, for before/after in one run); signet-sn-w2 is
+// signet-w2 with node:cluster's SCHED_NONE. Everything binds 127.0.0.1,
 // configs and logs go to a temp dir, every process started is stopped at the end (by its own
 // process group). Results: a table on stdout and results.json / summary.md in that dir.
 // Method: docs/benchmarks.md, "Gateway reference peers" (upstream = nginx `return 200`, 100-byte JSON, two ports).
@@ -108,6 +109,13 @@ async function main(): Promise<void> {
       ], { LOG_LEVEL: 'warn' }, cwd));
     }
   }
+  // The same build with node:cluster's SCHED_NONE (NODE_CLUSTER_SCHED_POLICY=none): the workers
+  // accept from the shared listening socket themselves instead of the primary handing each
+  // connection over IPC (round-robin, node's default on Linux).
+  add('signet-sn-w2', (port) => launch('signet-sn-w2', process.execPath, [
+    '--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', kongYml,
+    '--proxy-listen', `127.0.0.1:${port}`, '--admin-listen', 'off', '--workers', '2',
+  ], { LOG_LEVEL: 'warn', NODE_CLUSTER_SCHED_POLICY: 'none' }, ROOT));
   const selected = targets.filter((t) => !ONLY || ONLY.includes(t.name));
 
   type Row = { name: string; mode: string; round: number; rps: number; p50: number; p99: number; cpuPct: number; usPerReq: number; errors: number };

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server } from 'node:net';
+import { createServer as createTlsServer, type SecureContext, type TlsOptions } from 'node:tls';
 import type { Address, Random } from './balancer/index.ts';
 import type { GatewayConfig, ListenAddress } from './config.ts';
 import { EMPTY_SNAPSHOT, parseDeclarativeConfig } from './declarative/index.ts';
@@ -10,6 +11,7 @@ import { REDIS_COUNTERS } from './plugins/index.ts';
 import { GrpcProxy, shareListenerWithGrpc, type SharedGrpc } from './grpc/index.ts';
 import { createProxyHandler, type RequestHandler } from './proxy/create-proxy-handler.ts';
 import { createHttp2HttpSide } from './http2/index.ts';
+import { LeanHttp1 } from './http1/index.ts';
 import type { ProxyHooks } from './proxy/proxy-hooks.ts';
 import { UpstreamPool } from './proxy/upstream-pool.ts';
 import { Runtime } from './runtime.ts';
@@ -30,6 +32,11 @@ export type GatewayDeps = {
   readonly info?: (message: string) => void;
   /** Called with each proxy listener's server before it accepts connections (metrics count them). */
   readonly configureListener?: (server: Server, address: ListenAddress) => void;
+  /**
+   * HTTP/1.1 from clients: the lean leg (default, src/http1/) or node:http's server, kept for
+   * the differential test that holds the two to the same behaviour.
+   */
+  readonly clientLeg?: 'lean' | 'node';
 };
 
 /** A gateway's data plane in one process: the runtime and every listener its config names. */
@@ -83,24 +90,37 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
   const grpc = new GrpcProxy({ getState, hooks, realIp: config.realIp });
   const stream = new StreamProxy({ getState, hooks, log: (e) => deps.warn?.(describe(e)), shutdownGraceMs: config.shutdownGraceMs });
   const servers: Server[] = [];
+  const nodeServers: HttpServer[] = [];
   const shared: SharedGrpc[] = [];
   let streamBound: ListenAddress[] = [];
 
+  const lean = deps.clientLeg !== 'node';
+  const leanSides: LeanHttp1[] = [];
+
   async function listenOne(address: ListenAddress): Promise<ListenAddress> {
-    const server: Server = address.ssl
-      ? createHttpsServer({
-          cert: defaultCertificate.certPem,
-          key: defaultCertificate.keyPem,
-          minVersion: MIN_TLS_VERSION,
-          SNICallback: (servername, cb) => cb(null, runtime.state.certificates.find(servername)),
-        })
-      : createHttpServer();
-    // Kong/nginx keep client connections 60 s (keepalive_timeout); node's default is 5 s.
-    server.keepAliveTimeout = 60_000;
-    servers.push(server);
-    deps.configureListener?.(server, address);
+    const tlsOptions: TlsOptions = {
+      cert: defaultCertificate.certPem,
+      key: defaultCertificate.keyPem,
+      minVersion: MIN_TLS_VERSION,
+      SNICallback: (servername: string, cb: (err: Error | null, ctx?: SecureContext) => void) => cb(null, runtime.state.certificates.find(servername)),
+    };
     // Bound once listening (the handler needs the real port); no request arrives before.
     let handler: RequestHandler = () => undefined;
+    let server: Server;
+    let nodeHttp: HttpServer | undefined;
+    if (lean) {
+      server = address.ssl ? createTlsServer({ ...tlsOptions, noDelay: true }) : createNetServer({ noDelay: true });
+      const side = new LeanHttp1((req, res) => handler(req as never, res as never));
+      leanSides.push(side);
+      server.on(address.ssl ? 'secureConnection' : 'connection', side.serve);
+    } else {
+      nodeHttp = address.ssl ? createHttpsServer(tlsOptions) : createHttpServer();
+      // Kong/nginx keep client connections 60 s (keepalive_timeout); node's default is 5 s.
+      nodeHttp.keepAliveTimeout = 60_000;
+      server = nodeHttp;
+    }
+    servers.push(server);
+    deps.configureListener?.(server, address);
     // node:http2's compatibility request and response carry every member the handler reads
     // (docs/gateway-config.md, "HTTP/2"), in their HTTP/1.1 shape (src/http2/).
     const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never)) : undefined;
@@ -114,11 +134,14 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     });
     const port = (server.address() as AddressInfo).port;
     handler = createProxyHandler(getState, ctx, { scheme: address.ssl ? 'https' : 'http', port });
-    server.on('request', handler);
-    // Expect: 100-continue is answered by the proxy itself once it reads the body (RFC 9110
-    // §10.1.1), so a request refused from its head alone (request-size-limiting's 417, an
-    // authentication plugin's 401) gets its answer without a 100 first, as from nginx.
-    server.on('checkContinue', handler);
+    if (nodeHttp !== undefined) {
+      nodeHttp.on('request', handler);
+      // Expect: 100-continue is answered by the proxy itself once it reads the body (RFC 9110
+      // §10.1.1), so a request refused from its head alone (request-size-limiting's 417, an
+      // authentication plugin's 401) gets its answer without a 100 first, as from nginx.
+      nodeHttp.on('checkContinue', handler);
+      nodeServers.push(nodeHttp);
+    }
     return { host: address.host, port, ssl: address.ssl, ...(address.http2 === true ? { http2: true } : {}) };
   }
 
@@ -138,11 +161,13 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     async close() {
       for (const s of shared) s.close();
       const closing = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
-      for (const s of servers) s.closeIdleConnections();
+      for (const s of nodeServers) s.closeIdleConnections();
+      for (const side of leanSides) side.drain();
       // After the grace period, whatever is still open is cut: HTTP/1.1 connections and the
       // HTTP/2 sessions of gRPC clients that never closed their side.
       const timer = setTimeout(() => {
-        for (const s of servers) s.closeAllConnections();
+        for (const s of nodeServers) s.closeAllConnections();
+        for (const side of leanSides) side.closeAllConnections();
         for (const s of shared) s.destroy();
       }, config.shutdownGraceMs);
       await Promise.all([...closing, stream.close()]);

@@ -1,6 +1,5 @@
-import type { Server as HttpServer } from 'node:http';
 import { constants, createServer, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { grpcStreamListener } from './create-grpc-server.ts';
 import type { GrpcProxy } from './grpc-proxy.ts';
@@ -25,8 +24,8 @@ export type SharedGrpc = { close(): void; destroy(): void };
 
 /**
  * Serves gRPC on an HTTP/1.1 proxy listener (Kong serves grpc routes on proxy_listen): on a
- * plain `node:http` server an h2c connection is recognised by its preface (looked for only
- * while the configuration has a grpc route); on a `node:https` server ALPN offers `h2` to
+ * plain server an h2c connection is recognised by its preface (looked for only
+ * while the configuration has a grpc route); on a TLS server ALPN offers `h2` to
  * clients whose server name a grpcs route names (`snis`/`hosts`), `http/1.1` to everyone else
  * (so browsers on HTTP routes keep HTTP/1.1). With `http` (the listener's `http2` flag), ALPN
  * offers `h2` to every client and the HTTP/2 streams that are not gRPC calls (Kong tells them
@@ -35,7 +34,7 @@ export type SharedGrpc = { close(): void; destroy(): void };
  * HTTP/1.1 handling unchanged. Call before the server accepts; the server must not set
  * ALPNProtocols (node allows either that or an ALPN callback).
  */
-export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl: boolean, http?: Http2StreamDispatch): SharedGrpc {
+export function shareListenerWithGrpc(server: Server & { headersTimeout?: number }, proxy: GrpcProxy, ssl: boolean, http?: Http2StreamDispatch): SharedGrpc {
   const h2 = createServer(HTTP2_LIMITS);
   const grpcStream = grpcStreamListener(proxy, ssl, () => (server.address() as AddressInfo | null)?.port ?? 0);
   if (http === undefined) {
@@ -55,7 +54,7 @@ export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl:
   });
   if (ssl) {
     // node:tls reads the server's ALPNCallback for each connection (tls.createServer option).
-    (server as HttpServer & { ALPNCallback?: AlpnCallback }).ALPNCallback = ({ servername, protocols }) => {
+    (server as Server & { ALPNCallback?: AlpnCallback }).ALPNCallback = ({ servername, protocols }) => {
       if (protocols.includes('h2') && (http !== undefined || proxy.offersHttp2(servername))) return 'h2';
       return protocols.includes('http/1.1') ? 'http/1.1' : undefined;
     };
@@ -101,7 +100,7 @@ export function shareListenerWithGrpc(server: HttpServer, proxy: GrpcProxy, ssl:
         toHttp2(socket);
       } else {
         toHttp1(socket);
-        // node:http adds its 'data' listener to a socket it expects flowing: undo the pause.
+        // The HTTP/1.1 side adds its 'data' listener to a socket it expects flowing: undo the pause.
         socket.resume();
       }
     });

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server } from 'node:net';
 import type { ProxyHooks, RequestDone } from '../proxy/proxy-hooks.ts';
 import { addPluginSeries, emptyPluginSeries, PLUGIN_SERIES, type PluginSeriesState } from './plugin-series.ts';
 

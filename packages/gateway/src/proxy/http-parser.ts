@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 
-// Node's own llhttp binding, the parser node:http's client uses. Framing the upstream response
+// Node's own llhttp binding, the parser node:http uses. Framing the upstream response
 // with it (Content-Length, chunked, read-until-close, HEAD, 1xx) is strict and costs no JS
 // parsing; it is what lets the upstream leg skip http.Agent/undici (docs/benchmarks.md,
 // bench/gateway/run.ts: lean pool vs undici Pool). `_http_common` is an internal module, so its
@@ -21,6 +21,7 @@ export interface LlhttpParser {
 type ParserModule = {
   HTTPParser: {
     new (): LlhttpParser;
+    readonly REQUEST: number;
     readonly RESPONSE: number;
     readonly kOnHeaders: number;
     readonly kOnHeadersComplete: number;
@@ -48,3 +49,16 @@ export type OnHeadersComplete = (
 ) => number;
 
 export { HTTPParser };
+
+/** Called when a request head is complete (`method` indexes _http_common's `methods`); 1: no body, 2: upgrade. */
+export type OnRequestHeadersComplete = (
+  versionMajor: number,
+  versionMinor: number,
+  headers: string[] | undefined,
+  method: number,
+  url: string | undefined,
+  statusCode: unknown,
+  statusMessage: unknown,
+  upgrade: boolean,
+  shouldKeepAlive: boolean,
+) => number;

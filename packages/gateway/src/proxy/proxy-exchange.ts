@@ -122,8 +122,11 @@ export class ProxyExchange implements ExchangeSink {
     this.#hasBody = x.body === undefined && (x.headers.chunked || x.headers.contentLength > 0);
     // The hash input is made only for consistent-hashing upstreams, on the first pick.
     this.#attempts = new PeerAttempts(x.target, ctx.hooks, x.target.balancer?.hashSettings === undefined ? undefined : () => this.#hashRequest());
-    // Over HTTP/2 the request's own stream is what the client can close (its connection carries others).
-    watchClientSocket(req.httpVersionMajor === 2 ? (req as unknown as Http2ServerRequest).stream : req.socket, this);
+    // Over HTTP/2 the request's own stream is what the client can close (its connection carries
+    // others). Told by the stream itself, not the version: node:http hands over an HTTP/1.1
+    // connection's `GET / HTTP/2.0` with httpVersionMajor 2 (it crashed the process here).
+    const stream = (req as unknown as Partial<Http2ServerRequest>).stream;
+    watchClientSocket(stream ?? req.socket, this);
   }
 
   /** Sends the first attempt. */

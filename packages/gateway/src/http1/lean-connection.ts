@@ -1,0 +1,355 @@
+import type { Socket } from 'node:net';
+import { createRequire } from 'node:module';
+import { HTTPParser, type LlhttpParser } from '../proxy/http-parser.ts';
+import { LeanRequest, type RequestOwner } from './lean-request.ts';
+import { LeanResponse, type ResponseOwner } from './lean-response.ts';
+
+const { methods } = createRequire(import.meta.url)('_http_common') as { methods: readonly string[] };
+
+/** Handles one request: the proxy's handler, which takes node's request/response shapes. */
+export type LeanHandler = (req: LeanRequest, res: LeanResponse) => void;
+
+/** Timeouts of the client leg, as node:http's server names them (ms). */
+export type LeanTimeouts = {
+  /** A request head must be complete this long after its first byte (slowloris). */
+  readonly headersTimeout: number;
+  /** A whole request (head and body) must arrive within this. */
+  readonly requestTimeout: number;
+  /** An idle keep-alive connection is closed after this. */
+  readonly keepAliveTimeout: number;
+};
+
+// node's answers when no 'clientError' listener is set (lib/_http_server.js socketOnError).
+const CLIENT_ERRORS: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',
+  TIMEOUT: 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n',
+};
+const BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
+const VERSION_NOT_SUPPORTED = 'HTTP/1.1 505 HTTP Version Not Supported\r\nConnection: close\r\n\r\n';
+const UNEXPECTED_BODY = '{\n  "message":"An unexpected error occurred"\n}';
+
+function hasHost(raw: readonly string[]): boolean {
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') return true;
+  }
+  return false;
+}
+
+/** A parsed request waiting for the responses before it (pipelining), or a parse error to answer in turn. */
+type Pending = { readonly req: LeanRequest; readonly keepAlive: boolean } | { readonly error: string };
+
+const FREE_PARSERS: LlhttpParser[] = [];
+const MAX_FREE_PARSERS = 1000;
+const PARSER_RESOURCE = {};
+
+/** A coarse clock for deadlines, read per request without a system call (set by the server's sweep). */
+export const coarseClock = { now: Date.now() };
+
+/**
+ * One client connection of the lean HTTP/1.1 leg: llhttp (node's own parser, strict as node:http
+ * runs it) frames requests; each is handed to the handler in order, one at a time: a pipelined
+ * request waits, parsed and with its body held, until the response before it is complete, and
+ * the socket stops reading while too much waits. Framing errors, oversized heads and timeouts
+ * are answered as node:http answers them, after the responses already owed.
+ */
+export class LeanConnection implements RequestOwner, ResponseOwner {
+  readonly socket: Socket;
+  readonly #handler: LeanHandler;
+  readonly #timeouts: LeanTimeouts;
+  readonly #parser: LlhttpParser;
+  readonly #onGone: (conn: LeanConnection) => void;
+  /** The request being answered, and its response. */
+  #req: LeanRequest | undefined;
+  #res: LeanResponse | undefined;
+  #queue: Pending[] = [];
+  /** Header fields and URL parts llhttp hands over before headers-complete (long heads). */
+  #headerParts: string[] = [];
+  #urlPart = '';
+  /** The request whose body is being parsed (the current one or a queued one). */
+  #parsing: LeanRequest | undefined;
+  /** A message has started and not completed. */
+  #inMessage = false;
+  /** When the current phase must be over (0: none): head, body, or idle keep-alive. */
+  deadline: number;
+  #deadlineKind: 'head' | 'body' | 'idle' = 'head';
+  #bodyPaused = false;
+  #queuePaused = false;
+  /** No more requests are read: the connection closes after the responses owed. */
+  #closing = false;
+  #closed = false;
+  #connectRequest = false;
+
+  readonly #draining: () => boolean;
+
+  constructor(socket: Socket, handler: LeanHandler, timeouts: LeanTimeouts, onGone: (conn: LeanConnection) => void, draining: () => boolean) {
+    this.socket = socket;
+    this.#draining = draining;
+    this.#handler = handler;
+    this.#timeouts = timeouts;
+    this.#onGone = onGone;
+    this.deadline = coarseClock.now + timeouts.headersTimeout;
+    const parser = FREE_PARSERS.pop() ?? new HTTPParser();
+    parser.initialize(HTTPParser.REQUEST, PARSER_RESOURCE, 0, 0);
+    parser[HTTPParser.kOnHeaders] = this.#onHeaders;
+    parser[HTTPParser.kOnHeadersComplete] = this.#onHeadersComplete;
+    parser[HTTPParser.kOnBody] = this.#onBody;
+    parser[HTTPParser.kOnMessageComplete] = this.#onMessageComplete;
+    this.#parser = parser;
+    socket.on('data', this.#onData);
+    socket.on('end', this.#onEnd);
+    socket.on('close', this.#onClose);
+    socket.on('error', () => undefined);
+  }
+
+  /** No request in progress and none waiting (server.closeIdleConnections). */
+  get idle(): boolean {
+    return this.#req === undefined && this.#queue.length === 0 && !this.#inMessage;
+  }
+
+  /** Called by the server's sweep once `deadline` has passed. */
+  expire(): void {
+    if (this.#deadlineKind === 'idle' || this.#res?.headersSent === true) {
+      this.destroy();
+      return;
+    }
+    // node answers a request that is too slow to arrive with 408 (ERR_HTTP_REQUEST_TIMEOUT).
+    this.deadline = 0;
+    this.#fail(CLIENT_ERRORS.TIMEOUT!);
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  pauseReading(): void {
+    this.#bodyPaused = true;
+    this.socket.pause();
+  }
+
+  resumeReading(): void {
+    this.#bodyPaused = false;
+    if (!this.#queuePaused && !this.#closing) this.socket.resume();
+  }
+
+  keepsAlive(): boolean {
+    return !this.#draining();
+  }
+
+  responseDone(keepAlive: boolean): void {
+    const req = this.#req!;
+    this.#req = undefined;
+    this.#res = undefined;
+    // A body nobody read is read and dropped (node's req._dump()), so keep-alive goes on.
+    if (!req.complete) req.dump();
+    if (!keepAlive || this.#draining()) {
+      this.#closeAfterWrites();
+      return;
+    }
+    this.#next();
+  }
+
+  readonly #onData = (data: Buffer): void => {
+    if (this.#closing) return;
+    if (!this.#inMessage && this.#deadlineKind !== 'head') {
+      this.#deadlineKind = 'head';
+      this.deadline = coarseClock.now + this.#timeouts.headersTimeout;
+    }
+    let offset = 0;
+    while (offset < data.length) {
+      const r = this.#parser.execute(offset === 0 ? data : data.subarray(offset));
+      if (typeof r !== 'number') {
+        this.#parseError(r);
+        break;
+      }
+      if (this.#closing) break;
+      if (this.#connectRequest) {
+        // node destroys a CONNECT request's socket when nothing listens for 'connect'.
+        this.destroy();
+        return;
+      }
+      // llhttp stops after a request asking for an Upgrade; nothing here upgrades, so it is a
+      // plain request (as node:http without an 'upgrade' listener) and parsing goes on.
+      if (r === 0) break;
+      offset += r;
+    }
+    if (this.#req === undefined && this.#queue.length > 0) this.#next();
+  };
+
+  readonly #onHeaders = (headers: string[], url: string): void => {
+    for (const h of headers) this.#headerParts.push(h);
+    this.#urlPart += url;
+  };
+
+  readonly #onHeadersComplete = (
+    major: number, minor: number, headers: string[] | undefined, method: number, url: string | undefined,
+    _status: unknown, _message: unknown, _upgrade: boolean, keepAlive: boolean,
+  ): number => {
+    let raw = headers;
+    if (raw === undefined) {
+      raw = this.#headerParts;
+      this.#headerParts = [];
+    }
+    let target = url;
+    if (target === undefined || target === '') {
+      target = this.#urlPart;
+      this.#urlPart = '';
+    }
+    // Requests parsed after a refusal in the same read are not served.
+    if (this.#closing) return 1;
+    // llhttp reads any digit as a version; this leg speaks HTTP/1.x only (nginx answers 505 too).
+    if (major !== 1) {
+      this.#fail(VERSION_NOT_SUPPORTED);
+      return 1;
+    }
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400 (node:http and nginx alike).
+    if (minor === 1 && !hasHost(raw)) {
+      this.#fail(BAD_REQUEST);
+      return 1;
+    }
+    const name = methods[method] ?? 'GET';
+    if (name === 'CONNECT') {
+      this.#connectRequest = true;
+      return 2;
+    }
+    this.#inMessage = true;
+    this.#deadlineKind = 'body';
+    this.deadline = coarseClock.now + this.#timeouts.requestTimeout;
+    const req = new LeanRequest(this, this.socket, name, target, raw, minor);
+    this.#parsing = req;
+    // Handed to the proxy once this read is parsed (#onData): llhttp judges the framing that
+    // follows a head (an invalid Transfer-Encoding, a broken chunk) only after this callback, and
+    // a request refused for it must never reach the upstream.
+    this.#queue.push({ req, keepAlive });
+    // Pipelined requests beyond a few wait in the socket, not in memory.
+    if (this.#queue.length >= 8) {
+      this.#queuePaused = true;
+      this.socket.pause();
+    }
+    return name === 'HEAD' ? 1 : 0;
+  };
+
+  readonly #onBody = (chunk: Buffer): void => {
+    this.#parsing?.pushBody(chunk);
+  };
+
+  readonly #onMessageComplete = (): void => {
+    // Fields handed over now are a chunked body's trailers: not forwarded (as node:http's leg).
+    if (this.#headerParts.length > 0) this.#headerParts = [];
+    this.#urlPart = '';
+    const req = this.#parsing;
+    this.#parsing = undefined;
+    this.#inMessage = false;
+    this.deadline = 0;
+    req?.pushEnd();
+  };
+
+  #dispatch(req: LeanRequest, keepAlive: boolean): void {
+    const res = new LeanResponse(this, this.socket, keepAlive, req.method === 'HEAD', req.httpVersionMinor === 0, Math.floor(this.#timeouts.keepAliveTimeout / 1000));
+    this.#req = req;
+    this.#res = res;
+    try {
+      this.#handler(req, res);
+    } catch {
+      // A handler that throws (a plugin's invalid header) answers 500 rather than ending the process.
+      if (!res.headersSent && !res.closed) {
+        res.writeHead(500, ['Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(UNEXPECTED_BODY.length), 'Connection', 'close']);
+        res.end(UNEXPECTED_BODY, 'latin1');
+      } else {
+        this.destroy();
+      }
+    }
+  }
+
+  /** Answers the next request in turn, or what its parsing failed with; or waits for more. */
+  #next(): void {
+    const pending = this.#queue.shift();
+    if (this.#queuePaused && this.#queue.length < 8) {
+      this.#queuePaused = false;
+      if (!this.#bodyPaused && !this.#closing) this.socket.resume();
+    }
+    if (pending === undefined) {
+      if (!this.#inMessage) {
+        this.#deadlineKind = 'idle';
+        this.deadline = coarseClock.now + this.#timeouts.keepAliveTimeout;
+      }
+      return;
+    }
+    if ('error' in pending) {
+      this.#answerError(pending.error);
+      return;
+    }
+    this.#dispatch(pending.req, pending.keepAlive);
+  }
+
+  #parseError(error: Error & { code?: string }): void {
+    this.#closing = true;
+    this.#inMessage = false;
+    // A request after one that asked to close (HTTP/1.0, Connection: close) is not read.
+    if (error.code === 'HPE_CLOSED_CONNECTION') return;
+    this.#fail(CLIENT_ERRORS[error.code ?? ''] ?? BAD_REQUEST);
+  }
+
+  /** A framing error or a timeout: answered after the responses already owed, then closed. */
+  #fail(answer: string): void {
+    this.#closing = true;
+    this.socket.pause();
+    const broken = this.#parsing;
+    this.#parsing = undefined;
+    if (broken !== undefined && broken === this.#req) {
+      // The request being answered broke (mid-body, or too slow): its exchange is abandoned.
+      if (this.#res?.headersSent === true) this.destroy();
+      else this.#answerError(answer);
+      return;
+    }
+    // Earlier, well-formed requests are answered first; the broken one never is.
+    this.#queue = this.#queue.filter((p) => !('req' in p) || p.req !== broken);
+    this.#queue.push({ error: answer });
+    if (this.#req === undefined) this.#next();
+  }
+
+  #answerError(answer: string): void {
+    this.#closing = true;
+    if (this.#res !== undefined) {
+      // The current response is cut (its request broke mid-body): only a head not yet written is replaced.
+      this.#res.connectionClosed();
+      this.#req?.pushClose();
+      this.#req = undefined;
+      this.#res = undefined;
+    }
+    if (this.socket.writable) this.socket.end(answer, 'latin1');
+    this.socket.once('finish', () => this.socket.destroy());
+  }
+
+  #closeAfterWrites(): void {
+    this.#closing = true;
+    this.#queue = [];
+    if (this.socket.writable) this.socket.end();
+    // The client may never close its side: the socket goes once the last bytes are written.
+    this.socket.once('finish', () => this.socket.destroy());
+  }
+
+  // A client that closes its side is taken as gone, as nginx (a client abort, logged 499) and
+  // node:http do: what is in progress is abandoned and the connection closed.
+  readonly #onEnd = (): void => {
+    this.destroy();
+  };
+
+  readonly #onClose = (): void => {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.deadline = 0;
+    this.#res?.connectionClosed();
+    this.#req?.pushClose();
+    this.#parsing?.pushClose();
+    for (const p of this.#queue) if ('req' in p) p.req.pushClose();
+    this.#queue = [];
+    this.#req = undefined;
+    this.#res = undefined;
+    // Parsers are reused, as node:http reuses its own (a new one per connection costs ~1 µs).
+    // 'close' comes on a later tick than any execute(), so this one is not in use.
+    if (FREE_PARSERS.length < MAX_FREE_PARSERS) FREE_PARSERS.push(this.#parser);
+    this.#onGone(this);
+  };
+}

@@ -1,0 +1,74 @@
+import type { Socket } from 'node:net';
+import { coarseClock, LeanConnection, type LeanHandler, type LeanTimeouts } from './lean-connection.ts';
+
+/** node:http's defaults, except keep-alive: Kong/nginx keep client connections 60 s (keepalive_timeout). */
+export const LEAN_TIMEOUTS: LeanTimeouts = { headersTimeout: 60_000, requestTimeout: 300_000, keepAliveTimeout: 60_000 };
+
+// How often deadlines are checked: a connection lives at most this much past its timeout.
+const SWEEP_MS = 1000;
+
+/**
+ * The lean HTTP/1.1 side of a proxy listener (docs/gateway-config.md, "Client leg"): give it
+ * each accepted socket (a plain one, or a TLS one after its handshake). It keeps the
+ * connections for the listener's shutdown and checks their deadlines once a second, instead of
+ * a timer per connection or per request.
+ */
+export class LeanHttp1 {
+  readonly #handler: LeanHandler;
+  readonly #timeouts: LeanTimeouts;
+  readonly #connections = new Set<LeanConnection>();
+  #sweep: NodeJS.Timeout | undefined;
+  #draining = false;
+
+  constructor(handler: LeanHandler, timeouts: LeanTimeouts = LEAN_TIMEOUTS) {
+    this.#handler = handler;
+    this.#timeouts = timeouts;
+  }
+
+  /** Serves HTTP/1.1 on an accepted connection (the listener sets noDelay). */
+  readonly serve = (socket: Socket): void => {
+    coarseClock.now = Date.now();
+    this.#connections.add(new LeanConnection(socket, this.#handler, this.#timeouts, this.#forget, this.#isDraining));
+    this.#sweep ??= setInterval(this.#check, SWEEP_MS).unref();
+  };
+
+  /** Connections open now. */
+  get size(): number {
+    return this.#connections.size;
+  }
+
+  /**
+   * The listener stops: idle connections are closed now, the others after the response in
+   * progress (it says `Connection: close`), as nginx does on a graceful shutdown.
+   */
+  drain(): void {
+    this.#draining = true;
+    this.closeIdleConnections();
+  }
+
+  /** Closes the connections with no request in progress. */
+  closeIdleConnections(): void {
+    for (const c of this.#connections) if (c.idle) c.destroy();
+  }
+
+  /** Cuts every connection (the end of a shutdown's grace period). */
+  closeAllConnections(): void {
+    for (const c of this.#connections) c.destroy();
+  }
+
+  readonly #isDraining = (): boolean => this.#draining;
+
+  readonly #forget = (conn: LeanConnection): void => {
+    this.#connections.delete(conn);
+    if (this.#connections.size === 0 && this.#sweep !== undefined) {
+      clearInterval(this.#sweep);
+      this.#sweep = undefined;
+    }
+  };
+
+  readonly #check = (): void => {
+    const now = Date.now();
+    coarseClock.now = now;
+    for (const c of this.#connections) if (c.deadline !== 0 && c.deadline <= now) c.expire();
+  };
+}

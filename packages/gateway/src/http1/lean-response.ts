@@ -1,0 +1,282 @@
+import { EventEmitter } from 'node:events';
+import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** What a response tells its connection. */
+export interface ResponseOwner {
+  /** The response is complete (`keepAlive`: the connection may take the next request). */
+  responseDone(keepAlive: boolean): void;
+  /** False once the listener drains: the head then says `Connection: close`. */
+  keepsAlive(): boolean;
+  destroy(): void;
+}
+
+// node's checks on outgoing fields (lib/_http_common.js checkIsHttpToken, checkInvalidHeaderChar):
+// a CR or LF in a value a plugin set must never split the response.
+const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
+const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** An outgoing field node would refuse (ERR_INVALID_HTTP_TOKEN / ERR_INVALID_CHAR). */
+export class InvalidHeaderError extends Error {}
+
+// The Date field, made at most once a second (node caches it the same way).
+let dateSecond = 0;
+let dateLine = '';
+function dateField(): string {
+  const now = Date.now();
+  const second = now - (now % 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateLine = 'Date: ' + new Date(now).toUTCString() + '\r\n';
+  }
+  return dateLine;
+}
+
+const CHUNK_END = '0\r\n\r\n';
+const CLOSE_TOKEN = /(?:^|\W)close(?:$|\W)/i;
+const CHUNKED_TOKEN = /(?:^|\W)chunked(?:$|\W)/i;
+const SEEN_DATE = 1;
+const SEEN_CONNECTION = 2;
+const SEEN_LENGTH = 4;
+const SEEN_TE = 8;
+
+/**
+ * A response on the lean client leg with the members of node's ServerResponse the proxy uses
+ * (writeHead, write, end, writeContinue, headersSent, statusCode, destroy, 'drain', 'close'),
+ * framed by node's rules so clients see what node:http sent: the caller's fields in order, then
+ * Date, Connection (and Keep-Alive), then Content-Length or chunked when the caller gave neither.
+ * The head is held until the first body write or the end, so a small response goes out in one
+ * write (one string when its body is a latin1 string).
+ */
+export class LeanResponse extends EventEmitter {
+  statusCode = 200;
+  statusMessage = '';
+  headersSent = false;
+  writableEnded = false;
+  /** True once the response is over (complete or cut): its 'close' has been emitted. */
+  closed = false;
+  readonly #owner: ResponseOwner;
+  readonly #socket: Socket;
+  /** The head, until it is written with the first body bytes. */
+  #head: string | undefined;
+  #hasBody: boolean;
+  #chunked = false;
+  #keepAlive: boolean;
+  readonly #http10: boolean;
+  readonly #keepAliveSeconds: number;
+  #waitingDrain = false;
+  #onDrain: (() => void) | undefined;
+  /** Which framing fields the caller gave (SEEN_*), while the head is made. */
+  #seen = 0;
+
+  /**
+   * `keepAlive`: the request allows reusing the connection (llhttp's verdict); `head`: a HEAD
+   * request (no body is ever written).
+   */
+  constructor(owner: ResponseOwner, socket: Socket, keepAlive: boolean, head: boolean, http10: boolean, keepAliveSeconds: number) {
+    super();
+    this.#owner = owner;
+    this.#socket = socket;
+    this.#keepAlive = keepAlive;
+    this.#hasBody = !head;
+    this.#http10 = http10;
+    this.#keepAliveSeconds = keepAliveSeconds;
+  }
+
+  /** `HTTP/1.1 100 Continue` before the body is read (the client waits for it). */
+  writeContinue(): void {
+    if (!this.closed) this.#socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
+  }
+
+  writeHead(status: number, message?: string | OutgoingHttpHeaders | readonly string[], headers?: OutgoingHttpHeaders | readonly string[]): this {
+    if (this.headersSent) throw new Error('writeHead after the head was sent');
+    let fields = headers;
+    let text: string | undefined;
+    if (typeof message === 'string') text = message;
+    else fields = message;
+    this.statusCode = status;
+    this.statusMessage = text ?? STATUS_CODES[status] ?? 'unknown';
+    if (status === 204 || status === 304 || (status >= 100 && status < 200)) this.#hasBody = false;
+    this.#head = 'HTTP/1.1 ' + status + ' ' + this.statusMessage + '\r\n';
+    this.#seen = 0;
+    if (Array.isArray(fields)) {
+      for (let i = 0; i < fields.length; i += 2) this.#field(fields[i] as string, String(fields[i + 1]));
+    } else if (fields !== undefined) {
+      for (const name of Object.keys(fields)) {
+        const value = (fields as OutgoingHttpHeaders)[name];
+        if (value === undefined) continue;
+        if (Array.isArray(value)) for (const v of value) this.#field(name, String(v));
+        else this.#field(name, String(value));
+      }
+    }
+    let head = this.#head;
+    const seen = this.#seen;
+    const date = (seen & SEEN_DATE) !== 0;
+    const connection = (seen & SEEN_CONNECTION) !== 0;
+    const contentLength = (seen & SEEN_LENGTH) !== 0;
+    const te = (seen & SEEN_TE) !== 0;
+    if (!date) head += dateField();
+    if (this.#keepAlive && !this.#owner.keepsAlive()) this.#keepAlive = false;
+    // An HTTP/1.0 client cannot read chunks: without a length the body ends at the close
+    // (node's _storeHeader: keep-alive for HTTP/1.0 only with a Content-Length).
+    const canDelimit = contentLength || !this.#http10;
+    if (!connection) {
+      if (this.#keepAlive && canDelimit) {
+        head += 'Connection: keep-alive\r\nKeep-Alive: timeout=' + this.#keepAliveSeconds + '\r\n';
+      } else {
+        this.#keepAlive = false;
+        head += 'Connection: close\r\n';
+      }
+    }
+    if (!contentLength && !te && this.#hasBody) {
+      if (this.#http10) this.#keepAlive = false;
+      else {
+        head += 'Transfer-Encoding: chunked\r\n';
+        this.#chunked = true;
+      }
+    }
+    if (!this.#hasBody) this.#chunked = false;
+    this.#head = head + '\r\n';
+    this.headersSent = true;
+    return this;
+  }
+
+  /** Appends one field to the head being made, noting the ones framing depends on. */
+  #field(name: string, value: string): void {
+    if (!TOKEN.test(name)) throw new InvalidHeaderError(`invalid header name ${JSON.stringify(name)}`);
+    if (INVALID_VALUE.test(value)) throw new InvalidHeaderError(`invalid character in header ${name}`);
+    this.#head += name + ': ' + value + '\r\n';
+    // node's _storeHeader looks at these by length first, the same cheap test.
+    switch (name.length) {
+      case 4:
+        if (name.toLowerCase() === 'date') this.#seen |= SEEN_DATE;
+        break;
+      case 10:
+        if (name.toLowerCase() === 'connection') {
+          this.#seen |= SEEN_CONNECTION;
+          if (CLOSE_TOKEN.test(value)) this.#keepAlive = false;
+        }
+        break;
+      case 14:
+        if (name.toLowerCase() === 'content-length') this.#seen |= SEEN_LENGTH;
+        break;
+      case 17:
+        if (name.toLowerCase() === 'transfer-encoding') {
+          this.#seen |= SEEN_TE;
+          if (CHUNKED_TOKEN.test(value)) this.#chunked = true;
+        }
+        break;
+    }
+  }
+
+  /** Body bytes (latin1 for strings: the proxy's strings hold bytes); false: wait for 'drain'. */
+  write(chunk: Buffer | string, encoding?: BufferEncoding): boolean {
+    if (!this.headersSent) this.writeHead(this.statusCode);
+    if (this.writableEnded || this.closed) return false;
+    const size = typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding ?? 'utf8') : chunk.length;
+    if (!this.#hasBody || size === 0) return this.#flushHead();
+    const socket = this.#socket;
+    let ok: boolean;
+    if (this.#chunked) {
+      const prefix = (this.#takeHead() ?? '') + size.toString(16) + '\r\n';
+      if (typeof chunk === 'string' && (encoding === 'latin1' || encoding === 'binary')) {
+        ok = socket.write(prefix + chunk + '\r\n', 'latin1');
+      } else {
+        socket.cork();
+        socket.write(prefix, 'latin1');
+        socket.write(chunk, encoding as BufferEncoding);
+        ok = socket.write('\r\n', 'latin1');
+        socket.uncork();
+      }
+    } else {
+      ok = this.#writeWithHead(chunk, encoding);
+    }
+    if (!ok) this.#awaitDrain();
+    return ok;
+  }
+
+  end(chunk?: Buffer | string | (() => void), encoding?: BufferEncoding): this {
+    if (this.writableEnded || this.closed) return this;
+    if (!this.headersSent) {
+      // Like node's end(data) before any head: the length is known, so it is sent.
+      const size = chunk === undefined || typeof chunk === 'function' ? 0 : typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding ?? 'utf8') : chunk.length;
+      this.writeHead(this.statusCode, this.#hasBody ? ['Content-Length', String(size)] : []);
+    }
+    this.writableEnded = true;
+    const body = typeof chunk === 'function' || !this.#hasBody ? undefined : chunk;
+    const size = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body, encoding ?? 'utf8') : body.length;
+    if (this.#chunked) {
+      const head = this.#takeHead() ?? '';
+      if (size === 0) this.#socket.write(head + CHUNK_END, 'latin1');
+      else if (typeof body === 'string' && (encoding === 'latin1' || encoding === 'binary')) {
+        this.#socket.write(head + size.toString(16) + '\r\n' + body + '\r\n' + CHUNK_END, 'latin1');
+      } else {
+        this.#socket.cork();
+        this.#socket.write(head + size.toString(16) + '\r\n', 'latin1');
+        this.#socket.write(body!, encoding as BufferEncoding);
+        this.#socket.write('\r\n' + CHUNK_END, 'latin1');
+        this.#socket.uncork();
+      }
+    } else if (size > 0) {
+      this.#writeWithHead(body!, encoding);
+    } else {
+      this.#flushHead();
+    }
+    this.#finish();
+    return this;
+  }
+
+  /** Cuts the client's connection (a response that cannot be completed). */
+  destroy(): this {
+    this.#owner.destroy();
+    return this;
+  }
+
+  /** The connection closed before the response completed, or after: 'close' once. */
+  connectionClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.#onDrain !== undefined) this.#socket.off('drain', this.#onDrain);
+    this.emit('close');
+  }
+
+  #finish(): void {
+    this.emit('finish');
+    this.#owner.responseDone(this.#keepAlive);
+    this.connectionClosed();
+  }
+
+  #takeHead(): string | undefined {
+    const head = this.#head;
+    this.#head = undefined;
+    return head;
+  }
+
+  #flushHead(): boolean {
+    const head = this.#takeHead();
+    return head === undefined ? !this.#socket.writableNeedDrain : this.#socket.write(head, 'latin1');
+  }
+
+  #writeWithHead(chunk: Buffer | string, encoding: BufferEncoding | undefined): boolean {
+    const head = this.#takeHead();
+    const socket = this.#socket;
+    if (head === undefined) return socket.write(chunk, encoding as BufferEncoding);
+    if (typeof chunk === 'string' && (encoding === 'latin1' || encoding === 'binary')) return socket.write(head + chunk, 'latin1');
+    socket.cork();
+    socket.write(head, 'latin1');
+    const ok = socket.write(chunk, encoding as BufferEncoding);
+    socket.uncork();
+    return ok;
+  }
+
+  #awaitDrain(): void {
+    if (this.#waitingDrain) return;
+    this.#waitingDrain = true;
+    // Made on first need: most responses never wait (a closure per response costs on the hot path).
+    this.#onDrain ??= () => {
+      this.#waitingDrain = false;
+      this.emit('drain');
+    };
+    this.#socket.once('drain', this.#onDrain);
+  }
+}

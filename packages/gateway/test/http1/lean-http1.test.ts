@@ -1,0 +1,137 @@
+// The lean HTTP/1.1 leg's own behaviours, beyond what the proxy suites and the differential
+// test check through the gateway: deadlines (408 for a slow head or body, idle keep-alive
+// closed), pipelined answers in order while the first is slow, a handler that throws, the
+// graceful drain, and versions other than HTTP/1.x. Real sockets on 127.0.0.1.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect, createServer, type Socket } from 'node:net';
+import { pollUntil } from '@signet/kit';
+import { listenOnLoopback } from '@signet/kit/testing';
+import { LeanHttp1, type LeanHandler, type LeanTimeouts } from '../../src/http1/index.ts';
+import { buildGateway } from '../../src/build-gateway.ts';
+import { parseDeclarativeConfig } from '../../src/declarative/parse-declarative-config.ts';
+import { startUpstream, TEST_CONFIG } from '../proxy/proxy.fixture.ts';
+
+async function serveLean(t: TestContext, handler: LeanHandler, timeouts?: LeanTimeouts): Promise<{ port: number; side: LeanHttp1 }> {
+  const side = new LeanHttp1(handler, timeouts);
+  const server = createServer(side.serve);
+  const port = await listenOnLoopback(server);
+  t.after(() => new Promise<void>((resolve) => {
+    side.closeAllConnections();
+    server.close(() => resolve());
+  }));
+  return { port, side };
+}
+
+/** A raw client: what it has read so far, and whether the server closed. */
+function rawClient(port: number): { socket: Socket; text: () => string; closed: () => boolean } {
+  const socket = connect(port, '127.0.0.1');
+  let text = '';
+  let closed = false;
+  socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+  socket.on('error', () => undefined);
+  socket.on('close', () => (closed = true));
+  return { socket, text: () => text, closed: () => closed };
+}
+
+const hello: LeanHandler = (req, res) => {
+  res.writeHead(200, ['Content-Type', 'text/plain', 'Content-Length', String(req.url.length)]);
+  res.end(req.url, 'latin1');
+};
+
+test('a head or a body that arrives too slowly is answered 408 and closed; an idle keep-alive connection is closed', async (t) => {
+  const { port } = await serveLean(t, (req, res) => {
+    req.on('data', () => undefined);
+    req.on('end', () => hello(req, res));
+  }, { headersTimeout: 300, requestTimeout: 600, keepAliveTimeout: 300 });
+  const slowHead = rawClient(port);
+  slowHead.socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n');
+  const slowBody = rawClient(port);
+  slowBody.socket.write('POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc');
+  const idle = rawClient(port);
+  idle.socket.write('GET /idle HTTP/1.1\r\nHost: x\r\n\r\n');
+  await pollUntil(() => slowHead.closed() && slowBody.closed() && idle.closed(), { timeoutMs: 15_000, what: 'the slow and idle connections closed' });
+  assert.match(slowHead.text(), /^HTTP\/1\.1 408 Request Timeout\r\nConnection: close\r\n\r\n$/);
+  assert.match(slowBody.text(), /^HTTP\/1\.1 408 Request Timeout\r\n/);
+  // The idle one got its answer first, then was closed with no further bytes.
+  assert.match(idle.text(), /^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n\/idle$/);
+});
+
+test('pipelined requests are answered in order while the first is slow; the second is handed over only after', async (t) => {
+  const order: string[] = [];
+  let releaseFirst: () => void = () => undefined;
+  const { port } = await serveLean(t, (req, res) => {
+    order.push(`start ${req.url}`);
+    if (req.url === '/first') {
+      releaseFirst = () => {
+        order.push('end /first');
+        hello(req, res);
+      };
+      return;
+    }
+    order.push(`end ${req.url}`);
+    hello(req, res);
+  });
+  const c = rawClient(port);
+  c.socket.write('GET /first HTTP/1.1\r\nHost: x\r\n\r\nGET /second HTTP/1.1\r\nHost: x\r\n\r\nGET /third HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  await pollUntil(() => order.length > 0, { timeoutMs: 10_000, what: 'the first request handed over' });
+  assert.deepEqual(order, ['start /first']);
+  releaseFirst();
+  await pollUntil(() => c.closed(), { timeoutMs: 10_000, what: 'the connection closed after the third answer' });
+  assert.deepEqual(order, ['start /first', 'end /first', 'start /second', 'end /second', 'start /third', 'end /third']);
+  const bodies = [...c.text().matchAll(/\r\n\r\n(\/[a-z]+)/g)].map((m) => m[1]);
+  assert.deepEqual(bodies, ['/first', '/second', '/third']);
+});
+
+test('a handler that throws answers 500 and the server keeps serving; an invalid header value never splits the response', async (t) => {
+  const { port } = await serveLean(t, (req, res) => {
+    if (req.url === '/split') res.writeHead(200, ['X-Evil', 'a\r\nSet-Cookie: owned=1']);
+    else hello(req, res);
+  });
+  const c = rawClient(port);
+  c.socket.write('GET /split HTTP/1.1\r\nHost: x\r\n\r\n');
+  await pollUntil(() => c.closed(), { timeoutMs: 10_000, what: 'the 500 and the close' });
+  assert.match(c.text(), /^HTTP\/1\.1 500 Internal Server Error\r\n/);
+  assert.doesNotMatch(c.text(), /owned/);
+  const after = rawClient(port);
+  after.socket.write('GET /after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  await pollUntil(() => after.closed(), { timeoutMs: 10_000, what: 'the next answer' });
+  assert.match(after.text(), /^HTTP\/1\.1 200 OK[\s\S]*\/after$/);
+});
+
+test('drain(): idle connections close at once, a busy one finishes its answer with Connection: close', async (t) => {
+  let finish: (() => void) | undefined;
+  const { port, side } = await serveLean(t, (req, res) => {
+    if (req.url === '/busy') finish = () => hello(req, res);
+    else hello(req, res);
+  });
+  const idle = rawClient(port);
+  idle.socket.write('GET /warm HTTP/1.1\r\nHost: x\r\n\r\n');
+  await pollUntil(() => idle.text().endsWith('/warm'), { timeoutMs: 10_000, what: 'the idle connection warmed' });
+  const busy = rawClient(port);
+  busy.socket.write('GET /busy HTTP/1.1\r\nHost: x\r\n\r\n');
+  await pollUntil(() => side.size === 2 && finish !== undefined, { timeoutMs: 10_000, what: 'the busy request handed over' });
+  side.drain();
+  await pollUntil(() => idle.closed(), { timeoutMs: 10_000, what: 'the idle connection closed' });
+  assert.equal(busy.closed(), false);
+  finish!();
+  await pollUntil(() => busy.closed(), { timeoutMs: 10_000, what: 'the busy connection closed after its answer' });
+  assert.match(busy.text(), /Connection: close\r\n[\s\S]*\/busy$/);
+});
+
+test('GET / HTTP/2.0 on an HTTP/1.1 listener: 505 from the lean leg, and the node:http leg no longer crashes on it', async (t) => {
+  const up = await startUpstream(t);
+  const snapshot = parseDeclarativeConfig(`_format_version: "3.0"\nservices: [{ name: s, url: "http://127.0.0.1:${up.port}", routes: [{ name: r, paths: ["/"] }] }]\n`);
+  for (const leg of ['lean', 'node'] as const) {
+    const gateway = await buildGateway(TEST_CONFIG, { snapshot, clientLeg: leg });
+    const [bound] = await gateway.listen();
+    t.after(() => gateway.close());
+    const c = rawClient(bound!.port);
+    c.socket.write('GET /v HTTP/2.0\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await pollUntil(() => c.closed(), { timeoutMs: 10_000, what: `the ${leg} leg's answer` });
+    // node:http proxies it as HTTP/1.1 (before the fix, the exchange threw on the missing HTTP/2 stream).
+    assert.match(c.text(), leg === 'lean' ? /^HTTP\/1\.1 505 HTTP Version Not Supported\r\n/ : /^HTTP\/1\.1 200 OK\r\n/, leg);
+  }
+  assert.equal(up.hits, 1);
+});
+
