@@ -113,6 +113,14 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
       const side = new LeanHttp1((req, res) => handler(req as never, res as never));
       leanSides.push(side);
       server.on(address.ssl ? 'secureConnection' : 'connection', side.serve);
+      // As node:http's close() closes idle connections first: a net.Server's close() waits for
+      // every connection, and a cluster worker's disconnect closes its servers before this
+      // process's own shutdown runs (src/cluster/worker.ts), so the drain starts here.
+      const close = server.close.bind(server);
+      server.close = (callback?: (err?: Error) => void) => {
+        side.drain();
+        return close(callback);
+      };
     } else {
       nodeHttp = address.ssl ? createHttpsServer(tlsOptions) : createHttpServer();
       // Kong/nginx keep client connections 60 s (keepalive_timeout); node's default is 5 s.

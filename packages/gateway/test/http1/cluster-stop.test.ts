@@ -1,0 +1,42 @@
+// A gateway process with two workers stops on SIGTERM while clients hold idle keep-alive
+// connections and one request is in flight: the idle connections are closed at once, the busy
+// one after its answer. A cluster worker's disconnect closes its listeners
+// before the worker's own shutdown runs, so the lean leg must drain on the listener's close()
+// (as node:http's close() closes idle connections); without that the stop waited for the
+// primary's SIGKILL after the 10 s grace.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Agent, request } from 'undici';
+import { pollUntil } from '@signet/kit';
+import { startGatewayProcess } from '../health/gateway-process.ts';
+import { startUpstream } from '../proxy/proxy.fixture.ts';
+
+test('SIGTERM with idle keep-alive clients and a request in flight: 2 workers stop well inside the grace, the request answered', async (t) => {
+  let release: (() => void) | undefined;
+  const up = await startUpstream(t, (req, res) => {
+    if (req.url === '/slow') {
+      release = () => res.end('slow done');
+      return;
+    }
+    res.end('ok');
+  });
+  const g = await startGatewayProcess(t, `_format_version: "3.0"\nservices: [{ name: s, url: "http://127.0.0.1:${up.port}", routes: [{ name: r, paths: ["/"] }] }]\n`, { workers: 2 });
+  const agent = new Agent({ connections: 8 });
+  t.after(() => agent.close());
+  // Several keep-alive connections, so both workers hold idle ones.
+  await Promise.all(Array.from({ length: 8 }, async () => (await request(g.proxy + '/', { dispatcher: agent })).body.text()));
+  const slow = request(g.proxy + '/slow', { dispatcher: new Agent() });
+  await pollUntil(() => release !== undefined, { timeoutMs: 20_000, what: 'the slow request at the upstream' });
+  const t0 = Date.now();
+  g.proc.child.kill('SIGTERM');
+  await pollUntil(() => g.proc.output().includes('"stopping"'), { timeoutMs: 9_000, what: 'the primary to take the signal' });
+  release!();
+  const answer = await slow;
+  assert.equal(answer.statusCode, 200);
+  assert.equal(await answer.body.text(), 'slow done');
+  // The grace is 10 s and the primary kills a worker 2 s after it: a stop that waits for the idle
+  // connections takes 12 s or more.
+  const code = await Promise.race([g.proc.exited, pollUntil(() => undefined, { timeoutMs: 9_000, intervalMs: 500, what: 'the gateway to exit' })]);
+  assert.equal(code, 0, g.proc.output());
+  t.diagnostic(`stopped ${Date.now() - t0} ms after SIGTERM`);
+});
