@@ -25,10 +25,18 @@ export async function serve(config: EsignConfig, supervised: boolean): Promise<v
   // The configured seal, checked first; without one, completion generates a development seal in DATA_DIR.
   const seal = config.sealP12File ? await loadSealIdentity(config.sealP12File, config.sealP12Passphrase ?? '') : undefined;
   const store = await openStore(storeLocation(config));
-  // LibreOffice and Chromium start on the first document that needs them, not here.
+  // LibreOffice and Chromium start on the first document that needs them, not here. The pdf
+  // threads start now, alongside the rest of the start-up: every envelope's documents pass
+  // through them (validation, text for anchors and page sizes), and a first envelope that had to
+  // start them took seconds, while a stop or a rolling restart waited for it. /health answers
+  // 503 until they are up (docs/operations.md).
   const converter = await buildConverter();
+  const warmStart = performance.now();
+  let warm = false;
+  const warming = converter.warmUpPdfThreads();
+  warming.catch(() => undefined);
   const drain = new RequestDrain(DRAIN);
-  const app = await buildEsignServer(config, { store, converter, logger: { level: 'info' }, draining: () => drain.draining, ...(seal ? { signing: { seal } } : {}) });
+  const app = await buildEsignServer(config, { store, converter, logger: { level: 'info' }, draining: () => drain.draining, starting: () => !warm, ...(seal ? { signing: { seal } } : {}) });
   drain.track(app.server);
   let stopping = false;
   const stop = (signal: string) => {
@@ -58,4 +66,12 @@ export async function serve(config: EsignConfig, supervised: boolean): Promise<v
   // Under npm start's supervisor (its own process group): stop when the supervisor is gone.
   if (supervised) stopWithParent(() => stop('supervisor gone'));
   await app.listen({ port: config.port, host: config.host });
+  try {
+    await warming;
+    app.log.info({ warmUpMs: Math.round(performance.now() - warmStart) }, 'warm: pdf threads started; /health answers 200 from now');
+  } catch (err) {
+    // They are started again on first use; an instance that cannot run them still serves the rest.
+    app.log.error({ err, warmUpMs: Math.round(performance.now() - warmStart) }, 'warm-up failed: the pdf threads start on first use');
+  }
+  warm = true;
 }

@@ -85,6 +85,11 @@ export type EsignDeps = {
   verify?: Omit<VerifyOptions, 'repositories'>;
   /** True once a graceful stop has begun (web/request-drain.ts): /health answers 503, responses close their connection. */
   draining?: () => boolean;
+  /**
+   * True while the instance still warms up what its first requests would otherwise pay for
+   * (serve.ts: the pdf threads): /health answers 503 until then, so a balancer takes it only warm.
+   */
+  starting?: () => boolean;
   /** DocuSign's API limits per account (default 3,000 per hour, 500 per 30 s); tests lower them. */
   apiRateLimits?: { hourly: number; burst: number; burstWindowMs: number };
   /**
@@ -118,6 +123,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   installErrorHandling(app);
   const headers = securityHeaders(ctx.secureCookies);
   const draining = deps.draining ?? (() => false);
+  const starting = deps.starting ?? (() => false);
   app.addHook('onSend', async (_request, reply) => {
     reply.headers(headers);
     // Draining: the balancer's pooled connections to this instance end with this response.
@@ -127,6 +133,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   app.get('/health', async (_request, reply) => {
     // A stopping instance leaves the balancer's rotation by failing its health check.
     if (draining()) return reply.code(503).header('cache-control', 'no-store').send({ status: 'draining' });
+    if (starting()) return reply.code(503).header('cache-control', 'no-store').send({ status: 'starting' });
     try {
       await ctx.store.db.ping();
       return await reply.header('cache-control', 'no-store').send({ status: 'ok' });

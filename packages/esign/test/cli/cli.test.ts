@@ -50,6 +50,25 @@ async function health(url: string): Promise<{ status: number; body: unknown }> {
   return { status: res.statusCode, body: await res.body.json() };
 }
 
+/**
+ * Polls /health until it answers 200: a fresh instance answers 503 {status: 'starting'} while it
+ * warms its pdf threads. Then, from the server's own log (in order): the warm-up line came before
+ * any 200, so the balancer never got the instance before its first envelope could be fast.
+ */
+async function healthWhenWarm(s: { proc: StartedProcess; url: string }): Promise<{ status: number; body: unknown }> {
+  const answer = await pollUntil(async () => {
+    const h = await health(s.url);
+    if (h.status === 503) assert.deepEqual(h.body, { status: 'starting' });
+    return h.status === 503 ? undefined : h;
+  }, { timeoutMs: 90_000, what: `${s.url}/health to answer 200` });
+  const lines = () => s.proc.output().split('\n');
+  const firstOk = await pollUntil(() => { const i = lines().findIndex((l) => l.includes('"statusCode":200')); return i < 0 ? undefined : i; }, { timeoutMs: 10_000, what: 'the first 200 in the log' });
+  const warmLine = lines().findIndex((l) => l.includes('warm: pdf threads started'));
+  assert.ok(warmLine >= 0 && warmLine < firstOk, `the warm-up is logged before the first 200; the log:\n${s.proc.output()}`);
+  assert.match(lines()[warmLine] ?? '', /"warmUpMs":\d+/);
+  return answer;
+}
+
 test('user create and app create print the documented JSON; errors exit non-zero with a clear message', async (t) => {
   const dataDir = tempDir(t);
   const env = { DATA_DIR: dataDir, PUBLIC_URL: 'https://localhost:8443/' };
@@ -104,7 +123,7 @@ test('user create and app create print the documented JSON; errors exit non-zero
   assert.match(badUrl.stderr, /bad setting: PUBLIC_URL must use https: or http:/);
 });
 
-test('two `serve` processes started at once on one fresh SQLite file both migrate safely and serve; each says at start which PAdES level its seals reach', async (t) => {
+test('two `serve` processes started at once on one fresh SQLite file both migrate safely and serve; each says at start which PAdES level its seals reach; /health answers 200 only once its pdf threads are warm', async (t) => {
   const dataDir = tempDir(t);
   const env = { DATA_DIR: dataDir, PUBLIC_URL: 'https://localhost:8443' };
   // b has a timestamp authority (not contacted at start); a has none.
@@ -115,8 +134,8 @@ test('two `serve` processes started at once on one fresh SQLite file both migrat
   await pollUntil(() => /seals are raised to PAdES B-LTA with the TSA at TSA_URL/.test(b.proc.output()), { timeoutMs: 30_000, what: 'the B-LTA line at start' });
   assert.match(b.proc.output(), /"sealLevel":"B-LTA","tsa":"http:\/\/127\.0\.0\.1:9"/);
   assert.ok(!b.proc.output().includes('tsa-password-not-logged'), 'the TSA credentials are never logged');
-  assert.deepEqual(await health(a.url), { status: 200, body: { status: 'ok' } });
-  assert.deepEqual(await health(b.url), { status: 200, body: { status: 'ok' } });
+  assert.deepEqual(await healthWhenWarm(a), { status: 200, body: { status: 'ok' } });
+  assert.deepEqual(await healthWhenWarm(b), { status: 200, body: { status: 'ok' } });
   const store = await openStore({ sqliteFile: join(dataDir, 'esign.sqlite') });
   t.after(() => store.close());
   const versions = await store.db.kysely.selectFrom('signet_migrations').select('version').execute();
@@ -136,8 +155,8 @@ test('serve and the CLI on PostgreSQL (DATABASE_URL); /health turns 503 when the
   const [a, b] = await Promise.all([serve(t, env), serve(t, env)]);
   const user = await cli(['user', 'create', '--email', 'pg@example.com', '--password', 'long enough', '--name', 'Pg'], env);
   assert.equal(user.code, 0, user.stderr);
-  assert.deepEqual(await health(a.url), { status: 200, body: { status: 'ok' } });
-  assert.deepEqual(await health(b.url), { status: 200, body: { status: 'ok' } });
+  assert.deepEqual(await healthWhenWarm(a), { status: 200, body: { status: 'ok' } });
+  assert.deepEqual(await healthWhenWarm(b), { status: 200, body: { status: 'ok' } });
   cluster.stop();
   clusterUp = false;
   assert.deepEqual(await health(a.url), { status: 503, body: { status: 'unavailable' } });

@@ -68,6 +68,11 @@ export interface Converter {
   convert(input: ConvertInput): Promise<Uint8Array>;
   /** Starts LibreOffice and Chromium now rather than on the first document. */
   warmUp(): Promise<void>;
+  /**
+   * Starts the pdf threads now (each loads pdf.js and pdf-lib): without it a server's first PDF
+   * waits for them, seconds on a loaded machine.
+   */
+  warmUpPdfThreads(): Promise<void>;
   /** {@link extractText} on the converter's pdf threads, off the event loop. */
   extractText(pdfs: readonly Uint8Array[]): Promise<DocumentText[]>;
   /** {@link findAnchors} on the converter's pdf threads, off the event loop. */
@@ -141,6 +146,7 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
     async warmUp() {
       await Promise.all([office.warmUp(), html.warmUp(), threads.warmUp()]);
     },
+    warmUpPdfThreads: () => threads.warmUp(),
     extractText: (pdfs) => threads.extractText(pdfs),
     findAnchors: (pdfs, anchor) => threads.findAnchors(pdfs, anchor),
     readFormFields: (pdf) => threads.readFormFields(pdf),

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { toAnchorSearch, type AnchorOptions } from '../anchor/anchor-options.ts';
 import type { DocumentText } from '../anchor/page-text.ts';
 import { searchAnchors, type AnchorMatch } from '../anchor/search-anchors.ts';
@@ -68,9 +69,17 @@ export class PdfThreads {
     this.#threads = Array.from({ length: threads }, () => undefined);
   }
 
-  /** Starts every thread now (each loads pdf.js once, ~0.3-2 s). */
+  /**
+   * Starts every thread now (each loads pdf.js once, ~0.3-2 s) and has each open and read a
+   * one-page PDF: pdf.js loads its parser (pdf.worker.mjs) on the first document, not at import,
+   * and that first document cost a fresh server's first envelope seconds.
+   */
   async warmUp(): Promise<void> {
-    await Promise.all(this.#threads.map((_t, i) => this.#thread(i).ready));
+    const pdf = await onePagePdf();
+    await Promise.all(this.#threads.map(async (_t, i) => {
+      await this.#run({ op: 'validate', pdf }, undefined, i);
+      await this.#run({ op: 'extractText', pdfs: [pdf] }, undefined, i);
+    }));
   }
 
   /** {@link validatePdf} off the event loop. */
@@ -153,12 +162,13 @@ export class PdfThreads {
     return fresh;
   }
 
-  async #run<J extends ThreadJob>(job: J, signal?: AbortSignal): Promise<ThreadResults[J['op']]> {
+  /** Runs `job` on thread `on`, by default the least busy one. */
+  async #run<J extends ThreadJob>(job: J, signal?: AbortSignal, on?: number): Promise<ThreadResults[J['op']]> {
     if (this.#closed) throw new PdfError('CONVERTER_CLOSED');
     signal?.throwIfAborted();
     // The least busy thread (dead ones count as idle: they are replaced on pick).
-    let best = 0;
-    for (let i = 1; i < this.#threads.length; i++) {
+    let best = on ?? 0;
+    for (let i = 1; on === undefined && i < this.#threads.length; i++) {
       if ((this.#threads[i]?.pending.size ?? 0) < (this.#threads[best]?.pending.size ?? 0)) best = i;
     }
     const thread = this.#thread(best);
@@ -185,4 +195,12 @@ export class PdfThreads {
       signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** The warm-up's document: one page with a line of text, so text extraction runs its whole path. */
+async function onePagePdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([200, 100]);
+  page.drawText('warm-up', { x: 10, y: 50, size: 12, font: await doc.embedFont(StandardFonts.Helvetica) });
+  return doc.save();
 }
