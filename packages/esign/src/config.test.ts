@@ -68,6 +68,10 @@ test('TSA settings: an http(s) URL without credentials in it; a username and pas
   assert.throws(() => loadEsignConfig({ TSA_URL: 'https://u:p@tsa.example.com' }, '/'), /TSA_URL must not carry credentials/);
   assert.throws(() => loadEsignConfig({ TSA_USERNAME: 'acme' }, '/'), /TSA_USERNAME\/TSA_PASSWORD are set but TSA_URL is not/);
   assert.throws(() => loadEsignConfig({ TSA_URL: 'https://tsa.example.com', TSA_PASSWORD: 'pw' }, '/'), /TSA_PASSWORD is set but TSA_USERNAME is not/);
+  // HTTP Basic over plain http would hand the TSA password to anyone on the path; loopback is this machine.
+  assert.throws(() => loadEsignConfig({ TSA_URL: 'http://tsa.example.com/rfc3161', TSA_USERNAME: 'acme', TSA_PASSWORD: 'pw' }, '/'), /TSA_USERNAME\/TSA_PASSWORD need an https: TSA_URL/);
+  assert.deepEqual(loadEsignConfig({ TSA_URL: 'http://tsa.example.com/rfc3161' }, '/').tsa, { url: 'http://tsa.example.com/rfc3161' }, 'a TSA without credentials may be plain http (the token is signed)');
+  assert.equal(loadEsignConfig({ TSA_URL: 'http://[::1]:9/tsa', TSA_USERNAME: 'acme', TSA_PASSWORD: 'pw' }, '/').tsa?.username, 'acme');
   // SEAL_LEVEL: B-LTA by default with a TSA; any level above B-B needs one.
   assert.equal(loadEsignConfig({ TSA_URL: 'https://tsa.example.com' }, '/').sealLevel, 'B-LTA');
   assert.equal(loadEsignConfig({ TSA_URL: 'https://tsa.example.com', SEAL_LEVEL: 'b-t' }, '/').sealLevel, 'B-T');

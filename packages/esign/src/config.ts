@@ -148,6 +148,10 @@ export function loadEsignConfig(raw: RawEsignSettings, cwd: string): EsignConfig
     // Credentials belong in TSA_USERNAME/TSA_PASSWORD, never in a URL that ends up in logs.
     if (url.username !== '' || url.password !== '') throw new EsignConfigError('TSA_URL must not carry credentials: use TSA_USERNAME and TSA_PASSWORD');
     if (!present(raw.TSA_USERNAME) && present(raw.TSA_PASSWORD)) throw new EsignConfigError('TSA_PASSWORD is set but TSA_USERNAME is not');
+    // HTTP Basic in clear text would give the TSA account to anyone on the path; loopback is this machine.
+    if (present(raw.TSA_USERNAME) && url.protocol === 'http:' && !['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname)) {
+      throw new EsignConfigError('TSA_USERNAME/TSA_PASSWORD need an https: TSA_URL (or a loopback http one): Basic credentials over http are readable on the way');
+    }
     return Object.freeze({
       url: url.href,
       ...(present(raw.TSA_USERNAME) ? { username: raw.TSA_USERNAME.trim(), password: raw.TSA_PASSWORD ?? '' } : {}),
