@@ -30,7 +30,7 @@ function verdictSection(v: VerifyVerdict, t: Translator['t']): SafeHtml {
 <p>${v.message}</p>
 ${seal ? html`<dl>
 <dt>${t('verify.seal')}</dt><dd>${seal.intact ? t('verify.sealIntact') : 'broken: the content changed after sealing'}</dd>
-${seal.sealedBy ? html`<dt>${t('verify.sealedBy')}</dt><dd>${[seal.sealedBy.commonName, seal.sealedBy.organization].filter(Boolean).join(', ')}</dd>` : ''}
+${seal.sealedBy ? html`<dt>${v.status === 'verified' ? t('verify.sealedBy') : 'Named in its certificate (not checked)'}</dt><dd>${[seal.sealedBy.commonName, seal.sealedBy.organization].filter(Boolean).join(', ')}</dd>` : ''}
 ${seal.trustedTime ? html`<dt>${t('verify.trustedTime')}</dt><dd>${t('verify.trustedTimeValue', { time: when(seal.trustedTime.time), authority: seal.trustedTime.authority?.commonName ?? t('verify.aTimestampAuthority') })}</dd>` : ''}
 ${seal.sealedAt ? html`<dt>${t('verify.sealTime')}</dt><dd>${when(seal.sealedAt)}</dd>` : ''}
 ${seal.level ? html`<dt>${t('verify.level')}</dt><dd>PAdES ${seal.level}${seal.documentTimestamps > 0 ? `, ${t('verify.documentTimestamps', { count: seal.documentTimestamps })}` : ''}</dd>` : ''}

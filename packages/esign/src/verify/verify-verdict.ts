@@ -41,7 +41,7 @@ export type VerifyVerdict = {
     readonly sealedBy?: SignerName;
     /** The time the seal claims (the service's clock). */
     readonly sealedAt?: string;
-    /** Trusted time from a TSA, when the seal is timestamped. */
+    /** Trusted time from a TSA: a verified file's signature timestamp (never shown for another file). */
     readonly trustedTime?: { readonly time: string; readonly authority?: SignerName };
     readonly level?: string;
     readonly documentTimestamps: number;
@@ -82,7 +82,9 @@ export function verdictOf(inspection: PdfInspection, known: EnvelopeSummary | un
   if (!seal) return { status: 'unsigned', sha256, message: 'This PDF carries no digital seal, so it is not a document sealed by this service.' };
   const last = inspection.signatures.at(-1) ?? seal;
   const intact = inspection.signatures.every((s) => s.intact) && last.coversWholeFile;
-  const trusted = seal.timestamp?.intact ? seal.timestamp : undefined;
+  // Trusted time only for a file this deployment sealed: its token came from our TSA and was
+  // checked when we asked for it. In anyone else's file nothing says whose token it is.
+  const trusted = intact && known && seal.timestamp?.intact ? seal.timestamp : undefined;
   const sealReport = {
     intact,
     ...(seal.signer ? { sealedBy: seal.signer } : {}),

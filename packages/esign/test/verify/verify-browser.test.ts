@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium, pollUntil } from '@signet/kit';
 import { createTestPki, startTestOcsp, startTestTsa, type TestOcsp, type TestPki, type TestTsa } from '@signet/kit/testing';
-import { createDevSealP12, sealPdf } from '@signet/pdf';
+import { createDevSealP12, sealPdf, timestampSeal } from '@signet/pdf';
 import { EvidenceRepository } from '../../src/store/evidence-repository.ts';
 import { AccountSettingsRepository } from '../../src/store/account-settings-repository.ts';
 import { hashAuditIp } from '../../src/verify/audit-ip-hash.ts';
@@ -124,6 +124,15 @@ describe('/verify: anyone checks a sealed PDF', () => {
     assert.equal(json.envelope, undefined);
     // A PDF with no seal at all.
     assert.equal((await (await postJson(await samplePdf(1))).json() as Verdict).status, 'unsigned');
+    // A stranger's seal with a timestamp token: nothing here checked whom that token comes from,
+    // so it is not presented as trusted time, and the certificate's name is said to be unchecked.
+    const stamped = (await timestampSeal(foreign, { url: tsa.url })).pdf;
+    const claimed = await (await postJson(stamped)).json() as Verdict;
+    assert.equal(claimed.status, 'unknown');
+    assert.equal(claimed.seal?.trustedTime, undefined);
+    const claimedPage = await checkInBrowser('stamped.pdf', stamped);
+    assert.ok(!/Trusted time/.test(claimedPage.text), 'no "Trusted time" for a file this service did not seal');
+    assert.match(claimedPage.text, /Named in its certificate \(not checked\)\s*Signet Test Seal/);
     // The names in a stranger's certificate are shown as text, never as markup.
     const hostile = await sealPdf(await samplePdf(1), createDevSealP12({ commonName: '<img id="xss" src="x">Mallory' }));
     const shown = await checkInBrowser('hostile.pdf', hostile);
