@@ -20,6 +20,8 @@ export type VerifyOptions = {
   inFlight?: number;
   /** Per file, then its thread is terminated (default 10 s). */
   timeoutMs?: number;
+  /** Where files are parsed: a pdf worker thread of its own unless given (tests pin that it is used). */
+  threads?: PdfThreads;
 };
 
 type Problem = { status: number; errorCode: string; message: string; retryAfterS?: number };
@@ -43,7 +45,7 @@ export function installVerify(app: FastifyInstance, options: VerifyOptions): voi
   const timeoutMs = options.timeoutMs ?? 10_000;
   const limiter = new VerifyLimiter({ perWindow: options.perMinute ?? 20, windowMs: 60_000, inFlight: options.inFlight ?? 8 });
   const admitted = new WeakMap<FastifyRequest, () => void>();
-  const threads = new PdfThreads(1);
+  const threads = options.threads ?? new PdfThreads(1);
   const { evidence, envelopes, audit, accountSettings } = options.repositories;
 
   // A file this deployment sealed: its envelope's summary, as its account chose to show it
