@@ -1,19 +1,10 @@
 import { normalizeEmail } from '../../domain/email-address.ts';
 import type { GroupDraft, Invitee, ProfileDraft } from '../../domain/users/user-admin.ts';
-import { EsignError } from '../../errors.ts';
 import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
 import { parseRoleSettings } from '../../wire/parse-role-settings.ts';
-import { WireReader } from '../../wire/wire-reader.ts';
+import type { WireReader } from '../../wire/wire-reader.ts';
+import { HONOURED, MAX_ITEMS, OUTPUT, modelBody, refused } from './users-wire.ts';
 
-const honoured: ModelFieldRule = { rule: 'honoured' };
-const output: ModelFieldRule = { rule: 'output' };
-const refused = (why: string): ModelFieldRule => ({ rule: 'refused', why });
-const MAX_ITEMS = 100;
-
-function root(body: unknown, model: string): WireReader {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', `The body must be a JSON ${model} object.`);
-  return new WireReader('', body);
-}
 
 function bounded(reader: WireReader, what: string): WireReader[] {
   const items = reader.items();
@@ -24,25 +15,25 @@ function bounded(reader: WireReader, what: string): WireReader[] {
 
 /** DocuSign's PermissionProfile (node_modules/docusign-esign/src/model/PermissionProfile.js). */
 const PROFILE_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
-  permissionProfileName: honoured, settings: honoured,
-  permissionProfileId: output, modifiedByUsername: output, modifiedDateTime: output, userCount: output,
+  permissionProfileName: HONOURED, settings: HONOURED,
+  permissionProfileId: OUTPUT, modifiedByUsername: OUTPUT, modifiedDateTime: OUTPUT, userCount: OUTPUT,
   users: refused('a profile\'s users are given with UsersApi.updateUser permissionProfileId'),
 };
 
 export function parseProfile(body: unknown): ProfileDraft {
-  const r = root(body, 'PermissionProfile');
+  const r = modelBody(body, 'PermissionProfile');
   checkModelFields(r, 'PermissionProfile', PROFILE_FIELDS);
   return { name: r.field('permissionProfileName').optionalString(100), settings: parseRoleSettings(r.field('settings')) };
 }
 
 /** DocuSign's UserInformation (src/model/UserInformation.js): what createUsers and updateUser take. */
 const USER_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
-  userName: honoured, firstName: honoured, middleName: refused('a middle name is not kept; use userName'), lastName: honoured, email: honoured,
-  permissionProfileId: honoured, groupList: honoured,
+  userName: HONOURED, firstName: HONOURED, middleName: refused('a middle name is not kept; use userName'), lastName: HONOURED, email: HONOURED,
+  permissionProfileId: HONOURED, groupList: HONOURED,
   sendActivationEmail: { rule: 'limited', why: 'every invited user gets the activation mail with the link that sets their password', allow: ['true'] },
-  userId: output, uri: output, userStatus: output, createdDateTime: output, userAddedToAccountDateTime: output, isAdmin: output, permissionProfileName: output,
-  errorDetails: output, userType: output, loginStatus: output, defaultAccountId: output, lastLogin: output,
-  activationAccessCode: honoured,
+  userId: OUTPUT, uri: OUTPUT, userStatus: OUTPUT, createdDateTime: OUTPUT, userAddedToAccountDateTime: OUTPUT, isAdmin: OUTPUT, permissionProfileName: OUTPUT,
+  errorDetails: OUTPUT, userType: OUTPUT, loginStatus: OUTPUT, defaultAccountId: OUTPUT, lastLogin: OUTPUT,
+  activationAccessCode: HONOURED,
   company: refused('user profiles (company, title, addresses) are not supported'), jobTitle: refused('user profiles are not supported'), title: refused('user profiles are not supported'),
   suffixName: refused('user profiles are not supported'), homeAddress: refused('user profiles are not supported'), workAddress: refused('user profiles are not supported'),
   countryCode: refused('user profiles are not supported'), subscribe: refused('subscriptions are not supported'),
@@ -53,7 +44,7 @@ const USER_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
   isAlternateAdmin: refused('alternate administrators are not supported'), hasRemoteNotary: refused('remote notary is not supported'), isNAREnabled: refused('notary features are not supported'),
   licenseStatus: refused('licenses are not supported'), licenseType: refused('licenses are not supported'),
   isManagedByScim: refused('SCIM is not supported'), isMembershipManagedByScim: refused('SCIM is not supported'),
-  initialsImageUri: output, signatureImageUri: output, profileImageUri: output, userProfileLastModifiedDate: output,
+  initialsImageUri: OUTPUT, signatureImageUri: OUTPUT, profileImageUri: OUTPUT, userProfileLastModifiedDate: OUTPUT,
 };
 
 function nameOf(r: WireReader): string | undefined {
@@ -65,7 +56,7 @@ function nameOf(r: WireReader): string | undefined {
 
 /** UsersApi.create's NewUsersDefinition: `newUsers`, each with an e-mail and a name. */
 export function parseNewUsers(body: unknown): Invitee[] {
-  const r = root(body, 'NewUsersDefinition');
+  const r = modelBody(body, 'NewUsersDefinition');
   return bounded(r.field('newUsers'), 'user').map((u) => {
     checkModelFields(u, 'UserInformation', USER_FIELDS);
     const name = nameOf(u) ?? u.field('userName').fail('is required (or firstName and lastName).');
@@ -94,7 +85,7 @@ function activationCodeOf(u: WireReader): { activationCode?: string } {
 
 /** UsersApi.updateUser's UserInformation: the name and the permission profile. */
 export function parseUserUpdate(body: unknown): UserUpdate {
-  return readUserUpdate(root(body, 'UserInformation'));
+  return readUserUpdate(modelBody(body, 'UserInformation'));
 }
 
 /** What a UserInformation may change of a user (updateUser, updateProfile's userDetails, updateUsers' users). */
@@ -107,22 +98,22 @@ export function readUserUpdate(r: WireReader): UserUpdate {
 
 /** UserInfoList (UsersApi._delete, GroupsApi.updateGroupUsers/deleteGroupUsers): `users[].userId`. */
 export function parseUserIds(body: unknown): string[] {
-  const r = root(body, 'UserInfoList');
+  const r = modelBody(body, 'UserInfoList');
   return [...new Set(bounded(r.field('users'), 'user').map((u) => u.field('userId').string(100)))];
 }
 
 /** DocuSign's Group (src/model/Group.js). */
 const GROUP_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
-  groupId: honoured, groupName: honoured, permissionProfileId: honoured,
+  groupId: HONOURED, groupName: HONOURED, permissionProfileId: HONOURED,
   groupType: { rule: 'limited', why: 'only custom groups are made here', allow: ['customgroup'] },
-  usersCount: output, lastModifiedOn: output, errorDetails: output, dsGroupId: output, isManagedByScim: output, userGroupType: output,
+  usersCount: OUTPUT, lastModifiedOn: OUTPUT, errorDetails: OUTPUT, dsGroupId: OUTPUT, isManagedByScim: OUTPUT, userGroupType: OUTPUT,
   accessType: refused('group access types are not supported'),
   users: refused('a group\'s users are added with GroupsApi.updateGroupUsers'),
 };
 
 /** GroupInformation (createGroups, updateGroups, deleteGroups): `groups`. */
 export function parseGroups(body: unknown): GroupDraft[] {
-  const r = root(body, 'GroupInformation');
+  const r = modelBody(body, 'GroupInformation');
   return bounded(r.field('groups'), 'group').map((g) => {
     checkModelFields(g, 'Group', GROUP_FIELDS);
     return { id: g.field('groupId').optionalString(100), name: g.field('groupName').optionalString(100), profileId: g.field('permissionProfileId').optionalString(100) };

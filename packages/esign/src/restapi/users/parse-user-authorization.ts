@@ -1,17 +1,9 @@
 import type { AuthorizationDates, AuthorizationDraft } from '../../domain/users/user-authorization-use-cases.ts';
 import { EsignError } from '../../errors.ts';
 import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
-import { WireReader } from '../../wire/wire-reader.ts';
+import type { WireReader } from '../../wire/wire-reader.ts';
+import { HONOURED, MAX_ITEMS, OUTPUT, modelBody, refused } from './users-wire.ts';
 
-const honoured: ModelFieldRule = { rule: 'honoured' };
-const output: ModelFieldRule = { rule: 'output' };
-const refused = (why: string): ModelFieldRule => ({ rule: 'refused', why });
-const MAX_ITEMS = 100;
-
-function root(body: unknown, model: string): WireReader {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new EsignError('INVALID_REQUEST_BODY', `The body must be a JSON ${model} object.`);
-  return new WireReader('', body);
-}
 
 function date(r: WireReader): Date | undefined {
   const text = r.optionalString(40);
@@ -22,11 +14,11 @@ function date(r: WireReader): Date | undefined {
 
 /** UserAuthorizationCreateRequest(WithId) (node_modules/docusign-esign/src/model/UserAuthorizationCreateRequest.js). */
 const CREATE_FIELDS: Readonly<Record<string, ModelFieldRule>> = {
-  agentUser: honoured, permission: honoured, startDate: honoured, endDate: honoured, authorizationId: honoured,
+  agentUser: HONOURED, permission: HONOURED, startDate: HONOURED, endDate: HONOURED, authorizationId: HONOURED,
   taskSource: refused('task-scoped authorizations are not supported'), taskType: refused('task-scoped authorizations are not supported'),
 };
 /** AuthorizationUser: who the agent is; name and e-mail are answers, the id names them. */
-const AGENT_FIELDS: Readonly<Record<string, ModelFieldRule>> = { userId: honoured, accountId: honoured, name: output, email: output };
+const AGENT_FIELDS: Readonly<Record<string, ModelFieldRule>> = { userId: HONOURED, accountId: HONOURED, name: OUTPUT, email: OUTPUT };
 
 function draftOf(r: WireReader, withId: boolean): AuthorizationDraft & { authorizationId?: string } {
   checkModelFields(r, withId ? 'UserAuthorizationCreateRequestWithId' : 'UserAuthorizationCreateRequest', withId ? CREATE_FIELDS : { ...CREATE_FIELDS, authorizationId: refused('createUserAuthorization makes a new authorization; change one with updateUserAuthorization') });
@@ -51,12 +43,12 @@ function draftOf(r: WireReader, withId: boolean): AuthorizationDraft & { authori
 
 /** createUserAuthorization's body. */
 export function parseAuthorizationCreate(body: unknown): AuthorizationDraft {
-  return draftOf(root(body, 'UserAuthorizationCreateRequest'), false);
+  return draftOf(modelBody(body, 'UserAuthorizationCreateRequest'), false);
 }
 
 /** createUserAuthorizations' UserAuthorizationsRequest: `authorizations`, creates and date changes. */
 export function parseAuthorizationsRequest(body: unknown): (AuthorizationDraft & { authorizationId?: string })[] {
-  const r = root(body, 'UserAuthorizationsRequest');
+  const r = modelBody(body, 'UserAuthorizationsRequest');
   const items = r.field('authorizations').items();
   if (items.length === 0) r.field('authorizations').fail('must name at least one authorization.');
   if (items.length > MAX_ITEMS) r.field('authorizations').fail(`may name at most ${MAX_ITEMS} authorizations.`);
@@ -65,8 +57,8 @@ export function parseAuthorizationsRequest(body: unknown): (AuthorizationDraft &
 
 /** updateUserAuthorization's UserAuthorizationUpdateRequest: the dates. */
 export function parseAuthorizationUpdate(body: unknown): AuthorizationDates {
-  const r = root(body, 'UserAuthorizationUpdateRequest');
-  checkModelFields(r, 'UserAuthorizationUpdateRequest', { startDate: honoured, endDate: honoured });
+  const r = modelBody(body, 'UserAuthorizationUpdateRequest');
+  checkModelFields(r, 'UserAuthorizationUpdateRequest', { startDate: HONOURED, endDate: HONOURED });
   for (const name of ['agentUser', 'permission']) if (r.field(name).present) r.field(name).fail('cannot change; delete the authorization and create another.');
   const dates = { startDate: date(r.field('startDate')), endDate: date(r.field('endDate')) };
   if (dates.startDate === undefined && dates.endDate === undefined) throw new EsignError('INVALID_REQUEST_BODY', 'UserAuthorizationUpdateRequest names neither startDate nor endDate.');
@@ -75,7 +67,7 @@ export function parseAuthorizationUpdate(body: unknown): AuthorizationDates {
 
 /** deleteUserAuthorizations' UserAuthorizationsDeleteRequest: `authorizations`, a list of ids. */
 export function parseAuthorizationIds(body: unknown): string[] {
-  const r = root(body, 'UserAuthorizationsDeleteRequest');
+  const r = modelBody(body, 'UserAuthorizationsDeleteRequest');
   const items = r.field('authorizations').items();
   if (items.length === 0) r.field('authorizations').fail('must name at least one authorization id.');
   if (items.length > MAX_ITEMS) r.field('authorizations').fail(`may name at most ${MAX_ITEMS} authorization ids.`);
