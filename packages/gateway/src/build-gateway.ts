@@ -112,15 +112,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
       server = address.ssl ? createTlsServer({ ...tlsOptions, noDelay: true }) : createNetServer({ noDelay: true });
       const side = new LeanHttp1((req, res) => handler(req as never, res as never));
       leanSides.push(side);
-      server.on(address.ssl ? 'secureConnection' : 'connection', side.serve);
-      // As node:http's close() closes idle connections first: a net.Server's close() waits for
-      // every connection, and a cluster worker's disconnect closes its servers before this
-      // process's own shutdown runs (src/cluster/worker.ts), so the drain starts here.
-      const close = server.close.bind(server);
-      server.close = (callback?: (err?: Error) => void) => {
-        side.drain();
-        return close(callback);
-      };
+      side.attach(server, address.ssl);
     } else {
       nodeHttp = address.ssl ? createHttpsServer(tlsOptions) : createHttpServer();
       // Kong/nginx keep client connections 60 s (keepalive_timeout); node's default is 5 s.
@@ -169,8 +161,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     async close() {
       for (const s of shared) s.close();
       const closing = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
+      // The lean sides drained in their listener's close(), just above.
       for (const s of nodeServers) s.closeIdleConnections();
-      for (const side of leanSides) side.drain();
       // After the grace period, whatever is still open is cut: HTTP/1.1 connections and the
       // HTTP/2 sessions of gRPC clients that never closed their side.
       const timer = setTimeout(() => {

@@ -82,6 +82,8 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
   #connectRequest = false;
 
   readonly #draining: () => boolean;
+  /** What a keep-alive response says of the connection (the same for all its responses). */
+  readonly #keepAliveFields: string;
 
   constructor(socket: Socket, handler: LeanHandler, timeouts: LeanTimeouts, onGone: (conn: LeanConnection) => void, draining: () => boolean) {
     this.socket = socket;
@@ -89,6 +91,7 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
     this.#handler = handler;
     this.#timeouts = timeouts;
     this.#onGone = onGone;
+    this.#keepAliveFields = 'Connection: keep-alive\r\nKeep-Alive: timeout=' + Math.floor(timeouts.keepAliveTimeout / 1000) + '\r\n';
     this.deadline = coarseClock.now + timeouts.headersTimeout;
     const parser = FREE_PARSERS.pop() ?? new HTTPParser();
     parser.initialize(HTTPParser.REQUEST, PARSER_RESOURCE, 0, 0);
@@ -246,7 +249,7 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
   };
 
   #dispatch(req: LeanRequest, keepAlive: boolean): void {
-    const res = new LeanResponse(this, this.socket, keepAlive, req.method === 'HEAD', req.httpVersionMinor === 0, Math.floor(this.#timeouts.keepAliveTimeout / 1000));
+    const res = new LeanResponse(this, this.socket, keepAlive, req.method === 'HEAD', req.httpVersionMinor === 0, this.#keepAliveFields);
     this.#req = req;
     this.#res = res;
     try {
@@ -318,16 +321,19 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
       this.#req = undefined;
       this.#res = undefined;
     }
-    if (this.socket.writable) this.socket.end(answer, 'latin1');
-    this.socket.once('finish', () => this.socket.destroy());
+    this.#endThenDestroy(answer);
   }
 
   #closeAfterWrites(): void {
     this.#closing = true;
     this.#queue = [];
-    if (this.socket.writable) this.socket.end();
-    // The client may never close its side: the socket goes once the last bytes are written.
-    this.socket.once('finish', () => this.socket.destroy());
+    this.#endThenDestroy('');
+  }
+
+  // The client may never close its side: the socket goes once the last bytes are written (an
+  // end already under way has its own such callback).
+  #endThenDestroy(last: string): void {
+    if (this.socket.writable) this.socket.end(last, 'latin1', () => this.socket.destroy());
   }
 
   // A client that closes its side is taken as gone, as nginx (a client abort, logged 499) and

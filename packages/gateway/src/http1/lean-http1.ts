@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import { coarseClock, LeanConnection, type LeanHandler, type LeanTimeouts } from './lean-connection.ts';
 
 /** node:http's defaults, except keep-alive: Kong/nginx keep client connections 60 s (keepalive_timeout). */
@@ -31,6 +31,21 @@ export class LeanHttp1 {
     this.#connections.add(new LeanConnection(socket, this.#handler, this.#timeouts, this.#forget, this.#isDraining));
     this.#sweep ??= setInterval(this.#check, SWEEP_MS).unref();
   };
+
+  /**
+   * Serves a listener's connections (`tls`: after their handshake), and makes its close() drain
+   * first, as node:http's close() closes idle connections: a net.Server's close() waits for every
+   * connection, and a cluster worker's disconnect closes its listeners before the worker's own
+   * shutdown runs (src/cluster/worker.ts).
+   */
+  attach(server: Server, tls: boolean): void {
+    server.on(tls ? 'secureConnection' : 'connection', this.serve);
+    const close = server.close.bind(server);
+    server.close = (callback?: (err?: Error) => void) => {
+      this.drain();
+      return close(callback);
+    };
+  }
 
   /** Connections open now. */
   get size(): number {

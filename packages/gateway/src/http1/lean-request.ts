@@ -99,10 +99,8 @@ export class LeanRequest extends EventEmitter {
 
   resume(): this {
     this.#paused = false;
-    if (!this.#flowing) {
-      // node: resume() without a 'data' listener reads the body and throws it away.
-      this.#flowing = true;
-    }
+    // node: resume() without a 'data' listener reads the body and throws it away.
+    this.#flowing = true;
     this.#scheduleFlush();
     return this;
   }

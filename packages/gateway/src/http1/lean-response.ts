@@ -33,6 +33,9 @@ function dateField(): string {
 }
 
 const CHUNK_END = '0\r\n\r\n';
+
+const byteSize = (chunk: Buffer | string, encoding: BufferEncoding | undefined): number =>
+  typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding ?? 'utf8') : chunk.length;
 const CLOSE_TOKEN = /(?:^|\W)close(?:$|\W)/i;
 const CHUNKED_TOKEN = /(?:^|\W)chunked(?:$|\W)/i;
 const SEEN_DATE = 1;
@@ -63,7 +66,8 @@ export class LeanResponse extends EventEmitter {
   #chunked = false;
   #keepAlive: boolean;
   readonly #http10: boolean;
-  readonly #keepAliveSeconds: number;
+  /** `Connection: keep-alive` and `Keep-Alive: timeout=…` lines, made once per connection. */
+  readonly #keepAliveFields: string;
   #waitingDrain = false;
   #onDrain: (() => void) | undefined;
   /** Which framing fields the caller gave (SEEN_*), while the head is made. */
@@ -73,14 +77,14 @@ export class LeanResponse extends EventEmitter {
    * `keepAlive`: the request allows reusing the connection (llhttp's verdict); `head`: a HEAD
    * request (no body is ever written).
    */
-  constructor(owner: ResponseOwner, socket: Socket, keepAlive: boolean, head: boolean, http10: boolean, keepAliveSeconds: number) {
+  constructor(owner: ResponseOwner, socket: Socket, keepAlive: boolean, head: boolean, http10: boolean, keepAliveFields: string) {
     super();
     this.#owner = owner;
     this.#socket = socket;
     this.#keepAlive = keepAlive;
     this.#hasBody = !head;
     this.#http10 = http10;
-    this.#keepAliveSeconds = keepAliveSeconds;
+    this.#keepAliveFields = keepAliveFields;
   }
 
   /** `HTTP/1.1 100 Continue` before the body is read (the client waits for it). */
@@ -122,7 +126,7 @@ export class LeanResponse extends EventEmitter {
     const canDelimit = contentLength || !this.#http10;
     if (!connection) {
       if (this.#keepAlive && canDelimit) {
-        head += 'Connection: keep-alive\r\nKeep-Alive: timeout=' + this.#keepAliveSeconds + '\r\n';
+        head += this.#keepAliveFields;
       } else {
         this.#keepAlive = false;
         head += 'Connection: close\r\n';
@@ -173,54 +177,28 @@ export class LeanResponse extends EventEmitter {
   write(chunk: Buffer | string, encoding?: BufferEncoding): boolean {
     if (!this.headersSent) this.writeHead(this.statusCode);
     if (this.writableEnded || this.closed) return false;
-    const size = typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding ?? 'utf8') : chunk.length;
+    const size = byteSize(chunk, encoding);
     if (!this.#hasBody || size === 0) return this.#flushHead();
-    const socket = this.#socket;
-    let ok: boolean;
-    if (this.#chunked) {
-      const prefix = (this.#takeHead() ?? '') + size.toString(16) + '\r\n';
-      if (typeof chunk === 'string' && (encoding === 'latin1' || encoding === 'binary')) {
-        ok = socket.write(prefix + chunk + '\r\n', 'latin1');
-      } else {
-        socket.cork();
-        socket.write(prefix, 'latin1');
-        socket.write(chunk, encoding as BufferEncoding);
-        ok = socket.write('\r\n', 'latin1');
-        socket.uncork();
-      }
-    } else {
-      ok = this.#writeWithHead(chunk, encoding);
-    }
+    const head = this.#takeHead() ?? '';
+    const ok = this.#chunked ? this.#send(head + size.toString(16) + '\r\n', chunk, '\r\n', encoding) : this.#send(head, chunk, '', encoding);
     if (!ok) this.#awaitDrain();
     return ok;
   }
 
-  end(chunk?: Buffer | string | (() => void), encoding?: BufferEncoding): this {
+  end(chunk?: Buffer | string, encoding?: BufferEncoding): this {
     if (this.writableEnded || this.closed) return this;
-    if (!this.headersSent) {
-      // Like node's end(data) before any head: the length is known, so it is sent.
-      const size = chunk === undefined || typeof chunk === 'function' ? 0 : typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding ?? 'utf8') : chunk.length;
-      this.writeHead(this.statusCode, this.#hasBody ? ['Content-Length', String(size)] : []);
-    }
+    const size = chunk === undefined ? 0 : byteSize(chunk, encoding);
+    // Like node's end(data) before any head: the length is known, so it is sent.
+    if (!this.headersSent) this.writeHead(this.statusCode, this.#hasBody ? ['Content-Length', String(size)] : []);
     this.writableEnded = true;
-    const body = typeof chunk === 'function' || !this.#hasBody ? undefined : chunk;
-    const size = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body, encoding ?? 'utf8') : body.length;
-    if (this.#chunked) {
-      const head = this.#takeHead() ?? '';
-      if (size === 0) this.#socket.write(head + CHUNK_END, 'latin1');
-      else if (typeof body === 'string' && (encoding === 'latin1' || encoding === 'binary')) {
-        this.#socket.write(head + size.toString(16) + '\r\n' + body + '\r\n' + CHUNK_END, 'latin1');
-      } else {
-        this.#socket.cork();
-        this.#socket.write(head + size.toString(16) + '\r\n', 'latin1');
-        this.#socket.write(body!, encoding as BufferEncoding);
-        this.#socket.write('\r\n' + CHUNK_END, 'latin1');
-        this.#socket.uncork();
-      }
-    } else if (size > 0) {
-      this.#writeWithHead(body!, encoding);
+    const head = this.#takeHead() ?? '';
+    if (!this.#hasBody || size === 0) {
+      const last = head + (this.#chunked ? CHUNK_END : '');
+      if (last !== '') this.#socket.write(last, 'latin1');
+    } else if (this.#chunked) {
+      this.#send(head + size.toString(16) + '\r\n', chunk!, '\r\n' + CHUNK_END, encoding);
     } else {
-      this.#flushHead();
+      this.#send(head, chunk!, '', encoding);
     }
     this.#finish();
     return this;
@@ -257,14 +235,18 @@ export class LeanResponse extends EventEmitter {
     return head === undefined ? !this.#socket.writableNeedDrain : this.#socket.write(head, 'latin1');
   }
 
-  #writeWithHead(chunk: Buffer | string, encoding: BufferEncoding | undefined): boolean {
-    const head = this.#takeHead();
+  /**
+   * `prefix` (head, chunk size), the body bytes, `suffix` (chunk end): one string and one write
+   * when the body is a latin1 string (the proxy's relayed bodies), else one corked writev.
+   */
+  #send(prefix: string, chunk: Buffer | string, suffix: string, encoding: BufferEncoding | undefined): boolean {
     const socket = this.#socket;
-    if (head === undefined) return socket.write(chunk, encoding as BufferEncoding);
-    if (typeof chunk === 'string' && (encoding === 'latin1' || encoding === 'binary')) return socket.write(head + chunk, 'latin1');
+    if (typeof chunk === 'string' && (encoding === 'latin1' || encoding === 'binary')) return socket.write(prefix + chunk + suffix, 'latin1');
+    if (prefix === '' && suffix === '') return socket.write(chunk, encoding as BufferEncoding);
     socket.cork();
-    socket.write(head, 'latin1');
-    const ok = socket.write(chunk, encoding as BufferEncoding);
+    if (prefix !== '') socket.write(prefix, 'latin1');
+    let ok = socket.write(chunk, encoding as BufferEncoding);
+    if (suffix !== '') ok = socket.write(suffix, 'latin1');
     socket.uncork();
     return ok;
   }

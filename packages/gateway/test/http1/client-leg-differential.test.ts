@@ -153,9 +153,8 @@ function decode(bytes: Buffer, firstIsHead: boolean): Omit<Seen, 'closed'> {
   };
   const r = parser.execute(bytes);
   const used = typeof r === 'number' ? r : ((r as Error & { bytesParsed?: number }).bytesParsed ?? 0);
-  // A close-delimited body ends at the close.
-  const end = parser.finish();
-  void end;
+  // A close-delimited body ends at the close: finish() completes it.
+  parser.finish();
   return { responses, rest: typeof r === 'number' ? '' : `${(r as Error & { code?: string }).code}: ${JSON.stringify(bytes.subarray(used).toString('latin1').slice(0, 80))}` };
 }
 
