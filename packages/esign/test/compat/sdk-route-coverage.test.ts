@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { ESIGN_ERRORS } from '../../src/errors.ts';
 import { NOT_SUPPORTED_OPERATIONS } from '../../src/restapi/not-supported-operations.ts';
-import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
-import { seedUserAndApp, startEsign, type Harness } from '../support/esign-harness.ts';
+import { accessTokenFor } from '../support/authorize.ts';
+import { seedUserAndApp, startEsign, suiteContext, type Harness } from '../support/esign-harness.ts';
 import { sdkRoutes, type SdkRoute } from '../support/sdk-api-routes.ts';
 
 // Every operation of the account-level SDK apis (docusign-esign src/api/{AccountsApi,UsersApi,
@@ -16,18 +16,13 @@ const APIS = ['AccountsApi', 'UsersApi', 'GroupsApi', 'BulkEnvelopesApi'];
 
 let h: Harness;
 let admin: { accountId: string; userId: string; token: string };
-const cleanups: (() => unknown)[] = [];
+const suite = suiteContext();
 before(async () => {
-  const ctx = { after: (fn: () => unknown) => void cleanups.push(fn) } as unknown as Parameters<typeof startEsign>[0];
-  h = await startEsign(ctx);
+  h = await startEsign(suite.ctx);
   const seed = await seedUserAndApp(h);
-  const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';
-  const token = ((await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string }).access_token;
-  admin = { accountId: seed.accountId, userId: seed.userId, token };
+  admin = { accountId: seed.accountId, userId: seed.userId, token: await accessTokenFor(h, seed) };
 });
-after(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-});
+after(() => suite.close());
 
 /** The SDK's path with values in it: the admin's own account and user, a well-formed value elsewhere. */
 function concrete(route: SdkRoute): string {

@@ -48,3 +48,13 @@ export async function tokenRequest(h: Harness, form: Record<string, string>, bas
   const headers: Record<string, string> = basic ? { authorization: `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}` } : {};
   return client.post('/oauth/token', form, headers);
 }
+
+/** The code flow for `who` through the app it names, then the token exchange: the access token. */
+export async function accessTokenFor(
+  h: Harness,
+  who: { clientId: string; secret: string; email: string; password: string; redirectUris: string[] },
+): Promise<string> {
+  const code = (await authorizeViaForms(h, who)).searchParams.get('code') ?? '';
+  const answer = await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: who.clientId, secret: who.secret });
+  return (answer.json() as { access_token: string }).access_token;
+}

@@ -80,3 +80,17 @@ export async function seedUserAndApp(h: Harness, input: { email?: string; passwo
   if (!secret) throw new Error('no secret');
   return { ...user, email, password, clientId: app.id, secret, redirectUris };
 }
+
+/**
+ * A TestContext for servers shared by a whole file (started in `before`): what they register
+ * with `after` runs, last first, when `close()` is called from the file's `after`.
+ */
+export function suiteContext(): { ctx: TestContext; close(): Promise<void> } {
+  const cleanups: (() => unknown)[] = [];
+  return {
+    ctx: { after: (fn: () => unknown) => void cleanups.push(fn) } as unknown as TestContext,
+    async close() {
+      for (const fn of cleanups.reverse()) await fn();
+    },
+  };
+}

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { pollUntil } from '@signet/kit';
 import { UserAuthorizationsRepository } from '../../src/store/user-authorizations-repository.ts';
-import { authorizeViaForms, logIn, tokenRequest } from '../support/authorize.ts';
-import { seedUserAndApp, startEsign, type Harness } from '../support/esign-harness.ts';
+import { accessTokenFor, logIn } from '../support/authorize.ts';
+import { seedUserAndApp, startEsign, suiteContext, type Harness } from '../support/esign-harness.ts';
 import { FormClient, hiddenField } from '../support/form-client.ts';
 import { toAddress } from '../support/mail-parts.ts';
 import { sdkFailure } from '../support/sdk-failure.ts';
@@ -32,18 +32,14 @@ const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 let h: Harness;
 let smtp: SmtpListener;
 let admin: Awaited<ReturnType<typeof seedUserAndApp>> & { token: string };
-const cleanups: (() => unknown)[] = [];
+const suite = suiteContext();
 before(async () => {
-  const ctx = { after: (fn: () => unknown) => void cleanups.push(fn) } as unknown as Parameters<typeof startEsign>[0];
-  smtp = await startSmtpListener(ctx);
-  h = await startEsign(ctx, { settings: { SMTP_URL: smtp.url }, deps: { mailWorker: { pollIntervalMs: 50 } } });
+  smtp = await startSmtpListener(suite.ctx);
+  h = await startEsign(suite.ctx, { settings: { SMTP_URL: smtp.url }, deps: { mailWorker: { pollIntervalMs: 50 } } });
   const seed = await seedUserAndApp(h);
-  admin = { ...seed, token: '' };
-  admin.token = await tokenFor(seed.email, seed.password);
+  admin = { ...seed, token: await accessTokenFor(h, seed) };
 });
-after(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-});
+after(() => suite.close());
 
 function client(token: string, onBehalfOf?: string) {
   const api = new docusign.ApiClient();
@@ -56,9 +52,8 @@ const accounts = (token: string, as?: string) => new docusign.AccountsApi(client
 const usersApi = (token: string, as?: string) => new docusign.UsersApi(client(token, as));
 const envelopes = (token: string, as?: string) => new docusign.EnvelopesApi(client(token, as));
 
-async function tokenFor(email: string, password: string): Promise<string> {
-  const code = (await authorizeViaForms(h, { clientId: admin.clientId, email, password, redirectUris: admin.redirectUris })).searchParams.get('code') ?? '';
-  return ((await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: admin.clientId, secret: admin.secret })).json() as { access_token: string }).access_token;
+function tokenFor(email: string, password: string): Promise<string> {
+  return accessTokenFor(h, { ...admin, email, password });
 }
 
 /** The invitation link mailed to an address. */

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { pollUntil } from '@signet/kit';
-import { authorizeViaForms, logIn, tokenRequest } from '../support/authorize.ts';
-import { seedUserAndApp, startEsign, type Harness } from '../support/esign-harness.ts';
+import { accessTokenFor, logIn } from '../support/authorize.ts';
+import { seedUserAndApp, startEsign, suiteContext, type Harness } from '../support/esign-harness.ts';
 import { FormClient, hiddenField } from '../support/form-client.ts';
 import { toAddress } from '../support/mail-parts.ts';
 import { sdkFailure } from '../support/sdk-failure.ts';
@@ -70,24 +70,18 @@ const users = (token = admin.token) => new docusign.UsersApi(client(token));
 let h: Harness;
 let smtp: SmtpListener;
 let admin: Awaited<ReturnType<typeof seedUserAndApp>> & { token: string };
-const cleanups: (() => unknown)[] = [];
+const suite = suiteContext();
 before(async () => {
-  const ctx = { after: (fn: () => unknown) => void cleanups.push(fn) } as unknown as Parameters<typeof startEsign>[0];
-  smtp = await startSmtpListener(ctx);
-  h = await startEsign(ctx, { settings: { SMTP_URL: smtp.url }, deps: { mailWorker: { pollIntervalMs: 50 } } });
+  smtp = await startSmtpListener(suite.ctx);
+  h = await startEsign(suite.ctx, { settings: { SMTP_URL: smtp.url }, deps: { mailWorker: { pollIntervalMs: 50 } } });
   const seed = await seedUserAndApp(h);
-  admin = { ...seed, token: '' };
-  admin.token = await tokenFor(seed.email, seed.password);
+  admin = { ...seed, token: await accessTokenFor(h, seed) };
 });
-after(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-});
+after(() => suite.close());
 
 /** A token for a user through the admin's app, as an integration would get one (code grant). */
-async function tokenFor(email: string, password: string): Promise<string> {
-  const seed = admin;
-  const code = (await authorizeViaForms(h, { clientId: seed.clientId, email, password, redirectUris: seed.redirectUris })).searchParams.get('code') ?? '';
-  return ((await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string }).access_token;
+function tokenFor(email: string, password: string): Promise<string> {
+  return accessTokenFor(h, { ...admin, email, password });
 }
 
 /** Invites through UsersApi.create, follows the mailed link, sets the password: the member's id and token. */
