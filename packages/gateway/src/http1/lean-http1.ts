@@ -8,8 +8,9 @@ export const LEAN_TIMEOUTS: LeanTimeouts = { headersTimeout: 60_000, requestTime
 const SWEEP_MS = 1000;
 
 /**
- * The lean HTTP/1.1 side of a proxy listener (docs/gateway-config.md, "Client leg"): give it
- * each accepted socket (a plain one, or a TLS one after its handshake). It keeps the
+ * The lean HTTP/1.1 side of a proxy listener (docs/gateway-config.md, "Client leg"): attach it
+ * to the listener, or give it each accepted socket (a plain one, or a TLS one after its
+ * handshake) through serve(). It keeps the
  * connections for the listener's shutdown and checks their deadlines once a second, instead of
  * a timer per connection or per request.
  */
