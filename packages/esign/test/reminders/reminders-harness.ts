@@ -2,7 +2,7 @@ import type { TestContext } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
 import { extractText, readFormFields, removeFormFields, validatePdf } from '@signet/pdf';
-import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
+import { tokenPerFakeInstant } from '../support/authorize.ts';
 import { seedUserAndApp, startEsign } from '../support/esign-harness.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import type { TextSender } from '../../src/mail/text-sender.ts';
@@ -29,11 +29,8 @@ export async function startReminderEsign(t: TestContext, smtpUrl: string, option
   });
   const { origin, clock } = h;
   const seed = await seedUserAndApp(h);
-  /** A fresh access token: tokens live 8 hours of (fake) time, and the tests skip days. */
-  const token = async () => {
-    const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';
-    return (await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string };
-  };
+  /** An access token fresh for the current fake time: tokens live 8 hours of (fake) time, and the tests skip days. */
+  const token = tokenPerFakeInstant(h, seed);
   const base = `${origin}/restapi/v2.1/accounts/${seed.accountId}/envelopes`;
   /** A REST call as the SDK makes it, with a token fresh for the current fake time. */
   const call = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => {

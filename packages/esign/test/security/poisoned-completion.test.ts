@@ -14,7 +14,7 @@ import { COMPLETION_RETRY } from '../../src/domain/signing/completion-retry.ts';
 import { finishSigning } from '../../src/domain/signing/signing-changes.ts';
 import { CompletionFailuresRepository } from '../../src/store/completion-failures-repository.ts';
 import { SigningRepository } from '../../src/store/signing-repository.ts';
-import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
+import { tokenPerFakeInstant } from '../support/authorize.ts';
 import { seedUserAndApp, startEsign, type Harness } from '../support/esign-harness.ts';
 import { FakeClock } from '../support/fake-clock.ts';
 import { FormClient, formFields } from '../support/form-client.ts';
@@ -63,12 +63,13 @@ describe('poisoned completions', () => {
     senderEmail = seed.email;
     accountId = seed.accountId;
     pdfBase64 = Buffer.from(await samplePdf(1)).toString('base64');
+    // Fake time moves by days in these tests; a token per fake instant, not a code flow per call.
+    const token = tokenPerFakeInstant(h, seed);
     api = async (method, path, body) => {
-      const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';
-      const { access_token: token } = (await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string };
+      const { access_token } = await token();
       const res = await fetch(`${h.origin}/restapi/v2.1/accounts/${seed.accountId}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: `Bearer ${access_token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       const text = await res.text();

@@ -13,6 +13,7 @@ import { launchChromium, pollUntil } from '@signet/kit';
 import { listenOnLoopback } from '@signet/kit/testing';
 import { buildConverter, type Converter } from '@signet/pdf';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
+import { suiteContext } from '../support/esign-harness.ts';
 import { b64, samplePdf, startSigningEsign, type SigningHarness } from './signing-harness.ts';
 
 const run = promisify(execFile);
@@ -33,13 +34,19 @@ function sdkFor(h: SigningHarness): SdkEnvelopesApi {
   return new docusign.EnvelopesApi(client);
 }
 
-// One browser and one converter for the whole file (the house rule: share the browser).
+// One browser, one converter, one SMTP listener and one esign for the whole file (the house
+// rule: share the browser and the servers). Each test has envelopes and mail addresses of its own.
 let browser: Browser;
 let converter: Converter;
+let smtp: SmtpListener;
+let h: SigningHarness;
+const suite = suiteContext();
 before(async () => {
-  [browser, converter] = await Promise.all([launchChromium(), buildConverter({ officeWorkers: 1, htmlPages: 1 })]);
+  [browser, converter, smtp] = await Promise.all([launchChromium(), buildConverter({ officeWorkers: 1, htmlPages: 1 }), startSmtpListener(suite.ctx)]);
+  h = await startSigningEsign(suite.ctx, { converter, smtpUrl: smtp.url });
 });
 after(async () => {
+  await suite.close();
   await browser.close();
   await converter.close();
 });
@@ -149,8 +156,6 @@ async function auditActions(h: SigningHarness, envelopeId: string) {
 }
 
 test('two signers in sequence and a carbon copy: mail link → adopt → sign → finish; routing, completion mail, sealed PDF', async (t) => {
-  const smtp = await startSmtpListener(t);
-  const h = await startSigningEsign(t, { converter, smtpUrl: smtp.url });
   const tabFirst = { pageNumber: 2, x: 160, y: 500 };
   const envelopeId = await createEnvelope(h, [
     { email: 'first@example.com', name: 'Fiona First', recipientId: '1', routingOrder: 1, tabs: [tabFirst, { pageNumber: 1, x: 160, y: 400 }] },
@@ -258,8 +263,6 @@ test('two signers in sequence and a carbon copy: mail link → adopt → sign �
 });
 
 test('a parallel pair: both are asked at once, finish concurrently, and the envelope completes once', async (t) => {
-  const smtp = await startSmtpListener(t);
-  const h = await startSigningEsign(t, { converter, smtpUrl: smtp.url });
   const envelopeId = await createEnvelope(h, [
     { email: 'ann@example.com', name: 'Ann Parallel', recipientId: '1', routingOrder: 1, tabs: [{ pageNumber: 1, x: 100, y: 500 }] },
     { email: 'bob@example.com', name: 'Bob Parallel', recipientId: '2', routingOrder: 1, tabs: [{ pageNumber: 1, x: 350, y: 500 }] },
@@ -288,8 +291,6 @@ test('a parallel pair: both are asked at once, finish concurrently, and the enve
 });
 
 test('decline with a reason: the signer and the envelope are declined, the link then says so', async (t) => {
-  const smtp = await startSmtpListener(t);
-  const h = await startSigningEsign(t, { converter, smtpUrl: smtp.url });
   const envelopeId = await createEnvelope(h, [{ email: 'dee@example.com', name: 'Dee Decliner', recipientId: '1', routingOrder: 1, tabs: [{ pageNumber: 1, x: 100, y: 500 }] }]);
   const link = await signingLink(smtp, 'dee@example.com');
   // As behind the gateway, which appends the client's address to X-Forwarded-For.
@@ -320,8 +321,6 @@ test('decline with a reason: the signer and the envelope are declined, the link 
 });
 
 test('embedded signing: createRecipientView → single-use URL → sign → returnUrl?event=signing_complete; a later order is "not your turn yet"', async (t) => {
-  const smtp = await startSmtpListener(t);
-  const h = await startSigningEsign(t, { converter, smtpUrl: smtp.url });
   // The integrator's return page.
   const returned: string[] = [];
   const app = createServer((req, res) => {

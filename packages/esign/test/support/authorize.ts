@@ -58,3 +58,27 @@ export async function accessTokenFor(
   const answer = await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: who.clientId, secret: who.secret });
   return (answer.json() as { access_token: string }).access_token;
 }
+
+/**
+ * The code flow's token response for `who`, fresh for the harness's current fake time: one flow
+ * per fake instant, not one per call. Tests that move fake time by days (tokens live 8 h of it)
+ * get a new token after each move; between moves, every call shares one, since each flow's
+ * login runs scrypt (src/security/password-hash.ts) and made the token, not the call, the slow part.
+ */
+export function tokenPerFakeInstant(
+  h: Harness,
+  who: { clientId: string; secret: string; email: string; password: string; redirectUris: string[] },
+): () => Promise<{ access_token: string }> {
+  let minted: { at: number; answer: Promise<{ access_token: string }> } | undefined;
+  return () => {
+    const at = h.clock.now().getTime();
+    if (minted?.at !== at) {
+      const answer = (async () => {
+        const code = (await authorizeViaForms(h, who)).searchParams.get('code') ?? '';
+        return (await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: who.clientId, secret: who.secret })).json() as { access_token: string };
+      })();
+      minted = { at, answer };
+    }
+    return minted.answer;
+  };
+}
