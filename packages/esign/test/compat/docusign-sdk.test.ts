@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { Agent, request } from 'undici';
 import { createCertificateAuthority, issueCertificate, launchChromium } from '@signet/kit';
 import { listenOnLoopback } from '@signet/kit/testing';
 import { startEsign, seedUserAndApp } from '../support/esign-harness.ts';
-
-const STEP = join(dirname(fileURLToPath(import.meta.url)), 'sdk-step.mjs');
-
-type StepResult = { ok: true; value: unknown } | { ok: false; status?: number; data?: unknown; code?: string; message: string };
+import { startSdkSteps, type StepResult } from './sdk-steps.ts';
 
 test('the real docusign-esign SDK over https: authorization code, userinfo, refresh, JWT, and the bad cases', async (t) => {
   // TLS with a test CA; the SDK child trusts it through NODE_EXTRA_CA_CERTS.
@@ -48,13 +43,8 @@ test('the real docusign-esign SDK over https: authorization code, userinfo, refr
   const seed = await seedUserAndApp(h, { redirectUris: [REDIRECT, 'http://localhost:3000/other'], rsaPublicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
   const privatePem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
 
-  const sdk = (step: string, args: Record<string, unknown>) =>
-    new Promise<StepResult>((resolve, reject) => {
-      execFile(process.execPath, [STEP, JSON.stringify({ step, authHost, ...args })], { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile }, timeout: 60_000 }, (err, stdout, stderr) => {
-        if (err) reject(new Error(`sdk step ${step} failed: ${stderr}`, { cause: err }));
-        else resolve(JSON.parse(stdout) as StepResult);
-      });
-    });
+  const steps = startSdkSteps(t, { ...process.env, NODE_EXTRA_CA_CERTS: caFile });
+  const sdk = (step: string, args: Record<string, unknown>) => steps(step, { authHost, ...args });
   const value = <T>(r: StepResult): T => {
     if (!r.ok) throw new Error(`SDK call failed: ${JSON.stringify(r)}`);
     return r.value as T;
