@@ -159,12 +159,12 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
       return bound;
     },
     async close() {
-      for (const s of shared) s.close();
+      // Each listener's close() drains (docs/gateway-config.md, "Graceful stop"): sockets not
+      // served yet are cut, HTTP/2 sessions get GOAWAY, the lean sides close idle connections.
       const closing = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
-      // The lean sides drained in their listener's close(), just above.
       for (const s of nodeServers) s.closeIdleConnections();
-      // After the grace period, whatever is still open is cut: HTTP/1.1 connections and the
-      // HTTP/2 sessions of gRPC clients that never closed their side.
+      // After the grace period, whatever is still open is cut: HTTP/1.1 connections, HTTP/2
+      // sessions with a stream still open, handshakes that never finished.
       const timer = setTimeout(() => {
         for (const s of nodeServers) s.closeAllConnections();
         for (const side of leanSides) side.closeAllConnections();

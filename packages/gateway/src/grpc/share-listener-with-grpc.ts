@@ -4,6 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import { grpcStreamListener } from './create-grpc-server.ts';
 import type { GrpcProxy } from './grpc-proxy.ts';
 import { HTTP2_IDLE_MS, HTTP2_LIMITS, HTTP2_RESET_BURST, HTTP2_RESET_WINDOW_MS, type Http2StreamDispatch } from '../http2/index.ts';
+import { DRAIN_LATE_MS, UnclaimedSockets } from '../proxy/unclaimed-sockets.ts';
 
 // RFC 9113 §3.4: an h2c client with prior knowledge opens with this preface; HTTP/1.1 reserves
 // the PRI method for it, so its first bytes tell the two apart.
@@ -17,8 +18,10 @@ function startsLikePreface(chunk: Buffer): boolean {
 type AlpnCallback = (arg: { servername: string; protocols: string[] }) => string | undefined;
 
 /**
- * The HTTP/2 side of a shared listener: close() ends its client sessions gracefully (GOAWAY);
- * destroy() cuts their connections, also those of clients that never close their side.
+ * The HTTP/2 side of a shared listener and the sockets no protocol serves yet. close() (also run
+ * by the listener's own close()) drains: the sockets not served yet are cut (UnclaimedSockets),
+ * the client sessions get GOAWAY and their connections are cut once their last stream ends.
+ * destroy() cuts everything left, also the connections of clients that never close their side.
  */
 export type SharedGrpc = { close(): void; destroy(): void };
 
@@ -31,8 +34,10 @@ export type SharedGrpc = { close(): void; destroy(): void };
  * offers `h2` to every client and the HTTP/2 streams that are not gRPC calls (Kong tells them
  * apart by their `application/grpc` content type) go to the HTTP proxy. HTTP/2 connections go
  * to a session bounded by HTTP2_LIMITS; every other connection reaches the server's own
- * HTTP/1.1 handling unchanged. Call before the server accepts; the server must not set
- * ALPNProtocols (node allows either that or an ALPN callback).
+ * HTTP/1.1 handling unchanged. Call before the server accepts, after its HTTP/1.1 side is
+ * attached; the server must not set ALPNProtocols (node allows either that or an ALPN callback).
+ * The server's close() drains this side first (node:cluster's worker disconnect calls it before
+ * the worker's own shutdown runs, src/cluster/worker.ts).
  */
 export function shareListenerWithGrpc(server: Server & { headersTimeout?: number }, proxy: GrpcProxy, ssl: boolean, http?: Http2StreamDispatch): SharedGrpc {
   const h2 = createServer(HTTP2_LIMITS);
@@ -46,11 +51,14 @@ export function shareListenerWithGrpc(server: Server & { headersTimeout?: number
     });
   }
   h2.on('sessionError', () => undefined);
+  const unclaimed = new UnclaimedSockets();
+  let draining = false;
   const sessions = new Set<Http2Session>();
   h2.on('session', (s: Http2Session) => {
     sessions.add(s);
     s.once('close', () => sessions.delete(s));
     watchSession(s, http !== undefined);
+    if (draining) closeLate(s);
   });
   if (ssl) {
     // node:tls reads the server's ALPNCallback for each connection (tls.createServer option).
@@ -60,11 +68,12 @@ export function shareListenerWithGrpc(server: Server & { headersTimeout?: number
     };
   }
   // A closed session only ends its socket: one whose client never answers with its own FIN
-  // stays half-open, so the sockets are kept to be cut on destroy().
+  // stays half-open, so the sockets are kept to be cut on a drain or destroy().
   const h2Sockets = new Set<Socket>();
   const toHttp2 = (socket: Socket): void => {
     h2Sockets.add(socket);
     socket.once('close', () => h2Sockets.delete(socket));
+    if (draining) cutOnceEnded(socket);
     h2.emit('connection', socket);
   };
   const event = ssl ? 'secureConnection' : 'connection';
@@ -73,8 +82,10 @@ export function shareListenerWithGrpc(server: Server & { headersTimeout?: number
   const toHttp1 = (socket: Socket): void => {
     for (const listener of http1) listener.call(server, socket);
   };
+  if (ssl) server.on('connection', (raw: Socket) => unclaimed.add(raw));
   server.on(event, (socket: Socket) => {
     if (ssl) {
+      unclaimed.claim(socket);
       if ((socket as TLSSocket).alpnProtocol === 'h2') toHttp2(socket);
       else toHttp1(socket);
       return;
@@ -84,6 +95,7 @@ export function shareListenerWithGrpc(server: Server & { headersTimeout?: number
       toHttp1(socket);
       return;
     }
+    unclaimed.add(socket);
     // Until the first bytes arrive neither protocol owns the socket: bound the wait here (as
     // node:http's headersTimeout would), so idle connections cannot pile up.
     const idle = (): void => {
@@ -91,6 +103,7 @@ export function shareListenerWithGrpc(server: Server & { headersTimeout?: number
     };
     socket.setTimeout(server.headersTimeout || 60_000, idle);
     socket.once('data', (first: Buffer) => {
+      unclaimed.claim(socket);
       socket.setTimeout(0);
       socket.off('timeout', idle);
       socket.pause();
@@ -105,15 +118,49 @@ export function shareListenerWithGrpc(server: Server & { headersTimeout?: number
       }
     });
   });
+  const drain = (): void => {
+    if (draining) return;
+    draining = true;
+    unclaimed.drain();
+    for (const socket of h2Sockets) cutOnceEnded(socket);
+    for (const s of sessions) s.close();
+  };
+  const close = server.close.bind(server);
+  server.close = (callback?: (err?: Error) => void) => {
+    drain();
+    return close(callback);
+  };
   return {
-    close() {
-      for (const s of sessions) s.close();
-    },
+    close: drain,
     destroy() {
+      unclaimed.destroy();
       for (const s of sessions) s.destroy();
       for (const socket of h2Sockets) socket.destroy();
     },
   };
+}
+
+/**
+ * A closed session ends its socket once its last bytes are out, and node:http2 waits for the
+ * client's own end before it lets the socket close; the listener's close() waits for it. On a
+ * drain the socket goes as soon as the gateway's side has ended.
+ */
+function cutOnceEnded(socket: Socket): void {
+  if (socket.writableFinished) socket.destroy();
+  else socket.once('finish', () => socket.destroy());
+}
+
+/**
+ * A session that began after the drain did (its handshake was under way): it is served one
+ * stream, then GOAWAY (node lets that stream finish), or closed after DRAIN_LATE_MS without one.
+ */
+function closeLate(session: Http2Session): void {
+  const timer = setTimeout(() => session.close(), DRAIN_LATE_MS);
+  timer.unref();
+  session.once('stream', () => {
+    clearTimeout(timer);
+    session.close();
+  });
 }
 
 /**

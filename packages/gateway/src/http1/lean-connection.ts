@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { HTTPParser, type LlhttpParser } from '../proxy/http-parser.ts';
 import { LeanRequest, type RequestOwner } from './lean-request.ts';
 import { LeanResponse, type ResponseOwner } from './lean-response.ts';
+import { DRAIN_LATE_MS } from '../proxy/unclaimed-sockets.ts';
 
 const { methods } = createRequire(import.meta.url)('_http_common') as { methods: readonly string[] };
 
@@ -93,6 +94,12 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
     this.#onGone = onGone;
     this.#keepAliveFields = 'Connection: keep-alive\r\nKeep-Alive: timeout=' + Math.floor(timeouts.keepAliveTimeout / 1000) + '\r\n';
     this.deadline = coarseClock.now + timeouts.headersTimeout;
+    if (draining()) {
+      // Served after the listener's drain began (its TLS handshake was under way): one request,
+      // if it comes soon, answered with `Connection: close`; else closed as an idle one.
+      this.#deadlineKind = 'idle';
+      this.deadline = coarseClock.now + DRAIN_LATE_MS;
+    }
     const parser = FREE_PARSERS.pop() ?? new HTTPParser();
     parser.initialize(HTTPParser.REQUEST, PARSER_RESOURCE, 0, 0);
     parser[HTTPParser.kOnHeaders] = this.#onHeaders;
