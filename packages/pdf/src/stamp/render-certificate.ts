@@ -1,4 +1,4 @@
-import fontkit from '@pdf-lib/fontkit';
+import { loadFontkit } from './load-fontkit.ts';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { safeText } from './safe-text.ts';
 import { loadUnicodeFont } from './unicode-font.ts';
@@ -191,7 +191,7 @@ async function render(data: CertificateData, unicodeFont: Uint8Array | undefined
     font = await pdf.embedFont(StandardFonts.Helvetica);
     bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   } else {
-    pdf.registerFontkit(fontkit);
+    pdf.registerFontkit(await loadFontkit());
     // One weight: IPAGothic has no bold face; headings keep their larger size.
     font = bold = await pdf.embedFont(unicodeFont, { subset: true });
   }

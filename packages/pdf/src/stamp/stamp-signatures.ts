@@ -1,4 +1,4 @@
-import fontkit from '@pdf-lib/fontkit';
+import { loadFontkit } from './load-fontkit.ts';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
 import { PdfError } from '../pdf-error.ts';
 import { safeText } from './safe-text.ts';
@@ -70,7 +70,7 @@ function drawCaption(page: PDFPage, rect: { x: number; y: number; height: number
  */
 export async function stampSignatures(pdfBytes: Uint8Array, stamps: readonly SignatureStamp[], options: StampOptions = {}): Promise<Uint8Array> {
   const pdf = await PDFDocument.load(pdfBytes);
-  pdf.registerFontkit(fontkit);
+  pdf.registerFontkit(await loadFontkit());
   const pages = pdf.getPages();
   const helvetica = await pdf.embedFont(StandardFonts.Helvetica);
   let script: PDFFont | undefined;

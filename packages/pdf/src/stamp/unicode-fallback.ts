@@ -1,4 +1,4 @@
-import fontkit from '@pdf-lib/fontkit';
+import { loadFontkit } from './load-fontkit.ts';
 import type { PDFDocument, PDFFont } from 'pdf-lib';
 import { encodes } from './safe-text.ts';
 import { loadUnicodeFont } from './unicode-font.ts';
@@ -15,9 +15,9 @@ export function unicodeFallback(pdf: PDFDocument): FontForText {
   let unicode: Promise<PDFFont | undefined> | undefined;
   return async (font, text) => {
     if (encodes(font, text)) return font;
-    unicode ??= loadUnicodeFont().then((bytes) => {
+    unicode ??= loadUnicodeFont().then(async (bytes) => {
       if (bytes === undefined) return undefined;
-      pdf.registerFontkit(fontkit);
+      pdf.registerFontkit(await loadFontkit());
       return pdf.embedFont(bytes, { subset: true });
     });
     return (await unicode) ?? font;
