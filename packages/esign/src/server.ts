@@ -50,6 +50,7 @@ import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
 import { securityHeaders } from './web/security-headers.ts';
+import { requestLogBindings } from './web/request-log-bindings.ts';
 import { STYLESHEET } from './web/stylesheet.ts';
 import { buildDevTextOutbox } from './mail/dev-text-outbox.ts';
 import type { TextSender } from './mail/text-sender.ts';
@@ -109,7 +110,14 @@ const BODY_LIMIT = 36 * 1024 * 1024;
 /** The one place that wires the esign service: store, clock, routes, errors, headers. */
 export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Promise<FastifyInstance> {
   const logger = deps.logger ?? false;
-  const app = Fastify({ logger, bodyLimit: BODY_LIMIT, frameworkErrors: answerFrameworkError, ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}) }) as unknown as FastifyInstance;
+  const app = Fastify({
+    logger,
+    bodyLimit: BODY_LIMIT,
+    frameworkErrors: answerFrameworkError,
+    // Each request's lines carry the gateway's ids for it (docs/operations.md, "Logs").
+    ...(logger === false ? {} : { childLoggerFactory: (parent, bindings, opts, raw) => parent.child({ ...bindings, ...requestLogBindings(raw.headers) }, opts) }),
+    ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),
+  }) as unknown as FastifyInstance;
   const ctx: EsignContext = {
     config,
     store: deps.store,

@@ -39,6 +39,18 @@ test('every esign route is behind request-size-limiting at esign\'s own body lim
   assert.deepEqual(esign?.plugins?.find((p) => p.name === 'request-size-limiting')?.config, { allowed_payload_size: 36, size_unit: 'megabytes' });
 });
 
+test('every request gets a correlation id esign logs (the header esign reads) and Kong\'s metrics', () => {
+  const out = renderKongYml(template, { esignPorts: [3001], certPem: cert.certPem, keyPem: cert.keyPem });
+  const js = parseDocument(out).toJS() as { plugins?: { name: string; config: Record<string, unknown> }[] };
+  // Global: a request no route matches is counted and tagged too.
+  const correlation = js.plugins?.find((p) => p.name === 'correlation-id')?.config;
+  // The header esign binds to its log lines (packages/esign/src/web/request-log-bindings.ts).
+  assert.equal(String(correlation?.header_name).toLowerCase(), 'x-correlation-id');
+  assert.equal(correlation?.echo_downstream, true);
+  assert.deepEqual(js.plugins?.find((p) => p.name === 'prometheus')?.config,
+    { status_code_metrics: true, latency_metrics: true, bandwidth_metrics: true, upstream_health_metrics: true });
+});
+
 test('a template without the esign upstream is refused', () => {
   assert.throws(() => renderKongYml('_format_version: "3.0"\nupstreams: []\n', { esignPorts: [1], certPem: 'x', keyPem: 'y' }), /no upstream named esign.upstream/);
 });

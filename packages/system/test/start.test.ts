@@ -67,8 +67,20 @@ test('`npm start`: URLs printed once every part answers, readable logs without p
     const body = (await res.body.json()) as { data: { health: string }[] };
     return body.data.length === 2 && body.data.every((d) => d.health === 'HEALTHY');
   }, { timeoutMs: 20_000, what: 'both esign targets HEALTHY' });
-  await request(`http://127.0.0.1:${ports.http}/oauth/does-not-exist`).then((r) => r.body.dump());
-  await pollUntil(() => /GET \/oauth\/does-not-exist 404/.test(proc.output()), { timeoutMs: 10_000, what: 'the request in the log' });
+  // deploy/kong.yml's correlation-id: the id the client gets back is on esign's line for the request.
+  const missing = await request(`http://127.0.0.1:${ports.http}/oauth/does-not-exist`);
+  await missing.body.dump();
+  const correlationId = missing.headers['x-correlation-id'];
+  assert.equal(typeof correlationId, 'string', 'the gateway echoes the correlation id');
+  const logged = new RegExp(`GET /oauth/does-not-exist 404 .*correlationId=${(correlationId as string).replace(/[#.]/g, '\\$&')}`);
+  await pollUntil(() => logged.test(proc.output()), { timeoutMs: 10_000, what: 'the request in the log, with its correlation id' });
+  // deploy/kong.yml's prometheus: Kong's families on the admin API, by service and route (the
+  // workers report their series to the primary now and then, so the request shows up shortly).
+  await pollUntil(async () => {
+    const metrics = await request(`${admin}/metrics`, { headers: { 'kong-admin-token': adminToken } });
+    assert.equal(metrics.statusCode, 200);
+    return /^kong_http_requests_total\{service="esign",route="oauth",code="404",source="service"/m.test(await metrics.body.text());
+  }, { timeoutMs: 10_000, what: 'the request in Kong\'s metrics' });
   const withoutToken = await request(`${admin}/status`);
   await withoutToken.body.dump();
   assert.equal(withoutToken.statusCode, 401, 'the token is required');

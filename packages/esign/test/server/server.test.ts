@@ -60,3 +60,22 @@ test('a draining instance answers /health 503 {"status":"draining"} and closes c
   assert.equal(page.status, 200, 'requests the balancer still sends are served');
   assert.equal(page.headers.connection, 'close');
 });
+
+test('each request\'s log lines carry the gateway\'s correlation id and request id; malformed ones are not logged', async (t) => {
+  const lines: Record<string, unknown>[] = [];
+  const stream = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
+  const h = await startEsign(t, { deps: { logger: { level: 'info', stream } } });
+  const client = new FormClient(h.origin);
+  const id = '6b2e1a8c-3f1d-4f0e-9c55-2a4b8d7e1f00#42';
+  assert.equal((await client.get('/health', { 'x-correlation-id': id, 'x-kong-request-id': 'cea5d41f798c6b8b0000000000001433' })).status, 200);
+  const tagged = lines.filter((l) => l.correlationId === id);
+  assert.deepEqual(tagged.map((l) => l.msg), ['incoming request', 'request completed'], 'both of fastify\'s lines for the request');
+  assert.ok(tagged.every((l) => l.kongRequestId === 'cea5d41f798c6b8b0000000000001433'));
+
+  // A value with spaces or control characters, or longer than 128, is left out, never truncated into the line.
+  lines.length = 0;
+  assert.equal((await client.get('/health', { 'x-correlation-id': 'a b', 'x-kong-request-id': 'x'.repeat(129) })).status, 200);
+  assert.equal((await client.get('/health')).status, 200);
+  assert.equal(lines.length, 4);
+  assert.ok(lines.every((l) => !('correlationId' in l) && !('kongRequestId' in l)), JSON.stringify(lines));
+});
