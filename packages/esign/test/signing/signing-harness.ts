@@ -1,6 +1,6 @@
 import type { TestContext } from 'node:test';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
-import { createDevSealP12, type Converter } from '@signet/pdf';
+import { createDevSealP12, type Converter, type SealIdentity } from '@signet/pdf';
 import type { ConnectModuleOptions } from '../../src/connect/build-connect.ts';
 import type { RawEsignSettings } from '../../src/config.ts';
 import type { EsignDeps } from '../../src/server.ts';
@@ -18,8 +18,11 @@ export type SigningHarness = Harness & {
   api(method: string, path: string, body?: unknown): Promise<Response>;
 };
 
-/** One seal per process: RSA key generation is the slow part. */
-const SEAL = createDevSealP12({ commonName: 'Signet signing test seal' });
+/**
+ * One seal per process, made by the first signing esign: RSA key generation is the slow part,
+ * and the files that only borrow samplePdf or b64 from here start none.
+ */
+let seal: SealIdentity | undefined;
 
 export type SigningEsignOptions = {
   readonly converter: Converter;
@@ -46,7 +49,7 @@ export async function startSigningEsign(t: TestContext, options: SigningEsignOpt
     deps: {
       converter: options.converter,
       mailWorker: { pollIntervalMs: 50 },
-      signing: { seal: SEAL, completionPollMs: options.completionPollMs ?? 100 },
+      signing: { seal: (seal ??= createDevSealP12({ commonName: 'Signet signing test seal' })), completionPollMs: options.completionPollMs ?? 100 },
       ...(options.connect ? { connect: options.connect } : {}),
       ...(options.bulkSend ? { bulkSend: options.bulkSend } : {}),
     },
