@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { test, type TestContext } from 'node:test';
-import { PDFDocument, PDFString, StandardFonts } from 'pdf-lib';
 import { pollUntil } from '@signet/kit';
 import { readFormFields } from '@signet/pdf';
-import { b64, startSigningEsign, type SigningHarness } from './signing-harness.ts';
 import { signingPageFixture } from '../support/signing-page-fixture.ts';
+import { documentOf, formOf, orderForm, pdfText, refusal, startFormEsign } from './pdf-form-fixture.ts';
 
 // DocuSign's transformPdfFields through the real parts: a PDF form made here with pdf-lib (one
 // field of each kind), sent through the docusign-esign SDK, its fields become the signer's tabs
@@ -19,96 +12,8 @@ import { signingPageFixture } from '../support/signing-page-fixture.ts';
 // pdftotext reads them in the completed PDF. Then the attacks: a huge form, a field naming a
 // recipient of another envelope, hostile names.
 
-const run = promisify(execFile);
-
-type WireTab = { tabLabel?: string; groupName?: string; value?: string; selected?: string; locked?: string; required?: string; optional?: string; maxLength?: string; pageNumber?: string; xPosition?: string; yPosition?: string; width?: string; radios?: WireTab[]; listItems?: { text: string; value: string }[] };
-type SdkEnvelopesApi = {
-  createEnvelope(accountId: string, opts: { envelopeDefinition: unknown }): Promise<{ envelopeId: string }>;
-  createRecipientView(accountId: string, envelopeId: string, opts: { recipientViewRequest: unknown }): Promise<{ url: string }>;
-  getDocument(accountId: string, envelopeId: string, documentId: string, opts?: Record<string, string>): Promise<Buffer>;
-  getFormData(accountId: string, envelopeId: string): Promise<{ recipientFormData?: { formData?: { name: string; value: string }[] }[] }>;
-  listTabs(accountId: string, envelopeId: string, recipientId: string): Promise<Record<string, WireTab[]>>;
-  listRecipients(accountId: string, envelopeId: string): Promise<{ signers: { status: string }[] }>;
-};
-type Sdk = { ApiClient: new () => { setBasePath(p: string): void; addDefaultHeader(k: string, v: string): void }; EnvelopesApi: new (client: unknown) => SdkEnvelopesApi };
-const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
-
 const fx = signingPageFixture();
-
-/** A Letter page with a form: every field kind, a locked one, DocuSign-named ones, one to ignore. */
-async function orderForm(): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const page = pdf.addPage([612, 792]);
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  page.drawText('Order form', { x: 72, y: 740, size: 18, font });
-  const form = pdf.getForm();
-  const box = (y: number, x = 72, width = 200) => ({ x, y, width, height: 20, borderWidth: 0 });
-  const name = form.createTextField('buyer.name');
-  name.setText('Ada');
-  name.setMaxLength(40);
-  name.enableRequired();
-  name.addToPage(page, box(680));
-  const reference = form.createTextField('Reference');
-  reference.setText('REF-7');
-  reference.enableReadOnly();
-  reference.addToPage(page, box(680, 330));
-  const terms = form.createCheckBox('terms');
-  terms.enableRequired();
-  terms.addToPage(page, { x: 72, y: 640, width: 14, height: 14, borderWidth: 0 });
-  const plan = form.createRadioGroup('plan');
-  plan.addOptionToPage('basic', page, { x: 72, y: 600, width: 14, height: 14, borderWidth: 0 });
-  plan.addOptionToPage('pro', page, { x: 140, y: 600, width: 14, height: 14, borderWidth: 0 });
-  plan.select('basic');
-  const colour = form.createDropdown('colour');
-  colour.addOptions(['red', 'blue']);
-  colour.addToPage(page, box(560));
-  form.createTextField('eSignDateSigned').addToPage(page, box(520));
-  const footer = form.createTextField('footer eSignIgnoreTransform');
-  footer.setText('Printed by the sender');
-  footer.addToPage(page, box(60));
-  // pdf-lib makes no signature fields: one by hand, a widget with /FT /Sig named by DocuSign's rule.
-  const sig = pdf.context.obj({ Type: 'Annot', Subtype: 'Widget', FT: 'Sig', T: PDFString.of('Buyer eSignSignHere'), Rect: [72, 400, 252, 440], F: 4, P: page.ref });
-  const sigRef = pdf.context.register(sig);
-  page.node.addAnnot(sigRef);
-  form.acroForm.addField(sigRef);
-  return pdf.save();
-}
-
-function documentOf(bytes: Uint8Array, extra: Record<string, string> = {}) {
-  return { documentBase64: b64(bytes), documentId: '1', fileExtension: 'pdf', name: 'Order form', transformPdfFields: 'true', ...extra };
-}
-
-async function pdfText(pdf: Uint8Array): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'signet-form-text-'));
-  try {
-    await writeFile(join(dir, 'in.pdf'), pdf);
-    return (await run('pdftotext', ['-layout', join(dir, 'in.pdf'), '-'])).stdout;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** The DocuSign error an SDK call was refused with. */
-async function refusal(call: Promise<unknown>): Promise<{ status: number; errorCode: string; message: string }> {
-  try {
-    await call;
-  } catch (err) {
-    const e = err as { response?: { status: number; body?: { errorCode: string; message: string }; data?: { errorCode: string; message: string } } };
-    const body = e.response?.body ?? e.response?.data;
-    if (e.response && body) return { status: e.response.status, ...body };
-    throw err;
-  }
-  throw new Error('the call was not refused');
-}
-
-/** esign for one test (closed with it) and the SDK pointed at it. */
-async function start(t: TestContext): Promise<{ h: SigningHarness; sdk: SdkEnvelopesApi }> {
-  const h = await startSigningEsign(t, { converter: fx.converter });
-  const client = new docusign.ApiClient();
-  client.setBasePath(`${h.origin}/restapi`);
-  client.addDefaultHeader('Authorization', `Bearer ${h.token}`);
-  return { h, sdk: new docusign.EnvelopesApi(client) };
-}
+const start = (t: TestContext) => startFormEsign(t, fx.converter);
 
 test('transformPdfFields: a PDF form through the SDK becomes the signer\'s tabs; signed in Chromium; form data and the completed PDF carry the values', async (t) => {
   const { h, sdk } = await start(t);
@@ -185,16 +90,6 @@ test('transformPdfFields: a PDF form through the SDK becomes the signer\'s tabs;
     });
   }
 });
-
-/** A one-page form of text fields (and the extras asked for), each field a small box of its own. */
-async function formOf(names: readonly string[], extra?: (pdf: PDFDocument) => void): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const page = pdf.addPage([612, 792]);
-  const form = pdf.getForm();
-  names.forEach((name, i) => form.createTextField(name).addToPage(page, { x: 10 + (i % 40) * 14, y: 10 + Math.floor(i / 40) * 14, width: 12, height: 12, borderWidth: 0 }));
-  extra?.(pdf);
-  return pdf.save();
-}
 
 test('transformPdfFields attacks: a form of 2000+ fields, a field named for another envelope\'s recipient, hostile names: refused by name or kept inert; nothing half-written', async (t) => {
   const { h, sdk } = await start(t);

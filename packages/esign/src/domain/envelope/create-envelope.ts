@@ -1,14 +1,10 @@
-import type { Tab } from '../tabs/tab.ts';
 import type { DocumentDraft, EnvelopeDraft } from './envelope-draft.ts';
-import type { Envelope, EnvelopeDocument, Recipient, RecipientType } from './envelope.ts';
+import type { Envelope, EnvelopeDocument, Recipient } from './envelope.ts';
 import { assertNoTabsOnSupplements } from './document-supplement.ts';
 import { assertVisibility } from './document-visibility.ts';
-import { EsignError } from '../../errors.ts';
-import { checkTabRelations } from '../tabs/check-tab-relations.ts';
-import { MAX_TABS_PER_RECIPIENT } from '../tabs/check-tab-relations.ts';
-import { transformPdfFields } from '../tabs/transform-pdf-fields.ts';
 import type { PlacedTab } from './placed-tab.ts';
 import { placeTabs } from './place-tabs.ts';
+import { addFormTabs, type ContentRecipient } from './add-form-tabs.ts';
 import type { ConvertedDocument, EnvelopeDeps } from './ports.ts';
 import { sendDraft } from './send-envelope.ts';
 import { envelopeWrite } from './envelope-write.ts';
@@ -91,35 +87,6 @@ export async function prepareContent(
   for (const r of withFormTabs) tabs.push(await placeTabs({ deps, documents, pdfs, pageSizes }, r.tabs, r.recipientId));
   withFormTabs.forEach((r, i) => assertNoTabsOnSupplements(documents, r.recipientId, tabs[i] ?? []));
   return { documents, pdfs, tabs };
-}
-
-/** Who holds tabs on prepared content: a recipient or a template role; a carbon copy holds none. */
-type ContentRecipient = { readonly recipientId: string; readonly tabs: readonly Tab[]; readonly type?: RecipientType };
-
-/**
- * DocuSign transformPdfFields: each transformed document's form fields become tabs of the
- * recipient its assignTabsToRecipientId names (DocuSign: "1" when absent), after that
- * recipient's own tabs. DocuSign assigns every field of a document to that one recipient.
- */
-function addFormTabs(draftDocuments: readonly DocumentDraft[], converted: readonly ConvertedDocument[], recipients: readonly ContentRecipient[]): ContentRecipient[] {
-  const added = new Map<string, Tab[]>();
-  draftDocuments.forEach((d, i) => {
-    const fields = converted[i]?.formFields;
-    if (!d.transformPdfFields || !fields) return;
-    const recipientId = d.transformPdfFields.assignTabsToRecipientId;
-    const holder = recipients.find((r) => r.recipientId === recipientId);
-    if (!holder) throw new EsignError('INVALID_REQUEST_BODY', `documentId ${d.documentId}: assignTabsToRecipientId "${recipientId}" names no recipient of the request; the form's tabs need a signer.`);
-    if (holder.type !== undefined && holder.type !== 'signer' && holder.type !== 'inPersonSigner') throw new EsignError('INVALID_REQUEST_BODY', `documentId ${d.documentId}: assignTabsToRecipientId "${recipientId}" is a ${holder.type}, which holds no tabs.`);
-    added.set(recipientId, [...(added.get(recipientId) ?? []), ...transformPdfFields(fields, d.documentId)]);
-  });
-  return recipients.map((r) => {
-    const extra = added.get(r.recipientId);
-    if (!extra) return r;
-    const tabs = [...r.tabs, ...extra];
-    if (tabs.length > MAX_TABS_PER_RECIPIENT) throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${r.recipientId} would hold ${tabs.length} tabs with the PDF form's fields; a recipient holds at most ${MAX_TABS_PER_RECIPIENT}.`);
-    checkTabRelations(tabs, `recipientId ${r.recipientId} (with the PDF form's fields)`);
-    return { ...r, tabs };
-  });
 }
 
 /**

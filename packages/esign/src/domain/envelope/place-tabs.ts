@@ -43,6 +43,11 @@ async function resolvePlace(ctx: PlacingContext, place: TabPlace, what: string):
       return spot;
     });
   }
+  if (place.kind === 'formField') {
+    // No PDF form field took it (claim-pdf-fields.ts runs first): its documentId's corner, else nowhere.
+    if (place.otherwise) return resolvePlace(ctx, place.otherwise, what);
+    throw new EsignError('INVALID_REQUEST_BODY', `${what} needs an anchorString, or a documentId with pageNumber, xPosition and yPosition: no PDF form field of a document sent with transformPdfFields is named by its tabLabel${place.documentId !== undefined ? ` on documentId ${place.documentId}` : ''}.`);
+  }
   const document = ctx.documents.find((d) => d.documentId === place.documentId);
   if (!document) throw new EsignError('TAB_REFERS_TO_MISSING_DOCUMENT', `${what} refers to documentId "${place.documentId}", which is not present.`);
   const spot = { documentId: document.documentId, pageNumber: place.pageNumber, xPosition: place.xPosition, yPosition: place.yPosition };
@@ -63,7 +68,9 @@ export async function placeTabs(ctx: PlacingContext, tabs: readonly Tab[], recip
   for (const tab of tabs) {
     const what = describe(tab, recipientId);
     if (tab.type !== 'radioGroup') {
-      for (const spot of await resolvePlace(ctx, tab.place, what)) placed.push({ ...spot, tabId: ctx.deps.random.uuid(), recipientId, tab, value: initialTabValue(tab) });
+      // A tab that fell back from a form field is kept as placed, so that it reads back as such.
+      const kept = tab.place.kind === 'formField' && tab.place.otherwise ? { ...tab, place: tab.place.otherwise } : tab;
+      for (const spot of await resolvePlace(ctx, tab.place, what)) placed.push({ ...spot, tabId: ctx.deps.random.uuid(), recipientId, tab: kept, value: initialTabValue(tab) });
       // Each anchor match is a tab: a document repeating its anchor must not carry the recipient past the bound.
       if (placed.length > MAX_TABS_PER_RECIPIENT) throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${recipientId} would hold ${placed.length} tabs or more once anchors are matched (one tab per match); a recipient holds at most ${MAX_TABS_PER_RECIPIENT}.`);
       continue;

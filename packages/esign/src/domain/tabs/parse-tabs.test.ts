@@ -126,7 +126,12 @@ test('bad tab input gets DocuSign-style codes naming the tab', () => {
   assert.throws(() => parse({ textTabs: [{ ...at, conditionalParentLabel: 'Terms', conditionalParentValue: 'on' }] }), refused('INVALID_REQUEST_BODY', /conditionalParentLabel "Terms", which no tab of this recipient is labelled/));
   assert.throws(() => parse({ textTabs: [{ ...at, conditionalParentLabel: 'Terms' }] }), refused('INVALID_REQUEST_BODY', /go together/));
   assert.throws(() => parse({ textTabs: [{ ...at, recipientId: '2' }] }), refused('INVALID_REQUEST_BODY', /recipientId is "2" but the tab is listed under recipientId 1/));
-  assert.throws(() => parse({ textTabs: [{ tabLabel: 'x' }] }), refused('INVALID_REQUEST_BODY', /needs an anchorString, or a documentId/));
+  assert.throws(() => parse({ textTabs: [{ value: 'x' }] }), refused('INVALID_REQUEST_BODY', /needs an anchorString, or a documentId/));
+  // A labelled tab without a place may take a PDF form field of its label (claim-pdf-fields.ts); placement refuses it when none does.
+  const placeOf = (tabs: Tab[]) => (tabs[0] && tabs[0].type !== 'radioGroup' ? tabs[0].place : undefined);
+  assert.deepEqual(placeOf(parse({ textTabs: [{ tabLabel: 'x' }] })), { kind: 'formField', valueGiven: false });
+  assert.deepEqual(placeOf(parse({ checkboxTabs: [{ tabLabel: 'x', documentId: '1', selected: 'false' }] })),
+    { kind: 'formField', documentId: '1', otherwise: { kind: 'absolute', documentId: '1', pageNumber: 1, xPosition: 0, yPosition: 0 }, valueGiven: true });
   assert.throws(() => parse({ textTabs: [{ ...at, font: 'Comic Sans' }] }), refused('INVALID_REQUEST_BODY', /font must be one of/));
   assert.throws(() => parse({ textTabs: [{ ...at, fontSize: 'Size13' }] }), refused('INVALID_REQUEST_BODY', /fontSize must be one of Size7/));
   assert.throws(() => parse({ numberTabs: [{ ...at, localePolicy: { cultureName: 'de-DE', currencyCode: 'EUR' } }] }), refused('INVALID_REQUEST_BODY', /supports only cultureName; not supported: currencyCode/));

@@ -11,10 +11,23 @@ export type TabType =
 /** Anchor placement: the signHere anchor options, plus anchorAllowWhiteSpaceInCharacters (the pdf search honours it). */
 export type TabAnchor = AnchorSpec & { readonly allowWhiteSpaceInCharacters: boolean };
 
-/** Where a tab goes: found by anchor text (one tab per match, resolved later), or given absolutely. */
+/** A place given by documentId, pageNumber and position. */
+export type AbsolutePlace = { readonly kind: 'absolute'; readonly documentId: string; readonly pageNumber: number; readonly xPosition: number; readonly yPosition: number };
+
+/**
+ * A labelled tab that gives no position of its own: it takes the PDF form field its tabLabel
+ * names on a document sent with transformPdfFields (domain/tabs/claim-pdf-fields.ts), on
+ * `documentId` only when given. `otherwise`: where it goes when no field is so named (a
+ * documentId alone puts it at its page's corner, as before); absent, it is refused then.
+ * `valueGiven`: whether the sender gave it a value, which wins over the field's.
+ */
+export type FormFieldPlace = { readonly kind: 'formField'; readonly documentId?: string; readonly otherwise?: AbsolutePlace; readonly valueGiven: boolean };
+
+/** Where a tab goes: found by anchor text (one tab per match, resolved later), given absolutely, or a PDF form field's. */
 export type TabPlace =
   | { readonly kind: 'anchor'; readonly anchor: TabAnchor }
-  | { readonly kind: 'absolute'; readonly documentId: string; readonly pageNumber: number; readonly xPosition: number; readonly yPosition: number };
+  | AbsolutePlace
+  | FormFieldPlace;
 
 /** DocuSign's font names mapped to the PDF standard family that draws them (docs/esign-tabs.md). */
 export type FontFamily = 'helvetica' | 'times' | 'courier';

@@ -2,21 +2,16 @@ import { EsignError } from '../../errors.ts';
 import { DEFAULT_LOCALE } from './parse-number-locale.ts';
 import { DEFAULT_FONT } from './parse-tab-font.ts';
 import type { PdfFieldWidget, PdfFormField } from './pdf-form-field.ts';
+import { boxedWidget, onlyWidget, shownFieldName, widgetPlace } from './pdf-field-widget.ts';
 import { pdfFieldNameKind, type PdfFieldNameKind } from './pdf-field-name-rule.ts';
 import type { Tab, TabBase, TabPlace, TextTab } from './tab.ts';
 import { kindOf } from './tab-registry.ts';
 
-// A tab label's bound (parse-tab-base.ts), a typed value's (DocuSign: 4000 characters), a box's (a US Legal page).
+// A tab label's bound (parse-tab-base.ts), a typed value's (DocuSign: 4000 characters).
 const MAX_LABEL = 500;
 const MAX_TEXT = 4000;
-const MAX_SIZE = 1008;
 // C0 and C1 controls (and DEL): a name holding them is not a label anyone typed.
 const CONTROL = /\p{Cc}/u;
-
-/** How a field is named in errors: quoted, cut short, controls shown escaped. */
-function shown(name: string): string {
-  return JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
-}
 
 /**
  * The tabs DocuSign's transformPdfFields makes of one document's form fields (DocuSign
@@ -31,7 +26,7 @@ function shown(name: string): string {
 export function transformPdfFields(fields: readonly PdfFormField[], documentId: string): Tab[] {
   const tabs: Tab[] = [];
   for (const field of fields) {
-    const what = `documentId ${documentId}: the PDF form field ${shown(field.name)}`;
+    const what = `documentId ${documentId}: the PDF form field ${shownFieldName(field.name)}`;
     const refuse = (why: string): never => {
       throw new EsignError('INVALID_REQUEST_BODY', `${what} cannot become a tab: ${why}.`);
     };
@@ -54,27 +49,9 @@ function valueOf(tab: Tab): string {
   return tab.type === 'list' || 'maxLength' in tab ? tab.value : '';
 }
 
-function placeOf(documentId: string, widget: PdfFieldWidget): TabPlace {
-  return { kind: 'absolute', documentId, pageNumber: widget.pageNumber, xPosition: widget.x, yPosition: widget.y };
-}
-
-function onlyWidget(widgets: readonly PdfFieldWidget[], refuse: (why: string) => never): PdfFieldWidget {
-  const [widget] = widgets;
-  if (!widget) return refuse('it has no widget on a page');
-  // One tab has one place: a field shown in several places would be several tabs sharing a value.
-  if (widgets.length > 1) return refuse(`it is shown in ${widgets.length} places; a tab has one`);
-  return boxed(widget, refuse);
-}
-
-function boxed(widget: PdfFieldWidget, refuse: (why: string) => never): PdfFieldWidget {
-  if (!(widget.width > 0 && widget.height > 0)) refuse('its widget has no visible box');
-  if (widget.width > MAX_SIZE || widget.height > MAX_SIZE) refuse(`its widget is larger than ${MAX_SIZE} points`);
-  return widget;
-}
-
 function toTab(field: PdfFormField, documentId: string, nameKind: Exclude<PdfFieldNameKind, 'ignore'> | undefined, refuse: (why: string) => never): Tab {
   const base = (widget: PdfFieldWidget, required: boolean, locked: boolean): TabBase & { place: TabPlace } => ({
-    type: 'text', tabLabel: field.name, width: widget.width, height: widget.height, required, locked, place: placeOf(documentId, widget),
+    type: 'text', tabLabel: field.name, width: widget.width, height: widget.height, required, locked, place: widgetPlace(documentId, widget),
   });
   const font = DEFAULT_FONT;
   switch (field.kind) {
@@ -93,11 +70,11 @@ function toTab(field: PdfFormField, documentId: string, nameKind: Exclude<PdfFie
       for (const o of field.options) {
         if (values.has(o.value)) refuse(`two of its buttons have the value "${o.value}"; each radio's value must differ`);
         values.add(o.value);
-        boxed(o.widget, refuse);
+        boxedWidget(o.widget, refuse);
       }
       return {
         type: 'radioGroup', groupName: field.name, documentId, required: field.required, locked: field.readOnly,
-        radios: field.options.map((o) => ({ value: o.value, selected: o.value === field.selected, place: placeOf(documentId, o.widget), locked: field.readOnly, font })),
+        radios: field.options.map((o) => ({ value: o.value, selected: o.value === field.selected, place: widgetPlace(documentId, o.widget), locked: field.readOnly, font })),
       };
     }
     case 'choice': {

@@ -124,13 +124,18 @@ export function witnessesAfterTheirSigners<T extends RecipientDraft>(readers: re
 }
 
 /** Refuses, before any conversion, a tab (or radio) placed absolutely on a documentId the request does not have. */
-export function assertTabDocuments(recipients: readonly { readonly recipientId: string; readonly tabs: readonly Tab[] }[], documents: readonly { readonly documentId: string }[]): void {
+export function assertTabDocuments(recipients: readonly { readonly recipientId: string; readonly tabs: readonly Tab[] }[], documents: readonly { readonly documentId: string; readonly transformPdfFields?: unknown }[]): void {
   const documentIds = new Set(documents.map((d) => d.documentId));
+  // A tab with no place needs a PDF form field of its label: without a form to transform, it has none.
+  const forms = documents.some((d) => d.transformPdfFields !== undefined);
   for (const r of recipients) {
     for (const tab of r.tabs) {
       const places = tab.type === 'radioGroup' ? tab.radios.map((x) => x.place) : [tab.place];
       for (const place of places) {
-        if (place.kind === 'absolute' && !documentIds.has(place.documentId)) {
+        if (place.kind === 'formField' && !place.otherwise && !forms) {
+          throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${r.recipientId}: the ${tab.type} tab "${tab.type === 'radioGroup' ? tab.groupName : (tab.tabLabel ?? '')}" needs an anchorString, or a documentId with pageNumber, xPosition and yPosition (or a PDF form field of its tabLabel, with transformPdfFields).`);
+        }
+        if ((place.kind === 'absolute' || place.kind === 'formField') && place.documentId !== undefined && !documentIds.has(place.documentId)) {
           throw new EsignError('TAB_REFERS_TO_MISSING_DOCUMENT', `A ${tab.type} tab of recipientId ${r.recipientId} refers to documentId "${place.documentId}", which is not present.`);
         }
       }
