@@ -1,4 +1,4 @@
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 
 /** The primary's side of the IPC channels to its workers. */
 export interface WorkerHub {
@@ -20,8 +20,14 @@ export interface PrimaryPort {
 
 /** node:cluster's workers, seen from the primary. */
 export function clusterWorkerHub(): WorkerHub {
+  // node:cluster drops a worker from cluster.workers as soon as the primary starts its
+  // disconnect, yet the worker still finishes its requests, and those may ask the primary
+  // (rate-limiting's `local` counters): answers reach every worker that has written, until it exits.
+  const writers = new Map<number, Worker>();
+  cluster.on('message', (worker: Worker) => writers.set(worker.id, worker));
+  cluster.on('exit', (worker: Worker) => writers.delete(worker.id));
   const sendTo = (id: number, message: unknown): void => {
-    const worker = cluster.workers?.[id];
+    const worker = cluster.workers?.[id] ?? writers.get(id);
     // A worker that is exiting has a closed channel; its successor asks for the state anew.
     if (worker?.isConnected()) worker.send(message as object);
   };

@@ -70,7 +70,7 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
   #urlPart = '';
   /** The request whose body is being parsed (the current one or a queued one). */
   #parsing: LeanRequest | undefined;
-  /** A message has started and not completed. */
+  /** A message has started (its first byte) and not completed. */
   #inMessage = false;
   /** When the current phase must be over (0: none): head, body, or idle keep-alive. */
   deadline: number;
@@ -102,6 +102,7 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
     }
     const parser = FREE_PARSERS.pop() ?? new HTTPParser();
     parser.initialize(HTTPParser.REQUEST, PARSER_RESOURCE, 0, 0);
+    parser[HTTPParser.kOnMessageBegin] = this.#onMessageBegin;
     parser[HTTPParser.kOnHeaders] = this.#onHeaders;
     parser[HTTPParser.kOnHeadersComplete] = this.#onHeadersComplete;
     parser[HTTPParser.kOnBody] = this.#onBody;
@@ -185,6 +186,12 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
       offset += r;
     }
     if (this.#req === undefined && this.#queue.length > 0) this.#next();
+  };
+
+  // A request's first byte: from here the connection is busy, so a drain waits for the request
+  // instead of cutting it mid-head (node:http counts it active from the same callback).
+  readonly #onMessageBegin = (): void => {
+    this.#inMessage = true;
   };
 
   readonly #onHeaders = (headers: string[], url: string): void => {

@@ -23,6 +23,7 @@ type ParserModule = {
     new (): LlhttpParser;
     readonly REQUEST: number;
     readonly RESPONSE: number;
+    readonly kOnMessageBegin: number;
     readonly kOnHeaders: number;
     readonly kOnHeadersComplete: number;
     readonly kOnBody: number;

@@ -6,6 +6,7 @@
 // primary's SIGKILL after the 10 s grace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { pollUntil } from '@signet/kit';
 import { startGatewayProcess } from '../health/gateway-process.ts';
@@ -36,6 +37,52 @@ test('SIGTERM with idle keep-alive clients and a request in flight: 2 workers st
   assert.equal(await answer.body.text(), 'slow done');
   // The grace is 10 s and the primary kills a worker 2 s after it: a stop that waits for the idle
   // connections takes 12 s or more.
+  const code = await Promise.race([g.proc.exited, pollUntil(() => undefined, { timeoutMs: 9_000, intervalMs: 500, what: 'the gateway to exit' })]);
+  assert.equal(code, 0, g.proc.output());
+  t.diagnostic(`stopped ${Date.now() - t0} ms after SIGTERM`);
+});
+
+// node:cluster forgets a worker in the primary (cluster.workers) as soon as the primary starts
+// its disconnect, while the worker still finishes the requests it holds. One of those that asks
+// the primary something (here rate-limiting's `local` counters, kept in the primary) got no
+// answer: the request hung, the worker's listener could not close, and the stop waited for the
+// primary's SIGKILL (npm start's supervisor killed the whole gateway first, at 10 s).
+test('SIGTERM while a request still arriving needs the primary (local rate-limiting counters): it is answered, the gateway stops inside the grace', async (t) => {
+  const up = await startUpstream(t, (_req, res) => res.end('counted'));
+  const g = await startGatewayProcess(t, `_format_version: "3.0"
+services:
+  - name: s
+    url: "http://127.0.0.1:${up.port}"
+    routes: [{ name: r, paths: ["/"], plugins: [{ name: rate-limiting, config: { minute: 1000, policy: local } }] }]
+`, { workers: 2 });
+  const { port } = new URL(g.proxy);
+  // Half a request head: the connection is busy, so the drain waits for it.
+  const client = connect(Number(port), '127.0.0.1');
+  let text = '';
+  let closed = false;
+  client.on('data', (d: Buffer) => (text += d.toString('latin1')));
+  client.on('error', () => undefined);
+  client.on('close', () => (closed = true));
+  t.after(() => client.destroy());
+  await new Promise((resolve) => client.once('connect', resolve));
+  client.write('GET /late HTTP/1.1\r\nHost: x\r\n');
+  await pollUntil(() => g.proc.output().includes('"gateway started"'), { timeoutMs: 10_000, what: 'the gateway' });
+  const t0 = Date.now();
+  g.proc.child.kill('SIGTERM');
+  // The primary has disconnected every worker once the proxy port refuses new connections.
+  await pollUntil(() => new Promise<boolean>((resolve) => {
+    const probe = connect(Number(port), '127.0.0.1');
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(false);
+    });
+    probe.once('error', () => resolve(true));
+  }), { timeoutMs: 9_000, what: 'the workers disconnected (the proxy port refuses)' });
+  client.write('\r\n');
+  await pollUntil(() => closed, { timeoutMs: 9_000, what: 'the answer' });
+  assert.match(text, /^HTTP\/1\.1 200 OK\r\n/);
+  assert.match(text, /\r\nConnection: close\r\n/i);
+  assert.match(text, /counted$/);
   const code = await Promise.race([g.proc.exited, pollUntil(() => undefined, { timeoutMs: 9_000, intervalMs: 500, what: 'the gateway to exit' })]);
   assert.equal(code, 0, g.proc.output());
   t.diagnostic(`stopped ${Date.now() - t0} ms after SIGTERM`);

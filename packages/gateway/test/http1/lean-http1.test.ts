@@ -99,7 +99,7 @@ test('a handler that throws answers 500 and the server keeps serving; an invalid
   assert.match(after.text(), /^HTTP\/1\.1 200 OK[\s\S]*\/after$/);
 });
 
-test('drain(): idle connections close at once, a busy one finishes its answer with Connection: close', async (t) => {
+test('drain(): idle connections close at once; a busy one, or one with half a request head, finishes its answer with Connection: close', async (t) => {
   let finish: (() => void) | undefined;
   const { port, side } = await serveLean(t, (req, res) => {
     if (req.url === '/busy') finish = () => hello(req, res);
@@ -111,12 +111,21 @@ test('drain(): idle connections close at once, a busy one finishes its answer wi
   const busy = rawClient(port);
   busy.socket.write('GET /busy HTTP/1.1\r\nHost: x\r\n\r\n');
   await pollUntil(() => side.size === 2 && finish !== undefined, { timeoutMs: 10_000, what: 'the busy request handed over' });
+  // node:http counts a connection active from a request's first byte: cutting it would lose a
+  // request its client is still sending.
+  const partial = rawClient(port);
+  partial.socket.write('GET /partial HTTP/1.1\r\nHost: x\r\n');
+  await pollUntil(() => side.size === 3, { timeoutMs: 10_000, what: 'the third connection' });
   side.drain();
   await pollUntil(() => idle.closed(), { timeoutMs: 10_000, what: 'the idle connection closed' });
   assert.equal(busy.closed(), false);
+  assert.equal(partial.closed(), false);
   finish!();
   await pollUntil(() => busy.closed(), { timeoutMs: 10_000, what: 'the busy connection closed after its answer' });
   assert.match(busy.text(), /Connection: close\r\n[\s\S]*\/busy$/);
+  partial.socket.write('\r\n');
+  await pollUntil(() => partial.closed(), { timeoutMs: 10_000, what: 'the partial request answered, then closed' });
+  assert.match(partial.text(), /Connection: close\r\n[\s\S]*\/partial$/);
 });
 
 test('GET / HTTP/2.0 on an HTTP/1.1 listener: 505 from the lean leg, and the node:http leg no longer crashes on it', async (t) => {
