@@ -133,6 +133,8 @@ function signingLink(text: string | undefined): string {
 async function signEverything(page: Page, link: string): Promise<void> {
   const opened = await page.goto(link);
   assert.equal(opened?.status(), 200);
+  // npm start's TLS listener has Kong's http2 flag: Chromium talks HTTP/2 to the gateway.
+  assert.equal(await page.evaluate('performance.getEntriesByType("navigation")[0].nextHopProtocol'), 'h2');
   const tabs = page.getByRole('button', { name: /Sign here/ });
   assert.ok((await tabs.count()) > 0, 'the signer has tabs to sign');
   await tabs.first().click();

@@ -72,7 +72,7 @@ test('rolling restart and stop under steady load, on `npm start`', async (t) => 
     assert.deepEqual(during.filter((r) => !r.ok), []);
   });
 
-  await t.test('SIGTERM under load: every request the gateway accepted completes, and the system is down within 15 s', async () => {
+  await t.test('SIGTERM under load: every request the gateway accepted completes, and the system is down within the 10 s grace of the gateway', async () => {
     await load.stop();
     // Fresh TLS connections (no keep-alive): a request whose handshake completed was accepted
     // by the gateway and must be answered; one refused or reset before that was not accepted.
@@ -124,14 +124,20 @@ test('rolling restart and stop under steady load, on `npm start`', async (t) => 
     const accepted = calls.filter((c) => c.secured);
     const unanswered = accepted.filter((c) => c.status === undefined || c.status >= 500);
     t.diagnostic(`down ${downAfterMs} ms after SIGTERM; ${inFlightAtSignal} calls in flight at the signal; ${accepted.length} accepted, ${calls.length - accepted.length} refused`);
+    // Where the stop spent its time, part by part (each line carries its part's clock).
+    const stopLog = output().slice(output().lastIndexOf('SIGTERM: stopping'));
+    for (const line of stopLog.split('\n').filter((l) => /stopping|stopped|drained|did not stop|exited/.test(l))) t.diagnostic(line);
     assert.ok(inFlightAtSignal >= 1);
     assert.deepEqual(unanswered, [], 'every accepted request was answered');
     assert.ok(calls.some((c) => c.start < signalledAt && (c.end ?? 0) > signalledAt && c.status !== undefined && c.status < 500), 'a call in flight at the signal completed');
-    // The gateway may hold its stop up to its 10 s grace for a connection still open (seen in CI
-    // at 11.4 s; suspected: a connection still in its TLS handshake when the listeners close,
-    // which nothing cuts before the grace), then the esign instances drain (~1 s): 15 s bounds
-    // that, and still fails a stop that hangs.
-    assert.ok(downAfterMs < 15_000, `down within 15 s (${downAfterMs} ms)`);
+    // The gateway waits only for the answers in flight (here a second or two at most) and gives
+    // a handshake it already answered 1 s to finish and 1 s to send its request; nothing else
+    // holds its listeners (docs/gateway-config.md, "Graceful stop"). The esign instances then
+    // drain (~1 s). So the system is down well inside the gateway's 10 s grace, and a stop that
+    // waits for the grace cut fails here. Full runs measured 11.8 and 12.5 s while a draining
+    // worker's request waited for rate-limiting counters from a primary that no longer answered
+    // it, and the supervisor killed the gateway at 10 s; 1.7 and 2.0 s since.
+    assert.ok(downAfterMs < 10_000, `down within the gateway's 10 s grace (${downAfterMs} ms)`);
     assert.match(output(), /system {3}\| stopped\n/);
   });
 });
