@@ -19,7 +19,7 @@ const SELLER = { email: 'grace@example.com', name: 'Grace Hopper', clientUserId:
 const tabOf = (tabs: Record<string, WireTab[]>, label: string) => Object.values(tabs).flat().find((x) => x.tabLabel === label);
 const labels = (tabs: Record<string, WireTab[]>) => Object.values(tabs).flat().map((x) => x.tabLabel ?? x.groupName).sort();
 
-test('transformPdfFields: a tab labelled as a PDF field takes it; the other fields go to assignTabsToRecipientId', async (t) => {
+test('transformPdfFields: a tab labelled as a PDF field (a radio group by groupName) takes it; the other fields go to assignTabsToRecipientId', async (t) => {
   const { h, sdk, templates } = await startFormEsign(t, fx.converter);
   const form = await orderForm();
   const claiming = { textTabs: [{ tabLabel: 'buyer.name' }], checkboxTabs: [{ tabLabel: 'terms', required: 'true' }] };
@@ -91,7 +91,7 @@ test('transformPdfFields: a tab labelled as a PDF field takes it; the other fiel
         compositeTemplateId: '1',
         document: documentOf(form),
         inlineTemplates: [{ sequence: '1', recipients: { signers: [
-          { ...SELLER, recipientId: '1', routingOrder: '1' },
+          { ...SELLER, recipientId: '1', routingOrder: '1', tabs: { radioGroupTabs: [{ groupName: 'plan', radios: [{ value: 'basic' }, { value: 'pro' }] }] } },
           { ...BUYER, recipientId: '2', routingOrder: '2', tabs: { textTabs: [{ tabLabel: 'buyer.name', value: 'Charles' }], checkboxTabs: [{ tabLabel: 'terms', selected: 'true' }], ...signHere } },
         ] } }],
       }],
@@ -99,7 +99,10 @@ test('transformPdfFields: a tab labelled as a PDF field takes it; the other fiel
     } });
     const buyerTabs = await sdk.listTabs(h.accountId, inline.envelopeId, '2');
     assert.deepEqual([tabOf(buyerTabs, 'buyer.name')?.value, tabOf(buyerTabs, 'buyer.name')?.yPosition, tabOf(buyerTabs, 'terms')?.selected], ['Charles', '92', 'true']);
-    assert.equal(tabOf(await sdk.listTabs(h.accountId, inline.envelopeId, '1'), 'buyer.name'), undefined);
+    const sellerTabs = await sdk.listTabs(h.accountId, inline.envelopeId, '1');
+    assert.deepEqual(labels(sellerTabs), ['Buyer eSignSignHere', 'Reference', 'colour', 'eSignDateSigned', 'plan'].sort(), 'the fields no tab took, and the group that took plan');
+    assert.deepEqual(sellerTabs.radioGroupTabs?.map((g) => [g.groupName, g.radios?.map((r) => [r.value, r.selected, r.xPosition, r.yPosition])]), [['plan', [['basic', 'true', '72', '178'], ['pro', 'false', '140', '178']]]],
+      'a radio group whose radios have no place takes the radio field of its groupName, each radio at its button, the field\'s choice kept');
 
     // A template made from the form: its Buyer role's tab takes the field when the template is made.
     const { templateId } = await templates.createTemplate(h.accountId, { envelopeTemplate: {

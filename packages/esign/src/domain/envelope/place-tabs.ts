@@ -82,7 +82,7 @@ export async function placeTabs(ctx: PlacingContext, tabs: readonly Tab[], recip
       if (found.length > 1) throw new EsignError('INVALID_REQUEST_BODY', `${what}: the anchor of radio "${radio.value}" matches ${found.length} places; a radio's anchor must match exactly once.`);
       const [spot] = found;
       if (!spot) continue;
-      radios.push(radio);
+      radios.push(radio.place.kind === 'formField' && radio.place.otherwise ? { ...radio, place: radio.place.otherwise } : radio);
       spots.push({ ...spot, tabId: ctx.deps.random.uuid() });
     }
     const [first] = spots;

@@ -48,3 +48,20 @@ test('refused by name: a field two tabs name, a tab of a kind the field cannot b
   assert.throws(() => claimPdfFields([choice('colour', ['blue'])], '1', [claimant('1', { listTabs: [{ tabLabel: 'colour', listItems: [{ text: 'red' }] }] })]), refused('INVALID_TAB_VALUE', /"colour", taken by the list tab "colour" of recipientId 1, would hold "blue": Choose one of the listed values/));
   assert.throws(() => claimPdfFields([text('code', 'abcdef')], '1', [claimant('1', { textTabs: [{ tabLabel: 'code', maxLength: '3' }] })]), refused('INVALID_TAB_VALUE', /would hold "abcdef"/));
 });
+
+test('a radio group whose radios have no place takes the radio field of its groupName: each radio at the button of its value', () => {
+  const plan: PdfFormField = { kind: 'radio', name: 'plan', options: [{ value: 'basic', widget: box(72, 400, 14, 14) }, { value: 'pro', widget: box(140, 400, 14, 14) }], selected: 'basic', required: false, readOnly: false };
+  const group = (extra: Record<string, unknown> = {}) => claimant('2', { radioGroupTabs: [{ groupName: 'plan', radios: [{ value: 'basic' }, { value: 'pro' }], ...extra }] });
+  const [taken] = claimPdfFields([plan], '1', [group()]).claimed;
+  assert.deepEqual(taken?.tab.type === 'radioGroup' && taken.tab.radios.map((r) => [r.value, r.selected, r.place]), [
+    ['basic', true, { kind: 'absolute', documentId: '1', pageNumber: 1, xPosition: 72, yPosition: 400 }],
+    ['pro', false, { kind: 'absolute', documentId: '1', pageNumber: 1, xPosition: 140, yPosition: 400 }],
+  ]);
+  const [chosen] = claimPdfFields([plan], '1', [group({ value: 'pro' })]).claimed;
+  assert.deepEqual(chosen?.tab.type === 'radioGroup' && chosen.tab.radios.map((r) => r.selected), [false, true], 'the sender\'s choice wins');
+  assert.throws(() => claimPdfFields([plan], '1', [claimant('2', { radioGroupTabs: [{ groupName: 'plan', radios: [{ value: 'basic' }, { value: 'gold' }, { value: 'pro' }] }] })]), refused('INVALID_REQUEST_BODY', /the radio "gold" is none of its buttons \(basic, pro\)/));
+  assert.throws(() => claimPdfFields([plan], '1', [claimant('2', { radioGroupTabs: [{ groupName: 'plan', radios: [{ value: 'basic' }] }] })]), refused('INVALID_REQUEST_BODY', /its button "pro" has no radio of that value in the group/));
+  assert.throws(() => claimPdfFields([plan], '1', [claimant('2', { textTabs: [{ tabLabel: 'plan' }] })]), refused('INVALID_REQUEST_BODY', /it is a radio field, which a radioGroup tab can take/));
+  assert.throws(() => claimPdfFields([text('plan')], '1', [group()]), refused('INVALID_REQUEST_BODY', /it is a text field, which any tab but a checkbox, radio group or list can take/));
+  assert.deepEqual(claimPdfFields([plan], '1', [claimant('2', { radioGroupTabs: [{ groupName: 'plan', documentId: '1', radios: [{ value: 'basic', xPosition: '10' }, { value: 'pro' }] }] })]).claimed, [], 'a group with a placed radio takes no field');
+});

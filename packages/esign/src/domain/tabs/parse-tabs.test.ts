@@ -132,6 +132,10 @@ test('bad tab input gets DocuSign-style codes naming the tab', () => {
   assert.deepEqual(placeOf(parse({ textTabs: [{ tabLabel: 'x' }] })), { kind: 'formField', valueGiven: false });
   assert.deepEqual(placeOf(parse({ checkboxTabs: [{ tabLabel: 'x', documentId: '1', selected: 'false' }] })),
     { kind: 'formField', documentId: '1', otherwise: { kind: 'absolute', documentId: '1', pageNumber: 1, xPosition: 0, yPosition: 0 }, valueGiven: true });
+  // Radios likewise, by their group's groupName; a radio with a position still needs the group's documentId.
+  const group = parse({ radioGroupTabs: [{ groupName: 'plan', radios: [{ value: 'a' }, { value: 'b' }] }] })[0];
+  assert.deepEqual(group?.type === 'radioGroup' && group.radios.map((r) => r.place), [{ kind: 'formField', valueGiven: false }, { kind: 'formField', valueGiven: false }]);
+  assert.throws(() => parse({ radioGroupTabs: [{ groupName: 'plan', radios: [{ value: 'a', xPosition: '10' }] }] }), refused('INVALID_REQUEST_BODY', /radios\[0\] needs an anchorString, or the group needs a documentId/));
   assert.throws(() => parse({ textTabs: [{ ...at, font: 'Comic Sans' }] }), refused('INVALID_REQUEST_BODY', /font must be one of/));
   assert.throws(() => parse({ textTabs: [{ ...at, fontSize: 'Size13' }] }), refused('INVALID_REQUEST_BODY', /fontSize must be one of Size7/));
   assert.throws(() => parse({ numberTabs: [{ ...at, localePolicy: { cultureName: 'de-DE', currencyCode: 'EUR' } }] }), refused('INVALID_REQUEST_BODY', /supports only cultureName; not supported: currencyCode/));

@@ -4,7 +4,7 @@ import { defineKind, fieldTable, type TabContext } from '../tab-kind.ts';
 import { parseTabBase } from '../parse-tab-base.ts';
 import { parseTabFont } from '../parse-tab-font.ts';
 import { parseTabPlace } from '../parse-tab-place.ts';
-import type { Radio, RadioGroupTab } from '../tab.ts';
+import type { FormFieldPlace, Radio, RadioGroupTab } from '../tab.ts';
 import type { WireField } from '../wire-field.ts';
 
 /** The Radio model's fields (each button of a group). */
@@ -16,17 +16,28 @@ export const RADIO_FIELDS = fieldTable([
 ]);
 const MAX_RADIOS = 100;
 
-function parseRadio(radio: WireField, documentId: string | undefined): Radio & { required: boolean } {
+function parseRadio(radio: WireField, documentId: string | undefined, valueGiven: boolean): Radio & { required: boolean } {
   checkTabFields(radio, 'Radio', RADIO_FIELDS);
   const value = radio.field('value').optionalString(500) ?? radio.field('value').fail('is required: it is what the group is set to when this radio is selected.');
-  // A radio takes its document from the group; its page and position are its own.
-  if (!radio.field('anchorString').present && documentId === undefined) radio.fail('needs an anchorString, or the group needs a documentId for its pageNumber, xPosition and yPosition.');
-  const place = parseTabPlace(radio, documentId);
+  // A radio with neither an anchor nor a position takes its button of the PDF radio field of the
+  // groupName (claim-pdf-fields.ts); else it takes its document from the group, its page and position are its own.
+  if (!placeless(radio) && !radio.field('anchorString').present && documentId === undefined) radio.fail('needs an anchorString, or the group needs a documentId for its pageNumber, xPosition and yPosition.');
+  const place = placeless(radio) ? formFieldPlace(radio, documentId, valueGiven) : parseTabPlace(radio, documentId);
   const tabOrder = radio.field('tabOrder').optionalInteger(0, 1_000_000);
   return {
     value, place, selected: radio.field('selected').boolean(false), locked: radio.field('locked').boolean(false), font: parseTabFont(radio),
     required: radio.field('required').boolean(true), ...(tabOrder !== undefined ? { tabOrder } : {}),
   };
+}
+
+function placeless(radio: WireField): boolean {
+  return !radio.field('anchorString').present && !radio.field('xPosition').present && !radio.field('yPosition').present;
+}
+
+/** A placeless radio's FormFieldPlace: on the group's documentId when it gives one (its page's corner when no field is named so). */
+function formFieldPlace(radio: WireField, documentId: string | undefined, valueGiven: boolean): FormFieldPlace {
+  const pageNumber = radio.field('pageNumber').optionalInteger(1, 100_000) ?? 1;
+  return { kind: 'formField', ...(documentId !== undefined ? { documentId, otherwise: { kind: 'absolute', documentId, pageNumber, xPosition: 0, yPosition: 0 } } : {}), valueGiven };
 }
 
 function parseRadioGroup(tab: WireField, context: TabContext): RadioGroupTab {
@@ -35,7 +46,9 @@ function parseRadioGroup(tab: WireField, context: TabContext): RadioGroupTab {
   const readers = tab.field('radios').items();
   if (readers.length === 0) tab.field('radios').fail('must hold at least one radio.');
   if (readers.length > MAX_RADIOS) tab.field('radios').fail(`may hold at most ${MAX_RADIOS} radios.`);
-  const parsed = readers.map((r) => parseRadio(r, documentId));
+  // The sender chose a radio: that choice wins over a PDF field's (claim-pdf-fields.ts).
+  const valueGiven = tab.field('value').present || readers.some((r) => r.field('selected').present);
+  const parsed = readers.map((r) => parseRadio(r, documentId, valueGiven));
   const values = new Set<string>();
   for (const r of parsed) {
     if (values.has(r.value)) tab.field('radios').fail(`has two radios with the value "${r.value}"; each radio's value must differ.`);
