@@ -44,6 +44,11 @@ export function openDatabase(location: DatabaseLocation): Db {
     const pool = new pg.Pool({ connectionString: location.databaseUrl, max: 10 });
     // A dropped idle connection must not crash the process; the next query reconnects.
     pool.on('error', () => {});
+    // pg-pool listens for errors only on idle clients: a lent-out one whose backend ends between
+    // two queries of a transaction (a database restart, a failover) emitted 'error' with no
+    // listener, which ended the process. Its next query fails instead (the transaction rolls
+    // back), and the pool drops the broken client when it comes back.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       kysely,

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
+import { sql } from 'kysely';
+import { pollUntil } from '@signet/kit';
 import { openDatabase, openStore, runMigrations, MIGRATIONS, sqliteFileIn, type DatabaseLocation, type Store } from '../../src/store/index.ts';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.ts';
 
@@ -202,6 +204,28 @@ describe('store on PostgreSQL (a throwaway cluster)', () => {
     cluster = await startPostgresCluster();
   });
   after(() => cluster?.stop());
+
+  test('postgres: a connection the server ends between two queries of a transaction fails that transaction, not the process', async (t) => {
+    if (!cluster) throw new Error('cluster not started');
+    const db = openDatabase(await postgres(() => cluster!).fresh(t));
+    t.after(() => db.close());
+    const admin = new pg.Client({ connectionString: cluster.url() });
+    await admin.connect();
+    t.after(() => admin.end());
+    // What a database restart or failover does to a connection the pool has lent out: its
+    // backend ends while the transaction waits between queries. node-postgres then emits
+    // 'error' on a client no one listens to, which ended the process.
+    await assert.rejects(db.transaction(async (trx) => {
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+      const pid = rows[0]!.pid;
+      await admin.query('select pg_terminate_backend($1)', [pid]);
+      await pollUntil(async () => (await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount === 0, { timeoutMs: 10_000, what: 'the backend gone' });
+      await sql`select 1`.execute(trx);
+    }));
+    // The pool dropped the broken connection: the next work gets a new one.
+    assert.equal(await db.transaction(async (trx) => (await sql<{ one: number }>`select 1 as one`.execute(trx)).rows[0]?.one), 1);
+  });
+
   storeSuite(postgres(() => {
     if (!cluster) throw new Error('cluster not started');
     return cluster;
