@@ -22,12 +22,12 @@ export interface PrimaryPort {
 export function clusterWorkerHub(): WorkerHub {
   // node:cluster drops a worker from cluster.workers as soon as the primary starts its
   // disconnect, yet the worker still finishes its requests, and those may ask the primary
-  // (rate-limiting's `local` counters): answers reach every worker that has written, until it exits.
-  const writers = new Map<number, Worker>();
-  cluster.on('message', (worker: Worker) => writers.set(worker.id, worker));
-  cluster.on('exit', (worker: Worker) => writers.delete(worker.id));
+  // (rate-limiting's `local` counters): answers reach every forked worker until it exits.
+  const workers = new Map<number, Worker>();
+  cluster.on('fork', (worker: Worker) => workers.set(worker.id, worker));
+  cluster.on('exit', (worker: Worker) => workers.delete(worker.id));
   const sendTo = (id: number, message: unknown): void => {
-    const worker = cluster.workers?.[id] ?? writers.get(id);
+    const worker = workers.get(id) ?? cluster.workers?.[id];
     // A worker that is exiting has a closed channel; its successor asks for the state anew.
     if (worker?.isConnected()) worker.send(message as object);
   };

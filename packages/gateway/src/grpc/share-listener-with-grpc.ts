@@ -5,6 +5,7 @@ import { grpcStreamListener } from './create-grpc-server.ts';
 import type { GrpcProxy } from './grpc-proxy.ts';
 import { HTTP2_IDLE_MS, HTTP2_LIMITS, HTTP2_RESET_BURST, HTTP2_RESET_WINDOW_MS, type Http2StreamDispatch } from '../http2/index.ts';
 import { DRAIN_LATE_MS, UnclaimedSockets } from '../proxy/unclaimed-sockets.ts';
+import { drainOnClose } from '../proxy/drain-on-close.ts';
 
 // RFC 9113 §3.4: an h2c client with prior knowledge opens with this preface; HTTP/1.1 reserves
 // the PRI method for it, so its first bytes tell the two apart.
@@ -125,11 +126,7 @@ export function shareListenerWithGrpc(server: Server & { headersTimeout?: number
     for (const socket of h2Sockets) cutOnceEnded(socket);
     for (const s of sessions) s.close();
   };
-  const close = server.close.bind(server);
-  server.close = (callback?: (err?: Error) => void) => {
-    drain();
-    return close(callback);
-  };
+  drainOnClose(server, drain);
   return {
     close: drain,
     destroy() {

@@ -230,7 +230,6 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
       this.#connectRequest = true;
       return 2;
     }
-    this.#inMessage = true;
     this.#deadlineKind = 'body';
     this.deadline = coarseClock.now + this.#timeouts.requestTimeout;
     const req = new LeanRequest(this, this.socket, name, target, raw, minor);

@@ -1,4 +1,5 @@
 import type { Server, Socket } from 'node:net';
+import { drainOnClose } from '../proxy/drain-on-close.ts';
 import { coarseClock, LeanConnection, type LeanHandler, type LeanTimeouts } from './lean-connection.ts';
 
 /** node:http's defaults, except keep-alive: Kong/nginx keep client connections 60 s (keepalive_timeout). */
@@ -35,17 +36,11 @@ export class LeanHttp1 {
 
   /**
    * Serves a listener's connections (`tls`: after their handshake), and makes its close() drain
-   * first, as node:http's close() closes idle connections: a net.Server's close() waits for every
-   * connection, and a cluster worker's disconnect closes its listeners before the worker's own
-   * shutdown runs (src/cluster/worker.ts).
+   * first (drainOnClose), as node:http's close() closes idle connections.
    */
   attach(server: Server, tls: boolean): void {
     server.on(tls ? 'secureConnection' : 'connection', this.serve);
-    const close = server.close.bind(server);
-    server.close = (callback?: (err?: Error) => void) => {
-      this.drain();
-      return close(callback);
-    };
+    drainOnClose(server, () => this.drain());
   }
 
   /** Connections open now. */

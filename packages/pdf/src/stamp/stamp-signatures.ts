@@ -70,7 +70,6 @@ function drawCaption(page: PDFPage, rect: { x: number; y: number; height: number
  */
 export async function stampSignatures(pdfBytes: Uint8Array, stamps: readonly SignatureStamp[], options: StampOptions = {}): Promise<Uint8Array> {
   const pdf = await PDFDocument.load(pdfBytes);
-  pdf.registerFontkit(await loadFontkit());
   const pages = pdf.getPages();
   const helvetica = await pdf.embedFont(StandardFonts.Helvetica);
   let script: PDFFont | undefined;
@@ -87,7 +86,11 @@ export async function stampSignatures(pdfBytes: Uint8Array, stamps: readonly Sig
       page.drawImage(image, { x: rect.x, y: rect.y + (rect.height - h) / 2, width: w, height: h });
     } else {
       // Whole font (~70 KB): pdf-lib's subsetting of CFF fonts writes a file poppler rejects.
-      script ??= await pdf.embedFont(options.signatureFont ?? (await loadSignatureFont()), { subset: false });
+      if (script === undefined) {
+        // Only a typed signature embeds a font file: a document of drawn ones never loads fontkit.
+        pdf.registerFontkit(await loadFontkit());
+        script = await pdf.embedFont(options.signatureFont ?? (await loadSignatureFont()), { subset: false });
+      }
       const text = stamp.signature.text.replace(/\s+/g, ' ').trim();
       const font = await fallback(script, text);
       const size = Math.min(rect.height * 0.7, (rect.height * 0.7 * rect.width) / Math.max(1, font.widthOfTextAtSize(text, rect.height * 0.7)));

@@ -55,6 +55,12 @@ async function resolvePlace(ctx: PlacingContext, place: TabPlace, what: string):
   return [spot];
 }
 
+// A tab or radio that fell back from a form field to its page's corner is kept with that place,
+// so that it reads back as placed.
+function asPlaced<T extends { readonly place: TabPlace }>(t: T): T {
+  return t.place.kind === 'formField' && t.place.otherwise ? { ...t, place: t.place.otherwise } : t;
+}
+
 /**
  * One recipient's tabs placed on the documents, in the order given: one PlacedTab per anchor
  * match (each with a new tabId), one per absolute tab. A radio group is one PlacedTab whose
@@ -68,8 +74,7 @@ export async function placeTabs(ctx: PlacingContext, tabs: readonly Tab[], recip
   for (const tab of tabs) {
     const what = describe(tab, recipientId);
     if (tab.type !== 'radioGroup') {
-      // A tab that fell back from a form field is kept as placed, so that it reads back as such.
-      const kept = tab.place.kind === 'formField' && tab.place.otherwise ? { ...tab, place: tab.place.otherwise } : tab;
+      const kept = asPlaced(tab);
       for (const spot of await resolvePlace(ctx, tab.place, what)) placed.push({ ...spot, tabId: ctx.deps.random.uuid(), recipientId, tab: kept, value: initialTabValue(tab) });
       // Each anchor match is a tab: a document repeating its anchor must not carry the recipient past the bound.
       if (placed.length > MAX_TABS_PER_RECIPIENT) throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${recipientId} would hold ${placed.length} tabs or more once anchors are matched (one tab per match); a recipient holds at most ${MAX_TABS_PER_RECIPIENT}.`);
@@ -82,7 +87,7 @@ export async function placeTabs(ctx: PlacingContext, tabs: readonly Tab[], recip
       if (found.length > 1) throw new EsignError('INVALID_REQUEST_BODY', `${what}: the anchor of radio "${radio.value}" matches ${found.length} places; a radio's anchor must match exactly once.`);
       const [spot] = found;
       if (!spot) continue;
-      radios.push(radio.place.kind === 'formField' && radio.place.otherwise ? { ...radio, place: radio.place.otherwise } : radio);
+      radios.push(asPlaced(radio));
       spots.push({ ...spot, tabId: ctx.deps.random.uuid() });
     }
     const [first] = spots;
