@@ -141,9 +141,14 @@ test('brute force: the login form locks an address after 5 failures; guessed cli
   assert.deepEqual(statuses.slice(-1), [429]);
   const locked = await client.post('/login', { _csrf: hiddenField(page.text, '_csrf'), email: seed.email, password: seed.password });
   assert.equal(locked.status, 429, 'the right password gets in while locked');
-  // Token endpoint: 30 wrong secrets are all invalid_client (401); none is accepted.
+  // Token endpoint: 30 near misses (the secret with one character changed) are all invalid_client
+  // (401); none is accepted. Each guess differs from the secret by construction: replacing the
+  // last two characters with digits once hit the real secret (about 1 run in 110).
   for (let i = 0; i < 30; i++) {
-    const answer = await tokenRequest(h, { grant_type: 'authorization_code', code: 'x' }, { id: seed.clientId, secret: `${seed.secret.slice(0, -2)}${String(i).padStart(2, '0')}` });
+    const at = i % seed.secret.length;
+    const guess = `${seed.secret.slice(0, at)}${seed.secret[at] === 'A' ? 'B' : 'A'}${seed.secret.slice(at + 1)}`;
+    assert.notEqual(guess, seed.secret);
+    const answer = await tokenRequest(h, { grant_type: 'authorization_code', code: 'x' }, { id: seed.clientId, secret: guess });
     assert.equal(answer.status, 401);
   }
   // Guessed bearer tokens on the API: 401, DocuSign shape.
