@@ -84,11 +84,12 @@ export class BenchProcesses {
 /**
  * Requests one wrk run (one thread, `connections` keep-alive connections) completed against
  * 127.0.0.1:`port` in `seconds`, each request carrying `headers` ("Name: value"). Any non-2xx
- * answer fails the run: a bench measures served requests, not refusals.
+ * answer fails the run: a bench measures served requests, not refusals. `cpu`: wrk runs on that
+ * CPU only (taskset).
  */
-export function wrkCount(port: number, seconds: number, connections: number, headers: readonly string[] = []): number {
+export function wrkCount(port: number, seconds: number, connections: number, headers: readonly string[] = [], cpu?: number): number {
   const url = `http://127.0.0.1:${port}/`;
-  const args = ['-k', '5', String(seconds + 30), 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, ...headers.flatMap((h) => ['-H', h]), url];
+  const args = ['-k', '5', String(seconds + 30), ...(cpu === undefined ? [] : ['taskset', '-c', String(cpu)]), 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, ...headers.flatMap((h) => ['-H', h]), url];
   const out = spawnSync('timeout', args, { encoding: 'utf8' }).stdout;
   if (/Non-2xx/.test(out)) throw new Error(`non-2xx responses on ${url}:\n${out}`);
   const done = /(\d+) requests in/.exec(out)?.[1];

@@ -1,6 +1,6 @@
-// What the transformation and observability plugins cost on the proxy path (the target:
-// a route with cors + correlation-id + prometheus keeps ≥ 0.8× the req/s of the same route
-// without plugins), with a control pair (the same build and config twice: the noise floor).
+// What the traffic, transformation and observability plugins cost on the proxy path (the target:
+// a route with rate-limiting (local) + cors + correlation-id + prometheus keeps ≥ 0.8× the req/s
+// of the same route without plugins), with a control pair (the same build and config twice: the noise floor).
 // Method as plugins-overhead.ts: every round starts a fresh pair of gateway processes
 // (alternating launch order), warms both, then measures them in SEGMENTS short alternating
 // slices; the round's figure is B/A of the pooled requests, the result the median over rounds.
@@ -10,13 +10,19 @@
 //
 //   node --import tsx bench/gateway/observe-overhead.ts
 //
+// With one worker on a machine of two or more CPUs, the gateway runs on CPU 1 and wrk and nginx
+// on CPU 0 (PIN=0: all three share every CPU, as before 2026-11-27). Pinned, req/s is what the
+// gateway serves, bound by its own CPU; unpinned on two cores it also measures wrk, which parses
+// each plugin response's longer head (660 bytes against 300) on the cores the gateway needs, and
+// the scheduler's mix of three busy processes (docs/benchmarks.md has both).
+//
 // Env knobs: DURATION (s per slice, default 3), SEGMENTS (4), ROUNDS (5), CONNS (64), WARMUP (s, 3), WORKERS
-// ("1"), PLUGINS (the plugin list of the B side, default "cors,correlation-id,prometheus"; add
-// rate-limiting to include it). Upstream: nginx `return 200`. Binds 127.0.0.1; stops what it starts.
+// ("1"), PLUGINS (the plugin list of the B side, default
+// "cors,correlation-id,prometheus,rate-limiting"), PIN ("1"). Upstream: nginx `return 200`. Binds 127.0.0.1; stops what it starts.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
@@ -30,7 +36,10 @@ const CONNS = Number(process.env.CONNS ?? 64);
 // Seconds of load on each fresh process before its measured slices (V8 optimises the hot path meanwhile).
 const WARMUP = Number(process.env.WARMUP ?? 3);
 const WORKERS = (process.env.WORKERS ?? '1').split(/\s+/).filter(Boolean).map(Number);
-const PLUGINS = (process.env.PLUGINS ?? 'cors,correlation-id,prometheus').split(',').map((s) => s.trim()).filter(Boolean);
+const PIN = process.env.PIN !== '0' && cpus().length >= 2 && WORKERS.every((w) => w === 1);
+// taskset's prefix for a process on CPU `n`, when pinned.
+const pinned = (n: number, command: string, args: string[]): [string, string[]] => (PIN ? ['taskset', ['-c', String(n), command, ...args]] : [command, args]);
+const PLUGINS = (process.env.PLUGINS ?? 'cors,correlation-id,prometheus,rate-limiting').split(',').map((s) => s.trim()).filter(Boolean);
 const dir = mkdtempSync(join(tmpdir(), 'signet-bench-observe-'));
 const procs = new BenchProcesses(dir, ROOT);
 
@@ -67,7 +76,7 @@ function kongYml(up1: number, up2: number, plugins: boolean): string {
     `upstreams:\n  - name: bench.upstream\n    targets:\n      - target: 127.0.0.1:${up1}\n      - target: 127.0.0.1:${up2}\n`;
 }
 
-const wrkRequests = (port: number, seconds: number): number => wrkCount(port, seconds, CONNS, [`Origin: ${ORIGIN}`]);
+const wrkRequests = (port: number, seconds: number): number => wrkCount(port, seconds, CONNS, [`Origin: ${ORIGIN}`], PIN ? 0 : undefined);
 
 async function main(): Promise<void> {
   const unknown = PLUGINS.filter((p) => PLUGIN_YAML[p] === undefined);
@@ -77,12 +86,12 @@ async function main(): Promise<void> {
     `events { worker_connections 8192; }\nhttp {\n  access_log off;\n  keepalive_requests 1000000;\n  client_body_temp_path ${dir}/cb;\n  proxy_temp_path ${dir}/pt;\n` +
     `  fastcgi_temp_path ${dir}/ft;\n  uwsgi_temp_path ${dir}/ut;\n  scgi_temp_path ${dir}/st;\n` +
     `  server {\n    listen 127.0.0.1:${up1} reuseport;\n    listen 127.0.0.1:${up2} reuseport;\n    location / { default_type application/json; return 200 '{"ok":true}'; }\n  }\n}\n`);
-  procs.launch('upstream', 'nginx', ['-c', join(dir, 'upstream.conf'), '-p', dir]);
+  procs.launch('upstream', ...pinned(0, 'nginx', ['-c', join(dir, 'upstream.conf'), '-p', dir]));
   await pollUntil(async () => (await status(up1)) === 200 && (await status(up2)) === 200, { timeoutMs: 10_000, what: 'upstream nginx' });
   writeFileSync(join(dir, 'plain.yml'), kongYml(up1, up2, false));
   writeFileSync(join(dir, 'plugins.yml'), kongYml(up1, up2, true));
 
-  const lines = [`wrk -t1 -c${CONNS}, ${ROUNDS} rounds of fresh processes, ${WARMUP} s warm-up, ${SEGMENTS} alternating ${DURATION} s slices per side; ${new Date().toISOString()}`, '',
+  const lines = [`${PIN ? 'gateway on CPU 1, wrk and nginx on CPU 0' : 'unpinned'}; wrk -t1 -c${CONNS}, ${ROUNDS} rounds of fresh processes, ${WARMUP} s warm-up, ${SEGMENTS} alternating ${DURATION} s slices per side; ${new Date().toISOString()}`, '',
     '| workers | pair | A req/s | B req/s | B/A median (rounds) | CPU µs/request A → B (median) |', '| ---: | --- | ---: | ---: | --- | --- |'];
   for (const workers of WORKERS) {
     for (const pair of PAIRS) {
@@ -95,9 +104,9 @@ async function main(): Promise<void> {
         const children: Record<'a' | 'b', ChildProcess | undefined> = { a: undefined, b: undefined };
         for (const key of order) {
           const side = pair[key];
-          children[key] = procs.launch(`signet-w${workers}-r${round}-${key}-${side.config}`, process.execPath,
+          children[key] = procs.launch(`signet-w${workers}-r${round}-${key}-${side.config}`, ...pinned(1, process.execPath,
             ['--import', 'tsx', join(ROOT, 'packages/gateway/src/cli.ts'), 'start', '--config', join(dir, `${side.config}.yml`),
-              '--proxy-listen', `127.0.0.1:${ports[key]}`, '--admin-listen', 'off', '--workers', String(workers)]);
+              '--proxy-listen', `127.0.0.1:${ports[key]}`, '--admin-listen', 'off', '--workers', String(workers)]));
           await pollUntil(async () => (await status(ports[key])) === 200, { timeoutMs: 60_000, intervalMs: 200, what: `signet ${side.label}` });
         }
         for (const key of order) wrkRequests(ports[key], WARMUP);

@@ -177,7 +177,10 @@ export class GrpcProxy {
     out['x-forwarded-port'] = String(info.port);
     out['x-real-ip'] = info.remoteAddress;
     // Plugins' edits: consumer headers set, credentials removed.
-    for (const [lower, edit] of plugins?.headerEdits ?? []) {
+    const edits = plugins?.headerEdits;
+    for (let i = 0; edits !== undefined && i < edits.lowers.length; i++) {
+      const lower = edits.lowers[i]!;
+      const edit = edits.edits[i]!;
       if (edit === null) delete out[lower];
       else out[lower] = typeof edit[1] === 'string' ? edit[1] : [...edit[1]];
     }

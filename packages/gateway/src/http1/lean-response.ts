@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
+import { CHUNKED, CLOSES, fieldLine, SEEN_CONNECTION, SEEN_DATE, SEEN_LENGTH, SEEN_TE } from './field-lines.ts';
 
 /** What a response tells its connection. */
 export interface ResponseOwner {
@@ -11,13 +12,7 @@ export interface ResponseOwner {
   destroy(): void;
 }
 
-// node's checks on outgoing fields (lib/_http_common.js checkIsHttpToken, checkInvalidHeaderChar):
-// a CR or LF in a value a plugin set must never split the response.
-const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
-const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-
-/** An outgoing field node would refuse (ERR_INVALID_HTTP_TOKEN / ERR_INVALID_CHAR). */
-export class InvalidHeaderError extends Error {}
+export { InvalidHeaderError } from './field-lines.ts';
 
 // The Date field, made at most once a second (node caches it the same way).
 let dateSecond = 0;
@@ -36,12 +31,6 @@ const CHUNK_END = '0\r\n\r\n';
 
 const byteSize = (chunk: Buffer | string, encoding: BufferEncoding | undefined): number =>
   typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding ?? 'utf8') : chunk.length;
-const CLOSE_TOKEN = /(?:^|\W)close(?:$|\W)/i;
-const CHUNKED_TOKEN = /(?:^|\W)chunked(?:$|\W)/i;
-const SEEN_DATE = 1;
-const SEEN_CONNECTION = 2;
-const SEEN_LENGTH = 4;
-const SEEN_TE = 8;
 
 /**
  * A response on the lean client leg with the members of node's ServerResponse the proxy uses
@@ -104,13 +93,14 @@ export class LeanResponse extends EventEmitter {
     this.#head = 'HTTP/1.1 ' + status + ' ' + this.statusMessage + '\r\n';
     this.#seen = 0;
     if (Array.isArray(fields)) {
-      for (let i = 0; i < fields.length; i += 2) this.#field(fields[i] as string, String(fields[i + 1]));
+      for (let i = 0; i < fields.length; i += 2) this.#field(i >> 1, fields[i] as string, String(fields[i + 1]));
     } else if (fields !== undefined) {
+      let position = 0;
       for (const name of Object.keys(fields)) {
         const value = (fields as OutgoingHttpHeaders)[name];
         if (value === undefined) continue;
-        if (Array.isArray(value)) for (const v of value) this.#field(name, String(v));
-        else this.#field(name, String(value));
+        if (Array.isArray(value)) for (const v of value) this.#field(position++, name, String(v));
+        else this.#field(position++, name, String(value));
       }
     }
     let head = this.#head;
@@ -145,32 +135,15 @@ export class LeanResponse extends EventEmitter {
     return this;
   }
 
-  /** Appends one field to the head being made, noting the ones framing depends on. */
-  #field(name: string, value: string): void {
-    if (!TOKEN.test(name)) throw new InvalidHeaderError(`invalid header name ${JSON.stringify(name)}`);
-    if (INVALID_VALUE.test(value)) throw new InvalidHeaderError(`invalid character in header ${name}`);
-    this.#head += name + ': ' + value + '\r\n';
-    // node's _storeHeader looks at these by length first, the same cheap test.
-    switch (name.length) {
-      case 4:
-        if (name.toLowerCase() === 'date') this.#seen |= SEEN_DATE;
-        break;
-      case 10:
-        if (name.toLowerCase() === 'connection') {
-          this.#seen |= SEEN_CONNECTION;
-          if (CLOSE_TOKEN.test(value)) this.#keepAlive = false;
-        }
-        break;
-      case 14:
-        if (name.toLowerCase() === 'content-length') this.#seen |= SEEN_LENGTH;
-        break;
-      case 17:
-        if (name.toLowerCase() === 'transfer-encoding') {
-          this.#seen |= SEEN_TE;
-          if (CHUNKED_TOKEN.test(value)) this.#chunked = true;
-        }
-        break;
-    }
+  /** Appends field number `position` to the head being made, noting the ones framing depends on. */
+  #field(position: number, name: string, value: string): void {
+    const f = fieldLine(position, name, value);
+    this.#head += f.line;
+    const flags = f.flags;
+    if (flags === 0) return;
+    this.#seen |= flags & (SEEN_DATE | SEEN_CONNECTION | SEEN_LENGTH | SEEN_TE);
+    if ((flags & CLOSES) !== 0) this.#keepAlive = false;
+    if ((flags & CHUNKED) !== 0) this.#chunked = true;
   }
 
   /** Body bytes (latin1 for strings: the proxy's strings hold bytes); false: wait for 'drain'. */

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { Consumer, Route, Service } from '../declarative/types.ts';
 import type { PluginHooks } from './plugin-handler.ts';
 import { lowerName } from './lower-name.ts';
+import { HeaderEdits } from './header-edits.ts';
 
 /** What kong.client.authenticate records: the credential's id and consumer (X-Credential-Identifier). */
 export type AuthenticatedCredential = {
@@ -33,8 +34,7 @@ export type PluginExit = {
   readonly replay?: { readonly headers: readonly string[]; readonly body: Buffer };
 };
 
-/** One upstream header edit: set to [name as given, value or values], or removed (null). */
-export type HeaderEdit = readonly [string, string | readonly string[]] | null;
+export type { HeaderEdit } from './header-edits.ts';
 
 /** Where the client's whole body is read from, bounded (undefined past the bound), when a plugin asks. */
 export interface BodySource {
@@ -108,7 +108,7 @@ export class PluginContext {
   /** Groups an authentication plugin vouched for (Kong's ctx.authenticated_groups); none implemented yet. */
   authenticatedGroups: readonly string[] | undefined;
   /** Upstream header edits by lower-case name: set to [name, value or values], or removed (null). */
-  headerEdits: Map<string, HeaderEdit> | undefined;
+  headerEdits: HeaderEdits | undefined;
   /** kong.service.request.set_query: the whole upstream query string (without `?`), replacing the client's. */
   queryOverride: string | undefined;
   /** kong.service.request.set_path: the upstream path, replacing the route's. */
@@ -261,12 +261,21 @@ export class PluginContext {
     const lower = lowerName(name);
     if (FRAMING_HEADERS.has(lower)) throw new TypeError(`header ${name} is set by the gateway itself`);
     if (typeof value === 'string' ? BREAKS_LINE.test(value) : value.some((v) => BREAKS_LINE.test(v))) throw new TypeError(`invalid value for header ${name}`);
-    (this.headerEdits ??= new Map()).set(lower, [name, value]);
+    (this.headerEdits ??= new HeaderEdits()).set(lower, [name, value]);
+  }
+
+  /**
+   * setHeader for a name the caller checked once, when its configuration loaded (`lower` its
+   * lower case, not a framing header), and a value it made itself (no line break): what
+   * correlation-id sets on every request, without the per-call checks.
+   */
+  setKnownHeader(lower: string, name: string, value: string): void {
+    (this.headerEdits ??= new HeaderEdits()).set(lower, [name, value]);
   }
 
   /** kong.service.request.clear_header. */
   clearHeader(name: string): void {
-    (this.headerEdits ??= new Map()).set(lowerName(name), null);
+    (this.headerEdits ??= new HeaderEdits()).set(lowerName(name), null);
   }
 
   /** kong.service.request.clear_query_arg. */

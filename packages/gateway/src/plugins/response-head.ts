@@ -87,6 +87,17 @@ export class ResponseHead {
     this.add(name, value);
   }
 
+  /**
+   * set() for a name and value the caller checked once (a plugin's own header names, the numbers
+   * and ids it makes): `lower` is the name lower-cased, the name a token, the value free of line
+   * breaks. Skips the per-call lower-casing and checks: rate-limiting sets five headers a response.
+   */
+  setKnown(lower: string, name: string, value: string): void {
+    const h = this.headers;
+    for (let i = h.length - 2; i >= 0; i -= 2) if (sameName(h[i]!, lower)) h.splice(i, 2);
+    h.push(name, value);
+  }
+
   /** kong.response.add_header: one more value. */
   add(name: string, value: string): void {
     if (BREAKS_LINE.test(value) || !validName(name)) throw new TypeError(`invalid header ${name}`);

@@ -3,7 +3,7 @@
 // bytes the line-by-line rebuild gave (the reference below), over a corpus of header sets.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { HeaderEdit } from '../plugins/index.ts';
+import { HeaderEdits, type HeaderEdit } from '../plugins/header-edits.ts';
 import { scanRequestHeaders } from './scan-request-headers.ts';
 import { upstreamHeaderLines } from './upstream-header-lines.ts';
 
@@ -19,6 +19,12 @@ function reference(passthrough: string, edits: ReadonlyMap<string, HeaderEdit>):
     if (typeof edit[1] === 'string') out += edit[0] + ': ' + edit[1] + '\r\n';
     else for (const v of edit[1]) out += edit[0] + ': ' + v + '\r\n';
   }
+  return out;
+}
+
+function editsOf(entries: readonly (readonly [string, HeaderEdit])[]): HeaderEdits {
+  const out = new HeaderEdits();
+  for (const [lower, edit] of entries) out.set(lower, edit);
   return out;
 }
 
@@ -49,15 +55,19 @@ test('upstreamHeaderLines: the appended and rebuilt blocks equal the line-by-lin
     const count = Math.floor(rnd() * 8);
     for (let i = 0; i < count; i++) raw.push(pick(NAMES), `v${n}-${i}`);
     if (rnd() < 0.2) raw.push('Connection', `keep-alive, ${pick(NAMES)}`);
+    // A Map is the model: HeaderEdits keeps its semantics (a repeated name is replaced in place).
     const edits = new Map<string, HeaderEdit>();
+    const list = new HeaderEdits();
     const editCount = Math.floor(rnd() * 6);
     for (let i = 0; i < editCount; i++) {
       const name = pick(NAMES);
       const r = rnd();
-      edits.set(name.toLowerCase(), r < 0.3 ? null : r < 0.5 ? [name, [`a${i}`, `b${i}`]] : [name, `e${i}`]);
+      const edit: HeaderEdit = r < 0.3 ? null : r < 0.5 ? [name, [`a${i}`, `b${i}`]] : [name, `e${i}`];
+      edits.set(name.toLowerCase(), edit);
+      list.set(name.toLowerCase(), edit);
     }
     const scanned = scanRequestHeaders(raw);
-    const got = upstreamHeaderLines(raw, scanned, edits.size === 0 ? undefined : edits);
+    const got = upstreamHeaderLines(raw, scanned, edits.size === 0 ? undefined : list);
     const want = reference(scanned.passthrough, edits);
     assert.equal(got, want, `case ${n}: ${JSON.stringify(raw)} edits ${JSON.stringify([...edits])}`);
     if ([...edits.keys()].some((k) => scanned.passthrough.toLowerCase().includes(`\n${k}:`) || scanned.passthrough.toLowerCase().startsWith(`${k}:`))) rebuilt++;
@@ -70,9 +80,9 @@ test('upstreamHeaderLines: the appended and rebuilt blocks equal the line-by-lin
 test('upstreamHeaderLines: consumer headers are appended; a hidden credential and a client-sent X-Consumer-ID are left out', () => {
   const raw = ['Host', 'api.test', 'apikey', 'k', 'X-Consumer-ID', 'forged', 'Accept', '*/*'];
   const scanned = scanRequestHeaders(raw);
-  const consumer = new Map<string, HeaderEdit>([['x-consumer-username', ['X-Consumer-Username', 'alice']]]);
+  const consumer = editsOf([['x-consumer-username', ['X-Consumer-Username', 'alice']]]);
   assert.equal(upstreamHeaderLines(raw, scanned, consumer), 'apikey: k\r\nX-Consumer-ID: forged\r\nAccept: */*\r\nX-Consumer-Username: alice\r\n');
-  const hidden = new Map<string, HeaderEdit>([['x-consumer-id', ['X-Consumer-ID', 'c-1']], ['apikey', null]]);
+  const hidden = editsOf([['x-consumer-id', ['X-Consumer-ID', 'c-1']], ['apikey', null]]);
   assert.equal(upstreamHeaderLines(raw, scanned, hidden), 'Accept: */*\r\nX-Consumer-ID: c-1\r\n');
   assert.equal(upstreamHeaderLines(raw, scanned, undefined), scanned.passthrough);
 });

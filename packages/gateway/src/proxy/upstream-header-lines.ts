@@ -3,21 +3,24 @@
 // the set headers. When no edited name is among the lines passed through (the usual case:
 // X-Consumer-* and the like are new), the set headers are appended to the scanned block as
 // is; otherwise the block is rebuilt from the raw headers, skipping the edited names.
-import type { HeaderEdit } from '../plugins/index.ts';
+import type { HeaderEdits } from '../plugins/header-edits.ts';
 import { withheld, type ScannedRequestHeaders } from './scan-request-headers.ts';
 
 /** Header lines (`Name: value\r\n`…) for the upstream with `edits` applied. */
-export function upstreamHeaderLines(raw: readonly string[], scanned: ScannedRequestHeaders, edits: ReadonlyMap<string, HeaderEdit> | undefined): string {
+export function upstreamHeaderLines(raw: readonly string[], scanned: ScannedRequestHeaders, edits: HeaderEdits | undefined): string {
   if (edits === undefined) return scanned.passthrough;
   let lines = scanned.passthrough;
   const names = scanned.names;
-  for (const lower of edits.keys()) {
-    if (!withheld(scanned, lower) && names.includes(lower)) {
+  const lowers = edits.lowers;
+  for (let i = 0; i < lowers.length; i++) {
+    if (!withheld(scanned, lowers[i]!) && names.includes(lowers[i]!)) {
       lines = withoutEdited(raw, scanned, edits);
       break;
     }
   }
-  for (const edit of edits.values()) {
+  const list = edits.edits;
+  for (let i = 0; i < list.length; i++) {
+    const edit = list[i]!;
     if (edit === null) continue;
     const value = edit[1];
     if (typeof value === 'string') lines += edit[0] + ': ' + value + '\r\n';
@@ -27,7 +30,7 @@ export function upstreamHeaderLines(raw: readonly string[], scanned: ScannedRequ
 }
 
 // The passed-through lines, in the client's order, without those an edit names.
-function withoutEdited(raw: readonly string[], scanned: ScannedRequestHeaders, edits: ReadonlyMap<string, HeaderEdit>): string {
+function withoutEdited(raw: readonly string[], scanned: ScannedRequestHeaders, edits: HeaderEdits): string {
   let out = '';
   const names = scanned.names;
   for (let k = 0; k < names.length; k++) {

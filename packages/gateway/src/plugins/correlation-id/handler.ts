@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { PluginHandler } from '../plugin-handler.ts';
-import type { PluginContext } from '../plugin-context.ts';
+import { FRAMING_HEADERS, type PluginContext } from '../plugin-context.ts';
+import { lowerName } from '../lower-name.ts';
 import { CORRELATION_ID_SCHEMA } from './schema.ts';
 
 type CorrelationIdConfig = {
@@ -44,12 +45,16 @@ export const CORRELATION_ID_HANDLER: PluginHandler = {
   build(config) {
     const conf = config as CorrelationIdConfig;
     const generate = GENERATORS[conf.generator];
+    const lower = lowerName(conf.header_name);
+    // A generated id never breaks a line; a framing header's name is refused by setHeader, per request.
+    const known = !FRAMING_HEADERS.has(lower);
     return {
       access(ctx) {
         let id = ctx.firstHeader(conf.header_name);
         if (id === undefined || id === '') {
           id = generate(ctx);
-          ctx.setHeader(conf.header_name, id);
+          if (known) ctx.setKnownHeader(lower, conf.header_name, id);
+          else ctx.setHeader(conf.header_name, id);
         }
         (ctx.serializeValues ??= {}).correlation_id = id;
         if (conf.echo_downstream) (ctx.shared ??= {})[KEY] = id;

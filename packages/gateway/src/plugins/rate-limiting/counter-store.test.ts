@@ -48,7 +48,7 @@ test("windows follow Kong's get_timestamps (UTC calendar)", () => {
 function rateLimitHeaders(periods: readonly Period[], limits: readonly number[], usages: readonly number[], now: number) {
   const plan = new RateLimitPlan((p) => (periods.includes(p) ? limits[periods.indexOf(p)]! : null), 'r:s');
   const headers: [string, string][] = [];
-  plan.setHeaders({ set: (name, value) => headers.push([name, value]) }, { usages, starts: plan.starts(now), now });
+  plan.setHeaders({ setKnown: (_lower, name, value) => headers.push([name, value]) }, { usages, starts: plan.starts(now), now });
   return { stop: plan.stopAt(usages) !== -1, headers };
 }
 
@@ -89,4 +89,27 @@ test('day windows start at UTC midnight across a year of instants (the fixed-len
     const d = new Date(t);
     assert.equal(windowStart('day', t), Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
   }
+});
+
+test('starts: the same windows all through a second (made once), the next ones from the next second, across a month', () => {
+  const plan = new RateLimitPlan((p) => (p === 'second' || p === 'minute' || p === 'month' ? 5 : null), 'r:s');
+  const expect = (t: number) => plan.periods.map((p) => windowStart(p, t));
+  const t = Date.UTC(2026, 10, 30, 23, 59, 59, 10);
+  const first = plan.starts(t);
+  assert.deepEqual(first, expect(t));
+  assert.equal(plan.starts(t + 989), first, 'the same list within the second');
+  // One millisecond later a new second, minute, day and month begin.
+  assert.deepEqual(plan.starts(t + 990), expect(t + 990));
+  assert.deepEqual(plan.starts(t + 990), [Date.UTC(2026, 11, 1), Date.UTC(2026, 11, 1), Date.UTC(2026, 11, 1)]);
+  // A clock that goes back (NTP) gets its own windows too.
+  assert.deepEqual(plan.starts(t - 60_000), expect(t - 60_000));
+});
+
+test('setHeaders: every name is given with its own lower case (the head matches on it)', () => {
+  const plan = new RateLimitPlan(() => 100, 'r:s');
+  const now = Date.UTC(2026, 10, 26, 10, 42, 17, 250);
+  const given: [string, string][] = [];
+  plan.setHeaders({ setKnown: (lower, name) => given.push([lower, name]) }, { usages: plan.periods.map(() => 100), starts: plan.starts(now), now });
+  assert.ok(given.length >= 2 * plan.periods.length + 4, 'every period, RateLimit-* and Retry-After');
+  for (const [lower, name] of given) assert.equal(lower, name.toLowerCase());
 });
