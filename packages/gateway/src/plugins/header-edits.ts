@@ -8,8 +8,14 @@ export type HeaderEdit = readonly [string, string | readonly string[]] | null;
 
 export class HeaderEdits {
   /** The edited names, lower-case; entry k is edited by `edits[k]`. */
-  readonly lowers: string[] = [];
-  readonly edits: HeaderEdit[] = [];
+  readonly lowers: string[];
+  readonly edits: HeaderEdit[];
+
+  /** Made with its first edit: lists of one, rather than empty ones grown on the first push. */
+  constructor(lower: string, edit: HeaderEdit) {
+    this.lowers = [lower];
+    this.edits = [edit];
+  }
 
   /** Sets the edit of `lower` (a later edit of a name replaces the earlier one, in its place). */
   set(lower: string, edit: HeaderEdit): void {

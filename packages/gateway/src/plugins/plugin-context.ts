@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import type { Consumer, Route, Service } from '../declarative/types.ts';
 import type { PluginHooks } from './plugin-handler.ts';
 import { lowerName } from './lower-name.ts';
-import { HeaderEdits } from './header-edits.ts';
+import { HeaderEdits, type HeaderEdit } from './header-edits.ts';
 
 /** What kong.client.authenticate records: the credential's id and consumer (X-Credential-Identifier). */
 export type AuthenticatedCredential = {
@@ -261,7 +261,12 @@ export class PluginContext {
     const lower = lowerName(name);
     if (FRAMING_HEADERS.has(lower)) throw new TypeError(`header ${name} is set by the gateway itself`);
     if (typeof value === 'string' ? BREAKS_LINE.test(value) : value.some((v) => BREAKS_LINE.test(v))) throw new TypeError(`invalid value for header ${name}`);
-    (this.headerEdits ??= new HeaderEdits()).set(lower, [name, value]);
+    this.#edit(lower, [name, value]);
+  }
+
+  #edit(lower: string, edit: HeaderEdit): void {
+    if (this.headerEdits === undefined) this.headerEdits = new HeaderEdits(lower, edit);
+    else this.headerEdits.set(lower, edit);
   }
 
   /**
@@ -270,12 +275,12 @@ export class PluginContext {
    * correlation-id sets on every request, without the per-call checks.
    */
   setKnownHeader(lower: string, name: string, value: string): void {
-    (this.headerEdits ??= new HeaderEdits()).set(lower, [name, value]);
+    this.#edit(lower, [name, value]);
   }
 
   /** kong.service.request.clear_header. */
   clearHeader(name: string): void {
-    (this.headerEdits ??= new HeaderEdits()).set(lowerName(name), null);
+    this.#edit(lowerName(name), null);
   }
 
   /** kong.service.request.clear_query_arg. */

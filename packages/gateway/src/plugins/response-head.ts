@@ -98,6 +98,11 @@ export class ResponseHead {
     h.push(name, value);
   }
 
+  /** add() for a name and value the caller checked once, as setKnown. */
+  addKnown(name: string, value: string): void {
+    this.headers.push(name, value);
+  }
+
   /** kong.response.add_header: one more value. */
   add(name: string, value: string): void {
     if (BREAKS_LINE.test(value) || !validName(name)) throw new TypeError(`invalid header ${name}`);

@@ -23,8 +23,9 @@ function reference(passthrough: string, edits: ReadonlyMap<string, HeaderEdit>):
 }
 
 function editsOf(entries: readonly (readonly [string, HeaderEdit])[]): HeaderEdits {
-  const out = new HeaderEdits();
-  for (const [lower, edit] of entries) out.set(lower, edit);
+  const [[lower, edit], ...rest] = entries as [readonly [string, HeaderEdit], ...(readonly [string, HeaderEdit])[]];
+  const out = new HeaderEdits(lower, edit);
+  for (const [l, e] of rest) out.set(l, e);
   return out;
 }
 
@@ -57,14 +58,15 @@ test('upstreamHeaderLines: the appended and rebuilt blocks equal the line-by-lin
     if (rnd() < 0.2) raw.push('Connection', `keep-alive, ${pick(NAMES)}`);
     // A Map is the model: HeaderEdits keeps its semantics (a repeated name is replaced in place).
     const edits = new Map<string, HeaderEdit>();
-    const list = new HeaderEdits();
+    let list: HeaderEdits | undefined;
     const editCount = Math.floor(rnd() * 6);
     for (let i = 0; i < editCount; i++) {
       const name = pick(NAMES);
       const r = rnd();
       const edit: HeaderEdit = r < 0.3 ? null : r < 0.5 ? [name, [`a${i}`, `b${i}`]] : [name, `e${i}`];
       edits.set(name.toLowerCase(), edit);
-      list.set(name.toLowerCase(), edit);
+      if (list === undefined) list = new HeaderEdits(name.toLowerCase(), edit);
+      else list.set(name.toLowerCase(), edit);
     }
     const scanned = scanRequestHeaders(raw);
     const got = upstreamHeaderLines(raw, scanned, edits.size === 0 ? undefined : list);

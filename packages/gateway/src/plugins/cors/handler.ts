@@ -20,26 +20,38 @@ type CorsConfig = {
 };
 
 // Where the headers go: the preflight answer's header table, or the response head (header_filter).
-type Target = { set(name: string, value: string): void; add(name: string, value: string): void; remove(name: string): void };
+// The *Known forms take the plugin's own names with values from its configuration (checked when
+// it loaded) or constants, without the head's per-call checks; a value from the request (a
+// matched or reflected Origin) goes through the checked set().
+type Target = {
+  set(name: string, value: string): void;
+  add(name: string, value: string): void;
+  remove(name: string): void;
+  setKnown(lower: string, name: string, value: string): void;
+  addKnown(name: string, value: string): void;
+};
+
+const ACAO = 'access-control-allow-origin';
 
 const provided = (origin: string | undefined): origin is string => origin !== undefined && origin !== '';
 
 // Kong's configure_origin: returns whether every origin is allowed (ACAO *).
 function configureOrigin(origins: CorsOrigins, out: Target, headerFilter: boolean, origin: string | undefined): boolean {
   if (origins.allowAll) {
-    out.set('Access-Control-Allow-Origin', '*');
+    out.setKnown(ACAO, 'Access-Control-Allow-Origin', '*');
     return true;
   }
   // Vary always, so caches key on the Origin; header_filter adds to the upstream's own Vary.
-  if (headerFilter) out.add('Vary', 'Origin');
-  else out.set('Vary', 'Origin');
+  if (headerFilter) out.addKnown('Vary', 'Origin');
+  else out.setKnown('vary', 'Vary', 'Origin');
+  // A single literal entry (CorsOrigins: letters, digits and . : / - only).
   if (origins.single !== undefined) {
-    out.set('Access-Control-Allow-Origin', origins.single);
+    out.setKnown(ACAO, 'Access-Control-Allow-Origin', origins.single);
     return false;
   }
   if (provided(origin)) {
     if (origins.hasAsterisk) {
-      out.set('Access-Control-Allow-Origin', '*');
+      out.setKnown(ACAO, 'Access-Control-Allow-Origin', '*');
       return true;
     }
     const allowed = origins.match(origin);
@@ -55,7 +67,7 @@ function configureOrigin(origins: CorsOrigins, out: Target, headerFilter: boolea
 function configureCredentials(conf: CorsConfig, allowAll: boolean, out: Target, headerFilter: boolean, origin: string | undefined): void {
   if (!conf.credentials) return;
   if (!allowAll) {
-    out.set('Access-Control-Allow-Credentials', 'true');
+    out.setKnown('access-control-allow-credentials', 'Access-Control-Allow-Credentials', 'true');
     return;
   }
   // ACAC true is invalid with ACAO *: the request's own Origin is reflected instead.
@@ -79,6 +91,12 @@ class HeaderTable implements Target {
   remove(name: string): void {
     delete this.values[name];
   }
+  setKnown(_lower: string, name: string, value: string): void {
+    this.set(name, value);
+  }
+  addKnown(name: string, value: string): void {
+    this.add(name, value);
+  }
 }
 
 // Set on a request whose preflight the plugin handled (or delegated): no headers in header_filter.
@@ -94,6 +112,8 @@ export const CORS_HANDLER: PluginHandler = {
     const methods = (conf.methods ?? CORS_METHODS).join(',');
     const allowHeaders = conf.headers !== null && conf.headers.length > 0 ? conf.headers.join(',') : undefined;
     const exposed = conf.exposed_headers !== null && conf.exposed_headers.length > 0 ? conf.exposed_headers.join(',') : undefined;
+    // Checked once here: a value with a line break goes through the head's checked set() (and is refused there).
+    const exposedKnown = exposed !== undefined && !/[\r\n\0]/.test(exposed);
     return {
       access(ctx: PluginContext): PluginExit | undefined {
         // Only a preflight is answered here: other requests get their headers in header_filter.
@@ -121,7 +141,8 @@ export const CORS_HANDLER: PluginHandler = {
         if (!provided(origin) && !conf.allow_origin_absent) return;
         const allowAll = configureOrigin(origins, head, true, origin);
         configureCredentials(conf, allowAll, head, true, origin);
-        if (exposed !== undefined) head.set('Access-Control-Expose-Headers', exposed);
+        if (exposedKnown) head.setKnown('access-control-expose-headers', 'Access-Control-Expose-Headers', exposed!);
+        else if (exposed !== undefined) head.set('Access-Control-Expose-Headers', exposed);
       },
     };
   },
