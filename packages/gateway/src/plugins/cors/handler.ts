@@ -141,7 +141,7 @@ export const CORS_HANDLER: PluginHandler = {
         if (!provided(origin) && !conf.allow_origin_absent) return;
         const allowAll = configureOrigin(origins, head, true, origin);
         configureCredentials(conf, allowAll, head, true, origin);
-        if (exposedKnown) head.setKnown('access-control-expose-headers', 'Access-Control-Expose-Headers', exposed!);
+        if (exposedKnown) head.setKnown('access-control-expose-headers', 'Access-Control-Expose-Headers', exposed);
         else if (exposed !== undefined) head.set('Access-Control-Expose-Headers', exposed);
       },
     };
