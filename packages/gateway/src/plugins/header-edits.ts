@@ -31,9 +31,4 @@ export class HeaderEdits {
   has(lower: string): boolean {
     return this.lowers.includes(lower);
   }
-
-  get(lower: string): HeaderEdit | undefined {
-    const i = this.lowers.indexOf(lower);
-    return i === -1 ? undefined : this.edits[i];
-  }
 }

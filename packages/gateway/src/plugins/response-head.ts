@@ -76,7 +76,10 @@ export class ResponseHead {
 
   /** kong.response.clear_header. */
   remove(name: string): void {
-    const lower = lowerName(name);
+    this.#removeLower(lowerName(name));
+  }
+
+  #removeLower(lower: string): void {
     const h = this.headers;
     for (let i = h.length - 2; i >= 0; i -= 2) if (sameName(h[i]!, lower)) h.splice(i, 2);
   }
@@ -93,9 +96,8 @@ export class ResponseHead {
    * breaks. Skips the per-call lower-casing and checks: rate-limiting sets five headers a response.
    */
   setKnown(lower: string, name: string, value: string): void {
-    const h = this.headers;
-    for (let i = h.length - 2; i >= 0; i -= 2) if (sameName(h[i]!, lower)) h.splice(i, 2);
-    h.push(name, value);
+    this.#removeLower(lower);
+    this.headers.push(name, value);
   }
 
   /** add() for a name and value the caller checked once, as setKnown. */

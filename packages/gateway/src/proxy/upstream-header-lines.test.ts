@@ -23,9 +23,9 @@ function reference(passthrough: string, edits: ReadonlyMap<string, HeaderEdit>):
 }
 
 function editsOf(entries: readonly (readonly [string, HeaderEdit])[]): HeaderEdits {
-  const [[lower, edit], ...rest] = entries as [readonly [string, HeaderEdit], ...(readonly [string, HeaderEdit])[]];
-  const out = new HeaderEdits(lower, edit);
-  for (const [l, e] of rest) out.set(l, e);
+  const [first, ...rest] = entries;
+  const out = new HeaderEdits(first![0], first![1]);
+  for (const [lower, edit] of rest) out.set(lower, edit);
   return out;
 }
 

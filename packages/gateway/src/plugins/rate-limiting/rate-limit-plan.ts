@@ -60,9 +60,13 @@ export class RateLimitPlan {
     return out;
   }
 
-  /** The counters of `id` in the windows starting at `starts` (Kong's key layout). */
+  /**
+   * The counters of `id` in the windows starting at `starts` (Kong's key layout). `starts` is
+   * the list starts() gave, the same one all through a second: the last keys are reused while
+   * both the id and that list stay.
+   */
   asks(id: string, starts: readonly number[]): readonly CounterAsk[] {
-    if (id === this.#lastId && sameStarts(starts, this.#lastStarts)) return this.#lastAsks;
+    if (id === this.#lastId && starts === this.#lastStarts) return this.#lastAsks;
     const asks: CounterAsk[] = [];
     for (let i = 0; i < this.periods.length; i++) {
       const p = this.periods[i]!;
@@ -111,10 +115,4 @@ export class RateLimitPlan {
     out.setKnown('ratelimit-reset', 'RateLimit-Reset', String(reset));
     if (stop !== -1) out.setKnown('retry-after', 'Retry-After', String(reset));
   }
-}
-
-function sameStarts(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
