@@ -33,6 +33,10 @@ const PACKAGES = {
   hyperfine: ['/usr/bin/hyperfine'],
   // HTTP/2 clients: curl (nghttp2 inside) in the gateway's tests, h2load in its benchmark.
   curl: ['/usr/bin/curl'],
+  // The gateway's `reuseport` listen flag builds a small C helper (packages/gateway/native/).
+  gcc: ['/usr/bin/cc'],
+  // ss: the gateway's listener tests read each socket's owner and accept queue.
+  iproute2: ['/usr/bin/ss'],
   'nghttp2-client': ['/usr/bin/h2load'],
 };
 
@@ -40,8 +44,8 @@ const START = ['libreoffice-writer-nogui', 'python3-uno', 'chromium', 'fonts-lib
   'fonts-crosextra-carlito', 'fonts-crosextra-caladea', 'fonts-dancingscript', 'fonts-ipafont-gothic', 'openssl'];
 const PURPOSES = {
   start: START,
-  test: [...START, 'poppler-utils', 'qpdf', 'redis-server', 'postgresql', 'curl'],
-  bench: [...START, 'poppler-utils', 'wrk', 'nginx-light', 'haproxy', 'hyperfine', 'redis-server', 'nghttp2-client'],
+  test: [...START, 'poppler-utils', 'qpdf', 'redis-server', 'postgresql', 'curl', 'gcc', 'iproute2'],
+  bench: [...START, 'poppler-utils', 'wrk', 'nginx-light', 'haproxy', 'hyperfine', 'redis-server', 'nghttp2-client', 'gcc'],
 };
 
 function parseArgs(argv) {

@@ -6,7 +6,7 @@
 // Env knobs: DURATION (s, default 10), ROUNDS (default 1), CONNS (default 64),
 // ONLY="direct nginx-w1 signet-w2" (names), MODES="ka close", BASELINE_DIR=/path/to/an/older/checkout
 // (adds signet-base-w1/-w2: that checkout's gateway, for before/after in one run); signet-sn-w2 is
-// signet-w2 with node:cluster's SCHED_NONE. Everything binds 127.0.0.1,
+// signet-w2 with node:cluster's SCHED_NONE, signet-rp-w2 with the `reuseport` listen flag. Everything binds 127.0.0.1,
 // configs and logs go to a temp dir, every process started is stopped at the end (by its own
 // process group). Results: a table on stdout and results.json / summary.md in that dir.
 // Method: docs/benchmarks.md, "Gateway reference peers" (upstream = nginx `return 200`, 100-byte JSON, two ports).
@@ -116,6 +116,12 @@ async function main(): Promise<void> {
     '--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', kongYml,
     '--proxy-listen', `127.0.0.1:${port}`, '--admin-listen', 'off', '--workers', '2',
   ], { LOG_LEVEL: 'warn', NODE_CLUSTER_SCHED_POLICY: 'none' }, ROOT));
+  // Kong's `reuseport` listen flag, as nginx-w1 listens here: each worker binds its own socket
+  // and the kernel spreads connections over them (no hand-over by the primary).
+  add('signet-rp-w2', (port) => launch('signet-rp-w2', process.execPath, [
+    '--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', kongYml,
+    '--proxy-listen', `127.0.0.1:${port} reuseport backlog=4096`, '--admin-listen', 'off', '--workers', '2',
+  ], { LOG_LEVEL: 'warn' }, ROOT));
   const selected = targets.filter((t) => !ONLY || ONLY.includes(t.name));
 
   type Row = { name: string; mode: string; round: number; rps: number; p50: number; p99: number; cpuPct: number; usPerReq: number; errors: number };

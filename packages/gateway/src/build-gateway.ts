@@ -17,6 +17,7 @@ import { UpstreamPool } from './proxy/upstream-pool.ts';
 import { Runtime } from './runtime.ts';
 import { StreamProxy, type StreamEvent } from './stream/index.ts';
 import { loadDefaultCertificate, MIN_TLS_VERSION } from './tls/index.ts';
+import { listenOn } from './listen/listen-on.ts';
 
 /** What a gateway process is built from besides its config (tests and the cli inject these). */
 export type GatewayDeps = {
@@ -125,13 +126,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     // (docs/gateway-config.md, "HTTP/2"), in their HTTP/1.1 shape (src/http2/).
     const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never)) : undefined;
     shared.push(shareListenerWithGrpc(server, grpc, address.ssl, http2));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(address.port, address.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listenOn(server, address);
     const port = (server.address() as AddressInfo).port;
     handler = createProxyHandler(getState, ctx, { scheme: address.ssl ? 'https' : 'http', port });
     if (nodeHttp !== undefined) {

@@ -7,7 +7,9 @@ test('parseListen: Kong listen syntax', () => {
     { host: '127.0.0.1', port: 8000, ssl: false },
     { host: '127.0.0.1', port: 8443, ssl: true },
   ]);
-  assert.deepEqual(parseListen('0.0.0.0:8443 http2 ssl reuseport backlog=16384', 'proxy_listen'), [{ host: '0.0.0.0', port: 8443, ssl: true, http2: true }]);
+  // Kong's kong.conf.default listener: reuseport and backlog are honoured (src/listen/).
+  assert.deepEqual(parseListen('0.0.0.0:8443 http2 ssl reuseport backlog=16384', 'proxy_listen'), [{ host: '0.0.0.0', port: 8443, ssl: true, http2: true, reuseport: true, backlog: 16384 }]);
+  assert.deepEqual(parseListen('127.0.0.1:8000 deferred bind ipv6only=on so_keepalive=on', 'proxy_listen'), [{ host: '127.0.0.1', port: 8000, ssl: false }]);
   assert.deepEqual(parseListen('[::1]:8001', 'admin_listen'), [{ host: '::1', port: 8001, ssl: false }]);
   assert.deepEqual(parseListen('off', 'admin_listen'), []);
 });
@@ -20,6 +22,8 @@ const bad: [string, string, RegExp][] = [
   ['127.0.0.1:8000 http2', 'proxy_listen', /'127.0.0.1:8000 http2': the http2 flag needs 'ssl' here/],
   ['127.0.0.1:8001 http2', 'admin_listen', /the http2 flag needs 'ssl'/],
   ['127.0.0.1:9000 http2 ssl', 'stream_listen', /unsupported listen flag 'http2' \(only proxy_listen serves HTTP\/2\)/],
+  ['127.0.0.1:8000 backlog=0', 'proxy_listen', /'backlog=0': the backlog must be between 1 and 2147483647/],
+  ['127.0.0.1:8000 backlog=4096x', 'proxy_listen', /unsupported listen flag 'backlog=4096x'/],
 ];
 for (const [value, setting, message] of bad) {
   test(`parseListen rejects ${value}`, () => {
@@ -39,6 +43,21 @@ test('buildGatewayConfig: defaults, workers, certificate pairing', () => {
   assert.throws(() => buildGatewayConfig({ ssl_cert: '-----BEGIN CERTIFICATE-----' }), /ssl_cert_key: ssl_cert and ssl_cert_key must be set together/);
   assert.throws(() => buildGatewayConfig({ ssl_cert: 'nope', ssl_cert_key: '-----BEGIN PRIVATE KEY-----' }), /ssl_cert: not a PEM certificate/);
   assert.ok(Object.isFrozen(config));
+});
+
+test('buildGatewayConfig: reuseport on port 0 needs one worker (each worker binds its own socket)', () => {
+  assert.equal(buildGatewayConfig({ proxy_listen: '127.0.0.1:0 reuseport', nginx_worker_processes: '1' }).proxyListen[0]?.reuseport, true);
+  assert.equal(buildGatewayConfig({ proxy_listen: '127.0.0.1:8000 reuseport', nginx_worker_processes: '2' }).workers, 2);
+  assert.equal(buildGatewayConfig({ proxy_listen: '127.0.0.1:0', nginx_worker_processes: '2' }).workers, 2);
+  for (const [setting, settings] of [
+    ['proxy_listen', { proxy_listen: '127.0.0.1:8000, 127.0.0.1:0 reuseport' }],
+    ['stream_listen', { stream_listen: '127.0.0.1:0 reuseport' }],
+  ] as const) {
+    assert.throws(
+      () => buildGatewayConfig({ ...settings, nginx_worker_processes: '2' }),
+      (e: unknown) => e instanceof ConfigError && e.setting === setting && /'127\.0\.0\.1:0 reuseport': with 2 workers each would listen on a port of its own/.test(e.message),
+    );
+  }
 });
 
 test('buildGatewayConfig: the admin API off loopback needs a token; no ssl on the admin listener', () => {

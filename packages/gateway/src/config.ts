@@ -12,6 +12,10 @@ export type ListenAddress = {
   readonly ssl: boolean;
   /** Kong's `http2` flag: HTTP/2 offered by ALPN to every client of this TLS listener. */
   readonly http2?: boolean;
+  /** Kong's `reuseport` flag: each process binds its own socket (SO_REUSEPORT); src/listen/. */
+  readonly reuseport?: boolean;
+  /** Kong's `backlog=N` flag: the accept queue's length (node's and nginx's default 511). */
+  readonly backlog?: number;
 };
 
 /** The gateway's process configuration (the kong.conf equivalent), validated once at start. */
@@ -82,8 +86,10 @@ const DEFAULTS = {
   plugins: 'bundled',
 };
 
-// Kong listen flags this gateway accepts; the ones that change nothing here are ignored.
-const IGNORED_FLAGS = /^(reuseport|deferred|bind|backlog=\d+|ipv6only=(on|off)|so_keepalive=\S+)$/;
+// Kong listen flags this gateway accepts and that change nothing here: `deferred` and `bind`
+// are nginx socket details, `ipv6only` is node's default (dual-stack `::`), `so_keepalive` TCP
+// probes on idle client connections, which the keep-alive timeout already closes.
+const IGNORED_FLAGS = /^(deferred|bind|ipv6only=(on|off)|so_keepalive=\S+)$/;
 
 /** Parses Kong's `*_listen` syntax: "host:port [ssl] [flags], …" or "off". */
 export function parseListen(value: string, setting: string): ListenAddress[] {
@@ -98,17 +104,24 @@ export function parseListen(value: string, setting: string): ListenAddress[] {
     if (port > 65535) throw new ConfigError(setting, `port ${port} is not between 0 and 65535`);
     let ssl = false;
     let http2 = false;
+    let reuseport = false;
+    let backlog: number | undefined;
     for (const flag of flags) {
+      const b = /^backlog=(\d+)$/.exec(flag);
       if (flag === 'ssl') ssl = true;
       else if (flag === 'http2') http2 = true;
-      else if (!IGNORED_FLAGS.test(flag)) throw new ConfigError(setting, `unsupported listen flag '${flag}'`);
+      else if (flag === 'reuseport') reuseport = true;
+      else if (b !== null) {
+        backlog = Number(b[1]);
+        if (backlog < 1 || backlog > 2 ** 31 - 1) throw new ConfigError(setting, `'${flag}': the backlog must be between 1 and 2147483647`);
+      } else if (!IGNORED_FLAGS.test(flag)) throw new ConfigError(setting, `unsupported listen flag '${flag}'`);
     }
     // Without TLS, nginx's http2 listener speaks h2c with prior knowledge only, which would turn
     // every HTTP/1.1 client away; h2c is served to grpc routes without the flag (docs/gateway-config.md).
     if (http2 && !ssl) throw new ConfigError(setting, `'${address} http2': the http2 flag needs 'ssl' here (HTTP/2 is offered by ALPN on TLS listeners; h2c is served to grpc routes without it)`);
     if (http2 && setting !== 'proxy_listen') throw new ConfigError(setting, `unsupported listen flag 'http2' (only proxy_listen serves HTTP/2)`);
     const host = m[1]!.startsWith('[') ? m[1]!.slice(1, -1) : m[1]!;
-    out.push({ host: host === '*' ? '0.0.0.0' : host, port, ssl, ...(http2 ? { http2 } : {}) });
+    out.push({ host: host === '*' ? '0.0.0.0' : host, port, ssl, ...(http2 ? { http2 } : {}), ...(reuseport ? { reuseport } : {}), ...(backlog !== undefined ? { backlog } : {}) });
   }
   if (out.length === 0) throw new ConfigError(setting, 'no listen address');
   return out;
@@ -129,6 +142,13 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
       throw new ConfigError('nginx_worker_processes', `expected "auto" or an integer between 1 and 256, got '${w}'`);
     }
     workers = Number(w);
+  }
+  // Each worker binds its own reuseport socket: on port 0 each would get another port.
+  for (const [setting, listen] of [['proxy_listen', proxyListen], ['stream_listen', streamListen]] as const) {
+    const ephemeral = listen.find((a) => a.reuseport === true && a.port === 0);
+    if (ephemeral !== undefined && workers > 1) {
+      throw new ConfigError(setting, `'${ephemeral.host}:0 reuseport': with ${workers} workers each would listen on a port of its own; give a port, or drop reuseport`);
+    }
   }
   const { ssl_cert: cert, ssl_cert_key: key } = settings;
   if ((cert === undefined) !== (key === undefined)) {

@@ -14,6 +14,7 @@ import { runWorker } from '../cluster/worker.ts';
 import { buildGatewayConfig, ConfigError, type GatewayConfig } from '../config.ts';
 import type { Snapshot } from '../declarative/types.ts';
 import { GatewayError } from '../errors.ts';
+import { buildReusePortAddon } from '../listen/reuse-port-addon.ts';
 import { readStartSettings, type StartSettings } from './read-start-settings.ts';
 
 /** `signet-gateway start [--config FILE] [--proxy-listen L] [--admin-listen L] [--workers N] [--ssl-cert F --ssl-cert-key F]` */
@@ -23,6 +24,15 @@ export async function start(args: readonly string[], io: CommandIo): Promise<num
   try {
     settings = await readStartSettings(args, process.env, (path) => readFile(path, 'utf8'));
     config = buildGatewayConfig(settings);
+    // Built before any worker starts: the workers only load it (src/listen/reuse-port-addon.ts).
+    const reuseport = [...config.proxyListen, ...(config.streamListen ?? [])].find((a) => a.reuseport === true);
+    if (reuseport !== undefined && !cluster.isWorker) {
+      try {
+        buildReusePortAddon();
+      } catch (err) {
+        throw new ConfigError(config.proxyListen.includes(reuseport) ? 'proxy_listen' : 'stream_listen', (err as Error).message);
+      }
+    }
   } catch (err) {
     if (err instanceof ConfigError) {
       io.err(`signet-gateway start: ${err.message}`);

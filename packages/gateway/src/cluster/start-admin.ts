@@ -10,6 +10,7 @@ import { metricsRoute, type MetricsState } from '../metrics/index.ts';
 import { listenUrl } from './listen-url.ts';
 import { proxyCacheRoute } from '../plugins/proxy-cache/api.ts';
 import type { CacheCommand, CacheReply } from '../plugins/proxy-cache/cache-commands.ts';
+import { listenOn } from '../listen/listen-on.ts';
 
 /** What a node's admin API reads and drives. */
 export type AdminDeps = {
@@ -32,10 +33,7 @@ function proxyStatsOf(state: MetricsState): ProxyStats {
 }
 
 async function listenAdmin(server: Server, address: ListenAddress): Promise<ListenAddress> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(address.port, address.host, () => resolve());
-  });
+  await listenOn(server, address);
   return { ...address, port: (server.address() as AddressInfo).port };
 }
 

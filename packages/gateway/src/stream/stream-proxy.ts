@@ -9,6 +9,7 @@ import { MAX_CLIENT_HELLO, parseClientHello } from './parse-client-hello.ts';
 import type { StreamProtocol, StreamRequest } from './stream-router.ts';
 import type { ProxyRoute } from '../proxy/proxy-route.ts';
 import type { StreamState } from './compile-stream-state.ts';
+import { listenOn } from '../listen/listen-on.ts';
 
 /** Something worth a log line; the stream proxy has no response to put an error in. */
 export type StreamEvent = {
@@ -57,13 +58,7 @@ export class StreamProxy {
       // nginx stream tcp_nodelay is on by default: small writes go out at once.
       const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.handle(socket, address.ssl));
       this.#servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(address.port, address.host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
+      await listenOn(server, address);
       bound.push({ host: address.host, port: (server.address() as AddressInfo).port, ssl: address.ssl });
     }
     return bound;

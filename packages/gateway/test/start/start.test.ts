@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { connect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { test, type TestContext } from 'node:test';
@@ -86,6 +87,35 @@ for (const workers of [1, 2]) {
     assert.match(g.proc.output(), /"msg":"stopped"/);
   });
 }
+
+/** The pids owning the listening sockets on a port (`ss -ltnp`, iproute2). */
+async function listeningPids(port: number): Promise<number[]> {
+  const { stdout } = await execFileAsync('ss', ['-Hltnp', `sport = :${port}`]);
+  return [...stdout.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+}
+
+test('start --workers 2 with the reuseport flag: each worker listens on its own socket, no hand-over by the primary', async (t) => {
+  const upstream = await startUpstream(t);
+  const file = await writeConfig(t, kongYml(upstream.port));
+  for (const flags of ['', ' reuseport backlog=128']) {
+    const probe = createNetServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const g = await spawnGateway(t, ['--config', file, '--proxy-listen', `127.0.0.1:${port}${flags}`, '--admin-listen', '127.0.0.1:0', '--workers', '2']);
+    const { pids } = JSON.parse((await get(`${g.admin}/`)).body) as { pids: { master: number; workers: number[] } };
+    const owners = await listeningPids(port);
+    if (flags === '') {
+      // node:cluster's round-robin: the primary alone listens and hands connections over.
+      assert.deepEqual(owners, [pids.master]);
+    } else {
+      assert.deepEqual(owners, [...pids.workers].sort((a, b) => a - b));
+    }
+    // Fresh connections, as many as it takes the kernel to pick both sockets, all answered.
+    for (let i = 0; i < 20; i++) assert.equal((await get(`${g.proxy}/api/n${i}`)).status, 200);
+    await g.proc.stop();
+  }
+});
 
 test('start: a bad setting stops start with a message naming it', async (t) => {
   const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', '--proxy-listen', 'nowhere'], { env: { ...process.env }, cwd: ROOT });
