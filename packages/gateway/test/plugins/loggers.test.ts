@@ -42,7 +42,10 @@ test('http-log, file-log, tcp-log, udp-log: Kong\'s entries delivered; a slow th
   }));
 
   const lines: string[] = [];
+  const tcpClients = new Set<Socket>();
   const tcp = createTcpServer((s: Socket) => {
+    tcpClients.add(s);
+    s.on('close', () => tcpClients.delete(s));
     let buf = '';
     s.on('data', (c: Buffer) => {
       buf += c.toString();
@@ -52,7 +55,11 @@ test('http-log, file-log, tcp-log, udp-log: Kong\'s entries delivered; a slow th
     });
   });
   await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => tcp.close(() => resolve())));
+  // tcp-log keeps its connection 60 s (Kong's keepalive): close() alone would wait for it.
+  t.after(() => new Promise<void>((resolve) => {
+    for (const s of tcpClients) s.destroy();
+    tcp.close(() => resolve());
+  }));
   const datagrams: string[] = [];
   const udp = createSocket('udp4');
   udp.on('message', (m) => datagrams.push(m.toString()));
