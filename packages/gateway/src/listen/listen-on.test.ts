@@ -75,4 +75,7 @@ test('buildReusePortAddon: no C compiler is an error naming the flag and the com
   const built = buildReusePortAddon(dir, 'cc');
   assert.ok(built.startsWith(dir) && built.endsWith('.node'), built);
   assert.equal(buildReusePortAddon(dir, '/nonexistent/cc'), built, 'built once: the compiler is not needed again');
+  // A build directory under a regular file can never be created: the error says where.
+  const blocked = join(built, 'sub');
+  assert.throws(() => buildReusePortAddon(blocked, 'cc'), (e: Error) => e.message.startsWith(`the reuseport flag builds its socket helper in ${blocked}, which cannot be created or written (`));
 });

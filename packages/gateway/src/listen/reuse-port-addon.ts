@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,9 +31,14 @@ export function buildReusePortAddon(buildDir = BUILD_DIR, cc = process.env.CC ??
   if (!existsSync(join(include, 'node_api.h'))) {
     throw new Error(`the reuseport flag needs node's C headers, not found in ${include} (Debian: the nodejs package ships them)`);
   }
-  mkdirSync(buildDir, { recursive: true });
   // Written aside then renamed: a process loading it never sees half a file.
   const tmp = `${out}.${process.pid}.tmp`;
+  try {
+    mkdirSync(buildDir, { recursive: true });
+    accessSync(buildDir, constants.W_OK);
+  } catch (err) {
+    throw new Error(`the reuseport flag builds its socket helper in ${buildDir}, which cannot be created or written (${(err as Error).message})`);
+  }
   const r = spawnSync(cc, ['-O2', '-shared', '-fPIC', `-I${include}`, '-o', tmp, SOURCE], { encoding: 'utf8' });
   if (r.error !== undefined || r.status !== 0) {
     rmSync(tmp, { force: true });
