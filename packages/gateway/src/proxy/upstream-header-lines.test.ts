@@ -56,20 +56,17 @@ test('upstreamHeaderLines: the appended and rebuilt blocks equal the line-by-lin
     const count = Math.floor(rnd() * 8);
     for (let i = 0; i < count; i++) raw.push(pick(NAMES), `v${n}-${i}`);
     if (rnd() < 0.2) raw.push('Connection', `keep-alive, ${pick(NAMES)}`);
-    // A Map is the model: HeaderEdits keeps its semantics (a repeated name is replaced in place).
-    const edits = new Map<string, HeaderEdit>();
-    let list: HeaderEdits | undefined;
+    const entries: [string, HeaderEdit][] = [];
     const editCount = Math.floor(rnd() * 6);
     for (let i = 0; i < editCount; i++) {
       const name = pick(NAMES);
       const r = rnd();
-      const edit: HeaderEdit = r < 0.3 ? null : r < 0.5 ? [name, [`a${i}`, `b${i}`]] : [name, `e${i}`];
-      edits.set(name.toLowerCase(), edit);
-      if (list === undefined) list = new HeaderEdits(name.toLowerCase(), edit);
-      else list.set(name.toLowerCase(), edit);
+      entries.push([name.toLowerCase(), r < 0.3 ? null : r < 0.5 ? [name, [`a${i}`, `b${i}`]] : [name, `e${i}`]]);
     }
+    // A Map is the model: HeaderEdits keeps its semantics (a repeated name is replaced in place).
+    const edits = new Map(entries);
     const scanned = scanRequestHeaders(raw);
-    const got = upstreamHeaderLines(raw, scanned, edits.size === 0 ? undefined : list);
+    const got = upstreamHeaderLines(raw, scanned, entries.length === 0 ? undefined : editsOf(entries));
     const want = reference(scanned.passthrough, edits);
     assert.equal(got, want, `case ${n}: ${JSON.stringify(raw)} edits ${JSON.stringify([...edits])}`);
     if ([...edits.keys()].some((k) => scanned.passthrough.toLowerCase().includes(`\n${k}:`) || scanned.passthrough.toLowerCase().startsWith(`${k}:`))) rebuilt++;
