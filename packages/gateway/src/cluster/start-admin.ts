@@ -33,7 +33,10 @@ function proxyStatsOf(state: MetricsState): ProxyStats {
 }
 
 async function listenAdmin(server: Server, address: ListenAddress): Promise<ListenAddress> {
-  await listenOn(server, address);
+  // The admin API lives in one process, so `reuseport` (Kong's default admin_listen has it)
+  // would spread nothing; without it a second node started on the same port fails loudly
+  // instead of sharing the port and answering half of its calls.
+  await listenOn(server, { ...address, reuseport: false });
   return { ...address, port: (server.address() as AddressInfo).port };
 }
 

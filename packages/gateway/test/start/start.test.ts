@@ -15,6 +15,7 @@ import { issueCertificate, pollUntil } from '@signet/kit';
 import { startProcess } from '@signet/kit/testing';
 import { request } from 'undici';
 import { startUpstream } from '../proxy/proxy.fixture.ts';
+import { bindReusePort } from '../../src/listen/reuse-port-addon.ts';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
@@ -102,7 +103,7 @@ test('start --workers 2 with the reuseport flag: each worker listens on its own 
     await once(probe, 'listening');
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const g = await spawnGateway(t, ['--config', file, '--proxy-listen', `127.0.0.1:${port}${flags}`, '--admin-listen', '127.0.0.1:0', '--workers', '2']);
+    const g = await spawnGateway(t, ['--config', file, '--proxy-listen', `127.0.0.1:${port}${flags}`, '--admin-listen', `127.0.0.1:0${flags}`, '--workers', '2']);
     const { pids } = JSON.parse((await get(`${g.admin}/`)).body) as { pids: { master: number; workers: number[] } };
     const owners = await listeningPids(port);
     if (flags === '') {
@@ -110,6 +111,10 @@ test('start --workers 2 with the reuseport flag: each worker listens on its own 
       assert.deepEqual(owners, [pids.master]);
     } else {
       assert.deepEqual(owners, [...pids.workers].sort((a, b) => a - b));
+      // The admin API (one process) takes the flag without sharing its port: nothing can join it.
+      const adminPort = Number(new URL(g.admin).port);
+      assert.deepEqual(await listeningPids(adminPort), [pids.master]);
+      assert.throws(() => bindReusePort('127.0.0.1', adminPort), { code: 'EADDRINUSE' });
     }
     // Fresh connections, as many as it takes the kernel to pick both sockets, all answered.
     for (let i = 0; i < 20; i++) assert.equal((await get(`${g.proxy}/api/n${i}`)).status, 200);
