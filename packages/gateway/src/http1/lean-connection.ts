@@ -4,6 +4,7 @@ import { HTTPParser, type LlhttpParser } from '../proxy/http-parser.ts';
 import { LeanRequest, type RequestOwner } from './lean-request.ts';
 import { LeanResponse, type ResponseOwner } from './lean-response.ts';
 import { DRAIN_LATE_MS } from '../proxy/unclaimed-sockets.ts';
+import { readInto } from './read-into.ts';
 
 const { methods } = createRequire(import.meta.url)('_http_common') as { methods: readonly string[] };
 
@@ -44,6 +45,10 @@ function ignoreError(): void {
 
 /** A parsed request waiting for the responses before it (pipelining), or a parse error to answer in turn. */
 type Pending = { readonly req: LeanRequest; readonly keepAlive: boolean } | { readonly error: string };
+
+// Every connection of the process reads into this one buffer: a read is parsed to the end before
+// the next read happens, and nothing keeps a view of it (llhttp hands over body chunks as copies).
+const SHARED_READ = Buffer.allocUnsafe(64 * 1024);
 
 const FREE_PARSERS: LlhttpParser[] = [];
 const MAX_FREE_PARSERS = 1000;
@@ -118,7 +123,11 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
     parser[HTTPParser.kOnBody] = (chunk: Buffer) => this.#onBody(chunk);
     parser[HTTPParser.kOnMessageComplete] = () => this.#onMessageComplete();
     this.#parser = parser;
-    socket.on('data', (data: Buffer) => this.#onData(data));
+    const shared = readInto(socket, SHARED_READ, (n: number, buffer: Buffer) => {
+      this.#onData(buffer.subarray(0, n));
+      return true;
+    });
+    if (!shared) socket.on('data', (data: Buffer) => this.#onData(data));
     socket.on('end', () => this.#onEnd());
     socket.on('close', () => this.#onClose());
     socket.on('error', ignoreError);

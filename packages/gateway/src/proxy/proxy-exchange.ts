@@ -289,10 +289,10 @@ export class ProxyExchange implements ExchangeSink {
     else this.#res.writeHead(head.status, head.headers);
   }
 
-  onResponseBody(chunk: Buffer, transient: boolean): void {
+  onResponseBody(chunk: Buffer): void {
     if (this.#done) return;
     if (this.#bodyFilter !== undefined) {
-      const out = this.#bodyFilter.write(transient ? Buffer.from(chunk) : chunk);
+      const out = this.#bodyFilter.write(chunk);
       if (out !== undefined && out.length > 0) this.#writeBody(out);
       return;
     }
@@ -301,7 +301,7 @@ export class ProxyExchange implements ExchangeSink {
       return;
     }
     this.#flushHeld();
-    this.#writeBody(transient ? Buffer.from(chunk) : chunk);
+    this.#writeBody(chunk);
   }
 
   onReadParsed(): void {

@@ -7,11 +7,8 @@ export interface ExchangeSink {
   onUpstreamConnected(conn: UpstreamConnection): void;
   /** A final (non-1xx) response head; return 1 when the response has no body (HEAD). */
   onResponseHead(status: number, statusMessage: string, rawHeaders: string[]): number;
-  /**
-   * Body bytes. `transient`: the chunk points into a read buffer the pool reuses, so it is only
-   * valid during this call (copy it to keep it).
-   */
-  onResponseBody(chunk: Buffer, transient: boolean): void;
+  /** Body bytes: the parser's own copy, never a view of the read buffer (kept as it is). */
+  onResponseBody(chunk: Buffer): void;
   /** Everything one read delivered has been parsed (and the response is not complete yet). */
   onReadParsed(): void;
   onResponseEnd(): void;
@@ -50,19 +47,17 @@ export class UpstreamConnection {
   /** A second response arrived in the same read (no request was sent for it). */
   #broken = false;
   #timeoutMs = -1;
-  readonly #transientBodies: boolean;
 
   /**
-   * `sharedReadBuffer`: the socket reads into a buffer shared by the pool (net `onread`), so
-   * body chunks are only valid during onResponseBody (the sink copies what it keeps). Otherwise
-   * stream reads.
+   * `sharedReadBuffer`: the socket reads into a buffer shared by the pool (net `onread`); nothing
+   * keeps a view of it, as llhttp copies body chunks out (test/proxy/http-parser.test.ts).
+   * Otherwise stream reads.
    */
   constructor(owner: ConnectionOwner, poolKey: string, socket: Socket, sink: ExchangeSink, sharedReadBuffer: boolean) {
     this.#owner = owner;
     this.poolKey = poolKey;
     this.socket = socket;
     this.sink = sink;
-    this.#transientBodies = sharedReadBuffer;
     const parser = new HTTPParser();
     parser.initialize(HTTPParser.RESPONSE, {}, 0, 0);
     parser[HTTPParser.kOnHeaders] = this.#onHeaders;
@@ -175,8 +170,7 @@ export class UpstreamConnection {
   };
 
   readonly #onBody = (chunk: Buffer): void => {
-    // The chunk points into the read buffer; with a shared one it is overwritten on the next read.
-    this.sink?.onResponseBody(chunk, this.#transientBodies);
+    this.sink?.onResponseBody(chunk);
   };
 
   readonly #onMessageComplete = (): void => {
