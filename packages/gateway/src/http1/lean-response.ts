@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
+import { writeLatin1 } from './write-latin1.ts';
 import { CHUNKED, CLOSES, fieldLine, SEEN_CONNECTION, SEEN_DATE, SEEN_LENGTH, SEEN_TE } from './field-lines.ts';
 
 /** What a response tells its connection. */
@@ -167,7 +168,7 @@ export class LeanResponse extends EventEmitter {
     const head = this.#takeHead() ?? '';
     if (!this.#hasBody || size === 0) {
       const last = head + (this.#chunked ? CHUNK_END : '');
-      if (last !== '') this.#socket.write(last, 'latin1');
+      if (last !== '') writeLatin1(this.#socket, last);
     } else if (this.#chunked) {
       this.#send(head + size.toString(16) + '\r\n', chunk!, '\r\n' + CHUNK_END, encoding);
     } else {
@@ -214,7 +215,7 @@ export class LeanResponse extends EventEmitter {
    */
   #send(prefix: string, chunk: Buffer | string, suffix: string, encoding: BufferEncoding | undefined): boolean {
     const socket = this.#socket;
-    if (typeof chunk === 'string' && (encoding === 'latin1' || encoding === 'binary')) return socket.write(prefix + chunk + suffix, 'latin1');
+    if (typeof chunk === 'string' && (encoding === 'latin1' || encoding === 'binary')) return writeLatin1(socket, prefix + chunk + suffix);
     if (prefix === '' && suffix === '') return socket.write(chunk, encoding as BufferEncoding);
     socket.cork();
     if (prefix !== '') socket.write(prefix, 'latin1');

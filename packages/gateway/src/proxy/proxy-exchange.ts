@@ -15,6 +15,7 @@ import { expectsContinue } from './expects-continue.ts';
 import type { ExchangeSink, UpstreamConnection } from './upstream-connection.ts';
 import type { UpstreamEndpoint, UpstreamPool } from './upstream-pool.ts';
 import { serverNameFor } from './server-name.ts';
+import { writeLatin1 } from '../http1/write-latin1.ts';
 import { openBodyFilter, RequestLogEntry, ResponseHead, runHeaderFilter, runLogPhase, SIZE_LIMIT_MESSAGE, wantsLog, type BodyTransform, type PluginContext } from '../plugins/index.ts';
 
 // RFC 9110 §7.6.1: fields named in Connection are hop-by-hop as well.
@@ -164,7 +165,7 @@ export class ProxyExchange implements ExchangeSink {
       conn.requestDone = true;
       conn.setTimeout(service.read_timeout);
       // latin1: node decoded the client's bytes as latin1, so this writes them back unchanged.
-      conn.socket.write(head, 'latin1');
+      writeLatin1(conn.socket, head);
       if (this.#x.body !== undefined) {
         this.#bytesIn = this.#x.body.length;
         conn.socket.write(this.#x.body);
@@ -173,7 +174,7 @@ export class ProxyExchange implements ExchangeSink {
     }
     // The body is streamed, never buffered: once it starts flowing the request cannot be retried.
     conn.setTimeout(service.write_timeout);
-    conn.socket.write(head, 'latin1');
+    writeLatin1(conn.socket, head);
     this.#bodyStarted = true;
     if (!this.#res.headersSent && expectsContinue(this.#req)) this.#res.writeContinue();
     // Bound here, not as class fields: most requests have no body (bench/gateway/run.ts).
