@@ -5,35 +5,20 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, connect as netConnect, type Socket } from 'node:net';
-import { test, type TestContext } from 'node:test';
-import { connect as tlsConnect, createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import { createServer, connect as netConnect } from 'node:net';
+import { test } from 'node:test';
+import { createServer as createTlsServer } from 'node:tls';
 import { issueCertificate } from '@signet/kit';
-import { listenOnLoopback } from '@signet/kit/testing';
 import { request } from 'undici';
 import { readInto } from '../../src/http1/read-into.ts';
+import { socketPair } from './socket-pair.fixture.ts';
 import { route, service, snapshot } from '../snapshot.fixture.ts';
 import { startGateway, startUpstream } from '../proxy/proxy.fixture.ts';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
-/** A server's port and its next accepted socket; both closed after the test. */
-async function acceptOne(t: TestContext, server: ReturnType<typeof createServer>, event: 'connection' | 'secureConnection'): Promise<{ port: number; accepted: Promise<Socket> }> {
-  const accepted = once(server, event).then(([s]) => s as Socket);
-  const port = await listenOnLoopback(server);
-  t.after(async () => {
-    (await accepted).destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return { port, accepted };
-}
-
 test('readInto hands a plain socket\'s reads to the callback in the given buffer; pause, end and close work', async (t) => {
-  const server = createServer();
-  const { port, accepted } = await acceptOne(t, server, 'connection');
-  const client = netConnect({ host: '127.0.0.1', port });
-  t.after(() => client.destroy());
-  const socket = await accepted;
+  const { client, accepted: socket } = await socketPair(t, createServer());
   const buffer = Buffer.alloc(1024);
   const got: Buffer[] = [];
   let arrived: (() => void) | undefined;
@@ -78,11 +63,7 @@ test('readInto hands a plain socket\'s reads to the callback in the given buffer
 });
 
 test('readInto leaves a socket holding unshifted bytes to its \'data\' reader', async (t) => {
-  const server = createServer();
-  const { port, accepted } = await acceptOne(t, server, 'connection');
-  const client = netConnect({ host: '127.0.0.1', port });
-  t.after(() => client.destroy());
-  const socket = await accepted;
+  const { client, accepted: socket } = await socketPair(t, createServer());
   client.write('sniffed');
   const [first] = (await once(socket, 'data')) as [Buffer];
   socket.pause();
@@ -94,12 +75,8 @@ test('readInto leaves a socket holding unshifted bytes to its \'data\' reader', 
 });
 
 test('readInto reads a TLS socket\'s cleartext into the buffer', async (t) => {
-  const pair = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
-  const server = createTlsServer({ cert: pair.certPem, key: pair.keyPem });
-  const { port, accepted } = await acceptOne(t, server, 'secureConnection');
-  const client = tlsConnect({ host: '127.0.0.1', port, servername: 'localhost', rejectUnauthorized: false });
-  t.after(() => client.destroy());
-  const socket = (await accepted) as TLSSocket;
+  const cert = issueCertificate({ commonName: 'localhost', dnsNames: ['localhost'] });
+  const { client, accepted: socket } = await socketPair(t, createTlsServer({ cert: cert.certPem, key: cert.keyPem }));
   const payload = randomBytes(200_000);
   const got: Buffer[] = [];
   let total = 0;

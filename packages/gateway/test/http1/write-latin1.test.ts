@@ -3,28 +3,18 @@
 // write that had to wait, back-pressure seen by the caller, node's error shape, TLS alike.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { test, type TestContext } from 'node:test';
-import { connect as tlsConnect, createServer as createTlsServer } from 'node:tls';
+import { createServer as createTlsServer } from 'node:tls';
 import { issueCertificate } from '@signet/kit';
-import { listenOnLoopback } from '@signet/kit/testing';
 import { writeLatin1 } from '../../src/http1/write-latin1.ts';
+import { socketPair } from './socket-pair.fixture.ts';
 
-/** A connected pair: `writer` is the accepted socket; `reader` the client, paused. */
-async function pair(t: TestContext, server: Server, event: 'connection' | 'secureConnection', tls: boolean): Promise<{ writer: Socket; reader: Socket }> {
-  const accepted = once(server, event).then(([s]) => s as Socket);
-  const port = await listenOnLoopback(server);
-  const reader = tls
-    ? tlsConnect({ host: '127.0.0.1', port, rejectUnauthorized: false })
-    : netConnect({ host: '127.0.0.1', port });
-  reader.pause();
-  const writer = await accepted;
-  t.after(async () => {
-    reader.destroy();
-    writer.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return { writer, reader };
+/** A connected pair: `writer` is the server's side; `reader` the client, paused. */
+async function pair(t: TestContext, server: Server): Promise<{ writer: Socket; reader: Socket }> {
+  const { client, accepted } = await socketPair(t, server);
+  client.pause();
+  return { writer: accepted, reader: client };
 }
 
 /** Reads `reader` until `length` bytes came, as latin1. */
@@ -55,7 +45,7 @@ for (const tls of [false, true]) {
   };
 
   test(`${kind}: a write with nothing queued arrives byte for byte`, async (t) => {
-    const { writer, reader } = await pair(t, makeServer(), tls ? 'secureConnection' : 'connection', tls);
+    const { writer, reader } = await pair(t, makeServer());
     assert.equal(writeLatin1(writer, ALL_BYTES), true);
     // Plain: straight to the handle, the Writable side unused; TLS: through socket.write.
     assert.equal(writer.writableLength, tls ? 256 : 0);
@@ -63,7 +53,7 @@ for (const tls of [false, true]) {
   });
 
   test(`${kind}: writes that wait keep their order and end in 'drain', mixed with socket.write`, async (t) => {
-    const { writer, reader } = await pair(t, makeServer(), tls ? 'secureConnection' : 'connection', tls);
+    const { writer, reader } = await pair(t, makeServer());
     // The reader is paused: the kernel's buffers fill until a write has to wait in libuv.
     const parts: string[] = [];
     let waited = false;
@@ -90,7 +80,7 @@ for (const tls of [false, true]) {
 }
 
 test('a corked socket or one with bytes already queued is written through socket.write, in order', async (t) => {
-  const { writer, reader } = await pair(t, createServer(), 'connection', false);
+  const { writer, reader } = await pair(t, createServer());
   writer.cork();
   assert.equal(writeLatin1(writer, 'a'), true);
   assert.equal(writer.writableLength, 1, 'held by the cork, not written past it');
@@ -101,7 +91,7 @@ test('a corked socket or one with bytes already queued is written through socket
 });
 
 test('a write on a reset connection destroys the socket with node\'s error shape', async (t) => {
-  const { writer, reader } = await pair(t, createServer(), 'connection', false);
+  const { writer, reader } = await pair(t, createServer());
   const closed = new Promise<void>((resolve) => writer.once('close', () => resolve()));
   const errors: NodeJS.ErrnoException[] = [];
   writer.on('error', (e: NodeJS.ErrnoException) => errors.push(e));
