@@ -43,6 +43,12 @@ function h2load(port: number, mode: 'h2' | 'h1', seconds: number): { rps: number
 }
 
 async function main(): Promise<void> {
+  // Without the tools every poll below would only time out, naming the wrong cause.
+  for (const tool of ['h2load', 'nginx']) {
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) {
+      throw new Error(`${tool} is not installed: node scripts/setup.mjs --for bench installs it`);
+    }
+  }
   const up = await freePort();
   writeFileSync(join(dir, 'upstream.conf'), nginxConf(
     `  server {\n    listen 127.0.0.1:${up} reuseport backlog=4096;\n    location / { default_type application/json; return 200 '${BODY}'; }\n  }`,
