@@ -50,7 +50,7 @@ export class UpstreamConnection {
 
   /**
    * `sharedReadBuffer`: the socket reads into a buffer shared by the pool (net `onread`); nothing
-   * keeps a view of it, as llhttp copies body chunks out (test/proxy/http-parser.test.ts).
+   * keeps a view of it, as llhttp copies body chunks out (src/proxy/http-parser.test.ts).
    * Otherwise stream reads.
    */
   constructor(owner: ConnectionOwner, poolKey: string, socket: Socket, sink: ExchangeSink, sharedReadBuffer: boolean) {
