@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, connect as netConnect } from 'node:net';
+import { createServer, connect as netConnect, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { createServer as createTlsServer } from 'node:tls';
 import { issueCertificate } from '@signet/kit';
@@ -16,6 +16,16 @@ import { route, service, snapshot } from '../snapshot.fixture.ts';
 import { startGateway, startUpstream } from '../proxy/proxy.fixture.ts';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+/** The client's FIN reaches a readInto socket as 'end' (the lean leg closes on it), then 'close'. */
+async function finIsEndThenClose(client: Socket, socket: Socket): Promise<void> {
+  const ended = once(socket, 'end');
+  const closed = once(socket, 'close');
+  client.end();
+  await ended;
+  socket.end();
+  await closed;
+}
 
 test('readInto hands a plain socket\'s reads to the callback in the given buffer; pause, end and close work', async (t) => {
   // As the lean leg uses it: nobody listens for 'data', the callback gets every byte.
@@ -47,13 +57,7 @@ test('readInto hands a plain socket\'s reads to the callback in the given buffer
   assert.equal(Buffer.concat(got).toString(), 'helloworld');
   assert.equal(socket.readableLength, 0, 'nothing went to the Readable side');
 
-  // The client's FIN is 'end' (the lean leg closes on it), then 'close'.
-  const ended = once(socket, 'end');
-  const closed = once(socket, 'close');
-  client.end();
-  await ended;
-  socket.end();
-  await closed;
+  await finIsEndThenClose(client, socket);
 });
 
 test('readInto leaves a socket that someone reads with \'data\' alone', async (t) => {
@@ -105,12 +109,7 @@ test('readInto reads a TLS socket\'s cleartext into the buffer; pause, end and c
   await rest;
   assert.equal(Buffer.concat(got).subarray(payload.length).toString(), 'later');
 
-  const ended = once(socket, 'end');
-  const closed = once(socket, 'close');
-  client.end();
-  await ended;
-  socket.end();
-  await closed;
+  await finIsEndThenClose(client, socket);
 });
 
 test('request bodies through the lean leg arrive intact while other connections reuse the read buffer', async (t) => {
