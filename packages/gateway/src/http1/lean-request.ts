@@ -114,7 +114,7 @@ export class LeanRequest extends EventEmitter {
     return this;
   }
 
-  /** A body chunk from the parser (a view into its own read: net allocates each read afresh). */
+  /** A body chunk from the parser: llhttp's own copy, never a view of the shared read buffer, so it is kept as it is. */
   pushBody(chunk: Buffer): void {
     if (this.#dumping) return;
     if (this.#flowing && !this.#paused && this.#queued === undefined) {

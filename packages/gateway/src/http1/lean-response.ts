@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
-import { writeLatin1 } from './write-latin1.ts';
+import { writeLatin1 } from '../proxy/write-latin1.ts';
 import { CHUNKED, CLOSES, fieldLine, SEEN_CONNECTION, SEEN_DATE, SEEN_LENGTH, SEEN_TE } from './field-lines.ts';
 
 /** What a response tells its connection. */

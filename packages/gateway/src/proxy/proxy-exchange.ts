@@ -15,7 +15,7 @@ import { expectsContinue } from './expects-continue.ts';
 import type { ExchangeSink, UpstreamConnection } from './upstream-connection.ts';
 import type { UpstreamEndpoint, UpstreamPool } from './upstream-pool.ts';
 import { serverNameFor } from './server-name.ts';
-import { writeLatin1 } from '../http1/write-latin1.ts';
+import { writeLatin1 } from './write-latin1.ts';
 import { openBodyFilter, RequestLogEntry, ResponseHead, runHeaderFilter, runLogPhase, SIZE_LIMIT_MESSAGE, wantsLog, type BodyTransform, type PluginContext } from '../plugins/index.ts';
 
 // RFC 9110 §7.6.1: fields named in Connection are hop-by-hop as well.
@@ -76,8 +76,7 @@ export type ExchangeRequest = {
 
 // A first body chunk up to this size is held until the end of its read: a response that ends
 // in the same read then goes out as one string (head + body) in a single write, instead of
-// node's head/body/terminator writev; the latin1 string is also the copy a shared read buffer
-// needs anyway (bench/gateway/run.ts: CPU µs per request).
+// node's head/body/terminator writev (bench/gateway/run.ts: CPU µs per request).
 const HOLD_MAX = 16 * 1024;
 
 /**

@@ -4,14 +4,14 @@
 import { once } from 'node:events';
 import { connect as netConnect, type Server, type Socket } from 'node:net';
 import type { TestContext } from 'node:test';
-import { connect as tlsConnect, type Server as TlsServer } from 'node:tls';
+import { connect as tlsConnect, Server as TlsServer } from 'node:tls';
 import { listenOnLoopback } from '@signet/kit/testing';
 
 export type SocketPair = { readonly client: Socket; readonly accepted: Socket };
 
 /** Connects to `server` (a tls.Server: a TLS handshake first) and waits for its side. */
 export async function socketPair(t: TestContext, server: Server | TlsServer): Promise<SocketPair> {
-  const tls = 'addContext' in server;
+  const tls = server instanceof TlsServer;
   const acceptedNow = once(server, tls ? 'secureConnection' : 'connection').then(([s]) => s as Socket);
   const port = await listenOnLoopback(server);
   const client = tls ? tlsConnect({ host: '127.0.0.1', port, rejectUnauthorized: false }) : netConnect({ host: '127.0.0.1', port });

@@ -7,7 +7,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { test, type TestContext } from 'node:test';
 import { createServer as createTlsServer } from 'node:tls';
 import { issueCertificate } from '@signet/kit';
-import { writeLatin1 } from '../../src/http1/write-latin1.ts';
+import { writeLatin1 } from '../../src/proxy/write-latin1.ts';
 import { socketPair } from './socket-pair.fixture.ts';
 
 /** A connected pair: `writer` is the server's side; `reader` the client, paused. */

@@ -116,7 +116,8 @@ test('start --workers 2 with the reuseport flag: each worker listens on its own 
       assert.deepEqual(await listeningPids(adminPort), [pids.master]);
       assert.throws(() => bindReusePort('127.0.0.1', adminPort), { code: 'EADDRINUSE' });
     }
-    // Fresh connections, as many as it takes the kernel to pick both sockets, all answered.
+    // Fresh connections, each answered whichever worker's socket the kernel hands it to (the
+    // spreading itself: src/listen/listen-on.test.ts).
     for (let i = 0; i < 20; i++) assert.equal((await get(`${g.proxy}/api/n${i}`)).status, 200);
     await g.proc.stop();
   }
