@@ -4,7 +4,7 @@
 //   node --import tsx bench/gateway/run.ts
 //
 // Env knobs: DURATION (s, default 10), ROUNDS (default 1), CONNS (default 64),
-// ONLY="direct nginx-w1 signet-w2" (names), MODES="ka close", BASELINE_DIR=/path/to/an/older/checkout
+// ONLY="direct nginx-w1 signet-w2" (names; nginx-w2 is nginx with two workers), MODES="ka close", BASELINE_DIR=/path/to/an/older/checkout
 // (adds signet-base-w1/-w2: that checkout's gateway, for before/after in one run); signet-sn-w2 is
 // signet-w2 with node:cluster's SCHED_NONE, signet-rp-w2 with the `reuseport` listen flag. Everything binds 127.0.0.1,
 // configs and logs go to a temp dir, every process started is stopped at the end (by its own
@@ -48,8 +48,8 @@ function fetchOnce(port: number): Promise<{ status: number; upstreamPort: string
 
 type Target = { name: string; port: number; proc?: Proc; start: () => Promise<void> };
 
-function nginxConf(body: string): string {
-  return `worker_processes 1;\ndaemon off;\npid ${dir}/nginx-${Math.random().toString(36).slice(2)}.pid;\nerror_log ${dir}/nginx-error.log warn;\n` +
+function nginxConf(body: string, workers = 1): string {
+  return `worker_processes ${workers};\ndaemon off;\npid ${dir}/nginx-${Math.random().toString(36).slice(2)}.pid;\nerror_log ${dir}/nginx-error.log warn;\n` +
     `events { worker_connections 8192; }\nhttp {\n  access_log off;\n  keepalive_requests 1000000;\n  client_body_temp_path ${dir}/cb;\n` +
     `  proxy_temp_path ${dir}/pt;\n  fastcgi_temp_path ${dir}/ft;\n  uwsgi_temp_path ${dir}/ut;\n  scgi_temp_path ${dir}/st;\n${body}\n}\n`;
 }
@@ -88,6 +88,17 @@ async function main(): Promise<void> {
       `  server {\n    listen 127.0.0.1:${port} reuseport backlog=4096;\n    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }\n  }`,
     ));
     return launch('nginx-w1', 'nginx', ['-c', conf, '-p', dir]);
+  });
+  // nginx with two workers, as signet-w2 runs: the reference for what a second process on these
+  // two cores does to throughput and p99 (docs/benchmarks.md, "Lean client leg").
+  add('nginx-w2', (port) => {
+    const conf = join(dir, `nginx-proxy-${port}.conf`);
+    writeFileSync(conf, nginxConf(
+      `  upstream backend { server 127.0.0.1:${up1}; server 127.0.0.1:${up2}; keepalive 256; }\n` +
+      `  server {\n    listen 127.0.0.1:${port} reuseport backlog=4096;\n    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }\n  }`,
+      2,
+    ));
+    return launch('nginx-w2', 'nginx', ['-c', conf, '-p', dir]);
   });
   add('haproxy-t1', (port) => {
     const conf = join(dir, `haproxy-${port}.cfg`);
