@@ -55,6 +55,13 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
       }
     }
   });
+  // A worker that took a stop signal itself (one sent to the whole process group: systemd,
+  // `pkill -f`, Ctrl-C) closes its channel; a message to it, the primary's own disconnect
+  // included, then fails with EPIPE as an 'error' on its Worker. It is leaving anyway: that must
+  // not crash the primary.
+  cluster.on('fork', (worker) => {
+    worker.on('error', (err: Error) => log.debug({ pid: worker.process.pid, err: err.message }, 'a message to a leaving worker was not sent'));
+  });
   cluster.on('exit', (worker, code, signal) => {
     ready.delete(worker.id);
     // A dead worker's connections are gone; its counters are kept (they were served).
@@ -98,7 +105,8 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
     if (w.isDead()) return resolve();
     w.once('exit', () => resolve());
     // disconnect(): the worker closes its listeners, finishes in-flight requests, then exits.
-    w.disconnect();
+    // One that disconnected itself (it took the signal too) is doing that already.
+    if (w.isConnected()) w.disconnect();
     setTimeout(() => w.process.kill('SIGKILL'), config.shutdownGraceMs + 2000).unref();
   })));
   offMessages();

@@ -19,22 +19,23 @@ export type GatewayProcess = { readonly proc: StartedProcess; readonly proxy: st
 export async function startGatewayProcess(
   t: TestContext,
   yml: string,
-  options: { workers?: number; env?: Record<string, string> } = {},
+  options: { workers?: number; env?: Record<string, string>; detached?: boolean } = {},
 ): Promise<GatewayProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'signet-health-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const file = join(dir, 'kong.yml');
   await writeFile(file, yml);
   const args = ['--config', file, '--proxy-listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0', '--workers', String(options.workers ?? 1)];
-  return spawnGateway(t, args, options.env);
+  return spawnGateway(t, args, options.env, options.detached === true);
 }
 
 /**
  * `signet-gateway start <args>` as a real process, stopped in teardown; resolves with the proxy
  * and admin URLs it logs once started, and rejects with its output if it exits first.
  */
-export async function spawnGateway(t: TestContext, args: readonly string[], env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', ...args], { env: { ...process.env, ...env }, cwd: ROOT });
+export async function spawnGateway(t: TestContext, args: readonly string[], env: Record<string, string> = {}, detached = false): Promise<GatewayProcess> {
+  // `detached`: its own process group (pid = pgid), for a signal to the whole group.
+  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', ...args], { env: { ...process.env, ...env }, cwd: ROOT, detached });
   t.after(() => proc.stop());
   const exitedEarly = proc.exited.then((code) => {
     throw new Error(`gateway exited early (${code}):\n${proc.output()}`);
