@@ -39,6 +39,8 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   const ready = new Set<number>();
   let announced = false;
   const stopped = stopSignal(start.supervised);
+  let failStart: (why: string) => void = () => undefined;
+  const startFailed = new Promise<string>((resolve) => (failStart = resolve));
 
   const workerMetrics = new Map<number, MetricsState>();
   const offMessages = hub.onMessage((workerId, message) => {
@@ -72,6 +74,13 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
       last.workerHeapBytes = {};
     }
     if (stopping) return;
+    if (!announced) {
+      // A worker that dies before the gateway has started (a proxy port taken, a certificate it
+      // cannot read) would die again: start fails, as nginx's does, instead of replacing it
+      // forever while nothing serves. Its error is in the log above.
+      failStart(`a worker exited before the gateway started (code ${code}${signal ? `, signal ${signal}` : ''})`);
+      return;
+    }
     // A worker died on its own: replace it, as nginx's master does.
     log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
     cluster.fork({ [NODE_ID_ENV]: nodeId });
@@ -96,9 +105,10 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
     proxyCache: caches.ask,
   }, log);
 
-  const signal = await stopped;
+  const outcome = await Promise.race([stopped.then((signal) => ({ signal })), startFailed.then((failure) => ({ failure }))]);
   stopping = true;
-  log.info({ signal }, 'stopping');
+  if ('failure' in outcome) log.error(`start failed: ${outcome.failure}; stopping`);
+  else log.info({ signal: outcome.signal }, 'stopping');
   await closeAdmin();
   const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
   await Promise.all(workers.map((w) => new Promise<void>((resolve) => {
@@ -115,5 +125,5 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   caches.close();
   await health.close();
   log.info('stopped');
-  return 0;
+  return 'failure' in outcome ? 1 : 0;
 }

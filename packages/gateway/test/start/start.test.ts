@@ -123,6 +123,21 @@ test('start --workers 2 with the reuseport flag: each worker listens on its own 
   }
 });
 
+test('start --workers 2 on a proxy port already taken exits 1 naming EADDRINUSE (as --workers 1 does), the workers not replaced over and over', async (t) => {
+  // Before, each worker failed to listen, died and was replaced, over and over, while start ran
+  // on and nothing served.
+  const taken = createNetServer().listen(0, '127.0.0.1');
+  await once(taken, 'listening');
+  t.after(() => taken.close());
+  const port = (taken.address() as AddressInfo).port;
+  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', '--proxy-listen', `127.0.0.1:${port}`, '--admin-listen', 'off', '--workers', '2'], { env: { ...process.env }, cwd: ROOT });
+  t.after(() => proc.stop());
+  assert.equal(await proc.exited, 1);
+  assert.match(proc.output(), /EADDRINUSE/);
+  assert.match(proc.output(), /start failed: a worker exited before the gateway started/);
+  assert.doesNotMatch(proc.output(), /starting another/);
+});
+
 test('start: a bad setting stops start with a message naming it', async (t) => {
   const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', '--proxy-listen', 'nowhere'], { env: { ...process.env }, cwd: ROOT });
   t.after(() => proc.stop());
