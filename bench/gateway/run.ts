@@ -81,25 +81,19 @@ async function main(): Promise<void> {
     targets.push(t);
   };
   add('direct', () => undefined);
-  add('nginx-w1', (port) => {
-    const conf = join(dir, `nginx-proxy-${port}.conf`);
-    writeFileSync(conf, nginxConf(
-      `  upstream backend { server 127.0.0.1:${up1}; server 127.0.0.1:${up2}; keepalive 256; }\n` +
-      `  server {\n    listen 127.0.0.1:${port} reuseport backlog=4096;\n    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }\n  }`,
-    ));
-    return launch('nginx-w1', 'nginx', ['-c', conf, '-p', dir]);
-  });
-  // nginx with two workers, as signet-w2 runs: the reference for what a second process on these
-  // two cores does to throughput and p99 (docs/benchmarks.md, "Lean client leg").
-  add('nginx-w2', (port) => {
-    const conf = join(dir, `nginx-proxy-${port}.conf`);
-    writeFileSync(conf, nginxConf(
-      `  upstream backend { server 127.0.0.1:${up1}; server 127.0.0.1:${up2}; keepalive 256; }\n` +
-      `  server {\n    listen 127.0.0.1:${port} reuseport backlog=4096;\n    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }\n  }`,
-      2,
-    ));
-    return launch('nginx-w2', 'nginx', ['-c', conf, '-p', dir]);
-  });
+  // nginx-w2 (two workers, as signet-w2 runs) is the reference for what a second process on
+  // these two cores does to throughput and p99 (docs/benchmarks.md, "Lean client leg").
+  for (const workers of [1, 2]) {
+    add(`nginx-w${workers}`, (port) => {
+      const conf = join(dir, `nginx-proxy-${port}.conf`);
+      writeFileSync(conf, nginxConf(
+        `  upstream backend { server 127.0.0.1:${up1}; server 127.0.0.1:${up2}; keepalive 256; }\n` +
+        `  server {\n    listen 127.0.0.1:${port} reuseport backlog=4096;\n    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }\n  }`,
+        workers,
+      ));
+      return launch(`nginx-w${workers}`, 'nginx', ['-c', conf, '-p', dir]);
+    });
+  }
   add('haproxy-t1', (port) => {
     const conf = join(dir, `haproxy-${port}.cfg`);
     writeFileSync(conf, `global\n  nbthread 1\n  maxconn 4096\ndefaults\n  mode http\n  timeout connect 5s\n  timeout client 30s\n  timeout server 30s\n  http-reuse always\n` +
