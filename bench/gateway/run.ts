@@ -4,9 +4,10 @@
 //   node --import tsx bench/gateway/run.ts
 //
 // Env knobs: DURATION (s, default 10), ROUNDS (default 1), CONNS (default 64),
-// ONLY="direct nginx-w1 signet-w2" (names; nginx-w2 is nginx with two workers), MODES="ka close", BASELINE_DIR=/path/to/an/older/checkout
-// (adds signet-base-w1/-w2: that checkout's gateway, for before/after in one run); signet-sn-w2 is
-// signet-w2 with node:cluster's SCHED_NONE, signet-rp-w2 with the `reuseport` listen flag. Everything binds 127.0.0.1,
+// ONLY="direct nginx-w1 signet-w2" (names), MODES="ka close", BASELINE_DIR=/path/to/an/older/checkout
+// (adds signet-base-w1/-w2: that checkout's gateway, for before/after in one run). nginx-w2 is
+// nginx with two workers, signet-sn-w2 is signet-w2 with node:cluster's SCHED_NONE,
+// signet-rp-w2 with the `reuseport` listen flag. Everything binds 127.0.0.1,
 // configs and logs go to a temp dir, every process started is stopped at the end (by its own
 // process group). Results: a table on stdout and results.json / summary.md in that dir.
 // Method: docs/benchmarks.md, "Gateway reference peers" (upstream = nginx `return 200`, 100-byte JSON, two ports).

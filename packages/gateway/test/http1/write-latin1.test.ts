@@ -76,7 +76,6 @@ for (const tls of [false, true]) {
     await drained;
     assert.equal(await got, expected);
   });
-
 }
 
 test('a corked socket or one with bytes already queued is written through socket.write, in order', async (t) => {
