@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Runs the whole suite with node's own test runner through tsx, so its summary lines
+// Runs the whole suite with node's own test runner (TypeScript through scripts/test-loader.mjs,
+// which says why it is not tsx here), so its summary lines
 // (`# tests N`, `# pass N`, `# fail N`) close the output. Node 20's --test neither expands
 // globs nor discovers .ts files, so the file list is built here.
 // Usage: npm test [-- <path fragment> ...]   e.g. npm test -- packages/gateway
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join, relative, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LAST = 'var/test-durations.json';
@@ -41,7 +42,8 @@ files.sort((a, b) => (known[b] ?? Infinity) - (known[a] ?? Infinity) || a.locale
 
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 mkdirSync(join(root, 'var'), { recursive: true });
-const args = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`,
+const loader = pathToFileURL(join(root, 'scripts/test-loader.mjs')).href;
+const args = ['--import', loader, '--test', `--test-concurrency=${concurrency}`,
   '--test-timeout=600000',
   `--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout',
   '--test-reporter=./scripts/durations-reporter.mjs', `--test-reporter-destination=${RUN}`,
