@@ -48,6 +48,7 @@ import { registerAccountCustomFieldRoutes } from './restapi/account-custom-field
 import { registerNotSupportedOperations } from './restapi/not-supported-operations.ts';
 import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
+import { canonicalUrl } from './web/canonical-url.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
 import { securityHeaders } from './web/security-headers.ts';
 import { requestLogBindings } from './web/request-log-bindings.ts';
@@ -114,6 +115,8 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
     logger,
     bodyLimit: BODY_LIMIT,
     frameworkErrors: answerFrameworkError,
+    // Paths are checked as text by several hooks: they must read the spelling the router matches.
+    rewriteUrl: (req) => canonicalUrl(req.url ?? '/'),
     // Each request's lines carry the gateway's ids for it (docs/operations.md, "Logs").
     ...(logger === false ? {} : { childLoggerFactory: (parent, bindings, opts, raw) => parent.child({ ...bindings, ...requestLogBindings(raw.headers) }, opts) }),
     ...(deps.serverFactory ? { serverFactory: deps.serverFactory } : {}),

@@ -16,6 +16,12 @@ export async function assertConsoleRight(ctx: EsignContext, userId: string, acco
   if (denied) throw new EsignError('USER_LACKS_PERMISSIONS', denied);
 }
 
+/** Whether the member's profile allows `need` in the account (the console home shows only what it may use). */
+export async function hasConsoleRight(ctx: EsignContext, userId: string, accountId: string, need: Need): Promise<boolean> {
+  const settings = await ctx.store.accounts.memberSettings(userId, accountId);
+  return settings !== undefined && deniedBecause({ ...rightsOf(settings), api: true }, need) === undefined;
+}
+
 /** What a console page of the default account needs: templates to read or change, Connect to manage. */
 function consoleNeed(method: string, url: string): Need {
   const read = method === 'GET' || method === 'HEAD';
@@ -31,7 +37,8 @@ function consoleNeed(method: string, url: string): Need {
  */
 export function installConsoleRights(app: FastifyInstance, ctx: EsignContext): void {
   app.addHook('preHandler', async (request) => {
-    const need = consoleNeed(request.method, request.url);
+    // The route it matched decides; the path as text (canonical: web/canonical-url.ts) when none did.
+    const need = consoleNeed(request.method, request.routeOptions.url ?? request.url);
     if (need === 'none') return;
     const user = await sessionUser(ctx, request);
     if (!user) return;

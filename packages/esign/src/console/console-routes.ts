@@ -8,6 +8,7 @@ import { createApp } from '../use-cases/create-app.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
 import { sessionUser } from '../web/session.ts';
+import { assertConsoleRight, hasConsoleRight } from './console-rights.ts';
 import { appPage, consoleHomePage, type ShownOnce } from './pages.ts';
 
 const HTML = 'text/html; charset=utf-8';
@@ -26,10 +27,17 @@ export function registerConsoleRoutes(app: FastifyInstance, ctx: EsignContext): 
     return user;
   }
 
-  /** The app when the user belongs to its account; APP_NOT_FOUND otherwise (no existence leak). */
+  /**
+   * The app when the user belongs to its account (APP_NOT_FOUND otherwise: no existence leak)
+   * and may manage that account. An app's redirect URIs, secrets and RSA keys decide who gets
+   * tokens as the account's users, so they are the administrators' (DocuSign's Apps and Keys
+   * page is theirs too): any member who could add a redirect URI or a key could take the tokens
+   * of every user who consented to the app.
+   */
   async function ownApp(user: UserRow, appId: string): Promise<AppRow> {
     const found = await ctx.store.apps.findApp(appId);
     if (!found || !(await ctx.store.accounts.isMember(user.id, found.account_id))) throw new EsignError('APP_NOT_FOUND');
+    await assertConsoleRight(ctx, user.id, found.account_id, 'manageAccount');
     return found;
   }
 
@@ -74,11 +82,14 @@ export function registerConsoleRoutes(app: FastifyInstance, ctx: EsignContext): 
     const user = await requireUser(request, reply);
     if (!user) return reply;
     const accounts = await ctx.store.accounts.accountsOf(user.id);
+    const managed = [];
+    for (const a of accounts) if (await hasConsoleRight(ctx, user.id, a.accountId, 'manageAccount')) managed.push(a.accountId);
     const page = consoleHomePage({
       user,
       csrf: csrfTokenFor(ctx, request, reply),
       account: accounts[0],
-      apps: await ctx.store.apps.listApps(accounts.map((a) => a.accountId)),
+      apps: await ctx.store.apps.listApps(managed),
+      mayAddApp: accounts[0] !== undefined && managed.includes(accounts[0].accountId),
       publicUrl: ctx.config.publicUrl,
       authHost: ctx.authHost,
     });
@@ -89,6 +100,9 @@ export function registerConsoleRoutes(app: FastifyInstance, ctx: EsignContext): 
     const user = await requireUser(request, reply);
     if (!user) return reply;
     assertCsrf(request);
+    // The app joins the default account (use-cases/create-app.ts): its administrators' to add.
+    const account = (await ctx.store.accounts.accountsOf(user.id))[0];
+    if (account) await assertConsoleRight(ctx, user.id, account.accountId, 'manageAccount');
     const { app: created } = await createApp(ctx.store, { userId: user.id, name: formField(request.body, 'name') ?? '', redirectUris: [], withSecret: false, now: ctx.now() });
     return reply.redirect(`/console/apps/${created.id}`, 303);
   });

@@ -61,8 +61,8 @@ function accountFacts(account: UserAccount | undefined, publicUrl: string, authH
 </dl>`;
 }
 
-/** The console home: account facts, the app list, and the form to add an app. */
-export function consoleHomePage(v: { user: UserRow; csrf: string; account: UserAccount | undefined; apps: readonly AppRow[]; publicUrl: string; authHost: string; error?: string | undefined }): string {
+/** The console home: account facts, the apps of the accounts the user manages, and the form to add one. */
+export function consoleHomePage(v: { user: UserRow; csrf: string; account: UserAccount | undefined; apps: readonly AppRow[]; mayAddApp: boolean; publicUrl: string; authHost: string; error?: string | undefined }): string {
   const rows = v.apps.map((a) => html`<tr><td><a href="/console/apps/${a.id}">${a.name}</a></td><td><code>${a.id}</code></td></tr>`);
   return layout('Apps and keys', html`
 <section><h2>My account</h2>${accountFacts(v.account, v.publicUrl, v.authHost)}</section>
@@ -73,10 +73,10 @@ ${v.apps.length === 0 ? html`<p>No apps yet.</p>` : html`<table><thead><tr><th>A
 </section>
 <section><h2>Add app</h2>
 ${errorBox(v.error)}
-<form method="post" action="/console/apps">${csrfInput(v.csrf)}
+${v.mayAddApp ? html`<form method="post" action="/console/apps">${csrfInput(v.csrf)}
 <label for="app-name">App name</label><input id="app-name" type="text" name="name" required>
 <button type="submit">Add app and integration key</button>
-</form></section>`, signedInNav(v.user, v.csrf));
+</form>` : html`<p data-field="apps-admin-only">Apps and keys are managed by the account's administrators (permission profile setting allowAccountManagement).</p>`}</section>`, signedInNav(v.user, v.csrf));
 }
 
 /** Something shown exactly once (a new secret or private key), with the warning that says so. */

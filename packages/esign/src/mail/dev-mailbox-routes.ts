@@ -63,7 +63,7 @@ export function devMailboxExposureWarning(publicUrl: string): string | undefined
  */
 export function registerDevMailboxRoutes(app: FastifyInstance, mailbox: DevMailboxReader): void {
   app.addHook('onRequest', (request, _reply, done) => {
-    const hidden = request.url.startsWith('/dev/mailbox') && !isLoopbackAddress(clientIp(request.socket.remoteAddress, request.headers['x-forwarded-for']));
+    const hidden = (request.routeOptions.url ?? request.url).startsWith('/dev/mailbox') && !isLoopbackAddress(clientIp(request.socket.remoteAddress, request.headers['x-forwarded-for']));
     done(hidden ? new EsignError('RESOURCE_NOT_FOUND') : undefined);
   });
   const get = async (id: string) => (await mailbox.find(id)) ?? Promise.reject(new EsignError('RESOURCE_NOT_FOUND'));

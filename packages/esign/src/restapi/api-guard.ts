@@ -48,7 +48,8 @@ export function installApiGuard(app: FastifyInstance, ctx: EsignContext, limits:
   const authorizations = new UserAuthorizationsRepository(ctx.store.db);
   app.decorate('apiRateLimiter', limiter);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.url.startsWith(REST_PREFIX)) return;
+    // The path as text (canonical: web/canonical-url.ts), or else the route it matched.
+    if (!request.url.startsWith(REST_PREFIX) && !(request.routeOptions.url ?? '').startsWith(REST_PREFIX)) return;
     const token = await authenticateBearer(ctx, request.headers.authorization);
     let principal = token;
     const asUserId = onBehalfHeader(request.headers[ACT_ON_BEHALF_HEADER]);
