@@ -82,3 +82,13 @@ test('an accepted pattern at its maxLength answers a worst-case near-miss quickl
   const ms = (used.user + used.system) / 1000;
   assert.ok(ms < 1000, `took ${ms} ms of CPU`);
 });
+
+test('character classes are read as JavaScript reads them: [] and [^] close at once, so nothing hides behind them', () => {
+  // A review hid (a+)+ behind a `]` the scanner took as a literal: 40 characters blocked an instance for hours.
+  for (const source of ['[]|(a+)+$|]', '[^]|^(a+)+$|]', '[^](a|aa)+]']) {
+    assert.throws(() => compileSafePattern(source, 4000, 'v'), refused(/repeated group holds a repetition or an alternation/), source);
+  }
+  assert.equal(compileSafePattern('^[^]{1,9}$', 100, 'v').regex.test('any]'), true);
+  // `[]` matches nothing, so this never matches: the `]` after it is a literal of its own.
+  assert.equal(compileSafePattern('^x[]]?$', 100, 'v').regex.test('x'), false);
+});

@@ -1,4 +1,10 @@
+import { setFlagsFromString } from 'node:v8';
 import { EsignError } from '../../errors.ts';
+
+// The scanner below bounds what a pattern may cost, and V8 backs it up: a match that backtracks
+// too long is run again in V8's linear-time engine (process-wide; it cannot run backreferences,
+// which the scanner refuses anyway).
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
 /** A validationPattern that compiled and passed the backtracking bound. */
 export type SafePattern = { readonly source: string; readonly regex: RegExp };
@@ -37,10 +43,11 @@ function scanRepeats(source: string, fail: (why: string) => never): { repeats: R
       if (/[1-9]/.test(next) || next === 'k') fail('backreferences (\\1, \\k<name>) are not allowed: they make matching take exponential time.');
       i += 2;
     } else if (c === '[') {
-      // A character class is one atom; skip to its unescaped closing bracket.
+      // A character class is one atom; skip to its unescaped closing bracket. A `]` right after
+      // `[` or `[^` closes it, as JavaScript reads it (`[]` matches nothing, `[^]` anything),
+      // unlike PCRE: reading it as a literal hid `(a+)+` in `[]|(a+)+$|]` from this scanner.
       i++;
       if (source[i] === '^') i++;
-      if (source[i] === ']') i++;
       while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
       i++;
     } else if (c === '(') {
