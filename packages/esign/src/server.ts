@@ -49,6 +49,7 @@ import { registerNotSupportedOperations } from './restapi/not-supported-operatio
 import { PageRenderer } from './signing/page-renderer.ts';
 import type { Store } from './store/index.ts';
 import { canonicalUrl } from './web/canonical-url.ts';
+import { installFormLimit } from './web/form-limit.ts';
 import { answerFrameworkError, installErrorHandling } from './web/error-handler.ts';
 import { securityHeaders } from './web/security-headers.ts';
 import { requestLogBindings } from './web/request-log-bindings.ts';
@@ -131,6 +132,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
 
   await app.register(cookie);
   await app.register(formbody);
+  installFormLimit(app);
   installErrorHandling(app);
   const headers = securityHeaders(ctx.secureCookies);
   const draining = deps.draining ?? (() => false);

@@ -64,6 +64,8 @@ export type SigningRouteDeps = {
 type RefParams = { ref: string };
 
 /** What a manager's refused Finish shows on their page (anything else is a lost race or a fault). */
+/** A Finish form's limit: the service's body limit (server.ts), for the files attached in it. */
+const FINISH_FORM_LIMIT = 36 * 1024 * 1024;
 const MANAGER_REFUSALS: ReadonlySet<string> = new Set(['RECIPIENT_UPDATE_FAILED', 'INVALID_REQUEST_PARAMETER', 'INVALID_REQUEST_BODY', 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT']);
 
 export function actorOf(request: FastifyRequest): AuditActor {
@@ -288,7 +290,15 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     return uploads;
   }
 
-  app.post<{ Params: RefParams }>('/signing/:ref/finish', async (request, reply) => {
+  app.post<{ Params: RefParams }>('/signing/:ref/finish', {
+    // Attached files come in the form (each up to MAX_ATTACHMENT_BYTES, base64): the body may be
+    // large, so only a live link may send one, decided before a byte of it is read.
+    config: { formLimit: FINISH_FORM_LIMIT },
+    onRequest: async (request, reply) => {
+      if (!(await signerOr404(request))) return unknownLink(reply);
+      return undefined;
+    },
+  }, async (request, reply) => {
     assertCsrf(request);
     const ref = await signerOr404(request);
     if (!ref) return unknownLink(reply);
@@ -360,7 +370,12 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
     let finished: Envelope;
     try {
       // An editor's new access codes, hashed before the change (the store keeps only hashes).
-      const edits = await Promise.all(parseRecipientEdits(request.body).map(async (e) => (e.accessCode ? { ...e, accessCodeHash: await hashPassword(e.accessCode) } : e)));
+      // The edits are judged first, with a stand-in hash: each hash costs ~0.2 s of scrypt on the
+      // shared thread pool, and a refused form (ids this agent may not change, a hundred of
+      // them) must cost nothing, however often it is posted.
+      const parsed = parseRecipientEdits(request.body);
+      finishManaging(d, before, ref.recipientId, parsed.map((e) => (e.accessCode ? { ...e, accessCodeHash: 'judged before hashing' } : e)), now, actorOf(request));
+      const edits = await Promise.all(parsed.map(async (e) => (e.accessCode ? { ...e, accessCodeHash: await hashPassword(e.accessCode) } : e)));
       ({ envelope: finished } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => finishManaging(d, current, ref.recipientId, edits, now, actorOf(request))));
     } catch (err) {
       if (err instanceof EsignError && MANAGER_REFUSALS.has(err.code)) {
