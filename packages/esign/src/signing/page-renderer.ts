@@ -10,6 +10,14 @@ import { PDFDocument } from 'pdf-lib';
  * here, docs/benchmarks.md). Documents never change once sent, so renders and page sizes are
  * cached by key.
  */
+/**
+ * The longest side of a page image, in pixels. A page's size is the sender's to choose, up to
+ * PDF's 14,400 pt: at 110 dpi that is a 22,000-pixel square, ~1.9 GB for pdftoppm and seconds of
+ * CPU per request. A page whose longer side would exceed this is rendered at the dpi that fits it
+ * (Letter and A4 at 110 dpi are ~1,290 pixels long: unchanged).
+ */
+export const MAX_PAGE_PIXELS = 2400;
+
 export class PageRenderer {
   readonly #dpi: number;
   readonly #maxEntries: number;
@@ -42,12 +50,15 @@ export class PageRenderer {
   /** One page as JPEG. */
   jpeg(key: string, pageNumber: number, pdf: () => Promise<Uint8Array>): Promise<Buffer> {
     return this.#cached(this.#images, `${key}#${pageNumber}`, async () => {
+      const page = (await this.pageSizes(key, pdf))[pageNumber - 1];
+      const longest = page === undefined ? 0 : Math.max(page.width, page.height);
+      const dpi = longest * this.#dpi / 72 > MAX_PAGE_PIXELS ? Math.floor(MAX_PAGE_PIXELS * 72 * 100 / longest) / 100 : this.#dpi;
       const bytes = await pdf();
       // A finishing render hands its slot straight to the next waiter, so the bound holds.
       if (this.#running < this.#maxProcesses) this.#running++;
       else await new Promise<void>((resolve) => this.#waiting.push(resolve));
       try {
-        return await this.#render(bytes, pageNumber);
+        return await this.#render(bytes, pageNumber, dpi);
       } finally {
         const next = this.#waiting.shift();
         if (next) next();
@@ -71,10 +82,10 @@ export class PageRenderer {
     return value;
   }
 
-  #render(pdf: Uint8Array, pageNumber: number): Promise<Buffer> {
+  #render(pdf: Uint8Array, pageNumber: number, dpi: number): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       // "-" reads the PDF from stdin; without an output root and with -singlefile the image goes to stdout.
-      const child = spawn('pdftoppm', ['-jpeg', '-jpegopt', 'quality=85', '-r', String(this.#dpi), '-f', String(pageNumber), '-l', String(pageNumber), '-singlefile', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('pdftoppm', ['-jpeg', '-jpegopt', 'quality=85', '-r', String(dpi), '-f', String(pageNumber), '-l', String(pageNumber), '-singlefile', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
       const out: Buffer[] = [];
       let err = '';
       const timer = setTimeout(() => child.kill('SIGKILL'), this.#timeoutMs);
