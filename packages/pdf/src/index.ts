@@ -26,7 +26,7 @@ export { findAnchors } from './anchor/find-anchors.ts';
 /** Text with positions of every page (pdf.js), to search many anchors without re-parsing. */
 export { extractText } from './anchor/extract-text.ts';
 /** The pure search over extracted text. */
-export { searchAnchors, type AnchorMatch } from './anchor/search-anchors.ts';
+export { searchAnchors, newSearchBudget, ANCHOR_SEARCH_BUDGET, type AnchorMatch, type SearchBudget } from './anchor/search-anchors.ts';
 /** DocuSign anchor fields → validated search (units to points, wire booleans). */
 export { toAnchorSearch, POINTS_PER_UNIT, type AnchorOptions, type AnchorSearch, type AnchorUnits } from './anchor/anchor-options.ts';
 /** The positioned text model anchor search works on. */

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toAnchorSearch, type AnchorOptions } from './anchor-options.ts';
-import { searchAnchors } from './search-anchors.ts';
+import { ANCHOR_SEARCH_BUDGET, newSearchBudget, searchAnchors } from './search-anchors.ts';
+import { PdfError } from '../pdf-error.ts';
 import type { DocumentText, TextRun } from './page-text.ts';
 
 // A Letter page; runs in 10 pt type whose glyphs are 5 pt wide, ascent 0.8 (top = baseline + 8).
@@ -109,4 +110,28 @@ test('whitespace in the anchor matches any whitespace; allowWhiteSpace lets spac
 test('matches do not overlap and an absent anchor finds nothing', () => {
   assert.equal(find([doc(0, [run('aaaa', 50, 600)])], { anchorString: 'aa' }).length, 2);
   assert.deepEqual(find([doc(0, [run('nothing', 50, 600)])], { anchorString: '/zz/' }), []);
+});
+
+test('a search past its budget is refused, not run: a page of 300,000 a\'s and an anchor of 498 a\'s and a b', () => {
+  // A 1.4 KB PDF holds such a page; the search compared ~150 million characters on the event loop.
+  const page = doc(0, [run('a'.repeat(300_000), 0, 700)]);
+  assert.throws(() => find([page], { anchorString: `${'a'.repeat(498)}b` }), (e: unknown) => e instanceof PdfError && e.code === 'INVALID_ANCHOR' && /would take too long/.test(e.message));
+  // Anchors that share a budget share the bound: an envelope's many anchors cannot multiply it.
+  const budget = newSearchBudget();
+  const search = (anchorString: string) => searchAnchors([page], toAnchorSearch({ anchorString }), budget);
+  assert.equal(search('b').length, 0, 'no place starts with b: nothing compared');
+  assert.equal(budget.left, ANCHOR_SEARCH_BUDGET);
+  assert.throws(() => {
+    for (let i = 0; i < 1000; i++) search(`${'a'.repeat(100)}${i}`);
+  }, (e: unknown) => e instanceof PdfError && e.code === 'INVALID_ANCHOR');
+});
+
+test('ordinary anchors are tried only where their first character is, with the same matches as before', () => {
+  const runs = [run('Sign here: /sn1/ and /SN1/ then /sn1/', 100, 700), run('/s', 100, 600), run('n1/', 110, 600)];
+  assert.equal(find([doc(0, runs)], { anchorString: '/sn1/' }).length, 4);
+  assert.equal(find([doc(0, runs)], { anchorString: '/sn1/', anchorCaseSensitive: true }).length, 3);
+  const budget = newSearchBudget();
+  searchAnchors([doc(0, runs)], toAnchorSearch({ anchorString: '/sn1/' }), budget);
+  // Four places start with "/" on the page ("/sn1/" twice, "/SN1/", the split one) plus the closing slashes that start no match.
+  assert.ok(ANCHOR_SEARCH_BUDGET - budget.left <= 8 * 5, String(ANCHOR_SEARCH_BUDGET - budget.left));
 });

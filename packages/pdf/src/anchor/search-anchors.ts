@@ -1,5 +1,19 @@
+import { PdfError } from '../pdf-error.ts';
 import type { AnchorSearch } from './anchor-options.ts';
 import type { DocumentText, PageText, TextRun } from './page-text.ts';
+
+/**
+ * How many characters the searches of one budget may compare: a page's text is not bounded by
+ * its file's size (a 1.4 KB PDF holds 300,000 characters), and an anchor of 499 characters that
+ * almost matches everywhere costs length × anchor comparisons, on the event loop. Ordinary
+ * searches compare a few characters per place the anchor's first character appears; a search
+ * past this is refused rather than run (~1 s of CPU).
+ */
+export const ANCHOR_SEARCH_BUDGET = 50_000_000;
+
+/** What the searches sharing it may still compare (one envelope's anchors share one). */
+export type SearchBudget = { left: number };
+export const newSearchBudget = (): SearchBudget => ({ left: ANCHOR_SEARCH_BUDGET });
 
 /**
  * One place an anchor was found, and where its tab goes. Every coordinate is in DocuSign's tab
@@ -52,13 +66,37 @@ function pageChars(page: PageText): Char[] {
   return chars;
 }
 
+/** A page's characters, and where each (lower-cased) character starts: built once per page, whatever the number of anchors. */
+type PageIndex = { readonly chars: Char[]; readonly starts: Map<string, number[]> };
+const pageIndexes = new WeakMap<PageText, PageIndex>();
+
+function pageIndex(page: PageText): PageIndex {
+  let index = pageIndexes.get(page);
+  if (index === undefined) {
+    const chars = pageChars(page);
+    const starts = new Map<string, number[]>();
+    chars.forEach((ch, i) => {
+      if (ch.soft || WHITESPACE.test(ch.c)) return;
+      const key = ch.c.toLowerCase();
+      const list = starts.get(key);
+      if (list === undefined) starts.set(key, [i]);
+      else list.push(i);
+    });
+    index = { chars, starts };
+    pageIndexes.set(page, index);
+  }
+  return index;
+}
+
 function same(a: string, b: string, caseSensitive: boolean): boolean {
   return caseSensitive ? a === b : a === b || a.toLowerCase() === b.toLowerCase();
 }
 
 /** Index just past the anchor if it matches at `start`, else -1. */
-function matchAt(chars: readonly Char[], start: number, anchor: readonly string[], s: AnchorSearch): number {
+function matchAt(chars: readonly Char[], start: number, anchor: readonly string[], s: AnchorSearch, budget: SearchBudget): number {
   let i = start;
+  budget.left -= anchor.length;
+  if (budget.left < 0) throw new PdfError('INVALID_ANCHOR', `searching the documents for anchorString "${s.anchorString.slice(0, 40)}" would take too long: their text is too large or too repetitive for this many anchors; use shorter, more distinctive anchor strings.`);
   for (let k = 0; k < anchor.length; k++) {
     const want = anchor[k]!;
     if (WHITESPACE.test(want)) {
@@ -84,12 +122,16 @@ function isWordChar(ch: Char | undefined): boolean {
 }
 
 /** Finds every occurrence of the anchor on one page, without overlaps, in reading order. */
-function searchPage(page: PageText, s: AnchorSearch): { first: Char; last: Char; chars: Char[] }[] {
-  const chars = pageChars(page);
+function searchPage(page: PageText, s: AnchorSearch, budget: SearchBudget): { first: Char; last: Char; chars: Char[] }[] {
+  const { chars, starts } = pageIndex(page);
   const anchor = Array.from(s.anchorString.trim());
   const found: { first: Char; last: Char; chars: Char[] }[] = [];
-  for (let start = 0; start < chars.length; ) {
-    const end = chars[start]!.soft || WHITESPACE.test(chars[start]!.c) ? -1 : matchAt(chars, start, anchor, s);
+  // A match starts where the anchor's first character is: only those places are tried.
+  const candidates = starts.get(anchor[0]!.toLowerCase()) ?? [];
+  let next = 0;
+  for (const start of candidates) {
+    if (start < next) continue;
+    const end = matchAt(chars, start, anchor, s, budget);
     const wholeWordOk = end >= 0 && (!s.matchWholeWord || (
       !(isWordChar(chars[start - 1]) && WORD.test(anchor[0]!)) &&
       !(isWordChar(chars[end]) && WORD.test(anchor[anchor.length - 1]!))
@@ -97,9 +139,7 @@ function searchPage(page: PageText, s: AnchorSearch): { first: Char; last: Char;
     if (end >= 0 && wholeWordOk) {
       const span = chars.slice(start, end).filter((ch) => ch.run !== undefined);
       found.push({ first: span[0]!, last: span[span.length - 1]!, chars: span });
-      start = end;
-    } else {
-      start++;
+      next = end;
     }
   }
   return found;
@@ -107,18 +147,19 @@ function searchPage(page: PageText, s: AnchorSearch): { first: Char; last: Char;
 
 /**
  * Searches every page of every document for the anchor and places one tab per occurrence.
- * Pure: the text comes from {@link extractText} (pdf.js) or from a test.
+ * Pure: the text comes from {@link extractText} (pdf.js) or from a test. Searches that share a
+ * `budget` (an envelope's anchors) refuse to go past it (INVALID_ANCHOR).
  *
  * Placement: the tab's top-left corner sits on the anchor's top-left corner (with
  * anchorHorizontalAlignment "right", on its top-right: the tab starts where the text ends), then moves by anchorXOffset to the right
  * and anchorYOffset down, as DocuSign's tab coordinates grow right and down from the page's
  * top-left (docs/pdf.md explains the choice).
  */
-export function searchAnchors(documents: readonly DocumentText[], s: AnchorSearch): AnchorMatch[] {
+export function searchAnchors(documents: readonly DocumentText[], s: AnchorSearch, budget: SearchBudget = newSearchBudget()): AnchorMatch[] {
   const matches: AnchorMatch[] = [];
   for (const doc of documents) {
     for (const page of doc.pages) {
-      for (const hit of searchPage(page, s)) {
+      for (const hit of searchPage(page, s, budget)) {
         // The box is the anchor's part on its first line (an anchor wrapped across lines
         // keeps the tab where it starts).
         const run = hit.first.run!;

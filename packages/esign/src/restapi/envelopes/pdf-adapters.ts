@@ -1,4 +1,4 @@
-import { PdfError, searchAnchors, toAnchorSearch, type Converter, type DocumentText } from '@signet/pdf';
+import { newSearchBudget, PdfError, searchAnchors, toAnchorSearch, type Converter, type DocumentText, type SearchBudget } from '@signet/pdf';
 import type { AnchorFinder, DocumentConverter } from '../../domain/envelope/ports.ts';
 import { EsignError } from '../../errors.ts';
 import { pdfFieldNameKind } from '../../domain/tabs/pdf-field-name-rule.ts';
@@ -34,6 +34,9 @@ export type EnvelopeConverter = Pick<Converter, 'convert' | 'extractText' | 'rea
  */
 export function buildPdfPorts(converter: EnvelopeConverter): { converter: DocumentConverter; anchors: AnchorFinder } {
   const texts = new WeakMap<Uint8Array, Promise<DocumentText>>();
+  // The anchor searches of one envelope (one list of PDFs) share one budget of comparisons: a
+  // sender's text and anchors, however many, cost the event loop a bounded time.
+  const budgets = new WeakMap<readonly Uint8Array[], SearchBudget>();
   const textOf = (pdf: Uint8Array): Promise<DocumentText> => {
     let text = texts.get(pdf);
     if (!text) {
@@ -74,7 +77,9 @@ export function buildPdfPorts(converter: EnvelopeConverter): { converter: Docume
             anchorHorizontalAlignment: anchor.horizontalAlignment,
             anchorAllowWhiteSpaceInCharacters: anchor.allowWhiteSpaceInCharacters ?? false,
           });
-          return searchAnchors(documents, search).map((m) => ({ documentIndex: m.documentIndex, pageNumber: m.pageNumber, xPosition: m.x, yPosition: m.y }));
+          let budget = budgets.get(pdfs);
+          if (budget === undefined) budgets.set(pdfs, (budget = newSearchBudget()));
+          return searchAnchors(documents, search, budget).map((m) => ({ documentIndex: m.documentIndex, pageNumber: m.pageNumber, xPosition: m.x, yPosition: m.y }));
         } catch (err) {
           if (err instanceof PdfError && err.code === 'INVALID_ANCHOR') throw new EsignError('INVALID_REQUEST_BODY', err.message, { cause: err });
           throw err;
