@@ -1,6 +1,25 @@
 // Kong's route regexes are PCRE (ngx.re); the router here runs JS RegExp. The common PCRE
 // spellings are translated; anything JS cannot compile is reported as Kong reports a PCRE error:
 // "invalid regex: '<re>' (PCRE returned: <reason>)" (typedefs.lua validate_path_with_regexes).
+//
+// These regexes run on what clients send. Kong's router runs them in Rust's linear-time regex
+// crate; V8's backtracking engine can take exponential time on a pattern such as
+// `/files/(\w+/?)+/download$` and a 40-byte path, stalling a worker for hours. V8 can run such a
+// regex again in its linear-time engine once it has backtracked too long: that is switched on
+// for the whole process here, where every operator-written regex (routes, header values, cors
+// origins, bot-detection) is compiled after. Normal matches keep the fast engine. What the
+// linear engine cannot run (backreferences, lookarounds) stays as fast or as slow as written;
+// case-insensitive patterns are rewritten without `/i` (fold-ascii-case.ts), which it lacks.
+import { setFlagsFromString } from 'node:v8';
+import { foldAsciiCase } from './fold-ascii-case.ts';
+
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+
+/** `source` matching case-insensitively: folded into a plain pattern where it can be, else `/i`. */
+function caseless(source: string, flags: string): RegExp {
+  const folded = foldAsciiCase(source);
+  return folded === undefined ? new RegExp(source, `${flags}i`) : new RegExp(folded, flags);
+}
 
 /** Translates PCRE-only syntax to JS: `(?P<n>` and `(?<n>` groups, `(?P=n)`, `\A`, `\z`, `\Z`. */
 export function pcreToJsSource(pcre: string): string {
@@ -22,7 +41,10 @@ export function compileRouteRegex(pcre: string): RegExp {
     flags = inline[1];
     source = source.slice(inline[0].length);
   }
-  return new RegExp(`^(?:${pcreToJsSource(source)})`, flags);
+  const anchored = `^(?:${pcreToJsSource(source)})`;
+  // Compiled as written first, so a pattern JS refuses is reported with JS's own reason.
+  const plain = new RegExp(anchored, flags);
+  return flags.includes('i') ? caseless(anchored, flags.replace('i', '')) : plain;
 }
 
 /** Kong's error text for a regex JS cannot compile, or undefined when it compiles. */
@@ -38,7 +60,10 @@ export function validateRouteRegex(pcre: string): string | undefined {
 
 /** Compiles a route header value regex (the part after `~*`): case-insensitive, unanchored. */
 export function compileHeaderRegex(pcre: string): RegExp {
-  return new RegExp(pcreToJsSource(pcre), 'i');
+  const source = pcreToJsSource(pcre);
+  // Compiled as written first, so a pattern JS refuses is reported with JS's own reason.
+  new RegExp(source, 'i');
+  return caseless(source, '');
 }
 
 /** Kong-style error text for a header regex JS cannot compile, or undefined. */

@@ -31,12 +31,39 @@ const BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
 const VERSION_NOT_SUPPORTED = 'HTTP/1.1 505 HTTP Version Not Supported\r\nConnection: close\r\n\r\n';
 const UNEXPECTED_BODY = '{\n  "message":"An unexpected error occurred"\n}';
 
-function hasHost(raw: readonly string[]): boolean {
+function hostCount(raw: readonly string[]): number {
+  let count = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') return true;
+    if (name.length === 4 && name.toLowerCase() === 'host') count++;
   }
-  return false;
+  return count;
+}
+
+/**
+ * RFC 9112 §3.2.2: a proxy that receives an absolute-form target ignores Host and uses the
+ * target's authority, as nginx's $host does (Kong routes on it). The head as sent when the
+ * target is no http(s) URL.
+ */
+function withTargetAuthority(raw: string[], target: string): string[] {
+  let authority: string;
+  try {
+    const u = new URL(target);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return raw;
+    authority = u.host;
+  } catch {
+    return raw;
+  }
+  const out = raw.slice();
+  for (let i = 0; i < out.length; i += 2) {
+    const name = out[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      out[i + 1] = authority;
+      return out;
+    }
+  }
+  out.push('Host', authority);
+  return out;
 }
 
 function ignoreError(): void {
@@ -239,11 +266,15 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
       this.#fail(VERSION_NOT_SUPPORTED);
       return 1;
     }
-    // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400 (node:http and nginx alike).
-    if (minor === 1 && !hasHost(raw)) {
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400 (node:http and nginx
+    // alike), and so is any with two (nginx: "client sent duplicate host header"): which one a
+    // server in front and this one each route on must not differ.
+    const hosts = hostCount(raw);
+    if ((minor === 1 && hosts === 0) || hosts > 1) {
       this.#fail(BAD_REQUEST);
       return 1;
     }
+    if (target.charCodeAt(0) !== 0x2f && target !== '*') raw = withTargetAuthority(raw, target);
     const name = methods[method] ?? 'GET';
     if (name === 'CONNECT') {
       this.#connectRequest = true;

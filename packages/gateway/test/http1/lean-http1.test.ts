@@ -144,3 +144,23 @@ test('GET / HTTP/2.0 on an HTTP/1.1 listener: 505 from the lean leg, and the nod
   assert.equal(up.hits, 1);
 });
 
+
+test('two Host fields are refused; an absolute-form target routes on its own authority, not on Host', async (t) => {
+  const seen: string[] = [];
+  const { port } = await serveLean(t, (req, res) => {
+    seen.push(`${req.url} ${String(req.headers.host)}`);
+    hello(req, res);
+  });
+  for (const head of ['GET /a HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n', 'GET /a HTTP/1.0\r\nHost: x\r\nhost: x\r\n\r\n']) {
+    const c = rawClient(port);
+    c.socket.write(head);
+    await pollUntil(() => c.closed(), { timeoutMs: 10_000, what: 'the duplicate-Host connection closed' });
+    assert.match(c.text(), /^HTTP\/1\.1 400 Bad Request\r\n/);
+  }
+  assert.deepEqual(seen, [], 'the handler never saw them');
+  const c = rawClient(port);
+  // The HTTP/1.0 request, without Host and without keep-alive, is the connection's last.
+  c.socket.write('GET http://b.test:8080/x?q=1 HTTP/1.1\r\nHost: a.test\r\n\r\nGET http://c.test/y HTTP/1.0\r\n\r\n');
+  await pollUntil(() => c.closed(), { timeoutMs: 10_000, what: 'two answers' });
+  assert.deepEqual(seen, ['http://b.test:8080/x?q=1 b.test:8080', 'http://c.test/y c.test']);
+});

@@ -2,6 +2,9 @@
 // refused requests not counted, expiry and the memory bound; and the headers of handler.lua.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { CounterStore } from './counter-store.ts';
 import { RateLimitPlan } from './rate-limit-plan.ts';
 import { windowStart, type Period } from './periods.ts';
@@ -112,4 +115,23 @@ test('setHeaders: every name is given with its own lower case (the head matches 
   plan.setHeaders({ setKnown: (lower, name) => given.push([lower, name]) }, { usages: plan.periods.map(() => 100), starts: plan.starts(now), now });
   assert.ok(given.length >= 2 * plan.periods.length + 4, 'every period, RateLimit-* and Retry-After');
   for (const [lower, name] of given) assert.equal(lower, name.toLowerCase());
+});
+
+test('a long, client-chosen identifier costs the store a bounded key: the same one counts together, others apart', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const store = new CounterStore(() => 0);
+  const ask = (id: string) => [{ key: `ratelimit:r:s:${id}:0:second`, limit: 2, expireSeconds: 1 }];
+  gc();
+  const before = getHeapStatistics().used_heap_size;
+  // 2,000 identifiers of 64 KiB each (a `limit_by: header` with a large header): 125 MiB as raw keys.
+  for (let i = 0; i < 2000; i++) store.take(ask(randomBytes(32 * 1024).toString('hex')));
+  gc();
+  const grown = getHeapStatistics().used_heap_size - before;
+  assert.equal(store.size, 2000);
+  assert.ok(grown < 16 * 1024 * 1024, `the store grew by ${grown} bytes`);
+  const long = 'y'.repeat(300);
+  assert.deepEqual([store.take(ask(long)), store.take(ask(long)), store.take(ask(long))], [[0], [1], [2]]);
+  assert.deepEqual(store.take(ask(`${long}z`)), [0]);
+  assert.deepEqual(store.read([`ratelimit:r:s:${long}:0:second`]), [2]);
 });

@@ -4,6 +4,7 @@
 // ask it over IPC (cluster/counter-messages.ts), so a limit is exact across the workers.
 // rate-limiting checks and counts in one step (`take`), so two workers cannot both take the last
 // request; response-ratelimiting reads before proxying and adds what the upstream reported.
+import { createHash } from 'node:crypto';
 
 /** One period's counter a request asks about. */
 export type CounterAsk = {
@@ -25,6 +26,14 @@ export type CounterOp =
 
 /** How many counters the store keeps at most; past it the oldest are dropped (Kong's shm evicts LRU). */
 export const MAX_COUNTERS = 500_000;
+
+/**
+ * Keys longer than this are kept as their SHA-256. The identifier in a key may be the client's
+ * own (`limit_by` header or path): with 8 KiB headers, 500,000 raw keys would be ~4 GiB, where
+ * Kong's shared dictionary is bounded in bytes. A digest bounds each counter instead.
+ */
+const MAX_KEY_CHARS = 256;
+const storedKey = (key: string): string => (key.length <= MAX_KEY_CHARS ? key : `sha256:${createHash('sha256').update(key).digest('base64url')}`);
 
 type Counter = { count: number; readonly expiresAt: number };
 
@@ -99,11 +108,12 @@ export class CounterStore {
   }
 
   #live(key: string, now: number): Counter | undefined {
-    const c = this.#counters.get(key);
+    const c = this.#counters.get(storedKey(key));
     return c !== undefined && c.expiresAt > now ? c : undefined;
   }
 
-  #insert(key: string, counter: Counter): void {
+  #insert(rawKey: string, counter: Counter): void {
+    const key = storedKey(rawKey);
     this.#counters.delete(key);
     if (this.#counters.size >= this.#max) this.#counters.delete(this.#counters.keys().next().value!);
     this.#counters.set(key, counter);
