@@ -49,6 +49,7 @@ export class LocalHealth implements NodeHealth {
   readonly #options: LocalHealthOptions;
   readonly #availability = new Set<AvailabilityListener>();
   readonly #state = new Set<StateListener>();
+  readonly #loads = new Set<(snapshot: Snapshot) => void>();
   #probers: ActiveProber[] = [];
   #snapshot: Snapshot | undefined;
 
@@ -82,6 +83,7 @@ export class LocalHealth implements NodeHealth {
         next.commit();
         this.#probers = [];
         this.#startProbers(snapshot);
+        for (const l of this.#loads) l(snapshot);
       },
     };
   }
@@ -119,6 +121,12 @@ export class LocalHealth implements NodeHealth {
   onAvailabilityChange(listener: AvailabilityListener): () => void {
     this.#availability.add(listener);
     return () => this.#availability.delete(listener);
+  }
+
+  /** Every configuration loaded, once in force (the cluster primary answers workers waiting for it). */
+  onLoad(listener: (snapshot: Snapshot) => void): () => void {
+    this.#loads.add(listener);
+    return () => this.#loads.delete(listener);
   }
 
   /** Every internal state change (for the cluster primary's broadcast to workers). */
