@@ -1,6 +1,7 @@
 import { Balancer, isAlgorithmImplemented, type Address, type Random } from './balancer/index.ts';
 import type { Snapshot, Target, Upstream } from './declarative/types.ts';
 import { compileGrpcState, type GrpcState } from './grpc/compile-grpc-state.ts';
+import { healthchecksOn } from './health/checks-on.ts';
 import { compileProxyRoute, type ProxyRoute, type TargetSources } from './proxy/proxy-route.ts';
 import { Router, type RouterEntry } from './router/index.ts';
 import { compileStreamState, type StreamState } from './stream/compile-stream-state.ts';
@@ -37,7 +38,9 @@ export type RuntimeOptions = {
 // Balancer state (wheel, pointer, availability) is kept when none of this changed (Kong
 // handler.lua rebuilds balancers only when upstreams/targets hashes change).
 function balancerSignature(upstream: Upstream, targets: readonly Target[]): string {
-  return JSON.stringify([upstream.id, upstream.algorithm, upstream.healthchecks.threshold, targets.map((t) => [t.id, t.target, t.weight])]);
+  // Checks turned off (or on) rebuild it too: a reused balancer would keep the addresses the
+  // old checks took out, with nothing left to put them back.
+  return JSON.stringify([upstream.id, upstream.algorithm, upstream.healthchecks.threshold, healthchecksOn(upstream.healthchecks), targets.map((t) => [t.id, t.target, t.weight])]);
 }
 
 /**

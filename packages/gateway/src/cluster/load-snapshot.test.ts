@@ -70,3 +70,20 @@ test('an accepted configuration moves both; a rebuilt balancer sees the health t
   assert.equal(p.runtime.state.balancers.get('up')?.findAddress('127.0.0.1:9')?.available, false);
   assert.equal(p.runtime.state.balancers.get('up')?.findAddress('127.0.0.1:10')?.available, true);
 });
+
+test('a reload that turns an upstream\'s health checks off puts its down addresses back in rotation', (t) => {
+  const up = upstream({ name: 'up', healthchecks: ACTIVE });
+  const first = snapshot({ upstreams: [up], targets: [target(up, '127.0.0.1:9'), target(up, '127.0.0.1:10')] });
+  const p = processUnderTest(first);
+  t.after(() => p.health.close());
+  p.health.setStatus('up', ['127.0.0.1:9'], false);
+  // A reload with another weight rebuilds the balancer: it takes 127.0.0.1:9 as down.
+  const targets = [target(up, '127.0.0.1:9', 50), target(up, '127.0.0.1:10')];
+  loadSnapshot(snapshot({ upstreams: [up], targets }), p.health, p.runtime);
+  assert.equal(p.runtime.state.balancers.get('up')?.findAddress('127.0.0.1:9')?.available, false);
+  // Same targets, checks off: Kong reports HEALTHCHECKS_OFF and balances over every target.
+  const unchecked = snapshot({ upstreams: [{ ...up, healthchecks: DEFAULT_HEALTHCHECKS }], targets });
+  loadSnapshot(unchecked, p.health, p.runtime);
+  assert.equal(p.health.checksOn('up'), false);
+  assert.equal(p.runtime.state.balancers.get('up')?.findAddress('127.0.0.1:9')?.available, true);
+});
