@@ -1,6 +1,7 @@
 import { Balancer, isAlgorithmImplemented, type Address, type Random } from './balancer/index.ts';
 import type { Snapshot, Target, Upstream } from './declarative/types.ts';
 import { compileGrpcState, type GrpcState } from './grpc/compile-grpc-state.ts';
+import { healthchecksOn } from './health/checks-on.ts';
 import { compileProxyRoute, type ProxyRoute, type TargetSources } from './proxy/proxy-route.ts';
 import { Router, type RouterEntry } from './router/index.ts';
 import { compileStreamState, type StreamState } from './stream/compile-stream-state.ts';
@@ -37,7 +38,9 @@ export type RuntimeOptions = {
 // Balancer state (wheel, pointer, availability) is kept when none of this changed (Kong
 // handler.lua rebuilds balancers only when upstreams/targets hashes change).
 function balancerSignature(upstream: Upstream, targets: readonly Target[]): string {
-  return JSON.stringify([upstream.id, upstream.algorithm, upstream.healthchecks.threshold, targets.map((t) => [t.id, t.target, t.weight])]);
+  // Checks turned off (or on) rebuild it too: a reused balancer would keep the addresses the
+  // old checks took out, with nothing left to put them back.
+  return JSON.stringify([upstream.id, upstream.algorithm, upstream.healthchecks.threshold, healthchecksOn(upstream.healthchecks), targets.map((t) => [t.id, t.target, t.weight])]);
 }
 
 /**
@@ -52,7 +55,9 @@ export class Runtime {
 
   constructor(snapshot: Snapshot, options: RuntimeOptions) {
     this.#options = options;
-    this.#state = this.#build(snapshot, undefined);
+    const built = this.#build(snapshot, undefined, options.isAddressHealthy);
+    this.#state = built.state;
+    this.#signatures = built.signatures;
   }
 
   /** The current state; read it once per request. */
@@ -62,9 +67,23 @@ export class Runtime {
 
   /** Replaces the configuration; throws (and keeps the old one) if it cannot be compiled. */
   load(snapshot: Snapshot): void {
-    this.#state = this.#build(snapshot, this.#state);
-    // Redis connections of plugins the new configuration no longer has are closed.
-    REDIS_COUNTERS.retain(redisSettingsOf(snapshot.plugins));
+    this.prepare(snapshot)();
+  }
+
+  /**
+   * {@link load} in two steps: compiles the configuration (throwing, with nothing changed, if it
+   * cannot be) and returns the function that swaps it in; call it right after. New balancers ask
+   * `isAddressHealthy` (default the option's): the health state the node is about to commit
+   * with it (cluster/load-snapshot.ts).
+   */
+  prepare(snapshot: Snapshot, isAddressHealthy = this.#options.isAddressHealthy): () => void {
+    const built = this.#build(snapshot, this.#state, isAddressHealthy);
+    return () => {
+      this.#state = built.state;
+      this.#signatures = built.signatures;
+      // Redis connections of plugins the new configuration no longer has are closed.
+      REDIS_COUNTERS.retain(redisSettingsOf(snapshot.plugins));
+    };
   }
 
   /** Health checks take an address out or put it back; false if no such upstream/address. */
@@ -72,7 +91,11 @@ export class Runtime {
     return this.#state.balancers.get(upstreamName)?.setAddressStatus(addressKey, available) ?? false;
   }
 
-  #build(snapshot: Snapshot, previous: RuntimeState | undefined): RuntimeState {
+  #build(
+    snapshot: Snapshot,
+    previous: RuntimeState | undefined,
+    isAddressHealthy: RuntimeOptions['isAddressHealthy'],
+  ): { state: RuntimeState; signatures: Map<string, string> } {
     const balancers = new Map<string, Balancer>();
     const signatures = new Map<string, string>();
     const upstreamsByName = new Map<string, Upstream>();
@@ -89,7 +112,7 @@ export class Runtime {
         }
         balancers.set(upstream.name, new Balancer(upstream, targets, {
           ...(this.#options.random ? { random: this.#options.random } : {}),
-          ...(this.#options.isAddressHealthy ? { isAddressHealthy: this.#options.isAddressHealthy } : {}),
+          ...(isAddressHealthy ? { isAddressHealthy } : {}),
         }));
       }
       signatures.set(upstream.name, signature);
@@ -117,7 +140,6 @@ export class Runtime {
       certificates: new CertificateStore(snapshot.certificates, snapshot.snis, this.#options.defaultCertificate),
       globalPlugins: plugins?.global(),
     };
-    this.#signatures = signatures;
-    return state;
+    return { state, signatures };
   }
 }

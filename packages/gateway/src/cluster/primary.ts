@@ -1,7 +1,8 @@
 import cluster from 'node:cluster';
 import type { Snapshot } from '../declarative/types.ts';
 import { addMetricsStates, emptyMetricsState, type MetricsState } from '../metrics/index.ts';
-import { CONFIG_TAG, isConfigMessage, type ConfigMessage } from './config-messages.ts';
+import { ClusterConfig } from './cluster-config.ts';
+import { isConfigMessage } from './config-messages.ts';
 import { listenUrl } from './listen-url.ts';
 import { localHealthFor } from './local-health-for.ts';
 import { isMetricsMessage } from './metrics-messages.ts';
@@ -34,9 +35,15 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   const detachCounters = serveCounters(new CounterStore(), hub);
   // proxy-cache's admin endpoints reach the caches each worker holds.
   const caches = cacheCommandAsker(hub);
-  let current = snapshot;
   let stopping = false;
   const ready = new Set<number>();
+  // `current` and reload rounds: a configuration becomes current once every ready worker loaded it.
+  const configuration = new ClusterConfig(snapshot, {
+    hub,
+    health,
+    readyWorkers: () => ready,
+    liveWorkers: () => Object.values(cluster.workers ?? {}).filter((w) => w?.isConnected() === true).map((w) => w?.id ?? 0),
+  });
   let announced = false;
   const stopped = stopSignal(start.supervised);
   let failStart: (why: string) => void = () => undefined;
@@ -46,9 +53,9 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   const offMessages = hub.onMessage((workerId, message) => {
     if (isMetricsMessage(message)) workerMetrics.set(workerId, message.state);
     if (!isConfigMessage(message)) return;
-    if (message.k === 'request') {
-      hub.send(workerId, { tag: CONFIG_TAG, k: 'snapshot', snapshot: current } satisfies ConfigMessage);
-    } else if (message.k === 'ready') {
+    if (message.k !== 'ready') {
+      configuration.onMessage(workerId, message);
+    } else {
       ready.add(workerId);
       if (!announced && ready.size === config.workers) {
         announced = true;
@@ -66,6 +73,7 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   });
   cluster.on('exit', (worker, code, signal) => {
     ready.delete(worker.id);
+    configuration.onExit(worker.id);
     // A dead worker's connections are gone; its counters are kept (they were served).
     const last = workerMetrics.get(worker.id);
     if (last !== undefined) {
@@ -91,11 +99,14 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   for (let i = 0; i < config.workers; i++) cluster.fork({ [NODE_ID_ENV]: nodeId });
 
   const closeAdmin = await startAdmin(config, {
-    snapshot: () => current,
-    applyConfig: (s) => {
-      current = s;
-      health.load(s);
-      hub.broadcast({ tag: CONFIG_TAG, k: 'snapshot', snapshot: s } satisfies ConfigMessage);
+    snapshot: () => configuration.current,
+    applyConfig: async (s) => {
+      try {
+        await configuration.apply(s);
+      } catch (e) {
+        log.error({ hash: s.hash, err: e instanceof Error ? e.message : String(e) }, 'configuration not loaded; keeping the running one');
+        throw e;
+      }
       log.info({ hash: s.hash }, 'configuration loaded');
     },
     health,

@@ -1,5 +1,6 @@
 import type { Snapshot } from '../declarative/types.ts';
 import { listenUrl } from './listen-url.ts';
+import { loadSnapshot } from './load-snapshot.ts';
 import { localHealthFor } from './local-health-for.ts';
 import type { NodeStart } from './node-start.ts';
 import { startAdmin } from './start-admin.ts';
@@ -22,8 +23,8 @@ export async function runSingle(start: NodeStart, snapshot: Snapshot): Promise<n
   const closeAdmin = await startAdmin(config, {
     snapshot: () => gateway.runtime.state.snapshot,
     applyConfig: (s) => {
-      health.load(s);
-      gateway.runtime.load(s);
+      // All or nothing: a configuration the runtime refuses leaves the health state alone too.
+      loadSnapshot(s, health, gateway.runtime);
       log.info({ hash: s.hash }, 'configuration loaded');
     },
     health,

@@ -98,3 +98,21 @@ test('an operator call in one worker applies in the primary and every worker', a
   assert.deepEqual(workers.map((w) => w.addressHealth('svc', KEY)), ['healthy', 'healthy', 'healthy']);
   assert.deepEqual(primary.registry.checker('svc')!.state(KEY)!.counters, { success: 0, http: 0, tcp: 0, timeout: 0 });
 });
+
+test('a worker that loads a configuration before the primary (a reload round) gets its full state once the primary loads it', async () => {
+  const { primary, workers } = node(1);
+  const [w] = workers as [WorkerHealth];
+  // The primary remembers 10.0.0.2 down from an earlier configuration (retired, Kong keeps it 300 s).
+  primary.load(OTHER);
+  primary.setStatus('svc', ['10.0.0.2:80'], false);
+  primary.load(SNAP);
+  w.load(SNAP);
+  await flushMicrotasks();
+  // The round: the worker loads OTHER first; the primary commits it after.
+  w.load(OTHER);
+  await flushMicrotasks();
+  assert.equal(w.isAddressHealthy('svc', '10.0.0.2:80'), true);
+  primary.load(OTHER);
+  await flushMicrotasks();
+  assert.equal(w.isAddressHealthy('svc', '10.0.0.2:80'), false);
+});

@@ -25,6 +25,20 @@ export function serveWorkerHealth(health: LocalHealth, hub: WorkerHub, options: 
     const message: PrimaryToWorker = { tag: HEALTH_TAG, k: 'state', entry: [upstream, key, h] };
     hub.broadcast(message);
   });
+  // Workers that loaded a configuration before the primary did (a reload round: the primary
+  // commits once they all have), by worker: the hash they wait for the full state of.
+  const waiting = new Map<number, string>();
+  const sendStates = (workerId: number, hash: string): void => {
+    const reply: PrimaryToWorker = { tag: HEALTH_TAG, k: 'states', hash, entries: allStates(health) };
+    hub.send(workerId, reply);
+  };
+  const offLoad = health.onLoad((snapshot) => {
+    for (const [workerId, hash] of waiting) {
+      if (hash !== snapshot.hash) continue;
+      waiting.delete(workerId);
+      sendStates(workerId, hash);
+    }
+  });
   const offMessage = hub.onMessage((workerId, raw) => {
     if (!isHealthMessage(raw)) return;
     const message = raw as WorkerToPrimary;
@@ -37,18 +51,23 @@ export function serveWorkerHealth(health: LocalHealth, hub: WorkerHub, options: 
         return;
       case 'load': {
         if (health.snapshot?.hash !== message.snapshot.hash) {
-          // Not the primary's configuration: the worker asks again once it has that one.
-          if (options.loadFromWorkers !== true) return;
+          // Not the primary's configuration (yet): answered if the primary loads it; a worker
+          // that moves on to another one asks again.
+          if (options.loadFromWorkers !== true) {
+            waiting.set(workerId, message.snapshot.hash);
+            return;
+          }
           health.load(message.snapshot);
         }
-        const reply: PrimaryToWorker = { tag: HEALTH_TAG, k: 'states', hash: message.snapshot.hash, entries: allStates(health) };
-        hub.send(workerId, reply);
+        waiting.delete(workerId);
+        sendStates(workerId, message.snapshot.hash);
         return;
       }
     }
   });
   return () => {
     offState();
+    offLoad();
     offMessage();
   };
 }

@@ -15,7 +15,8 @@ import { listenOn } from '../listen/listen-on.ts';
 /** What a node's admin API reads and drives. */
 export type AdminDeps = {
   readonly snapshot: () => Snapshot;
-  readonly applyConfig: (s: Snapshot) => void;
+  /** Makes a validated configuration the node's; throwing (or rejecting) keeps the old one (500). */
+  readonly applyConfig: (s: Snapshot) => void | Promise<void>;
   readonly health: NodeHealth;
   readonly nodeId: string;
   readonly pids: () => { master: number; workers: number[] };

@@ -1,6 +1,6 @@
 import type { Snapshot } from '../declarative/types.ts';
 import type { HealthOutcome } from '../health/health-checker.ts';
-import { HealthRegistry } from '../health/health-registry.ts';
+import { HealthRegistry, type PreparedHealth } from '../health/health-registry.ts';
 import type { AvailabilityListener, NodeHealth } from '../health/node-health.ts';
 import { isUp, type InternalHealth } from '../health/target-state.ts';
 import { HEALTH_TAG, isHealthMessage, type PrimaryToWorker, type WorkerToPrimary } from './health-messages.ts';
@@ -34,9 +34,19 @@ export class WorkerHealth implements NodeHealth {
   }
 
   load(snapshot: Snapshot): void {
-    this.#hash = snapshot.hash;
-    this.#mirror.load(snapshot);
-    this.#send({ tag: HEALTH_TAG, k: 'load', snapshot });
+    this.prepare(snapshot).commit();
+  }
+
+  prepare(snapshot: Snapshot): PreparedHealth {
+    const next = this.#mirror.prepare(snapshot);
+    return {
+      isAddressHealthy: next.isAddressHealthy,
+      commit: () => {
+        this.#hash = snapshot.hash;
+        next.commit();
+        this.#send({ tag: HEALTH_TAG, k: 'load', snapshot });
+      },
+    };
   }
 
   checksOn(upstreamName: string): boolean {

@@ -3,6 +3,8 @@ import { CONFIG_TAG, isConfigMessage, type ConfigMessage } from './config-messag
 import { METRICS_PUSH_MS, METRICS_TAG, type MetricsMessage } from './metrics-messages.ts';
 import type { NodeStart } from './node-start.ts';
 import { startDataPlane } from './start-data-plane.ts';
+import { followReloads } from './follow-reloads.ts';
+import { loadSnapshot } from './load-snapshot.ts';
 import { WorkerHealth } from './worker-health.ts';
 import { processPrimaryPort } from './worker-hub.ts';
 import { counterClient } from './counter-messages.ts';
@@ -34,14 +36,24 @@ export async function runWorker(start: NodeStart): Promise<number> {
   });
   port.send({ tag: CONFIG_TAG, k: 'request' } satisfies ConfigMessage);
   const snapshot = await first;
+  // A snapshot sent while the data plane is being built (one that replaced the configuration
+  // this worker asked for) is kept, and loaded as soon as the data plane exists.
+  let missed: Snapshot | undefined;
+  const offMissed = port.onMessage((m) => {
+    if (isConfigMessage(m) && m.k === 'snapshot') missed = m.snapshot;
+  });
   health.load(snapshot);
   const { gateway, metrics } = await startDataPlane(start, snapshot, health);
-  port.onMessage((m) => {
-    if (isConfigMessage(m) && m.k === 'snapshot') {
-      health.load(m.snapshot);
-      gateway.runtime.load(m.snapshot);
+  offMissed();
+  // Reloads: a snapshot this worker cannot load is reported and the running one kept.
+  followReloads(port, (s) => loadSnapshot(s, health, gateway.runtime), start.log);
+  if (missed !== undefined) {
+    try {
+      loadSnapshot(missed, health, gateway.runtime);
+    } catch (e) {
+      start.log.error({ hash: missed.hash, err: e instanceof Error ? e.message : String(e) }, 'configuration not loaded; keeping the running one');
     }
-  });
+  }
   const addresses = await gateway.listen();
   port.send({ tag: CONFIG_TAG, k: 'ready', addresses } satisfies ConfigMessage);
   const pushMetrics = setInterval(() => port.send({ tag: METRICS_TAG, state: metrics.state() } satisfies MetricsMessage), METRICS_PUSH_MS);

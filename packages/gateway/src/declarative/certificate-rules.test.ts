@@ -4,6 +4,7 @@ import { issueCertificate } from '@signet/kit';
 import { parseDeclarativeConfig } from './parse-declarative-config.ts';
 import { deriveEntityId } from './uuid-v5.ts';
 import { GatewayError } from '../errors.ts';
+import { WEAK_CERT_PEM, WEAK_KEY_PEM } from '../../test/tls/weak-certificate.fixture.ts';
 
 const a = issueCertificate({ commonName: 'a.test' });
 const b = issueCertificate({ commonName: 'b.test' });
@@ -73,6 +74,23 @@ test('a key that does not match its certificate is rejected, naming the entity',
   assert.deepEqual(e.lines, [`kong.yml:3:5: certificates[0] (${CERT_ID}): certificate does not match key`]);
   const flat = e.toBody({ flattenErrors: true }).flattened_errors as { entity_type: string; entity_id: string }[];
   assert.deepEqual(flat.map((f) => [f.entity_type, f.entity_id]), [['certificate', CERT_ID]]);
+});
+
+test('a pair that parses and matches but cannot make a TLS context (512-bit RSA) is rejected, naming the entity', () => {
+  // node's createSecureContext refuses it ("ee key too small"): loading it would crash every worker.
+  const e = failure(certificateYaml(block(WEAK_CERT_PEM, '      '), block(WEAK_KEY_PEM, '      ')));
+  const message = 'certificate cannot be used for TLS: error:0A00018F:SSL routines::ee key too small';
+  assert.deepEqual(e.toBody().fields, { certificates: [{ '@entity': [message] }] });
+  assert.deepEqual(e.lines, [`kong.yml:3:5: certificates[0] (${CERT_ID}): ${message}`]);
+  const flat = e.toBody({ flattenErrors: true }).flattened_errors as { entity_type: string; entity_id: string }[];
+  assert.deepEqual(flat.map((f) => [f.entity_type, f.entity_id]), [['certificate', CERT_ID]]);
+  // The alternative pair is checked the same way, with its own message.
+  const alt = failure(certificateYaml(block(a.certPem, '      '), block(a.keyPem, '      '),
+    `\n    cert_alt: ${block(WEAK_CERT_PEM, '      ')}    key_alt: ${block(WEAK_KEY_PEM, '      ')}`));
+  assert.deepEqual(alt.toBody().fields, { certificates: [{ '@entity': [
+    'alternative certificate cannot be used for TLS: error:0A00018F:SSL routines::ee key too small',
+    'certificate and alternative certificate need to have different type (e.g. RSA and ECDSA), the provided certificates were both of the same type',
+  ] }] });
 });
 
 test('top-level snis reference certificates by id; unknown ones and duplicate names are errors', () => {

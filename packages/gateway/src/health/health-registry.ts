@@ -19,6 +19,14 @@ export type HealthRegistryOptions = {
 
 type Retired = { readonly state: TargetState; readonly purgeAt: number };
 
+/** A configuration's health, built and not yet in force (HealthRegistry.prepare). */
+export type PreparedHealth = {
+  /** What isAddressHealthy will answer once committed. */
+  readonly isAddressHealthy: (upstreamName: string, key: string) => boolean;
+  /** Puts it in force. */
+  readonly commit: () => void;
+};
+
 /** The `host:port` key the balancer uses for a target string (balancer/balancer.ts). */
 export function addressOf(target: string): CheckedAddress {
   const { host, port } = parseTarget(target);
@@ -48,9 +56,19 @@ export class HealthRegistry {
    * healthcheckers.lua); the first target claiming a `host:port` owns it, as in the balancer.
    */
   load(snapshot: Snapshot): void {
+    this.prepare(snapshot).commit();
+  }
+
+  /**
+   * {@link load} in two steps: builds the checkers and answers for them without changing
+   * anything, so a reload can build the rest of the node against the health it will have, then
+   * commit all or nothing. Commit right after (nothing may change the registry in between).
+   */
+  prepare(snapshot: Snapshot): PreparedHealth {
     const now = this.#now();
     const previous = this.#checkers;
     const next = new Map<string, HealthChecker>();
+    const revived: string[] = [];
     for (const upstream of snapshot.upstreams) {
       if (!healthchecksOn(upstream.healthchecks)) continue;
       const checker = new HealthChecker(upstream, (u, a, h, p) => this.#emit(u, a, h, p));
@@ -62,21 +80,36 @@ export class HealthRegistry {
         if (claimed.has(address.key)) continue;
         claimed.add(address.key);
         if (target.weight === 0) continue;
-        checker.add(address, old?.state(address.key) ?? this.#takeRetired(upstream.name, address.key, now));
+        let state = old?.state(address.key);
+        const retired = state === undefined ? this.#retired.get(retiredKey(upstream.name, address.key)) : undefined;
+        if (retired !== undefined) {
+          revived.push(retiredKey(upstream.name, address.key));
+          if (retired.purgeAt > now) state = retired.state;
+        }
+        checker.add(address, state);
       }
       next.set(upstream.name, checker);
     }
-    // Whatever the new configuration no longer checks is kept for the retention delay.
-    for (const [name, checker] of previous) {
-      const successor = next.get(name);
-      for (const { address, state } of checker.entries()) {
-        if (successor?.state(address.key) === undefined) {
-          this.#retired.set(retiredKey(name, address.key), { state, purgeAt: now + this.#retentionMs });
+    return {
+      isAddressHealthy: (upstreamName, key) => {
+        const checker = next.get(upstreamName);
+        return checker === undefined || checker.isUp(key);
+      },
+      commit: () => {
+        for (const key of revived) this.#retired.delete(key);
+        // Whatever the new configuration no longer checks is kept for the retention delay.
+        for (const [name, checker] of previous) {
+          const successor = next.get(name);
+          for (const { address, state } of checker.entries()) {
+            if (successor?.state(address.key) === undefined) {
+              this.#retired.set(retiredKey(name, address.key), { state, purgeAt: now + this.#retentionMs });
+            }
+          }
         }
-      }
-    }
-    for (const [key, r] of this.#retired) if (r.purgeAt <= now) this.#retired.delete(key);
-    this.#checkers = next;
+        for (const [key, r] of this.#retired) if (r.purgeAt <= now) this.#retired.delete(key);
+        this.#checkers = next;
+      },
+    };
   }
 
   /** The checker of an upstream (by name), or undefined when its health checks are off. */
@@ -114,14 +147,6 @@ export class HealthRegistry {
   onChange(listener: HealthChangeListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
-  }
-
-  #takeRetired(upstreamName: string, key: string, now: number): TargetState | undefined {
-    const k = retiredKey(upstreamName, key);
-    const r = this.#retired.get(k);
-    if (r === undefined) return undefined;
-    this.#retired.delete(k);
-    return r.purgeAt > now ? r.state : undefined;
   }
 
   #emit(upstreamName: string, address: CheckedAddress, health: TargetState['health'], previous: TargetState['health']): void {

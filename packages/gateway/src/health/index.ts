@@ -11,7 +11,7 @@ export { classifyHttpStatus, compileChecks, type CheckMode, type Classified, typ
 /** One upstream's checker. */
 export { HealthChecker, type CheckedAddress, type HealthChangeListener, type HealthOutcome } from './health-checker.ts';
 /** A node's checkers, rebuilt per configuration with state kept across reloads. */
-export { HealthRegistry, HEALTH_RETENTION_MS, addressOf, type HealthRegistryOptions } from './health-registry.ts';
+export { HealthRegistry, HEALTH_RETENTION_MS, addressOf, type HealthRegistryOptions, type PreparedHealth } from './health-registry.ts';
 /** Active probing loops of one upstream. */
 export { ActiveProber, type ActiveProberOptions, type Probe, type ProbeRequest, type Timers } from './active-prober.ts';
 /** The real socket probe (http, https, tcp). */

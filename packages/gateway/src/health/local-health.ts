@@ -2,7 +2,7 @@ import type { Certificate, Snapshot, Upstream } from '../declarative/types.ts';
 import { activeChecksApply } from './active-checks-apply.ts';
 import { ActiveProber, type Probe, type Timers } from './active-prober.ts';
 import type { HealthOutcome } from './health-checker.ts';
-import { HealthRegistry } from './health-registry.ts';
+import { HealthRegistry, type PreparedHealth } from './health-registry.ts';
 import type { AvailabilityListener, NodeHealth } from './node-health.ts';
 import { probeTarget } from './probe-target.ts';
 import { isUp, type InternalHealth } from './target-state.ts';
@@ -49,6 +49,7 @@ export class LocalHealth implements NodeHealth {
   readonly #options: LocalHealthOptions;
   readonly #availability = new Set<AvailabilityListener>();
   readonly #state = new Set<StateListener>();
+  readonly #loads = new Set<(snapshot: Snapshot) => void>();
   #probers: ActiveProber[] = [];
   #snapshot: Snapshot | undefined;
 
@@ -69,10 +70,25 @@ export class LocalHealth implements NodeHealth {
   }
 
   load(snapshot: Snapshot): void {
-    this.#snapshot = snapshot;
-    for (const p of this.#probers) void p.stop();
-    this.registry.load(snapshot);
-    this.#probers = [];
+    this.prepare(snapshot).commit();
+  }
+
+  prepare(snapshot: Snapshot): PreparedHealth {
+    const next = this.registry.prepare(snapshot);
+    return {
+      isAddressHealthy: next.isAddressHealthy,
+      commit: () => {
+        this.#snapshot = snapshot;
+        for (const p of this.#probers) void p.stop();
+        next.commit();
+        this.#probers = [];
+        this.#startProbers(snapshot);
+        for (const l of this.#loads) l(snapshot);
+      },
+    };
+  }
+
+  #startProbers(snapshot: Snapshot): void {
     if (this.#options.activeProbes === false) return;
     for (const checker of this.registry.checkers()) {
       const { healthy, unhealthy } = checker.upstream.healthchecks.active;
@@ -105,6 +121,12 @@ export class LocalHealth implements NodeHealth {
   onAvailabilityChange(listener: AvailabilityListener): () => void {
     this.#availability.add(listener);
     return () => this.#availability.delete(listener);
+  }
+
+  /** Every configuration loaded, once in force (the cluster primary answers workers waiting for it). */
+  onLoad(listener: (snapshot: Snapshot) => void): () => void {
+    this.#loads.add(listener);
+    return () => this.#loads.delete(listener);
   }
 
   /** Every internal state change (for the cluster primary's broadcast to workers). */

@@ -1,5 +1,6 @@
 import type { Snapshot } from '../declarative/types.ts';
 import type { HealthOutcome } from './health-checker.ts';
+import type { PreparedHealth } from './health-registry.ts';
 import type { HealthReader } from './health-view.ts';
 
 /** Told when an address starts or stops taking traffic (Kong `setAddressStatus`). */
@@ -13,6 +14,11 @@ export type AvailabilityListener = (upstreamName: string, key: string, up: boole
 export interface NodeHealth extends HealthReader {
   /** Loads a configuration (also on POST /config); unchanged (upstream, address) pairs keep their state. */
   load(snapshot: Snapshot): void;
+  /**
+   * {@link load} in two steps (cluster/load-snapshot.ts): nothing changes until `commit`, which
+   * must follow synchronously; meanwhile `isAddressHealthy` answers as the loaded state will.
+   */
+  prepare(snapshot: Snapshot): PreparedHealth;
   /** Balancer hook: false only for a checked address that is down. */
   isAddressHealthy(upstreamName: string, key: string): boolean;
   /** Subscribes to availability changes; returns the unsubscribe function. */

@@ -1,15 +1,9 @@
-import { createSecureContext, type SecureContext } from 'node:tls';
+import type { SecureContext } from 'node:tls';
 import type { Certificate, Sni } from '../declarative/types.ts';
+import { secureContextFor } from './secure-context.ts';
 
 /** A PEM certificate (chain) and its PEM private key. */
 export type PemPair = { readonly certPem: string; readonly keyPem: string };
-
-/** TLS 1.2+ only; every context carries it, SNI-selected ones included. */
-export const MIN_TLS_VERSION = 'TLSv1.2';
-
-function contextFor(cert: string | string[], key: string | string[]): SecureContext {
-  return createSecureContext({ cert, key, minVersion: MIN_TLS_VERSION });
-}
 
 /**
  * The certificates of a configuration, chosen by SNI as Kong does (kong/runloop/certificate.lua
@@ -22,12 +16,12 @@ export class CertificateStore {
   readonly #catchAll: SecureContext | undefined;
 
   constructor(certificates: readonly Certificate[], snis: readonly Sni[], defaultCertificate: PemPair) {
-    this.#default = contextFor(defaultCertificate.certPem, defaultCertificate.keyPem);
+    this.#default = secureContextFor(defaultCertificate.certPem, defaultCertificate.keyPem);
     const byId = new Map<string, SecureContext>();
     for (const c of certificates) {
       const certs = c.cert_alt !== null && c.key_alt !== null ? [c.cert, c.cert_alt] : c.cert;
       const keys = c.cert_alt !== null && c.key_alt !== null ? [c.key, c.key_alt] : c.key;
-      byId.set(c.id, contextFor(certs, keys));
+      byId.set(c.id, secureContextFor(certs, keys));
     }
     for (const s of snis) {
       const ctx = byId.get(s.certificate.id);

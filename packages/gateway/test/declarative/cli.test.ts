@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueCertificate } from '@signet/kit';
 import { startProcess } from '@signet/kit/testing';
+import { WEAK_CERT_PEM, WEAK_KEY_PEM } from '../tls/weak-certificate.fixture.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/signet-gateway.mjs', import.meta.url));
 
@@ -64,4 +65,20 @@ certificates:
   const usage = await run([]);
   assert.equal(usage.code, 2);
   assert.match(usage.output, /^usage: signet-gateway <command>/);
+});
+
+test('signet-gateway config parse: a certificate OpenSSL refuses for TLS (512-bit RSA) is an error naming it, exit 1', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'signet-cli-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'weak.yml');
+  await writeFile(file, `_format_version: "3.0"
+certificates:
+  - id: 00000000-0000-4000-8000-0000000000c1
+    cert: ${pem(WEAK_CERT_PEM)}    key: ${pem(WEAK_KEY_PEM)}    snis: [{ name: weak.test }]
+`);
+  const failed = await run(['config', 'parse', file]);
+  assert.deepEqual(failed, {
+    code: 1,
+    output: `${file}:3:5: certificates[0] (00000000-0000-4000-8000-0000000000c1): certificate cannot be used for TLS: error:0A00018F:SSL routines::ee key too small\n`,
+  });
 });

@@ -15,6 +15,7 @@ import { issueCertificate, pollUntil } from '@signet/kit';
 import { startProcess } from '@signet/kit/testing';
 import { request } from 'undici';
 import { startUpstream } from '../proxy/proxy.fixture.ts';
+import { WEAK_CERT_PEM, WEAK_KEY_PEM } from '../tls/weak-certificate.fixture.ts';
 import { bindReusePort } from '../../src/listen/reuse-port-addon.ts';
 import { promisify } from 'node:util';
 
@@ -88,6 +89,30 @@ for (const workers of [1, 2]) {
     assert.match(g.proc.output(), /"msg":"stopped"/);
   });
 }
+
+test('start --workers 2: POST /config with a certificate OpenSSL refuses (512-bit RSA) is a 400 naming it; the workers keep serving', async (t) => {
+  // Before, validation accepted it (the PEMs parse, the key matches): 201, then every worker died
+  // building its TLS context, and each replacement died again on the same configuration.
+  const upstream = await startUpstream(t);
+  const file = await writeConfig(t, kongYml(upstream.port));
+  const g = await spawnGateway(t, ['--config', file, '--proxy-listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0', '--workers', '2']);
+  const hashOf = async (): Promise<string> => (JSON.parse((await get(`${g.admin}/status`)).body) as { configuration_hash: string }).configuration_hash;
+  const before = await hashOf();
+  const block = (text: string): string => `|\n${text.trim().split('\n').map((l) => `      ${l}`).join('\n')}\n`;
+  const weak = `${kongYml(upstream.port)}certificates:
+  - id: 00000000-0000-4000-8000-0000000000c1
+    cert: ${block(WEAK_CERT_PEM)}    key: ${block(WEAK_KEY_PEM)}    snis: [{ name: weak.test }]
+`;
+  const reload = await request(`${g.admin}/config`, { method: 'POST', headers: { 'content-type': 'text/yaml' }, body: weak });
+  const body = JSON.parse(await reload.body.text()) as { name: string; fields: unknown };
+  assert.equal(reload.statusCode, 400);
+  assert.equal(body.name, 'invalid declarative configuration');
+  assert.deepEqual(body.fields, { certificates: [{ '@entity': ['certificate cannot be used for TLS: error:0A00018F:SSL routines::ee key too small'] }] });
+  assert.equal(await hashOf(), before);
+  // Fresh connections reach both workers (round-robin): all still serve the old configuration.
+  for (let i = 0; i < 6; i++) assert.equal((await get(`${g.proxy}/api/n${i}`)).status, 200);
+  assert.doesNotMatch(g.proc.output(), /worker exited/);
+});
 
 /** The pids owning the listening sockets on a port (`ss -ltnp`, iproute2). */
 async function listeningPids(port: number): Promise<number[]> {
