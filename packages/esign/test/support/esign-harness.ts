@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestContext } from 'node:test';
+import { after, before, type TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { listenOnLoopback } from '@signet/kit/testing';
 import { loadEsignConfig, type EsignConfig, type RawEsignSettings } from '../../src/config.ts';
@@ -93,4 +93,22 @@ export function suiteContext(): { ctx: TestContext; close(): Promise<void> } {
       for (const fn of cleanups.reverse()) await fn();
     },
   };
+}
+
+/** The user seedUserAndApp makes: the administrator of their own account, with an app. */
+export type SeededUser = Awaited<ReturnType<typeof seedUserAndApp>>;
+
+/**
+ * A service shared by a whole file and a first user (an account administrator with an app),
+ * started in `before` and stopped in `after`: read the fields inside tests, not at module level.
+ */
+export function sharedEsignWithAdmin(): { readonly h: Harness; readonly admin: SeededUser } {
+  const suite = suiteContext();
+  const shared = {} as { h: Harness; admin: SeededUser };
+  before(async () => {
+    shared.h = await startEsign(suite.ctx);
+    shared.admin = await seedUserAndApp(shared.h);
+  });
+  after(() => suite.close());
+  return shared;
 }
