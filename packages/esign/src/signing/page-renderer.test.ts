@@ -43,3 +43,23 @@ test('a page of any size renders at most MAX_PAGE_PIXELS long; ordinary pages at
     assert.ok(Math.max(size.width, size.height) <= MAX_PAGE_PIXELS && Math.max(size.width, size.height) > MAX_PAGE_PIXELS - 10, JSON.stringify(size));
   }
 });
+
+test('cached renders are bounded in bytes too: past the bound the least recently used page is rendered again', async () => {
+  const bytes = await pdf([[612, 792], [612, 792]]);
+  let loads = 0;
+  const source = () => (loads++, Promise.resolve(bytes));
+  const tight = new PageRenderer({ dpi: 36, maxProcesses: 1, maxImageBytes: 1 });
+  await tight.jpeg('d', 1, source);
+  await tight.jpeg('d', 2, source);
+  const before = loads;
+  await tight.jpeg('d', 2, source);
+  assert.equal(loads, before, 'the newest render stays, whatever its size');
+  await tight.jpeg('d', 1, source);
+  assert.equal(loads, before + 1, 'page 1 left the cache for page 2');
+  const roomy = new PageRenderer({ dpi: 36, maxProcesses: 1 });
+  loads = 0;
+  await roomy.jpeg('d', 1, source);
+  await roomy.jpeg('d', 2, source);
+  await roomy.jpeg('d', 1, source);
+  assert.equal(loads, 3, 'sizes once, each page once');
+});

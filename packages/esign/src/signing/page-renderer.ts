@@ -23,14 +23,20 @@ export class PageRenderer {
   readonly #maxEntries: number;
   readonly #timeoutMs: number;
   readonly #images = new Map<string, Promise<Buffer>>();
+  /** The bytes of each image rendered and still cached, and their sum, bounded by #maxImageBytes. */
+  readonly #imageBytes = new Map<string, number>();
+  #heldBytes = 0;
+  readonly #maxImageBytes: number;
   readonly #sizes = new Map<string, Promise<{ width: number; height: number }[]>>();
   /** At most this many pdftoppm processes at once (a long document asks for many pages together). */
   readonly #maxProcesses: number;
   #running = 0;
   readonly #waiting: (() => void)[] = [];
 
-  constructor(options: { dpi?: number; maxEntries?: number; timeoutMs?: number; maxProcesses?: number } = {}) {
+  constructor(options: { dpi?: number; maxEntries?: number; maxImageBytes?: number; timeoutMs?: number; maxProcesses?: number } = {}) {
     this.#dpi = options.dpi ?? 110;
+    // 200 renders of noisy 2,400-pixel pages would be ~600 MB: the cache is bounded in bytes too.
+    this.#maxImageBytes = options.maxImageBytes ?? 64 * 1024 * 1024;
     this.#maxEntries = options.maxEntries ?? 200;
     this.#timeoutMs = options.timeoutMs ?? 20_000;
     this.#maxProcesses = options.maxProcesses ?? 2;
@@ -49,7 +55,9 @@ export class PageRenderer {
 
   /** One page as JPEG. */
   jpeg(key: string, pageNumber: number, pdf: () => Promise<Uint8Array>): Promise<Buffer> {
-    return this.#cached(this.#images, `${key}#${pageNumber}`, async () => {
+    const imageKey = `${key}#${pageNumber}`;
+    // `entry` is read only after the render's first await, once it is set.
+    const entry: Promise<Buffer> = this.#cached(this.#images, imageKey, async () => {
       const page = (await this.pageSizes(key, pdf))[pageNumber - 1];
       const longest = page === undefined ? 0 : Math.max(page.width, page.height);
       const dpi = longest * this.#dpi / 72 > MAX_PAGE_PIXELS ? Math.floor(MAX_PAGE_PIXELS * 72 * 100 / longest) / 100 : this.#dpi;
@@ -58,16 +66,40 @@ export class PageRenderer {
       if (this.#running < this.#maxProcesses) this.#running++;
       else await new Promise<void>((resolve) => this.#waiting.push(resolve));
       try {
-        return await this.#render(bytes, pageNumber, dpi);
+        const image = await this.#render(bytes, pageNumber, dpi);
+        this.#hold(imageKey, entry, image.byteLength);
+        return image;
       } finally {
         const next = this.#waiting.shift();
         if (next) next();
         else this.#running--;
       }
-    });
+    }, (dropped) => this.#release(dropped));
+    return entry;
   }
 
-  #cached<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+  /** Counts a cached image's bytes (if `entry` is still the one cached); past the bound the least recently used others leave. */
+  #hold(key: string, entry: Promise<Buffer>, bytes: number): void {
+    if (this.#images.get(key) !== entry) return;
+    this.#release(key);
+    this.#imageBytes.set(key, bytes);
+    this.#heldBytes += bytes;
+    for (const oldest of this.#images.keys()) {
+      if (this.#heldBytes <= this.#maxImageBytes) break;
+      if (oldest === key) continue;
+      this.#images.delete(oldest);
+      this.#release(oldest);
+    }
+  }
+
+  #release(key: string): void {
+    const bytes = this.#imageBytes.get(key);
+    if (bytes === undefined) return;
+    this.#imageBytes.delete(key);
+    this.#heldBytes -= bytes;
+  }
+
+  #cached<T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>, dropped?: (key: string) => void): Promise<T> {
     const hit = map.get(key);
     if (hit) {
       // Map order is insertion order: re-inserting makes this the most recently used.
@@ -77,8 +109,12 @@ export class PageRenderer {
     }
     const value = make();
     map.set(key, value);
-    value.catch(() => map.delete(key));
-    while (map.size > this.#maxEntries) map.delete(map.keys().next().value as string);
+    value.catch(() => map.get(key) === value && map.delete(key));
+    while (map.size > this.#maxEntries) {
+      const oldest = map.keys().next().value as string;
+      map.delete(oldest);
+      dropped?.(oldest);
+    }
     return value;
   }
 
