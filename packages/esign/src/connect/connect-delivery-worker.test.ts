@@ -199,3 +199,38 @@ test('worker: the loop does not wait for a silent listener; a message for anothe
   await worker.stop();
   assert.deepEqual(log.filter((l) => l.includes('silent')), ['delivered silent-1', 'delivered silent-2']);
 });
+
+test('worker: includeDocuments deliveries are built and posted two at a time; the others are not held back', async () => {
+  // A review sent one envelope of 8 MB to 32 configurations with includeDocuments: 1.4 GB held at once.
+  const withDocs: ConnectMessage = { ...MESSAGE, data: { ...MESSAGE.data, envelopeSummary: { status: 'sent', envelopeDocuments: [{ documentId: '1' }] } } };
+  const items = [
+    ...Array.from({ length: 6 }, (_, i) => delivery(`doc${i}`, `https://docs${i}.example/`, { includeDocuments: true, message: withDocs })),
+    ...Array.from({ length: 3 }, (_, i) => delivery(`plain${i}`, `https://plain${i}.example/`)),
+  ];
+  const { queue, log } = queueOf(items);
+  let holding = 0;
+  let mostHolding = 0;
+  let plainAtOnce = 0;
+  let mostPlain = 0;
+  const worker = new ConnectDeliveryWorker({
+    queue, workerId: 'w', hmacSecrets: () => Promise.resolve([]),
+    documentBytes: () => {
+      mostHolding = Math.max(mostHolding, ++holding);
+      return Promise.resolve(new Uint8Array(1024));
+    },
+    post: async (p) => {
+      const plain = !p.body.includes('PDFBytes');
+      if (plain) mostPlain = Math.max(mostPlain, ++plainAtOnce);
+      // A few turns of the loop: long enough for every chain to be under way.
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+      if (plain) plainAtOnce--;
+      else holding--;
+      return 200;
+    },
+  });
+  assert.deepEqual(await worker.runOnce(), { claimed: 9, delivered: 9, retried: 0, failed: 0 });
+  assert.equal(mostHolding, 2);
+  assert.equal(mostPlain, 3);
+  assert.equal(worker.documentDeliveries, 0);
+  assert.equal(log.length, 9);
+});

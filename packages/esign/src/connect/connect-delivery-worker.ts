@@ -5,6 +5,7 @@ import { connectBody, withDocumentBytes } from './build-connect-message.ts';
 import type { ConnectMessage } from '../domain/connect/connect-message.ts';
 import { connectSignatures } from './connect-signatures.ts';
 import type { PostToListener } from './post-to-listener.ts';
+import { Slots } from './slots.ts';
 
 /** The delivery outbox as the worker sees it (store/connect-repository.ts implements it). */
 export interface ConnectDeliveryQueue {
@@ -45,6 +46,12 @@ export type ConnectWorkerOptions = {
   readonly batchSize?: number;
   /** Listeners served at once by this worker; past it, new batches wait for one to finish. */
   readonly maxListeners?: number;
+  /**
+   * includeDocuments deliveries built and posted at once by this worker. Each holds its
+   * envelope's documents several times over (bytes, base64, the JSON body): one send to 32
+   * configurations held 1.4 GB for 8 MB of PDF before this bound.
+   */
+  readonly maxDocumentDeliveries?: number;
   readonly pollIntervalMs?: number;
   /** How long finished deliveries are kept (default 30 days); the purge runs at most hourly per instance. */
   readonly retentionMs?: number;
@@ -83,9 +90,11 @@ export class ConnectDeliveryWorker {
   #stopping = new AbortController();
   /** The listener URLs being served, each by one chain; claims skip them. */
   readonly #busy = new Map<string, Promise<void>>();
+  readonly #documentSlots: Slots;
 
   constructor(options: ConnectWorkerOptions) {
-    this.#o = { clock: () => new Date(), random: Math.random, documentBytes: () => Promise.resolve(undefined), retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, maxListeners: 32, pollIntervalMs: 1_000, retentionMs: 30 * 86_400_000, ...options };
+    this.#o = { clock: () => new Date(), random: Math.random, documentBytes: () => Promise.resolve(undefined), retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, maxListeners: 32, maxDocumentDeliveries: 2, pollIntervalMs: 1_000, retentionMs: 30 * 86_400_000, ...options };
+    this.#documentSlots = new Slots(this.#o.maxDocumentDeliveries);
     // A pass claims and starts serving, without waiting for the listeners: a chain that ends
     // wakes the loop, as its listener's next messages may be due.
     this.#loop = new PollingLoop(async () => {
@@ -172,7 +181,10 @@ export class ConnectDeliveryWorker {
     };
     if (stopping.aborted) return release();
     let answered = false;
+    // The documents are read, encoded and sent under a slot, so the memory they take is bounded.
+    const giveBack = item.includeDocuments ? await this.#documentSlots.take() : undefined;
     try {
+      if (stopping.aborted) return await release();
       const message = item.includeDocuments ? await this.#withDocuments(item) : item.message;
       const body = connectBody(message, item.attempts - 1);
       const headers = item.includeHMAC ? connectSignatures(await o.hmacSecrets(item.accountId), body, item.accountId) : {};
@@ -188,7 +200,14 @@ export class ConnectDeliveryWorker {
       const retryAt = item.attemptsSinceRepublish >= o.retry.maxAttempts ? undefined : new Date(o.clock().getTime() + retryDelayMs(item.attemptsSinceRepublish, o.retry, o.random()));
       await o.queue.markFailed(item.id, o.workerId, err instanceof Error ? err.message.slice(0, 1000) : String(err), retryAt);
       return { kind: retryAt ? 'retried' : 'failed', unreachable: !answered, ...(retryAt ? { retryAt } : {}) };
+    } finally {
+      giveBack?.();
     }
+  }
+
+  /** includeDocuments deliveries under way now. */
+  get documentDeliveries(): number {
+    return this.#documentSlots.taken;
   }
 
   #withDocuments(item: ClaimedDelivery): Promise<ConnectMessage> {
