@@ -9,9 +9,9 @@ import { DEFAULT_OFFICE_PATHS, type OfficePaths } from './office-worker.ts';
 import { detectNetworkSandbox } from './detect-network-sandbox.ts';
 import { WorkQueue } from './work-queue.ts';
 import { assertHtmlBytes, resolveOfficeFormat, type OfficeFormat } from './detect-document-format.ts';
-import type { AnchorOptions } from '../anchor/anchor-options.ts';
+import { toAnchorSearch, type AnchorOptions } from '../anchor/anchor-options.ts';
 import type { DocumentText } from '../anchor/page-text.ts';
-import type { AnchorMatch } from '../anchor/search-anchors.ts';
+import { searchAnchors, type AnchorMatch } from '../anchor/search-anchors.ts';
 import { PdfThreads } from '../threads/pdf-threads.ts';
 import type { FormField } from '../form/read-form-fields.ts';
 
@@ -147,10 +147,13 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
       await Promise.all([office.warmUp(), html.warmUp(), threads.warmUp()]);
     },
     warmUpPdfThreads: () => threads.warmUp(),
-    extractText: (pdfs) => threads.extractText(pdfs),
-    findAnchors: (pdfs, anchor) => threads.findAnchors(pdfs, anchor),
-    readFormFields: (pdf) => threads.readFormFields(pdf),
-    removeFormFields: (pdf, opts) => threads.removeFormFields(pdf, opts),
+    // Reading a PDF's pages costs what its content streams hold, not what its file weighs (a
+    // 28 KB file of shared streams took minutes of the pdf thread): these run in the pdf queue
+    // under the same deadline as a conversion, which ends the thread that overruns it.
+    extractText: (pdfs) => queues.pdf.run((signal) => threads.extractText(pdfs, signal), timeoutMs, 'PDF'),
+    findAnchors: async (pdfs, anchor) => searchAnchors(await queues.pdf.run((signal) => threads.extractText(pdfs, signal), timeoutMs, 'PDF'), toAnchorSearch(anchor)),
+    readFormFields: (pdf) => queues.pdf.run((signal) => threads.readFormFields(pdf, signal), timeoutMs, 'PDF'),
+    removeFormFields: (pdf, opts) => queues.pdf.run((signal) => threads.removeFormFields(pdf, opts, signal), timeoutMs, 'PDF'),
     pageCount: (pdf) => threads.validate(pdf),
     officeWorkerPids: () => office.workerPids(),
     stats: () => ({

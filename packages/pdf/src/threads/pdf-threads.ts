@@ -180,7 +180,12 @@ export class PdfThreads {
       signal?.throwIfAborted();
     }
     const id = this.#nextId++;
-    const onAbort = (): void => void thread.worker.terminate();
+    // Marked dead at once: the next job must not be posted to a thread that is going away
+    // (its 'exit' comes later, and would fail that job with "pdf thread exited").
+    const onAbort = (): void => {
+      thread.dead = true;
+      void thread.worker.terminate();
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       return await new Promise<ThreadResults[J['op']]>((resolve, reject) => {
