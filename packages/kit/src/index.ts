@@ -12,3 +12,5 @@ export { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from './launch-chromium.
 export { stopWithParent, STOP_WITH_PARENT_ENV } from './stop-with-parent.ts';
 /** multipart/form-data bodies read as bounded views (no copies, at most N parts). */
 export { boundaryOf, dispositionParams, MultipartError, parseMultipart, type Part } from './parse-multipart.ts';
+
+export { Slots } from './slots.ts';

@@ -5,7 +5,7 @@ import { connectBody, withDocumentBytes } from './build-connect-message.ts';
 import type { ConnectMessage } from '../domain/connect/connect-message.ts';
 import { connectSignatures } from './connect-signatures.ts';
 import type { PostToListener } from './post-to-listener.ts';
-import { Slots } from './slots.ts';
+import { Slots } from '@signet/kit';
 
 /** The delivery outbox as the worker sees it (store/connect-repository.ts implements it). */
 export interface ConnectDeliveryQueue {

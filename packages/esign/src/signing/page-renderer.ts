@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process';
 import { PDFDocument } from 'pdf-lib';
+import { Slots } from '@signet/kit';
+
+/**
+ * The longest side of a page image, in pixels. A page's size is the sender's to choose, up to
+ * PDF's 14,400 pt: at 110 dpi that is a 22,000-pixel square, ~1.9 GB for pdftoppm and seconds of
+ * CPU per request. A page whose longer side would exceed this is rendered at the dpi that fits it
+ * (Letter and A4 at 110 dpi are ~1,290 pixels long: unchanged).
+ */
+export const MAX_PAGE_PIXELS = 2400;
 
 /**
  * Page images for the signing page, rendered on the server by poppler's pdftoppm
@@ -10,14 +19,6 @@ import { PDFDocument } from 'pdf-lib';
  * here, docs/benchmarks.md). Documents never change once sent, so renders and page sizes are
  * cached by key.
  */
-/**
- * The longest side of a page image, in pixels. A page's size is the sender's to choose, up to
- * PDF's 14,400 pt: at 110 dpi that is a 22,000-pixel square, ~1.9 GB for pdftoppm and seconds of
- * CPU per request. A page whose longer side would exceed this is rendered at the dpi that fits it
- * (Letter and A4 at 110 dpi are ~1,290 pixels long: unchanged).
- */
-export const MAX_PAGE_PIXELS = 2400;
-
 export class PageRenderer {
   readonly #dpi: number;
   readonly #maxEntries: number;
@@ -28,10 +29,8 @@ export class PageRenderer {
   #heldBytes = 0;
   readonly #maxImageBytes: number;
   readonly #sizes = new Map<string, Promise<{ width: number; height: number }[]>>();
-  /** At most this many pdftoppm processes at once (a long document asks for many pages together). */
-  readonly #maxProcesses: number;
-  #running = 0;
-  readonly #waiting: (() => void)[] = [];
+  /** At most `maxProcesses` pdftoppm processes at once (a long document asks for many pages together). */
+  readonly #processes: Slots;
 
   constructor(options: { dpi?: number; maxEntries?: number; maxImageBytes?: number; timeoutMs?: number; maxProcesses?: number } = {}) {
     this.#dpi = options.dpi ?? 110;
@@ -39,7 +38,7 @@ export class PageRenderer {
     this.#maxImageBytes = options.maxImageBytes ?? 64 * 1024 * 1024;
     this.#maxEntries = options.maxEntries ?? 200;
     this.#timeoutMs = options.timeoutMs ?? 20_000;
-    this.#maxProcesses = options.maxProcesses ?? 2;
+    this.#processes = new Slots(options.maxProcesses ?? 2);
   }
 
   /** CropBox sizes in points of every page: the frame tab positions are measured in. */
@@ -62,17 +61,13 @@ export class PageRenderer {
       const longest = page === undefined ? 0 : Math.max(page.width, page.height);
       const dpi = longest * this.#dpi / 72 > MAX_PAGE_PIXELS ? Math.floor(MAX_PAGE_PIXELS * 72 * 100 / longest) / 100 : this.#dpi;
       const bytes = await pdf();
-      // A finishing render hands its slot straight to the next waiter, so the bound holds.
-      if (this.#running < this.#maxProcesses) this.#running++;
-      else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      const giveBack = await this.#processes.take();
       try {
         const image = await this.#render(bytes, pageNumber, dpi);
         this.#hold(imageKey, entry, image.byteLength);
         return image;
       } finally {
-        const next = this.#waiting.shift();
-        if (next) next();
-        else this.#running--;
+        giveBack();
       }
     }, (dropped) => this.#release(dropped));
     return entry;
