@@ -7,11 +7,11 @@ import { HtmlConverter, type PaperFormat } from './html-converter.ts';
 import { OfficeConverter } from './office-converter.ts';
 import { DEFAULT_OFFICE_PATHS, type OfficePaths } from './office-worker.ts';
 import { detectNetworkSandbox } from './detect-network-sandbox.ts';
-import { WorkQueue } from './work-queue.ts';
+import { WorkQueue, type Job } from './work-queue.ts';
 import { assertHtmlBytes, resolveOfficeFormat, type OfficeFormat } from './detect-document-format.ts';
-import { toAnchorSearch, type AnchorOptions } from '../anchor/anchor-options.ts';
+import type { AnchorOptions } from '../anchor/anchor-options.ts';
 import type { DocumentText } from '../anchor/page-text.ts';
-import { searchAnchors, type AnchorMatch } from '../anchor/search-anchors.ts';
+import type { AnchorMatch } from '../anchor/search-anchors.ts';
 import { PdfThreads } from '../threads/pdf-threads.ts';
 import type { FormField } from '../form/read-form-fields.ts';
 
@@ -116,6 +116,10 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
   const threads = new PdfThreads(pdfThreads);
   const queues = { office: new WorkQueue(officeWorkers), html: new WorkQueue(htmlPages), pdf: new WorkQueue(pdfThreads) };
   let closed = false;
+  // Reading a PDF's pages costs what its content streams hold, not what its file weighs (a
+  // 28 KB file of shared streams took minutes of the pdf thread): reads run in the pdf queue
+  // under the same deadline as a conversion, which ends the thread that overruns it.
+  const readPdf = <T>(job: Job<T>): Promise<T> => queues.pdf.run(job, timeoutMs, 'PDF');
 
   return {
     async convert({ bytes, fileExtension, timeoutMs: deadline = timeoutMs }) {
@@ -147,13 +151,10 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
       await Promise.all([office.warmUp(), html.warmUp(), threads.warmUp()]);
     },
     warmUpPdfThreads: () => threads.warmUp(),
-    // Reading a PDF's pages costs what its content streams hold, not what its file weighs (a
-    // 28 KB file of shared streams took minutes of the pdf thread): these run in the pdf queue
-    // under the same deadline as a conversion, which ends the thread that overruns it.
-    extractText: (pdfs) => queues.pdf.run((signal) => threads.extractText(pdfs, signal), timeoutMs, 'PDF'),
-    findAnchors: async (pdfs, anchor) => searchAnchors(await queues.pdf.run((signal) => threads.extractText(pdfs, signal), timeoutMs, 'PDF'), toAnchorSearch(anchor)),
-    readFormFields: (pdf) => queues.pdf.run((signal) => threads.readFormFields(pdf, signal), timeoutMs, 'PDF'),
-    removeFormFields: (pdf, opts) => queues.pdf.run((signal) => threads.removeFormFields(pdf, opts, signal), timeoutMs, 'PDF'),
+    extractText: (pdfs) => readPdf((signal) => threads.extractText(pdfs, signal)),
+    findAnchors: (pdfs, anchor) => readPdf((signal) => threads.findAnchors(pdfs, anchor, signal)),
+    readFormFields: (pdf) => readPdf((signal) => threads.readFormFields(pdf, signal)),
+    removeFormFields: (pdf, opts) => readPdf((signal) => threads.removeFormFields(pdf, opts, signal)),
     pageCount: (pdf) => threads.validate(pdf),
     officeWorkerPids: () => office.workerPids(),
     stats: () => ({

@@ -143,9 +143,9 @@ export class PdfThreads {
   }
 
   /** {@link findAnchors} with the parsing off the event loop. */
-  async findAnchors(pdfs: readonly Uint8Array[], options: AnchorOptions): Promise<AnchorMatch[]> {
+  async findAnchors(pdfs: readonly Uint8Array[], options: AnchorOptions, signal?: AbortSignal): Promise<AnchorMatch[]> {
     const search = toAnchorSearch(options);
-    return searchAnchors(await this.extractText(pdfs), search);
+    return searchAnchors(await this.extractText(pdfs, signal), search);
   }
 
   /** Terminates every thread; pending jobs reject. */
