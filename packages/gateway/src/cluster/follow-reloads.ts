@@ -15,14 +15,21 @@ const reason = (e: unknown): string => (e instanceof Error ? e.message : String(
 export function followReloads(port: PrimaryPort, load: (snapshot: Snapshot) => void, log: Pick<Logger, 'error'>): () => void {
   return port.onMessage((m) => {
     if (!isConfigMessage(m) || m.k !== 'snapshot') return;
-    let answer: ConfigMessage | undefined;
-    try {
-      load(m.snapshot);
-      if (m.round !== undefined) answer = { tag: CONFIG_TAG, k: 'loaded', round: m.round };
-    } catch (e) {
-      log.error({ hash: m.snapshot.hash, err: reason(e) }, 'configuration not loaded; keeping the running one');
-      if (m.round !== undefined) answer = { tag: CONFIG_TAG, k: 'rejected', round: m.round, error: reason(e) };
-    }
-    if (answer !== undefined) port.send(answer);
+    const error = loadOrKeep(m.snapshot, load, log);
+    if (m.round === undefined) return;
+    port.send(error === undefined
+      ? { tag: CONFIG_TAG, k: 'loaded', round: m.round } satisfies ConfigMessage
+      : { tag: CONFIG_TAG, k: 'rejected', round: m.round, error } satisfies ConfigMessage);
   });
+}
+
+/** Loads `snapshot`; one that fails is logged and the running configuration kept. Returns why it failed. */
+export function loadOrKeep(snapshot: Snapshot, load: (snapshot: Snapshot) => void, log: Pick<Logger, 'error'>): string | undefined {
+  try {
+    load(snapshot);
+    return undefined;
+  } catch (e) {
+    log.error({ hash: snapshot.hash, err: reason(e) }, 'configuration not loaded; keeping the running one');
+    return reason(e);
+  }
 }

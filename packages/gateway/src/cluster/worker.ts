@@ -3,7 +3,7 @@ import { CONFIG_TAG, isConfigMessage, type ConfigMessage } from './config-messag
 import { METRICS_PUSH_MS, METRICS_TAG, type MetricsMessage } from './metrics-messages.ts';
 import type { NodeStart } from './node-start.ts';
 import { startDataPlane } from './start-data-plane.ts';
-import { followReloads } from './follow-reloads.ts';
+import { followReloads, loadOrKeep } from './follow-reloads.ts';
 import { loadSnapshot } from './load-snapshot.ts';
 import { WorkerHealth } from './worker-health.ts';
 import { processPrimaryPort } from './worker-hub.ts';
@@ -46,14 +46,9 @@ export async function runWorker(start: NodeStart): Promise<number> {
   const { gateway, metrics } = await startDataPlane(start, snapshot, health);
   offMissed();
   // Reloads: a snapshot this worker cannot load is reported and the running one kept.
-  followReloads(port, (s) => loadSnapshot(s, health, gateway.runtime), start.log);
-  if (missed !== undefined) {
-    try {
-      loadSnapshot(missed, health, gateway.runtime);
-    } catch (e) {
-      start.log.error({ hash: missed.hash, err: e instanceof Error ? e.message : String(e) }, 'configuration not loaded; keeping the running one');
-    }
-  }
+  const load = (s: Snapshot): void => loadSnapshot(s, health, gateway.runtime);
+  followReloads(port, load, start.log);
+  if (missed !== undefined) loadOrKeep(missed, load, start.log);
   const addresses = await gateway.listen();
   port.send({ tag: CONFIG_TAG, k: 'ready', addresses } satisfies ConfigMessage);
   const pushMetrics = setInterval(() => port.send({ tag: METRICS_TAG, state: metrics.state() } satisfies MetricsMessage), METRICS_PUSH_MS);
