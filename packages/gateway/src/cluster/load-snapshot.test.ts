@@ -3,7 +3,7 @@
 // the runtime then refused still replaced the health checkers (active probes of the running
 // upstreams stopped, GET /upstreams/{u}/health showed HEALTHCHECKS_OFF) while the proxy kept the
 // old routes.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { issueCertificate } from '@signet/kit';
 import { loadSnapshot } from './load-snapshot.ts';
@@ -34,6 +34,15 @@ function processUnderTest(first: Snapshot) {
   return { timers, probed, health, runtime };
 }
 
+/** A process checking upstream `up` (targets 127.0.0.1:9 and :10) whose checks took :9 down. */
+function withNineDown(t: TestContext) {
+  const up = upstream({ name: 'up', healthchecks: ACTIVE });
+  const p = processUnderTest(snapshot({ upstreams: [up], targets: [target(up, '127.0.0.1:9'), target(up, '127.0.0.1:10')] }));
+  t.after(() => p.health.close());
+  p.health.setStatus('up', ['127.0.0.1:9'], false);
+  return { up, p };
+}
+
 test('a configuration the runtime refuses changes nothing: health checkers and probes stay, the old routes serve', async (t) => {
   const up = upstream({ name: 'up', healthchecks: ACTIVE });
   const running = snapshot({ upstreams: [up], targets: [target(up, '127.0.0.1:9')] });
@@ -54,11 +63,7 @@ test('a configuration the runtime refuses changes nothing: health checkers and p
 });
 
 test('an accepted configuration moves both; a rebuilt balancer sees the health the new configuration keeps', (t) => {
-  const up = upstream({ name: 'up', healthchecks: ACTIVE });
-  const first = snapshot({ upstreams: [up], targets: [target(up, '127.0.0.1:9'), target(up, '127.0.0.1:10')] });
-  const p = processUnderTest(first);
-  t.after(() => p.health.close());
-  p.health.setStatus('up', ['127.0.0.1:9'], false);
+  const { up, p } = withNineDown(t);
   // 127.0.0.1:9 leaves (its state is retired, Kong keeps it 300 s), then comes back with another
   // weight: its balancer is rebuilt and must find it down, from the new configuration's health.
   const without = snapshot({ upstreams: [up], targets: [target(up, '127.0.0.1:10')] });
@@ -72,11 +77,7 @@ test('an accepted configuration moves both; a rebuilt balancer sees the health t
 });
 
 test('a reload that turns an upstream\'s health checks off puts its down addresses back in rotation', (t) => {
-  const up = upstream({ name: 'up', healthchecks: ACTIVE });
-  const first = snapshot({ upstreams: [up], targets: [target(up, '127.0.0.1:9'), target(up, '127.0.0.1:10')] });
-  const p = processUnderTest(first);
-  t.after(() => p.health.close());
-  p.health.setStatus('up', ['127.0.0.1:9'], false);
+  const { up, p } = withNineDown(t);
   // A reload with another weight rebuilds the balancer: it takes 127.0.0.1:9 as down.
   const targets = [target(up, '127.0.0.1:9', 50), target(up, '127.0.0.1:10')];
   loadSnapshot(snapshot({ upstreams: [up], targets }), p.health, p.runtime);
