@@ -10,16 +10,20 @@ import { sessionUser } from '../web/session.ts';
  * (docs/esign-users.md); API access is the API's alone and is not asked here.
  */
 export async function assertConsoleRight(ctx: EsignContext, userId: string, accountId: string, need: Need): Promise<void> {
-  const settings = await ctx.store.accounts.memberSettings(userId, accountId);
-  if (settings === undefined) throw new EsignError('USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT');
-  const denied = deniedBecause({ ...rightsOf(settings), api: true }, need);
-  if (denied) throw new EsignError('USER_LACKS_PERMISSIONS', denied);
+  const refusal = await consoleRefusal(ctx, userId, accountId, need);
+  if (refusal) throw refusal;
 }
 
 /** Whether the member's profile allows `need` in the account (the console home shows only what it may use). */
 export async function hasConsoleRight(ctx: EsignContext, userId: string, accountId: string, need: Need): Promise<boolean> {
+  return (await consoleRefusal(ctx, userId, accountId, need)) === undefined;
+}
+
+async function consoleRefusal(ctx: EsignContext, userId: string, accountId: string, need: Need): Promise<EsignError | undefined> {
   const settings = await ctx.store.accounts.memberSettings(userId, accountId);
-  return settings !== undefined && deniedBecause({ ...rightsOf(settings), api: true }, need) === undefined;
+  if (settings === undefined) return new EsignError('USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT');
+  const denied = deniedBecause({ ...rightsOf(settings), api: true }, need);
+  return denied ? new EsignError('USER_LACKS_PERMISSIONS', denied) : undefined;
 }
 
 /** What a console page of the default account needs: templates to read or change, Connect to manage. */
