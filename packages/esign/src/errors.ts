@@ -93,6 +93,7 @@ export const ESIGN_ERRORS = {
   HOURLY_APIINVOCATION_LIMIT_EXCEEDED: { status: 429, message: 'The maximum number of hourly API invocations has been exceeded.' },
   BURST_APIINVOCATION_LIMIT_EXCEEDED: { status: 429, message: 'The maximum number of API invocations in a burst window has been exceeded.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable.' },
+  CONVERSION_QUEUE_LIMIT_EXCEEDED: { status: 429, message: 'Too many of the account\'s documents are waiting for conversion; send again once they are done.' },
   UNSPECIFIED_ERROR: { status: 500, message: 'An unexpected error occurred.' },
 } as const satisfies ErrorCatalog;
 

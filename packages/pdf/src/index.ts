@@ -7,6 +7,7 @@ export {
   type Converter,
   type ConverterOptions,
   type ConvertInput,
+  type WorkOwner,
   type ConverterStats,
 } from './convert/build-converter.ts';
 /** Which extensions convert, and with which engine. */

@@ -18,6 +18,7 @@ export const PDF_ERRORS = {
   TIMESTAMP_FAILED: { status: 502, message: 'The timestamp authority did not give a valid timestamp.' },
   VALIDATION_DATA_FAILED: { status: 502, message: 'The certificates\' revocation data could not be gathered.' },
   CONVERTER_CLOSED: { status: 503, message: 'The converter is shut down.' },
+  CONVERTER_BUSY: { status: 429, message: 'Too many documents are waiting for conversion; send again once some are done.' },
 } as const satisfies ErrorCatalog;
 
 export type PdfErrorCode = keyof typeof PDF_ERRORS;

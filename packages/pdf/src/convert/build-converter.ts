@@ -41,7 +41,18 @@ export type ConverterOptions = {
   officeMode?: 'warm' | 'cold';
   /** Worker threads for pdf.js/pdf-lib parsing (validation, anchor search). Default 1. */
   pdfThreads?: number;
+  /**
+   * Documents one tenant may have waiting per engine before the next is refused (CONVERTER_BUSY).
+   * Default 32. Tenants are served in turn whatever this is.
+   */
+  maxWaitingPerTenant?: number;
 };
+
+/**
+ * Whose work it is: an engine's waiting jobs are served tenant by tenant in turn, so one
+ * account's burst of documents cannot starve another's (work-queue.ts). Absent: the shared ''.
+ */
+export type WorkOwner = { tenant?: string };
 
 
 /** One document to turn into PDF. */
@@ -50,7 +61,7 @@ export type ConvertInput = {
   fileExtension: string;
   /** Overrides the converter's per-document deadline for this document. */
   timeoutMs?: number;
-};
+} & WorkOwner;
 
 /** Counters for operators and tests. */
 export type ConverterStats = {
@@ -74,13 +85,13 @@ export interface Converter {
    */
   warmUpPdfThreads(): Promise<void>;
   /** {@link extractText} on the converter's pdf threads, off the event loop. */
-  extractText(pdfs: readonly Uint8Array[]): Promise<DocumentText[]>;
+  extractText(pdfs: readonly Uint8Array[], owner?: WorkOwner): Promise<DocumentText[]>;
   /** {@link findAnchors} on the converter's pdf threads, off the event loop. */
-  findAnchors(pdfs: readonly Uint8Array[], options: AnchorOptions): Promise<AnchorMatch[]>;
+  findAnchors(pdfs: readonly Uint8Array[], options: AnchorOptions, owner?: WorkOwner): Promise<AnchorMatch[]>;
   /** {@link readFormFields} on the converter's pdf threads (transformPdfFields). */
-  readFormFields(pdf: Uint8Array): Promise<FormField[]>;
+  readFormFields(pdf: Uint8Array, owner?: WorkOwner): Promise<FormField[]>;
   /** {@link removeFormFields} on the converter's pdf threads. */
-  removeFormFields(pdf: Uint8Array, options?: { flatten?: readonly string[] }): Promise<Uint8Array>;
+  removeFormFields(pdf: Uint8Array, options?: { flatten?: readonly string[] } & WorkOwner): Promise<Uint8Array>;
   /** Page count of a readable, unencrypted PDF ({@link validatePdf} off the event loop). */
   pageCount(pdf: Uint8Array): Promise<number>;
   /** soffice.bin pids of the live warm workers. */
@@ -114,15 +125,20 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
   const html = new HtmlConverter({ paper: options.paper ?? 'Letter' });
   const pdfThreads = options.pdfThreads ?? 1;
   const threads = new PdfThreads(pdfThreads);
-  const queues = { office: new WorkQueue(officeWorkers), html: new WorkQueue(htmlPages), pdf: new WorkQueue(pdfThreads) };
+  const fairness = { maxWaitingPerTenant: options.maxWaitingPerTenant ?? 32 };
+  const queues = {
+    office: new WorkQueue(officeWorkers, fairness),
+    html: new WorkQueue(htmlPages, fairness),
+    pdf: new WorkQueue(pdfThreads, fairness),
+  };
   let closed = false;
   // Reading a PDF's pages costs what its content streams hold, not what its file weighs (a
   // 28 KB file of shared streams took minutes of the pdf thread): reads run in the pdf queue
   // under the same deadline as a conversion, which ends the thread that overruns it.
-  const readPdf = <T>(job: Job<T>): Promise<T> => queues.pdf.run(job, timeoutMs, 'PDF');
+  const readPdf = <T>(job: Job<T>, owner: WorkOwner | undefined): Promise<T> => queues.pdf.run(job, timeoutMs, 'PDF', owner?.tenant);
 
   return {
-    async convert({ bytes, fileExtension, timeoutMs: deadline = timeoutMs }) {
+    async convert({ bytes, fileExtension, timeoutMs: deadline = timeoutMs, tenant }) {
       if (closed) throw new PdfError('CONVERTER_CLOSED');
       const kind = documentKind(fileExtension);
       if (bytes.byteLength > maxBytes) {
@@ -134,16 +150,16 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
           return queues.pdf.run(async (signal) => {
             await threads.validate(bytes, signal);
             return bytes;
-          }, deadline, 'pdf');
+          }, deadline, 'pdf', tenant);
         case 'html':
           assertHtmlBytes(bytes);
-          return queues.html.run((signal) => html.convert(bytes, signal), deadline, 'html document');
+          return queues.html.run((signal) => html.convert(bytes, signal), deadline, 'html document', tenant);
         case 'office': {
           const ext = normalizeExtension(fileExtension) as OfficeFormat;
           // From the bytes, not the name: zip bombs are refused under any name, and LibreOffice
           // gets the import filter of what the document really is.
           const format = resolveOfficeFormat(bytes, ext, { maxInflatedBytes });
-          return queues.office.run((signal) => office.convert(bytes, format, signal), deadline, `${ext} document`);
+          return queues.office.run((signal) => office.convert(bytes, format, signal), deadline, `${ext} document`, tenant);
         }
       }
     },
@@ -151,10 +167,10 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
       await Promise.all([office.warmUp(), html.warmUp(), threads.warmUp()]);
     },
     warmUpPdfThreads: () => threads.warmUp(),
-    extractText: (pdfs) => readPdf((signal) => threads.extractText(pdfs, signal)),
-    findAnchors: (pdfs, anchor) => readPdf((signal) => threads.findAnchors(pdfs, anchor, signal)),
-    readFormFields: (pdf) => readPdf((signal) => threads.readFormFields(pdf, signal)),
-    removeFormFields: (pdf, opts) => readPdf((signal) => threads.removeFormFields(pdf, opts, signal)),
+    extractText: (pdfs, owner) => readPdf((signal) => threads.extractText(pdfs, signal), owner),
+    findAnchors: (pdfs, anchor, owner) => readPdf((signal) => threads.findAnchors(pdfs, anchor, signal), owner),
+    readFormFields: (pdf, owner) => readPdf((signal) => threads.readFormFields(pdf, signal), owner),
+    removeFormFields: (pdf, opts) => readPdf((signal) => threads.removeFormFields(pdf, { flatten: opts?.flatten ?? [] }, signal), opts),
     pageCount: (pdf) => threads.validate(pdf),
     officeWorkerPids: () => office.workerPids(),
     stats: () => ({

@@ -71,3 +71,48 @@ test('close rejects waiting jobs and refuses new ones', async () => {
 test('concurrency must be a positive integer', () => {
   assert.throws(() => new WorkQueue(0), TypeError);
 });
+
+test('waiting jobs are taken from each tenant in turn: one account queueing many cannot starve another', async () => {
+  const q = new WorkQueue(1);
+  const gate = deferred();
+  const started: string[] = [];
+  const job = (name: string) => async (): Promise<string> => {
+    started.push(name);
+    if (name === 'a0') await gate.promise;
+    return name;
+  };
+  const runs = [
+    q.run(job('a0'), 10_000, 'document', 'A'),
+    ...['a1', 'a2', 'a3', 'a4'].map((n) => q.run(job(n), 10_000, 'document', 'A')),
+    q.run(job('b1'), 10_000, 'document', 'B'),
+    q.run(job('b2'), 10_000, 'document', 'B'),
+    q.run(job('c1'), 10_000, 'document', 'C'),
+  ];
+  await Promise.resolve();
+  assert.deepEqual(started, ['a0']);
+  assert.equal(q.waiting, 7);
+  gate.resolve();
+  await Promise.all(runs);
+  // FIFO would have run a1..a4 before B's and C's first documents.
+  assert.deepEqual(started, ['a0', 'a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
+});
+
+test('a tenant with maxWaitingPerTenant jobs waiting is refused at once; others and the untenanted are not', async () => {
+  const q = new WorkQueue(1, { maxWaitingPerTenant: 2 });
+  const gate = deferred();
+  const running = q.run(() => gate.promise, 10_000, 'document', 'A');
+  const waitingA = [q.run(() => Promise.resolve(1), 10_000, 'document', 'A'), q.run(() => Promise.resolve(2), 10_000, 'document', 'A')];
+  await assert.rejects(q.run(() => Promise.resolve(3), 10_000, 'document', 'A'), (e: unknown) =>
+    e instanceof PdfError && e.code === 'CONVERTER_BUSY' && /2 documents/.test(e.message));
+  const others = [
+    q.run(() => Promise.resolve('b'), 10_000, 'document', 'B'),
+    ...[1, 2, 3].map((i) => q.run(() => Promise.resolve(`anon${i}`), 10_000)),
+  ];
+  assert.equal(q.waiting, 6);
+  gate.resolve();
+  await running;
+  assert.deepEqual(await Promise.all(waitingA), [1, 2]);
+  assert.deepEqual(await Promise.all(others), ['b', 'anon1', 'anon2', 'anon3']);
+  // Once A's queue drained, A is welcome again.
+  assert.equal(await q.run(() => Promise.resolve(4), 10_000, 'document', 'A'), 4);
+});

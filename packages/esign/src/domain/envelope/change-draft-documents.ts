@@ -26,7 +26,7 @@ export async function changeDraftDocuments(deps: EnvelopeDeps, accountId: string
     if (current.deletedAt) throw new EsignError('ENVELOPE_INVALID_STATUS', 'The envelope is in the recycle bin: restore it first.');
     const count = current.documents.filter((d) => !change.remove.includes(d.documentId)).length + change.upsert.filter((d) => !current.documents.some((x) => x.documentId === d.documentId)).length;
     if (count > MAX_ENVELOPE_DOCUMENTS) throw new EsignError('INVALID_REQUEST_BODY', `An envelope may hold at most ${MAX_ENVELOPE_DOCUMENTS} documents; this change would make ${count}.`);
-    const content = await replaceDocuments(deps, { documents: current.documents, holders: current.recipients, what: 'the envelope' }, (id) => deps.store.documentPdf(accountId, envelopeId, id), change);
+    const content = await replaceDocuments(deps, { accountId, documents: current.documents, holders: current.recipients, what: 'the envelope' }, (id) => deps.store.documentPdf(accountId, envelopeId, id), change);
     const next: Envelope = { ...current, documents: content.documents, recipients: current.recipients.map((r, i) => ({ ...r, tabs: content.tabs[i] ?? [] })), version: current.version + 1 };
     if (await deps.store.update(envelopeWrite(current, { envelope: next, signingTokens: [], mails: [], content: { pdfs: content.pdfs } }))) return next;
     if (attempt >= MAX_ATTEMPTS) throw new EsignError('UNSPECIFIED_ERROR', 'The envelope kept changing under this request.');

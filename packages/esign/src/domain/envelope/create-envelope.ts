@@ -24,7 +24,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
   // Fail before the (expensive) conversions when the envelope could not be sent anyway.
   if (draft.status === 'sent') assertSendable(draft);
   const brand = await resolveEnvelopeBrand(deps.brands, input.accountId, draft.brandId);
-  const content = await prepareContent(deps, draft.documents, draft.recipients);
+  const content = await prepareContent(deps, input.accountId, draft.documents, draft.recipients);
   const codeHashes = await Promise.all(draft.recipients.map((r) => (r.accessCode !== undefined ? deps.hashAccessCode(r.accessCode) : Promise.resolve(undefined))));
   const recipients: Recipient[] = draft.recipients.map((r, i) => ({
     recipientId: r.recipientId,
@@ -66,11 +66,12 @@ export type PreparedContent = {
  */
 export async function prepareContent(
   deps: Pick<EnvelopeDeps, 'converter' | 'anchors' | 'random' | 'hashBytes'>,
+  accountId: string,
   draftDocuments: readonly DocumentDraft[],
   draftRecipients: readonly ContentRecipient[],
 ): Promise<PreparedContent> {
   // Documents convert concurrently; the converter bounds its own concurrency per engine.
-  const converted: ConvertedDocument[] = await Promise.all(draftDocuments.map((d) => deps.converter.convert(d)));
+  const converted: ConvertedDocument[] = await Promise.all(draftDocuments.map((d) => deps.converter.convert(d, accountId)));
   const pdfs = converted.map((c) => c.pdf);
   const pageSizes = converted.map((c) => c.pages);
   const documents: EnvelopeDocument[] = draftDocuments.map((d, i) => ({

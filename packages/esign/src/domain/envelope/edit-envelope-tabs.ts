@@ -38,7 +38,7 @@ export async function placeOnEnvelope(deps: EnvelopeDeps, envelope: Envelope, re
     if (!bytes) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${d.documentId}"`);
     return { documentId: d.documentId, name: d.name, fileExtension: 'pdf', bytes };
   }));
-  return (await prepareContent(deps, drafts, requests)).tabs;
+  return (await prepareContent(deps, envelope.accountId, drafts, requests)).tabs;
 }
 
 /** The envelope with one recipient's tabs replaced, their relations (conditions, formulas) checked together. */

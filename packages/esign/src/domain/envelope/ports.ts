@@ -24,8 +24,11 @@ export interface Random {
 
 /** One document to turn into PDF (the pdf package's Converter behind an adapter). */
 export interface DocumentConverter {
-  /** PDF bytes and page sizes; throws EsignError (FORMAT_CONVERSION_ERROR, PDF_VALIDATION_FAILED) naming the document. */
-  convert(document: { documentId: string; name: string; fileExtension: string; bytes: Uint8Array; transformPdfFields?: { readonly assignTabsToRecipientId: string } }): Promise<ConvertedDocument>;
+  /**
+   * PDF bytes and page sizes; throws EsignError (FORMAT_CONVERSION_ERROR, PDF_VALIDATION_FAILED) naming the document.
+   * `accountId` is whose turn it takes in the converter's queues, which serve accounts in turn.
+   */
+  convert(document: { documentId: string; name: string; fileExtension: string; bytes: Uint8Array; transformPdfFields?: { readonly assignTabsToRecipientId: string } }, accountId: string): Promise<ConvertedDocument>;
 }
 
 /**

@@ -29,7 +29,7 @@ type TabHolder = { readonly recipientId: string; readonly tabs: readonly PlacedT
  */
 export async function replaceDocuments(
   deps: Pick<EnvelopeDeps, 'converter' | 'anchors' | 'random' | 'hashBytes'>,
-  current: { readonly documents: readonly EnvelopeDocument[]; readonly holders: readonly TabHolder[]; readonly what: string },
+  current: { readonly accountId: string; readonly documents: readonly EnvelopeDocument[]; readonly holders: readonly TabHolder[]; readonly what: string },
   storedPdf: (documentId: string) => Promise<Uint8Array | undefined>,
   change: DocumentsChange,
 ): Promise<ReplacedContent> {
@@ -50,7 +50,7 @@ export async function replaceDocuments(
     const keptTabs = dedupe(h.tabs).map((x) => withoutRemoved(x, removed)).filter((x): x is PlacedTab => x !== undefined);
     return { holder: h, kept: keptTabs, drafts: keptTabs.map((x) => toDraft(x, drafts, undefined)) };
   });
-  const content = await prepareContent(deps, drafts, requests.map((q) => ({ recipientId: q.holder.recipientId, tabs: q.drafts })));
+  const content = await prepareContent(deps, current.accountId, drafts, requests.map((q) => ({ recipientId: q.holder.recipientId, tabs: q.drafts })));
   const tabs = requests.map((q, i) => {
     const placed = content.tabs[i] ?? [];
     // Positioned tabs come back one for one, in order: they keep their ids.

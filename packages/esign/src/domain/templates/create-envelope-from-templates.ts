@@ -223,7 +223,7 @@ async function buildComposite(deps: TemplateDeps, accountId: string, composite: 
   // Otherwise every tab is placed again on the composite's documents.
   const drafts: readonly DocumentDraft[] = source.kind === 'drafts' ? source.documents : await templateDocumentsAsDrafts(deps, accountId, source.template);
   const replacementId = drafts.length === 1 ? drafts[0]?.documentId : undefined;
-  const content = await prepareContent(deps.envelopes, drafts, recipients.map((w) => ({
+  const content = await prepareContent(deps.envelopes, accountId, drafts, recipients.map((w) => ({
     recipientId: w.recipientId,
     type: w.type,
     tabs: [...dedupe(w.placed).map((t) => toDraft(t, drafts, replacementId)), ...w.toPlace],

@@ -19,7 +19,7 @@ export async function createTemplate(deps: TemplateDeps, input: { accountId: str
   assertDistinctRoleNames(draft.roles.map((r) => r.roleName));
   assertWitnesses(draft.roles, 'the template');
   if (draft.brandId !== undefined) await getBrand(deps.envelopes, input.accountId, draft.brandId);
-  const content = await prepareContent(deps.envelopes, draft.documents, draft.roles);
+  const content = await prepareContent(deps.envelopes, input.accountId, draft.documents, draft.roles);
   const now = deps.envelopes.clock();
   const template: Template = {
     templateId: deps.envelopes.random.uuid(),

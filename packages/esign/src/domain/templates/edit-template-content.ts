@@ -50,7 +50,7 @@ type Placer = (recipients: readonly { recipientId: string; tabs: readonly Tab[] 
 function placerFor(deps: TemplateDeps, t: Template): Placer {
   return async (recipients) => {
     if (recipients.every((r) => r.tabs.length === 0)) return recipients.map(() => []);
-    return (await prepareContent(deps.envelopes, await storedDocuments(deps, t), recipients)).tabs;
+    return (await prepareContent(deps.envelopes, t.accountId, await storedDocuments(deps, t), recipients)).tabs;
   };
 }
 
@@ -71,7 +71,7 @@ async function storedDocuments(deps: TemplateDeps, t: Template, ids: readonly st
  */
 export function changeTemplateDocuments(deps: TemplateDeps, accountId: string, templateId: string, change: DocumentsChange): Promise<Template> {
   return editTemplate(deps, accountId, templateId, async (t) => {
-    const content = await replaceDocuments(deps.envelopes, { documents: t.documents, holders: t.roles, what: `template "${templateId}"` }, (id) => deps.templates.documentPdf(t.accountId, t.templateId, id), change);
+    const content = await replaceDocuments(deps.envelopes, { accountId: t.accountId, documents: t.documents, holders: t.roles, what: `template "${templateId}"` }, (id) => deps.templates.documentPdf(t.accountId, t.templateId, id), change);
     const roles = t.roles.map((r, i) => ({ ...r, tabs: content.tabs[i] ?? [] }));
     return { template: { ...t, documents: content.documents, roles }, pdfs: content.pdfs };
   });

@@ -18,6 +18,8 @@ function toEsignError(err: unknown, document: { documentId: string; fileExtensio
       return new EsignError('INVALID_REQUEST_BODY', where, { cause: err });
     case 'CONVERTER_CLOSED':
       return new EsignError('SERVICE_UNAVAILABLE', undefined, { cause: err });
+    case 'CONVERTER_BUSY':
+      return new EsignError('CONVERSION_QUEUE_LIMIT_EXCEEDED', where, { cause: err });
     default:
       return new EsignError('UNSPECIFIED_ERROR', undefined, { cause: err });
   }
@@ -37,26 +39,27 @@ export function buildPdfPorts(converter: EnvelopeConverter): { converter: Docume
   // The anchor searches of one envelope (one list of PDFs) share one budget of comparisons: a
   // sender's text and anchors, however many, cost the event loop a bounded time.
   const budgets = new WeakMap<readonly Uint8Array[], SearchBudget>();
-  const textOf = (pdf: Uint8Array): Promise<DocumentText> => {
+  const textOf = (pdf: Uint8Array, tenant?: string): Promise<DocumentText> => {
     let text = texts.get(pdf);
     if (!text) {
-      text = converter.extractText([pdf]).then(([document]) => document ?? Promise.reject(new TypeError('extractText returned no document')));
+      text = converter.extractText([pdf], { tenant }).then(([document]) => document ?? Promise.reject(new TypeError('extractText returned no document')));
       texts.set(pdf, text);
     }
     return text;
   };
   return {
     converter: {
-      async convert(document) {
+      async convert(document, accountId) {
+        const tenant = accountId;
         try {
-          const converted = await converter.convert({ bytes: document.bytes, fileExtension: document.fileExtension });
+          const converted = await converter.convert({ bytes: document.bytes, fileExtension: document.fileExtension, tenant });
           // transformPdfFields: the fields are read, then the form leaves the PDF (its values become tabs,
           // drawn at completion); fields named IgnoreTransform stay as page content (docs/esign-tabs.md).
-          const fields = document.transformPdfFields ? await converter.readFormFields(converted) : undefined;
+          const fields = document.transformPdfFields ? await converter.readFormFields(converted, { tenant }) : undefined;
           const ignored = fields?.filter((f) => pdfFieldNameKind(f.name) === 'ignore').map((f) => f.name) ?? [];
-          const pdf = fields ? await converter.removeFormFields(converted, { flatten: ignored }) : converted;
+          const pdf = fields ? await converter.removeFormFields(converted, { flatten: ignored, tenant }) : converted;
           // pdf.js's view box, the space anchors and the stamp use (page-text.ts).
-          const pages = (await textOf(pdf)).pages.map((p) => ({ width: p.width, height: p.height }));
+          const pages = (await textOf(pdf, tenant)).pages.map((p) => ({ width: p.width, height: p.height }));
           return { pdf, pages, ...(fields ? { formFields: fields.filter((f) => !ignored.includes(f.name)) } : {}) };
         } catch (err) {
           throw toEsignError(err, document);
@@ -64,6 +67,7 @@ export function buildPdfPorts(converter: EnvelopeConverter): { converter: Docume
       },
     },
     anchors: {
+      // The texts were read when the documents were converted (convert above), on the account's turn.
       async find(pdfs, anchor) {
         const documents = await Promise.all(pdfs.map(async (pdf, documentIndex) => ({ ...(await textOf(pdf)), documentIndex })));
         try {
