@@ -259,6 +259,19 @@ test('attacks on X-DocuSign-Act-On-Behalf: other accounts, expired and deleted g
     () => accounts(agent.token, admin.userId).getPrincipalUserAuthorizations(admin.accountId, admin.userId),
     () => usersApi(agent.token, admin.userId).updateUser(admin.accountId, agent.userId, { userInformation: { permissionProfileId: 'x' } }),
   ]) assert.deepEqual(await sdkFailure(call()), [400, 'USER_LACKS_PERMISSIONS']);
+  // A review found a manage agent opening the principal's console through a sender view made on
+  // behalf (the view signs its opener in as the principal), then adding an app and consenting to
+  // it as the administrator: a token of theirs, and Account Administrator for the agent. The
+  // console's views are never made on behalf; the agent's own are theirs, as before.
+  const principalsDraft = await envelopes(agent.token, admin.userId).createEnvelope(admin.accountId, draft('The principal\'s draft')) as { envelopeId: string };
+  for (const call of [
+    () => envelopes(agent.token, admin.userId).createSenderView(admin.accountId, principalsDraft.envelopeId, { envelopeViewRequest: { returnUrl: 'https://example.com/back' } }),
+    () => envelopes(agent.token, admin.userId).createEditView(admin.accountId, principalsDraft.envelopeId, { envelopeViewRequest: { returnUrl: 'https://example.com/back' } }),
+    () => envelopes(agent.token, admin.userId).createCorrectView(admin.accountId, principalsDraft.envelopeId, { envelopeViewRequest: { returnUrl: 'https://example.com/back' } }),
+    () => envelopes(agent.token, admin.userId).createConsoleView(admin.accountId, { consoleViewRequest: { returnUrl: 'https://example.com/back' } }),
+  ]) assert.deepEqual(await sdkFailure(call()), [400, 'USER_LACKS_PERMISSIONS']);
+  const agentsDraft = await envelopes(agent.token).createEnvelope(admin.accountId, draft('The agent\'s own draft')) as { envelopeId: string };
+  assert.match((await envelopes(agent.token).createSenderView(admin.accountId, agentsDraft.envelopeId, { envelopeViewRequest: { returnUrl: 'https://example.com/back' } }) as { url: string }).url, /\/console\/view\//);
   // A send grant creates as the principal, and reads nothing of theirs.
   const erinSends = await accounts(erin.token).createUserAuthorization(admin.accountId, erin.userId, { userAuthorizationCreateRequest: { agentUser: { userId: dave.userId }, permission: 'send' } }) as Authorization;
   const sent = await envelopes(dave.token, erin.userId).createEnvelope(admin.accountId, draft('Sent for Erin')) as { envelopeId: string };

@@ -19,6 +19,11 @@ test('what each permission reaches through X-DocuSign-Act-On-Behalf, and what no
     ['POST', '/envelopes', true, true],
     ['PUT', '/envelopes/:envelopeId', true, false],
     ['POST', '/envelopes/:envelopeId/views/recipient', true, false],
+    // Console views sign the opener in as the view's user: never on behalf.
+    ['POST', '/envelopes/:envelopeId/views/sender', false, false],
+    ['POST', '/envelopes/:envelopeId/views/edit', false, false],
+    ['POST', '/envelopes/:envelopeId/views/correct', false, false],
+    ['POST', '/views/console', false, false],
     ['PUT', '/folders/:folderId', true, false],
     ['GET', '/search_folders/:searchFolderId', true, false],
     ['GET', '/users', false, false],

@@ -40,7 +40,7 @@ export function isLive(a: Pick<UserAuthorization, 'startDate' | 'endDate'>, now:
 /**
  * Which /restapi routes an agent reaches as the principal (X-DocuSign-Act-On-Behalf), by the
  * permission granted: `manage` the principal's envelopes (read, create, send, correct, void),
- * their folders and views of them; `send` only creating (and so sending) envelopes as them.
+ * their folders and recipient views of them (not the console's sender, edit and correct views); `send` only creating (and so sending) envelopes as them.
  * Everything else — users, authorizations, profiles, settings, brands, Connect, templates — is
  * never reached through the header, so a grant cannot be stretched into the principal's
  * administration. `route` is the pattern after `/restapi/v2.1/accounts/:accountId`.
@@ -48,8 +48,15 @@ export function isLive(a: Pick<UserAuthorization, 'startDate' | 'endDate'>, now:
 export function onBehalfAllows(permission: AuthorizationPermission, method: string, route: string): boolean {
   const area = route.split('/')[1] ?? '';
   if (permission === 'send') return method === 'POST' && route === '/envelopes';
+  // A sender, edit or correct view signs whoever opens it into the console as the view's user:
+  // made on behalf, that would be the principal's whole console (apps, secrets, consent to any
+  // app), a way out of the grant into the principal's administration. The recipient view opens
+  // a signing session only, and stays.
+  if (ACCOUNT_VIEW_ROUTE.test(route)) return false;
   return area === 'envelopes' || area === 'folders' || area === 'search_folders';
 }
+
+const ACCOUNT_VIEW_ROUTE = /^\/envelopes\/:envelopeId\/views\/(?:sender|edit|correct)$/;
 
 /**
  * Who may see or change the authorizations of a principal (DocuSign: "You must be an account
