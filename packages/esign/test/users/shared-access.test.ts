@@ -25,7 +25,7 @@ type Sdk = {
   AccountsApi: new (c: unknown) => Api<'getAgentUserAuthorizations' | 'getPrincipalUserAuthorizations' | 'getUserAuthorization' | 'createUserAuthorization' | 'createUserAuthorizations'
     | 'updateUserAuthorization' | 'deleteUserAuthorization' | 'deleteUserAuthorizations' | 'updateSettings' | 'createPermissionProfile' | 'listPermissions'>;
   UsersApi: new (c: unknown) => Api<'list' | 'create' | 'updateUser' | '_delete'>;
-  EnvelopesApi: new (c: unknown) => Api<'createEnvelope' | 'getEnvelope' | 'listStatusChanges' | 'update'>;
+  EnvelopesApi: new (c: unknown) => Api<'createEnvelope' | 'getEnvelope' | 'listStatusChanges' | 'update' | 'createSenderView' | 'createEditView' | 'createCorrectView' | 'createConsoleView'>;
 } & Record<'NewUsersDefinition' | 'UserInformation' | 'UserAuthorizationCreateRequest', { constructFromObject(o: Json): Json }>;
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 

@@ -53,7 +53,8 @@ type Sdk = {
     updateSettings(accountId: string, userId: string, opts: unknown): Promise<unknown>;
   };
   EnvelopesApi: new (c: unknown) => { createEnvelope(accountId: string, opts: unknown): Promise<{ envelopeId: string }> };
-  TemplatesApi: new (c: unknown) => { listTemplates(accountId: string): Promise<unknown>; createTemplate(accountId: string, opts: unknown): Promise<{ templateId: string }> };
+  TemplatesApi: new (c: unknown) => { listTemplates(accountId: string): Promise<unknown>; createTemplate(accountId: string, opts: unknown): Promise<{ templateId: string }>; get(accountId: string, templateId: string): Promise<{ templateId: string }> };
+  FoldersApi: new (c: unknown) => { moveEnvelopes(accountId: string, folderId: string, opts: unknown): Promise<unknown> };
 };
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 
@@ -187,9 +188,19 @@ test('an invited member: the mail\'s single-use link, userinfo, each enforced se
   assert.deepEqual(await sdkFailure(draft()), [400, 'USER_LACKS_PERMISSIONS']);
   await templates();
 
+  // The administrator's template, which the body of other areas' calls can name (a review found
+  // both open to a member with no template rights: the envelope route needs sending, the folder
+  // route sending, and neither looked at the body's templates).
+  const adminsTemplate = await new docusign.TemplatesApi(client(admin.token)).createTemplate(admin.accountId, { envelopeTemplate: { name: 'Confidential', emailSubject: 'Confidential' } });
+  const fromTemplate = () => new docusign.EnvelopesApi(client(member.token)).createEnvelope(admin.accountId, { envelopeDefinition: { templateId: adminsTemplate.templateId, status: 'created' } });
+  const binTemplate = () => new docusign.FoldersApi(client(member.token)).moveEnvelopes(admin.accountId, 'recyclebin', { foldersRequest: { envelopeIds: [adminsTemplate.templateId] } });
+
   await give(await profileWithout('Templates: use', { allowedTemplateAccess: 'use' }));
   await templates();
   assert.deepEqual(await sdkFailure(template()), [400, 'USER_LACKS_PERMISSIONS']);
+  // Past the rights check: the template (no documents) is the only thing wrong with the call.
+  assert.deepEqual(await sdkFailure(fromTemplate()), [400, 'ENVELOPE_IS_INCOMPLETE']);
+  assert.deepEqual(await sdkFailure(binTemplate()), [400, 'USER_LACKS_PERMISSIONS']);
   // The console's pages follow the same profile.
   const pages = new FormClient(h.origin);
   await logIn(pages, (await pages.get('/login')).text, 'grace@example.com', 'a long enough password');
@@ -199,6 +210,9 @@ test('an invited member: the mail\'s single-use link, userinfo, each enforced se
   assert.deepEqual(await sdkFailure(templates()), [400, 'USER_LACKS_PERMISSIONS']);
   assert.equal((await pages.get('/console/templates')).status, 400);
   await draft();
+  assert.deepEqual(await sdkFailure(fromTemplate()), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.deepEqual(await sdkFailure(binTemplate()), [400, 'USER_LACKS_PERMISSIONS']);
+  assert.equal((await new docusign.TemplatesApi(client(admin.token)).get(admin.accountId, adminsTemplate.templateId)).templateId, adminsTemplate.templateId, 'the template is still there');
 
   await give(await profileWithout('No API', { allowApiAccess: 'false' }));
   assert.deepEqual(await sdkFailure(accounts(member.token).getAccountInformation(admin.accountId)), [400, 'USER_LACKS_PERMISSIONS']);

@@ -8,6 +8,7 @@ import { completionProblemMessage } from '../../domain/signing/completion-retry.
 import { sendEnvelope } from '../../domain/envelope/send-envelope.ts';
 import { voidEnvelope } from '../../domain/envelope/void-envelope.ts';
 import { EsignError } from '../../errors.ts';
+import { assertRight } from '../assert-right.ts';
 import { resendEnvelope } from '../../domain/envelope/resend-envelope.ts';
 import { unpauseEnvelope } from '../../domain/envelope/resume-workflow.ts';
 import { updateEnvelopeEmail } from '../../domain/envelope/update-envelope-email.ts';
@@ -92,7 +93,10 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
     });
     scope.post<{ Params: AccountParams }>(BASE, async (request, reply) => {
       const templates = deps.templates;
-      const draft = templates && usesTemplates(request.body) ? parseTemplatedEnvelope(request.body) : parseEnvelopeDefinition(request.body);
+      const templated = templates !== undefined && usesTemplates(request.body);
+      // The route is the envelopes' (send); taking a template's content is using templates.
+      if (templated) assertRight(request, 'useTemplates');
+      const draft = templated ? parseTemplatedEnvelope(request.body) : parseEnvelopeDefinition(request.body);
       if (draft.eventNotification) await deps.checkListener?.(draft.eventNotification.url, 'eventNotification.url');
       const input = { accountId: request.params.accountId, senderUserId: senderOf(request) };
       const envelope = 'composites' in draft ? await createEnvelopeFromTemplates({ templates: templates as TemplateStore, envelopes: d }, { ...input, draft }) : await createEnvelope(d, { ...input, draft });

@@ -3,6 +3,7 @@ import { SYSTEM_FOLDERS, folderOf } from '../../domain/envelope/folders.ts';
 import { moveEnvelopes } from '../../domain/envelope/move-envelopes.ts';
 import type { EnvelopeDeps, EnvelopeQuery } from '../../domain/envelope/ports.ts';
 import { EsignError } from '../../errors.ts';
+import { assertRight } from '../assert-right.ts';
 import type { TemplateStore } from '../../domain/templates/template-ports.ts';
 import { deleteTemplate } from '../../domain/templates/update-template.ts';
 import { toWireFolder } from '../../wire/to-wire-folder.ts';
@@ -115,6 +116,9 @@ export function registerFolderRoutes(app: FastifyInstance, deps: { envelopes: En
       if (folderOf(folderId).type === 'recyclebin' && deps.templates && !(await d.store.find(accountId, id)) && (await deps.templates.find(accountId, id))) templateIds.push(id);
       else envelopeIds.push(id);
     }
+    // The route is the folders' (send); deleting a template is editing templates, checked
+    // before anything moves.
+    if (templateIds.length > 0) assertRight(request, 'editTemplates');
     // Every id is checked before anything moves: an unknown one (or another account's) moves none.
     if (envelopeIds.length > 0) await moveEnvelopes(d, accountId, { folderId, ...move, envelopeIds });
     for (const id of templateIds) if (deps.templates) await deleteTemplate({ templates: deps.templates }, accountId, id);
