@@ -14,6 +14,7 @@ type TemplatesApi = {
   updateDocument(accountId: string, templateId: string, documentId: string, opts: { envelopeDefinition: unknown }): Promise<{ documentId: string; name: string; pages: unknown[] }>;
   deleteDocuments(accountId: string, templateId: string, opts: { envelopeDefinition: unknown }): Promise<DocumentsResult>;
   listTabs(accountId: string, templateId: string, recipientId: string): Promise<{ signHereTabs?: Tab[] }>;
+  createRecipients(accountId: string, templateId: string, opts: { templateRecipients: unknown }): Promise<unknown>;
 };
 type EnvelopesApi = {
   createEnvelope(accountId: string, opts: { envelopeDefinition: unknown }): Promise<{ envelopeId: string }>;
@@ -76,4 +77,37 @@ test('template documents through the SDK: added, replaced and deleted; anchors s
 
   // The envelope made before the changes still has the original document.
   assert.deepEqual((await envelopes.listDocuments(acc, before.envelopeId)).envelopeDocuments.map((d) => [d.documentId, d.name]), [['1', 'Contract.pdf']]);
+});
+
+test('a template grows by parts no further than an envelope may hold (50 documents, 100 recipients), nor does an envelope composed of templates', async (t: TestContext) => {
+  // A review grew a template by repeated updateDocuments and createRecipients to 200 documents
+  // and 400 signers, then made an envelope of it: each call was bounded, the whole was not.
+  const h = await startSigningEsign(t, { converter });
+  const client = new docusign.ApiClient();
+  client.setBasePath(`${h.origin}/restapi`);
+  client.addDefaultHeader('Authorization', `Bearer ${h.token}`);
+  const templates = new docusign.TemplatesApi(client);
+  const envelopes = new docusign.EnvelopesApi(client);
+  const acc = h.accountId;
+  const pdf = b64(await samplePdf(1, 'Page'));
+  const documents = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ documentBase64: pdf, documentId: String(from + i), name: `D${from + i}.pdf` }));
+  const signers = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ roleName: `r${from + i}`, recipientId: String(from + i) }));
+  const make = async (name: string) => (await templates.createTemplate(acc, { envelopeTemplate: { name, documents: documents(1, 30), recipients: { signers: signers(1, 60) } } })).templateId;
+  const first = await make('First');
+
+  assert.deepEqual(await sdkFailure(templates.updateDocuments(acc, first, { envelopeDefinition: { documents: documents(31, 21) } })), [400, 'INVALID_REQUEST_BODY']);
+  assert.deepEqual(await sdkFailure(templates.createRecipients(acc, first, { templateRecipients: { signers: signers(61, 41) } })), [400, 'INVALID_REQUEST_BODY']);
+  // Up to the bounds is fine.
+  await templates.updateDocuments(acc, first, { envelopeDefinition: { documents: documents(31, 20) } });
+  await templates.createRecipients(acc, first, { templateRecipients: { signers: signers(61, 40) } });
+
+  // Two templates within the bounds, composed: 80 documents, 120 roles.
+  const second = await make('Second');
+  const composed = await sdkFailure(envelopes.createEnvelope(acc, { envelopeDefinition: { status: 'created', compositeTemplates: [
+    { compositeTemplateId: '1', serverTemplates: [{ sequence: '1', templateId: first }] },
+    { compositeTemplateId: '2', serverTemplates: [{ sequence: '1', templateId: second }] },
+  ] } }));
+  assert.deepEqual(composed, [400, 'INVALID_REQUEST_BODY']);
+  // Each alone makes an envelope.
+  assert.ok((await envelopes.createEnvelope(acc, { envelopeDefinition: { templateId: first, status: 'created' } })).envelopeId);
 });

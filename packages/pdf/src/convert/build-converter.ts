@@ -43,7 +43,8 @@ export type ConverterOptions = {
   pdfThreads?: number;
   /**
    * Documents one tenant may have waiting per engine before the next is refused (CONVERTER_BUSY).
-   * Default 32. Tenants are served in turn whatever this is.
+   * Default 256: five envelopes of 50 documents at once (one request converts all its documents
+   * together), and past that an account waits minutes anyway. Tenants are served in turn whatever this is.
    */
   maxWaitingPerTenant?: number;
 };
@@ -125,7 +126,7 @@ export async function buildConverter(options: ConverterOptions = {}): Promise<Co
   const html = new HtmlConverter({ paper: options.paper ?? 'Letter' });
   const pdfThreads = options.pdfThreads ?? 1;
   const threads = new PdfThreads(pdfThreads);
-  const fairness = { maxWaitingPerTenant: options.maxWaitingPerTenant ?? 32 };
+  const fairness = { maxWaitingPerTenant: options.maxWaitingPerTenant ?? 256 };
   const queues = {
     office: new WorkQueue(officeWorkers, fairness),
     html: new WorkQueue(htmlPages, fairness),

@@ -14,9 +14,9 @@ import { updateEnvelope } from './update-envelope.ts';
 import { assertWitnesses } from './witnesses.ts';
 import { assertBlanksNamed } from './assert-blanks-named.ts';
 import { assertVisibility } from './document-visibility.ts';
+import { assertEnvelopeSize } from './envelope-limits.ts';
 
 /** The create's bound (restapi/envelopes/parse-envelope-definition.ts). */
-const MAX_RECIPIENTS = 100;
 
 /** A new recipient as the envelope holds it: not reached yet, its tabs placed, its access code hashed. */
 function newRecipient(deps: Pick<EnvelopeDeps, 'random'>, d: RecipientDraft, tabs: readonly PlacedTab[], codeHash: string | undefined): Recipient {
@@ -49,7 +49,7 @@ export function addRecipientsChange(deps: Pick<EnvelopeDeps, 'random' | 'hashSec
     if (envelope.recipients.some((x) => x.recipientId === r.recipientId)) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${r.recipientId}" is already a recipient of the envelope: change it with updateRecipients.`);
   }
   const recipients = [...envelope.recipients, ...added];
-  if (recipients.length > MAX_RECIPIENTS) throw new EsignError('INVALID_REQUEST_BODY', `An envelope may hold at most ${MAX_RECIPIENTS} recipients.`);
+  assertEnvelopeSize({ recipients: recipients.length }, 'An envelope');
   assertWitnesses(recipients, 'the envelope');
   // A recipient added without a name or e-mail needs an agent, editor or intermediary still to come before it.
   assertBlanksNamed(recipients, envelope.workflow, 'this addition');

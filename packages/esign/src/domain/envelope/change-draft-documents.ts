@@ -1,5 +1,6 @@
 import { EsignError } from '../../errors.ts';
 import type { Envelope } from './envelope.ts';
+import { assertEnvelopeSize } from './envelope-limits.ts';
 import { envelopeWrite } from './envelope-write.ts';
 import { getEnvelope } from './get-envelope.ts';
 import type { EnvelopeDeps } from './ports.ts';
@@ -7,9 +8,6 @@ import { replaceDocuments, type DocumentsChange } from './replace-documents.ts';
 
 // A concurrent change makes the store refuse ours; we read again and retry a few times.
 const MAX_ATTEMPTS = 3;
-
-/** How many documents a draft may hold after a change (the create's own bound). */
-export const MAX_ENVELOPE_DOCUMENTS = 50;
 
 /**
  * EnvelopesApi.updateDocuments / updateDocument / deleteDocuments on a draft: documents added,
@@ -25,7 +23,7 @@ export async function changeDraftDocuments(deps: EnvelopeDeps, accountId: string
     if (current.status !== 'created') throw new EsignError('ENVELOPE_INVALID_STATUS', `The envelope is ${current.status}: documents can be added, replaced or deleted only while it is a draft (created).`);
     if (current.deletedAt) throw new EsignError('ENVELOPE_INVALID_STATUS', 'The envelope is in the recycle bin: restore it first.');
     const count = current.documents.filter((d) => !change.remove.includes(d.documentId)).length + change.upsert.filter((d) => !current.documents.some((x) => x.documentId === d.documentId)).length;
-    if (count > MAX_ENVELOPE_DOCUMENTS) throw new EsignError('INVALID_REQUEST_BODY', `An envelope may hold at most ${MAX_ENVELOPE_DOCUMENTS} documents; this change would make ${count}.`);
+    assertEnvelopeSize({ documents: count }, 'An envelope');
     const content = await replaceDocuments(deps, { accountId, documents: current.documents, holders: current.recipients, what: 'the envelope' }, (id) => deps.store.documentPdf(accountId, envelopeId, id), change);
     const next: Envelope = { ...current, documents: content.documents, recipients: current.recipients.map((r, i) => ({ ...r, tabs: content.tabs[i] ?? [] })), version: current.version + 1 };
     if (await deps.store.update(envelopeWrite(current, { envelope: next, signingTokens: [], mails: [], content: { pdfs: content.pdfs } }))) return next;

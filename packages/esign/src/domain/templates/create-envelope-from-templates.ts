@@ -18,6 +18,7 @@ import { dedupe, toDraft } from './placed-tab-drafts.ts';
 import { managesRecipients, signsDocuments } from '../envelope/recipient-kinds.ts';
 import { assertWitnesses } from '../envelope/witnesses.ts';
 import { assertVisibility } from '../envelope/document-visibility.ts';
+import { assertEnvelopeSize } from '../envelope/envelope-limits.ts';
 
 /** A recipient while the layers are applied: placed tabs (copied from a template) and tabs still to place. */
 type Working = {
@@ -142,6 +143,7 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
   const enforceSignerVisibility = draft.enforceSignerVisibility === true || templates.some((t) => t.enforceSignerVisibility === true);
   const excluding = recipients.find((r) => r.excludedDocuments !== undefined);
   if (excluding && !enforceSignerVisibility) throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${excluding.recipientId}'s excludedDocuments is read only with enforceSignerVisibility "true" (on the definition or a template).`);
+  assertEnvelopeSize({ documents: documents.length, recipients: recipients.length }, 'The envelope made from the templates');
   assertVisibility(documents, recipients);
   assertWitnesses(recipients, 'the envelope made from the templates');
   // The templates' custom fields, then the definition's (a field of the same name replaces the template's).

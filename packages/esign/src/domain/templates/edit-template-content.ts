@@ -12,6 +12,7 @@ import { signsDocuments } from '../envelope/recipient-kinds.ts';
 import type { Template, TemplateRole } from './template.ts';
 import type { TemplateDeps } from './template-deps.ts';
 import type { TemplateRoleDraft } from './template-draft.ts';
+import { assertEnvelopeSize } from '../envelope/envelope-limits.ts';
 
 // A concurrent edit makes the store refuse ours; we read again and retry a few times.
 const MAX_ATTEMPTS = 3;
@@ -71,6 +72,8 @@ async function storedDocuments(deps: TemplateDeps, t: Template, ids: readonly st
  */
 export function changeTemplateDocuments(deps: TemplateDeps, accountId: string, templateId: string, change: DocumentsChange): Promise<Template> {
   return editTemplate(deps, accountId, templateId, async (t) => {
+    const count = t.documents.filter((d) => !change.remove.includes(d.documentId)).length + change.upsert.filter((d) => !t.documents.some((x) => x.documentId === d.documentId)).length;
+    assertEnvelopeSize({ documents: count }, `Template "${templateId}"`);
     const content = await replaceDocuments(deps.envelopes, { accountId: t.accountId, documents: t.documents, holders: t.roles, what: `template "${templateId}"` }, (id) => deps.templates.documentPdf(t.accountId, t.templateId, id), change);
     const roles = t.roles.map((r, i) => ({ ...r, tabs: content.tabs[i] ?? [] }));
     return { template: { ...t, documents: content.documents, roles }, pdfs: content.pdfs };
@@ -99,6 +102,7 @@ function assertExclusionsEnforced(drafts: readonly TemplateRoleDraft[]): void {
 export function addTemplateRoles(deps: TemplateDeps, accountId: string, templateId: string, drafts: readonly TemplateRoleDraft[]): Promise<Template> {
   return editTemplate(deps, accountId, templateId, async (t, place) => {
     for (const d of drafts) if (t.roles.some((r) => r.recipientId === d.recipientId)) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${d.recipientId}" is already a recipient of the template; use updateRecipients.`);
+    assertEnvelopeSize({ recipients: t.roles.length + drafts.length }, `Template "${templateId}"`);
     assertDistinctRoleNames([...t.roles.map((r) => r.roleName), ...drafts.map((d) => d.roleName)]);
     assertWitnesses([...t.roles, ...drafts], `template "${templateId}"`);
     if (!t.enforceSignerVisibility) assertExclusionsEnforced(drafts);

@@ -22,6 +22,7 @@ import { AGENT_FIELDS, CARBON_COPY_FIELDS, CERTIFIED_DELIVERY_FIELDS, DOCUMENT_F
 import type { ModelFieldRule } from '../../wire/check-model-fields.ts';
 import type { RecipientType } from '../../domain/envelope/envelope.ts';
 import { assertWitnesses } from '../../domain/envelope/witnesses.ts';
+import { MAX_ENVELOPE_DOCUMENTS, MAX_ENVELOPE_RECIPIENTS } from '../../domain/envelope/envelope-limits.ts';
 
 /** Each recipient type's SDK model and field rules (wire/envelope-field-rules.ts). */
 const RECIPIENT_MODELS: Partial<Record<RecipientType, readonly [string, Readonly<Record<string, ModelFieldRule>>]>> = {
@@ -32,8 +33,6 @@ const MANAGER_LISTS = [['agents', 'agent'], ['editors', 'editor'], ['intermediar
 
 // Limits of our own, generous against DocuSign's (100-character subjects, 10,000-character
 // blurbs); they bound what one request can make us store.
-const MAX_DOCUMENTS = 50;
-const MAX_RECIPIENTS = 100;
 // DocuSign routing orders are small positive integers.
 const MAX_ROUTING_ORDER = 999;
 
@@ -52,7 +51,7 @@ export function parseEnvelopeDefinition(body: unknown): EnvelopeDraft {
   if (status !== 'sent' && status !== 'created') throw new EsignError('ENVELOPE_INVALID_STATUS', `status must be "sent" or "created" when creating an envelope, got "${status}".`);
 
   const documentReaders = root.field('documents').items();
-  if (documentReaders.length > MAX_DOCUMENTS) root.field('documents').fail(`may hold at most ${MAX_DOCUMENTS} documents.`);
+  if (documentReaders.length > MAX_ENVELOPE_DOCUMENTS) root.field('documents').fail(`may hold at most ${MAX_ENVELOPE_DOCUMENTS} documents.`);
   const documents = documentReaders.map(parseEnvelopeDocument);
   assertUnique(documents.map((d) => d.documentId), 'documentId', 'documents');
 
@@ -105,7 +104,7 @@ export function parseRecipientLists(recipientsReader: WireReader, placeholders: 
     ...managers,
   ];
   recipients.push(...witnessesAfterTheirSigners(recipientsReader.field('witnesses').items(), recipients, (r) => parseRecipient(r, 'witness')));
-  if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
+  if (recipients.length > MAX_ENVELOPE_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_ENVELOPE_RECIPIENTS} recipients.`);
   assertUnique(recipients.map((r) => r.recipientId), 'recipientId', 'recipients');
   return recipients;
 }

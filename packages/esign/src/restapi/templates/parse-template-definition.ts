@@ -10,10 +10,9 @@ import { parseInPersonSigner } from '../envelopes/parse-in-person-signer.ts';
 import { checkModelFields } from '../../wire/check-model-fields.ts';
 import { RECIPIENTS_FIELDS } from '../../wire/envelope-field-rules.ts';
 import type { RecipientType } from '../../domain/envelope/envelope.ts';
+import { MAX_ENVELOPE_DOCUMENTS, MAX_ENVELOPE_RECIPIENTS } from '../../domain/envelope/envelope-limits.ts';
 
 // The envelope parser's bounds, for the same reasons.
-const MAX_DOCUMENTS = 50;
-const MAX_RECIPIENTS = 100;
 // Every recipient list of the Recipients model a template holds (witnesses are read last, after their signers).
 const ROLE_LISTS: readonly (readonly [string, RecipientType])[] = [
   ['signers', 'signer'], ['carbonCopies', 'carbonCopy'], ['inPersonSigners', 'inPersonSigner'], ['certifiedDeliveries', 'certifiedDelivery'],
@@ -44,7 +43,7 @@ export function parseTemplateDefinition(body: unknown): TemplateDraft {
   const root = assertObject(body);
   refuseUnsupported(root, UNSUPPORTED_FIELDS);
   const documentReaders = root.field('documents').items();
-  if (documentReaders.length > MAX_DOCUMENTS) root.field('documents').fail(`may hold at most ${MAX_DOCUMENTS} documents.`);
+  if (documentReaders.length > MAX_ENVELOPE_DOCUMENTS) root.field('documents').fail(`may hold at most ${MAX_ENVELOPE_DOCUMENTS} documents.`);
   const documents = documentReaders.map(parseDocument);
   assertUnique(documents.map((d) => d.documentId), 'documentId', 'documents');
 
@@ -94,7 +93,7 @@ export function parseTemplateRoles(recipientsReader: WireReader): TemplateRoleDr
   };
   const roles = ROLE_LISTS.flatMap(([list, type]) => recipientsReader.field(list).items().map((r) => role(r, type)));
   roles.push(...witnessesAfterTheirSigners(recipientsReader.field('witnesses').items(), roles, (r) => role(r, 'witness')));
-  if (roles.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
+  if (roles.length > MAX_ENVELOPE_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_ENVELOPE_RECIPIENTS} recipients.`);
   assertUnique(roles.map((r) => r.recipientId), 'recipientId', 'recipients');
   return roles;
 }

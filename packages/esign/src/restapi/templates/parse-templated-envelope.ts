@@ -15,10 +15,10 @@ import { parseDocument, recipientTabs } from '../envelopes/parse-envelope-defini
 import { parseExcludedDocuments } from '../../wire/parse-excluded-documents.ts';
 import { normalizeEmail } from '../../domain/email-address.ts';
 import { parseTemplateRoleTabs } from './parse-template-role-tabs.ts';
+import { MAX_ENVELOPE_RECIPIENTS } from '../../domain/envelope/envelope-limits.ts';
 
 const MAX_COMPOSITES = 20;
 const MAX_LAYERS = 20;
-const MAX_RECIPIENTS = 100;
 // The fields of TemplateRole and of the composite models that ask for what is not done here:
 // refused by name, as the envelope models' are (wire/envelope-field-rules.ts), never dropped.
 const refused = (why: string): ModelFieldRule => ({ rule: 'refused', why });
@@ -79,7 +79,7 @@ export function parseTemplatedEnvelope(body: unknown): TemplatedEnvelopeDraft {
   let composites: CompositeDraft[];
   if (templateId !== undefined) {
     const roles = root.field('templateRoles').items().map(parseTemplateRole);
-    if (roles.length > MAX_RECIPIENTS) root.field('templateRoles').fail(`may hold at most ${MAX_RECIPIENTS} roles.`);
+    if (roles.length > MAX_ENVELOPE_RECIPIENTS) root.field('templateRoles').fail(`may hold at most ${MAX_ENVELOPE_RECIPIENTS} roles.`);
     composites = [{ layers: [{ kind: 'server', sequence: 1, templateId }, { kind: 'inline', sequence: 2, documents: [], recipients: roles, fromTemplateRoles: true }] }];
   } else {
     if (root.field('templateRoles').items().length > 0) root.field('templateRoles').fail('needs a templateId.');
@@ -121,7 +121,7 @@ function parseComposite(c: WireReader): CompositeDraft {
     const recipientsReader = t.field('recipients');
     checkModelFields(recipientsReader, 'Recipients', RECIPIENTS_FIELDS);
     const recipients = OVERLAY_LISTS.flatMap(([list, type, model, fields]) => recipientsReader.field(list).items().map((r) => parseOverlay(r, type, model, fields)));
-    if (recipients.length > MAX_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_RECIPIENTS} recipients.`);
+    if (recipients.length > MAX_ENVELOPE_RECIPIENTS) recipientsReader.fail(`may hold at most ${MAX_ENVELOPE_RECIPIENTS} recipients.`);
     return { kind: 'inline', sequence: t.field('sequence').optionalInteger(0, 1_000_000) ?? 1, documents: t.field('documents').items().map(parseDocument), recipients };
   });
   const layers = [...servers, ...inlines];
