@@ -72,6 +72,7 @@ export const ESIGN_ERRORS = {
   BRAND_LOGO_INVALID: { status: 400, message: 'The logo is not an image this service takes.' },
   // Account settings (docs/esign-account-settings.md): DocuSign's code and text for a member who
   // is not the account's administrator (AccountsApi.updateSettings); what was refused follows.
+  ACT_ON_BEHALF_USER_NOT_ALLOWED: { status: 400, message: "An 'Act on Behalf Of' user is not permitted for this operation." },
   USER_LACKS_PERMISSIONS: { status: 400, message: 'This user lacks sufficient permissions to access this resource.' },
   // FoldersApi.moveEnvelopes / listItems on a folder that does not exist: DocuSign's code and
   // text for an unknown folderId (docusign-esign-csharp-client#248); which folder follows.

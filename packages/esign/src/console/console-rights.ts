@@ -3,6 +3,8 @@ import type { EsignContext } from '../context.ts';
 import { deniedBecause, type Need } from '../domain/users/route-permission.ts';
 import { rightsOf } from '../domain/users/role-settings.ts';
 import { EsignError } from '../errors.ts';
+import type { Envelope } from '../domain/envelope/envelope.ts';
+import { envelopeAccessDenied, relationOf } from '../domain/envelope/envelope-access.ts';
 import { sessionUser } from '../web/session.ts';
 
 /**
@@ -24,6 +26,19 @@ async function consoleRefusal(ctx: EsignContext, userId: string, accountId: stri
   if (settings === undefined) return new EsignError('USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT');
   const denied = deniedBecause({ ...rightsOf(settings), api: true }, need);
   return denied ? new EsignError('USER_LACKS_PERMISSIONS', denied) : undefined;
+}
+
+/**
+ * An envelope page of the console follows the API's rule (domain/envelope/envelope-access.ts):
+ * a member whose profile does not reach the account's envelopes opens those they sent, or
+ * received to read, and acts only on those they sent.
+ */
+export async function assertConsoleEnvelope(ctx: EsignContext, user: { readonly id: string; readonly email: string }, envelope: Envelope, intent: 'read' | 'change'): Promise<void> {
+  const settings = await ctx.store.accounts.memberSettings(user.id, envelope.accountId);
+  if (settings === undefined) throw new EsignError('ENVELOPE_DOES_NOT_EXIST');
+  if (rightsOf(settings).allEnvelopes) return;
+  const denied = envelopeAccessDenied(relationOf(envelope, { userId: user.id, email: user.email }), intent);
+  if (denied) throw new EsignError('USER_LACKS_PERMISSIONS', denied);
 }
 
 /** What a console page of the default account needs: templates to read or change, Connect to manage. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EsignContext } from '../context.ts';
-import { assertConsoleRight } from './console-rights.ts';
+import { assertConsoleEnvelope, assertConsoleRight } from './console-rights.ts';
 import type { Envelope } from '../domain/envelope/envelope.ts';
 import { getEnvelope } from '../domain/envelope/get-envelope.ts';
 import type { EnvelopeDeps } from '../domain/envelope/ports.ts';
@@ -51,14 +51,21 @@ export function registerEnvelopeConsoleRoutes(app: FastifyInstance, ctx: EsignCo
     return user;
   }
 
-  /** The envelope in one of the user's accounts, else ENVELOPE_DOES_NOT_EXIST (as the API answers). */
-  async function envelopeOf(user: UserRow, envelopeId: string): Promise<Envelope> {
+  /**
+   * The envelope in one of the user's accounts, else ENVELOPE_DOES_NOT_EXIST (as the API
+   * answers); USER_LACKS_PERMISSIONS when it is another member's the user may not `intent`.
+   */
+  async function envelopeOf(user: UserRow, envelopeId: string, intent: 'read' | 'change'): Promise<Envelope> {
     for (const account of await ctx.store.accounts.accountsOf(user.id)) {
+      let envelope: Envelope;
       try {
-        return await getEnvelope(deps.envelopes, account.accountId, envelopeId);
+        envelope = await getEnvelope(deps.envelopes, account.accountId, envelopeId);
       } catch (err) {
         if (!(err instanceof EsignError) || err.code !== 'ENVELOPE_DOES_NOT_EXIST') throw err;
+        continue;
       }
+      await assertConsoleEnvelope(ctx, user, envelope, intent);
+      return envelope;
     }
     throw new EsignError('ENVELOPE_DOES_NOT_EXIST');
   }
@@ -89,14 +96,14 @@ export function registerEnvelopeConsoleRoutes(app: FastifyInstance, ctx: EsignCo
   app.get<EnvelopeParams & { Querystring: { view?: string } }>('/console/envelopes/:envelopeId', async (request, reply) => {
     const user = await signedIn(request, reply, `/console/envelopes/${encodeURIComponent(request.params.envelopeId)}`);
     if (!user) return reply;
-    const envelope = await envelopeOf(user, request.params.envelopeId);
+    const envelope = await envelopeOf(user, request.params.envelopeId, 'read');
     return show(request, reply, user, envelope, await viewOf(user, envelope.envelopeId, typeof request.query.view === 'string' ? request.query.view : undefined));
   });
 
   app.get<{ Params: { envelopeId: string; documentId: string; page: string } }>('/console/envelopes/:envelopeId/documents/:documentId/pages/:page', async (request, reply) => {
     const user = await sessionUser(ctx, request);
     if (!user) throw new EsignError('ENVELOPE_DOES_NOT_EXIST');
-    const envelope = await envelopeOf(user, request.params.envelopeId);
+    const envelope = await envelopeOf(user, request.params.envelopeId, 'read');
     const doc = envelope.documents.find((d) => d.documentId === request.params.documentId);
     const page = Number(request.params.page);
     if (!doc || !Number.isInteger(page) || page < 1 || page > doc.pageCount) throw new EsignError('RESOURCE_NOT_FOUND');
@@ -108,7 +115,7 @@ export function registerEnvelopeConsoleRoutes(app: FastifyInstance, ctx: EsignCo
     const user = await signedIn(request, reply, `/console/envelopes/${encodeURIComponent(request.params.envelopeId)}`);
     if (!user) return reply;
     assertCsrf(request);
-    const envelope = await envelopeOf(user, request.params.envelopeId);
+    const envelope = await envelopeOf(user, request.params.envelopeId, 'change');
     await assertConsoleRight(ctx, user.id, envelope.accountId, 'send');
     const view = await viewOf(user, envelope.envelopeId, formField(request.body, 'view'));
     // sendButtonAction "redirect": the integrator sends it; the page only says the sender chose Send.
@@ -128,7 +135,7 @@ export function registerEnvelopeConsoleRoutes(app: FastifyInstance, ctx: EsignCo
     const user = await signedIn(request, reply, `/console/envelopes/${encodeURIComponent(request.params.envelopeId)}`);
     if (!user) return reply;
     assertCsrf(request);
-    const envelope = await envelopeOf(user, request.params.envelopeId);
+    const envelope = await envelopeOf(user, request.params.envelopeId, 'change');
     await assertConsoleRight(ctx, user.id, envelope.accountId, 'send');
     const view = await viewOf(user, envelope.envelopeId, formField(request.body, 'view'));
     const recipient = envelope.recipients.find((r) => r.recipientId === request.params.recipientId);
@@ -152,7 +159,7 @@ export function registerEnvelopeConsoleRoutes(app: FastifyInstance, ctx: EsignCo
     const user = await signedIn(request, reply, `/console/envelopes/${encodeURIComponent(request.params.envelopeId)}`);
     if (!user) return reply;
     assertCsrf(request);
-    const envelope = await envelopeOf(user, request.params.envelopeId);
+    const envelope = await envelopeOf(user, request.params.envelopeId, 'change');
     await assertConsoleRight(ctx, user.id, envelope.accountId, 'send');
     const view = await viewOf(user, envelope.envelopeId, formField(request.body, 'view'));
     return reply.code(303).redirect(view?.returnUrl !== undefined ? returnWithEvent(view.returnUrl, 'Save') : '/console');

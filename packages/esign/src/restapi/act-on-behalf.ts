@@ -1,5 +1,5 @@
 import type { EsignContext } from '../context.ts';
-import { onBehalfAllows } from '../domain/users/user-authorization.ts';
+import { isConsoleView, onBehalfAllows } from '../domain/users/user-authorization.ts';
 import { EsignError } from '../errors.ts';
 import type { UserAuthorizationsRepository } from '../store/user-authorizations-repository.ts';
 
@@ -32,6 +32,8 @@ export async function resolveOnBehalf(ctx: EsignContext, authorizations: UserAut
 }): Promise<{ onBehalf: OnBehalf; principalSettings: Record<string, string> }> {
   const { accountId, agentUserId, principalUserId, method, route } = input;
   if (principalUserId.length > 100 || route === undefined) throw new EsignError('USER_LACKS_PERMISSIONS', NOT_AUTHORIZED);
+  // Whoever the header names: a console view would sign its opener in as them.
+  if (isConsoleView(route)) throw new EsignError('ACT_ON_BEHALF_USER_NOT_ALLOWED', 'A sender, edit, correct or console view signs whoever opens it into the console as its user; it is never made on behalf of another.');
   const live = await authorizations.liveFor(accountId, principalUserId, agentUserId, ctx.now());
   const covering = live.find((a) => onBehalfAllows(a.permission, method, route));
   // A closed principal's grants end with their membership, as their own tokens do.

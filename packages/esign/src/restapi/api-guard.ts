@@ -3,6 +3,8 @@ import type { EsignContext } from '../context.ts';
 import { deniedBecause, routeNeed } from '../domain/users/route-permission.ts';
 import { rightsOf, type Rights } from '../domain/users/role-settings.ts';
 import { EsignError } from '../errors.ts';
+import { envelopeAccessDenied } from '../domain/envelope/envelope-access.ts';
+import { envelopeRelation } from '../store/envelope-relation.ts';
 import { UserAuthorizationsRepository } from '../store/user-authorizations-repository.ts';
 import { ACT_ON_BEHALF_HEADER, onBehalfHeader, resolveOnBehalf, type OnBehalf } from './act-on-behalf.ts';
 import { ApiRateLimiter, type ApiRateLimitOptions } from './api-rate-limit.ts';
@@ -18,12 +20,21 @@ declare module 'fastify' {
     rights: Rights | null;
     /** Set when X-DocuSign-Act-On-Behalf was honoured: `principal.userId` is then the principal's, this names the agent. */
     onBehalf: OnBehalf | null;
+    /**
+     * The user whose sent and received envelopes are all the request may list, when their
+     * profile does not reach the account's envelopes (domain/envelope/envelope-access.ts); null
+     * when it does. Every envelope listing passes it as `visibleTo`.
+     */
+    envelopeViewer: string | null;
   }
 }
 
 /** The eSignature REST surface: every path under it is guarded. */
 const REST_PREFIX = '/restapi/';
 const ACCOUNT_ROUTE = '/restapi/v2.1/accounts/:accountId';
+/** Routes about one envelope, after ACCOUNT_ROUTE; an unknown id is left to the route (ENVELOPE_DOES_NOT_EXIST). */
+const ENVELOPE_ROUTE = '/envelopes/:envelopeId';
+const READ_METHODS = new Set(['GET', 'HEAD']);
 
 /**
  * The one gate in front of /restapi, run as an onRequest hook, so it decides before Fastify reads
@@ -45,6 +56,7 @@ export function installApiGuard(app: FastifyInstance, ctx: EsignContext, limits:
   app.decorateRequest('principal', null);
   app.decorateRequest('rights', null);
   app.decorateRequest('onBehalf', null);
+  app.decorateRequest('envelopeViewer', null);
   const authorizations = new UserAuthorizationsRepository(ctx.store.db);
   app.decorate('apiRateLimiter', limiter);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -76,6 +88,16 @@ export function installApiGuard(app: FastifyInstance, ctx: EsignContext, limits:
         if (denied) throw new EsignError('USER_LACKS_PERMISSIONS', denied);
       }
       request.rights = rights;
+      if (!rights.allEnvelopes) {
+        request.envelopeViewer = principal.userId;
+        // One envelope named by the path: only one the member sent, or received to read.
+        const envelopeId = (request.params as { envelopeId?: string }).envelopeId;
+        if (envelopeId !== undefined && route?.startsWith(ENVELOPE_ROUTE) === true) {
+          const relation = envelopeId.length > 100 ? undefined : await envelopeRelation(ctx.store.db, accountId, envelopeId, principal.userId);
+          const denied = relation && envelopeAccessDenied(relation, READ_METHODS.has(request.method) ? 'read' : 'change');
+          if (denied) throw new EsignError('USER_LACKS_PERMISSIONS', denied);
+        }
+      }
       try {
         reply.headers(limiter.take(accountId));
       } catch (err) {

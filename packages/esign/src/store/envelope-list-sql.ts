@@ -96,9 +96,19 @@ export function inFolders(engine: Engine, query: Pick<EnvelopeQuery, 'folders' |
       case 'sentitems':
         return sql<SqlBool>`(envelopes.deleted_at is null and envelopes.status <> 'created')`;
       case 'inbox':
-        return sql<SqlBool>`(envelopes.deleted_at is null and exists (select 1 from envelope_recipients r, users u where u.id = ${query.viewerUserId ?? ''} and r.envelope_id = envelopes.id and ${folded(engine, sql.ref('r.email'))} = ${folded(engine, sql.ref('u.email'))}))`;
+        return sql<SqlBool>`(envelopes.deleted_at is null and ${receivedBy(engine, query.viewerUserId ?? '')})`;
     }
   };
   if (query.folders.length === 0) return sql<SqlBool>`1 = 0`;
   return sql<SqlBool>`(${sql.join(query.folders.map(one), sql` or `)})`;
+}
+
+/** The envelope has a recipient of the user's e-mail (ASCII case folded, as logins compare): it is in their inbox. */
+export function receivedBy(engine: Engine, userId: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from envelope_recipients r, users u where u.id = ${userId} and r.envelope_id = envelopes.id and ${folded(engine, sql.ref('r.email'))} = ${folded(engine, sql.ref('u.email'))})`;
+}
+
+/** The envelopes a member whose profile does not reach the account's sees: sent or received (domain/envelope/envelope-access.ts). */
+export function visibleTo(engine: Engine, userId: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(envelopes.sender_user_id = ${userId} or ${receivedBy(engine, userId)})`;
 }

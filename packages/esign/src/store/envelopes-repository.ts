@@ -14,7 +14,7 @@ import { appendAuditEvents } from './audit-events-repository.ts';
 import { isSupportedLanguage } from '../domain/language/languages.ts';
 import { upsertAdoptedSignature } from './signing-repository.ts';
 import { writeConnectDeliveries } from './connect-deliveries-writer.ts';
-import { envelopeSortKey, inFolders, matchesSearchText } from './envelope-list-sql.ts';
+import { envelopeSortKey, inFolders, matchesSearchText, visibleTo } from './envelope-list-sql.ts';
 import { enqueueMails } from './outbox-repository.ts';
 import { loadEnvelopeNotifications, saveEnvelopeNotification } from './notification-repository.ts';
 import { loadEnvelopeWorkflows, saveEnvelopeWorkflow } from './workflow-tables.ts';
@@ -22,6 +22,8 @@ import { loadRecipientAccessCodes, saveRecipientAccessCodes } from './access-cod
 import { loadRecipientPasscodes, saveRecipientPasscodes } from './passcode-tables.ts';
 import { loadEnvelopeBrands, saveEnvelopeBrand } from './brands-repository.ts';
 import { loadAccountLooks } from './account-settings-repository.ts';
+import { envelopeRelation } from './envelope-relation.ts';
+import type { EnvelopeRelation } from '../domain/envelope/envelope-access.ts';
 
 const iso = (d: Date | undefined) => (d === undefined ? null : d.toISOString());
 
@@ -136,6 +138,7 @@ export class EnvelopesRepository implements EnvelopeStore {
     if (query.envelopeIds) q = q.where('id', 'in', query.envelopeIds.length > 0 ? [...query.envelopeIds] : ['']);
     if (query.searchText !== undefined) q = q.where(matchesSearchText(this.#db.engine, query.searchText));
     if (query.senderUserId !== undefined) q = q.where('sender_user_id', '=', query.senderUserId);
+    if (query.visibleTo !== undefined) q = q.where(visibleTo(this.#db.engine, query.visibleTo));
     q = q.where(inFolders(this.#db.engine, query));
     const total = await q.select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
     const direction = query.order ?? 'asc';
@@ -146,6 +149,10 @@ export class EnvelopesRepository implements EnvelopeStore {
       .orderBy('status_changed_at', direction).orderBy('id', direction)
       .offset(query.startPosition).limit(query.count).execute();
     return { envelopes: await this.#hydrate(k, rows), totalSetSize: Number(total.n) };
+  }
+
+  relationOf(accountId: string, envelopeId: string, userId: string): Promise<EnvelopeRelation | undefined> {
+    return envelopeRelation(this.#db, accountId, envelopeId, userId);
   }
 
   async documentPdf(accountId: string, envelopeId: string, documentId: string): Promise<Uint8Array | undefined> {

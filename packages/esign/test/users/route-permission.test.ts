@@ -61,9 +61,12 @@ test('deniedBecause: each enforced setting denies its routes, and no API access 
   assert.match(deniedBecause({ ...all, manageAccount: false }, 'manageAccount') ?? '', /allowAccountManagement/);
   assert.match(deniedBecause({ ...all, api: false }, 'none') ?? '', /allowApiAccess/);
   // Unset enforced settings read as denied: a profile grants only what it says.
-  assert.deepEqual(rightsOf({}), { send: false, templates: 'none', manageAccount: false, api: false });
-  assert.deepEqual(rightsOf(DEFAULT_PROFILES.viewer.settings), { send: false, templates: 'none', manageAccount: false, api: false });
-  assert.deepEqual(rightsOf(DEFAULT_PROFILES.sender.settings), { send: true, templates: 'edit', manageAccount: false, api: true });
+  assert.deepEqual(rightsOf({}), { send: false, templates: 'none', manageAccount: false, api: false, allEnvelopes: false });
+  assert.deepEqual(rightsOf(DEFAULT_PROFILES.viewer.settings), { send: false, templates: 'none', manageAccount: false, api: false, allEnvelopes: false });
+  assert.deepEqual(rightsOf(DEFAULT_PROFILES.sender.settings), { send: true, templates: 'edit', manageAccount: false, api: true, allEnvelopes: false });
+  // The account's envelopes: the administrator's by account management, anyone's by allowApiAccessToAccount.
+  assert.equal(rightsOf(DEFAULT_PROFILES.admin.settings).allEnvelopes, true);
+  assert.equal(rightsOf({ ...DEFAULT_PROFILES.sender.settings, allowApiAccessToAccount: 'true' }).allEnvelopes, true);
 });
 
 const parse = (settings: Record<string, unknown>) => parseRoleSettings(new WireReader('settings', settings));

@@ -269,7 +269,7 @@ test('attacks on X-DocuSign-Act-On-Behalf: other accounts, expired and deleted g
     () => envelopes(agent.token, admin.userId).createEditView(admin.accountId, principalsDraft.envelopeId, { envelopeViewRequest: { returnUrl: 'https://example.com/back' } }),
     () => envelopes(agent.token, admin.userId).createCorrectView(admin.accountId, principalsDraft.envelopeId, { envelopeViewRequest: { returnUrl: 'https://example.com/back' } }),
     () => envelopes(agent.token, admin.userId).createConsoleView(admin.accountId, { consoleViewRequest: { returnUrl: 'https://example.com/back' } }),
-  ]) assert.deepEqual(await sdkFailure(call()), [400, 'USER_LACKS_PERMISSIONS']);
+  ]) assert.deepEqual(await sdkFailure(call()), [400, 'ACT_ON_BEHALF_USER_NOT_ALLOWED']);
   const agentsDraft = await envelopes(agent.token).createEnvelope(admin.accountId, draft('The agent\'s own draft')) as { envelopeId: string };
   assert.match((await envelopes(agent.token).createSenderView(admin.accountId, agentsDraft.envelopeId, { envelopeViewRequest: { returnUrl: 'https://example.com/back' } }) as { url: string }).url, /\/console\/view\//);
   // A send grant creates as the principal, and reads nothing of theirs.

@@ -40,6 +40,9 @@ class MemoryStore implements EnvelopeStore {
   documentPdf(): Promise<Uint8Array | undefined> {
     return Promise.resolve(undefined);
   }
+  relationOf(): Promise<undefined> {
+    return Promise.resolve(undefined);
+  }
 }
 
 /** US Letter in points, DocuSign's default page. */

@@ -10,6 +10,7 @@ import type { BrandStore } from '../brands/brand-ports.ts';
 import type { AccountSettingsStore } from '../account/account-settings-ports.ts';
 import type { AccountCustomFieldStore } from '../account/account-custom-fields.ts';
 import type { PdfFormField } from '../tabs/pdf-form-field.ts';
+import type { EnvelopeRelation } from './envelope-access.ts';
 
 /** The clock; tests inject a fixed one. */
 export type Clock = () => Date;
@@ -143,6 +144,11 @@ export type EnvelopeQuery = {
   readonly viewerUserId?: string;
   /** Only envelopes this user sent (listStatusChanges' user_id). */
   readonly senderUserId?: string;
+  /**
+   * Only envelopes this user sent or received: set for a member whose profile does not reach
+   * the account's envelopes (domain/envelope/envelope-access.ts), on every listing.
+   */
+  readonly visibleTo?: string;
 };
 
 /** What listStatusChanges can sort by (restapi/envelopes/parse-status-changes-query.ts maps DocuSign's names). */
@@ -161,6 +167,8 @@ export interface EnvelopeStore {
   list(accountId: string, query: EnvelopeQuery): Promise<{ envelopes: Envelope[]; totalSetSize: number }>;
   /** The stored PDF of one document. */
   documentPdf(accountId: string, envelopeId: string, documentId: string): Promise<Uint8Array | undefined>;
+  /** What the user is to the envelope (envelope-access.ts); undefined when the account has no such envelope. */
+  relationOf(accountId: string, envelopeId: string, userId: string): Promise<EnvelopeRelation | undefined>;
 }
 
 /** What the envelope use cases run on. */

@@ -1,6 +1,6 @@
 /**
  * DocuSign's AccountRoleSettings (node_modules/docusign-esign/src/model/AccountRoleSettings.js):
- * the settings of a permission profile. Four are enforced on every /restapi route
+ * the settings of a permission profile. Five are enforced on every /restapi route
  * (domain/users/route-permission.ts); every other plain property of the model is stored as its
  * string and returned as given (docs/esign-users.md). `signingUiVersion` is not a property of
  * the SDK's model but its `signingUiVersionMetadata` twin is, and DocuSign's createPermission
@@ -8,19 +8,20 @@
  */
 export type RoleSettings = Readonly<Record<string, string>>;
 
-/** The four enforced settings and the values they take. */
+/** The five enforced settings and the values they take. */
 export const ENFORCED_SETTINGS = {
   allowEnvelopeSending: ['true', 'false'],
   allowedTemplateAccess: ['none', 'use', 'create', 'share'],
   allowAccountManagement: ['true', 'false'],
   allowApiAccess: ['true', 'false'],
+  allowApiAccessToAccount: ['true', 'false'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type EnforcedSetting = keyof typeof ENFORCED_SETTINGS;
 
 /** The model's plain (string) properties other than the enforced ones: stored and returned. */
 export const STORED_SETTINGS: readonly string[] = [
-  'accountAgreementsAccessType', 'allowApiAccessToAccount', 'allowApiSendingOnBehalfOfOthers', 'allowApiSequentialSigning',
+  'accountAgreementsAccessType', 'allowApiSendingOnBehalfOfOthers', 'allowApiSequentialSigning',
   'allowAutoTagging', 'allowBulkSending', 'allowDocuSignDesktopClient', 'allowedAddressBookAccess', 'allowedClickwrapsAccess',
   'allowedDocumentTemplateLibraryAccess', 'allowedOrchestrationAccess', 'allowedToBeEnvelopeTransferRecipient', 'allowESealRecipients',
   'allowPowerFormsAdminToAccessAllPowerFormEnvelopes', 'allowSendersToSetRecipientEmailLanguage', 'allowSignerAttachments',
@@ -53,15 +54,21 @@ export function enforcedValue(settings: RoleSettings, name: EnforcedSetting): st
   return settings[name] ?? (name === 'allowedTemplateAccess' ? 'none' : 'false');
 }
 
-/** What the member's profile allows, as the route rule reads it. */
-export type Rights = { readonly send: boolean; readonly templates: 'none' | 'use' | 'edit'; readonly manageAccount: boolean; readonly api: boolean };
+/**
+ * What the member's profile allows, as the route rule reads it. `allEnvelopes`: every envelope
+ * of the account, not only those the member sent or received (domain/envelope/envelope-access.ts);
+ * account management implies it, as DocuSign's administrator profile has it.
+ */
+export type Rights = { readonly send: boolean; readonly templates: 'none' | 'use' | 'edit'; readonly manageAccount: boolean; readonly api: boolean; readonly allEnvelopes: boolean };
 
 export function rightsOf(settings: RoleSettings): Rights {
   const t = enforcedValue(settings, 'allowedTemplateAccess');
+  const manageAccount = enforcedValue(settings, 'allowAccountManagement') === 'true';
   return {
     send: enforcedValue(settings, 'allowEnvelopeSending') === 'true',
     templates: t === 'none' ? 'none' : t === 'use' ? 'use' : 'edit',
-    manageAccount: enforcedValue(settings, 'allowAccountManagement') === 'true',
+    manageAccount,
     api: enforcedValue(settings, 'allowApiAccess') === 'true',
+    allEnvelopes: manageAccount || enforcedValue(settings, 'allowApiAccessToAccount') === 'true',
   };
 }

@@ -42,7 +42,7 @@ test('what each permission reaches through X-DocuSign-Act-On-Behalf, and what no
 });
 
 test('the principal or an administrator administers a principal\'s authorizations', () => {
-  const rights = { send: true, templates: 'edit', manageAccount: false, api: true } as const;
+  const rights = { send: true, templates: 'edit', manageAccount: false, api: true, allEnvelopes: false } as const;
   assert.equal(mayAdminister({ userId: 'p', rights }, 'p'), true);
   assert.equal(mayAdminister({ userId: 'a', rights }, 'p'), false);
   assert.equal(mayAdminister({ userId: 'a', rights: { ...rights, manageAccount: true } }, 'p'), true);

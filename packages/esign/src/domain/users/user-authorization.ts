@@ -59,6 +59,15 @@ export function onBehalfAllows(permission: AuthorizationPermission, method: stri
 const ACCOUNT_VIEW_ROUTE = /^\/envelopes\/:envelopeId\/views\/(?:sender|edit|correct)$/;
 
 /**
+ * The console's views, which no grant reaches: DocuSign answers ACT_ON_BEHALF_USER_NOT_ALLOWED
+ * to createSenderView under the header (its community forum, "Attempting to create a sender view
+ * using shared access fails").
+ */
+export function isConsoleView(route: string): boolean {
+  return ACCOUNT_VIEW_ROUTE.test(route) || route === '/views/console';
+}
+
+/**
  * Who may see or change the authorizations of a principal (DocuSign: "You must be an account
  * administrator or you must be the principal user"): a member allowed to manage the account, or
  * the principal themself.

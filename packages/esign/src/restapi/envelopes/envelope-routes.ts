@@ -24,6 +24,7 @@ import { documentsSeenBy } from './documents-seen-by.ts';
 import { toWireCertificateEntry, toWireEnvelope, toWireEnvelopeDocument, toWireEnvelopeSummary, toWireRecipients } from '../../wire/to-wire-envelope.ts';
 import type { WireEnvelopesInformation } from '../../wire/wire-types.ts';
 import { toWireWorkflow } from '../../wire/to-wire-workflow.ts';
+import { envelopeScope } from '../envelope-scope.ts';
 
 export type EnvelopeRouteDeps = {
   readonly envelopes: EnvelopeDeps;
@@ -107,7 +108,7 @@ export function registerEnvelopeRoutes(app: FastifyInstance, deps: EnvelopeRoute
   });
 
   app.get<{ Params: AccountParams; Querystring: RawQuery }>(BASE, async (request) => {
-    const query = { ...parseStatusChangesQuery(request.query), viewerUserId: senderOf(request) };
+    const query = { ...parseStatusChangesQuery(request.query), viewerUserId: senderOf(request), ...envelopeScope(request) };
     const { envelopes, totalSetSize } = await d.store.list(request.params.accountId, query);
     const wanted = includes(request.query);
     const body: WireEnvelopesInformation = {

@@ -9,6 +9,7 @@ import { deleteTemplate } from '../../domain/templates/update-template.ts';
 import { toWireFolder } from '../../wire/to-wire-folder.ts';
 import type { RawQuery } from '../envelopes/parse-status-changes-query.ts';
 import { parseFoldersRequest } from './parse-folders-request.ts';
+import { assertMayChangeEnvelopes, envelopeScope } from '../envelope-scope.ts';
 
 type AccountParams = { accountId: string };
 type FolderParams = AccountParams & { folderId: string };
@@ -56,18 +57,17 @@ function refuseUnsupported(query: RawQuery, names: readonly string[]): void {
 export function registerFolderRoutes(app: FastifyInstance, deps: { envelopes: EnvelopeDeps; templates?: TemplateStore }): void {
   const d = deps.envelopes;
 
-  const count = async (accountId: string, viewerUserId: string, folder: (typeof SYSTEM_FOLDERS)[number], take: number) =>
-    d.store.list(accountId, { folders: [folder.type], viewerUserId, startPosition: 0, count: Math.max(1, take) });
+  const count = async (request: FastifyRequest<{ Params: AccountParams }>, folder: (typeof SYSTEM_FOLDERS)[number], take: number) =>
+    d.store.list(request.params.accountId, { folders: [folder.type], viewerUserId: callerOf(request), ...envelopeScope(request), startPosition: 0, count: Math.max(1, take) });
 
   app.get<{ Params: AccountParams; Querystring: RawQuery }>(BASE, async (request) => {
     refuseUnsupported(request.query, ['sub_folder_depth', 'user_filter']);
     // Template folders: none exist here, so "only" would be an empty answer to a real question.
     if (one(request.query, 'template')?.toLowerCase() === 'only') invalid("Query parameter 'template' value \"only\" is not supported: templates are not kept in folders here.");
     const withItems = one(request.query, 'include_items')?.toLowerCase() === 'true';
-    const viewer = callerOf(request);
     const folders = [];
     for (const folder of SYSTEM_FOLDERS) {
-      const { envelopes, totalSetSize } = await count(request.params.accountId, viewer, folder, withItems ? PAGE : 1);
+      const { envelopes, totalSetSize } = await count(request, folder, withItems ? PAGE : 1);
       folders.push(toWireFolder(folder, { count: totalSetSize, ...(withItems ? { envelopes } : {}) }));
     }
     return { resultSetSize: String(folders.length), startPosition: '0', endPosition: String(folders.length - 1), totalSetSize: String(folders.length), folders };
@@ -88,6 +88,7 @@ export function registerFolderRoutes(app: FastifyInstance, deps: { envelopes: En
     const query: EnvelopeQuery = {
       folders: [folder.type],
       viewerUserId: callerOf(request),
+      ...envelopeScope(request),
       fromDate,
       ...(toDate ? { toDate } : {}),
       ...(statuses ? { statuses } : {}),
@@ -119,6 +120,7 @@ export function registerFolderRoutes(app: FastifyInstance, deps: { envelopes: En
     // The route is the folders' (send); deleting a template is editing templates, checked
     // before anything moves.
     if (templateIds.length > 0) assertRight(request, 'editTemplates');
+    await assertMayChangeEnvelopes(request, d.store, accountId, envelopeIds);
     // Every id is checked before anything moves: an unknown one (or another account's) moves none.
     if (envelopeIds.length > 0) await moveEnvelopes(d, accountId, { folderId, ...move, envelopeIds });
     for (const id of templateIds) if (deps.templates) await deleteTemplate({ templates: deps.templates }, accountId, id);
