@@ -8,7 +8,7 @@ import { toWireBulkBatchStatus, toWireBulkBatchSummaries, toWireBulkListSummarie
 import { toWireEnvelope } from '../wire/to-wire-envelope.ts';
 import { WireReader } from '../wire/wire-reader.ts';
 import { checkModelFields } from '../wire/check-model-fields.ts';
-import { assertMayChangeEnvelopes, envelopeScope } from '../restapi/envelope-scope.ts';
+import { assertMayChangeEnvelopes } from '../domain/envelope/envelope-access.ts';
 
 type AccountParams = { accountId: string };
 type ListParams = AccountParams & { bulkSendListId: string };
@@ -80,13 +80,13 @@ export function registerBulkSendRoutes(app: FastifyInstance, deps: BulkSendDeps 
 
   app.post<{ Params: ListParams }>(`${LISTS}/:bulkSendListId/test`, async (request) => {
     const { envelopeId } = parseSendRequest(request.body);
-    await assertMayChangeEnvelopes(request, deps.envelopes.store, request.params.accountId, [envelopeId]);
+    await assertMayChangeEnvelopes(deps.envelopes.store, request.params.accountId, request.envelopeViewer, [envelopeId]);
     return toWireBulkSendTest(await testBulkSend(deps, request.params.accountId, request.params.bulkSendListId, envelopeId));
   });
   app.post<{ Params: ListParams }>(`${LISTS}/:bulkSendListId/send`, async (request, reply) => {
     const { envelopeId, batchName } = parseSendRequest(request.body);
     // The draft copied is the sender's own to send, as a send of it would be.
-    await assertMayChangeEnvelopes(request, deps.envelopes.store, request.params.accountId, [envelopeId]);
+    await assertMayChangeEnvelopes(deps.envelopes.store, request.params.accountId, request.envelopeViewer, [envelopeId]);
     const batch = await requestBulkSend(deps, { accountId: request.params.accountId, userId: userOf(request), listId: request.params.bulkSendListId, envelopeId, ...(batchName !== undefined ? { batchName } : {}) });
     deps.wake();
     return reply.code(201).send(toWireBulkSendResponse(batch, await deps.bulk.queuedCount(request.params.accountId)));
@@ -113,7 +113,7 @@ export function registerBulkSendRoutes(app: FastifyInstance, deps: BulkSendDeps 
     const count = position(request.query, 'count', 100, 1000);
     const page = ids.slice(start, start + count);
     const include = new Set((one(request.query, 'include') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
-    const found = page.length === 0 ? [] : (await deps.envelopes.store.list(accountId, { envelopeIds: page, ...envelopeScope(request), startPosition: 0, count: page.length })).envelopes;
+    const found = page.length === 0 ? [] : (await deps.envelopes.store.list(accountId, { envelopeIds: page, ...(request.envelopeViewer === null ? {} : { visibleTo: request.envelopeViewer }), startPosition: 0, count: page.length })).envelopes;
     const byId = new Map(found.map((e) => [e.envelopeId, e]));
     const envelopes = page.flatMap((id) => {
       const e = byId.get(id);

@@ -1,3 +1,6 @@
+import { EsignError } from '../../errors.ts';
+import type { EnvelopeStore } from './ports.ts';
+
 /**
  * What a member is to an envelope of their account: its sender, a recipient (one of its
  * recipients has the member's e-mail: their inbox), or neither.
@@ -28,4 +31,18 @@ export function relationOf(envelope: { readonly senderUserId: string; readonly r
 
 function foldAscii(text: string): string {
   return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/**
+ * For envelope ids a body names (the API guard checks the path's): each must be one `viewer`
+ * may change; `viewer` null when their profile reaches the account's envelopes. Unknown ids are
+ * left to the use case, which answers ENVELOPE_DOES_NOT_EXIST as for any.
+ */
+export async function assertMayChangeEnvelopes(store: Pick<EnvelopeStore, 'relationOf'>, accountId: string, viewer: string | null, envelopeIds: readonly string[]): Promise<void> {
+  if (viewer === null) return;
+  for (const id of new Set(envelopeIds)) {
+    const relation = await store.relationOf(accountId, id, viewer);
+    const denied = relation && envelopeAccessDenied(relation, 'change');
+    if (denied) throw new EsignError('USER_LACKS_PERMISSIONS', `envelopeId "${id}": ${denied}`);
+  }
 }

@@ -9,7 +9,8 @@ import { deleteTemplate } from '../../domain/templates/update-template.ts';
 import { toWireFolder } from '../../wire/to-wire-folder.ts';
 import type { RawQuery } from '../envelopes/parse-status-changes-query.ts';
 import { parseFoldersRequest } from './parse-folders-request.ts';
-import { assertMayChangeEnvelopes, envelopeScope } from '../envelope-scope.ts';
+import { envelopeScope } from '../envelope-scope.ts';
+import { assertMayChangeEnvelopes } from '../../domain/envelope/envelope-access.ts';
 
 type AccountParams = { accountId: string };
 type FolderParams = AccountParams & { folderId: string };
@@ -120,7 +121,7 @@ export function registerFolderRoutes(app: FastifyInstance, deps: { envelopes: En
     // The route is the folders' (send); deleting a template is editing templates, checked
     // before anything moves.
     if (templateIds.length > 0) assertRight(request, 'editTemplates');
-    await assertMayChangeEnvelopes(request, d.store, accountId, envelopeIds);
+    await assertMayChangeEnvelopes(d.store, accountId, request.envelopeViewer, envelopeIds);
     // Every id is checked before anything moves: an unknown one (or another account's) moves none.
     if (envelopeIds.length > 0) await moveEnvelopes(d, accountId, { folderId, ...move, envelopeIds });
     for (const id of templateIds) if (deps.templates) await deleteTemplate({ templates: deps.templates }, accountId, id);
