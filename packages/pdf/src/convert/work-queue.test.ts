@@ -93,8 +93,9 @@ test('waiting jobs are taken from each tenant in turn: one account queueing many
   assert.equal(q.waiting, 7);
   gate.resolve();
   await Promise.all(runs);
-  // FIFO would have run a1..a4 before B's and C's first documents.
-  assert.deepEqual(started, ['a0', 'a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
+  // FIFO would have run a1..a4 before B's and C's first documents; A, whose a0 ran, waits
+  // for B and C to have had one each.
+  assert.deepEqual(started, ['a0', 'b1', 'c1', 'a1', 'b2', 'a2', 'a3', 'a4']);
 });
 
 test('a tenant with maxWaitingPerTenant jobs waiting is refused at once; others and the untenanted are not', async () => {
@@ -115,4 +116,21 @@ test('a tenant with maxWaitingPerTenant jobs waiting is refused at once; others 
   assert.deepEqual(await Promise.all(others), ['b', 'anon1', 'anon2', 'anon3']);
   // Once A's queue drained, A is welcome again.
   assert.equal(await q.run(() => Promise.resolve(4), 10_000, 'document', 'A'), 4);
+});
+
+test('a tenant whose job is running waits behind one that has had none: its second job does not go first', async () => {
+  // A review: A's slow job ran, A's second was queued, then B's; the free slot went to A again
+  // because A's line was older. The slot goes to the tenant whose last start is oldest.
+  const q = new WorkQueue(1);
+  const gate = deferred();
+  const started: string[] = [];
+  const job = (name: string) => async (): Promise<void> => {
+    started.push(name);
+    if (name === 'a1') await gate.promise;
+  };
+  const runs = [q.run(job('a1'), 10_000, 'document', 'A'), q.run(job('a2'), 10_000, 'document', 'A'), q.run(job('b1'), 10_000, 'document', 'B')];
+  await Promise.resolve();
+  gate.resolve();
+  await Promise.all(runs);
+  assert.deepEqual(started, ['a1', 'b1', 'a2']);
 });

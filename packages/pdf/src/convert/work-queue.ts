@@ -15,8 +15,9 @@ export type WorkQueueOptions = {
 
 /**
  * Bounded concurrency with a deadline per job. At most `concurrency` jobs run; the rest wait,
- * each tenant's in FIFO order and the tenants in turn: an account that queues a hundred slow
- * documents delays another account's next one by one job per slot, not by a hundred. A job
+ * each tenant's in FIFO order, and a free slot goes to the waiting tenant whose last job started
+ * longest ago (one that has none running yet first): an account that queues a hundred slow
+ * documents delays another account's next one by at most one job per slot. A job
  * that outlives `timeoutMs` is aborted and its caller gets CONVERSION_TIMEOUT at once, and its
  * slot is freed: the engine behind the job restarts whatever hung, so a zip bomb costs one
  * timeout, never a stuck queue.
@@ -24,8 +25,15 @@ export type WorkQueueOptions = {
 export class WorkQueue {
   readonly #concurrency: number;
   readonly #maxWaitingPerTenant: number;
-  /** Waiting jobs by tenant; the Map's order is the turn (a served tenant goes to the back). */
+  /** Waiting jobs by tenant (the Map's order breaks ties: first come first). */
   readonly #waiting = new Map<string, Waiting[]>();
+  /**
+   * When each tenant with work here last started a job (a count of starts), and how many of
+   * its jobs run: a tenant leaves both when it has nothing running or waiting.
+   */
+  readonly #lastStart = new Map<string, number>();
+  readonly #runningBy = new Map<string, number>();
+  #starts = 0;
   #waitingCount = 0;
   #running = 0;
   #closed = false;
@@ -60,6 +68,12 @@ export class WorkQueue {
       if (released) return;
       released = true;
       this.#running--;
+      const left = (this.#runningBy.get(tenant) ?? 1) - 1;
+      if (left > 0) this.#runningBy.set(tenant, left);
+      else {
+        this.#runningBy.delete(tenant);
+        if (!this.#waiting.has(tenant)) this.#lastStart.delete(tenant);
+      }
       this.#next();
     };
     let timer: NodeJS.Timeout | undefined;
@@ -85,13 +99,14 @@ export class WorkQueue {
     const waiting = [...this.#waiting.values()].flat();
     this.#waiting.clear();
     this.#waitingCount = 0;
+    for (const t of this.#lastStart.keys()) if (!this.#runningBy.has(t)) this.#lastStart.delete(t);
     for (const w of waiting) w.reject(new PdfError('CONVERTER_CLOSED'));
   }
 
   async #acquire(tenant: string): Promise<void> {
     if (this.#closed) throw new PdfError('CONVERTER_CLOSED');
     if (this.#running < this.#concurrency) {
-      this.#running++;
+      this.#started(tenant);
       return;
     }
     let line = this.#waiting.get(tenant);
@@ -106,15 +121,24 @@ export class WorkQueue {
 
   #next(): void {
     if (this.#running >= this.#concurrency) return;
-    const turn = this.#waiting.entries().next();
-    if (turn.done) return;
-    const [tenant, line] = turn.value;
+    let tenant: string | undefined;
+    let oldest = Infinity;
+    for (const t of this.#waiting.keys()) {
+      const last = this.#lastStart.get(t) ?? 0;
+      if (last < oldest) [tenant, oldest] = [t, last];
+    }
+    if (tenant === undefined) return;
+    const line = this.#waiting.get(tenant)!;
     const w = line.shift()!;
-    // Served: the tenant goes to the back of the turn, or leaves it when it has nothing left.
-    this.#waiting.delete(tenant);
-    if (line.length > 0) this.#waiting.set(tenant, line);
+    if (line.length === 0) this.#waiting.delete(tenant);
     this.#waitingCount--;
-    this.#running++;
+    this.#started(tenant);
     w.start();
+  }
+
+  #started(tenant: string): void {
+    this.#running++;
+    this.#runningBy.set(tenant, (this.#runningBy.get(tenant) ?? 0) + 1);
+    this.#lastStart.set(tenant, ++this.#starts);
   }
 }
