@@ -14,6 +14,7 @@ import { newWorkflow } from './workflow.ts';
 import type { EnvelopeBrand } from '../brands/brand.ts';
 import { resolveEnvelopeBrand } from '../brands/brand-use-cases.ts';
 import { inheritAccountFields } from '../account/account-custom-fields.ts';
+import { assertEnvelopeSize } from './envelope-limits.ts';
 
 /**
  * DocuSign CreateEnvelope: the content prepared (prepareContent), then stored, sent at once when
@@ -73,6 +74,8 @@ export async function prepareContent(
   // Documents convert concurrently; the converter bounds its own concurrency per engine.
   const converted: ConvertedDocument[] = await Promise.all(draftDocuments.map((d) => deps.converter.convert(d, accountId)));
   const pdfs = converted.map((c) => c.pdf);
+  // Every path that makes or changes content comes here with all its documents, kept and new.
+  assertEnvelopeSize({ bytes: pdfs.reduce((n, pdf) => n + pdf.byteLength, 0) }, 'An envelope or template');
   const pageSizes = converted.map((c) => c.pages);
   const documents: EnvelopeDocument[] = draftDocuments.map((d, i) => ({
     documentId: d.documentId,

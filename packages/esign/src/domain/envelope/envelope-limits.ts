@@ -4,6 +4,13 @@ import { EsignError } from '../../errors.ts';
 export const MAX_ENVELOPE_DOCUMENTS = 50;
 /** Recipients an envelope (roles a template) may hold, however it is made or changed. */
 export const MAX_ENVELOPE_RECIPIENTS = 100;
+/**
+ * The PDFs of an envelope or template together, however it is made or changed: twice DocuSign's
+ * 25 MB per upload packet, as converted PDFs outgrow their sources. Without it a draft grew by
+ * one 25 MB document per call to 1.25 GB, which every archive, portfolio, Connect delivery with
+ * documents and bulk copy then handled whole.
+ */
+export const MAX_ENVELOPE_BYTES = 50 * 1024 * 1024;
 
 /**
  * The bounds of a whole envelope or template, checked where one grows by parts (documents
@@ -11,11 +18,14 @@ export const MAX_ENVELOPE_RECIPIENTS = 100;
  * template past both bounds by repeated additions, then an envelope from it (200 documents,
  * 400 signers). `what` names the envelope or template in the message.
  */
-export function assertEnvelopeSize(counts: { documents?: number; recipients?: number }, what: string): void {
+export function assertEnvelopeSize(counts: { documents?: number; recipients?: number; bytes?: number }, what: string): void {
   if (counts.documents !== undefined && counts.documents > MAX_ENVELOPE_DOCUMENTS) {
     throw new EsignError('INVALID_REQUEST_BODY', `${what} may hold at most ${MAX_ENVELOPE_DOCUMENTS} documents; this would make ${counts.documents}.`);
   }
   if (counts.recipients !== undefined && counts.recipients > MAX_ENVELOPE_RECIPIENTS) {
     throw new EsignError('INVALID_REQUEST_BODY', `${what} may hold at most ${MAX_ENVELOPE_RECIPIENTS} recipients; this would make ${counts.recipients}.`);
+  }
+  if (counts.bytes !== undefined && counts.bytes > MAX_ENVELOPE_BYTES) {
+    throw new EsignError('INVALID_REQUEST_BODY', `${what}'s documents may weigh at most ${MAX_ENVELOPE_BYTES / 1024 / 1024} MB together as PDF; these would weigh ${(counts.bytes / 1024 / 1024).toFixed(1)} MB.`);
   }
 }
