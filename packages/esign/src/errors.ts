@@ -17,6 +17,7 @@ export const ESIGN_ERRORS = {
   INVALID_REDIRECT_URI: { status: 400, message: 'The redirect URI is invalid.' },
   INVALID_RSA_PUBLIC_KEY: { status: 400, message: 'The RSA public key is invalid.' },
   APP_NOT_FOUND: { status: 404, message: 'The app does not exist or you have no rights to it.' },
+  TOO_MANY_PASSWORD_CHECKS: { status: 429, message: 'Too many sign-in or sign-up attempts from your network right now. Try again in a minute.' },
   TOO_MANY_LOGIN_ATTEMPTS: { status: 429, message: 'Too many failed login attempts for this e-mail address. Try again in 15 minutes.' },
   CSRF_TOKEN_INVALID: { status: 403, message: 'The form has expired or did not come from this site. Reload the page and try again.' },
   // Envelopes (esign II). DocuSign answers 400 for nearly every errorCode (DocuSign "Error codes" reference).

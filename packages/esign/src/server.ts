@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerFactory, type FastifyS
 import { buildCompletionWorker } from './completion/build-completion-worker.ts';
 import { storedCompletionResults } from './completion/stored-completion-results.ts';
 import { authHostOf, type EsignConfig } from './config.ts';
-import { registerAuthRoutes } from './console/auth-routes.ts';
+import { registerAuthRoutes, type PasswordCheckLimits } from './console/auth-routes.ts';
 import { registerConsoleRoutes } from './console/console-routes.ts';
 import { registerConnectConsoleRoutes } from './console/connect-console-routes.ts';
 import { buildConnect, type ConnectModuleOptions } from './connect/build-connect.ts';
@@ -84,6 +84,8 @@ export type EsignDeps = {
   bulkSend?: { pollIntervalMs?: number; batchSize?: number; leaseMs?: number };
   /** The seal P12 (default: a development seal generated in DATA_DIR), completion and view timings. */
   signing?: SigningSettings;
+  /** How many password checks a client may start (console/auth-routes.ts; tests use small ones). */
+  passwordChecks?: PasswordCheckLimits;
   /** /verify limits (tests use small ones). */
   verify?: Omit<VerifyOptions, 'repositories'>;
   /** True once a graceful stop has begun (web/request-drain.ts): /health answers 503, responses close their connection. */
@@ -158,7 +160,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   app.get('/assets/signet.css', async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET));
 
-  registerAuthRoutes(app, ctx);
+  registerAuthRoutes(app, ctx, deps.passwordChecks);
   // The permission profile's settings on the console's template, Connect and envelope pages (docs/esign-users.md).
   installConsoleRights(app, ctx);
   registerConsoleRoutes(app, ctx);

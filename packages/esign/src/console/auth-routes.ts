@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EsignContext } from '../context.ts';
 import { normalizeEmail } from '../domain/email-address.ts';
 import { isLocked } from '../domain/login-throttle.ts';
@@ -6,6 +6,8 @@ import { EsignError } from '../errors.ts';
 import { hashPassword, verifyPassword } from '../security/password-hash.ts';
 import { sha256Hex } from '../security/secret-token.ts';
 import { requestSignup } from '../use-cases/request-signup.ts';
+import { AdmissionLimiter } from '../web/admission-limiter.ts';
+import { clientIp } from '../web/client-ip.ts';
 import { assertCsrf, csrfTokenFor } from '../web/csrf.ts';
 import { formField } from '../web/form.ts';
 import { endSession, startSession } from '../web/session.ts';
@@ -15,8 +17,40 @@ import { safeReturnPath } from './safe-return-path.ts';
 
 const HTML = 'text/html; charset=utf-8';
 
+/** How many password checks (login, sign-up, sign-up confirmation) a client may start. */
+export type PasswordCheckLimits = { perMinute: number; perClient: number; inFlight: number };
+
+/**
+ * Each check is a 32 MiB scrypt of ~0.1 s of a core: 32 anonymous logins at once from one
+ * address held a real user's login for 4.5 s. Per address (an IPv6 /64), 60 a minute and 4 at
+ * once; 8 at once in all.
+ */
+const PASSWORD_CHECK_LIMITS: PasswordCheckLimits = { perMinute: 60, perClient: 4, inFlight: 8 };
+
 /** Sign-up, login and logout pages. */
-export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext): void {
+export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext, limits: PasswordCheckLimits = PASSWORD_CHECK_LIMITS): void {
+  const checks = new AdmissionLimiter({ perWindow: limits.perMinute, windowMs: 60_000, perClient: limits.perClient, inFlight: limits.inFlight });
+  // Admitted before the handler's work; the place is freed with the answer, or when the client goes.
+  const admitted = new WeakMap<FastifyRequest, () => void>();
+  const PASSWORD_ROUTES = new Set(['/login', '/signup', '/signup/verify/:token']);
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || !PASSWORD_ROUTES.has(request.routeOptions.url ?? '')) return;
+    const slot = checks.admit(clientIp(request.socket.remoteAddress, request.headers['x-forwarded-for']) ?? 'unknown');
+    if (!slot.ok) {
+      const failure = new EsignError('TOO_MANY_PASSWORD_CHECKS');
+      return reply.code(failure.status).header('retry-after', String(slot.retryAfterS)).type(HTML).header('cache-control', 'no-store')
+        .send(loginPage({ csrf: csrfTokenFor(ctx, request, reply), returnTo: '/console', error: failure.message }));
+    }
+    admitted.set(request, slot.release);
+  });
+  const release = (request: FastifyRequest, done: () => void) => {
+    admitted.get(request)?.();
+    admitted.delete(request);
+    done();
+  };
+  app.addHook('onResponse', (request, _reply, done) => release(request, done));
+  app.addHook('onRequestAbort', (request, done) => release(request, done));
+
   // A hash to verify against when the e-mail is unknown, so both failures take scrypt's time
   // and the response time does not tell which e-mails are registered.
   let decoyHash: Promise<string> | undefined;

@@ -3,7 +3,7 @@ import { PdfThreads, type PdfInspection } from '@signet/pdf';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Repositories } from '../store/repositories.ts';
 import { clientIp } from '../web/client-ip.ts';
-import { VerifyLimiter } from './verify-limiter.ts';
+import { AdmissionLimiter } from '../web/admission-limiter.ts';
 import { verifyPage } from './verify-page.ts';
 import { summarise, verdictOf, type EnvelopeSummary } from './verify-verdict.ts';
 import type { Language } from '../domain/language/languages.ts';
@@ -43,7 +43,7 @@ export function installVerify(app: FastifyInstance, options: VerifyOptions): voi
   const maxBytes = options.maxBytes ?? 25 * 1024 * 1024;
   const maxMb = Math.round(maxBytes / (1024 * 1024));
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const limiter = new VerifyLimiter({ perWindow: options.perMinute ?? 20, windowMs: 60_000, inFlight: options.inFlight ?? 8 });
+  const limiter = new AdmissionLimiter({ perWindow: options.perMinute ?? 20, windowMs: 60_000, inFlight: options.inFlight ?? 8 });
   const admitted = new WeakMap<FastifyRequest, () => void>();
   const threads = options.threads ?? new PdfThreads(1);
   const { evidence, envelopes, audit, accountSettings } = options.repositories;

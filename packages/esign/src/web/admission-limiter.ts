@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-export type VerifyAdmission = { ok: true; release: () => void } | { ok: false; reason: 'rate' | 'busy'; retryAfterS: number };
+export type Admission = { ok: true; release: () => void } | { ok: false; reason: 'rate' | 'busy'; retryAfterS: number };
 
 /**
  * Whose budget a request spends: an IPv4 address, or an IPv6 address's /64. One subscriber
@@ -20,13 +20,13 @@ export function rateKey(address: string): string {
 }
 
 /**
- * What keeps /verify from being a CPU or memory sink. It admits a request before its body is
- * read, so a refused upload costs nothing: per client (rateKey), `perWindow` requests per
- * window (fixed windows, the map cleared as they pass) and `perClient` in flight at once; across
- * everyone, `inFlight` requests (upload and check) at once. The rest are told to come back,
- * never queued.
+ * What keeps an anonymous, costly endpoint (/verify's uploads, the password checks of login and
+ * sign-up) from being a CPU or memory sink. It admits a request before its work, so a refused
+ * one costs nothing: per client (rateKey), `perWindow` requests per window (fixed windows, the
+ * map cleared as they pass) and `perClient` in flight at once; across everyone, `inFlight`
+ * requests at once. The rest are told to come back, never queued.
  */
-export class VerifyLimiter {
+export class AdmissionLimiter {
   readonly #perWindow: number;
   readonly #windowMs: number;
   readonly #inFlight: number;
@@ -46,7 +46,7 @@ export class VerifyLimiter {
   }
 
   /** A place and its release function, or why not; the caller must release what it took. */
-  admit(client: string): VerifyAdmission {
+  admit(client: string): Admission {
     const key = rateKey(client);
     const now = this.#clock();
     if (now - this.#windowStart >= this.#windowMs) {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rateKey, VerifyLimiter } from './verify-limiter.ts';
+import { rateKey, AdmissionLimiter } from './admission-limiter.ts';
 
 test('per client: perWindow requests a window, then "rate" with the seconds left; a new window starts afresh', () => {
   let now = 1_000_000;
-  const limiter = new VerifyLimiter({ perWindow: 2, windowMs: 60_000, inFlight: 10, clock: () => now });
+  const limiter = new AdmissionLimiter({ perWindow: 2, windowMs: 60_000, inFlight: 10, clock: () => now });
   for (let i = 0; i < 2; i++) {
     const taken = limiter.admit('203.0.113.1');
     assert.equal(taken.ok, true);
@@ -19,7 +19,7 @@ test('per client: perWindow requests a window, then "rate" with the seconds left
 });
 
 test('across everyone: at most `inFlight` at once ("busy", never queued); a release frees a place, twice frees it once', () => {
-  const limiter = new VerifyLimiter({ perWindow: 100, windowMs: 60_000, inFlight: 2, clock: () => 0 });
+  const limiter = new AdmissionLimiter({ perWindow: 100, windowMs: 60_000, inFlight: 2, clock: () => 0 });
   const a = limiter.admit('198.51.100.1');
   const b = limiter.admit('198.51.100.2');
   assert.ok(a.ok && b.ok);
@@ -32,7 +32,7 @@ test('across everyone: at most `inFlight` at once ("busy", never queued); a rele
 });
 
 test('one client cannot hold every place: at most perClient of its requests in flight', () => {
-  const limiter = new VerifyLimiter({ perWindow: 100, windowMs: 60_000, inFlight: 8, perClient: 2, clock: () => 0 });
+  const limiter = new AdmissionLimiter({ perWindow: 100, windowMs: 60_000, inFlight: 8, perClient: 2, clock: () => 0 });
   const first = limiter.admit('203.0.113.9');
   assert.ok(first.ok && limiter.admit('203.0.113.9').ok);
   assert.deepEqual(limiter.admit('203.0.113.9'), { ok: false, reason: 'busy', retryAfterS: 2 });
@@ -48,7 +48,7 @@ test('IPv6 clients are counted by their /64: fresh addresses from one prefix sha
   assert.equal(rateKey('::1'), '0:0:0:0::/64');
   assert.equal(rateKey('::ffff:192.0.2.7'), '192.0.2.7', 'an IPv4-mapped address is its IPv4 address');
   assert.equal(rateKey('192.0.2.7'), '192.0.2.7');
-  const limiter = new VerifyLimiter({ perWindow: 3, windowMs: 60_000, inFlight: 100, perClient: 100, clock: () => 0 });
+  const limiter = new AdmissionLimiter({ perWindow: 3, windowMs: 60_000, inFlight: 100, perClient: 100, clock: () => 0 });
   for (let i = 1; i <= 3; i++) assert.equal(limiter.admit(`2001:db8:1:2::${i.toString(16)}`).ok, true);
   assert.deepEqual(limiter.admit('2001:db8:1:2:dead:beef:0:1'), { ok: false, reason: 'rate', retryAfterS: 60 });
   assert.equal(limiter.admit('2001:db8:1:3::1').ok, true, 'the next /64 is another client');
