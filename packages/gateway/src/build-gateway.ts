@@ -11,9 +11,10 @@ import { REDIS_COUNTERS } from './plugins/index.ts';
 import { GrpcProxy, shareListenerWithGrpc, type SharedGrpc } from './grpc/index.ts';
 import { createProxyHandler, type RequestHandler } from './proxy/create-proxy-handler.ts';
 import { createHttp2HttpSide } from './http2/index.ts';
-import { LeanHttp1 } from './http1/index.ts';
+import { LEAN_TIMEOUTS, LeanHttp1 } from './http1/index.ts';
 import type { ProxyHooks } from './proxy/proxy-hooks.ts';
 import { UpstreamPool } from './proxy/upstream-pool.ts';
+import { withoutUnderscoreNames } from './proxy/underscore-headers.ts';
 import { Runtime } from './runtime.ts';
 import { StreamProxy, type StreamEvent } from './stream/index.ts';
 import { loadDefaultCertificate, MIN_TLS_VERSION } from './tls/index.ts';
@@ -35,7 +36,8 @@ export type GatewayDeps = {
   readonly configureListener?: (server: Server, address: ListenAddress) => void;
   /**
    * HTTP/1.1 from clients: the lean leg (default, src/http1/) or node:http's server, kept for
-   * the differential test that holds the two to the same behaviour.
+   * the differential test that holds the two to the same behaviour (nginx_proxy_underscores_in_headers=off
+   * applies to the lean leg and HTTP/2 only).
    */
   readonly clientLeg?: 'lean' | 'node';
 };
@@ -96,6 +98,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
   let streamBound: ListenAddress[] = [];
 
   const lean = deps.clientLeg !== 'node';
+  // nginx_proxy_underscores_in_headers=off: such fields are ignored as each leg parses a head.
+  const headerFilter = config.underscoresInHeaders === false ? withoutUnderscoreNames : undefined;
   const leanSides: LeanHttp1[] = [];
 
   async function listenOne(address: ListenAddress): Promise<ListenAddress> {
@@ -111,7 +115,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     let nodeHttp: HttpServer | undefined;
     if (lean) {
       server = address.ssl ? createTlsServer({ ...tlsOptions, noDelay: true }) : createNetServer({ noDelay: true });
-      const side = new LeanHttp1((req, res) => handler(req as never, res as never));
+      const side = new LeanHttp1((req, res) => handler(req as never, res as never), LEAN_TIMEOUTS, headerFilter);
       leanSides.push(side);
       side.attach(server, address.ssl);
     } else {
@@ -124,7 +128,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     deps.configureListener?.(server, address);
     // node:http2's compatibility request and response carry every member the handler reads
     // (docs/gateway-config.md, "HTTP/2"), in their HTTP/1.1 shape (src/http2/).
-    const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never)) : undefined;
+    const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never), headerFilter) : undefined;
     shared.push(shareListenerWithGrpc(server, grpc, address.ssl, http2));
     await listenOn(server, address);
     const port = (server.address() as AddressInfo).port;

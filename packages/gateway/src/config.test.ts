@@ -100,3 +100,13 @@ test('buildGatewayConfig: REDIS_URL is read once at start; a bad one stops start
   assert.equal(buildGatewayConfig({}).redis, undefined);
   assert.throws(() => buildGatewayConfig({ redis_url: 'localhost:6379' }), (e: unknown) => e instanceof ConfigError && e.setting === 'REDIS_URL' && /expected redis:\/\//.test(e.message));
 });
+
+test('buildGatewayConfig: nginx_proxy_underscores_in_headers (Kong\'s template: on)', () => {
+  assert.equal(buildGatewayConfig({}).underscoresInHeaders, undefined, 'absent: on, as Kong');
+  assert.equal(buildGatewayConfig({ nginx_proxy_underscores_in_headers: 'off' }).underscoresInHeaders, false);
+  assert.equal(buildGatewayConfig({ nginx_proxy_underscores_in_headers: 'on' }).underscoresInHeaders, undefined);
+  assert.throws(
+    () => buildGatewayConfig({ nginx_proxy_underscores_in_headers: 'no' }),
+    (e: unknown) => e instanceof ConfigError && e.setting === 'nginx_proxy_underscores_in_headers' && /expected "on" or "off", got 'no'/.test(e.message),
+  );
+});

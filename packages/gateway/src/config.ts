@@ -42,6 +42,11 @@ export type GatewayConfig = {
   readonly realIp?: RealIpSettings;
   /** REDIS_URL, read: the Redis of redis-policy plugins that name none; absent = they must name one (Kong). */
   readonly redis?: RedisUrlFields;
+  /**
+   * Kong's nginx_proxy_underscores_in_headers: false ignores request headers whose names hold
+   * `_` (src/proxy/underscore-headers.ts); absent = on, as Kong's nginx template sets it.
+   */
+  readonly underscoresInHeaders?: false;
 };
 
 /** The raw settings, by Kong's names, as the cli layer collected them from flags and env. */
@@ -66,6 +71,8 @@ export type GatewaySettings = {
   readonly real_ip_recursive?: string | undefined;
   /** REDIS_URL: operator health events across nodes, and the default Redis of redis-policy plugins. */
   readonly redis_url?: string | undefined;
+  /** Kong's injected nginx directive for the proxy server: on/off (default on, Kong's template). */
+  readonly nginx_proxy_underscores_in_headers?: string | undefined;
 };
 
 /** A bad setting: the message names it (Kong spelling), so start stops with a clear line. */
@@ -182,6 +189,10 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
       throw new ConfigError('REDIS_URL', (e as Error).message);
     }
   }
+  const underscores = settings.nginx_proxy_underscores_in_headers;
+  if (underscores !== undefined && underscores !== 'on' && underscores !== 'off') {
+    throw new ConfigError('nginx_proxy_underscores_in_headers', `expected "on" or "off", got '${underscores}'`);
+  }
   return Object.freeze({
     declarativeConfig: settings.declarative_config,
     plugins,
@@ -194,6 +205,7 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
     ...(adminToken !== undefined ? { adminToken } : {}),
     ...(realIp !== undefined ? { realIp } : {}),
     ...(redis !== undefined ? { redis } : {}),
+    ...(underscores === 'off' ? { underscoresInHeaders: false as const } : {}),
   });
 }
 

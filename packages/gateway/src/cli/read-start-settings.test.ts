@@ -50,3 +50,8 @@ test('the admin token: KONG_ADMIN_TOKEN, or the text of KONG_ADMIN_TOKEN_FILE; n
   await assert.rejects(readStartSettings([], { KONG_ADMIN_TOKEN: 'x', KONG_ADMIN_TOKEN_FILE: '/run/admin-token' }, readText), /not both/);
   await assert.rejects(readStartSettings([], { KONG_ADMIN_TOKEN_FILE: '/missing' }, readText), (e: unknown) => e instanceof ConfigError && e.setting === 'admin_token_file');
 });
+
+test('KONG_NGINX_PROXY_UNDERSCORES_IN_HEADERS: Kong\'s injected directive, read from the env', async () => {
+  const settings = await readStartSettings([], { KONG_NGINX_PROXY_UNDERSCORES_IN_HEADERS: 'off' }, readText);
+  assert.equal(settings.nginx_proxy_underscores_in_headers, 'off');
+});

@@ -36,6 +36,7 @@ const ENV: Readonly<Record<string, keyof StartSettings>> = {
   KONG_TRUSTED_IPS: 'trusted_ips',
   KONG_REAL_IP_HEADER: 'real_ip_header',
   KONG_REAL_IP_RECURSIVE: 'real_ip_recursive',
+  KONG_NGINX_PROXY_UNDERSCORES_IN_HEADERS: 'nginx_proxy_underscores_in_headers',
   REDIS_URL: 'redis_url',
 };
 

@@ -11,6 +11,9 @@ const { methods } = createRequire(import.meta.url)('_http_common') as { methods:
 /** Handles one request: the proxy's handler, which takes node's request/response shapes. */
 export type LeanHandler = (req: LeanRequest, res: LeanResponse) => void;
 
+/** What a request head's raw header list becomes before the request is made (fields ignored, as nginx ignores some). */
+export type HeaderFilter = (raw: string[]) => string[];
+
 /** Timeouts of the client leg, as node:http's server names them (ms). */
 export type LeanTimeouts = {
   /** A request head must be complete this long after its first byte (slowloris). */
@@ -94,6 +97,7 @@ export const coarseClock = { now: Date.now() };
 export class LeanConnection implements RequestOwner, ResponseOwner {
   readonly socket: Socket;
   readonly #handler: LeanHandler;
+  readonly #headerFilter: HeaderFilter | undefined;
   readonly #timeouts: LeanTimeouts;
   readonly #parser: LlhttpParser;
   readonly #onGone: (conn: LeanConnection) => void;
@@ -122,8 +126,9 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
   /** What a keep-alive response says of the connection (the same for all its responses). */
   readonly #keepAliveFields: string;
 
-  constructor(socket: Socket, handler: LeanHandler, timeouts: LeanTimeouts, onGone: (conn: LeanConnection) => void, draining: () => boolean) {
+  constructor(socket: Socket, handler: LeanHandler, timeouts: LeanTimeouts, onGone: (conn: LeanConnection) => void, draining: () => boolean, headerFilter?: HeaderFilter) {
     this.socket = socket;
+    this.#headerFilter = headerFilter;
     this.#draining = draining;
     this.#handler = handler;
     this.#timeouts = timeouts;
@@ -282,7 +287,7 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
     }
     this.#deadlineKind = 'body';
     this.deadline = coarseClock.now + this.#timeouts.requestTimeout;
-    const req = new LeanRequest(this, this.socket, name, target, raw, minor);
+    const req = new LeanRequest(this, this.socket, name, target, this.#headerFilter === undefined ? raw : this.#headerFilter(raw), minor);
     this.#parsing = req;
     // Handed to the proxy once this read is parsed (#onData): llhttp judges the framing that
     // follows a head (an invalid Transfer-Encoding, a broken chunk) only after this callback, and

@@ -1,6 +1,6 @@
 import type { Server, Socket } from 'node:net';
 import { drainOnClose } from '../proxy/drain-on-close.ts';
-import { coarseClock, LeanConnection, type LeanHandler, type LeanTimeouts } from './lean-connection.ts';
+import { coarseClock, LeanConnection, type HeaderFilter, type LeanHandler, type LeanTimeouts } from './lean-connection.ts';
 
 /** node:http's defaults, except keep-alive: Kong/nginx keep client connections 60 s (keepalive_timeout). */
 export const LEAN_TIMEOUTS: LeanTimeouts = { headersTimeout: 60_000, requestTimeout: 300_000, keepAliveTimeout: 60_000 };
@@ -18,19 +18,22 @@ const SWEEP_MS = 1000;
 export class LeanHttp1 {
   readonly #handler: LeanHandler;
   readonly #timeouts: LeanTimeouts;
+  readonly #headerFilter: HeaderFilter | undefined;
   readonly #connections = new Set<LeanConnection>();
   #sweep: NodeJS.Timeout | undefined;
   #draining = false;
 
-  constructor(handler: LeanHandler, timeouts: LeanTimeouts = LEAN_TIMEOUTS) {
+  /** `headerFilter`: what each head's header list becomes before the handler sees it (underscores_in_headers off). */
+  constructor(handler: LeanHandler, timeouts: LeanTimeouts = LEAN_TIMEOUTS, headerFilter?: HeaderFilter) {
     this.#handler = handler;
     this.#timeouts = timeouts;
+    this.#headerFilter = headerFilter;
   }
 
   /** Serves HTTP/1.1 on an accepted connection (the listener sets noDelay). */
   readonly serve = (socket: Socket): void => {
     coarseClock.now = Date.now();
-    this.#connections.add(new LeanConnection(socket, this.#handler, this.#timeouts, this.#forget, this.#isDraining));
+    this.#connections.add(new LeanConnection(socket, this.#handler, this.#timeouts, this.#forget, this.#isDraining, this.#headerFilter));
     this.#sweep ??= setInterval(this.#check, SWEEP_MS).unref();
   };
 

@@ -1,4 +1,5 @@
 import { createServer, type Http2ServerRequest, type Http2ServerResponse, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import type { HeaderFilter } from '../http1/index.ts';
 import { http1RawHeaders } from './http1-raw-headers.ts';
 import { Http2ProxyResponse } from './http2-proxy-response.ts';
 
@@ -15,7 +16,7 @@ export type Http2StreamDispatch = (stream: ServerHttp2Stream, headers: IncomingH
  * those; the header list it is given and its response class give the handler the HTTP/1.1
  * view it is written for. `Expect: 100-continue` goes to the handler as on HTTP/1.1, which sends the 100 itself.
  */
-export function createHttp2HttpSide(handler: Http2RequestHandler): Http2StreamDispatch {
+export function createHttp2HttpSide(handler: Http2RequestHandler, headerFilter?: HeaderFilter): Http2StreamDispatch {
   const side = createServer({ Http2ServerResponse: Http2ProxyResponse });
   side.on('request', handler);
   side.on('checkContinue', handler);
@@ -39,6 +40,12 @@ export function createHttp2HttpSide(handler: Http2RequestHandler): Http2StreamDi
     // are: given the HTTP/1.1 view, routing, plugins and the upstream leg stay the same code.
     // hash_on header host and header-based routes read `host` as on HTTP/1.1.
     if (headers.host === undefined && authority !== undefined) headers.host = authority;
-    side.emit('stream', stream, headers, flags, http1RawHeaders(rawHeaders, !stream.endAfterHeaders));
+    let raw = rawHeaders;
+    if (headerFilter !== undefined && (raw = headerFilter(rawHeaders)) !== rawHeaders) {
+      // The fields left out go from the joined view too (names arrive lower-case, §8.2.1).
+      const kept = new Set(raw.filter((_, i) => i % 2 === 0));
+      for (const name of Object.keys(headers)) if (!name.startsWith(':') && name !== 'host' && !kept.has(name)) delete headers[name];
+    }
+    side.emit('stream', stream, headers, flags, http1RawHeaders(raw, !stream.endAfterHeaders));
   };
 }

@@ -6,6 +6,7 @@ import type { Consumer, Route, Service } from '../declarative/types.ts';
 import type { PluginHooks } from './plugin-handler.ts';
 import { lowerName } from './lower-name.ts';
 import { HeaderEdits, type HeaderEdit } from './header-edits.ts';
+import { validateHostWithOptionalPort } from '../declarative/host-names.ts';
 
 /** What kong.client.authenticate records: the credential's id and consumer (X-Credential-Identifier). */
 export type AuthenticatedCredential = {
@@ -115,8 +116,7 @@ export class PluginContext {
   upstreamPath: string | undefined;
   /** kong.service.request.set_method. */
   upstreamMethod: string | undefined;
-  /** The Host header for the upstream (request-transformer's replace of `host`). */
-  upstreamHost: string | undefined;
+  #upstreamHost: string | undefined;
   /**
    * A plugin edits the whole request body: the proxy reads it (up to a bound) once the access
    * phase is over and sends what this returns (undefined: unchanged).
@@ -262,6 +262,22 @@ export class PluginContext {
     if (FRAMING_HEADERS.has(lower)) throw new TypeError(`header ${name} is set by the gateway itself`);
     if (typeof value === 'string' ? BREAKS_LINE.test(value) : value.some((v) => BREAKS_LINE.test(v))) throw new TypeError(`invalid value for header ${name}`);
     this.#edit(lower, [name, value]);
+  }
+
+  /** The Host header for the upstream (request-transformer's replace of `host`), set by setUpstreamHost. */
+  get upstreamHost(): string | undefined {
+    return this.#upstreamHost;
+  }
+
+  /**
+   * kong.service.request.set_header('host', …) (Kong's upstream_host). A template renders the
+   * client's decoded input into it ($(query_params.x)), so anything but a host[:port] (Kong's
+   * host_with_optional_port) is refused as setHeader refuses a bad value: a CR LF here would end
+   * the Host line and smuggle a second request onto the upstream connection.
+   */
+  setUpstreamHost(value: string): void {
+    if (validateHostWithOptionalPort(value) !== undefined) throw new TypeError('invalid value for header host');
+    this.#upstreamHost = value;
   }
 
   #edit(lower: string, edit: HeaderEdit): void {

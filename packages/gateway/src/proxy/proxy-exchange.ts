@@ -131,6 +131,8 @@ export class ProxyExchange implements ExchangeSink {
 
   /** Sends the first attempt. */
   start(): void {
+    // Defence in depth (plugin-context's setUpstreamHost checks it): a Host breaking the head line is never written.
+    if (/[\r\n\0]/.test(this.#x.hostOverride ?? '')) return this.#fail('UNEXPECTED');
     this.#attempt(false);
   }
 

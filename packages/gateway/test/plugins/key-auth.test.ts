@@ -26,7 +26,7 @@ consumers:
 services:
   - name: echo
     url: ${upstream}
-    routes:${route('key-auth1.test')}${route('key-auth2.test', '{ hide_credentials: true }')}${route('key-auth3.test', `{ anonymous: ${ANON} }`)}${route('key-auth4.test', `{ anonymous: ${GHOST} }`)}${route('key-auth10.test', '{ anonymous: no-body }')}${route('preflight.test', '{ run_on_preflight: false }')}${route('realm.test', '{ realm: test-realm }')}${route('names.test', '{ key_names: [token, apikey] }')}${route('header-only.test', '{ key_in_query: false }')}${route('query-only.test', '{ key_in_header: false }')}${route('key-auth5.test', '{ key_in_body: true }')}${route('key-auth6.test', '{ key_in_body: true, hide_credentials: true }')}
+    routes:${route('key-auth1.test')}${route('key-auth2.test', '{ hide_credentials: true }')}${route('key-auth3.test', `{ anonymous: ${ANON} }`)}${route('key-auth4.test', `{ anonymous: ${GHOST} }`)}${route('key-auth10.test', '{ anonymous: no-body }')}${route('preflight.test', '{ run_on_preflight: false }')}${route('realm.test', '{ realm: test-realm }')}${route('names.test', '{ key_names: [token, apikey] }')}${route('header-only.test', '{ key_in_query: false }')}${route('query-only.test', '{ key_in_header: false }')}${route('key-auth5.test', '{ key_in_body: true }')}${route('key-auth6.test', '{ key_in_body: true, hide_credentials: true }')}${route('underscore.test', '{ key_names: [api_key], hide_credentials: true }')}
 `;
 
 const host = (h: string, more: Record<string, string | string[]> = {}) => ({ Host: h, ...more });
@@ -55,6 +55,11 @@ const CASES: PluginCase[] = [
   { title: 'key_in_query false ignores the query', path: '/?apikey=kong', headers: host('header-only.test'), status: 401, message: 'No API key found in request' },
   { title: 'key_in_query false reads headers', path: '/', headers: host('header-only.test', { apikey: 'kong' }), status: 200 },
   { title: 'key_in_header false ignores headers', path: '/', headers: host('query-only.test', { apikey: 'kong' }), status: 401, message: 'No API key found in request' },
+  // A key name with `_` also finds its `-` spelling (nginx's header lookup): hide_credentials
+  // clears the header the key was found in, whichever spelling it came under.
+  { title: 'hide_credentials strips an api_key header', path: '/', headers: host('underscore.test', { api_key: 'kong' }), status: 200, upstreamHeaders: { api_key: undefined, 'X-Consumer-Username': 'bob' } },
+  { title: 'hide_credentials strips the key found in an api-key header', path: '/', headers: host('underscore.test', { 'api-key': 'kong' }), status: 200, upstreamHeaders: { 'api-key': undefined, 'X-Consumer-Username': 'bob' } },
+  { title: 'hide_credentials strips an api_key query argument', path: '/request?api_key=kong&a=1', headers: host('underscore.test'), status: 200, upstreamUrl: '/request?a=1' },
   // The client's own X-Consumer-* never reach the upstream from an authenticated route.
   {
     title: 'spoofed consumer headers are replaced', path: '/?apikey=kong',

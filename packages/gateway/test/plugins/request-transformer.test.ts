@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { startGatewayProcess } from '../health/gateway-process.ts';
-import { startUpstream } from '../proxy/proxy.fixture.ts';
+import { send, startGateway, startUpstream } from '../proxy/proxy.fixture.ts';
+import { RecordingUpstream } from '../http1/recording-upstream.ts';
 import { parseDeclarativeConfig } from '../../src/declarative/parse-declarative-config.ts';
 import { GatewayError } from '../../src/errors.ts';
 
@@ -171,4 +172,39 @@ test('request-transformer: schema errors (Kong\'s words, and what is refused her
   assert.deepEqual(fields(String.raw`{ add: { headers: ['Content-Length:$(headers.x)'] } }`), { add: { headers: ["'Content-Length' is a header the gateway sets itself; it cannot be transformed"] } });
   assert.deepEqual(fields("{ rename: { headers: ['x:transfer-encoding'] } }"), { rename: { headers: ["'transfer-encoding' is a header the gateway sets itself; it cannot be transformed"] } });
   assert.equal(fields(String.raw`{ add: { headers: ["x:$(headers['y'] or 'z')", 'y:$(uri_captures[0])'] }, replace: { headers: ['host:h'] } }`), undefined);
+});
+
+// A replaced Host renders decoded client input ($(query_params.x), $(uri_captures.x)): anything
+// but a host[:port] is refused (500, as a bad header value is), so a CR LF cannot end the Host
+// line and smuggle a second request onto the kept-alive upstream connection.
+test('request-transformer: a templated Host that is not a host[:port] is refused, never written upstream', async (t) => {
+  const up = await RecordingUpstream.start(t);
+  const g = await startGateway(t, parseDeclarativeConfig(`_format_version: "3.0"
+services:
+  - name: tenants
+    url: http://127.0.0.1:${up.port}
+    routes:
+      - name: by-query
+        paths: [/tenant]
+        plugins: [{ name: request-transformer, config: { replace: { headers: ['host:$(query_params.tenant).internal'] } } }]
+      - name: by-capture
+        paths: ['~/t/(?<tenant>[^/]+)/']
+        plugins: [{ name: request-transformer, config: { replace: { headers: ['host:$(uri_captures.tenant).internal'] } } }]
+`));
+  const get = async (path: string): Promise<number> => (await send(g, path)).status;
+  const hosts = (): string[] => up.take().map((r) => r.rawHeaders.filter((_, i, a) => i % 2 === 1 && a[i - 1]!.toLowerCase() === 'host').join());
+
+  assert.equal(await get('/tenant?tenant=acme'), 200);
+  assert.equal(await get('/t/acme/x'), 200);
+  assert.equal(await get('/tenant?tenant=acme.eu&x=1'), 200);
+  assert.deepEqual(hosts(), ['acme.internal', 'acme.internal', 'acme.eu.internal'], 'a host name renders as before');
+
+  const smuggle = 'a%0d%0aContent-Length:%200%0d%0a%0d%0aGET%20/internal/admin-only%20HTTP/1.1%0d%0aX-Consumer-Username:%20admin%0d%0aX-Pad:%20';
+  assert.equal(await get(`/tenant?tenant=${smuggle}`), 500);
+  assert.equal(await get('/tenant?tenant=acme%0d%0aX-Consumer-Username:%20admin%0d%0a'), 500);
+  assert.equal(await get('/t/a%0d%0aX-Injected:%201/x'), 500);
+  assert.equal(await get('/tenant?tenant=a%00b'), 500);
+  assert.equal(await get('/tenant?tenant=a%20b'), 500, 'a space is no host either');
+  assert.equal(await get('/tenant?tenant=a/b'), 500);
+  assert.deepEqual(up.take(), [], 'nothing reached the upstream: no request, smuggled or not');
 });

@@ -55,6 +55,9 @@ function authenticate(conf: KeyAuthConfig, ctx: PluginContext, consumers: Consum
       if (conf.hide_credentials) {
         ctx.clearQueryArg(name);
         ctx.clearHeader(name);
+        // ctx.header() finds `api_key` in an `api-key` header too (nginx's lookup); clearing only
+        // the configured spelling sent the key upstream under the other (Kong clears only `name`).
+        if (name.includes('_')) ctx.clearHeader(name.replace(/_/g, '-'));
         // Kong writes the body back without the field wherever the key was found.
         if (conf.key_in_body) {
           if (body === undefined) return withBody(conf, ctx, consumers, answers);

@@ -110,7 +110,7 @@ function transformHeaders(ops: Compiled, ctx: PluginContext): void {
     const v = render(e, ctx);
     const lower = e.name.toLowerCase();
     if (v === undefined) continue;
-    if (lower === 'host') ctx.upstreamHost = v;
+    if (lower === 'host') ctx.setUpstreamHost(v);
     else if (headers.has(lower)) headers.set(lower, { name: headers.get(lower)!.name, value: v });
   }
   for (const e of ops.add) {
