@@ -92,6 +92,8 @@ export const ESIGN_ERRORS = {
   ACTIVATION_CODE_INVALID: { status: 400, message: 'The activation code is not correct.' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'The URL provided does not resolve to a resource.' },
   // DocuSign's API limits (restapi/api-rate-limit.ts); DocuSign's own text, the limit follows.
+  // Ours in DocuSign's style (DocuSign publishes no such limit): docs/esign-connect.md; the limit follows.
+  CONNECT_CONFIGURATION_LIMIT_EXCEEDED: { status: 400, message: 'The account has as many Connect configurations as it may have.' },
   HOURLY_APIINVOCATION_LIMIT_EXCEEDED: { status: 429, message: 'The maximum number of hourly API invocations has been exceeded.' },
   BURST_APIINVOCATION_LIMIT_EXCEEDED: { status: 429, message: 'The maximum number of API invocations in a burst window has been exceeded.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable.' },

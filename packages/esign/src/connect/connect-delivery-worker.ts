@@ -1,6 +1,6 @@
 import { PollingLoop } from '../background/polling-loop.ts';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from '../mail/retry-delay.ts';
-import type { ClaimedDelivery } from '../store/connect-repository.ts';
+import type { ClaimedDelivery, ClaimInput } from '../store/connect-repository.ts';
 import { connectBody, withDocumentBytes } from './build-connect-message.ts';
 import type { ConnectMessage } from '../domain/connect/connect-message.ts';
 import { connectSignatures } from './connect-signatures.ts';
@@ -9,8 +9,11 @@ import { Slots } from '@signet/kit';
 
 /** The delivery outbox as the worker sees it (store/connect-repository.ts implements it). */
 export interface ConnectDeliveryQueue {
-  /** Due deliveries, leased to `workerId`; none for the listener URLs in `exceptUrls` (this worker is serving them). */
-  claim(input: { workerId: string; now: Date; leaseMs: number; limit: number; exceptUrls?: readonly string[] }): Promise<ClaimedDelivery[]>;
+  /**
+   * Due deliveries, leased to `workerId`, round robin across accounts; none for the listener URLs
+   * in `exceptUrls` (this worker is serving them), none past an account's `perAccount` cap.
+   */
+  claim(input: ClaimInput): Promise<ClaimedDelivery[]>;
   markDelivered(id: string, workerId: string, now: Date): Promise<void>;
   markFailed(id: string, workerId: string, error: string, retryAt: Date | undefined): Promise<void>;
   /**
@@ -44,8 +47,16 @@ export type ConnectWorkerOptions = {
   /** Longer than timeoutMs times batchSize, so a live worker never loses its claim. */
   readonly leaseMs?: number;
   readonly batchSize?: number;
-  /** Listeners served at once by this worker; past it, new batches wait for one to finish. */
+  /** Listeners served at once by this worker, a true bound: a batch claims no more than the free slots. */
   readonly maxListeners?: number;
+  /**
+   * Listeners one account may have served at once by this worker (default a quarter of
+   * maxListeners). Held even when no other account waits: a chain cannot be cut short (its
+   * listener may take timeoutMs per message), so slots lent to one tenant could not be taken
+   * back when another's message arrives; with a quarter each, three tenants with hostile
+   * listeners still leave a quarter of the slots free for everyone else.
+   */
+  readonly maxListenersPerAccount?: number;
   /**
    * includeDocuments deliveries built and posted at once by this worker. Each holds its
    * envelope's documents several times over (bytes, base64, the JSON body): one send to 32
@@ -88,12 +99,14 @@ export class ConnectDeliveryWorker {
   #nextPurgeAt = 0;
   /** Aborted by stop(): in-flight POSTs end at once instead of after their timeout. */
   #stopping = new AbortController();
-  /** The listener URLs being served, each by one chain; claims skip them. */
-  readonly #busy = new Map<string, Promise<void>>();
+  /** The listener URLs being served, each by one chain, and the accounts whose messages it carries; claims skip them. */
+  readonly #busy = new Map<string, { chain: Promise<void>; accounts: ReadonlySet<string> }>();
+  /** Claims one at a time (the loop's pass, runOnce): each counts the slots the one before took. */
+  #claiming: Promise<unknown> = Promise.resolve();
   readonly #documentSlots: Slots;
 
   constructor(options: ConnectWorkerOptions) {
-    this.#o = { clock: () => new Date(), random: Math.random, documentBytes: () => Promise.resolve(undefined), retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, maxListeners: 32, maxDocumentDeliveries: 2, pollIntervalMs: 1_000, retentionMs: 30 * 86_400_000, ...options };
+    this.#o = { clock: () => new Date(), random: Math.random, documentBytes: () => Promise.resolve(undefined), retry: CONNECT_RETRY_POLICY, timeoutMs: 10_000, leaseMs: 300_000, batchSize: 10, maxListeners: 32, maxListenersPerAccount: Math.max(1, Math.ceil((options.maxListeners ?? 32) / 4)), maxDocumentDeliveries: 2, pollIntervalMs: 1_000, retentionMs: 30 * 86_400_000, ...options };
     this.#documentSlots = new Slots(this.#o.maxDocumentDeliveries);
     // A pass claims and starts serving, without waiting for the listeners: a chain that ends
     // wakes the loop, as its listener's next messages may be due.
@@ -127,11 +140,28 @@ export class ConnectDeliveryWorker {
     return { claimed: 0, delivered: 0, retried: 0, failed: 0 };
   }
 
-  /** Claims due deliveries of the listeners not being served, and starts one chain per listener. */
-  async #claimAndServe(pass: ConnectPass): Promise<Promise<void>[]> {
+  #claimAndServe(pass: ConnectPass): Promise<Promise<void>[]> {
+    const next = this.#claiming.then(() => this.#claimAndServeNow(pass));
+    this.#claiming = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Claims due deliveries of the listeners not being served, and starts one chain per listener.
+   * A delivery starts at most one chain, so claiming no more than the free slots keeps
+   * maxListeners a true bound, and no more than an account's share left keeps it to its share.
+   */
+  async #claimAndServeNow(pass: ConnectPass): Promise<Promise<void>[]> {
     const o = this.#o;
     await this.#purge();
-    const items = await o.queue.claim({ workerId: o.workerId, now: o.clock(), leaseMs: o.leaseMs, limit: o.batchSize, exceptUrls: [...this.#busy.keys()] });
+    const free = o.maxListeners - this.#busy.size;
+    if (free <= 0) return [];
+    const taken = new Map<string, number>();
+    for (const { accounts } of this.#busy.values()) for (const account of accounts) taken.set(account, (taken.get(account) ?? 0) + 1);
+    const items = await o.queue.claim({
+      workerId: o.workerId, now: o.clock(), leaseMs: o.leaseMs, limit: Math.min(o.batchSize, free),
+      exceptUrls: [...this.#busy.keys()], perAccount: { limit: o.maxListenersPerAccount, taken },
+    });
     pass.claimed += items.length;
     const byListener = new Map<string, ClaimedDelivery[]>();
     for (const item of items) byListener.set(item.url, [...(byListener.get(item.url) ?? []), item]);
@@ -143,7 +173,8 @@ export class ConnectDeliveryWorker {
           this.#busy.delete(url);
           this.#loop.wake();
         });
-      this.#busy.set(url, chain);
+      // Two accounts may share a listener URL: the chain counts against each one it serves.
+      this.#busy.set(url, { chain, accounts: new Set(queue.map((item) => item.accountId)) });
       return chain;
     });
   }
@@ -230,6 +261,6 @@ export class ConnectDeliveryWorker {
   async stop(): Promise<void> {
     this.#stopping.abort(new Error('The Connect worker is stopping.'));
     await this.#loop.stop();
-    await Promise.all(this.#busy.values());
+    await Promise.all([...this.#busy.values()].map((b) => b.chain));
   }
 }

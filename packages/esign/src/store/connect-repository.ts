@@ -2,6 +2,7 @@ import type { Database } from './schema.ts';
 import { randomInt, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { ConnectMessage } from '../domain/connect/connect-message.ts';
+import { assertRoomForConnectConfiguration } from '../domain/connect/connect-configuration-limit.ts';
 import type { ConnectConfiguration } from '../domain/connect/event-subscription.ts';
 import type { ConnectConfigurationDraft } from '../domain/connect/event-subscription.ts';
 import type { ConnectDeliveryRow, ConnectHmacKeyRow } from './connect-tables.ts';
@@ -20,6 +21,28 @@ export type ClaimedDelivery = {
   readonly attemptsSinceRepublish: number;
   readonly message: ConnectMessage;
 };
+
+/** What a worker asks of claim(). */
+export type ClaimInput = {
+  readonly workerId: string;
+  readonly now: Date;
+  readonly leaseMs: number;
+  readonly limit: number;
+  /** Listener URLs this worker is serving: none of their deliveries (their order). */
+  readonly exceptUrls?: readonly string[];
+  /** At most `limit` deliveries per account, less what `taken` says an account holds already. */
+  readonly perAccount?: { readonly limit: number; readonly taken?: ReadonlyMap<string, number> };
+};
+
+/**
+ * The per-account cap as SQL: a CASE over the accounts that hold some already, the full limit
+ * for the others. Cast so PostgreSQL compares integers (bare parameters in a CASE are text).
+ */
+function accountCap({ limit, taken = new Map() }: NonNullable<ClaimInput['perAccount']>) {
+  const left = (held: number) => sql`cast(${Math.max(0, limit - held)} as integer)`;
+  if (taken.size === 0) return left(0);
+  return sql`case r.account_id ${sql.join([...taken].map(([account, held]) => sql`when ${account} then ${left(held)}`), sql` `)} else ${left(0)} end`;
+}
 
 /** An HMAC key as the console lists it (never the secret). */
 export type HmacKeyInfo = Pick<ConnectHmacKeyRow, 'key_id' | 'hint' | 'created_at' | 'revoked_at'>;
@@ -56,16 +79,26 @@ export class ConnectRepository {
     return row ? toConfiguration(row) : undefined;
   }
 
-  /** Stores a new configuration under a fresh numeric connectId (DocuSign's are integers). */
+  /**
+   * Stores a new configuration under a fresh numeric connectId (DocuSign's are integers), or
+   * refuses it when the account has as many as it may (domain/connect/connect-configuration-limit.ts).
+   * The count and the insert are one transaction holding the account row (PostgreSQL) or the
+   * write lock (SQLite's BEGIN IMMEDIATE), so two requests at once cannot both take the last place.
+   */
   async createConfiguration(accountId: string, draft: ConnectConfigurationDraft, now: Date): Promise<ConnectConfiguration> {
-    for (;;) {
-      const connectId = String(randomInt(1_000_000, 99_999_999));
-      const inserted = await this.#k.insertInto('connect_configurations')
-        .values({ connect_id: connectId, account_id: accountId, name: draft.name, enabled: draft.enabled ? 1 : 0, configuration_json: configurationJson(draft), created_at: now.toISOString(), updated_at: now.toISOString() })
-        .onConflict((oc) => oc.column('connect_id').doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { ...draft, connectId, accountId };
-    }
+    return this.#db.transaction(async (trx) => {
+      await trx.selectFrom('accounts').select('id').where('id', '=', accountId).$if(this.#db.engine === 'postgres', (q) => q.forUpdate()).execute();
+      const { n } = await trx.selectFrom('connect_configurations').select((eb) => eb.fn.countAll<number | string>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      assertRoomForConnectConfiguration(Number(n));
+      for (;;) {
+        const connectId = String(randomInt(1_000_000, 99_999_999));
+        const inserted = await trx.insertInto('connect_configurations')
+          .values({ connect_id: connectId, account_id: accountId, name: draft.name, enabled: draft.enabled ? 1 : 0, configuration_json: configurationJson(draft), created_at: now.toISOString(), updated_at: now.toISOString() })
+          .onConflict((oc) => oc.column('connect_id').doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { ...draft, connectId, accountId };
+      }
+    });
   }
 
   /** Replaces a configuration; false when the account has no such configuration. */
@@ -117,19 +150,31 @@ export class ConnectRepository {
    * UPDATE … RETURNING; on PostgreSQL the candidates are picked FOR UPDATE SKIP LOCKED so
    * concurrent workers take disjoint batches; on SQLite the statement runs under the single
    * write lock. A worker that dies leaves its rows to the next claim once the lease ends.
+   *
+   * Fair by account: the due rows are ranked within their account (oldest first) and taken
+   * rank by rank, so one account's backlog never fills a batch while another's message waits
+   * behind it (a tenant with 40 slow listeners once held another's message 28 s). `perAccount`
+   * caps what each account may get: `limit` less what `taken` says it holds already.
    */
-  async claim({ workerId, now, leaseMs, limit, exceptUrls = [] }: { workerId: string; now: Date; leaseMs: number; limit: number; exceptUrls?: readonly string[] }): Promise<ClaimedDelivery[]> {
+  async claim({ workerId, now, leaseMs, limit, exceptUrls = [], perAccount }: ClaimInput): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) return [];
     const at = now.toISOString();
     const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-    const lock = this.#db.engine === 'postgres' ? sql`for update skip locked` : sql``;
+    const lock = this.#db.engine === 'postgres' ? sql`for update of c skip locked` : sql``;
     // The listeners this worker is serving: their next messages wait for it (their order).
     const skip = exceptUrls.length > 0 ? sql`and url not in (${sql.join([...exceptUrls])})` : sql``;
+    const due = sql`status = 'pending' and next_attempt_at <= ${at} and (claimed_by is null or lease_until < ${at})`;
+    const ranked = sql`select id, account_id, row_number() over (partition by account_id order by next_attempt_at, created_at, seq) as account_rank from connect_deliveries where ${due} ${skip}`;
+    const cap = perAccount ? sql`and r.account_rank <= ${accountCap(perAccount)}` : sql``;
+    // The ranking reads without locks; the outer select locks what it takes and re-checks the
+    // claim on the row as it is then (another worker may have taken it meanwhile). LIMIT counts
+    // only the rows locked, so a concurrent worker takes the next ones rather than none.
     const result = await sql<Pick<ConnectDeliveryRow, 'id' | 'account_id' | 'url' | 'include_hmac' | 'include_documents' | 'attempts' | 'attempts_base' | 'message_json' | 'created_at' | 'seq'>>`
       update connect_deliveries set claimed_by = ${workerId}, lease_until = ${leaseUntil}, attempts = attempts + 1, last_attempt_at = ${at}
       where id in (
-        select id from connect_deliveries
-        where status = 'pending' and next_attempt_at <= ${at} and (claimed_by is null or lease_until < ${at}) ${skip}
-        order by next_attempt_at, created_at, seq limit ${limit} ${lock}
+        select c.id from connect_deliveries c join (${ranked}) r on r.id = c.id
+        where c.status = 'pending' and c.next_attempt_at <= ${at} and (c.claimed_by is null or c.lease_until < ${at}) ${cap}
+        order by r.account_rank, c.next_attempt_at, c.created_at, c.seq limit ${limit} ${lock}
       )
       returning id, account_id, url, include_hmac, include_documents, attempts, attempts_base, message_json, created_at, seq`.execute(this.#db.kysely);
     // RETURNING has no order: deliver in the order the events happened.
