@@ -1,7 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { BulkCopy, BulkList } from '../domain/bulk-send/bulk-copy.ts';
+import { inTurns } from '../domain/in-turns.ts';
 import type { BulkBatch, BulkBatchProgress, BulkRowOutcome, BulkSendStore, ClaimedBulkRow } from '../domain/bulk-send/bulk-ports.ts';
 import type { BulkSendBatchCopyRow, BulkSendBatchRow, BulkSendListRow } from './bulk-send-tables.ts';
+import { claimInTurn } from './claim-in-turn.ts';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
 
@@ -9,6 +11,8 @@ import type { Database } from './schema.ts';
 const INSERT_CHUNK = 200;
 // A batch's status lists at most this many failed rows.
 const MAX_ERRORS = 100;
+// PostgreSQL advisory lock of the queue's claims: any constant, the same in every process.
+const BULK_CLAIM_LOCK = 5_190_319;
 
 /**
  * Bulk send lists and batches over SQLite or PostgreSQL. Every read names the account, so
@@ -99,26 +103,37 @@ export class BulkSendRepository implements BulkSendStore {
     return rows.flatMap((r) => (r.envelope_id !== null ? [r.envelope_id] : []));
   }
 
-  /** As the mail outbox claims (store/outbox-repository.ts): one UPDATE … RETURNING, SKIP LOCKED on PostgreSQL. */
+  /**
+   * As the mail outbox claims (store/outbox-repository.ts): one UPDATE … RETURNING, one
+   * claimant at a time (store/claim-in-turn.ts), accounts in turns. Every account with rows
+   * queued has its next row in the claim before any account has a second, so another
+   * account's batches (whatever their random ids) delay a batch by at most about one claim;
+   * within an account, batches in the order submitted, each in row order.
+   */
   async claimRows({ workerId, now, leaseMs, limit }: { workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedBulkRow[]> {
     const at = now.toISOString();
     const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-    const lock = this.#db.engine === 'postgres' ? sql`for update skip locked` : sql``;
-    const claimed = await sql<Pick<BulkSendBatchCopyRow, 'id' | 'batch_id' | 'row_no' | 'copy_json' | 'account_id'>>`
+    const claimed = await claimInTurn(this.#db, BULK_CLAIM_LOCK, (k) => sql<Pick<BulkSendBatchCopyRow, 'id' | 'batch_id' | 'row_no' | 'copy_json' | 'account_id'>>`
       update bulk_send_batch_rows set claimed_by = ${workerId}, lease_until = ${leaseUntil}
       where id in (
-        select id from bulk_send_batch_rows
-        where status = 'queued' and (claimed_by is null or lease_until < ${at})
-        order by batch_id, row_no limit ${limit} ${lock}
-      )
-      returning id, batch_id, row_no, copy_json, account_id`.execute(this.#k);
+        select id from (
+          select r.id, r.batch_id, r.row_no, b.submitted_at,
+            row_number() over (partition by r.account_id order by b.submitted_at, r.batch_id, r.row_no) as turn
+          from bulk_send_batch_rows r join bulk_send_batches b on b.id = r.batch_id
+          where r.status = 'queued' and (r.claimed_by is null or r.lease_until < ${at})
+        ) due
+        order by turn, submitted_at, batch_id, row_no limit ${limit}
+      ) and status = 'queued' and (claimed_by is null or lease_until < ${at})
+      returning id, batch_id, row_no, copy_json, account_id`.execute(k));
     if (claimed.rows.length === 0) return [];
     const batchIds = [...new Set(claimed.rows.map((r) => r.batch_id))];
     const batches = new Map((await this.#k.selectFrom('bulk_send_batches').selectAll().where('id', 'in', batchIds).execute()).map((b) => [b.id, b]));
-    return claimed.rows.flatMap((r) => {
+    const rows = claimed.rows.flatMap((r) => {
       const b = batches.get(r.batch_id);
-      return b ? [{ rowId: r.id, row: Number(r.row_no), copy: JSON.parse(r.copy_json) as BulkCopy, batchId: r.batch_id, accountId: r.account_id, sourceEnvelopeId: b.source_envelope_id, senderUserId: b.sender_user_id }] : [];
-    }).sort((a, b) => (a.batchId === b.batchId ? a.row - b.row : a.batchId < b.batchId ? -1 : 1));
+      return b ? [{ rowId: r.id, row: Number(r.row_no), copy: JSON.parse(r.copy_json) as BulkCopy, batchId: r.batch_id, accountId: r.account_id, sourceEnvelopeId: b.source_envelope_id, senderUserId: b.sender_user_id, submittedAt: b.submitted_at }] : [];
+    });
+    // RETURNING has no order: the rows are made in turns too.
+    return inTurns(rows, (r) => r.accountId, submittedFirst).map(({ submittedAt: _s, ...row }) => row);
   }
 
   async finishRow(rowId: string, workerId: string, outcome: BulkRowOutcome, now: Date): Promise<void> {
@@ -155,4 +170,9 @@ async function insertCopies(trx: Kysely<Database>, listId: string, copies: reado
 
 function toList(r: BulkSendListRow): BulkList {
   return { listId: r.id, accountId: r.account_id, name: r.name, createdByUserId: r.created_by, createdAt: new Date(r.created_at), copyCount: Number(r.copy_count) };
+}
+
+// A claim's order within an account: the batch submitted first (then by id, for equal times), row by row.
+function submittedFirst(a: { submittedAt: string; batchId: string; row: number }, b: { submittedAt: string; batchId: string; row: number }): number {
+  return a.submittedAt.localeCompare(b.submittedAt) || (a.batchId < b.batchId ? -1 : a.batchId > b.batchId ? 1 : a.row - b.row);
 }

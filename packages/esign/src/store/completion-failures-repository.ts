@@ -57,7 +57,9 @@ export class CompletionFailuresRepository {
       if (previous) await trx.updateTable('completion_failures').set(row).where('envelope_id', '=', envelopeId).execute();
       else await trx.insertInto('completion_failures').values(row).execute();
       await appendAuditEvents(db, [audit]);
-      await enqueueMails(db, mails, now);
+      // The mails (to the sender, say) are the envelope's account's, in the outbox's turns.
+      const envelope = mails.length > 0 ? await trx.selectFrom('envelopes').select('account_id').where('id', '=', envelopeId).executeTakeFirst() : undefined;
+      await enqueueMails(db, mails, now, envelope?.account_id ?? null);
       return toProblem(row);
     });
   }

@@ -114,6 +114,8 @@ export type SigningTokenRow = { token_hash: string; envelope_id: string; recipie
 export type MailOutboxRow = {
   id: string;
   envelope_id: string | null;
+  /** Whose mail it is (the outbox serves accounts in turn); NULL for mail of no account, such as sign-up. */
+  account_id: string | null;
   kind: string;
   recipient_email: string;
   /** The rendered MailMessage; cleared once delivered (it may hold a signing link). */

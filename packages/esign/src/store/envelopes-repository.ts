@@ -71,7 +71,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       await writeCustomFields(trx, e);
       await saveEnvelopeBrand(trx, e.envelopeId, e.brand);
       await insertTokens(trx, change.signingTokens);
-      await enqueueMails(trx, change.mails, e.statusChangedAt);
+      await enqueueMails(trx, change.mails, e.statusChangedAt, e.accountId);
       await appendAuditEvents(trx, change.audit ?? []);
       await saveEnvelopeWorkflow(trx, e.envelopeId, e.workflow);
       await saveRecipientAccessCodes(trx, e);
@@ -108,7 +108,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       await revokeSigning(trx, e.envelopeId, change.revokeSigningOf ?? []);
       await removeRecipients(trx, e.envelopeId, change.removedRecipients ?? []);
       await insertTokens(trx, change.signingTokens);
-      await enqueueMails(trx, change.mails, e.statusChangedAt);
+      await enqueueMails(trx, change.mails, e.statusChangedAt, e.accountId);
       await appendAuditEvents(trx, change.audit ?? []);
       for (const a of change.adoptedSignatures ?? []) await upsertAdoptedSignature(trx, e.envelopeId, a.recipientId, a.signature);
       await saveEnvelopeWorkflow(trx, e.envelopeId, e.workflow);

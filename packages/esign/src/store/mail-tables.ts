@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Migration } from './migrations.ts';
 
 /** Mail delivery's schema step (listed in order in migrations.ts). `db` is the migration's transaction. */
@@ -10,5 +11,20 @@ export const DEV_MAILBOX_MESSAGE_ID_MIGRATION: Migration = {
     // SQLite and PostgreSQL alike.
     await s.alterTable('dev_mailbox').addColumn('message_id', 'text').execute();
     await s.createIndex('dev_mailbox_message_id_idx').on('dev_mailbox').column('message_id').unique().execute();
+  },
+};
+
+/**
+ * Outbox rows name their account, so the worker can serve accounts in turn
+ * (store/outbox-repository.ts). Mail of no account (sign-up verification) keeps NULL, its own
+ * turn. Rows written before this step get their envelope's account; the rest stay NULL.
+ */
+export const MAIL_OUTBOX_ACCOUNT_MIGRATION: Migration = {
+  version: 200,
+  name: 'mail outbox rows know their account',
+  async up(db) {
+    await db.schema.alterTable('mail_outbox').addColumn('account_id', 'text').execute();
+    await sql`update mail_outbox set account_id = (select e.account_id from envelopes e where e.id = mail_outbox.envelope_id)
+      where envelope_id is not null and status = 'pending'`.execute(db);
   },
 };

@@ -79,7 +79,7 @@ export class MembersRepository implements MemberStore {
         mails.push(invitee.mail(user.id));
         userIds.push(user.id);
       }
-      await enqueueMails(trx, mails, at);
+      await enqueueMails(trx, mails, at, accountId);
       return { members: await selectMembers(trx, accountId, { userIds }) };
     });
   }

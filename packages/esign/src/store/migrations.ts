@@ -3,7 +3,7 @@ import { JWT_ASSERTIONS_MIGRATION, SIGNUP_REQUESTS_MIGRATION } from './account-s
 import { CONNECT_INCLUDE_DOCUMENTS_MIGRATION, CONNECT_TABLES_MIGRATION } from './connect-tables.ts';
 import { ENVELOPE_CUSTOM_FIELDS_MIGRATION, ENVELOPE_DELETED_AT_MIGRATION, ENVELOPE_TAB_FAMILY_MIGRATION, ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
 import { EVIDENCE_TABLES_MIGRATION } from './evidence-tables.ts';
-import { DEV_MAILBOX_MESSAGE_ID_MIGRATION } from './mail-tables.ts';
+import { DEV_MAILBOX_MESSAGE_ID_MIGRATION, MAIL_OUTBOX_ACCOUNT_MIGRATION } from './mail-tables.ts';
 import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from './notification-tables.ts';
 import type { Database } from './schema.ts';
 import { COMPLETION_FAILURES_MIGRATION, SIGNING_FRAME_MIGRATION, SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
@@ -209,6 +209,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // 190, 191: user authorizations and their use (shared access), invitation activation codes (store/user-authorization-tables.ts).
   USER_AUTHORIZATIONS_MIGRATION,
   INVITATION_ACTIVATION_CODE_MIGRATION,
+  // 200: the mail outbox row's account, for serving accounts in turn (store/mail-tables.ts).
+  MAIL_OUTBOX_ACCOUNT_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

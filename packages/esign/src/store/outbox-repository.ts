@@ -1,21 +1,28 @@
 import type { Database } from './schema.ts';
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { inTurns } from '../domain/in-turns.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
 import type { OutboxItem, OutboxQueue } from '../domain/mail/outbox-queue.ts';
+import { claimInTurn } from './claim-in-turn.ts';
 import type { Db } from './database.ts';
 import type { MailOutboxRow } from './envelope-tables.ts';
 
+// PostgreSQL advisory lock of the outbox's claims: any constant, the same in every process.
+const OUTBOX_CLAIM_LOCK = 5_190_318;
+
 /**
  * Writes mails into the outbox inside the caller's transaction: the envelope change and its
- * mails commit or roll back together (the transactional outbox).
+ * mails commit or roll back together (the transactional outbox). `accountId` is whose mail it
+ * is (null for mail of no account, such as sign-up): the worker serves accounts in turn.
  */
-export async function enqueueMails(trx: Kysely<Database>, mails: readonly MailMessage[], now: Date): Promise<void> {
+export async function enqueueMails(trx: Kysely<Database>, mails: readonly MailMessage[], now: Date, accountId: string | null): Promise<void> {
   const at = now.toISOString();
   for (const message of mails) {
     await trx.insertInto('mail_outbox').values({
       id: randomUUID(),
       envelope_id: message.envelopeId ?? null,
+      account_id: accountId,
       kind: message.kind,
       recipient_email: message.to.email,
       message_json: JSON.stringify(message),
@@ -43,25 +50,32 @@ export class OutboxRepository implements OutboxQueue {
   }
 
   /**
-   * One UPDATE … RETURNING claims the rows. On PostgreSQL the candidate rows are picked
-   * `FOR UPDATE SKIP LOCKED`, so concurrent workers take disjoint batches without waiting.
-   * SQLite runs a write statement under the database's single write lock, so the same
-   * statement is atomic across processes: a row is claimed only while unclaimed or while its
-   * lease has run out, and the second claimant sees the first one's claim.
+   * One UPDATE … RETURNING claims the rows, one claimant at a time (store/claim-in-turn.ts).
+   * Accounts share the outbox in turns: every account with mail due, and mail of no account as
+   * one more lane (PARTITION BY puts the NULLs together), has its oldest due row in the batch
+   * before any account has its second, so one account's backlog delays another's next mail by
+   * at most about one batch; within an account, oldest first. The claimable test is repeated
+   * on the rows updated: a row whose state changed meanwhile (its late worker recorded it) is
+   * left alone.
    */
   async claim({ workerId, now, leaseMs, limit }: { workerId: string; now: Date; leaseMs: number; limit: number }): Promise<OutboxItem[]> {
     const at = now.toISOString();
     const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-    const lock = this.#db.engine === 'postgres' ? sql`for update skip locked` : sql``;
-    const result = await sql<Pick<MailOutboxRow, 'id' | 'attempts' | 'message_json'>>`
+    const claimable = sql`status = 'pending' and next_attempt_at <= ${at} and (claimed_by is null or lease_until < ${at})`;
+    const result = await claimInTurn(this.#db, OUTBOX_CLAIM_LOCK, (k) => sql<Pick<MailOutboxRow, 'id' | 'attempts' | 'message_json' | 'account_id' | 'next_attempt_at' | 'created_at'>>`
       update mail_outbox set claimed_by = ${workerId}, lease_until = ${leaseUntil}, attempts = attempts + 1
       where id in (
-        select id from mail_outbox
-        where status = 'pending' and next_attempt_at <= ${at} and (claimed_by is null or lease_until < ${at})
-        order by next_attempt_at, created_at limit ${limit} ${lock}
-      )
-      returning id, attempts, message_json`.execute(this.#db.kysely);
-    return result.rows.flatMap((row) => (row.message_json === null ? [] : [{ id: row.id, attempts: Number(row.attempts), message: JSON.parse(row.message_json) as MailMessage }]));
+        select id from (
+          select id, next_attempt_at, created_at,
+            row_number() over (partition by account_id order by next_attempt_at, created_at, id) as turn
+          from mail_outbox where ${claimable}
+        ) due
+        order by turn, next_attempt_at, created_at, id limit ${limit}
+      ) and ${claimable}
+      returning id, attempts, message_json, account_id, next_attempt_at, created_at`.execute(k));
+    // RETURNING has no order: the batch is sent in turns too, and one recipient's mails in the order written.
+    return inTurns(result.rows, (row) => row.account_id, olderFirst)
+      .flatMap((row) => (row.message_json === null ? [] : [{ id: row.id, attempts: Number(row.attempts), message: JSON.parse(row.message_json) as MailMessage }]));
   }
 
   /** Delivered: the rendered mail (which may hold a signing link) is dropped from the row. */
@@ -93,4 +107,11 @@ export class OutboxRepository implements OutboxQueue {
   list(): Promise<MailOutboxRow[]> {
     return this.#k.selectFrom('mail_outbox').selectAll().orderBy('created_at').orderBy('id').execute();
   }
+}
+
+type Due = Pick<MailOutboxRow, 'id' | 'next_attempt_at' | 'created_at'>;
+
+// The claim's order within an account: due first, then written first (ISO times sort as text).
+function olderFirst(a: Due, b: Due): number {
+  return a.next_attempt_at.localeCompare(b.next_attempt_at) || a.created_at.localeCompare(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

@@ -37,7 +37,8 @@ export class SignupRequestsRepository {
         token_hash: input.tokenHash, email: input.email, name: input.name, password_hash: registered ? null : input.passwordHash,
         created_at: input.now.toISOString(), expires_at: input.expiresAt.toISOString(), consumed_at: null,
       }).execute();
-      await enqueueMails(trx, [input.mailFor(registered)], input.now);
+      // Sign-up mail belongs to no account yet: it has a turn of its own in the outbox.
+      await enqueueMails(trx, [input.mailFor(registered)], input.now, null);
       return 'queued';
     });
   }

@@ -24,7 +24,7 @@ function mail(i: number): MailMessage {
 }
 
 async function enqueue(db: Db, mails: MailMessage[], now: Date): Promise<void> {
-  await db.transaction((trx) => enqueueMails(trx as unknown as Kysely<EnvelopeTables>, mails, now));
+  await db.transaction((trx) => enqueueMails(trx as unknown as Kysely<EnvelopeTables>, mails, now, null));
 }
 
 function worker(db: Db, smtpUrl: string, clock: FakeClock, workerId: string, maxAttempts = 4, wrap: (t: MailTransport) => MailTransport = (t) => t, queue: OutboxQueue = new OutboxRepository(db)) {

@@ -22,7 +22,7 @@ test('a started worker delivers what is enqueued (woken at once) and stops clean
   });
   worker.start();
   const message = envelopeVoidedMail({ envelopeId: 'e1', to: { email: 'sam@example.com', name: 'Sam' }, emailSubject: 'Deal', voidedReason: 'Changed terms' });
-  await db.transaction((trx) => enqueueMails(trx as unknown as Kysely<EnvelopeTables>, [message], new Date()));
+  await db.transaction((trx) => enqueueMails(trx as unknown as Kysely<EnvelopeTables>, [message], new Date(), null));
   worker.wake();
   await pollUntil(() => smtp.received.length === 1, { timeoutMs: 10_000, intervalMs: 20, what: 'mail delivered' });
   assert.equal(smtp.received[0]?.subject, 'Voided: Deal');
