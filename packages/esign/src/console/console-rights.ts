@@ -57,12 +57,18 @@ function consoleNeed(method: string, url: string): Need {
 export function installConsoleRights(app: FastifyInstance, ctx: EsignContext): void {
   app.addHook('preHandler', async (request) => {
     // The route it matched decides; the path as text (canonical: web/canonical-url.ts) when none did.
-    const need = consoleNeed(request.method, request.routeOptions.url ?? request.url);
-    if (need === 'none') return;
+    const url = request.routeOptions.url ?? request.url;
+    const need = consoleNeed(request.method, url);
+    // A console form does what an API call does (a correction mails a new address, a template
+    // converts its documents): it spends the account's API budget, or a signed-in browser
+    // would be an unmetered API (600 corrections in 2.6 s, 600 mails, in a review).
+    const write = request.method !== 'GET' && request.method !== 'HEAD' && url.startsWith('/console/');
+    if (need === 'none' && !write) return;
     const user = await sessionUser(ctx, request);
     if (!user) return;
     const account = (await ctx.store.accounts.accountsOf(user.id))[0];
     if (!account) return;
-    await assertConsoleRight(ctx, user.id, account.accountId, need);
+    if (need !== 'none') await assertConsoleRight(ctx, user.id, account.accountId, need);
+    if (write) app.apiRateLimiter.take(account.accountId);
   });
 }
