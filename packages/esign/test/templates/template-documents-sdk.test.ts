@@ -29,15 +29,18 @@ before(async () => {
 });
 after(() => converter.close());
 
-
-test('template documents through the SDK: added, replaced and deleted; anchors searched again, positioned tabs kept; envelopes already made keep theirs', async (t: TestContext) => {
+/** A signing esign over the shared converter, and the SDK's APIs as its seeded user. */
+async function sdkOnNewEsign(t: TestContext): Promise<{ templates: TemplatesApi; envelopes: EnvelopesApi; acc: string }> {
   const h = await startSigningEsign(t, { converter });
   const client = new docusign.ApiClient();
   client.setBasePath(`${h.origin}/restapi`);
   client.addDefaultHeader('Authorization', `Bearer ${h.token}`);
-  const templates = new docusign.TemplatesApi(client);
-  const envelopes = new docusign.EnvelopesApi(client);
-  const acc = h.accountId;
+  return { templates: new docusign.TemplatesApi(client), envelopes: new docusign.EnvelopesApi(client), acc: h.accountId };
+}
+
+
+test('template documents through the SDK: added, replaced and deleted; anchors searched again, positioned tabs kept; envelopes already made keep theirs', async (t: TestContext) => {
+  const { templates, envelopes, acc } = await sdkOnNewEsign(t);
   // samplePdf writes "Signature:" on every page: the anchor matches once per page.
   const { templateId } = await templates.createTemplate(acc, { envelopeTemplate: {
     name: 'Contract',
@@ -82,13 +85,7 @@ test('template documents through the SDK: added, replaced and deleted; anchors s
 test('a template grows by parts no further than an envelope may hold (50 documents, 100 recipients), nor does an envelope composed of templates', async (t: TestContext) => {
   // A review grew a template by repeated updateDocuments and createRecipients to 200 documents
   // and 400 signers, then made an envelope of it: each call was bounded, the whole was not.
-  const h = await startSigningEsign(t, { converter });
-  const client = new docusign.ApiClient();
-  client.setBasePath(`${h.origin}/restapi`);
-  client.addDefaultHeader('Authorization', `Bearer ${h.token}`);
-  const templates = new docusign.TemplatesApi(client);
-  const envelopes = new docusign.EnvelopesApi(client);
-  const acc = h.accountId;
+  const { templates, envelopes, acc } = await sdkOnNewEsign(t);
   const pdf = b64(await samplePdf(1, 'Page'));
   const documents = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ documentBase64: pdf, documentId: String(from + i), name: `D${from + i}.pdf` }));
   const signers = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ roleName: `r${from + i}`, recipientId: String(from + i) }));
