@@ -1,4 +1,4 @@
-import { createServer, type Http2ServerRequest, type Http2ServerResponse, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import { constants, createServer, type Http2ServerRequest, type Http2ServerResponse, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import { http1RawHeaders } from './http1-raw-headers.ts';
 import { Http2ProxyResponse } from './http2-proxy-response.ts';
 
@@ -39,6 +39,28 @@ export function createHttp2HttpSide(handler: Http2RequestHandler): Http2StreamDi
     // are: given the HTTP/1.1 view, routing, plugins and the upstream leg stay the same code.
     // hash_on header host and header-based routes read `host` as on HTTP/1.1.
     if (headers.host === undefined && authority !== undefined) headers.host = authority;
-    side.emit('stream', stream, headers, flags, http1RawHeaders(rawHeaders, !stream.endAfterHeaders));
+    try {
+      side.emit('stream', stream, headers, flags, http1RawHeaders(rawHeaders, !stream.endAfterHeaders));
+    } catch {
+      answerUnexpected(stream);
+    }
   };
+}
+
+const UNEXPECTED_BODY = '{\n  "message":"An unexpected error occurred"\n}';
+
+/**
+ * A handler that throws (a head node:http2 refuses) runs inside the session's frame callback,
+ * where a throw would end the process: answered 500 as the HTTP/1.1 leg answers it
+ * (lean-connection.ts #dispatch), or the stream is reset once its head is out.
+ */
+function answerUnexpected(stream: ServerHttp2Stream): void {
+  if (stream.destroyed || stream.closed) return;
+  if (stream.headersSent) {
+    stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    return;
+  }
+  stream.on('error', () => undefined);
+  stream.respond({ ':status': 500, 'content-type': 'application/json; charset=utf-8', 'content-length': UNEXPECTED_BODY.length });
+  stream.end(UNEXPECTED_BODY);
 }

@@ -142,7 +142,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     const r: Routed = { match, scanned, path, query, requestId, startedAt, method: routerRequest.method, xForwardedProto, scheme: listener.scheme, clientIp };
     if (outcome instanceof Promise) {
       // A hook waits on another process (shared counters): the request body stays unread meanwhile.
-      void outcome.then((exit) => afterAccess(ctx, req, res, r, pluginCtx, exit));
+      outcome.then((exit) => afterAccess(ctx, req, res, r, pluginCtx, exit)).catch(unexpected(req, res, requestId));
       return;
     }
     afterAccess(ctx, req, res, r, pluginCtx, outcome);
@@ -214,8 +214,26 @@ function afterAccess(ctx: ProxyContext, req: IncomingMessage, res: ServerRespons
     forwardEdited(ctx, req, res, match, scanned, pluginCtx, path, query, requestId, startedAt, method, xForwardedProto, r.scheme, clientIp, edited);
   };
   const body = pluginCtx.rawBody();
-  if (body instanceof Promise) void body.then(withBody);
+  if (body instanceof Promise) body.then(withBody).catch(unexpected(req, res, requestId));
   else withBody(body);
+}
+
+/**
+ * For a continuation that threw (a head node:http2 refuses): a rejection nobody handles would end
+ * the process. Kong's 500 while no head is out, else the client's connection or stream is cut.
+ */
+function unexpected(req: IncomingMessage, res: ServerResponse, requestId: string): () => void {
+  return () => {
+    if (!res.headersSent && !res.closed) {
+      try {
+        sendProxyError(res, 'UNEXPECTED', req.headers.accept, requestId);
+        return;
+      } catch {
+        // Not even that could be written: cut below.
+      }
+    }
+    res.destroy();
+  };
 }
 
 /** The client's body for a plugin that asks for it (an object, not a closure made per request). */

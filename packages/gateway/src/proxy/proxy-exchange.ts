@@ -271,7 +271,7 @@ export class ProxyExchange implements ExchangeSink {
       this.#upstreamStatus = status;
       this.#writeFilteredHead(plugins, status, statusMessage, headers);
     } else {
-      this.#res.writeHead(status, statusMessage, headers);
+      this.#writeHead(status, statusMessage, headers);
     }
     return this.#req.method === 'HEAD' ? 1 : 0;
   }
@@ -285,8 +285,44 @@ export class ProxyExchange implements ExchangeSink {
     if (this.#bodyFilter !== undefined && this.#bodyFilter.passthrough !== true) head.remove('Content-Length');
     plugins.responseHeaders = head.headers;
     plugins.responseSize = head.byteLength();
-    if (head.status === status) this.#res.writeHead(status, statusMessage, head.headers);
-    else this.#res.writeHead(head.status, head.headers);
+    this.#writeHead(head.status, head.status === status ? statusMessage : undefined, head.headers);
+  }
+
+  /**
+   * This runs inside the upstream parser's callback, where a throw would end the process:
+   * node:http2 throws on a head it cannot send (http2-response-fields.ts makes the known cases
+   * sendable; this is for the next one). Unsent, it is answered as nginx answers an upstream
+   * head it cannot use, 502; its connection (mid-response) is closed.
+   */
+  #writeHead(status: number, statusMessage: string | undefined, headers: string[]): void {
+    try {
+      if (statusMessage === undefined) this.#res.writeHead(status, headers);
+      else this.#res.writeHead(status, statusMessage, headers);
+    } catch {
+      const conn = this.#conn;
+      this.#conn = undefined;
+      conn?.destroy();
+      this.#bodyFilter = undefined;
+      this.#abandon('BAD_GATEWAY');
+    }
+  }
+
+  /**
+   * Ends an exchange that cannot go on: Kong's error while no head is out, otherwise (or when
+   * even that cannot be sent) the client's stream or connection is cut, as nginx does mid-response.
+   */
+  #abandon(code: GatewayErrorCode): void {
+    if (this.#done) return;
+    if (!this.#res.headersSent) {
+      try {
+        this.#fail(code);
+        return;
+      } catch {
+        // Not even the error answer could be written: cut below.
+      }
+    }
+    if (!this.#done) this.#finish();
+    this.#res.destroy();
   }
 
   onResponseBody(chunk: Buffer): void {
