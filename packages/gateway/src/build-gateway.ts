@@ -38,6 +38,8 @@ export type GatewayDeps = {
    * the differential test that holds the two to the same behaviour.
    */
   readonly clientLeg?: 'lean' | 'node';
+  /** nginx's send_timeout for clients (default SEND_TIMEOUT_MS); tests shorten it. */
+  readonly sendTimeoutMs?: number;
 };
 
 /** A gateway's data plane in one process: the runtime and every listener its config names. */
@@ -86,7 +88,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
   });
   const pool = new UpstreamPool();
   const hooks = deps.hooks ?? {};
-  const ctx = { pool, hooks, realIp: config.realIp };
+  const ctx = { pool, hooks, realIp: config.realIp, sendTimeoutMs: deps.sendTimeoutMs };
   const getState = () => runtime.state;
   const grpc = new GrpcProxy({ getState, hooks, realIp: config.realIp });
   const stream = new StreamProxy({ getState, hooks, log: (e) => deps.warn?.(describe(e)), shutdownGraceMs: config.shutdownGraceMs });

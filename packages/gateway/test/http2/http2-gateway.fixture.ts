@@ -3,7 +3,7 @@
 import type { TestContext } from 'node:test';
 import { connect, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
 import { createCertificateAuthority, issueCertificate } from '@signet/kit';
-import { buildGateway, type Gateway } from '../../src/build-gateway.ts';
+import { buildGateway, type Gateway, type GatewayDeps } from '../../src/build-gateway.ts';
 import { parseDeclarativeConfig } from '../../src/declarative/parse-declarative-config.ts';
 import { TEST_CONFIG } from '../proxy/proxy.fixture.ts';
 
@@ -17,9 +17,9 @@ export type Http2Gateway = {
   session(settings?: { initialWindowSize?: number }): ClientHttp2Session;
 };
 
-export async function startHttp2Gateway(t: TestContext, yml: string): Promise<Http2Gateway> {
+export async function startHttp2Gateway(t: TestContext, yml: string, deps: GatewayDeps = {}): Promise<Http2Gateway> {
   const snapshot = parseDeclarativeConfig(yml, { fileName: 'kong.yml' });
-  const gateway = await buildGateway({ ...TEST_CONFIG, sslCert: cert, proxyListen: [{ host: '127.0.0.1', port: 0, ssl: true, http2: true }] }, { snapshot });
+  const gateway = await buildGateway({ ...TEST_CONFIG, sslCert: cert, proxyListen: [{ host: '127.0.0.1', port: 0, ssl: true, http2: true }] }, { ...deps, snapshot });
   const [bound] = await gateway.listen();
   const sessions: ClientHttp2Session[] = [];
   t.after(async () => {
