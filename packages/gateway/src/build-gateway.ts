@@ -11,7 +11,7 @@ import { REDIS_COUNTERS } from './plugins/index.ts';
 import { GrpcProxy, shareListenerWithGrpc, type SharedGrpc } from './grpc/index.ts';
 import { createProxyHandler, type RequestHandler } from './proxy/create-proxy-handler.ts';
 import { createHttp2HttpSide } from './http2/index.ts';
-import { LeanHttp1 } from './http1/index.ts';
+import { LEAN_TIMEOUTS, LeanHttp1 } from './http1/index.ts';
 import type { ProxyHooks } from './proxy/proxy-hooks.ts';
 import { UpstreamPool } from './proxy/upstream-pool.ts';
 import { Runtime } from './runtime.ts';
@@ -38,6 +38,11 @@ export type GatewayDeps = {
    * the differential test that holds the two to the same behaviour.
    */
   readonly clientLeg?: 'lean' | 'node';
+  /**
+   * How long a whole client request (head and body) may take to arrive, on HTTP/1.1 and for each
+   * HTTP/2 stream (default LEAN_TIMEOUTS.requestTimeout); tests shorten it.
+   */
+  readonly requestTimeoutMs?: number;
   /** nginx's send_timeout for clients (default SEND_TIMEOUT_MS); tests shorten it. */
   readonly sendTimeoutMs?: number;
 };
@@ -99,6 +104,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
 
   const lean = deps.clientLeg !== 'node';
   const leanSides: LeanHttp1[] = [];
+  const requestTimeout = deps.requestTimeoutMs ?? LEAN_TIMEOUTS.requestTimeout;
 
   async function listenOne(address: ListenAddress): Promise<ListenAddress> {
     const tlsOptions: TlsOptions = {
@@ -113,7 +119,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     let nodeHttp: HttpServer | undefined;
     if (lean) {
       server = address.ssl ? createTlsServer({ ...tlsOptions, noDelay: true }) : createNetServer({ noDelay: true });
-      const side = new LeanHttp1((req, res) => handler(req as never, res as never));
+      const side = new LeanHttp1((req, res) => handler(req as never, res as never), { ...LEAN_TIMEOUTS, requestTimeout });
       leanSides.push(side);
       side.attach(server, address.ssl);
     } else {
@@ -126,7 +132,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     deps.configureListener?.(server, address);
     // node:http2's compatibility request and response carry every member the handler reads
     // (docs/gateway-config.md, "HTTP/2"), in their HTTP/1.1 shape (src/http2/).
-    const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never)) : undefined;
+    const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never), requestTimeout) : undefined;
     shared.push(shareListenerWithGrpc(server, grpc, address.ssl, http2));
     await listenOn(server, address);
     const port = (server.address() as AddressInfo).port;

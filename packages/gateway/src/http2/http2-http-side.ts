@@ -1,4 +1,5 @@
 import { constants, createServer, type Http2ServerRequest, type Http2ServerResponse, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import { LEAN_TIMEOUTS } from '../http1/index.ts';
 import { http1RawHeaders } from './http1-raw-headers.ts';
 import { Http2ProxyResponse } from './http2-proxy-response.ts';
 
@@ -15,7 +16,7 @@ export type Http2StreamDispatch = (stream: ServerHttp2Stream, headers: IncomingH
  * those; the header list it is given and its response class give the handler the HTTP/1.1
  * view it is written for. `Expect: 100-continue` goes to the handler as on HTTP/1.1, which sends the 100 itself.
  */
-export function createHttp2HttpSide(handler: Http2RequestHandler): Http2StreamDispatch {
+export function createHttp2HttpSide(handler: Http2RequestHandler, requestTimeoutMs = LEAN_TIMEOUTS.requestTimeout): Http2StreamDispatch {
   const side = createServer({ Http2ServerResponse: Http2ProxyResponse });
   side.on('request', handler);
   side.on('checkContinue', handler);
@@ -39,12 +40,27 @@ export function createHttp2HttpSide(handler: Http2RequestHandler): Http2StreamDi
     // are: given the HTTP/1.1 view, routing, plugins and the upstream leg stay the same code.
     // hash_on header host and header-based routes read `host` as on HTTP/1.1.
     if (headers.host === undefined && authority !== undefined) headers.host = authority;
+    if (!stream.endAfterHeaders) requestDeadline(stream, requestTimeoutMs);
     try {
       side.emit('stream', stream, headers, flags, http1RawHeaders(rawHeaders, !stream.endAfterHeaders));
     } catch {
       answerUnexpected(stream);
     }
   };
+}
+
+/**
+ * The HTTP/1.1 leg's requestTimeout for a stream with a body: by then the client must have sent
+ * all of it (END_STREAM). Without it a stream could hold its share of the body budget, and its
+ * upstream connection, for as long as the client keeps the connection. Past it the stream is
+ * reset: the exchange sees its client gone and the body's bytes are given back.
+ */
+function requestDeadline(stream: ServerHttp2Stream, ms: number): void {
+  const timer = setTimeout(() => {
+    if (!stream.destroyed && stream.state.remoteClose !== 1) stream.close(constants.NGHTTP2_CANCEL);
+  }, ms);
+  timer.unref();
+  stream.once('close', () => clearTimeout(timer));
 }
 
 const UNEXPECTED_BODY = '{\n  "message":"An unexpected error occurred"\n}';
