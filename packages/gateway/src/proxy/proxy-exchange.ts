@@ -351,7 +351,7 @@ export class ProxyExchange implements ExchangeSink {
     this.#bodyFilter = undefined;
     this.#deferredHead = undefined;
     this.#abandon(() => {
-      sendKongResponse(this.#res, 503, RESPONSES_BUSY_MESSAGE, this.#req.headers.accept, this.#x.requestId, { 'Retry-After': '1' });
+      sendKongResponse(this.#res, 503, RESPONSES_BUSY_MESSAGE, this.#req.headers.accept, this.#x.requestId, { 'Retry-After': '1' }, this.#x.plugins);
       this.#finish();
     });
   }
