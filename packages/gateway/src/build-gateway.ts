@@ -40,6 +40,13 @@ export type GatewayDeps = {
    * applies to the lean leg and HTTP/2 only).
    */
   readonly clientLeg?: 'lean' | 'node';
+  /**
+   * How long a whole client request (head and body) may take to arrive, on HTTP/1.1 and for each
+   * HTTP/2 stream (default LEAN_TIMEOUTS.requestTimeout); tests shorten it.
+   */
+  readonly requestTimeoutMs?: number;
+  /** nginx's send_timeout for clients (default SEND_TIMEOUT_MS); tests shorten it. */
+  readonly sendTimeoutMs?: number;
 };
 
 /** A gateway's data plane in one process: the runtime and every listener its config names. */
@@ -88,7 +95,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
   });
   const pool = new UpstreamPool();
   const hooks = deps.hooks ?? {};
-  const ctx = { pool, hooks, realIp: config.realIp };
+  const ctx = { pool, hooks, realIp: config.realIp, sendTimeoutMs: deps.sendTimeoutMs };
   const getState = () => runtime.state;
   const grpc = new GrpcProxy({ getState, hooks, realIp: config.realIp });
   const stream = new StreamProxy({ getState, hooks, log: (e) => deps.warn?.(describe(e)), shutdownGraceMs: config.shutdownGraceMs });
@@ -101,6 +108,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
   // nginx_proxy_underscores_in_headers=off: such fields are ignored as each leg parses a head.
   const headerFilter = config.underscoresInHeaders === false ? withoutUnderscoreNames : undefined;
   const leanSides: LeanHttp1[] = [];
+  const requestTimeout = deps.requestTimeoutMs ?? LEAN_TIMEOUTS.requestTimeout;
 
   async function listenOne(address: ListenAddress): Promise<ListenAddress> {
     const tlsOptions: TlsOptions = {
@@ -115,7 +123,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     let nodeHttp: HttpServer | undefined;
     if (lean) {
       server = address.ssl ? createTlsServer({ ...tlsOptions, noDelay: true }) : createNetServer({ noDelay: true });
-      const side = new LeanHttp1((req, res) => handler(req as never, res as never), LEAN_TIMEOUTS, headerFilter);
+      const side = new LeanHttp1((req, res) => handler(req as never, res as never), { ...LEAN_TIMEOUTS, requestTimeout }, headerFilter);
       leanSides.push(side);
       side.attach(server, address.ssl);
     } else {
@@ -128,7 +136,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     deps.configureListener?.(server, address);
     // node:http2's compatibility request and response carry every member the handler reads
     // (docs/gateway-config.md, "HTTP/2"), in their HTTP/1.1 shape (src/http2/).
-    const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never), headerFilter) : undefined;
+    const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never), headerFilter, requestTimeout) : undefined;
     shared.push(shareListenerWithGrpc(server, grpc, address.ssl, http2));
     await listenOn(server, address);
     const port = (server.address() as AddressInfo).port;

@@ -124,7 +124,9 @@ export class GrpcProxy {
         consumerId: plugins?.consumer?.id,
       });
       // The path the call was routed on (normalised, as Kong forwards it), with its query if any.
-      void this.#forward(stream, headers, info, match.value, match.upstreamPath + query, new PeerAttempts(match.value, this.#deps.hooks, hashRequest), plugins);
+      // A rejection nobody handles would end the process: whatever escapes #forward ends the call.
+      this.#forward(stream, headers, info, match.value, match.upstreamPath + query, new PeerAttempts(match.value, this.#deps.hooks, hashRequest), plugins)
+        .catch(() => answerError(stream, 'UNEXPECTED'));
     };
     if (match.value.plugins === undefined || plugins === undefined || raw === undefined) return proceed(undefined);
     plugins.clientIp = this.#deps.realIp === undefined ? info.remoteAddress : realClientAddress(info.remoteAddress, raw, this.#deps.realIp);
@@ -135,7 +137,7 @@ export class GrpcProxy {
       return answerError(stream, 'UNEXPECTED');
     }
     if (outcome instanceof Promise) {
-      void outcome.then(proceed);
+      outcome.then(proceed).catch(() => answerError(stream, 'UNEXPECTED'));
       return;
     }
     proceed(outcome);

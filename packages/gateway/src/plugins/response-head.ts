@@ -11,6 +11,15 @@ export type BodyTransform = {
   end(): Buffer | undefined;
   /** It only observes (every chunk out as it came in): the response keeps its Content-Length. */
   readonly passthrough?: boolean;
+  /**
+   * It holds the whole body and sends it at end (response-transformer's JSON edits): the head
+   * waits for the body, so the answer can still be an error when the body cannot be held.
+   */
+  readonly holdsBody?: boolean;
+  /** True once it could not hold the body (the process's budget is spent): nothing more comes out. */
+  readonly refused?: boolean;
+  /** The response is over (the client has it, or is gone): what it held is let go. */
+  release?(): void;
 };
 
 const BREAKS_LINE = /[\r\n\0]/;
@@ -130,6 +139,13 @@ export function chainTransforms(transforms: readonly BodyTransform[]): BodyTrans
   };
   return {
     passthrough: transforms.every((t) => t.passthrough === true),
+    holdsBody: transforms.some((t) => t.holdsBody === true),
+    get refused() {
+      return transforms.some((t) => t.refused === true);
+    },
+    release() {
+      for (const t of transforms) t.release?.();
+    },
     write: (chunk) => through(0, chunk),
     end() {
       const parts: Buffer[] = [];

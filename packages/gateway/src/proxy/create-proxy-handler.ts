@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import type { TLSSocket } from 'node:tls';
 import { escapeUri } from '../declarative/normalize-path.ts';
@@ -19,8 +20,17 @@ import { BodyBudget } from './body-budget.ts';
 const MAX_BUFFERED_BODY = 8 * 1024 * 1024;
 // Ours, not Kong's (nginx spills large bodies to a file instead): a refusal the client may retry.
 const BODIES_BUSY_MESSAGE = 'The gateway is holding too many request bodies; retry later';
-/** What one process holds of such bodies at once: eight whole ones (docs/gateway-plugins.md). */
-const BODY_BUDGET = new BodyBudget(64 * 1024 * 1024);
+/**
+ * What one process holds of such bodies at once: eight whole ones, and one whole one per client
+ * connection (docs/gateway-plugins.md). An HTTP/1.1 connection has one request at a time; an
+ * HTTP/2 connection would otherwise take the whole budget with eight streams that never end.
+ */
+export const BODY_BUDGET = new BodyBudget(64 * 1024 * 1024, MAX_BUFFERED_BODY);
+
+/** The client connection a request came on: an HTTP/2 stream's session, else its socket. */
+function connectionOf(req: IncomingMessage): object {
+  return (req as unknown as Partial<Http2ServerRequest>).stream?.session ?? req.socket;
+}
 
 /** The listener a handler serves: its scheme and port go into routing and X-Forwarded-*. */
 export type ProxyListener = { readonly scheme: 'http' | 'https'; readonly port: number };
@@ -142,7 +152,7 @@ export function createProxyHandler(getState: () => RuntimeState, ctx: ProxyConte
     const r: Routed = { match, scanned, path, query, requestId, startedAt, method: routerRequest.method, xForwardedProto, scheme: listener.scheme, clientIp };
     if (outcome instanceof Promise) {
       // A hook waits on another process (shared counters): the request body stays unread meanwhile.
-      void outcome.then((exit) => afterAccess(ctx, req, res, r, pluginCtx, exit));
+      outcome.then((exit) => afterAccess(ctx, req, res, r, pluginCtx, exit)).catch(unexpected(req, res, requestId));
       return;
     }
     afterAccess(ctx, req, res, r, pluginCtx, outcome);
@@ -214,8 +224,26 @@ function afterAccess(ctx: ProxyContext, req: IncomingMessage, res: ServerRespons
     forwardEdited(ctx, req, res, match, scanned, pluginCtx, path, query, requestId, startedAt, method, xForwardedProto, r.scheme, clientIp, edited);
   };
   const body = pluginCtx.rawBody();
-  if (body instanceof Promise) void body.then(withBody);
+  if (body instanceof Promise) body.then(withBody).catch(unexpected(req, res, requestId));
   else withBody(body);
+}
+
+/**
+ * For a continuation that threw (a head node:http2 refuses): a rejection nobody handles would end
+ * the process. Kong's 500 while no head is out, else the client's connection or stream is cut.
+ */
+function unexpected(req: IncomingMessage, res: ServerResponse, requestId: string): () => void {
+  return () => {
+    if (!res.headersSent && !res.closed) {
+      try {
+        sendProxyError(res, 'UNEXPECTED', req.headers.accept, requestId);
+        return;
+      } catch {
+        // Not even that could be written: cut below.
+      }
+    }
+    res.destroy();
+  };
 }
 
 /** The client's body for a plugin that asks for it (an object, not a closure made per request). */
@@ -233,12 +261,13 @@ class ClientBody implements BodySource {
   read(): Promise<Buffer | undefined> {
     return new Promise((resolve) => {
       if (expectsContinue(this.#req)) this.#res.writeContinue();
-      readBody(this.#req, MAX_BUFFERED_BODY, (body, charged, busy) => {
+      const owner = connectionOf(this.#req);
+      readBody(this.#req, MAX_BUFFERED_BODY, owner, (body, charged, busy) => {
         // The bytes stay charged while the exchange may still hold the body (forwarded, edited);
         // an exchange already over gives them back at once.
         if (charged > 0) {
-          if (this.#res.closed) BODY_BUDGET.give(charged);
-          else this.#res.once('close', () => BODY_BUDGET.give(charged));
+          if (this.#res.closed) BODY_BUDGET.give(charged, owner);
+          else this.#res.once('close', () => BODY_BUDGET.give(charged, owner));
         }
         this.busy = busy;
         resolve(body);
@@ -248,10 +277,11 @@ class ClientBody implements BodySource {
 }
 
 /**
- * Reads a request body whole, charging BODY_BUDGET as it arrives; undefined when it grows past
- * `max` bytes or the budget is spent (`busy`): the rest is drained, nothing more is held.
+ * Reads a request body whole, charging BODY_BUDGET (and `owner`'s share) as it arrives; undefined
+ * when it grows past `max` bytes or the budget is spent (`busy`): the rest is drained, nothing
+ * more is held.
  */
-function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undefined, charged: number, busy: boolean) => void): void {
+function readBody(req: IncomingMessage, max: number, owner: object, done: (body: Buffer | undefined, charged: number, busy: boolean) => void): void {
   let parts: Buffer[] = [];
   let size = 0;
   let charged = 0;
@@ -259,7 +289,7 @@ function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undef
   let settled = false;
   const drop = (): void => {
     parts = [];
-    BODY_BUDGET.give(charged);
+    BODY_BUDGET.give(charged, owner);
     charged = 0;
   };
   req.on('data', (chunk: Buffer) => {
@@ -268,7 +298,7 @@ function readBody(req: IncomingMessage, max: number, done: (body: Buffer | undef
       if (charged > 0) drop();
       return;
     }
-    if (!BODY_BUDGET.take(chunk.length)) {
+    if (!BODY_BUDGET.take(chunk.length, owner)) {
       busy = true;
       drop();
       return;

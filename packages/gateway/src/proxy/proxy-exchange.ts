@@ -16,6 +16,7 @@ import type { ExchangeSink, UpstreamConnection } from './upstream-connection.ts'
 import type { UpstreamEndpoint, UpstreamPool } from './upstream-pool.ts';
 import { serverNameFor } from './server-name.ts';
 import { writeLatin1 } from './write-latin1.ts';
+import { SEND_TIMEOUT_MS, watchSend, type SendQueue } from './send-watch.ts';
 import { openBodyFilter, RequestLogEntry, ResponseHead, runHeaderFilter, runLogPhase, SIZE_LIMIT_MESSAGE, wantsLog, type BodyTransform, type PluginContext } from '../plugins/index.ts';
 
 // RFC 9110 §7.6.1: fields named in Connection are hop-by-hop as well.
@@ -43,6 +44,8 @@ export type ProxyContext = {
   readonly hooks: ProxyHooks;
   /** Kong's real_ip settings; absent = the socket's address is the client. */
   readonly realIp?: RealIpSettings | undefined;
+  /** nginx send_timeout: a client that takes nothing for this long is cut (default SEND_TIMEOUT_MS). */
+  readonly sendTimeoutMs?: number | undefined;
 };
 
 /** What the request handler resolved before forwarding. */
@@ -79,6 +82,12 @@ export type ExchangeRequest = {
 // node's head/body/terminator writev (bench/gateway/run.ts: CPU µs per request).
 const HOLD_MAX = 16 * 1024;
 
+// Ours, not Kong's (Kong buffers a body to transform without bound). Sending the body untouched
+// instead would silently skip the configured edits (a remove.json meant to keep a field from
+// clients), and waiting for room would hold the upstream connection and the client for as long
+// as others hold theirs: a refusal the client may retry, as for request bodies.
+const RESPONSES_BUSY_MESSAGE = 'The gateway is holding too many response bodies; retry later';
+
 /**
  * One proxied request: pick a peer, send the request, relay the response, retry on connect
  * errors and timeouts (nginx `proxy_next_upstream error timeout`; peer-attempts.ts picks,
@@ -113,6 +122,10 @@ export class ProxyExchange implements ExchangeSink {
   #bytesOut = 0;
   #bytesIn = 0;
   #upstreamStatus: number | undefined;
+  /** What the client reads from: its HTTP/2 stream, or its connection (send_timeout watches it). */
+  readonly #clientQueue: SendQueue;
+  /** The head held back while a body filter holds the whole body (BodyTransform.holdsBody). */
+  #deferredHead: { readonly status: number; readonly message: string | undefined; readonly headers: string[] } | undefined;
 
   constructor(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse, x: ExchangeRequest) {
     this.#ctx = ctx;
@@ -127,6 +140,7 @@ export class ProxyExchange implements ExchangeSink {
     // connection's `GET / HTTP/2.0` with httpVersionMajor 2 (it crashed the process here).
     const stream = (req as unknown as Partial<Http2ServerRequest>).stream;
     watchClientSocket(stream ?? req.socket, this);
+    this.#clientQueue = stream ?? req.socket;
   }
 
   /** Sends the first attempt. */
@@ -273,7 +287,7 @@ export class ProxyExchange implements ExchangeSink {
       this.#upstreamStatus = status;
       this.#writeFilteredHead(plugins, status, statusMessage, headers);
     } else {
-      this.#res.writeHead(status, statusMessage, headers);
+      this.#writeHead(status, statusMessage, headers);
     }
     return this.#req.method === 'HEAD' ? 1 : 0;
   }
@@ -287,15 +301,114 @@ export class ProxyExchange implements ExchangeSink {
     if (this.#bodyFilter !== undefined && this.#bodyFilter.passthrough !== true) head.remove('Content-Length');
     plugins.responseHeaders = head.headers;
     plugins.responseSize = head.byteLength();
-    if (head.status === status) this.#res.writeHead(status, statusMessage, head.headers);
-    else this.#res.writeHead(head.status, head.headers);
+    const filter = this.#bodyFilter;
+    const message = head.status === status ? statusMessage : undefined;
+    if (filter?.release !== undefined) {
+      const release = filter.release.bind(filter);
+      this.#res.once('close', () => this.#whenFlushed(release));
+    }
+    if (filter?.holdsBody === true) this.#deferredHead = { status: head.status, message, headers: head.headers };
+    else this.#writeHead(head.status, message, head.headers);
+  }
+
+  /**
+   * The head held back for a whole body goes out. Still without Content-Length, though the length
+   * is known by now: Kong sends its head before the body_filter runs, so a transformed body is
+   * framed chunked (test/plugins/response-transformer.test.ts).
+   */
+  #sendDeferredHead(): void {
+    const head = this.#deferredHead;
+    if (head === undefined) return;
+    this.#deferredHead = undefined;
+    this.#writeHead(head.status, head.message, head.headers);
+  }
+
+  /** `fn` once the client has every byte queued for it, or is gone: what a held body costs until then. */
+  #whenFlushed(fn: () => void): void {
+    const queue = this.#clientQueue;
+    if (queue.destroyed || queue.writableLength === 0) {
+      fn();
+      return;
+    }
+    const done = (): void => {
+      queue.off('drain', done);
+      queue.off('close', done);
+      fn();
+    };
+    queue.once('drain', done);
+    queue.once('close', done);
+  }
+
+  /** nginx send_timeout: bytes wait for the client; it is cut if it takes none for that long. */
+  #watchSend(): void {
+    // With an error, so an HTTP/2 stream is reset as failed (INTERNAL_ERROR), not as complete.
+    watchSend(this.#clientQueue, this.#ctx.sendTimeoutMs ?? SEND_TIMEOUT_MS, () => this.#res.destroy(new Error('send_timeout')));
+  }
+
+  /** A body filter could not hold the body (the process's budget is spent): 503, the upstream left. */
+  #refuseHeldBody(): void {
+    const conn = this.#conn;
+    this.#conn = undefined;
+    conn?.destroy();
+    this.#bodyFilter = undefined;
+    this.#deferredHead = undefined;
+    this.#abandon(() => {
+      sendKongResponse(this.#res, 503, RESPONSES_BUSY_MESSAGE, this.#req.headers.accept, this.#x.requestId, { 'Retry-After': '1' }, this.#x.plugins);
+      this.#finish();
+    });
+  }
+
+  /**
+   * This runs inside the upstream parser's callback, where a throw would end the process:
+   * node:http2 throws on a head it cannot send (http2-response-fields.ts makes the known cases
+   * sendable; this is for the next one). Unsent, it is answered as nginx answers an upstream
+   * head it cannot use, 502; its connection (mid-response) is closed.
+   */
+  #writeHead(status: number, statusMessage: string | undefined, headers: string[]): void {
+    try {
+      if (statusMessage === undefined) this.#res.writeHead(status, headers);
+      else this.#res.writeHead(status, statusMessage, headers);
+    } catch {
+      const conn = this.#conn;
+      this.#conn = undefined;
+      conn?.destroy();
+      this.#bodyFilter = undefined;
+      this.#abandon(() => this.#fail('BAD_GATEWAY'));
+    }
+  }
+
+  /**
+   * Ends an exchange that cannot go on: Kong's error while no head is out, otherwise (or when
+   * even that cannot be sent) the client's stream or connection is cut, as nginx does mid-response.
+   */
+  #abandon(answer: () => void): void {
+    if (this.#done) return;
+    if (!this.#res.headersSent) {
+      try {
+        answer();
+        return;
+      } catch {
+        // Not even the error answer could be written: cut below.
+      }
+    }
+    if (!this.#done) this.#finish();
+    this.#res.destroy();
   }
 
   onResponseBody(chunk: Buffer): void {
     if (this.#done) return;
-    if (this.#bodyFilter !== undefined) {
-      const out = this.#bodyFilter.write(chunk);
-      if (out !== undefined && out.length > 0) this.#writeBody(out);
+    const filter = this.#bodyFilter;
+    if (filter !== undefined) {
+      const out = filter.write(chunk);
+      if (filter.refused === true) {
+        this.#refuseHeldBody();
+        return;
+      }
+      if (out !== undefined && out.length > 0) {
+        // A filter that stopped holding (the body grew past its bound) streams from here on.
+        this.#sendDeferredHead();
+        if (!this.#done) this.#writeBody(out);
+      }
       return;
     }
     if (!this.#streaming && this.#held === undefined && chunk.length <= HOLD_MAX) {
@@ -323,6 +436,7 @@ export class ProxyExchange implements ExchangeSink {
     this.#bytesOut += chunk.length;
     if (this.#done) return;
     if (!this.#res.write(chunk, 'latin1')) {
+      this.#watchSend();
       const conn = this.#conn;
       if (conn === undefined) return;
       conn.socket.pause();
@@ -346,9 +460,12 @@ export class ProxyExchange implements ExchangeSink {
     if (filter !== undefined) {
       this.#bodyFilter = undefined;
       const last = filter.end();
+      this.#sendDeferredHead();
+      if (this.#done) return;
       if (last !== undefined) this.#bytesOut += last.length;
       this.#finish();
       this.#res.end(last);
+      this.#watchSend();
       return;
     }
     const held = this.#held;
@@ -360,6 +477,7 @@ export class ProxyExchange implements ExchangeSink {
       this.#held = undefined;
       this.#res.end(held, 'latin1');
     }
+    this.#watchSend();
   }
 
   onUpstreamFailure(conn: UpstreamConnection, timedOut: boolean, error: Error | undefined): void {

@@ -105,7 +105,9 @@ function sendThroughPlugins(res: ServerResponse, plugins: PluginContext, status:
   const transform = openBodyFilter(plugins, head);
   if (transform !== undefined) {
     const parts = [transform.write(body), transform.end()].filter((b): b is Buffer => b !== undefined);
-    body = Buffer.concat(parts);
+    // The gateway's own answers are small: one the budget cannot hold goes as it is.
+    if (transform.refused !== true) body = Buffer.concat(parts);
+    transform.release?.();
   }
   head.remove('Content-Length');
   if (!bodiless(head.status)) head.headers.push('Content-Length', String(body.length));

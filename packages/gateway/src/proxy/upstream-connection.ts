@@ -117,16 +117,35 @@ export class UpstreamConnection {
     }
     this.received = true;
     const sink = this.sink;
-    const r = this.#parser.execute(data);
+    const r = this.#parse(data);
+    if (r === undefined) return;
     if (typeof r !== 'number') this.#fail(false, r);
     else if (this.#broken) this.destroy();
     else if (this.sink === sink) sink.onReadParsed();
   };
 
+  /**
+   * Runs llhttp over `data` (undefined: EOF). Its callbacks run the exchange's code, inside this
+   * socket's read: a throw there would reach the event loop and end the process, so it fails
+   * this connection instead (the exchange answers or cuts its client: ProxyExchange) and
+   * yields undefined.
+   */
+  #parse(data: Buffer | undefined): number | Error | undefined {
+    // The exchange the read is for: a complete response lets go of it before its last callback.
+    const sink = this.sink;
+    try {
+      return data === undefined ? this.#parser.finish() : this.#parser.execute(data);
+    } catch (err) {
+      this.destroy();
+      sink?.onUpstreamFailure(this, false, err instanceof Error ? err : new Error(String(err)));
+      return undefined;
+    }
+  }
+
   readonly #onEnd = (): void => {
     if (this.sink !== undefined) {
       // EOF ends a read-until-close body; anywhere else it is a premature close.
-      const r = this.#parser.finish();
+      const r = this.#parse(undefined);
       if (r !== undefined && typeof r !== 'number') this.#fail(false, r);
     }
     if (this.sink !== undefined) this.#fail(false, new Error('upstream closed the connection'));

@@ -6,6 +6,7 @@ import type { BodyTransform, ResponseHead } from '../response-head.ts';
 import { splitPair } from '../transformer-pairs.ts';
 import { hasJsonOps, transformJsonBody, type JsonBodyConfig } from './json-body.ts';
 import { RESPONSE_TRANSFORMER_SCHEMA } from './schema.ts';
+import { BodyBudget } from '../../proxy/body-budget.ts';
 
 type HeaderOps = { readonly headers: readonly string[] };
 type ResponseTransformerConfig = JsonBodyConfig & {
@@ -17,6 +18,9 @@ type ResponseTransformerConfig = JsonBodyConfig & {
  * bytes held are sent as they came and the rest streams untouched (docs/gateway-plugins.md).
  */
 export const MAX_TRANSFORMED_BODY = 8 * 1024 * 1024;
+
+/** What one process holds of bodies to transform at once: eight whole ones (docs/gateway-plugins.md). */
+export const TRANSFORMED_BODY_BUDGET = new BodyBudget(64 * 1024 * 1024);
 
 /**
  * Kong's is_json_body: some comma-separated media type is application/json or a +json suffix of
@@ -73,25 +77,54 @@ class ResponseHeadSnapshot {
   }
 }
 
-/** Buffers the body, then sends it transformed (or as it came when it is not a JSON object or too big). */
-function jsonBodyTransform(conf: JsonBodyConfig): BodyTransform {
-  const parts: Buffer[] = [];
+/**
+ * Buffers the body, then sends it transformed (or as it came when it is not a JSON object or too
+ * big). What it holds is charged to TRANSFORMED_BODY_BUDGET until release(): the exchange calls
+ * that once the client has the body or is gone, since the transformed copy waits in the client's
+ * queue until then. When the budget is spent the transform is `refused`: the exchange answers 503.
+ */
+function jsonBodyTransform(conf: JsonBodyConfig, budget: BodyBudget): BodyTransform {
+  let parts: Buffer[] = [];
   let size = 0;
+  let charged = 0;
   let passing = false;
+  let refused = false;
   return {
+    holdsBody: true,
+    get refused() {
+      return refused;
+    },
     write(chunk) {
       if (passing) return chunk;
+      if (refused) return undefined;
       size += chunk.length;
       parts.push(chunk);
-      if (size <= MAX_TRANSFORMED_BODY) return undefined;
-      passing = true;
-      return Buffer.concat(parts.splice(0));
+      if (size > MAX_TRANSFORMED_BODY) {
+        passing = true;
+        const held = Buffer.concat(parts);
+        parts = [];
+        return held;
+      }
+      if (!budget.take(chunk.length)) {
+        refused = true;
+        parts = [];
+        budget.give(charged);
+        charged = 0;
+        return undefined;
+      }
+      charged += chunk.length;
+      return undefined;
     },
     end() {
-      if (passing) return undefined;
+      if (passing || refused) return undefined;
       const original = Buffer.concat(parts);
+      parts = [];
       const out = transformJsonBody(conf, original.toString('utf8'));
       return out === undefined ? original : Buffer.from(out);
+    },
+    release() {
+      budget.give(charged);
+      charged = 0;
     },
   };
 }
@@ -111,7 +144,7 @@ export const RESPONSE_TRANSFORMER_HANDLER: PluginHandler = {
       },
       ...(jsonOps ? {
         bodyFilter(_ctx, head) {
-          return isJsonContentType(head.get('Content-Type')) ? jsonBodyTransform(conf) : undefined;
+          return isJsonContentType(head.get('Content-Type')) ? jsonBodyTransform(conf, TRANSFORMED_BODY_BUDGET) : undefined;
         },
       } : {}),
     };
