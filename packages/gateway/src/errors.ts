@@ -20,6 +20,8 @@ const GATEWAY_ERRORS = {
   UPSTREAM_TIMEOUT: { status: 504, message: 'The upstream server is timing out' },
   BAD_GATEWAY: { status: 502, message: 'An invalid response was received from the upstream server' },
   UNEXPECTED: { status: 500, message: 'An unexpected error occurred' },
+  // nginx's client_body_timeout, in Kong's words (kong/tools/http.lua's default 408 body).
+  REQUEST_TIMEOUT: { status: 408, message: 'Request timeout' },
   // Admin API (kong/tools/http.lua get_default_exit_body defaults).
   NOT_FOUND: { status: 404, message: 'Not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },

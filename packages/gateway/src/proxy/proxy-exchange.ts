@@ -500,6 +500,16 @@ export class ProxyExchange implements ExchangeSink {
       this.#attempt(true);
       return;
     }
+    // The write timer ran out while the client's body was still arriving and nothing of it was
+    // waiting to be written: the client stalled, not the target. nginx reads the body before it
+    // picks a peer (request_buffering) and answers 408 from client_body_timeout, reporting no
+    // attempt; reported here, a few stalled uploads marked every target down (a review).
+    if (timedOut && this.#bodyStarted && !conn.requestDone && conn.socket.writableLength === 0) {
+      this.#attempts.release();
+      sendProxyError(this.#res, 'REQUEST_TIMEOUT', this.#req.headers.accept, this.#x.requestId, { Connection: 'close' }, this.#x.plugins);
+      this.#finish();
+      return;
+    }
     // Once the body has started flowing the request cannot be sent again.
     if (this.#attempts.failed(timedOut ? 'timeout' : 'tcp_failure', !this.#bodyStarted)) {
       this.#attempt(false);

@@ -3,6 +3,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollUntil } from '@signet/kit';
+import { connect } from 'node:net';
 import { request } from 'undici';
 import { SwitchableUpstream } from './switchable-upstream.ts';
 import { send, sendMany, startGatewayProcess, targetHealth } from './gateway-process.ts';
@@ -110,4 +111,33 @@ test('§6.38, §6.39, §6.33: operator PUT/POST healthy|unhealthy, threshold 503
   assert.equal(off.statusCode, 201, await off.body.text());
   const noChecker = await send(`${base}/${s2.target}/healthy`, 'PUT');
   assert.deepEqual([noChecker.status, JSON.parse(noChecker.body)], [400, { message: `no healthchecker found for ${UPSTREAM}` }]);
+});
+
+test('a client that stalls its request body gets 408 and costs the targets nothing: passive timeouts count the upstream\'s stalls only', async (t) => {
+  // A review: four clients sending 5 of 1,000 announced bytes and then nothing made the write
+  // timer fire, which was reported as the target timing out; both targets were ejected and
+  // every other client got 503. nginx reads the body before it picks a peer and answers 408.
+  const [s1, s2] = (await upstreams(t, 2)) as [SwitchableUpstream, SwitchableUpstream];
+  const g = await startGatewayProcess(t, healthKongYml([s1, s2], { writeTimeoutMs: 300, healthchecks: { passive: { unhealthy: { timeouts: 2 } } } }));
+  const { hostname, port } = new URL(g.proxy);
+  const stalled = async (): Promise<string> => {
+    const socket = connect(Number(port), hostname);
+    t.after(() => socket.destroy());
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.write(`POST /traffic HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: 1000\r\n\r\nfirst`);
+    await pollUntil(() => answer.includes('\r\n\r\n') || socket.destroyed, { timeoutMs: 15_000, what: 'the answer to a stalled body' });
+    return answer;
+  };
+  const answers = await Promise.all([stalled(), stalled(), stalled(), stalled()]);
+  for (const answer of answers) {
+    assert.match(answer, /^HTTP\/1\.1 408 /);
+    assert.match(answer, /"message":\s*"Request timeout"/);
+  }
+  const health = await targetHealth(g.admin, UPSTREAM);
+  assert.deepEqual([health[s1.target], health[s2.target]], ['HEALTHY', 'HEALTHY']);
+  assert.deepEqual(await sendMany(`${g.proxy}/traffic`, 4), [200, 200, 200, 200]);
+  // An upstream that stalls is still the target's fault: a hanging target that never reads a
+  // body it was sent whole times out on the read timer, as before (§6.26 above).
 });

@@ -6,6 +6,7 @@ export type HealthYmlOptions = {
   readonly healthchecks: object;
   readonly retries?: number;
   readonly readTimeoutMs?: number;
+  readonly writeTimeoutMs?: number;
   readonly weights?: readonly number[];
   /** The service protocol (https for TLS upstreams). */
   readonly protocol?: 'http' | 'https';
@@ -24,6 +25,7 @@ services:
     protocol: ${options.protocol ?? 'http'}
     retries: ${options.retries ?? 5}
     read_timeout: ${options.readTimeoutMs ?? 60000}
+    write_timeout: ${options.writeTimeoutMs ?? 60000}
     routes:
       - name: all
         paths: ["/"]

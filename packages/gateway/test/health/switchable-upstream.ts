@@ -37,8 +37,12 @@ export class SwitchableUpstream {
       const status = mode === 'hang' ? 0 : mode === 'ok' ? 200 : 500;
       this.requests.push({ method: req.method ?? '', url: req.url ?? '', path, httpVersion: req.httpVersion, headers: req.headers, status });
       if (status === 0) return;
-      res.writeHead(status, { 'content-type': 'text/plain' });
-      res.end(this.mode);
+      // Answered once the request's body is read, as an application answers.
+      req.resume();
+      req.once('end', () => {
+        res.writeHead(status, { 'content-type': 'text/plain' });
+        res.end(this.mode);
+      });
     });
   }
 
