@@ -119,7 +119,12 @@ for (const workers of [1, 2]) {
     assert.equal(after.connections_handled, after.connections_accepted);
 
     // One JSON access-log line per request, with the id the client and the upstream saw.
-    const lines = g.proc.output().split('\n').filter((l) => l.includes('"msg":"access"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    // The log is the child's output, written after each answer: polled, not read once.
+    const accessLines = () => g.proc.output().split('\n').filter((l) => l.includes('"msg":"access"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = await pollUntil(() => {
+      const seen = accessLines();
+      return ids.every((id) => seen.some((l) => l.request_id === id)) ? seen : undefined;
+    }, { timeoutMs: 15_000, intervalMs: 50, what: 'an access log line for each request' });
     for (const id of ids) {
       const line = lines.find((l) => l.request_id === id);
       assert.ok(line, `access log for ${id}`);
