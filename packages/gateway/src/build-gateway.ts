@@ -137,7 +137,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     // node:http2's compatibility request and response carry every member the handler reads
     // (docs/gateway-config.md, "HTTP/2"), in their HTTP/1.1 shape (src/http2/).
     const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never), headerFilter) : undefined;
-    shared.push(shareListenerWithGrpc(server, grpc, address.ssl, http2));
+    shared.push(shareListenerWithGrpc(server, grpc, address.ssl, http2, deadlines.http2IdleMs));
     await listenOn(server, address);
     const port = (server.address() as AddressInfo).port;
     handler = createProxyHandler(getState, ctx, { scheme: address.ssl ? 'https' : 'http', port });
