@@ -17,8 +17,9 @@ import { UpstreamPool } from './proxy/upstream-pool.ts';
 import { withoutUnderscoreNames } from './proxy/underscore-headers.ts';
 import { Runtime } from './runtime.ts';
 import { StreamProxy, type StreamEvent } from './stream/index.ts';
-import { loadDefaultCertificate, MIN_TLS_VERSION } from './tls/index.ts';
+import { closeOnClientError, loadDefaultCertificate, MIN_TLS_VERSION } from './tls/index.ts';
 import { listenOn } from './listen/listen-on.ts';
+import { CLIENT_DEADLINES, type ClientDeadlines } from './listen/client-deadlines.ts';
 
 /** What a gateway process is built from besides its config (tests and the cli inject these). */
 export type GatewayDeps = {
@@ -47,6 +48,8 @@ export type GatewayDeps = {
   readonly requestTimeoutMs?: number;
   /** nginx's send_timeout for clients (default SEND_TIMEOUT_MS); tests shorten it. */
   readonly sendTimeoutMs?: number;
+  /** How long clients may hold connections without a request (default CLIENT_DEADLINES; tests shorten them). */
+  readonly deadlines?: Partial<ClientDeadlines>;
 };
 
 /** A gateway's data plane in one process: the runtime and every listener its config names. */
@@ -98,7 +101,10 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
   const ctx = { pool, hooks, realIp: config.realIp, sendTimeoutMs: deps.sendTimeoutMs };
   const getState = () => runtime.state;
   const grpc = new GrpcProxy({ getState, hooks, realIp: config.realIp });
-  const stream = new StreamProxy({ getState, hooks, log: (e) => deps.warn?.(describe(e)), shutdownGraceMs: config.shutdownGraceMs });
+  const deadlines: ClientDeadlines = { ...CLIENT_DEADLINES, ...deps.deadlines };
+  const stream = new StreamProxy({
+    getState, hooks, log: (e) => deps.warn?.(describe(e)), shutdownGraceMs: config.shutdownGraceMs, handshakeTimeoutMs: deadlines.tlsHandshakeMs,
+  });
   const servers: Server[] = [];
   const nodeServers: HttpServer[] = [];
   const shared: SharedGrpc[] = [];
@@ -115,6 +121,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
       cert: defaultCertificate.certPem,
       key: defaultCertificate.keyPem,
       minVersion: MIN_TLS_VERSION,
+      handshakeTimeout: deadlines.tlsHandshakeMs,
       SNICallback: (servername: string, cb: (err: Error | null, ctx?: SecureContext) => void) => cb(null, runtime.state.certificates.find(servername)),
     };
     // Bound once listening (the handler needs the real port); no request arrives before.
@@ -132,12 +139,13 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
       nodeHttp.keepAliveTimeout = 60_000;
       server = nodeHttp;
     }
+    if (address.ssl) closeOnClientError(server);
     servers.push(server);
     deps.configureListener?.(server, address);
     // node:http2's compatibility request and response carry every member the handler reads
     // (docs/gateway-config.md, "HTTP/2"), in their HTTP/1.1 shape (src/http2/).
     const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never), headerFilter, requestTimeout) : undefined;
-    shared.push(shareListenerWithGrpc(server, grpc, address.ssl, http2));
+    shared.push(shareListenerWithGrpc(server, grpc, address.ssl, http2, deadlines.http2IdleMs));
     await listenOn(server, address);
     const port = (server.address() as AddressInfo).port;
     handler = createProxyHandler(getState, ctx, { scheme: address.ssl ? 'https' : 'http', port });

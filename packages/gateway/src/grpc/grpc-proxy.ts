@@ -201,11 +201,23 @@ export class GrpcProxy {
       }
     };
     const call = session.request(out);
-    call.on('error', () => {
-      if (settled) return;
+    // The upstream connection failed: a 502 as from nginx, or the client's stream reset once
+    // its response has begun.
+    const upstreamFailed = (): void => {
       settle('tcp_failure');
+      call.unpipe(stream);
       if (!stream.headersSent) answerError(stream, 'BAD_GATEWAY');
       else stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    };
+    call.on('error', () => {
+      if (!settled) upstreamFailed();
+    });
+    // A call closed with nothing settled and no clean end: its session was destroyed or its
+    // connection cut (the upstream restarted) after the call was sent, which node reports with
+    // no 'error' (nginx: "upstream prematurely closed connection"). Once it has ended cleanly
+    // the client's trailers are still to come ('wantTrailers' settles).
+    call.once('close', () => {
+      if (!settled && call.rstCode !== constants.NGHTTP2_NO_ERROR) upstreamFailed();
     });
     // nginx grpc_read_timeout / grpc_send_timeout: the longest the call may sit idle.
     call.setTimeout(Math.max(service.read_timeout, service.write_timeout), () => {

@@ -35,12 +35,19 @@ export type SharedGrpc = { close(): void; destroy(): void };
  * offers `h2` to every client and the HTTP/2 streams that are not gRPC calls (Kong tells them
  * apart by their `application/grpc` content type) go to the HTTP proxy. HTTP/2 connections go
  * to a session bounded by HTTP2_LIMITS; every other connection reaches the server's own
- * HTTP/1.1 handling unchanged. Call before the server accepts, after its HTTP/1.1 side is
+ * HTTP/1.1 handling unchanged. Every HTTP/2 session, gRPC or not, is closed once it has had no
+ * stream open for `idleMs` (watchSession). Call before the server accepts, after its HTTP/1.1 side is
  * attached; the server must not set ALPNProtocols (node allows either that or an ALPN callback).
  * The server's close() drains this side first (node:cluster's worker disconnect calls it before
  * the worker's own shutdown runs, src/cluster/worker.ts).
  */
-export function shareListenerWithGrpc(server: Server & { headersTimeout?: number }, proxy: GrpcProxy, ssl: boolean, http?: Http2StreamDispatch): SharedGrpc {
+export function shareListenerWithGrpc(
+  server: Server & { headersTimeout?: number },
+  proxy: GrpcProxy,
+  ssl: boolean,
+  http?: Http2StreamDispatch,
+  idleMs: number = HTTP2_IDLE_MS,
+): SharedGrpc {
   const h2 = createServer(HTTP2_LIMITS);
   const grpcStream = grpcStreamListener(proxy, ssl, () => (server.address() as AddressInfo | null)?.port ?? 0);
   if (http === undefined) {
@@ -55,10 +62,17 @@ export function shareListenerWithGrpc(server: Server & { headersTimeout?: number
   const unclaimed = new UnclaimedSockets();
   let draining = false;
   const sessions = new Set<Http2Session>();
+  // The socket of the session being created: node:http2 makes a session and emits 'session'
+  // synchronously within the 'connection' event toHttp2 emits (the session only proxies it).
+  let arriving: Socket | undefined;
   h2.on('session', (s: Http2Session) => {
     sessions.add(s);
     s.once('close', () => sessions.delete(s));
-    watchSession(s, http !== undefined);
+    const socket = arriving;
+    watchSession(s, idleMs, () => {
+      s.close();
+      if (socket !== undefined) cutOnceEnded(socket);
+    });
     if (draining) closeLate(s);
   });
   if (ssl) {
@@ -75,7 +89,9 @@ export function shareListenerWithGrpc(server: Server & { headersTimeout?: number
     h2Sockets.add(socket);
     socket.once('close', () => h2Sockets.delete(socket));
     if (draining) cutOnceEnded(socket);
+    arriving = socket;
     h2.emit('connection', socket);
+    arriving = undefined;
   };
   const event = ssl ? 'secureConnection' : 'connection';
   const http1 = server.listeners(event) as ((socket: Socket) => void)[];
@@ -164,11 +180,13 @@ function closeLate(session: Http2Session): void {
  * Per session: a client that resets more than HTTP2_RESET_BURST streams within
  * HTTP2_RESET_WINDOW_MS has its connection cut (CVE-2023-44487, "rapid reset": each request
  * costs the gateway work, its reset costs the client nothing; node:http2's own guard answers
- * GOAWAY later and leaves the connection open). With `idle`, a session that has had no stream
- * open for HTTP2_IDLE_MS is closed (GOAWAY), as an idle HTTP/1.1 keep-alive connection is; one
- * with a stream open is left to it (a long gRPC call, a slow upstream: each has its timeouts).
+ * GOAWAY later and leaves the connection open). A session that has had no stream open for
+ * `idleMs` is closed by `closeIdle` (GOAWAY, then its connection cut), from its first bytes on:
+ * nginx's client_header_timeout bounds the preface and first request, keepalive_timeout the
+ * wait between requests, as on an idle HTTP/1.1 connection. One with a stream open is left to
+ * it (a long gRPC call, a slow upstream: each has its timeouts).
  */
-function watchSession(session: Http2Session, idle: boolean): void {
+function watchSession(session: Http2Session, idleMs: number, closeIdle: () => void): void {
   let open = 0;
   let resets = 0;
   let windowStart = 0;
@@ -186,9 +204,7 @@ function watchSession(session: Http2Session, idle: boolean): void {
       if (resets > HTTP2_RESET_BURST) session.destroy();
     });
   });
-  if (idle) {
-    session.setTimeout(HTTP2_IDLE_MS, () => {
-      if (open === 0) session.close();
-    });
-  }
+  session.setTimeout(idleMs, () => {
+    if (open === 0) closeIdle();
+  });
 }

@@ -3,7 +3,7 @@ import { TLSSocket } from 'node:tls';
 import type { ListenAddress } from '../config.ts';
 import type { ProxyHooks } from '../proxy/proxy-hooks.ts';
 import type { RuntimeState } from '../runtime.ts';
-import { MIN_TLS_VERSION } from '../tls/index.ts';
+import { MIN_TLS_VERSION, TLS_HANDSHAKE_MS } from '../tls/index.ts';
 import { connectTarget } from './connect-target.ts';
 import { MAX_CLIENT_HELLO, parseClientHello } from './parse-client-hello.ts';
 import type { StreamProtocol, StreamRequest } from './stream-router.ts';
@@ -31,6 +31,8 @@ export type StreamProxyDeps = {
   readonly trustedCa?: readonly string[];
   /** How long an ssl listener waits for the ClientHello (nginx preread_timeout, 30 s). */
   readonly prereadTimeoutMs?: number;
+  /** How long a terminated tls connection's handshake may take (nginx ssl_handshake_timeout, 60 s). */
+  readonly handshakeTimeoutMs?: number;
   /** How long close() lets connections run before cutting them. */
   readonly shutdownGraceMs?: number;
 };
@@ -109,11 +111,19 @@ export class StreamProxy {
         secureContext: runtime.certificates.find(sni),
         minVersion: MIN_TLS_VERSION,
       });
-      secure.once('secure', () => this.#relay(client, secure, match.value, request, undefined));
-      secure.on('error', (err: Error) => {
-        this.#deps.log?.({ event: 'tls_handshake_failed', client: base.sourceIp, protocol: 'tls', sni, detail: err.message });
+      const failed = (detail: string): void => {
+        clearTimeout(deadline);
+        this.#deps.log?.({ event: 'tls_handshake_failed', client: base.sourceIp, protocol: 'tls', sni, detail });
         client.destroy();
+      };
+      // A bare TLSSocket has no handshake timer of its own (node:tls gives only a server's).
+      const deadline = setTimeout(() => failed('handshake timed out'), this.#deps.handshakeTimeoutMs ?? TLS_HANDSHAKE_MS);
+      client.once('close', () => clearTimeout(deadline));
+      secure.once('secure', () => {
+        clearTimeout(deadline);
+        this.#relay(client, secure, match.value, request, undefined);
       });
+      secure.on('error', (err: Error) => failed(err.message));
     });
   }
 

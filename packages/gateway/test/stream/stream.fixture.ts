@@ -76,7 +76,7 @@ export type StreamGateway = {
 export async function startStreamGateway(
   t: TestContext,
   snapshot: Snapshot,
-  options: { defaultCertificate?: KeyPair; trustedCa?: string[] } = {},
+  options: { defaultCertificate?: KeyPair; trustedCa?: string[]; handshakeTimeoutMs?: number } = {},
 ): Promise<StreamGateway> {
   const health = new LocalHealth();
   health.load(snapshot);
@@ -99,6 +99,7 @@ export async function startStreamGateway(
     log: (e) => events.push(e),
     shutdownGraceMs: 500,
     ...(options.trustedCa ? { trustedCa: options.trustedCa } : {}),
+    ...(options.handshakeTimeoutMs === undefined ? {} : { handshakeTimeoutMs: options.handshakeTimeoutMs }),
   });
   const [plain, tls] = await proxy.listen([
     { host: '127.0.0.1', port: 0, ssl: false },
