@@ -1,0 +1,36 @@
+// POST /config bodies built to exhaust the admin process: deep nesting, alias amplification.
+// Each is answered with an error, the running configuration kept, and the process still serving.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { MAX_NESTING } from '../../src/declarative/index.ts';
+import { KONG_YML, call, startAdmin, type AdminHarness } from './admin.fixture.ts';
+
+async function admin(t: TestContext): Promise<AdminHarness> {
+  const h = await startAdmin();
+  t.after(() => h.close());
+  return h;
+}
+
+const post = (h: AdminHarness, type: string, body: string): ReturnType<typeof call> =>
+  call(h.base, '/config', { method: 'POST', headers: { 'content-type': type }, body });
+
+test('POST /config: 200,000 unclosed `[` as YAML, twice: 400 with Kong\'s body both times, nothing applied', async (t) => {
+  const h = await admin(t);
+  const deep = '['.repeat(200_000) + ']'.repeat(199_999);
+  for (let i = 0; i < 2; i++) {
+    const r = await post(h, 'application/x-yaml', deep);
+    assert.equal(r.status, 400);
+    const body = r.body as { message: string; name: string };
+    assert.equal(body.name, 'invalid declarative configuration');
+    assert.match(body.message, new RegExp(`maximum nesting depth \\(${MAX_NESTING}\\) exceeded`));
+  }
+  assert.deepEqual([h.applied.length, h.errors], [0, []]);
+  assert.equal((await post(h, 'application/x-yaml', KONG_YML)).status, 201);
+});
+
+test('POST /config: a `_format_version` JSON body nested 200,000 deep is a 400 "Cannot parse JSON body" (cjson\'s depth limit), not a logged 500', async (t) => {
+  const h = await admin(t);
+  const body = `{"_format_version": "3.0", "services": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+  const r = await post(h, 'application/json', body);
+  assert.deepEqual([r.status, r.body, h.errors, h.applied.length], [400, { message: 'Cannot parse JSON body' }, [], 0]);
+});
