@@ -1,6 +1,7 @@
 // kong.yml text → plain value, keeping the YAML nodes so that every error can name its
 // line:column and the certificate rule can see how a scalar was written (docs/gateway-config.md, "Entities and defaults", certificates).
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { MAX_EXPANDED_CHARS, expansionProblem } from './expanded-size.ts';
 import { MAX_NESTING, jsonTooDeep, yamlTooDeep } from './nesting-depth.ts';
 
 /** A parsed configuration document. */
@@ -85,6 +86,13 @@ function readYaml(text: string): ConfigDocument {
   } catch (e) {
     if (!(e instanceof Error)) throw e;
     throw new ConfigSyntaxError(e.message.split('\n')[0] ?? e.message, 1, 1);
+  }
+  // maxAliasCount bounds each anchor alone; the whole document, expanded, is bounded here. A
+  // file larger than the bound still loads as written (the bound is for what aliases add).
+  const problem = expansionProblem(doc, Math.max(MAX_EXPANDED_CHARS, text.length));
+  if (problem !== undefined) {
+    const { line, col } = lineCounter.linePos(problem.offset);
+    throw new ConfigSyntaxError(problem.reason, line, col);
   }
   const nodeAt = (path: readonly (string | number)[]): Node | undefined => {
     let node: unknown = doc.contents;

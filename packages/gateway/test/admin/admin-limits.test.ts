@@ -3,6 +3,7 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_NESTING } from '../../src/declarative/index.ts';
+import { aliasBomb } from '../declarative/alias-bomb.fixture.ts';
 import { KONG_YML, call, startAdmin, type AdminHarness } from './admin.fixture.ts';
 
 async function admin(t: TestContext): Promise<AdminHarness> {
@@ -33,4 +34,13 @@ test('POST /config: a `_format_version` JSON body nested 200,000 deep is a 400 "
   const body = `{"_format_version": "3.0", "services": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
   const r = await post(h, 'application/json', body);
   assert.deepEqual([r.status, r.body, h.errors, h.applied.length], [400, { message: 'Cannot parse JSON body' }, [], 0]);
+});
+
+test('POST /config: aliases expanding past 10 MiB are a 400 with Kong\'s body; nothing applied, the admin API still answers', async (t) => {
+  const h = await admin(t);
+  const r = await post(h, 'application/x-yaml', aliasBomb(120, 999));
+  assert.equal(r.status, 400);
+  assert.match((r.body as { message: string }).message, /aliases expand the document past 10485760 characters/);
+  assert.deepEqual([h.applied.length, h.errors], [0, []]);
+  assert.equal((await call(h.base, '/status')).status, 200);
 });
