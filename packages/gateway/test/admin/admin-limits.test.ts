@@ -44,3 +44,17 @@ test('POST /config: aliases expanding past 10 MiB are a 400 with Kong\'s body; n
   assert.deepEqual([h.applied.length, h.errors], [0, []]);
   assert.equal((await call(h.base, '/status')).status, 200);
 });
+
+// The review's alias document got past validation and made JSON.stringify of the 201 body throw
+// inside the answer's .then: an unhandled rejection that ended the process. Whatever body fails
+// to serialise is now a logged 500.
+test('an answer whose body cannot be serialised is a generic 500, reported once; the server keeps answering', async (t) => {
+  const h = await startAdmin({
+    extraRoutes: [(_method, path) => (path === '/unserialisable' ? { status: 200, body: { n: 1n } } : undefined)],
+  });
+  t.after(() => h.close());
+  const r = await call(h.base, '/unserialisable');
+  assert.deepEqual([r.status, r.body], [500, { message: 'An unexpected error occurred' }]);
+  assert.deepEqual(h.errors.map((e) => (e as Error).name), ['TypeError']);
+  assert.equal((await call(h.base, '/status')).status, 200);
+});
