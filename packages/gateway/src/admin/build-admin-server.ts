@@ -166,26 +166,48 @@ export function buildAdminServer(deps: AdminDeps): Server {
     res.writeHead(result.status, headers).end(req.method === 'HEAD' ? undefined : text);
   };
 
+  const report = deps.onError ?? ((x: unknown) => console.error('admin API:', x));
+  // Serialising can throw (a body too large for one string, a value JSON cannot hold). That is
+  // our bug: reported and answered as the catalog's generic 500, never an exception escaping
+  // the promise chain, which as an unhandled rejection ended the process.
+  const answer = (req: IncomingMessage, res: ServerResponse, result: AdminResult): void => {
+    try {
+      send(req, res, result);
+    } catch (error) {
+      report(error);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const e = new GatewayError('UNEXPECTED', {}, { cause: error });
+      send(req, res, { status: e.status, body: e.toBody() });
+    }
+  };
+
   const server = createServer((req, res) => {
     counters.requests++;
     handle(req).then(
-      (result) => send(req, res, result),
+      (result) => answer(req, res, result),
       (error: unknown) => {
         // Kong-shaped errors are answered as they are; anything else is logged and becomes the
         // catalog's generic 500 (never its message).
         const e = error instanceof GatewayError ? error : new GatewayError('UNEXPECTED', {}, { cause: error });
-        if (!(error instanceof GatewayError)) (deps.onError ?? ((x: unknown) => console.error('admin API:', x)))(error);
-        const answer = (): void => send(req, res, { status: e.status, body: e.toBody(), ...(e.detail.headers === undefined ? {} : { headers: e.detail.headers }) });
-        if (req.complete) return answer();
+        if (!(error instanceof GatewayError)) report(error);
+        const answerError = (): void => answer(req, res, { status: e.status, body: e.toBody(), ...(e.detail.headers === undefined ? {} : { headers: e.detail.headers }) });
+        if (req.complete) return answerError();
         // The body is unread (refused before readBody): close rather than reuse. A body of a
         // declared size within the limit is read and dropped first, so the client, still
         // sending it, gets the answer instead of a reset connection.
         res.setHeader('connection', 'close');
         const declared = Number(req.headers['content-length'] ?? NaN);
-        if (!(declared <= (deps.maxBodyBytes ?? DEFAULT_MAX_BODY))) return answer();
-        req.once('end', answer).once('error', () => res.destroy()).resume();
+        if (!(declared <= (deps.maxBodyBytes ?? DEFAULT_MAX_BODY))) return answerError();
+        req.once('end', answerError).once('error', () => res.destroy()).resume();
       },
-    );
+    ).catch((error: unknown) => {
+      // Answering itself failed (the socket already gone mid-write): report, drop the connection.
+      report(error);
+      res.destroy();
+    });
   });
   server.on('connection', (socket) => {
     counters.accepted++;

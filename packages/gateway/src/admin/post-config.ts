@@ -4,7 +4,7 @@
 // YAML/JSON text itself. Nothing changes unless the new configuration is entirely valid.
 // (The hash of a `_format_version` JSON body is taken over its re-serialised text.)
 import type { Snapshot } from '../declarative/index.ts';
-import { parseDeclarativeConfig, configHash, ENTITY_LISTS } from '../declarative/index.ts';
+import { parseDeclarativeConfig, configHash, ENTITY_LISTS, jsonTooDeep } from '../declarative/index.ts';
 import { GatewayError } from '../errors.ts';
 import type { AdminResult } from './admin-types.ts';
 import type { RedisUrlFields } from '../declarative/redis-url-defaults.ts';
@@ -32,6 +32,9 @@ export async function readConfigRequest(body: RawBody, query: URLSearchParams): 
     } catch {
       throw new GatewayError('BAD_JSON');
     }
+    // cjson refuses past its depth limit ("Cannot parse JSON body"); JSON.parse does not, and
+    // re-serialising a `_format_version` body overflowed the stack (nesting-depth.ts).
+    if (jsonTooDeep(raw) !== undefined) throw new GatewayError('BAD_JSON');
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
       const record = parsed as Record<string, unknown>;
       for (const key of ['config', 'flatten_errors', 'check_hash']) if (key in record) params.set(key, record[key]);

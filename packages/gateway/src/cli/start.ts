@@ -9,6 +9,7 @@ import { loadSnapshot } from '../build-gateway.ts';
 import type { CommandIo } from '../cli.ts';
 import { NODE_ID_ENV, type NodeStart } from '../cluster/node-start.ts';
 import { runPrimary } from '../cluster/primary.ts';
+import { watchProcessFaults } from '../cluster/process-faults.ts';
 import { runSingle } from '../cluster/run-single.ts';
 import { runWorker } from '../cluster/worker.ts';
 import { buildGatewayConfig, ConfigError, type GatewayConfig } from '../config.ts';
@@ -50,6 +51,9 @@ export async function start(args: readonly string[], io: CommandIo): Promise<num
     // The primary hands its id to the workers it forks (cluster/primary.ts).
     nodeId: (cluster.isWorker ? process.env[NODE_ID_ENV] : undefined) ?? randomUUID(),
   };
+  // Whatever escapes every handler is logged, in each layout (cluster/process-faults.ts);
+  // pino flushes its stream on exit.
+  watchProcessFaults(process, node.log, (code) => process.exit(code));
   if (cluster.isWorker) return runWorker(node);
   let snapshot: Snapshot;
   try {

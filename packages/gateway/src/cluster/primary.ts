@@ -10,6 +10,7 @@ import { NODE_ID_ENV, type NodeStart } from './node-start.ts';
 import { setNodeId } from '../plugins/node-info.ts';
 import { serveWorkerHealth } from './serve-worker-health.ts';
 import { startAdmin } from './start-admin.ts';
+import { RestartBackoff } from './restart-backoff.ts';
 import { stopSignal } from './stop-signal.ts';
 import { clusterWorkerHub } from './worker-hub.ts';
 import { serveCounters } from './counter-messages.ts';
@@ -68,7 +69,11 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   // `pkill -f`, Ctrl-C) closes its channel; a message to it, the primary's own disconnect
   // included, then fails with EPIPE as an 'error' on its Worker. It is leaving anyway: that must
   // not crash the primary.
+  const startedAt = new Map<number, number>();
+  const backoff = new RestartBackoff();
+  const replacements = new Set<NodeJS.Timeout>();
   cluster.on('fork', (worker) => {
+    startedAt.set(worker.id, Date.now());
     worker.on('error', (err: Error) => log.debug({ pid: worker.process.pid, err: err.message }, 'a message to a leaving worker was not sent'));
   });
   cluster.on('exit', (worker, code, signal) => {
@@ -89,9 +94,17 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
       failStart(`a worker exited before the gateway started (code ${code}${signal ? `, signal ${signal}` : ''})`);
       return;
     }
-    // A worker died on its own: replace it, as nginx's master does.
-    log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
-    cluster.fork({ [NODE_ID_ENV]: nodeId });
+    // A worker died on its own: replace it, as nginx's master does, but after a growing delay
+    // when workers keep dying young (restart-backoff.ts).
+    const now = Date.now();
+    const delayMs = backoff.delayFor(startedAt.get(worker.id) ?? now, now);
+    startedAt.delete(worker.id);
+    log.error({ pid: worker.process.pid, code, signal, delayMs }, 'worker exited; starting another');
+    const timer = setTimeout(() => {
+      replacements.delete(timer);
+      if (!stopping) cluster.fork({ [NODE_ID_ENV]: nodeId });
+    }, delayMs);
+    replacements.add(timer);
   });
   // node's default round-robin hand-off of connections is kept: letting workers accept on the
   // shared socket (NODE_CLUSTER_SCHED_POLICY=none) costs less CPU per new connection but spreads
@@ -118,6 +131,7 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
 
   const outcome = await Promise.race([stopped.then((signal) => ({ signal })), startFailed.then((failure) => ({ failure }))]);
   stopping = true;
+  for (const timer of replacements) clearTimeout(timer);
   if ('failure' in outcome) log.error(`start failed: ${outcome.failure}; stopping`);
   else log.info({ signal: outcome.signal }, 'stopping');
   await closeAdmin();

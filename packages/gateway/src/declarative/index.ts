@@ -2,6 +2,8 @@
 // are options so tests are deterministic.
 /** Parses and validates a declarative configuration (YAML or JSON text); throws GatewayError DECLARATIVE_CONFIG. */
 export { parseDeclarativeConfig, configHash, type ParseOptions } from './parse-declarative-config.ts';
+/** The nesting bound of a configuration document, and the check of a JSON text against it. */
+export { MAX_NESTING, jsonTooDeep } from './nesting-depth.ts';
 /** The running configuration as kong.yml text (GET /config). */
 export { exportConfig } from './export-config.ts';
 /** "2 services, 3 routes, …" and the empty configuration (hash of 32 zeros). */

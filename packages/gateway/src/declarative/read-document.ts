@@ -1,6 +1,8 @@
 // kong.yml text → plain value, keeping the YAML nodes so that every error can name its
 // line:column and the certificate rule can see how a scalar was written (docs/gateway-config.md, "Entities and defaults", certificates).
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { MAX_EXPANDED_CHARS, expansionProblem } from './expanded-size.ts';
+import { MAX_NESTING, jsonTooDeep, yamlTooDeep } from './nesting-depth.ts';
 
 /** A parsed configuration document. */
 export type ConfigDocument = {
@@ -48,6 +50,8 @@ export function readDocument(text: string): ConfigDocument {
     } catch {
       return readYaml(text);
     }
+    // JSON.parse does not recurse, but everything after it does.
+    refuseTooDeep(text, jsonTooDeep(text));
     let yaml: ConfigDocument | undefined;
     const lazy = (): ConfigDocument => (yaml ??= readYaml(text));
     return { value, json: true, locate: (path) => lazy().locate(path), scalarStyle: (path) => lazy().scalarStyle(path) };
@@ -55,7 +59,18 @@ export function readDocument(text: string): ConfigDocument {
   return readYaml(text);
 }
 
+/** A ConfigSyntaxError at `offset` when a nesting check found one past the bound. */
+function refuseTooDeep(text: string, offset: number | undefined): void {
+  if (offset === undefined) return;
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  throw new ConfigSyntaxError(`maximum nesting depth (${MAX_NESTING}) exceeded`, line, offset - lineStart + 1);
+}
+
 function readYaml(text: string): ConfigDocument {
+  // Before the composer, which recurses per level (nesting-depth.ts).
+  refuseTooDeep(text, yamlTooDeep(text));
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const first = doc.errors[0];
@@ -71,6 +86,13 @@ function readYaml(text: string): ConfigDocument {
   } catch (e) {
     if (!(e instanceof Error)) throw e;
     throw new ConfigSyntaxError(e.message.split('\n')[0] ?? e.message, 1, 1);
+  }
+  // maxAliasCount bounds each anchor alone; the whole document, expanded, is bounded here. A
+  // file larger than the bound still loads as written (the bound is for what aliases add).
+  const problem = expansionProblem(doc, Math.max(MAX_EXPANDED_CHARS, text.length));
+  if (problem !== undefined) {
+    const { line, col } = lineCounter.linePos(problem.offset);
+    throw new ConfigSyntaxError(problem.reason, line, col);
   }
   const nodeAt = (path: readonly (string | number)[]): Node | undefined => {
     let node: unknown = doc.contents;

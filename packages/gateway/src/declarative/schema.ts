@@ -1,6 +1,7 @@
 // A small validator over Kong-style field tables (kong/db/schema/init.lua, reduced to what the
 // core entities use), producing Kong's exact error texts and its raw error tree. Entities stay
 // data: each entities/<entity>.ts is a field table plus entity checks.
+import { uniqueSet } from './unique-set.ts';
 
 /** Kong's raw error tree: a Lua table. Number keys are 1-based array positions. */
 export type ErrTable = Map<string | number, ErrValue>;
@@ -230,7 +231,7 @@ export function applyDefaults(base: RecordSchema, input: Input): Input {
       out[name] = applyDefaults(field.record, shorthands === undefined ? v : shorthands(v, new Map()));
     } else if (field.type === 'set' && Array.isArray(v)) {
       // Kong's make_set: duplicates are dropped silently.
-      out[name] = v.filter((x, i) => v.findIndex((y) => JSON.stringify(y) === JSON.stringify(x)) === i);
+      out[name] = uniqueSet(v);
     }
   }
   return out;
