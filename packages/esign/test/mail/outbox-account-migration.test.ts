@@ -29,6 +29,7 @@ test('migration 200: pending outbox rows written before it get their envelope\'s
   assert.deepEqual((await repo.list()).map((r) => [r.envelope_id, r.account_id]).sort(), [[null, null], [sent.envelopeId, account.accountId]]);
 
   // Back to the schema before 200 (SQLite drops a column), then forward again.
+  await sql`drop index mail_outbox_lane_idx`.execute(db.kysely);
   await sql`alter table mail_outbox drop column account_id`.execute(db.kysely);
   await db.kysely.deleteFrom('signet_migrations').where('version', '=', 200).execute();
   assert.deepEqual(await runMigrations(db.kysely, db.engine, { migrations: MIGRATIONS }), [200]);
