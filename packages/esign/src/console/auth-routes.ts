@@ -30,26 +30,27 @@ const PASSWORD_CHECK_LIMITS: PasswordCheckLimits = { perMinute: 60, perClient: 4
 /** Sign-up, login and logout pages. */
 export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext, limits: PasswordCheckLimits = PASSWORD_CHECK_LIMITS): void {
   const checks = new AdmissionLimiter({ perWindow: limits.perMinute, windowMs: 60_000, perClient: limits.perClient, inFlight: limits.inFlight });
-  // Admitted before the handler's work; the place is freed with the answer, or when the client goes.
+  // Admitted before the handler's work; the place is freed with the answer, or when the client
+  // goes. Route hooks of the three routes that check a password, not hooks of every request.
   const admitted = new WeakMap<FastifyRequest, () => void>();
-  const PASSWORD_ROUTES = new Set(['/login', '/signup', '/signup/verify/:token']);
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !PASSWORD_ROUTES.has(request.routeOptions.url ?? '')) return;
-    const slot = checks.admit(clientIp(request.socket.remoteAddress, request.headers['x-forwarded-for']) ?? 'unknown');
-    if (!slot.ok) {
-      const failure = new EsignError('TOO_MANY_PASSWORD_CHECKS');
-      return reply.code(failure.status).header('retry-after', String(slot.retryAfterS)).type(HTML).header('cache-control', 'no-store')
-        .send(loginPage({ csrf: csrfTokenFor(ctx, request, reply), returnTo: '/console', error: failure.message }));
-    }
-    admitted.set(request, slot.release);
-  });
   const release = (request: FastifyRequest, done: () => void) => {
     admitted.get(request)?.();
     admitted.delete(request);
     done();
   };
-  app.addHook('onResponse', (request, _reply, done) => release(request, done));
-  app.addHook('onRequestAbort', (request, done) => release(request, done));
+  const passwordCheck = {
+    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const slot = checks.admit(clientIp(request.socket.remoteAddress, request.headers['x-forwarded-for']) ?? 'unknown');
+      if (!slot.ok) {
+        const failure = new EsignError('TOO_MANY_PASSWORD_CHECKS');
+        return reply.code(failure.status).header('retry-after', String(slot.retryAfterS)).type(HTML).header('cache-control', 'no-store')
+          .send(loginPage({ csrf: csrfTokenFor(ctx, request, reply), returnTo: '/console', error: failure.message }));
+      }
+      admitted.set(request, slot.release);
+    },
+    onResponse: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => release(request, done),
+    onRequestAbort: (request: FastifyRequest, done: () => void) => release(request, done),
+  };
 
   // A hash to verify against when the e-mail is unknown, so both failures take scrypt's time
   // and the response time does not tell which e-mails are registered.
@@ -61,7 +62,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext, limi
     return reply.type(HTML).header('cache-control', 'no-store').send(loginPage({ csrf: csrfTokenFor(ctx, request, reply), returnTo }));
   });
 
-  app.post('/login', async (request, reply) => {
+  app.post('/login', passwordCheck, async (request, reply) => {
     assertCsrf(request);
     const returnTo = safeReturnPath(formField(request.body, 'return_to'));
     const rawEmail = formField(request.body, 'email') ?? '';
@@ -102,7 +103,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext, limi
     return reply.type(HTML).header('cache-control', 'no-store').send(signupPage({ csrf: csrfTokenFor(ctx, request, reply) }));
   });
 
-  app.post('/signup', async (request, reply) => {
+  app.post('/signup', passwordCheck, async (request, reply) => {
     assertCsrf(request);
     const email = formField(request.body, 'email') ?? '';
     const name = formField(request.body, 'name') ?? '';
@@ -127,7 +128,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext, limi
       .send(signupVerifyPage({ csrf: csrfTokenFor(ctx, request, reply), action: request.url, email: pending.email }));
   });
 
-  app.post<{ Params: { token: string } }>('/signup/verify/:token', async (request, reply) => {
+  app.post<{ Params: { token: string } }>('/signup/verify/:token', passwordCheck, async (request, reply) => {
     assertCsrf(request);
     const pending = await pendingSignup(request.params.token);
     if (!pending) return invalidLink(reply);

@@ -146,7 +146,8 @@ export class ProxyExchange implements ExchangeSink {
   /** Sends the first attempt. */
   start(): void {
     // Defence in depth (plugin-context's setUpstreamHost checks it): a Host breaking the head line is never written.
-    if (/[\r\n\0]/.test(this.#x.hostOverride ?? '')) return this.#fail('UNEXPECTED');
+    const host = this.#x.hostOverride;
+    if (host !== undefined && /[\r\n\0]/.test(host)) return this.#fail('UNEXPECTED');
     this.#attempt(false);
   }
 
@@ -341,6 +342,8 @@ export class ProxyExchange implements ExchangeSink {
 
   /** nginx send_timeout: bytes wait for the client; it is cut if it takes none for that long. */
   #watchSend(): void {
+    // Most answers leave nothing queued: no closure for them (every request ends here).
+    if (this.#clientQueue.writableLength === 0) return;
     // With an error, so an HTTP/2 stream is reset as failed (INTERNAL_ERROR), not as complete.
     watchSend(this.#clientQueue, this.#ctx.sendTimeoutMs ?? SEND_TIMEOUT_MS, () => this.#res.destroy(new Error('send_timeout')));
   }
