@@ -18,6 +18,7 @@ test('defaults come from one place; DATA_DIR resolves against the working direct
     connectAllowHttp: false,
     connectAllowPrivate: false,
     connectSecretKey: undefined,
+    sendAllowance: 10_000,
   });
   assert.ok(Object.isFrozen(config));
 });
@@ -30,7 +31,7 @@ test('every setting is read and normalised; PUBLIC_URL loses its trailing slash'
   assert.deepEqual(config, {
     port: 3001, host: '0.0.0.0', publicUrl: 'https://sign.example.com/tenant-a', dataDir: '/data',
     databaseUrl: 'postgres://u@db/esign', smtpUrl: 'smtp://mail:25', sealP12File: '/x/seal/prod.p12', sealP12Passphrase: 's3cret', tsa: undefined, sealLevel: 'B-B',
-    connectAllowHttp: false, connectAllowPrivate: false, connectSecretKey: undefined,
+    connectAllowHttp: false, connectAllowPrivate: false, connectSecretKey: undefined, sendAllowance: 10_000,
   });
   assert.equal(authHostOf(config.publicUrl), 'sign.example.com/tenant-a');
   assert.equal(authHostOf('http://127.0.0.1:3001'), '127.0.0.1:3001');
@@ -59,6 +60,12 @@ test('Connect settings: the SSRF allowances are explicit flags, the secret key i
   assert.equal(loadEsignConfig({ CONNECT_ALLOW_HTTP: 'false' }, '/').connectAllowHttp, false);
   assert.throws(() => loadEsignConfig({ CONNECT_ALLOW_PRIVATE: 'yes' }, '/'), /CONNECT_ALLOW_PRIVATE must be 1\/true or 0\/false/);
   assert.throws(() => loadEsignConfig({ CONNECT_SECRET_KEY: Buffer.alloc(16).toString('base64') }, '/'), /CONNECT_SECRET_KEY must be 32 random bytes/);
+});
+
+test('SEND_ALLOWANCE: recipients per account in 24 hours, 10,000 unless set; a whole number of at least 1', () => {
+  assert.equal(loadEsignConfig({}, '/').sendAllowance, 10_000);
+  assert.equal(loadEsignConfig({ SEND_ALLOWANCE: ' 250 ' }, '/').sendAllowance, 250);
+  for (const bad of ['0', '-5', '1.5', 'lots', '1e3']) assert.throws(() => loadEsignConfig({ SEND_ALLOWANCE: bad }, '/'), /SEND_ALLOWANCE must be a whole number of recipients per 24 hours/);
 });
 
 test('TSA settings: an http(s) URL without credentials in it; a username and password only with a URL', () => {

@@ -34,6 +34,12 @@ export type EsignConfig = {
   readonly connectAllowPrivate: boolean;
   /** 32-byte key sealing Connect HMAC secrets (CONNECT_SECRET_KEY, base64); unset → a key file in DATA_DIR. */
   readonly connectSecretKey: Uint8Array | undefined;
+  /**
+   * How many recipients an account's sends, resends and corrections may reach by e-mail in any
+   * 24 hours (SEND_ALLOWANCE; store/send-allowance.ts): past it, DocuSign's
+   * ENVELOPE_ALLOWANCE_EXCEEDED. An open sign-up must not make a mail relay.
+   */
+  readonly sendAllowance: number;
 };
 
 /** PAdES baseline levels (docs/pdf.md). */
@@ -46,6 +52,7 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   publicUrl: 'https://localhost:8443',
   dataDir: 'var',
+  sendAllowance: 10_000,
 } as const;
 
 /** The raw settings as strings, as they come from the environment or flags. */
@@ -65,6 +72,7 @@ export type RawEsignSettings = {
   CONNECT_ALLOW_HTTP?: string | undefined;
   CONNECT_ALLOW_PRIVATE?: string | undefined;
   CONNECT_SECRET_KEY?: string | undefined;
+  SEND_ALLOWANCE?: string | undefined;
 };
 
 /** A bad setting; the message names it. */
@@ -183,8 +191,16 @@ export function loadEsignConfig(raw: RawEsignSettings, cwd: string): EsignConfig
     return new Uint8Array(key);
   }, undefined);
 
+  const sendAllowance = attempt(() => {
+    if (!present(raw.SEND_ALLOWANCE)) return DEFAULTS.sendAllowance;
+    const text = raw.SEND_ALLOWANCE.trim();
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < 1 || !Number.isSafeInteger(n)) throw new EsignConfigError(`SEND_ALLOWANCE must be a whole number of recipients per 24 hours (at least 1), got "${raw.SEND_ALLOWANCE}"`);
+    return n;
+  }, DEFAULTS.sendAllowance);
+
   if (problems.length > 0) throw new EsignConfigError(problems.join('; '));
-  return Object.freeze({ port, host, publicUrl, dataDir, databaseUrl, smtpUrl, sealP12File, sealP12Passphrase, tsa, sealLevel, connectAllowHttp, connectAllowPrivate, connectSecretKey });
+  return Object.freeze({ port, host, publicUrl, dataDir, databaseUrl, smtpUrl, sealP12File, sealP12Passphrase, tsa, sealLevel, connectAllowHttp, connectAllowPrivate, connectSecretKey, sendAllowance });
 }
 
 /**

@@ -26,6 +26,8 @@ export const ESIGN_ERRORS = {
   DOCUMENT_DOES_NOT_EXIST: { status: 400, message: 'The document specified was not found.' },
   ENVELOPE_IS_INCOMPLETE: { status: 400, message: 'The Envelope is not Complete. A Complete Envelope Requires Documents, Recipients, Tabs, and a Subject Line.' },
   ENVELOPE_INVALID_STATUS: { status: 400, message: 'Invalid envelope status.' },
+  // The account's send allowance (store/send-allowance.ts); DocuSign's code for a plan's envelope allowance.
+  ENVELOPE_ALLOWANCE_EXCEEDED: { status: 400, message: "The account's sending allowance is used up." },
   // Signing page: the signer's access code (domain/signing/access-code.ts).
   RECIPIENT_AUTHENTICATION_FAILED: { status: 400, message: 'The access code is not correct.' },
   RECIPIENT_AUTHENTICATION_LOCKED: { status: 403, message: 'This recipient is locked out after too many wrong access codes.' },

@@ -174,6 +174,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   // any request can commit.
   const repositories = buildRepositories(ctx.store.db, {
     connectMessage: buildConnectMessage,
+    sendAllowance: config.sendAllowance,
     onCommitted: (written) => {
       if (written.mails > 0) mail.worker.wake();
       if (written.connectDeliveries > 0) connect.worker.wake();

@@ -12,7 +12,7 @@ import { membersPage } from './member-pages.ts';
  * members and pending invitations, for a member whose profile allows managing the account.
  */
 export function registerMembersConsoleRoutes(app: FastifyInstance, ctx: EsignContext): void {
-  const members = new MembersRepository(ctx.store.db);
+  const members = new MembersRepository(ctx.store.db, ctx.config.sendAllowance);
   app.get('/console/members', async (request, reply) => {
     const user = await sessionUser(ctx, request);
     if (!user) return reply.redirect(`/login?return_to=${encodeURIComponent('/console/members')}`, 303);

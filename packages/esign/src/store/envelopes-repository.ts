@@ -16,6 +16,7 @@ import { upsertAdoptedSignature } from './signing-repository.ts';
 import { writeConnectDeliveries } from './connect-deliveries-writer.ts';
 import { envelopeSortKey, inFolders, matchesSearchText, visibleTo } from './envelope-list-sql.ts';
 import { enqueueMails } from './outbox-repository.ts';
+import { spendSendAllowance } from './send-allowance.ts';
 import { loadEnvelopeNotifications, saveEnvelopeNotification } from './notification-repository.ts';
 import { loadEnvelopeWorkflows, saveEnvelopeWorkflow } from './workflow-tables.ts';
 import { loadRecipientAccessCodes, saveRecipientAccessCodes } from './access-code-tables.ts';
@@ -32,6 +33,8 @@ export type EnvelopesRepositoryOptions = {
   connectMessage: ConnectMessageBuilder;
   /** Told after every commit, with what it wrote for the workers (the server wakes them). */
   onCommitted?: (written: CommittedEffects) => void;
+  /** Recipients an account's sends may reach in 24 hours (SEND_ALLOWANCE; store/send-allowance.ts). */
+  sendAllowance: number;
 };
 
 /** What a committed write left for the background workers. */
@@ -68,6 +71,7 @@ export class EnvelopesRepository implements EnvelopeStore {
         await trx.insertInto('envelope_recipients').values(toRecipientRow(e.envelopeId, r, order)).execute();
         for (const [i, tab] of r.tabs.entries()) await trx.insertInto('envelope_tabs').values(toTabRow(e.envelopeId, tab, i)).execute();
       }
+      if (change.reach) await spendSendAllowance(trx, { accountId: e.accountId, recipients: change.reach.recipients, now: change.reach.at, allowance: this.#options.sendAllowance });
       await writeCustomFields(trx, e);
       await saveEnvelopeBrand(trx, e.envelopeId, e.brand);
       await insertTokens(trx, change.signingTokens);
@@ -89,6 +93,7 @@ export class EnvelopesRepository implements EnvelopeStore {
       const { id: _id, account_id: _a, sender_user_id: _s, created_at: _c, ...fields } = toEnvelopeRow(e);
       const res = await trx.updateTable('envelopes').set(fields).where('id', '=', e.envelopeId).where('version', '=', e.version - 1).executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) return { saved: false, deliveries: 0 };
+      if (change.reach) await spendSendAllowance(trx, { accountId: e.accountId, recipients: change.reach.recipients, now: change.reach.at, allowance: this.#options.sendAllowance });
       for (const [order, r] of e.recipients.entries()) {
         if (change.addedRecipients?.includes(r.recipientId)) {
           await trx.insertInto('envelope_recipients').values(toRecipientRow(e.envelopeId, r, order)).execute();

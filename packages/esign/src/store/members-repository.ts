@@ -7,6 +7,7 @@ import { assertAdminRemains } from './admin-remains.ts';
 import { giveGroupProfile } from './give-group-profile.ts';
 import type { Db } from './database.ts';
 import { enqueueMails } from './outbox-repository.ts';
+import { spendSendAllowance } from './send-allowance.ts';
 import type { Database } from './schema.ts';
 
 /** Inside a transaction or not: the account's members as UsersApi shows them, with their groups. */
@@ -35,8 +36,11 @@ export async function selectMembers(db: Kysely<Database>, accountId: string, fil
 /** The account's members and their invitations (store/user-admin-tables.ts). */
 export class MembersRepository implements MemberStore {
   readonly #db: Db;
-  constructor(db: Db) {
+  readonly #sendAllowance: number;
+  /** `sendAllowance`: invitation mails spend the account's send allowance, as envelopes do (store/send-allowance.ts). */
+  constructor(db: Db, sendAllowance: number) {
     this.#db = db;
+    this.#sendAllowance = sendAllowance;
   }
 
   listMembers(accountId: string, filter: MemberFilter): Promise<Member[]> {
@@ -79,6 +83,7 @@ export class MembersRepository implements MemberStore {
         mails.push(invitee.mail(user.id));
         userIds.push(user.id);
       }
+      await spendSendAllowance(trx, { accountId, recipients: mails.length, now: at, allowance: this.#sendAllowance });
       await enqueueMails(trx, mails, at, accountId);
       return { members: await selectMembers(trx, accountId, { userIds }) };
     });

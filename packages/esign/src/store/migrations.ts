@@ -4,6 +4,7 @@ import { CONNECT_INCLUDE_DOCUMENTS_MIGRATION, CONNECT_TABLES_MIGRATION } from '.
 import { ENVELOPE_CUSTOM_FIELDS_MIGRATION, ENVELOPE_DELETED_AT_MIGRATION, ENVELOPE_TAB_FAMILY_MIGRATION, ENVELOPE_TABLES_MIGRATION } from './envelope-tables.ts';
 import { EVIDENCE_TABLES_MIGRATION } from './evidence-tables.ts';
 import { DEV_MAILBOX_MESSAGE_ID_MIGRATION, MAIL_OUTBOX_ACCOUNT_MIGRATION } from './mail-tables.ts';
+import { SEND_ALLOWANCE_MIGRATION } from './send-allowance.ts';
 import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from './notification-tables.ts';
 import type { Database } from './schema.ts';
 import { COMPLETION_FAILURES_MIGRATION, SIGNING_FRAME_MIGRATION, SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
@@ -211,6 +212,8 @@ export const MIGRATIONS: readonly Migration[] = [
   INVITATION_ACTIVATION_CODE_MIGRATION,
   // 200: the mail outbox row's account, for serving accounts in turn (store/mail-tables.ts).
   MAIL_OUTBOX_ACCOUNT_MIGRATION,
+  // 210: what each account's sends reached, hour by hour, against its send allowance (store/send-allowance.ts).
+  SEND_ALLOWANCE_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

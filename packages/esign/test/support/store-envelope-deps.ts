@@ -6,6 +6,7 @@ import type { Db } from '../../src/store/database.ts';
 import type { BrandStore } from '../../src/domain/brands/brand-ports.ts';
 import { NO_BRANDS } from './no-brands.ts';
 import { EnvelopesRepository, type CommittedEffects } from '../../src/store/envelopes-repository.ts';
+import { DEFAULTS } from '../../src/config.ts';
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
@@ -33,6 +34,6 @@ export function storeEnvelopeDeps(store: EnvelopeStore, clock: { now: () => Date
 }
 
 /** The envelopes repository as server.ts builds it (Connect messages in the wire format), for tests below the HTTP layer. */
-export function envelopesRepository(db: Db, onCommitted?: (written: CommittedEffects) => void): EnvelopesRepository {
-  return new EnvelopesRepository(db, { connectMessage: buildConnectMessage, ...(onCommitted ? { onCommitted } : {}) });
+export function envelopesRepository(db: Db, onCommitted?: (written: CommittedEffects) => void, sendAllowance: number = DEFAULTS.sendAllowance): EnvelopesRepository {
+  return new EnvelopesRepository(db, { connectMessage: buildConnectMessage, sendAllowance, ...(onCommitted ? { onCommitted } : {}) });
 }

@@ -8,6 +8,7 @@ import type { Envelope, Recipient } from './envelope.ts';
 import { getEnvelope } from './get-envelope.ts';
 import type { PlacedTab } from './placed-tab.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
+import { isEmbedded } from './recipient-kinds.ts';
 import { routeOn } from './routing.ts';
 import { notifyReached } from './signing-links.ts';
 import { updateEnvelope } from './update-envelope.ts';
@@ -67,7 +68,9 @@ export function addRecipientsChange(deps: Pick<EnvelopeDeps, 'random' | 'hashSec
   // Only new recipients can be reached here (routing had reached everyone up to the order in progress).
   const told = options.resend ? routed.reached : routed.reached.filter((r) => !addedIds.includes(r.recipientId));
   const { mails, signingTokens } = notifyReached(deps, next, told, now);
-  return { envelope: next, signingTokens, mails, audit: [...audit, ...routed.audit], addedRecipients: addedIds };
+  // Added to an envelope in process, they were not counted at its send: each one who will get mail counts now.
+  const reach = { recipients: added.filter((r) => !isEmbedded(r)).length, at: now };
+  return { envelope: next, signingTokens, mails, reach, audit: [...audit, ...routed.audit], addedRecipients: addedIds };
 }
 
 /** Places the new recipients' tabs on the envelope's stored PDFs, then adds them in one change; returns them as stored. */

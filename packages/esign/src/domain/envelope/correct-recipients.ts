@@ -143,7 +143,9 @@ export function correctRecipientsChange(
   audit.push(...(routed?.audit ?? []));
   for (const r of again) audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: next.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Sent again to ${r.name} <${r.email}> after a correction.` });
   return {
-    change: { envelope: next, signingTokens: [...resent.signingTokens, ...(routed?.signingTokens ?? [])], mails: [...resent.mails, ...(routed?.mails ?? [])], audit, revokeSigningOf: revoke },
+    // The mails sent again (a new address, a new code, a resend) are the sender's own; those of
+    // routing moving on reach recipients counted when the envelope was sent.
+    change: { envelope: next, signingTokens: [...resent.signingTokens, ...(routed?.signingTokens ?? [])], mails: [...resent.mails, ...(routed?.mails ?? [])], reach: { recipients: resent.mails.length, at: now }, audit, revokeSigningOf: revoke },
     results,
   };
 }

@@ -77,6 +77,15 @@ export type EnvelopeChange = {
   readonly envelope: Envelope;
   readonly signingTokens: readonly SigningTokenRecord[];
   readonly mails: readonly MailMessage[];
+  /**
+   * How many recipients the sender's change commits the account to mailing: a send counts every
+   * recipient who will get mail as routing goes on (not only the first order), a resend or a
+   * correction the mails it sends. The store spends it from the account's send allowance in the
+   * same transaction, or refuses the change (store/send-allowance.ts). Mail that routing sends
+   * later, after a signer finishes, was counted when the envelope was sent. `at`: when the
+   * change was made (the allowance's window is the 24 hours before it).
+   */
+  readonly reach?: { readonly recipients: number; readonly at: Date };
   /** Audit-trail lines of this change. */
   readonly audit?: readonly AuditEvent[];
   /** Signatures a Finish adopted: stored only if this change is (a Finish that lost a race leaves none). */

@@ -36,7 +36,7 @@ export function resendPending(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' |
     audit.push({ envelopeId: envelope.envelopeId, at: now, action: 'Sent', envelopeStatus: envelope.status, source: 'api', name: r.name, email: r.email, recipientId: r.recipientId, message: `Resent to ${r.name} <${r.email}>.` });
     return deps.notifier.compose({ kind: 'envelope-sent', recipientId: r.recipientId, signingToken: link.token }, next);
   });
-  return { envelope: next, signingTokens, mails, audit };
+  return { envelope: next, signingTokens, mails, reach: { recipients: mails.length, at: now }, audit };
 }
 
 /**

@@ -2,6 +2,7 @@ import { assertSendable } from './assert-sendable.ts';
 import { assertEnvelopeTransition } from './envelope-transitions.ts';
 import type { Envelope } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
+import { isEmbedded } from './recipient-kinds.ts';
 import { routeOn } from './routing.ts';
 import { updateEnvelope } from './update-envelope.ts';
 import { pausedAudit } from './workflow-audit.ts';
@@ -17,12 +18,14 @@ export function sendDraft(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'no
   assertEnvelopeTransition(envelope.status, 'sent');
   assertSendable(envelope);
   const sent: Envelope = { ...envelope, status: 'sent', statusChangedAt: now, version: envelope.version + 1 };
+  // Everyone the envelope will mail as routing goes on; embedded recipients get none.
+  const reach = { recipients: envelope.recipients.filter((r) => !isEmbedded(r)).length, at: now };
   const scheduled = envelope.workflow?.scheduledSending;
   if (scheduled?.status === 'pending') {
     const resumeAt = ruleTime(scheduled.rule, now);
     if (resumeAt.getTime() > now.getTime()) {
       const held: Envelope = { ...sent, workflow: { ...envelope.workflow!, scheduledSending: { ...scheduled, status: 'in_progress', resumeAt } } };
-      return { envelope: held, signingTokens: [], mails: [], audit: [pausedAudit(held, now, 'api', `Scheduled: the envelope goes to its first recipients at ${resumeAt.toISOString()}.`)] };
+      return { envelope: held, signingTokens: [], mails: [], reach, audit: [pausedAudit(held, now, 'api', `Scheduled: the envelope goes to its first recipients at ${resumeAt.toISOString()}.`)] };
     }
   }
   // A schedule whose time has already come is simply sent now.
@@ -31,7 +34,7 @@ export function sendDraft(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'no
   // completion worker seals; left `sent`, it would wait forever for a signer it does not have.
   // The audit trail's first lines: one per recipient reached, as DocuSign lists them.
   const routed = routeOn(deps, { ...started, sentAt: now }, now, 'api');
-  return { envelope: routed.envelope, signingTokens: routed.signingTokens, mails: routed.mails, audit: routed.audit };
+  return { envelope: routed.envelope, signingTokens: routed.signingTokens, mails: routed.mails, reach, audit: routed.audit };
 }
 
 /** DocuSign Envelopes::update {status:"sent"}: sends a draft. */

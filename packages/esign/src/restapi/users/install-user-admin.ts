@@ -18,7 +18,7 @@ import { registerUserRoutes } from './user-routes.ts';
 /** Users, groups, permission profiles (docs/esign-users.md) and user authorizations (docs/esign-shared-access.md): repositories and routes. */
 export function installUserAdmin(app: FastifyInstance, ctx: EsignContext): void {
   const profiles = new PermissionProfilesRepository(ctx.store.db);
-  const members = new MembersRepository(ctx.store.db);
+  const members = new MembersRepository(ctx.store.db, ctx.config.sendAllowance);
   const groups = new GroupsRepository(ctx.store.db);
   registerProfileRoutes(app, { profiles, clock: ctx.now });
   registerAuthorizationRoutes(app, { authorizations: new UserAuthorizationsRepository(ctx.store.db), clock: ctx.now, uuid: randomUUID });
