@@ -6,6 +6,7 @@ import { EsignError } from '../errors.ts';
 import { envelopeAccessDenied } from '../domain/envelope/envelope-access.ts';
 import { envelopeRelation } from '../store/envelope-relation.ts';
 import { UserAuthorizationsRepository } from '../store/user-authorizations-repository.ts';
+import { ApiUsageRepository } from '../store/api-usage-repository.ts';
 import { ACT_ON_BEHALF_HEADER, onBehalfHeader, resolveOnBehalf, type OnBehalf } from './act-on-behalf.ts';
 import { ApiRateLimiter, type ApiRateLimitOptions } from './api-rate-limit.ts';
 import { authenticateBearer } from './bearer-auth.ts';
@@ -35,6 +36,8 @@ const ACCOUNT_ROUTE = '/restapi/v2.1/accounts/:accountId';
 /** Routes about one envelope, after ACCOUNT_ROUTE; an unknown id is left to the route (ENVELOPE_DOES_NOT_EXIST). */
 const ENVELOPE_ROUTE = '/envelopes/:envelopeId';
 const READ_METHODS = new Set(['GET', 'HEAD']);
+/** How often an instance adds its API calls to the shared count (restapi/api-rate-limit.ts). */
+const SYNC_INTERVAL_MS = 1_000;
 
 /**
  * The one gate in front of /restapi, run as an onRequest hook, so it decides before Fastify reads
@@ -52,7 +55,17 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
  * otherwise it is refused. OAuth and console routes never read the header.
  */
 export function installApiGuard(app: FastifyInstance, ctx: EsignContext, limits: Omit<ApiRateLimitOptions, 'now'>): ApiRateLimiter {
-  const limiter = new ApiRateLimiter({ ...limits, now: ctx.now });
+  const limiter = new ApiRateLimiter({ ...limits, now: ctx.now, shared: new ApiUsageRepository(ctx.store.db) });
+  // The instances sharing the database pool their hourly counts about once a second; the last
+  // calls are added when the server closes.
+  let syncing: Promise<void> | undefined;
+  const sync = (): Promise<void> => (syncing ??= limiter.sync().catch((err: unknown) => app.log.warn({ err }, 'API usage not shared this time')).finally(() => (syncing = undefined)));
+  const timer = setInterval(() => void sync(), SYNC_INTERVAL_MS).unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await syncing;
+    await sync();
+  });
   app.decorateRequest('principal', null);
   app.decorateRequest('rights', null);
   app.decorateRequest('onBehalf', null);

@@ -5,6 +5,7 @@ import { ENVELOPE_CUSTOM_FIELDS_MIGRATION, ENVELOPE_DELETED_AT_MIGRATION, ENVELO
 import { EVIDENCE_TABLES_MIGRATION } from './evidence-tables.ts';
 import { DEV_MAILBOX_MESSAGE_ID_MIGRATION, MAIL_OUTBOX_ACCOUNT_MIGRATION } from './mail-tables.ts';
 import { SEND_ALLOWANCE_MIGRATION } from './send-allowance.ts';
+import { API_USAGE_MIGRATION } from './api-usage-repository.ts';
 import { NOTIFICATION_BACKFILL_MIGRATION, NOTIFICATION_TABLES_MIGRATION } from './notification-tables.ts';
 import type { Database } from './schema.ts';
 import { COMPLETION_FAILURES_MIGRATION, SIGNING_FRAME_MIGRATION, SIGNING_TABLES_MIGRATION } from './signing-tables.ts';
@@ -214,6 +215,8 @@ export const MIGRATIONS: readonly Migration[] = [
   MAIL_OUTBOX_ACCOUNT_MIGRATION,
   // 210: what each account's sends reached, hour by hour, against its send allowance (store/send-allowance.ts).
   SEND_ALLOWANCE_MIGRATION,
+  // 211: every instance's API calls per account and hour, pooled (store/api-usage-repository.ts).
+  API_USAGE_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

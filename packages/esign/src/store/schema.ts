@@ -15,6 +15,7 @@ import type { UserAdminTables } from './user-admin-tables.ts';
 import type { AccountCustomFieldTables } from './account-custom-field-tables.ts';
 import type { UserAuthorizationTables } from './user-authorization-tables.ts';
 import type { SendAllowanceTables } from './send-allowance.ts';
+import type { ApiUsageTables } from './api-usage-repository.ts';
 
 /**
  * Table shapes, identical on SQLite and PostgreSQL. Timestamps are ISO-8601 UTC text (always
@@ -68,7 +69,7 @@ export type SignupRequestRow = { token_hash: string; email: string; name: string
 export type MigrationRow = { version: number; name: string; applied_at: string };
 
 /** The whole database as Kysely sees it: every table, the feature tables from their own files. */
-export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & WorkflowTables & AccessCodeTables & AccountViewTables & PasscodeTables & BrandTables & AccountSettingsTables & BulkSendTables & UserAdminTables & AccountCustomFieldTables & UserAuthorizationTables & SendAllowanceTables & {
+export type Database = EnvelopeTables & EvidenceTables & SigningTables & ConnectTables & NotificationTables & TemplateTables & WorkflowTables & AccessCodeTables & AccountViewTables & PasscodeTables & BrandTables & AccountSettingsTables & BulkSendTables & UserAdminTables & AccountCustomFieldTables & UserAuthorizationTables & SendAllowanceTables & ApiUsageTables & {
   accounts: AccountRow;
   users: UserRow;
   memberships: MembershipRow;

@@ -1,11 +1,16 @@
 // DocuSign's API rate limits over HTTP: X-RateLimit-* and X-BurstLimit-* on every
 // account call, HOURLY_/BURST_APIINVOCATION_LIMIT_EXCEEDED past the limit until the window
-// turns (injected clock), and no way to spend another account's budget.
+// turns (injected clock), and no way to spend another account's budget; instances sharing a
+// database share the hourly count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { signedInIntegration, startEsignUnderTest } from '../reliability/esign-under-test.ts';
-import type { FakeClock } from '../support/fake-clock.ts';
+import { startEsign, type Harness } from '../support/esign-harness.ts';
+import { FakeClock } from '../support/fake-clock.ts';
 
 const HOUR = 3_600_000;
 /** Moves the clock forward to `offsetMs` past the start of the next clock hour; returns that hour's start. */
@@ -79,4 +84,35 @@ test('the burst limit, and callers who cannot spend an account\'s budget', async
   const after = await request(url, { headers: { authorization: `Bearer ${me.token}` } });
   await after.body.text();
   assert.equal(after.statusCode, 200);
+});
+
+test('instances sharing a database pool the hourly count: two of them let an account through its limit, not twice it', async (t) => {
+  // Before, each instance counted alone: behind the gateway's two esign instances an account had
+  // 2 × 3,000 calls an hour. Syncs are called here rather than waited for (they run every second).
+  const shared = mkdtempSync(join(tmpdir(), 'signet-shared-'));
+  t.after(() => rmSync(shared, { recursive: true, force: true }));
+  const clock = new FakeClock();
+  toNextHour(clock, 60_000);
+  const options = { settings: { DATA_DIR: shared }, clock, deps: { apiRateLimits: { hourly: 10, burst: 100, burstWindowMs: 30_000 } } };
+  const a = await startEsign(t, options);
+  const b = await startEsign(t, options);
+  const me = await signedInIntegration(a);
+  const call = async (h: Harness) => {
+    const res = await request(`${h.origin}/restapi/v2.1/accounts/${me.accountId}`, { headers: { authorization: `Bearer ${me.token}` } });
+    await res.body.dump();
+    return { status: res.statusCode, remaining: String(res.headers['x-ratelimit-remaining']) };
+  };
+  for (let i = 0; i < 6; i++) assert.equal((await call(a)).status, 200);
+  await a.app.apiRateLimiter.sync();
+  // B has not synced this account yet: its first call counts only its own.
+  assert.deepEqual(await call(b), { status: 200, remaining: '9' });
+  await b.app.apiRateLimiter.sync();
+  const fromB = [await call(b), await call(b), await call(b), await call(b)];
+  assert.deepEqual(fromB.map((r) => r.status), [200, 200, 200, 429]);
+  assert.deepEqual(fromB.map((r) => r.remaining), ['2', '1', '0', '0']);
+  await b.app.apiRateLimiter.sync();
+  // A learns B's calls at its next sync (one call of A's went in before it: the sync's lag).
+  assert.equal((await call(a)).status, 200);
+  await a.app.apiRateLimiter.sync();
+  assert.deepEqual(await call(a), { status: 429, remaining: '0' });
 });
