@@ -15,7 +15,7 @@ export { documentKind, normalizeExtension, SUPPORTED_EXTENSIONS, type DocumentKi
 /** A signer's upload (PDF, PNG, JPEG, told by its bytes) as a PDF for the envelope. */
 export { attachmentToPdf, sniffAttachment, ATTACHMENT_IMAGE_LIMITS, type AttachmentKind } from './convert/attachment-to-pdf.ts';
 /** Checks that bytes are a readable, unencrypted PDF; resolves with its page count. */
-export { validatePdf } from './convert/validate-pdf.ts';
+export { validatePdf, MAX_DOCUMENT_PAGES } from './convert/validate-pdf.ts';
 /** Paper sizes for html documents. */
 export type { PaperFormat } from './convert/html-converter.ts';
 

@@ -52,3 +52,30 @@ test('an envelope or template holds at most 50 MB of PDF, on create, on added do
   assert.equal(both.status, 400);
   assert.match(String(both.json.message), /made from the templates's documents may weigh at most 50 MB/);
 });
+
+test('an envelope or template has at most 2,000 pages together, on create and from templates', async (t) => {
+  // Each "PDF" reads as the number of pages its first byte says (the converter is a stand-in): the counts are what is under test.
+  const pagesOf = (pdfs: readonly Uint8Array[]): Promise<DocumentText[]> => Promise.resolve(pdfs.map((pdf, documentIndex) => ({ documentIndex, pages: Array.from({ length: (pdf[0] ?? 1) * 100 }, (_, i) => ({ pageNumber: i + 1, width: 612, height: 792, runs: [] })) })));
+  const h = await startEnvelopeEsign(t, { converter: { convert: ({ bytes }) => Promise.resolve(bytes), extractText: pagesOf, readFormFields: () => Promise.resolve([]), removeFormFields: (pdf) => Promise.resolve(pdf) } });
+  const seed = await seedUserAndApp(h);
+  const code = (await authorizeViaForms(h, seed)).searchParams.get('code') ?? '';
+  const { access_token: token } = (await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string };
+  const call = async (path: string, body: unknown) => {
+    const res = await request(`${h.origin}/restapi/v2.1/accounts/${seed.accountId}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> };
+  };
+  const doc = (id: string, hundreds: number) => ({ documentId: id, name: `D${id}.pdf`, documentBase64: Buffer.from([hundreds]).toString('base64') });
+  assert.equal((await call('/envelopes', { emailSubject: 'Long', status: 'created', documents: [doc('1', 10), doc('2', 10)] })).status, 201);
+  const over = await call('/envelopes', { emailSubject: 'Longer', status: 'created', documents: [doc('1', 10), doc('2', 11)] });
+  assert.equal(over.status, 400);
+  assert.match(String(over.json.message), /An envelope or template's documents may have at most 2000 pages together; these would have 2100\./);
+  // Two templates of 1,200 pages: each makes an envelope, together they do not.
+  const template = async () => String((await call('/templates', { name: 'T', documents: [doc('1', 12)], recipients: { signers: [{ roleName: 'Signer', recipientId: '1' }] } })).json.templateId);
+  const [first, second] = [await template(), await template()];
+  const both = await call('/envelopes', { status: 'created', compositeTemplates: [
+    { compositeTemplateId: '1', serverTemplates: [{ sequence: '1', templateId: first }] },
+    { compositeTemplateId: '2', serverTemplates: [{ sequence: '1', templateId: second }] },
+  ] });
+  assert.equal(both.status, 400);
+  assert.match(String(both.json.message), /The envelope made from the templates's documents may have at most 2000 pages together; these would have 2400\./);
+});

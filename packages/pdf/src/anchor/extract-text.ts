@@ -1,6 +1,7 @@
 import type { TextItem, TextStyle } from 'pdfjs-dist/types/src/display/api.js';
 import { PdfError } from '../pdf-error.ts';
 import { openWithPdfJs } from '../open-with-pdf-js.ts';
+import { assertPageCount } from '../convert/validate-pdf.ts';
 import type { DocumentText, PageText, TextRun } from './page-text.ts';
 
 const DEFAULT_ASCENT = 0.8;
@@ -20,6 +21,8 @@ export async function extractText(pdfs: readonly Uint8Array[]): Promise<Document
       throw new PdfError('CORRUPT_DOCUMENT', `Document ${documentIndex + 1} could not be read.`, { cause: err });
     }
     try {
+      // Converted documents (html, office) come here first: the bound applies before a page is read.
+      assertPageCount(doc.numPages, `Document ${documentIndex + 1}`);
       const pages: PageText[] = [];
       for (let n = 1; n <= doc.numPages; n++) {
         const page = await doc.getPage(n);

@@ -75,7 +75,7 @@ export async function prepareContent(
   const converted: ConvertedDocument[] = await Promise.all(draftDocuments.map((d) => deps.converter.convert(d, accountId)));
   const pdfs = converted.map((c) => c.pdf);
   // Every path that makes or changes content comes here with all its documents, kept and new.
-  assertEnvelopeSize({ bytes: pdfs.reduce((n, pdf) => n + pdf.byteLength, 0) }, 'An envelope or template');
+  assertEnvelopeSize({ bytes: pdfs.reduce((n, pdf) => n + pdf.byteLength, 0), pages: converted.reduce((n, c) => n + c.pages.length, 0) }, 'An envelope or template');
   const pageSizes = converted.map((c) => c.pages);
   const documents: EnvelopeDocument[] = draftDocuments.map((d, i) => ({
     documentId: d.documentId,

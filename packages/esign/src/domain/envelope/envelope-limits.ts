@@ -11,6 +11,12 @@ export const MAX_ENVELOPE_RECIPIENTS = 100;
  * documents and bulk copy then handled whole.
  */
 export const MAX_ENVELOPE_BYTES = 50 * 1024 * 1024;
+/**
+ * Pages of an envelope's or template's documents together, as each document alone has at most
+ * the pdf package's MAX_DOCUMENT_PAGES: every page is read for anchors, drawn on the signing
+ * page, stamped and sealed. 50 documents of 2,000 pages each fit in 50 MB.
+ */
+export const MAX_ENVELOPE_PAGES = 2_000;
 
 /**
  * The bounds of a whole envelope or template, checked where one grows by parts (documents
@@ -18,7 +24,7 @@ export const MAX_ENVELOPE_BYTES = 50 * 1024 * 1024;
  * template past both bounds by repeated additions, then an envelope from it (200 documents,
  * 400 signers). `what` names the envelope or template in the message.
  */
-export function assertEnvelopeSize(counts: { documents?: number; recipients?: number; bytes?: number }, what: string): void {
+export function assertEnvelopeSize(counts: { documents?: number; recipients?: number; bytes?: number; pages?: number }, what: string): void {
   if (counts.documents !== undefined && counts.documents > MAX_ENVELOPE_DOCUMENTS) {
     throw new EsignError('INVALID_REQUEST_BODY', `${what} may hold at most ${MAX_ENVELOPE_DOCUMENTS} documents; this would make ${counts.documents}.`);
   }
@@ -27,5 +33,8 @@ export function assertEnvelopeSize(counts: { documents?: number; recipients?: nu
   }
   if (counts.bytes !== undefined && counts.bytes > MAX_ENVELOPE_BYTES) {
     throw new EsignError('INVALID_REQUEST_BODY', `${what}'s documents may weigh at most ${MAX_ENVELOPE_BYTES / 1024 / 1024} MB together as PDF; these would weigh ${(counts.bytes / 1024 / 1024).toFixed(1)} MB.`);
+  }
+  if (counts.pages !== undefined && counts.pages > MAX_ENVELOPE_PAGES) {
+    throw new EsignError('INVALID_REQUEST_BODY', `${what}'s documents may have at most ${MAX_ENVELOPE_PAGES} pages together; these would have ${counts.pages}.`);
   }
 }

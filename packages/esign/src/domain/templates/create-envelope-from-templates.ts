@@ -143,7 +143,7 @@ export async function createEnvelopeFromTemplates(deps: TemplateDeps, input: { a
   const enforceSignerVisibility = draft.enforceSignerVisibility === true || templates.some((t) => t.enforceSignerVisibility === true);
   const excluding = recipients.find((r) => r.excludedDocuments !== undefined);
   if (excluding && !enforceSignerVisibility) throw new EsignError('INVALID_REQUEST_BODY', `recipientId ${excluding.recipientId}'s excludedDocuments is read only with enforceSignerVisibility "true" (on the definition or a template).`);
-  assertEnvelopeSize({ documents: documents.length, recipients: recipients.length, bytes: pdfs.reduce((n, pdf) => n + pdf.byteLength, 0) }, 'The envelope made from the templates');
+  assertEnvelopeSize({ documents: documents.length, recipients: recipients.length, bytes: pdfs.reduce((n, pdf) => n + pdf.byteLength, 0), pages: documents.reduce((n, d) => n + d.pageCount, 0) }, 'The envelope made from the templates');
   assertVisibility(documents, recipients);
   assertWitnesses(recipients, 'the envelope made from the templates');
   // The templates' custom fields, then the definition's (a field of the same name replaces the template's).
