@@ -262,7 +262,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
   installUserAdmin(app, ctx);
   registerInvitationRoutes(app, ctx);
   registerMembersConsoleRoutes(app, ctx);
-  // The account-level SDK operations not done here, each refused by name (docs/esign-account-operations.md).
+  // The SDK operations not done here, each refused by name (docs/esign-account-operations.md, docs/esign-envelope-operations.md).
   registerNotSupportedOperations(app);
   // Account custom fields, which new envelopes inherit: AccountsApi's custom field calls (docs/esign-envelopes.md).
   registerAccountCustomFieldRoutes(app, { fields: repositories.accountCustomFields, accounts: repositories.accountSettings, clock: ctx.now });

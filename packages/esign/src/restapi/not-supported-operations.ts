@@ -1,18 +1,12 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../domain/password-policy.ts';
 import { EsignError } from '../errors.ts';
+import { NOT_SUPPORTED_ENVELOPE_OPERATIONS } from './not-supported-envelope-operations.ts';
+import { ACCOUNT, op, type NotSupportedOperation } from './not-supported-operation.ts';
+import { NOT_SUPPORTED_TEMPLATE_OPERATIONS } from './not-supported-template-operations.ts';
 
-/** An SDK operation this service does not do: where the SDK sends it, and why it is refused. */
-export type NotSupportedOperation = {
-  /** The SDK's name for it (docusign-esign src/api/<Api>.js), as the refusal names it. */
-  readonly operation: string;
-  readonly method: HTTPMethods;
-  /** The SDK's path under /restapi, in Fastify's `:param` form. */
-  readonly url: string;
-  readonly why: string;
-};
+export type { NotSupportedOperation } from './not-supported-operation.ts';
 
-const ACCOUNT = '/restapi/v2.1/accounts/:accountId';
 const USER = `${ACCOUNT}/users/:userId`;
 
 const ACCOUNT_STAMPS = 'account signatures and stamps are not supported; a signer adopts a signature on the signing page (docs/esign-signing.md)';
@@ -21,17 +15,13 @@ const CONTACTS = 'address book contacts are not supported';
 const SHARED_FOLDERS = 'sharing single folders or envelopes is not supported; a user shares their envelopes with user authorizations (docs/esign-shared-access.md)';
 const PASSWORD_RULES = `password rules are not configurable: every password has ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`;
 
-function op(operation: string, method: HTTPMethods, url: string, why: string): NotSupportedOperation {
-  return { operation, method, url, why };
-}
-
 /**
  * The account-level operations of the SDK (AccountsApi, UsersApi; docs/esign-account-operations.md)
  * that this service does not do. Each answers DocuSign's error shape naming the operation, so an
  * integrator reads what is missing instead of the answer an unknown URL gets; the SDK walk in
- * test/compat/sdk-route-coverage.test.ts keeps this table and the SDK's operations in step.
+ * test/compat/sdk-route-coverage.test.ts keeps the tables and the SDK's operations in step.
  */
-export const NOT_SUPPORTED_OPERATIONS: readonly NotSupportedOperation[] = [
+export const NOT_SUPPORTED_ACCOUNT_OPERATIONS: readonly NotSupportedOperation[] = [
   op('AccountsApi.create', 'POST', '/restapi/v2.1/accounts', 'accounts are created by signing up in the console or with `signet-esign user create`'),
   op('AccountsApi._delete', 'DELETE', ACCOUNT, 'closing an account through the API is not supported'),
   op('AccountsApi.getProvisioning', 'GET', '/restapi/v2.1/accounts/provisioning', 'distributor provisioning is not supported'),
@@ -96,7 +86,18 @@ export const NOT_SUPPORTED_OPERATIONS: readonly NotSupportedOperation[] = [
 ];
 
 /**
- * Registers each operation of the table as a route that refuses it by name. They sit behind the
+ * Every SDK operation refused by name: the account-level ones above, and those of EnvelopesApi and
+ * TemplatesApi (not-supported-envelope-operations.ts, not-supported-template-operations.ts;
+ * docs/esign-envelope-operations.md).
+ */
+export const NOT_SUPPORTED_OPERATIONS: readonly NotSupportedOperation[] = [
+  ...NOT_SUPPORTED_ACCOUNT_OPERATIONS,
+  ...NOT_SUPPORTED_ENVELOPE_OPERATIONS,
+  ...NOT_SUPPORTED_TEMPLATE_OPERATIONS,
+];
+
+/**
+ * Registers each operation of the tables as a route that refuses it by name. They sit behind the
  * API guard like every /restapi route, so a stranger learns nothing more than from a built one.
  */
 export function registerNotSupportedOperations(app: FastifyInstance, operations: readonly NotSupportedOperation[] = NOT_SUPPORTED_OPERATIONS): void {

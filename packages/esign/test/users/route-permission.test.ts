@@ -19,6 +19,8 @@ test('routeNeed: each /restapi route needs the setting of its area', () => {
     ['PUT', '/envelopes/status', undefined, 'none'],
     ['POST', '/envelopes/:envelopeId/views/recipient', undefined, 'send'],
     ['PUT', '/folders/:folderId', undefined, 'send'],
+    ['POST', '/chunked_uploads', undefined, 'send'],
+    ['GET', '/chunked_uploads/:chunkedUploadId', undefined, 'none'],
     ['GET', '/templates', undefined, 'useTemplates'],
     ['POST', '/templates', undefined, 'editTemplates'],
     ['DELETE', '/templates/:templateId/recipients', undefined, 'editTemplates'],
