@@ -79,7 +79,12 @@ export const SIGNING_SCRIPT = String.raw`
   entries.forEach(function (e) {
     e.controls.forEach(function (c) {
       c.addEventListener('input', function () { if (c.type !== 'text' && c.type !== 'email') e.touched = true; update(); });
-      c.addEventListener('change', function () { e.touched = true; update(); });
+      c.addEventListener('change', function () {
+        e.touched = true;
+        // A Currency tab with money shows the amount as it will be kept: 5000 becomes $5,000.00 USD.
+        if (e.rule.money) { var k = R.kept(e.rule, c.value); if (k !== c.value) c.value = k; }
+        update();
+      });
       c.addEventListener('blur', function () { e.touched = true; update(); });
     });
   });

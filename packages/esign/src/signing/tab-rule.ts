@@ -2,7 +2,8 @@ import { labelOf } from '../domain/tabs/check-tab-relations.ts';
 import { checkFormulas } from '../domain/tabs/formula/check-formulas.ts';
 import type { FormulaNode } from '../domain/tabs/formula/formula-ast.ts';
 import { kindOf } from '../domain/tabs/tab-registry.ts';
-import type { Tab } from '../domain/tabs/tab.ts';
+import type { MoneyPiece, Tab } from '../domain/tabs/tab.ts';
+import { numberExample } from '../domain/tabs/values/format-money.ts';
 import type { Translator } from '../i18n/translator.ts';
 
 /**
@@ -27,6 +28,8 @@ export type TabRule = {
   readonly min?: number;
   readonly max?: number;
   readonly currency?: boolean;
+  /** A Currency tab with money: how it reads and writes amounts (format-money.ts, parse-locale-number.ts). */
+  readonly money?: { readonly symbol: string; readonly code: string; readonly long: boolean; readonly positive: readonly MoneyPiece[]; readonly negative: readonly MoneyPiece[] };
   /** The values a list or radio group accepts. */
   readonly choices?: readonly string[];
   readonly cond?: { readonly label: string; readonly value: string };
@@ -99,11 +102,12 @@ function tabRule(tab: Tab, order: ReadonlyMap<string, number>, tr: Translator): 
         ...(tab.min !== undefined ? { min: tab.min } : {}),
         ...(tab.max !== undefined ? { max: tab.max } : {}),
         ...(tab.validationType === 'currency' ? { currency: true } : {}),
+        ...(tab.locale.money ? { money: { symbol: tab.locale.money.symbol, code: tab.locale.money.code, long: tab.locale.money.long, positive: tab.locale.money.positive, negative: tab.locale.money.negative } } : {}),
         ...(tab.validation ? { pattern: tab.validation.pattern.source } : {}),
         messages: {
           ...required, tooLong: t('check.maxLength', { max: String(tab.maxLength) }),
           // The example is written as the tab reads numbers (its localePolicy), whatever the page's language.
-          number: t('check.number', { example: (1234.5).toLocaleString(tab.locale.cultureName, { minimumFractionDigits: 1 }) }),
+          number: t('check.number', { example: numberExample(tab.locale) }),
           ...(tab.min !== undefined ? { min: t('check.min', { min: String(tab.min) }) } : {}),
           ...(tab.max !== undefined ? { max: t('check.max', { max: String(tab.max) }) } : {}),
           ...(tab.validationType === 'currency' ? { currency: t('check.currency') } : {}),

@@ -7,6 +7,7 @@ import { parseTabs } from '../domain/tabs/parse-tabs.ts';
 import type { Tab } from '../domain/tabs/tab.ts';
 import { computeFormulaValues } from '../domain/tabs/values/compute-formula-values.ts';
 import { findTabProblems, shownTabs } from '../domain/tabs/values/find-tab-problems.ts';
+import { keptTabValue } from '../domain/tabs/values/number-value.ts';
 import { tabRules, type TabRule } from './tab-rule.ts';
 import { TAB_RULES_SCRIPT } from './tab-rules-script.ts';
 import { translator } from '../i18n/translator.ts';
@@ -16,6 +17,7 @@ const EN = translator('en');
 
 type Rules = {
   problem(rule: TabRule, value: string): string;
+  kept(rule: TabRule, value: string): string;
   shown(rules: readonly TabRule[], values: readonly string[]): boolean[];
   formulas(rules: readonly TabRule[], values: readonly string[]): string[];
 };
@@ -30,7 +32,12 @@ const TABS = parse({
   textTabs: [{ ...at, tabLabel: 'Code', maxLength: '4', validationPattern: '^[A-Z]{2}\\d{2}$', validationMessage: 'Two letters, two digits' }, { ...at, tabLabel: 'Free', required: 'false' }],
   companyTabs: [at], titleTabs: [{ ...at, maxLength: '5' }],
   numberTabs: [{ ...at, tabLabel: 'Qty', validationPattern: '^\\d+$' }],
-  numericalTabs: [{ ...at, tabLabel: 'Price', minNumericalValue: '1', maxNumericalValue: '1000', validationType: 'Currency', localePolicy: { cultureName: 'de-DE' } }],
+  numericalTabs: [
+    { ...at, tabLabel: 'Price', minNumericalValue: '1', maxNumericalValue: '1000', validationType: 'Currency', localePolicy: { cultureName: 'de-DE' } },
+    { ...at, tabLabel: 'Salary', maxLength: '16', validationType: 'Currency', localePolicy: { cultureName: 'en-US', currencyCode: 'usd', currencyPositiveFormat: 'csym_1_comma_234_comma_567_period_89', currencyNegativeFormat: 'minus_csym_1_comma_234_comma_567_period_89', useLongCurrencyFormat: 'true' } },
+    { ...at, tabLabel: 'Fee', minNumericalValue: '-100000', validationType: 'Currency', localePolicy: { currencyCode: 'eur', currencyNegativeFormat: 'opar_1_period_234_period_567_comma_89_csym_cpar' } },
+    { ...at, tabLabel: 'Rent', validationType: 'Currency', localePolicy: { cultureName: 'de-DE', currencyCode: 'eur' } },
+  ],
   dateTabs: [at], emailTabs: [at], zipTabs: [{ ...at, useDash4: 'true' }, { ...at, required: 'false' }], ssnTabs: [at],
   checkboxTabs: [{ ...at, tabLabel: 'Terms', required: 'true' }, { ...at, tabLabel: 'Extra' }],
   radioGroupTabs: [{ groupName: 'Plan', documentId: '1', radios: [{ value: 'basic' }, { value: 'pro' }] }],
@@ -43,6 +50,8 @@ const VALUES = [
   '', ' ', 'AB12', 'ab12', 'ABC12', 'x'.repeat(6), '12345', '12345-6789', '123456789', '1234', '123-45-6789', '123456789 ',
   '2026-11-21', '11/21/2026', '2026-02-30', '13/01/2026', 'ada@example.com', 'ada@example', 'a b@x.io', '3', '-2', '1.234,5', '1.234,567',
   '0,5', '1000,01', '1,234.5', '12a', 'true', 'false', 'TRUE', 'on', 'red', 'Blue', 'blue', 'basic', 'pro', 'gold',
+  '$123,000.00 USD', '$123,000.00', '-$2,500.50 USD', '123000', '1234567890', '$1,23.00', '5000.123', '$ 7 usd', '€5', '(1.234,50€)', '-1.234,5 €',
+  '1.234,50 €', '1.234,50\u00a0€', '(50.000,00€) EUR', '-5', '$-5',
 ];
 
 test('the page judges every value-taking tab type as Finish does, with the same message', () => {
@@ -86,4 +95,26 @@ test('formulas compute what the server computes, for any numbers typed (property
     values[free] = f;
     assert.deepEqual(rules.formulas(page, values), computeFormulaValues(TABS, values));
   }), { numRuns: 300 });
+});
+
+test('a Currency tab with money: the page writes and reads amounts as the server does (property)', () => {
+  const page = tabRules(TABS, EN);
+  const money = TABS.flatMap((tab, i) => (tab.type === 'numerical' && tab.locale.money ? [i] : []));
+  assert.equal(money.length, 3);
+  const typed = fc.oneof(
+    fc.integer({ min: -1e11, max: 1e11 }).map((c) => String(c / 100)),
+    fc.integer({ min: -1e11, max: 1e11 }).map((c) => (c / 100).toLocaleString('en-US')),
+    fc.integer({ min: -1e11, max: 1e11 }).map((c) => (c / 100).toLocaleString('de-DE', { style: 'currency', currency: 'EUR' })),
+    fc.constantFrom(...VALUES),
+    fc.string({ maxLength: 12 }),
+  );
+  fc.assert(fc.property(fc.constantFrom(...money), typed, (i, value) => {
+    assert.equal(rules.kept(page[i]!, value), keptTabValue(TABS[i]!, value), `kept ${value}`);
+    assert.equal(rules.problem(page[i]!, value), findTabProblems([TABS[i]!], [value])[0]?.message ?? '', `problem ${value}`);
+  }), { numRuns: 600 });
+  // What the page keeps is what the server keeps: $123,000.00 USD for 123000 typed.
+  const salary = TABS.findIndex((t) => t.tabLabel === 'Salary');
+  assert.equal(rules.kept(page[salary]!, '123000'), '$123,000.00 USD');
+  assert.equal(rules.kept(page[salary]!, '-2500.5'), '-$2,500.50 USD');
+  assert.equal(rules.problem(page[salary]!, 'lots'), 'Enter a number, such as $1,234.50 USD.');
 });

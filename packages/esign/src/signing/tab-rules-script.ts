@@ -5,7 +5,8 @@
  * what the page shows is what Finish would answer):
  *   problem      ↔ findTabProblems for one tab (domain/tabs/values/find-tab-problems.ts and
  *                  each kind's findValueProblem: text formats, numbers, lists, radios)
- *   parseNumber  ↔ parseLocaleNumber; parseDate ↔ parseDateValue
+ *   parseNumber  ↔ parseLocaleNumber (readNumber ↔ readLocaleNumber); parseDate ↔ parseDateValue
+ *   kept         ↔ keptNumberValue (formatMoney ↔ format-money.ts: a Currency tab's amounts)
  *   shown        ↔ shownTabs (conditions settled to a fixed point)
  *   formulas     ↔ computeFormulaValues (evaluateFormula, formatFormulaValue)
  * test: tab-rules-script.test.ts runs this text against the server's functions on the same cases.
@@ -19,14 +20,54 @@ var SignetTabRules = (function () {
 
   function escapeRe(s) { return s.replace(/[.*+?^\${}()|[\]\\]/g, '\\$&').replace(/ /g, '[ \\u00a0\\u202f]'); }
 
-  function parseNumber(text, decimal, group) {
+  function numberOf(negative, integer, decimals) {
+    if (integer === undefined && decimals === undefined) return undefined;
+    var n = Number((negative ? '-' : '') + (integer || '0').replace(/\D/g, '') + '.' + (decimals || '0'));
+    return isFinite(n) ? { value: n, decimals: decimals ? decimals.length : 0 } : undefined;
+  }
+
+  /** { value, decimals } or undefined; money: a Currency tab's rule.money, read in its layouts too. */
+  function readNumber(text, decimal, group, money) {
     var t = text.trim().replace(/\u00a0|\u202f/g, ' ');
-    var g = escapeRe(group === '\u00a0' || group === '\u202f' ? ' ' : group);
-    var shape = new RegExp('^([-+])?(\\d{1,3}(?:' + g + '\\d{3})+|\\d+)?(?:' + escapeRe(decimal) + '(\\d+))?$');
-    var m = shape.exec(t);
-    if (!m || (m[2] === undefined && m[3] === undefined)) return undefined;
-    var n = Number((m[1] || '') + (m[2] || '0').replace(/\D/g, '') + '.' + (m[3] || '0'));
-    return isFinite(n) ? n : undefined;
+    var digits = '(\\d{1,3}(?:' + escapeRe(group === '\u00a0' || group === '\u202f' ? ' ' : group) + '\\d{3})+|\\d+)?(?:' + escapeRe(decimal) + '(\\d+))?';
+    var m = new RegExp('^([-+])?' + digits + '$').exec(t);
+    if (m) return numberOf(m[1] === '-', m[2], m[3]);
+    if (!money) return undefined;
+    var bodies = [t, t.replace(new RegExp(' ?' + money.code + '$', 'i'), '')];
+    var layouts = [[money.positive, false], [money.negative, true], [['minus'].concat(money.positive), true]];
+    for (var b = 0; b < bodies.length; b++) {
+      for (var l = 0; l < layouts.length; l++) {
+        var shape = layouts[l][0].filter(function (p) { return p !== ' '; }).map(function (p) {
+          return p === 'amount' ? digits : p === 'symbol' ? escapeRe(money.symbol) : p === 'minus' ? '-' : escapeRe(p);
+        }).join(' ?');
+        var hit = new RegExp('^' + shape + '$').exec(bodies[b]);
+        if (hit) return numberOf(layouts[l][1], hit[1], hit[2]);
+      }
+    }
+    return undefined;
+  }
+
+  function parseNumber(text, decimal, group, money) {
+    var r = readNumber(text, decimal, group, money);
+    return r === undefined ? undefined : r.value;
+  }
+
+  /** An amount as a tab with money writes it (two decimals, grouped, its layout, its code when long). */
+  function formatMoney(n, decimal, group, money) {
+    var fixed = Math.abs(n).toLocaleString('en-US', { useGrouping: false, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    var parts = fixed.split('.');
+    var g = group === '\u00a0' || group === '\u202f' ? ' ' : group;
+    var amount = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, g) + decimal + parts[1];
+    var pieces = n < 0 && /[1-9]/.test(fixed) ? money.negative : money.positive;
+    var text = pieces.map(function (p) { return p === 'amount' ? amount : p === 'symbol' ? money.symbol : p === 'minus' ? '-' : p; }).join('');
+    return money.long ? text + ' ' + money.code : text;
+  }
+
+  /** The value a number tab keeps: a tab with money its amount as it writes it; else the value as typed. */
+  function kept(rule, value) {
+    if (!rule.money) return value;
+    var r = readNumber(value, rule.decimal, rule.group, rule.money);
+    return r === undefined || r.decimals > 2 ? value : formatMoney(r.value, rule.decimal, rule.group, rule.money);
   }
 
   function parseDate(text) {
@@ -59,12 +100,12 @@ var SignetTabRules = (function () {
   }
 
   function numberProblem(rule, value) {
-    if (value.length > rule.maxLength) return rule.messages.tooLong;
-    var n = parseNumber(value, rule.decimal, rule.group);
-    if (n === undefined) return rule.messages.number;
-    if (rule.min !== undefined && n < rule.min) return rule.messages.min;
-    if (rule.max !== undefined && n > rule.max) return rule.messages.max;
-    if (rule.currency && value.indexOf(rule.decimal) >= 0 && value.split(rule.decimal)[1].trim().length > 2) return rule.messages.currency;
+    if (kept(rule, value).length > rule.maxLength) return rule.messages.tooLong;
+    var r = readNumber(value, rule.decimal, rule.group, rule.money);
+    if (r === undefined) return rule.messages.number;
+    if (rule.min !== undefined && r.value < rule.min) return rule.messages.min;
+    if (rule.max !== undefined && r.value > rule.max) return rule.messages.max;
+    if (rule.currency && r.decimals > 2) return rule.messages.currency;
     return rule.pattern !== undefined ? entryProblem(rule, value) : undefined;
   }
 
@@ -131,7 +172,7 @@ var SignetTabRules = (function () {
         var r = rules[i];
         if (r.label !== label || (out[i] || '') === '') continue;
         if (r.type === 'checkbox') return out[i] === 'true' ? 1 : 0;
-        return r.type === 'number' || r.type === 'numerical' ? parseNumber(out[i], r.decimal, r.group) : parseNumber(out[i], '.', ',');
+        return r.type === 'number' || r.type === 'numerical' ? parseNumber(out[i], r.decimal, r.group, r.money) : parseNumber(out[i], '.', ',');
       }
       return undefined;
     }
@@ -142,6 +183,6 @@ var SignetTabRules = (function () {
     return out;
   }
 
-  return { problem: problem, shown: shown, formulas: formulas, parseNumber: parseNumber, parseDate: parseDate };
+  return { problem: problem, shown: shown, formulas: formulas, kept: kept, parseNumber: parseNumber, parseDate: parseDate };
 })();
 `;

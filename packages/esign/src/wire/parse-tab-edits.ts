@@ -62,12 +62,23 @@ const SPOT_FIELDS = ['documentId', 'pageNumber', 'xPosition', 'yPosition'];
  * The stored tab's wire fields with the request's over them: DocuSign's updateTabs changes the
  * fields given. A new anchorString places the tab by it; otherwise the tab is placed where it
  * lies (its anchor is not searched again), at the position given or its own. A radio group's
- * `radios`, when given, replace its radios.
+ * `radios`, when given, replace its radios; a value given (`value` or a numerical tab's
+ * `numericalValue`) replaces the stored one in both, and a numerical tab given another
+ * localePolicy or validationType keeps its number, written the new way.
  */
 function merge(stored: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
   const base = { ...stored };
   const drop = patch.anchorString !== undefined && patch.anchorString !== null ? SPOT_FIELDS.filter((f) => f !== 'documentId' || stored.groupName === undefined) : ANCHOR_FIELDS;
   for (const f of drop) delete base[f];
+  // A numerical tab is written with its value twice (value, numericalValue): a new one in either
+  // replaces both; a new localePolicy or validationType writes the stored number its new way.
+  const has = (name: string) => Object.keys(patch).some((k) => k.toLowerCase() === name.toLowerCase() && patch[k] !== undefined && patch[k] !== null);
+  if (has('value') || has('numericalValue')) {
+    delete base.value;
+    delete base.numericalValue;
+  } else if ((has('localePolicy') || has('validationType')) && base.numericalValue !== undefined) {
+    delete base.value;
+  }
   if (Array.isArray(base.radios) && patch.radios === undefined) {
     base.radios = (base.radios as Record<string, unknown>[]).map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !ANCHOR_FIELDS.includes(k))));
   }

@@ -3,6 +3,7 @@ import { signsDocuments } from '../domain/envelope/recipient-kinds.ts';
 import type { PlacedTab } from '../domain/envelope/placed-tab.ts';
 import { labelOf } from '../domain/tabs/check-tab-relations.ts';
 import type { TabType } from '../domain/tabs/tab.ts';
+import { numericalValueOf } from '../domain/tabs/values/number-value.ts';
 import { toDocuSignDateTime } from './docusign-date-time.ts';
 
 // Types that hold no value: a signature, an attachment, a button.
@@ -18,11 +19,14 @@ function compact<T extends Record<string, unknown>>(obj: T): T {
 /**
  * One tab's FormDataItem: named by its tabLabel (a radio group's groupName; an unlabelled tab by
  * its tabId, as DocuSign names unlabelled tabs by a generated label), its current value; a list
- * also gives the chosen item's text as listSelectedValue.
+ * also gives the chosen item's text as listSelectedValue, a numerical tab the number its value
+ * holds as numericalValue (123000 for `$123,000.00 USD`).
  */
 function formDataItem(t: PlacedTab): Record<string, string> {
   const tab = t.tab;
   const item: Record<string, string> = { name: labelOf(tab) ?? t.tabId, value: t.value };
+  const numericalValue = tab.type === 'numerical' ? numericalValueOf(tab, t.value) : undefined;
+  if (numericalValue !== undefined) item.numericalValue = numericalValue;
   if (tab.type === 'list') {
     const chosen = tab.items.find((i) => i.value === t.value);
     if (chosen) item.listSelectedValue = chosen.text;

@@ -93,3 +93,23 @@ test('form data lists every value-holding tab of every signer, by label', () => 
   assert.equal(data.formData.length, 19);
   assert.deepEqual(data.recipientFormData.map((r) => [r.recipientId, r.SentTime, r.formData.length]), [['1', '2026-11-21T10:00:00.0000000Z', 19]]);
 });
+
+test('a Currency tab with money: value as written, numericalValue plain, its localePolicy echoed; wire and stored JSON read back as the same tab', () => {
+  const localePolicy = { cultureName: 'en-US', currencyCode: 'usd', currencyPositiveFormat: 'csym_1_comma_234_comma_567_period_89', currencyNegativeFormat: 'minus_csym_1_comma_234_comma_567_period_89', useLongCurrencyFormat: 'true' };
+  const tabs = parse({
+    numericalTabs: [
+      { ...at, tabLabel: 'Salary', numericalValue: '123000', validationType: 'Currency', localePolicy },
+      { ...at, tabLabel: 'Rent', value: '-1234,5', validationType: 'Currency', localePolicy: { cultureName: 'de-DE', currencyCode: 'EUR' } },
+    ],
+  });
+  const wire = toWireTabs(placed(tabs), { recipientId: '1' });
+  assert.deepEqual(wire.numericalTabs?.map((w) => [w.value, w.numericalValue, w.localePolicy]), [
+    ['$123,000.00 USD', '123000', localePolicy],
+    ['-1.234,50 €', '-1234.5', { cultureName: 'de-DE', currencyCode: 'EUR' }],
+  ]);
+  assert.deepEqual(parse(wire), tabs);
+  assert.deepEqual(tabs.map((t) => tabFromJson(tabToJson(t))), tabs);
+  const envelope = { envelopeId: 'e1', emailSubject: 's', status: 'sent', recipients: [{ recipientId: '1', type: 'signer', name: 'Ada', email: 'ada@example.com', tabs: placed(tabs) }] };
+  const form = toWireFormData(envelope as unknown as Parameters<typeof toWireFormData>[0]) as { formData: Record<string, string>[] };
+  assert.deepEqual(form.formData, [{ name: 'Salary', value: '$123,000.00 USD', numericalValue: '123000' }, { name: 'Rent', value: '-1.234,50 €', numericalValue: '-1234.5' }]);
+});

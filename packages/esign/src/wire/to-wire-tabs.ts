@@ -1,6 +1,7 @@
 import type { PlacedTab, TabSpot } from '../domain/envelope/placed-tab.ts';
 import { kindOf } from '../domain/tabs/tab-registry.ts';
-import type { TabFont, TabPlace } from '../domain/tabs/tab.ts';
+import type { NumberLocale, TabFont, TabPlace } from '../domain/tabs/tab.ts';
+import { numericalValueOf } from '../domain/tabs/values/number-value.ts';
 
 /** Drops undefined fields so JSON carries neither null nor undefined. */
 function compact(obj: Record<string, unknown>): Record<string, unknown> {
@@ -13,6 +14,16 @@ function num(n: number | undefined): string | undefined {
 }
 
 const bool = (b: boolean | undefined) => (b === undefined ? undefined : String(b));
+
+/** A number tab's LocalePolicyTab: its culture unless en-US, and a Currency tab's money fields as given. */
+function localePolicy(locale: NumberLocale): Record<string, unknown> | undefined {
+  const money = locale.money;
+  if (!money) return locale.cultureName === 'en-US' ? undefined : { cultureName: locale.cultureName };
+  return compact({
+    cultureName: locale.cultureName, currencyCode: money.currencyCode, currencyPositiveFormat: money.positiveFormat,
+    currencyNegativeFormat: money.negativeFormat, useLongCurrencyFormat: money.long ? 'true' : undefined,
+  });
+}
 
 /** The resolved spot, always given (anchors are resolved once, at creation). */
 function spot(s: TabSpot): Record<string, unknown> {
@@ -100,7 +111,7 @@ export function toWireTab(t: PlacedTab, recipient: { readonly recipientId: strin
     case 'number': case 'numerical':
       return compact({
         ...base, ...fontFields(tab.font), value: t.value, required: String(tab.required), locked: String(tab.locked), maxLength: String(tab.maxLength),
-        localePolicy: tab.locale.cultureName === 'en-US' ? undefined : { cultureName: tab.locale.cultureName },
+        localePolicy: localePolicy(tab.locale), numericalValue: tab.type === 'numerical' ? numericalValueOf(tab, t.value) : undefined,
         minNumericalValue: tab.min === undefined ? undefined : String(tab.min), maxNumericalValue: tab.max === undefined ? undefined : String(tab.max),
         validationType: tab.validationType, validationPattern: tab.validation?.pattern.source, validationMessage: tab.validation?.message,
       });

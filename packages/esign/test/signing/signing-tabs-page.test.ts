@@ -53,6 +53,19 @@ const tabsOnPage: TabOnPage[] = TABS.map((tab, i) => ({
 }));
 const idOf = (label: string) => tabsOnPage.find((t) => (t.tab.type === 'radioGroup' ? t.tab.groupName : t.tab.tabLabel) === label)!.tabId;
 
+// A Currency tab with money, as setTabValues asks for it (its salary prefilled), and one written in parentheses.
+const MONEY_TABS: TabOnPage[] = parseTabs(new WireReader('tabs', {
+  numericalTabs: [
+    { ...at(72, 100), tabLabel: 'Salary', tooltip: 'Yearly salary', numericalValue: '123000', validationType: 'Currency', tabOrder: '1', localePolicy: { cultureName: 'en-US', currencyCode: 'usd', currencyNegativeFormat: 'minus_csym_1_comma_234_comma_567_period_89', currencyPositiveFormat: 'csym_1_comma_234_comma_567_period_89', useLongCurrencyFormat: 'true' } },
+    { ...at(300, 100), tabLabel: 'Adjustment', tooltip: 'Adjustment', validationType: 'Currency', tabOrder: '2', localePolicy: { cultureName: 'de-DE', currencyCode: 'eur', currencyPositiveFormat: '1_period_234_period_567_comma_89_csym', currencyNegativeFormat: 'opar_1_period_234_period_567_comma_89_csym_cpar' } },
+  ],
+  formulaTabs: [{ ...at(72, 140), tabLabel: 'Total', tooltip: 'Total', formula: '[Salary] + [Adjustment]', roundDecimalPlaces: '2' }],
+  signHereTabs: [at(72, 600)],
+}), { recipientId: '1' }).map((tab, i) => ({
+  tabId: `m${i + 1}`, tab, value: initialTabValue(tab),
+  places: [{ documentId: '1', pageNumber: 1, xPosition: tab.type !== 'radioGroup' && tab.place.kind === 'absolute' ? tab.place.xPosition : 0, yPosition: tab.type !== 'radioGroup' && tab.place.kind === 'absolute' ? tab.place.yPosition : 0 }],
+}));
+
 let browser: Browser;
 let origin = '';
 const posts: URLSearchParams[] = [];
@@ -71,7 +84,7 @@ const server = createServer((req: IncomingMessage, res) => {
     }
     const envelope = { emailSubject: 'Order form' } as Envelope;
     const recipient = { name: 'Ada King Lovelace', email: 'ada@example.com' } as Recipient;
-    return send('text/html', ceremonyPage(translator('en'), { base: '/s', csrf: 'token', envelope, recipient, tabs: tabsOnPage, documents: [{ documentId: '1', name: 'Order', sizes: [{ width: 612, height: 792 }] }], now: new Date('2026-11-21T10:00:00Z') }));
+    return send('text/html', ceremonyPage(translator('en'), { base: '/s', csrf: 'token', envelope, recipient, tabs: req.url === '/money' ? MONEY_TABS : tabsOnPage, documents: [{ documentId: '1', name: 'Order', sizes: [{ width: 612, height: 792 }] }], now: new Date('2026-11-21T10:00:00Z') }));
   })().catch((err: unknown) => send('text/plain', String(err), 500));
 });
 
@@ -84,13 +97,13 @@ after(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function openPage(viewport: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
+async function openPage(viewport: { width: number; height: number }, path = '/s'): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, locale: 'en-US' });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(`${origin}/s`);
+  await page.goto(`${origin}${path}`);
   return { page, errors };
 }
 
@@ -198,3 +211,42 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['pho
 async function pollFinishEnabled(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Finish' }).and(page.locator(':enabled')).waitFor();
 }
+
+test('a Currency tab with money shows its amount formatted, writes what the signer types the same way, and judges the amount', async () => {
+  const { page, errors } = await openPage({ width: 1280, height: 900 }, '/money');
+  const salary = page.getByLabel('Yearly salary');
+  const adjustment = page.getByLabel('Adjustment');
+  // The prefill (numericalValue 123000) as the sender's format writes it.
+  assert.equal(await salary.inputValue(), '$123,000.00 USD');
+  // Typed plainly, or half-formatted, it is written out once the field is left.
+  await salary.fill('-2500.5');
+  await salary.press('Tab');
+  assert.equal(await salary.inputValue(), '-$2,500.50 USD');
+  await salary.fill('$ 98765.4');
+  await salary.press('Tab');
+  assert.equal(await salary.inputValue(), '$98,765.40 USD');
+  // Wrong amounts stay as typed, with the rule's message: too many decimals, another currency, no number.
+  await adjustment.fill('1.234,567');
+  await adjustment.press('Tab');
+  await page.getByText('Enter an amount with at most two decimals.').waitFor();
+  assert.equal(await adjustment.inputValue(), '1.234,567');
+  await adjustment.fill('$5');
+  await adjustment.press('Tab');
+  await page.getByText('Enter a number, such as 1.234,50€.').waitFor();
+  assert.equal(await adjustment.getAttribute('aria-invalid'), 'true');
+  // A negative amount in parentheses; the formula reads both amounts.
+  await adjustment.fill('-1234,5');
+  await adjustment.press('Tab');
+  assert.equal(await adjustment.inputValue(), '(1.234,50€)');
+  assert.equal(await adjustment.getAttribute('aria-invalid'), null);
+  assert.equal(await page.getByLabel('Total').textContent(), '97530.90');
+  await page.getByRole('button', { name: /Sign here/ }).press('Enter');
+  await page.getByRole('button', { name: 'Adopt and sign' }).click();
+  await pollFinishEnabled(page);
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await page.getByRole('heading', { name: 'Posted' }).waitFor();
+  const values = JSON.parse(posts.at(-1)!.get('tabValues') ?? '{}') as Record<string, string>;
+  assert.deepEqual([values.m1, values.m2], ['$98,765.40 USD', '(1.234,50€)']);
+  assert.deepEqual(errors, [], 'no script or CSP error');
+  await page.context().close();
+});

@@ -5,6 +5,7 @@ import { boxedWidget, onlyWidget, shownFieldName, widgetPlace } from './pdf-fiel
 import type { RadioGroupTab, Tab, TabType } from './tab.ts';
 import { labelOf } from './check-tab-relations.ts';
 import { kindOf } from './tab-registry.ts';
+import { keptNumberValue } from './values/number-value.ts';
 
 /** A recipient's tabs as the claims see them. */
 export type Claimant = { readonly recipientId: string; readonly tabs: readonly Tab[] };
@@ -106,7 +107,7 @@ function takeField(tab: Tab, field: PdfFormField, documentId: string, what: stri
   const value = made.type === 'checkbox' ? '' : 'value' in made ? made.value : '';
   const problem = value === '' ? undefined : kindOf(made.type).findValueProblem(made, value);
   if (problem !== undefined) throw new EsignError('INVALID_TAB_VALUE', `${what} would hold "${value.slice(0, 100)}": ${problem}`);
-  return made;
+  return made.type === 'number' || made.type === 'numerical' ? { ...made, value: keptNumberValue(made, made.value) } : made;
 }
 
 /**

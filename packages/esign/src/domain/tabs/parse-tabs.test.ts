@@ -138,5 +138,5 @@ test('bad tab input gets DocuSign-style codes naming the tab', () => {
   assert.throws(() => parse({ radioGroupTabs: [{ groupName: 'plan', radios: [{ value: 'a', xPosition: '10' }] }] }), refused('INVALID_REQUEST_BODY', /radios\[0\] needs an anchorString, or the group needs a documentId/));
   assert.throws(() => parse({ textTabs: [{ ...at, font: 'Comic Sans' }] }), refused('INVALID_REQUEST_BODY', /font must be one of/));
   assert.throws(() => parse({ textTabs: [{ ...at, fontSize: 'Size13' }] }), refused('INVALID_REQUEST_BODY', /fontSize must be one of Size7/));
-  assert.throws(() => parse({ numberTabs: [{ ...at, localePolicy: { cultureName: 'de-DE', currencyCode: 'EUR' } }] }), refused('INVALID_REQUEST_BODY', /supports only cultureName; not supported: currencyCode/));
+  assert.throws(() => parse({ numberTabs: [{ ...at, localePolicy: { cultureName: 'de-DE', currencyCode: 'EUR' } }] }), refused('INVALID_REQUEST_BODY', /localePolicy currencyCode: currency formats apply only to a numerical tab whose validationType is Currency/));
 });

@@ -51,8 +51,35 @@ export type TabFont = {
 /** Shown only while another tab (by tabLabel) has this value; for a checkbox parent "on" or "off". */
 export type TabConditional = { readonly parentLabel: string; readonly parentValue: string };
 
-/** The number format a value is typed in (LocalePolicyTab.cultureName): separators only. */
-export type NumberLocale = { readonly cultureName: string; readonly decimal: string; readonly group: string };
+/**
+ * How a number tab reads and writes numbers: its culture (localePolicy.cultureName) and the
+ * separators it uses, from the culture or from a currency format. `money`: a Currency numerical
+ * tab's currency (parse-number-locale.ts).
+ */
+export type NumberLocale = { readonly cultureName: string; readonly decimal: string; readonly group: string; readonly money?: Money };
+
+/**
+ * One piece of an amount as written, in order: the currency symbol, the digits (grouped, two
+ * decimals), the minus sign, a parenthesis, a space.
+ */
+export type MoneyPiece = 'symbol' | 'amount' | 'minus' | '(' | ')' | ' ';
+
+/**
+ * A Currency numerical tab's currency (LocalePolicyTab): the code as given (currencyCode) and
+ * upper-cased (`code`), the symbol of that currency in the tab's culture, how positive and
+ * negative amounts are laid out (from currencyPositiveFormat/currencyNegativeFormat, kept as
+ * given, or from the culture), and `long` (useLongCurrencyFormat): the code written after the amount.
+ */
+export type Money = {
+  readonly currencyCode: string;
+  readonly code: string;
+  readonly symbol: string;
+  readonly positive: readonly MoneyPiece[];
+  readonly negative: readonly MoneyPiece[];
+  readonly positiveFormat?: string;
+  readonly negativeFormat?: string;
+  readonly long: boolean;
+};
 
 /** What every tab has. Sizes and positions are points (DocuSign's "pixels"). */
 export type TabBase = {
@@ -96,7 +123,7 @@ export type NumberTab = TextualTab & {
   readonly locale: NumberLocale;
   readonly min?: number;
   readonly max?: number;
-  /** numerical only: Currency allows at most two decimals. */
+  /** numerical only: Currency allows at most two decimals (and may write its amounts as money: locale.money). */
   readonly validationType?: 'number' | 'currency';
   readonly validation?: { readonly pattern: SafePattern; readonly message?: string };
 };

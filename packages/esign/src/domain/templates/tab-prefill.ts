@@ -3,6 +3,7 @@ import type { PlacedTab } from '../envelope/placed-tab.ts';
 import { labelOf } from '../tabs/check-tab-relations.ts';
 import { kindOf } from '../tabs/tab-registry.ts';
 import type { TabType } from '../tabs/tab.ts';
+import { keptTabValue } from '../tabs/values/number-value.ts';
 
 /**
  * A value templateRoles gives a template tab, found by its type and tabLabel (a radio group's
@@ -23,7 +24,7 @@ export function applyPrefills(tabs: readonly PlacedTab[], prefills: readonly Tab
     if (matching.length === 0) throw new EsignError('INVALID_REQUEST_BODY', `${p.path}: ${who} has no ${p.type} tab labelled "${p.label}" to set.`);
     const problem = p.value === '' ? undefined : kindOf(p.type).findValueProblem(matching[0]!.tab, p.value);
     if (problem !== undefined) throw new EsignError('INVALID_TAB_VALUE', `${p.path}: "${p.value}" does not suit the ${p.type} tab "${p.label}": ${problem}`);
-    out = out.map((t) => (matching.includes(t) ? { ...t, value: p.value } : t));
+    out = out.map((t) => (matching.includes(t) ? { ...t, value: keptTabValue(t.tab, p.value) } : t));
   }
   return out;
 }

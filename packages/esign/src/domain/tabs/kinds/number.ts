@@ -7,19 +7,20 @@ import { parseTabBase } from '../parse-tab-base.ts';
 import { parseTabFont } from '../parse-tab-font.ts';
 import { parseTabPlace } from '../parse-tab-place.ts';
 import type { NumberTab } from '../tab.ts';
-import { parseLocaleNumber } from '../values/parse-locale-number.ts';
+import { numberExample } from '../values/format-money.ts';
+import { keptNumberValue } from '../values/number-value.ts';
+import { readLocaleNumber } from '../values/parse-locale-number.ts';
 import type { WireField } from '../wire-field.ts';
 
-/** Why a typed number does not suit the tab: its shape in the tab's culture, its range, currency's two decimals. */
+/** Why a typed number does not suit the tab: its shape in the tab's culture (or money), its range, currency's two decimals. */
 export function findNumberProblem(tab: NumberTab, value: string): string | undefined {
-  if (value.length > tab.maxLength) return `Enter at most ${tab.maxLength} characters.`;
-  const n = parseLocaleNumber(value, tab.locale);
-  if (n === undefined) return `Enter a number, such as ${(1234.5).toLocaleString(tab.locale.cultureName, { minimumFractionDigits: 1 })}.`;
-  if (tab.min !== undefined && n < tab.min) return `Enter a number of at least ${tab.min}.`;
-  if (tab.max !== undefined && n > tab.max) return `Enter a number of at most ${tab.max}.`;
-  if (tab.validationType === 'currency' && value.includes(tab.locale.decimal) && value.split(tab.locale.decimal)[1]!.trim().length > 2) {
-    return 'Enter an amount with at most two decimals.';
-  }
+  // A tab with money keeps the amount as it writes it: that text is what maxLength bounds.
+  if (keptNumberValue(tab, value).length > tab.maxLength) return `Enter at most ${tab.maxLength} characters.`;
+  const read = readLocaleNumber(value, tab.locale);
+  if (read === undefined) return `Enter a number, such as ${numberExample(tab.locale)}.`;
+  if (tab.min !== undefined && read.value < tab.min) return `Enter a number of at least ${tab.min}.`;
+  if (tab.max !== undefined && read.value > tab.max) return `Enter a number of at most ${tab.max}.`;
+  if (tab.validationType === 'currency' && read.decimals > 2) return 'Enter an amount with at most two decimals.';
   return tab.validation ? findEntryProblem(tab, value) : undefined;
 }
 
@@ -27,14 +28,14 @@ function parseNumberTab(type: NumberTab['type']) {
   return (tab: WireField, context: TabContext): NumberTab => {
     const numerical = type === 'numerical';
     const entry = readEntry(tab, !numerical);
-    const locale = parseNumberLocale(tab);
+    const validationType = numerical ? tab.field('validationType').oneOf(['number', 'currency'] as const, 'number') : undefined;
+    const locale = parseNumberLocale(tab, validationType === 'currency');
     const min = numerical ? tab.field('minNumericalValue').optionalNumber() : undefined;
     const max = numerical ? tab.field('maxNumericalValue').optionalNumber() : undefined;
     if (min !== undefined && max !== undefined && min > max) throw new EsignError('INVALID_REQUEST_BODY', `${tab.path}: minNumericalValue ${min} is above maxNumericalValue ${max}.`);
     // numericalValue is the same value as a plain number; value wins when both are given.
     const numericalValue = numerical ? tab.field('numericalValue').optionalNumber() : undefined;
     const value = entry.value !== '' ? entry.value : numericalValue !== undefined ? String(numericalValue).replace('.', locale.decimal) : '';
-    const validationType = numerical ? tab.field('validationType').oneOf(['number', 'currency'] as const, 'number') : undefined;
     const parsed: NumberTab = {
       ...parseTabBase(tab, type, { requiredFrom: 'required', lockable: true, ...context }),
       type,
@@ -48,7 +49,7 @@ function parseNumberTab(type: NumberTab['type']) {
       ...(validationType !== undefined ? { validationType } : {}),
     };
     assertPrefill(tab, value, findNumberProblem(parsed, value));
-    return parsed;
+    return { ...parsed, value: keptNumberValue(parsed, value) };
   };
 }
 

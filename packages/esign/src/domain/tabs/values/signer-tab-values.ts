@@ -5,6 +5,7 @@ import { applySignerValues } from './apply-signer-values.ts';
 import { autoFilledValue, type SignerIdentity } from './auto-filled-value.ts';
 import { computeFormulaValues } from './compute-formula-values.ts';
 import { assertTabsComplete } from './find-tab-problems.ts';
+import { keptTabValue } from './number-value.ts';
 
 /**
  * The recipient's final tab values at Finish, in the order of `tabs`, from what the signing
@@ -12,7 +13,8 @@ import { assertTabsComplete } from './find-tab-problems.ts';
  * applySignerValues (a locked tab, a type that takes no value: INVALID_TAB_OPERATION), the
  * service then writes the auto-filled tabs (name, e-mail, date signed) and every formula, and
  * assertTabsComplete refuses a required tab left blank or a value breaking its rule
- * (INVALID_TAB_VALUE). A tabId that is not the recipient's is refused by name.
+ * (INVALID_TAB_VALUE); a Currency tab with money keeps its amount as it writes it
+ * (keptTabValue). A tabId that is not the recipient's is refused by name.
  */
 export function signerTabValues(tabs: readonly TabOnPage[], posted: ReadonlyMap<string, string>, signer: SignerIdentity, signedAt: Date, dateFormat?: SignDateFormat): string[] {
   const indexOf = new Map(tabs.map((t, i) => [t.tabId, i]));
@@ -27,5 +29,5 @@ export function signerTabValues(tabs: readonly TabOnPage[], posted: ReadonlyMap<
   const filled = applied.map((value, i) => autoFilledValue(domainTabs[i]!, signer, signedAt, dateFormat) ?? value);
   const values = computeFormulaValues(domainTabs, filled);
   assertTabsComplete(domainTabs, values);
-  return values;
+  return values.map((value, i) => keptTabValue(domainTabs[i]!, value));
 }
