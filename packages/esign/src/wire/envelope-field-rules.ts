@@ -203,7 +203,8 @@ export const DOCUMENT_FIELDS = rules({
   // Anchors are searched in every document, PDFs included.
   applyAnchorTabs: honoured,
   remoteUrl: refused('send documentBase64'), htmlDefinition: refused('responsive documents are not supported; send documentBase64'),
-  order: refused('documents keep the order in which they are listed'),
+  // Where the document goes among the others (domain/envelope/document-order.ts).
+  order: honoured,
   // PDF form field transformation (domain/tabs/transform-pdf-fields.ts); the per-field options are another feature.
   assignTabsToRecipientId: honoured, transformPdfFields: honoured,
   pdfFormFieldOption: refused('per-field PDF form options are not supported; fields are transformed by DocuSign\'s naming rule'),
@@ -219,6 +220,8 @@ export const DOCUMENT_FIELDS = rules({
   documentFields: refused('document fields are not supported'),
   documentTemplateId: refused(TEMPLATES), templateLocked: refused(TEMPLATES), templateRequired: refused(TEMPLATES),
   isDocGenDocument: refused('document generation is not supported'), docGenFormFields: refused('document generation is not supported'),
+  // `pages` (an output, below) is the page count DocuSign writes: the converted document's own
+  // count is what holds, so one sent back (as listDocuments gives it) is accepted and changes nothing.
 }, ['uri', 'pages', 'docGenDocumentStatus']);
 
 /** The SDK's Envelope model: the body of Envelopes::update (PUT …/envelopes/{envelopeId}). */
