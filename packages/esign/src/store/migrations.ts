@@ -16,6 +16,7 @@ import { RECIPIENT_HOST_MIGRATION } from './recipient-host-columns.ts';
 import { RECIPIENT_AGENT_FLAGS_MIGRATION } from './recipient-agent-flags-columns.ts';
 import { RECIPIENT_LANGUAGE_MIGRATION } from './recipient-language-column.ts';
 import { RECIPIENT_WITNESS_MIGRATION } from './recipient-witness-column.ts';
+import { PASSCODE_ASKED_AS_MIGRATION } from './passcode-asked-as-column.ts';
 import { DOCUMENT_SUPPLEMENT_MIGRATION } from './document-supplement-columns.ts';
 import { DOCUMENT_VISIBILITY_MIGRATION } from './document-visibility-columns.ts';
 import { TEMPLATE_RECIPIENT_DETAILS_MIGRATION } from './template-recipient-details-columns.ts';
@@ -211,6 +212,8 @@ export const MIGRATIONS: readonly Migration[] = [
   INVITATION_ACTIVATION_CODE_MIGRATION,
   // 200: the mail outbox row's account, for serving accounts in turn (store/mail-tables.ts).
   MAIL_OUTBOX_ACCOUNT_MIGRATION,
+  // 215: how the sender asked for a one-time passcode check (store/passcode-asked-as-column.ts).
+  PASSCODE_ASKED_AS_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

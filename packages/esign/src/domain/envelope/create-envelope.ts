@@ -16,6 +16,7 @@ import type { EnvelopeBrand } from '../brands/brand.ts';
 import { resolveEnvelopeBrand } from '../brands/brand-use-cases.ts';
 import { inheritAccountFields } from '../account/account-custom-fields.ts';
 import { assertEnvelopeSize } from './envelope-limits.ts';
+import { newPasscode } from '../signing/passcode.ts';
 
 /**
  * DocuSign CreateEnvelope: the content prepared (prepareContent), then stored, sent at once when
@@ -44,7 +45,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     ...(r.agentCanEditName === true ? { agentCanEditName: true } : {}),
     ...(r.agentCanEditEmail === true ? { agentCanEditEmail: true } : {}),
     ...(codeHashes[i] !== undefined ? { accessCode: { hash: codeHashes[i], failures: 0 } } : {}),
-    ...(r.passcode ? { passcode: { method: r.passcode.method, destinations: r.passcode.destinations, failures: 0, sends: 0 } } : {}),
+    ...(r.passcode ? { passcode: newPasscode(r.passcode) } : {}),
     ...(r.excludedDocuments && r.excludedDocuments.length > 0 ? { excludedDocuments: r.excludedDocuments } : {}),
     tabs: content.tabs[i] ?? [],
   }));
