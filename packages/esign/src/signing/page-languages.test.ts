@@ -62,7 +62,7 @@ const envelope = { envelopeId: 'e1', emailSubject: 'Mietvertrag 12', recipients:
 
 /** Every page of the signing flow that does not need the server, in one language. */
 function allPages(tr: Translator): string {
-  const passcode = { method: 'phone' as const, destinations: ['+4915112345678'], failures: 1, sends: 1 };
+  const passcode = { method: 'phone' as const, destinations: ['+4915112345678'], askedAs: { kind: 'idCheck' as const }, failures: 1, sends: 1 };
   return [
     ceremonyPage(tr, { base: '/s', csrf: 'c', envelope, recipient, tabs: tabsOnPage, documents: [{ documentId: '1', name: 'Vertrag', sizes: [{ width: 612, height: 792 }] }], supplements: [{ document: supplement, pageCount: 2, viewed: false, due: { documentId: '2', name: 'AGB', view: true, accept: true } }], now: new Date('2026-11-21T10:00:00Z'), error: 'INVALID_TAB_VALUE: tab 1' }),
     accessCodePage(tr, { base: '/s', csrf: 'c', subject: 'Mietvertrag 12', failures: 1, wrong: true }),

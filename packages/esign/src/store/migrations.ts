@@ -18,6 +18,7 @@ import { RECIPIENT_HOST_MIGRATION } from './recipient-host-columns.ts';
 import { RECIPIENT_AGENT_FLAGS_MIGRATION } from './recipient-agent-flags-columns.ts';
 import { RECIPIENT_LANGUAGE_MIGRATION } from './recipient-language-column.ts';
 import { RECIPIENT_WITNESS_MIGRATION } from './recipient-witness-column.ts';
+import { PASSCODE_ASKED_AS_MIGRATION } from './passcode-asked-as-column.ts';
 import { DOCUMENT_SUPPLEMENT_MIGRATION } from './document-supplement-columns.ts';
 import { DOCUMENT_VISIBILITY_MIGRATION } from './document-visibility-columns.ts';
 import { TEMPLATE_RECIPIENT_DETAILS_MIGRATION } from './template-recipient-details-columns.ts';
@@ -217,6 +218,8 @@ export const MIGRATIONS: readonly Migration[] = [
   SEND_ALLOWANCE_MIGRATION,
   // 211: every instance's API calls per account and hour, pooled (store/api-usage-repository.ts).
   API_USAGE_MIGRATION,
+  // 215: how the sender asked for a one-time passcode check (store/passcode-asked-as-column.ts).
+  PASSCODE_ASKED_AS_MIGRATION,
 ];
 
 /** Applies the missing migrations (all inside the caller's locked transaction). */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Envelope } from '../domain/envelope/envelope.ts';
-import type { PasscodeMethod, RecipientPasscode } from '../domain/signing/passcode.ts';
+import { IDENTITY_WORKFLOWS } from '../domain/signing/identity-workflows.ts';
+import type { PasscodeAskedAs, PasscodeMethod, RecipientPasscode } from '../domain/signing/passcode.ts';
 import type { Migration } from './migrations.ts';
 import type { Database } from './schema.ts';
 
@@ -21,6 +22,8 @@ export type RecipientPasscodeRow = {
   locked_at: string | null;
   code_hash: string | null;
   code_expires_at: string | null;
+  /** PasscodeAskedAs as JSON (store/passcode-asked-as-column.ts); null for checks stored before it. */
+  asked_as_json: string | null;
 };
 export type DevTextMessageRow = { id: string; sent_at: string; channel: string; to_number: string; body: string; envelope_id: string | null };
 
@@ -69,6 +72,7 @@ export async function saveRecipientPasscodes(trx: Kysely<Database>, envelope: En
       locked_at: code.lockedAt?.toISOString() ?? null,
       code_hash: code.pending?.hash ?? null,
       code_expires_at: code.pending?.expiresAt.toISOString() ?? null,
+      asked_as_json: JSON.stringify(code.askedAs),
     };
     await trx.insertInto('recipient_passcodes').values({ envelope_id: envelope.envelopeId, recipient_id: r.recipientId, ...fields })
       .onConflict((oc) => oc.columns(['envelope_id', 'recipient_id']).doUpdateSet(fields)).execute();
@@ -82,9 +86,11 @@ export async function loadRecipientPasscodes(k: Kysely<Database>, envelopeIds: r
   const rows = await k.selectFrom('recipient_passcodes').selectAll().where('envelope_id', 'in', [...envelopeIds]).execute();
   for (const r of rows) {
     const codes = byEnvelope.get(r.envelope_id) ?? new Map<string, RecipientPasscode>();
+    const method = r.method as PasscodeMethod;
     codes.set(r.recipient_id, {
-      method: r.method as PasscodeMethod,
+      method,
       destinations: JSON.parse(r.destinations_json) as string[],
+      askedAs: r.asked_as_json !== null ? JSON.parse(r.asked_as_json) as PasscodeAskedAs : askedAsBefore(method),
       failures: Number(r.failures),
       sends: Number(r.sends),
       ...(r.locked_at !== null ? { lockedAt: new Date(r.locked_at) } : {}),
@@ -93,4 +99,14 @@ export async function loadRecipientPasscodes(k: Kysely<Database>, envelopeIds: r
     byEnvelope.set(r.envelope_id, codes);
   }
   return byEnvelope;
+}
+
+/**
+ * A check stored before its shape was kept: an e-mail passcode can only have been asked for by
+ * its identity verification workflow; SMS and phone checks are read as idCheckConfigurationName
+ * with senderProvidedNumbers, the shape that names their numbers whole.
+ */
+function askedAsBefore(method: PasscodeMethod): PasscodeAskedAs {
+  const email = IDENTITY_WORKFLOWS.find((w) => w.method === 'email');
+  return method === 'email' && email ? { kind: 'identityVerification', workflowId: email.workflowId, phoneNumbers: [] } : { kind: 'idCheck' };
 }

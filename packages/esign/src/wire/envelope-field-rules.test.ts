@@ -92,7 +92,7 @@ test('field names match case-insensitively, as DocuSign\'s examples send them', 
   assert.match(refusal(definition({ signer: { SocialAuthentications: [{ authentication: 'Facebook' }] } })), /SocialAuthentications \(recipient authentication/);
   // The SMS check, spelled as DocuSign's smsAuthentication example spells it (senderprovidednumbers).
   const sms = parseEnvelopeDefinition({ status: 'created', documents: [{ documentId: '1', name: 'A.pdf', documentBase64: pdf }], recipients: { signers: [{ email: 's@example.com', name: 'S', recipientId: '1', SmsAuthentication: { senderprovidednumbers: ['+1 (555) 010-2030'] }, idCheckConfigurationName: 'SMS Auth $', requireIdLookup: 'true' }] } });
-  assert.deepEqual(sms.recipients[0]?.passcode, { method: 'sms', destinations: ['+15550102030'] });
+  assert.deepEqual(sms.recipients[0]?.passcode, { method: 'sms', destinations: ['+15550102030'], askedAs: { kind: 'idCheck' } });
 });
 
 test('Envelopes::update refuses what it would not do (new recipients, a workflow\'s steps) instead of a 200 that changes nothing; it resumes a paused workflow', () => {

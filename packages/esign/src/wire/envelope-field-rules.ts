@@ -203,7 +203,8 @@ export const DOCUMENT_FIELDS = rules({
   // Anchors are searched in every document, PDFs included.
   applyAnchorTabs: honoured,
   remoteUrl: refused('send documentBase64'), htmlDefinition: refused('responsive documents are not supported; send documentBase64'),
-  order: refused('documents keep the order in which they are listed'),
+  // Where the document goes among the others (domain/envelope/document-order.ts).
+  order: honoured,
   // PDF form field transformation (domain/tabs/transform-pdf-fields.ts); the per-field options are another feature.
   assignTabsToRecipientId: honoured, transformPdfFields: honoured,
   pdfFormFieldOption: refused('per-field PDF form options are not supported; fields are transformed by DocuSign\'s naming rule'),
@@ -219,6 +220,8 @@ export const DOCUMENT_FIELDS = rules({
   documentFields: refused('document fields are not supported'),
   documentTemplateId: refused(TEMPLATES), templateLocked: refused(TEMPLATES), templateRequired: refused(TEMPLATES),
   isDocGenDocument: refused('document generation is not supported'), docGenFormFields: refused('document generation is not supported'),
+  // `pages` (an output, below) is the page count DocuSign writes: the converted document's own
+  // count is what holds, so one sent back (as listDocuments gives it) is accepted and changes nothing.
 }, ['uri', 'pages', 'docGenDocumentStatus']);
 
 /** The SDK's Envelope model: the body of Envelopes::update (PUT …/envelopes/{envelopeId}). */
@@ -248,16 +251,16 @@ export const ENVELOPE_UPDATE_FIELDS: Readonly<Record<string, FieldRule>> = Objec
 /**
  * EnvelopesApi.updateRecipients: a recipient's name, e-mail address, routing order and access
  * code are corrected (domain/envelope/correct-recipients.ts); the rest of what a create honours is
- * refused here by name rather than a 200 that changed nothing. clientUserId is read to be
- * compared (a client sends back what listRecipients gave it).
+ * refused here by name rather than a 200 that changed nothing. clientUserId and the one-time
+ * passcode check are read to be compared (a client sends back what listRecipients gave it).
  */
-const PASSCODE_UPDATE = 'a one-time passcode check cannot be changed through updateRecipients yet';
 const CORRECTION_RULES: Record<string, FieldRule> = {
   tabs: refused('change tabs with EnvelopesApi.createTabs, updateTabs and deleteTabs'),
   // accessCode keeps its model's rule: a new code for who opens a page (domain/envelope/correct-recipients.ts), refused for a carbon copy.
-  // One-time passcode checks are set at create (wire/parse-recipient-authentication.ts).
-  identityVerification: refused(PASSCODE_UPDATE), idCheckConfigurationName: refused(PASSCODE_UPDATE), phoneAuthentication: refused(PASSCODE_UPDATE),
-  smsAuthentication: refused(PASSCODE_UPDATE), requireIdLookup: refused(PASSCODE_UPDATE),
+  // The one-time passcode check's fields (identityVerification, idCheckConfigurationName,
+  // phoneAuthentication, smsAuthentication, requireIdLookup) keep theirs too: set at create
+  // (wire/parse-recipient-authentication.ts), sent back as listRecipients answers them they are
+  // accepted, and a check that differs is refused by correctRecipients.
   roleName: refused('a role name cannot be changed through updateRecipients'),
   autoNavigation: refused('autoNavigation cannot be changed through updateRecipients'),
   emailNotification: refused('a recipient\'s language is set when the envelope is created, not through updateRecipients yet'),

@@ -31,18 +31,26 @@ function senderNumbers(r: WireReader): string[] {
   return items.map((n) => phoneNumber(n, n.string(40)));
 }
 
-/** identityVerification.inputOptions[name=phone_number_list].phoneNumberList (RecipientIdentityPhoneNumber: countryCode, number). */
-function workflowNumbers(idv: WireReader): string[] {
+type GivenNumber = { readonly countryCode: string; readonly number: string };
+
+/**
+ * identityVerification.inputOptions[name=phone_number_list].phoneNumberList (RecipientIdentityPhoneNumber:
+ * countryCode, number): each as the sender wrote it (read back so), and where the code goes.
+ */
+function workflowNumbers(idv: WireReader): { given: GivenNumber[]; numbers: string[] } {
+  const given: GivenNumber[] = [];
   const numbers: string[] = [];
   for (const option of idv.field('inputOptions').items()) {
     for (const entry of option.field('phoneNumberList').items()) {
-      const country = (entry.field('countryCode').optionalString(8) ?? '').replace(/^\+/, '');
+      const countryCode = entry.field('countryCode').optionalString(8) ?? '';
+      const country = countryCode.replace(/^\+/, '');
       const number = entry.field('number').string(40);
       numbers.push(phoneNumber(entry.field('number'), country ? `+${country}${number.replace(/^\+/, '')}` : number));
+      given.push({ countryCode, number });
     }
   }
   if (numbers.length > MAX_NUMBERS) idv.field('inputOptions').fail(`may hold at most ${MAX_NUMBERS} phone numbers.`);
-  return numbers;
+  return { given, numbers };
 }
 
 /**
@@ -70,21 +78,21 @@ export function parseRecipientAuthentication(r: WireReader, email: string): Pass
   }
 
   const smsNumbers = senderNumbers(sms);
-  if (smsNumbers.length > 0) asked.push({ method: 'sms', destinations: smsNumbers });
+  if (smsNumbers.length > 0) asked.push({ method: 'sms', destinations: smsNumbers, askedAs: { kind: 'idCheck' } });
   if (phone.field('recipMayProvideNumber').boolean(false)) phone.field('recipMayProvideNumber').fail('is not supported: the signer would choose the number the code goes to, which proves nothing. Give senderProvidedNumbers.');
   if (phone.field('validateRecipProvidedNumber').boolean(false)) phone.field('validateRecipProvidedNumber').fail('is not supported: numbers are given by the sender.');
   if (phone.field('recordVoicePrint').boolean(false)) phone.field('recordVoicePrint').fail('is not supported: no voice print is recorded.');
   const phoneNumbers = senderNumbers(phone);
-  if (phoneNumbers.length > 0) asked.push({ method: 'phone', destinations: phoneNumbers });
+  if (phoneNumbers.length > 0) asked.push({ method: 'phone', destinations: phoneNumbers, askedAs: { kind: 'idCheck' } });
 
   const workflowId = idv.field('workflowId').optionalString(100);
   if (workflowId !== undefined) {
     const workflow = identityWorkflow(workflowId) ?? idv.field('workflowId').fail(`"${workflowId}" is not an identity verification workflow of this account: ID verification products (DocuSign ID Verification, IDV) and knowledge-based authentication (KBA) are not supported, the signer would sign without them. AccountsApi.getAccountIdentityVerification lists the ones offered: ${OFFERED}.`);
-    if (workflow.method === 'email') asked.push({ method: 'email', destinations: [email] });
+    if (workflow.method === 'email') asked.push({ method: 'email', destinations: [email], askedAs: { kind: 'identityVerification', workflowId: workflow.workflowId, phoneNumbers: [] } });
     else {
-      const numbers = workflowNumbers(idv);
+      const { given: phoneNumbers, numbers } = workflowNumbers(idv);
       if (numbers.length === 0) idv.field('inputOptions').fail(`needs a phone_number_list with at least one number for the "${workflow.defaultName}" workflow.`);
-      asked.push({ method: workflow.method, destinations: numbers });
+      asked.push({ method: workflow.method, destinations: numbers, askedAs: { kind: 'identityVerification', workflowId: workflow.workflowId, phoneNumbers } });
     }
   } else if (idv.present) {
     idv.field('workflowId').fail('is required when identityVerification is given.');

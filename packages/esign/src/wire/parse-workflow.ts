@@ -128,10 +128,25 @@ export function parseDelay(reader: WireReader, text: string): number {
   return ms;
 }
 
-/** An ISO 8601 date-time with its time zone ("2026-04-10T17:00:00Z"); one already past resumes at once. */
+/**
+ * A resumeDate: an ISO 8601 date-time with its time zone ("2026-04-10T17:00:00Z"), as DocuSign's
+ * EnvelopeDelayRule documents it, or a date alone ("2026-11-29"), which DocuSign's scheduledSending
+ * example sends from its form's date input: that day's start, 00:00 UTC (docs/esign-workflow.md).
+ * A time already past resumes at once. A day that is not in the calendar (2026-02-30) is refused,
+ * rather than rolled over into the next month.
+ */
 function parseResumeDate(reader: WireReader, text: string): Date {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(text) || Number.isNaN(Date.parse(text))) {
-    return reader.fail(`must be an ISO 8601 date and time with its time zone (e.g. "2026-04-10T17:00:00Z"), got "${text}".`);
+  const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const dateTime = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.exec(text);
+  const day = dateOnly ?? dateTime;
+  const at = dateOnly ? Date.UTC(Number(dateOnly[1]), Number(dateOnly[2]) - 1, Number(dateOnly[3])) : Date.parse(text);
+  if (!day || Number.isNaN(at) || !isCalendarDay(Number(day[1]), Number(day[2]), Number(day[3]))) {
+    return reader.fail(`must be an ISO 8601 date and time with its time zone (e.g. "2026-04-10T17:00:00Z"), or a date (e.g. "2026-04-10", read as 00:00 UTC), got "${text}".`);
   }
-  return new Date(Date.parse(text));
+  return new Date(at);
+}
+
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }

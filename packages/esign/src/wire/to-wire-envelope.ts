@@ -7,6 +7,7 @@ import { expiresAt } from '../domain/notification/notification-schedule.ts';
 import { toWireNotification } from './to-wire-notification.ts';
 import { toDocuSignDateTime } from './docusign-date-time.ts';
 import { toWireCustomFields } from './to-wire-custom-fields.ts';
+import { toWireRecipientAuthentication } from './to-wire-recipient-authentication.ts';
 import type { WireEnvelope, WireEnvelopeDocument, WireEnvelopeSummary, WireRecipient, WireRecipients } from './wire-types.ts';
 
 /** What a read asked to include (GET envelope `include`, listRecipients `include_tabs`...). */
@@ -51,6 +52,8 @@ export function toWireRecipient(r: Recipient, includeTabs: boolean): WireRecipie
     agentCanEditName: r.agentCanEditName === true ? 'true' : undefined,
     agentCanEditEmail: r.agentCanEditEmail === true ? 'true' : undefined,
     witnessFor: r.witnessFor,
+    // The one-time passcode check, as the sender set it; never a code (to-wire-recipient-authentication.ts).
+    ...toWireRecipientAuthentication(r.passcode),
     sentDateTime: at(r.sentAt),
     deliveredDateTime: at(r.deliveredAt),
     signedDateTime: at(r.signedAt),

@@ -1,3 +1,4 @@
+import type { WireRecipientAuthentication } from './to-wire-recipient-authentication.ts';
 import type { WireNotification } from './to-wire-notification.ts';
 
 /**
@@ -7,7 +8,7 @@ import type { WireNotification } from './to-wire-notification.ts';
  */
 export type WireEnvelopeSummary = { envelopeId: string; status: string; statusDateTime: string; uri: string };
 
-export type WireRecipient = {
+export type WireRecipient = WireRecipientAuthentication & {
   recipientId: string;
   recipientIdGuid: string;
   recipientType: 'signer' | 'carboncopy' | 'inpersonsigner' | 'certifieddelivery' | 'agent' | 'editor' | 'intermediary' | 'witness';

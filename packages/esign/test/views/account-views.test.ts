@@ -1,7 +1,9 @@
 // Sender, edit, correct and console views (docs/esign-views.md): single-use URLs that sign the API's user
 // into the console's page of a draft, through the official SDK as DocuSign's embeddedSending and
 // embeddedConsole examples (github docusign/code-examples-node, lib/eSignature/examples) call it,
-// in Chromium; refusals by name; the attacks: reuse, another account, a forged view.
+// in Chromium: the current embeddedSending (three documents, an EnvelopeViewRequest with every
+// setting, startingScreen from its form: "Prepare" opens, "Tagger" is refused) and its older form
+// (no body); refusals by name; the attacks: reuse, another account, a forged view.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -10,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, pollUntil } from '@signet/kit';
 import { listenOnLoopback } from '@signet/kit/testing';
 import { buildConverter, type Converter } from '@signet/pdf';
+import { makeDocx } from '../../../pdf/test/documents.fixture.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { secondAccount } from '../support/second-account.ts';
 import { b64, samplePdf, startSigningEsign, type SigningHarness } from '../signing/signing-harness.ts';
@@ -24,7 +27,8 @@ type EnvelopesApi = {
   getEnvelope(accountId: string, envelopeId: string): Promise<{ status: string }>;
 };
 type Sdk = { ApiClient: new () => { setBasePath(p: string): void; addDefaultHeader(k: string, v: string): void }; EnvelopesApi: new (c: unknown) => EnvelopesApi }
-  & Record<'EnvelopeDefinition' | 'Document' | 'Signer' | 'CarbonCopy' | 'SignHere' | 'Tabs' | 'Recipients' | 'EnvelopeViewRequest' | 'EnvelopeViewSettings' | 'ConsoleViewRequest', Model>;
+  & Record<'EnvelopeDefinition' | 'Document' | 'Signer' | 'CarbonCopy' | 'SignHere' | 'Tabs' | 'Recipients' | 'EnvelopeViewRequest' | 'EnvelopeViewSettings' | 'ConsoleViewRequest'
+    | 'EnvelopeViewRecipientSettings' | 'EnvelopeViewDocumentSettings' | 'EnvelopeViewTaggerSettings' | 'EnvelopeViewTemplateSettings', Model>;
 const docusign = createRequire(import.meta.url)('docusign-esign') as Sdk;
 
 let browser: Browser;
@@ -54,6 +58,50 @@ async function draft(signerEmail = 'signer@example.com'): Promise<string> {
   env.recipients = docusign.Recipients.constructFromObject({ signers: [signer1], carbonCopies: [cc1] });
   env.status = 'created';
   return (await api.createEnvelope(h.accountId, { envelopeDefinition: env })).envelopeId;
+}
+
+/**
+ * The current embeddedSending example's draft: an html document (its anchor in white), a docx and
+ * a pdf (both with /sn1/), in that order; the signer signs by both anchors; a cc after.
+ */
+async function exampleDraft(signerEmail: string): Promise<string> {
+  const html = '<!doctype html><html><body><h1>Order acknowledgement</h1><p>Ordered by Sam Signer.</p><p>Agreed: <span style="color:#fff">**signature_1**</span></p></body></html>';
+  const env = new docusign.EnvelopeDefinition();
+  env.emailSubject = 'Please sign this document set';
+  const doc1 = new docusign.Document();
+  Object.assign(doc1, { documentBase64: b64(Buffer.from(html)), name: 'Order acknowledgement', fileExtension: 'html', documentId: '1' });
+  const doc2 = docusign.Document.constructFromObject({ documentBase64: b64(await makeDocx('Battle Plan')), name: 'Battle Plan', fileExtension: 'docx', documentId: '2' });
+  const doc3 = docusign.Document.constructFromObject({ documentBase64: b64(await samplePdf(1, 'Lorem Ipsum /sn1/')), name: 'Lorem Ipsum', fileExtension: 'pdf', documentId: '3' });
+  env.documents = [doc1, doc2, doc3];
+  const signer1 = docusign.Signer.constructFromObject({ email: signerEmail, name: 'Sam Signer', recipientId: '1', routingOrder: '1' });
+  const cc1 = new docusign.CarbonCopy();
+  Object.assign(cc1, { email: 'cc@example.com', name: 'Carl Copy', routingOrder: '2', recipientId: '2' });
+  const byAnchor = (anchorString: string) => docusign.SignHere.constructFromObject({ anchorString, anchorYOffset: '10', anchorUnits: 'pixels', anchorXOffset: '20' });
+  signer1.tabs = docusign.Tabs.constructFromObject({ signHereTabs: [byAnchor('**signature_1**'), byAnchor('/sn1/')] });
+  env.recipients = docusign.Recipients.constructFromObject({ signers: [signer1], carbonCopies: [cc1] });
+  env.status = 'created';
+  return (await api.createEnvelope(h.accountId, { envelopeDefinition: env })).envelopeId;
+}
+
+/** The current embeddedSending example's EnvelopeViewRequest; `startingView` is its form's choice, "Tagger" or "Prepare". */
+function exampleViewRequest(startingView: string, dsReturnUrl: string): Record<string, unknown> {
+  return docusign.EnvelopeViewRequest.constructFromObject({
+    returnUrl: dsReturnUrl,
+    viewAccess: 'envelope',
+    settings: docusign.EnvelopeViewSettings.constructFromObject({
+      startingScreen: startingView,
+      sendButtonAction: 'send',
+      showBackButton: 'false',
+      backButtonAction: 'previousPage',
+      showHeaderActions: 'false',
+      showDiscardAction: 'false',
+      lockToken: '',
+      recipientSettings: docusign.EnvelopeViewRecipientSettings.constructFromObject({ showEditRecipients: 'false', showContactsList: 'false' }),
+      documentSettings: docusign.EnvelopeViewDocumentSettings.constructFromObject({ showEditDocuments: 'false', showEditDocumentVisibility: 'false', showEditPages: 'false' }),
+      taggerSettings: docusign.EnvelopeViewTaggerSettings.constructFromObject({ paletteSections: 'default', paletteDefault: 'custom' }),
+      templateSettings: docusign.EnvelopeViewTemplateSettings.constructFromObject({ showMatchingTemplatesPrompt: 'true' }),
+    }),
+  });
 }
 
 async function open(st: { after(fn: () => Promise<void>): void }, url: string): Promise<Page> {
@@ -89,11 +137,44 @@ test('sender, edit, correct and console views', async (t) => {
   t.after(() => new Promise<void>((resolve) => app.close(() => resolve())));
   const returnUrl = `http://127.0.0.1:${appPort}/ds-return?state=7`;
 
-  await t.test('embeddedSending as the example calls it: the draft page, signed in, sends it', async (st) => {
+  await t.test('embeddedSending as the example calls it, its form on "Prepare view": the three documents\' draft page, signed in, sends it and returns to the app', async (st) => {
+    const envelopeId = await exampleDraft('prepare@example.com');
+    // The example's call, with every setting it sends: the tagger's palette and the
+    // matching-templates prompt configure nothing this page shows, so they are accepted.
+    const { url } = await api.createSenderView(h.accountId, envelopeId, { envelopeViewRequest: exampleViewRequest('Prepare', returnUrl) });
+    assert.match(url, /\/console\/view\/[A-Za-z0-9_-]+\?send=1$/);
+    const page = await open(st, url);
+    await page.getByRole('heading', { name: 'Please sign this document set' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, `/console/envelopes/${envelopeId}`);
+    type Row = { cells: ArrayLike<{ textContent: string | null }> };
+    const cells: string[][] = await page.locator('tr[data-recipient]').evaluateAll((rows: unknown[]) => rows.map((row) => Array.from((row as Row).cells, (c) => c.textContent ?? '')));
+    // Fields: a SignHere on the html document's anchor, one on each of the docx's and the pdf's.
+    assert.deepEqual(cells, [['1', 'Signer', 'Sam Signer', 'prepare@example.com', '3', 'created'], ['2', 'Carbon copy', 'Carl Copy', 'cc@example.com', '0', 'created']]);
+    for (const name of ['Order acknowledgement', 'Battle Plan', 'Lorem Ipsum']) await page.getByRole('img', { name: `${name}, page 1` }).waitFor();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL((u) => u.port === String(appPort));
+    assert.equal(new URL(page.url()).searchParams.get('event'), 'Send');
+    assert.equal((await api.getEnvelope(h.accountId, envelopeId)).status, 'sent');
+    await pollUntil(() => smtp.received.find((m) => /prepare@example\.com/.test(JSON.stringify(m.to)) && /Please sign/.test(m.subject ?? '')), { timeoutMs: 15_000, intervalMs: 25, what: 'the signing mail' });
+    assert.equal((await fetch(url, { redirect: 'manual' })).status, 410, 'the URL was single-use');
+  });
+
+  await t.test('embeddedSending as the example calls it, its form on "Tagging view": refused by its starting screen alone, nothing opened', async () => {
+    const envelopeId = await exampleDraft('tagger@example.com');
+    const e = await errorOf(api.createSenderView(h.accountId, envelopeId, { envelopeViewRequest: exampleViewRequest('Tagger', returnUrl) }));
+    assert.deepEqual(e, {
+      status: 400,
+      errorCode: 'INVALID_REQUEST_BODY',
+      message: 'The request body is missing or improperly formatted. EnvelopeViewRequest: not supported: settings.startingScreen "Tagger" (the tagger (placing fields in the browser) is not offered; place tabs through the API, by anchor or position).',
+    });
+    assert.equal((await api.getEnvelope(h.accountId, envelopeId)).status, 'created');
+  });
+
+  await t.test('the older embeddedSending call ({returnUrlRequest}, which docusign-esign 10 sends as no body): the draft page, signed in, sends it', async (st) => {
     const envelopeId = await draft();
-    // The example's call. docusign-esign 10 has no ReturnUrlRequest model any more (the example's
-    // `new docusign.ReturnUrlRequest()` throws with it) and reads `envelopeViewRequest`, so the
-    // same call with a plain object sends no body at all: the view must still open.
+    // Older versions of the example passed `{ returnUrlRequest }`. docusign-esign 10 has no
+    // ReturnUrlRequest model any more and reads `envelopeViewRequest`, so the same call with a
+    // plain object sends no body at all: the view must still open.
     const { url } = await api.createSenderView(h.accountId, envelopeId, { returnUrlRequest: { returnUrl } });
     assert.match(url, /\/console\/view\/[A-Za-z0-9_-]+\?send=1$/);
     const page = await open(st, url.replace('send=1', 'send=0'));
@@ -155,6 +236,9 @@ test('sender, edit, correct and console views', async (t) => {
       [{ returnUrl, settings: { showHeaderActions: true, documentSettings: { showEditDocuments: 'true' } } }, /showHeaderActions true.*showEditDocuments "true"/],
       [{ returnUrl, settings: { lockToken: 'abc' } }, /lockToken "abc"/],
       [{ returnUrl, viewAccess: 'template' }, /viewAccess "template"/],
+      // The palette of a tagger DocuSign would start on, no starting screen given.
+      [{ returnUrl, settings: { taggerSettings: { paletteDefault: 'custom' } } }, /settings\.taggerSettings \{"paletteDefault":"custom"\} without startingScreen \(DocuSign then starts on the tagger, which is not offered: set startingScreen "Prepare"\)/],
+      [{ returnUrl, settings: { startingScreen: 'Prepare', taggerSettings: 'custom', templateSettings: { showMatchingTemplatesPrompt: 'sometimes' } } }, /settings\.taggerSettings "custom" \(must be an object\); settings\.templateSettings\.showMatchingTemplatesPrompt "sometimes" \(must be true or false\)/],
     ];
     for (const [body, message] of cases) {
       const e = await errorOf(api.createSenderView(h.accountId, envelopeId, { envelopeViewRequest: body }));

@@ -20,7 +20,7 @@ import { toAddress, signingPathIn } from '../support/mail-parts.ts';
 // examples' anchor text /sn1/ on the page.
 type Callback = (error: unknown, data: unknown, response: unknown) => void;
 type Model = { constructFromObject(o: Record<string, unknown>): Record<string, unknown> } & (new () => Record<string, unknown>);
-type WireWorkflow = { workflowStatus: string; currentWorkflowStepId?: string; resumeDate?: string; scheduledSending?: { status: string; resumeDate?: string }; workflowSteps: { workflowStepId: string; itemId: string; status: string; delayedRouting?: { resumeDate?: string; rules: { delay?: string }[] } }[] };
+type WireWorkflow = { workflowStatus: string; currentWorkflowStepId?: string; resumeDate?: string; scheduledSending?: { status: string; resumeDate?: string }; workflowSteps: { workflowStepId: string; itemId: string; status: string; delayedRouting?: { resumeDate?: string; rules: { delay?: string; resumeDate?: string }[] } }[] };
 type EnvelopesApi = {
   createEnvelope(accountId: string, opts: unknown, cb?: Callback): Promise<{ data: { envelopeId: string; status: string } }>;
   update(accountId: string, envelopeId: string, opts: unknown, cb?: Callback): Promise<{ data: { envelopeId: string } }>;
@@ -41,6 +41,7 @@ const noop: Callback = () => undefined;
 /** An SDK model instance as the JSON the wire carried. */
 const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 const HOUR_S = 3600;
+const DAY_MS = 86_400_000;
 const wait = { timeoutMs: 20_000, intervalMs: 20 };
 
 
@@ -136,6 +137,42 @@ subtest('scheduledSending: the envelope is sent but reaches nobody until its res
   assert.equal(Date.parse(sent.sentDateTime ?? ''), resumeDate.getTime(), 'sent when the schedule said');
 });
 
+subtest('scheduledSending as its controller calls it, with the form\'s date input ("YYYY-MM-DD"): held until 00:00 UTC that day', async () => {
+  // The controller hands the example an <input type="date"> value; the example passes it on as resumeDate.
+  const formDate = new Date(env.clock.now().getTime() + 2 * DAY_MS).toISOString().slice(0, 10);
+  const midnight = Date.parse(`${formDate}T00:00:00Z`);
+  const args = { resumeDate: formDate, signerEmail: 'on-the-day@example.com', signerName: 'Day Break' };
+  const rule = docusign.EnvelopeDelayRule.constructFromObject({ resumeDate: args.resumeDate.toString() });
+  const signer1 = docusign.Signer.constructFromObject({ email: args.signerEmail, name: args.signerName, recipientId: '1', routingOrder: '1' });
+  signer1.tabs = docusign.Tabs.constructFromObject({ signHereTabs: [docusign.SignHere.constructFromObject({ anchorString: '/sn1/', anchorYOffset: '10', anchorUnits: 'pixels', anchorXOffset: '20' })] });
+  const env1 = new docusign.EnvelopeDefinition();
+  env1.emailSubject = 'Please sign this document';
+  env1.documents = [document()];
+  env1.workflow = docusign.Workflow.constructFromObject({ scheduledSending: docusign.ScheduledSending.constructFromObject({ rules: [rule] }) });
+  env1.recipients = docusign.Recipients.constructFromObject({ signers: [signer1] });
+  env1.status = 'sent';
+  const { envelopeId } = (await (await api()).createEnvelope(env.seed.accountId, { envelopeDefinition: env1 }, noop)).data;
+  const scheduled = await (await api()).getEnvelope(env.seed.accountId, envelopeId);
+  assert.equal(scheduled.workflow?.workflowStatus, 'paused');
+  assert.equal(scheduled.workflow?.resumeDate, `${formDate}T00:00:00.0000000Z`, 'the day\'s start, in UTC');
+  assert.equal((await (await api()).getEnvelopeScheduledSendingDefinition(env.seed.accountId, envelopeId)).rules?.[0]?.resumeDate, `${formDate}T00:00:00.0000000Z`);
+
+  env.clock.advance((midnight - env.clock.now().getTime()) / 1000);
+  await mailTo(args.signerEmail);
+  assert.equal(Date.parse((await (await api()).getEnvelope(env.seed.accountId, envelopeId)).sentDateTime ?? ''), midnight);
+});
+
+subtest('a delayedRouting resumeDate given as a date alone is that day\'s 00:00 UTC too', async () => {
+  const envelopes = await api();
+  const { envelopeId } = (await envelopes.createEnvelope(env.seed.accountId, { envelopeDefinition: {
+    emailSubject: 'Dated step', status: 'created', documents: [{ documentBase64: pdf, name: 'A', fileExtension: 'pdf', documentId: '1' }],
+    recipients: { signers: [{ email: 'ds1@example.com', name: 'DS1', recipientId: '1', routingOrder: '1' }, { email: 'ds2@example.com', name: 'DS2', recipientId: '2', routingOrder: '2' }] },
+    workflow: { workflowSteps: [{ action: 'pause_before', triggerOnItem: 'routing_order', itemId: '2', delayedRouting: { rules: [{ resumeDate: '2099-01-31' }] } }] },
+  } }, noop)).data;
+  const [step] = (await envelopes.getEnvelopeWorkflowDefinition(env.seed.accountId, envelopeId)).workflowSteps;
+  assert.equal(step?.delayedRouting?.rules[0]?.resumeDate, '2099-01-31T00:00:00.0000000Z');
+});
+
 subtest('delayedRouting: routing order 2 is reached an hour after order 1 finishes', async () => {
   const signer1 = docusign.Signer.constructFromObject({ email: 'delay-1@example.com', name: 'Del One', recipientId: '1', routingOrder: '1' });
   const signer2 = docusign.Signer.constructFromObject({ email: 'delay-2@example.com', name: 'Del Two', recipientId: '2', routingOrder: '2' });
@@ -206,6 +243,8 @@ subtest('what is not done is refused by name, and nothing is stored', async () =
   await refused({ scheduledSending: { rules: [{ delay: '25:00:00' }] } }, /hours 00-23/);
   await refused({ scheduledSending: { rules: [{ delay: '01:00:00' }, { delay: '02:00:00' }] } }, /exactly one rule/);
   await refused({ scheduledSending: { rules: [{ resumeDate: 'next tuesday' }] } }, /ISO 8601/);
+  await refused({ scheduledSending: { rules: [{ resumeDate: '2099-02-30' }] } }, /or a date \(e\.g\. "2026-04-10", read as 00:00 UTC\), got "2099-02-30"/);
+  await refused({ scheduledSending: { rules: [{ resumeDate: '2099-01-31T09:00:00' }] } }, /with its time zone/);
   await refused({ scheduledSending: { rules: [{ delay: '400.00:00:00' }] } }, /at most 365 days/);
   await refused({ scheduledSending: { bulkListId: 'abc', rules: [{ delay: '01:00:00' }] } }, /bulkListId \(scheduled sending of a bulk send list is not supported yet\)/);
   assert.equal(smtp.received.some((m) => ['r@example.com', 's@example.com'].includes(toAddress(m))), false);

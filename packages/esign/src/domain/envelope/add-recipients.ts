@@ -16,6 +16,7 @@ import { assertWitnesses } from './witnesses.ts';
 import { assertBlanksNamed } from './assert-blanks-named.ts';
 import { assertVisibility } from './document-visibility.ts';
 import { assertEnvelopeSize } from './envelope-limits.ts';
+import { newPasscode } from '../signing/passcode.ts';
 
 /** The create's bound (restapi/envelopes/parse-envelope-definition.ts). */
 
@@ -31,7 +32,7 @@ function newRecipient(deps: Pick<EnvelopeDeps, 'random'>, d: RecipientDraft, tab
     ...(d.excludedDocuments && d.excludedDocuments.length > 0 ? { excludedDocuments: d.excludedDocuments } : {}),
     ...(d.language !== undefined ? { language: d.language } : {}),
     ...(codeHash !== undefined ? { accessCode: { hash: codeHash, failures: 0 } } : {}),
-    ...(d.passcode ? { passcode: { method: d.passcode.method, destinations: d.passcode.destinations, failures: 0, sends: 0 } } : {}),
+    ...(d.passcode ? { passcode: newPasscode(d.passcode) } : {}),
     tabs,
   };
 }

@@ -83,13 +83,13 @@ test('deleting: who has acted is refused whole; the last pending signer deleted 
 test('a corrected address moves an e-mail passcode there and drops the code sent to the old one; an SMS passcode keeps its number', () => {
   const pending = { hash: 'h', expiresAt: new Date(NOW.getTime() + 60_000) };
   const e = envelope('sent', [
-    recipient('1', 1, 'delivered', { passcode: { method: 'email', destinations: ['r1@example.com'], failures: 1, sends: 1, pending } }),
-    recipient('2', 1, 'sent', { passcode: { method: 'sms', destinations: ['+15550100'], failures: 0, sends: 1, pending } }),
+    recipient('1', 1, 'delivered', { passcode: { method: 'email', destinations: ['r1@example.com'], askedAs: { kind: 'identityVerification', workflowId: 'w', phoneNumbers: [] }, failures: 1, sends: 1, pending } }),
+    recipient('2', 1, 'sent', { passcode: { method: 'sms', destinations: ['+15550100'], askedAs: { kind: 'idCheck' }, failures: 0, sends: 1, pending } }),
   ]);
   const { change } = correctRecipientsChange(deps, e, [{ recipientId: '1', type: 'signer', email: 'new@example.com' }, { recipientId: '2', type: 'signer', email: 'two@example.com' }], NOW);
   const [one, two] = change.envelope.recipients;
-  assert.deepEqual(one?.passcode, { method: 'email', destinations: ['new@example.com'], failures: 1, sends: 1 });
-  assert.deepEqual(two?.passcode, { method: 'sms', destinations: ['+15550100'], failures: 0, sends: 1, pending });
+  assert.deepEqual(one?.passcode, { method: 'email', destinations: ['new@example.com'], askedAs: { kind: 'identityVerification', workflowId: 'w', phoneNumbers: [] }, failures: 1, sends: 1 });
+  assert.deepEqual(two?.passcode, { method: 'sms', destinations: ['+15550100'], askedAs: { kind: 'idCheck' }, failures: 0, sends: 1, pending });
 });
 
 test('an in-person signer: a new host address is a new way in (old link ended, the mail again to the new host); an address of the host\'s own follows it; a signer has no host to correct', () => {

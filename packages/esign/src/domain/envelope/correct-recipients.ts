@@ -1,6 +1,6 @@
 import { EsignError } from '../../errors.ts';
 import type { AuditEvent } from '../signing/audit-event.ts';
-import type { RecipientPasscode } from '../signing/passcode.ts';
+import type { PasscodeAskedAs, PasscodeRequest, RecipientPasscode } from '../signing/passcode.ts';
 import type { Envelope, Recipient, RecipientType } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
 import { actsOnSigningPage } from './recipient-kinds.ts';
@@ -27,6 +27,8 @@ export type RecipientCorrection = {
   readonly accessCode?: string;
   /** An in-person signer's host: who gets the mail and the link (recipient-kinds.ts mailTo). */
   readonly host?: { readonly name?: string; readonly email?: string };
+  /** A one-time passcode check as sent back: accepted when it is the recipient's own, refused when it would add or change one. */
+  readonly passcode?: PasscodeRequest;
 };
 
 /** DocuSign's RecipientUpdateResponse: one per recipient named, with errorDetails when it was not changed. */
@@ -90,6 +92,9 @@ export function correctRecipientsChange(
     if (c.host !== undefined && current.host === undefined) throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${c.recipientId}" is a ${current.type}: it has no host to correct.`);
     if (c.clientUserId !== undefined && c.clientUserId !== (current.clientUserId ?? '')) {
       throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${c.recipientId}": clientUserId cannot be changed (it ties the recipient to the embedding app's user).`);
+    }
+    if (c.passcode !== undefined && !isTheirCheck(current.passcode, c.passcode)) {
+      throw new EsignError('INVALID_REQUEST_BODY', `recipientId "${c.recipientId}": a one-time passcode check cannot be ${current.passcode ? 'changed' : 'added'} through updateRecipients yet; send it back as listRecipients answers it, or leave it out.`);
     }
     const refuse = (why: string) => results.push({ recipientId: c.recipientId, recipientIdGuid: current.recipientIdGuid, errorDetails: { errorCode: 'RECIPIENT_UPDATE_FAILED', message: `The recipient could not be updated. ${why}` } });
     if (ACTED.has(current.status)) {
@@ -162,6 +167,22 @@ export async function correctRecipients(deps: EnvelopeDeps, accountId: string, e
   });
   return results;
 }
+
+/**
+ * The check sent back is the recipient's own: the same method, asked the same way, to the same
+ * numbers (an e-mail passcode goes to the recipient's address, whatever was sent with it).
+ */
+function isTheirCheck(current: RecipientPasscode | undefined, sent: PasscodeRequest): boolean {
+  if (!current || current.method !== sent.method || !sameAskedAs(current.askedAs, sent.askedAs)) return false;
+  return current.method === 'email' || sameList(current.destinations, sent.destinations);
+}
+
+function sameAskedAs(a: PasscodeAskedAs, b: PasscodeAskedAs): boolean {
+  if (a.kind === 'idCheck' || b.kind === 'idCheck') return a.kind === b.kind;
+  return a.workflowId === b.workflowId && sameList(a.phoneNumbers.map((n) => `${n.countryCode} ${n.number}`), b.phoneNumbers.map((n) => `${n.countryCode} ${n.number}`));
+}
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** An e-mail passcode sent to `email` from now on, with no code pending (one sent to the old address is dropped). */
 function emailPasscodeTo(code: RecipientPasscode, email: string): RecipientPasscode {

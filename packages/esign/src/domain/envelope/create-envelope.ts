@@ -2,6 +2,7 @@ import type { DocumentDraft, EnvelopeDraft } from './envelope-draft.ts';
 import type { Envelope, EnvelopeDocument, Recipient } from './envelope.ts';
 import { assertNoTabsOnSupplements } from './document-supplement.ts';
 import { assertVisibility } from './document-visibility.ts';
+import { inDocumentOrder } from './document-order.ts';
 import type { PlacedTab } from './placed-tab.ts';
 import { placeTabs } from './place-tabs.ts';
 import { addFormTabs, type ContentRecipient } from './add-form-tabs.ts';
@@ -15,6 +16,7 @@ import type { EnvelopeBrand } from '../brands/brand.ts';
 import { resolveEnvelopeBrand } from '../brands/brand-use-cases.ts';
 import { inheritAccountFields } from '../account/account-custom-fields.ts';
 import { assertEnvelopeSize } from './envelope-limits.ts';
+import { newPasscode } from '../signing/passcode.ts';
 
 /**
  * DocuSign CreateEnvelope: the content prepared (prepareContent), then stored, sent at once when
@@ -43,7 +45,7 @@ export async function createEnvelope(deps: EnvelopeDeps, input: { accountId: str
     ...(r.agentCanEditName === true ? { agentCanEditName: true } : {}),
     ...(r.agentCanEditEmail === true ? { agentCanEditEmail: true } : {}),
     ...(codeHashes[i] !== undefined ? { accessCode: { hash: codeHashes[i], failures: 0 } } : {}),
-    ...(r.passcode ? { passcode: { method: r.passcode.method, destinations: r.passcode.destinations, failures: 0, sends: 0 } } : {}),
+    ...(r.passcode ? { passcode: newPasscode(r.passcode) } : {}),
     ...(r.excludedDocuments && r.excludedDocuments.length > 0 ? { excludedDocuments: r.excludedDocuments } : {}),
     tabs: content.tabs[i] ?? [],
   }));
@@ -71,13 +73,15 @@ export async function prepareContent(
   draftDocuments: readonly DocumentDraft[],
   draftRecipients: readonly ContentRecipient[],
 ): Promise<PreparedContent> {
+  // Document.order places documents (document-order.ts); the content is built in that order.
+  const drafts = inDocumentOrder(draftDocuments);
   // Documents convert concurrently; the converter bounds its own concurrency per engine.
-  const converted: ConvertedDocument[] = await Promise.all(draftDocuments.map((d) => deps.converter.convert(d, accountId)));
+  const converted: ConvertedDocument[] = await Promise.all(drafts.map((d) => deps.converter.convert(d, accountId)));
   const pdfs = converted.map((c) => c.pdf);
   // Every path that makes or changes content comes here with all its documents, kept and new.
   assertEnvelopeSize({ bytes: pdfs.reduce((n, pdf) => n + pdf.byteLength, 0), pages: converted.reduce((n, c) => n + c.pages.length, 0) }, 'An envelope or template');
   const pageSizes = converted.map((c) => c.pages);
-  const documents: EnvelopeDocument[] = draftDocuments.map((d, i) => ({
+  const documents: EnvelopeDocument[] = drafts.map((d, i) => ({
     documentId: d.documentId,
     name: d.name,
     fileExtension: d.fileExtension,
@@ -87,7 +91,7 @@ export async function prepareContent(
     ...(d.supplement ? { supplement: d.supplement } : {}),
   }));
   const tabs: PlacedTab[][] = [];
-  const withFormTabs = addFormTabs(draftDocuments, converted, draftRecipients);
+  const withFormTabs = addFormTabs(drafts, converted, draftRecipients);
   for (const r of withFormTabs) tabs.push(await placeTabs({ deps, documents, pdfs, pageSizes }, r.tabs, r.recipientId));
   withFormTabs.forEach((r, i) => assertNoTabsOnSupplements(documents, r.recipientId, tabs[i] ?? []));
   return { documents, pdfs, tabs };

@@ -44,6 +44,8 @@ export type DocumentDraft = {
   readonly transformPdfFields?: { readonly assignTabsToRecipientId: string };
   /** display modal or download, with what a signer must do (document-supplement.ts); absent: inline. */
   readonly supplement?: DocumentSupplement;
+  /** DocuSign's Document.order: where the document goes among the others (document-order.ts); absent: where it is listed. */
+  readonly order?: number;
 };
 
 export type RecipientDraft = {

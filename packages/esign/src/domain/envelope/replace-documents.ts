@@ -2,6 +2,7 @@ import { EsignError } from '../../errors.ts';
 import { checkTabRelations } from '../tabs/check-tab-relations.ts';
 import { dedupe, isAnchored, toDraft } from '../templates/placed-tab-drafts.ts';
 import { prepareContent } from './create-envelope.ts';
+import { inDocumentOrder } from './document-order.ts';
 import type { DocumentDraft } from './envelope-draft.ts';
 import type { EnvelopeDocument } from './envelope.ts';
 import type { PlacedTab } from './placed-tab.ts';
@@ -44,8 +45,14 @@ export async function replaceDocuments(
     if (!bytes) throw new EsignError('DOCUMENT_DOES_NOT_EXIST', `documentId "${d.documentId}" of ${current.what}`);
     return [d.documentId, { documentId: d.documentId, name: d.name, fileExtension: 'pdf', bytes, ...(d.supplement ? { supplement: d.supplement } : {}) }] as const;
   })));
-  const order = [...current.documents.map((d) => d.documentId).filter((id) => !removed.has(id)), ...change.upsert.map((d) => d.documentId).filter((id) => !current.documents.some((d) => d.documentId === id))];
-  const drafts = order.map((id) => upserted.get(id) ?? stored.get(id)).filter((d): d is DocumentDraft => d !== undefined);
+  const listed = [...current.documents.map((d) => d.documentId).filter((id) => !removed.has(id)), ...change.upsert.map((d) => d.documentId).filter((id) => !current.documents.some((d) => d.documentId === id))];
+  // Document.order (document-order.ts): a document keeps its place unless its order is given; a
+  // new one without order goes after the others. The drafts then go to prepareContent in place.
+  const places = new Map(current.documents.map((d) => [d.documentId, d.order]));
+  const drafts = inDocumentOrder(
+    listed.map((id) => upserted.get(id) ?? stored.get(id)).filter((d): d is DocumentDraft => d !== undefined),
+    (d, i) => places.get(d.documentId) ?? current.documents.length + i + 1,
+  ).map(({ order: _placed, ...d }) => d);
   const requests = current.holders.map((h) => {
     const keptTabs = dedupe(h.tabs).map((x) => withoutRemoved(x, removed)).filter((x): x is PlacedTab => x !== undefined);
     return { holder: h, kept: keptTabs, drafts: keptTabs.map((x) => toDraft(x, drafts, undefined)) };

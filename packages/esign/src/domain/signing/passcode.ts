@@ -17,10 +17,22 @@ export type PasscodeMethod = 'sms' | 'phone' | 'email';
 /** How one code reaches the signer: a text message, a voice call, or an e-mail. */
 export type PasscodeChannel = 'sms' | 'voice' | 'email';
 
+/**
+ * How the sender asked for the check, kept so the REST API answers it in the same DocuSign shape
+ * (wire/to-wire-recipient-authentication.ts): `idCheck` is idCheckConfigurationName ("SMS Auth $",
+ * "Phone Auth $") with smsAuthentication or phoneAuthentication's senderProvidedNumbers;
+ * `identityVerification` is a workflow by id (domain/signing/identity-workflows.ts), with its
+ * phone_number_list as given (country code and number apart; none for the e-mail passcode).
+ */
+export type PasscodeAskedAs =
+  | { readonly kind: 'idCheck' }
+  | { readonly kind: 'identityVerification'; readonly workflowId: string; readonly phoneNumbers: readonly { readonly countryCode: string; readonly number: string }[] };
+
 export type RecipientPasscode = {
   readonly method: PasscodeMethod;
   /** Phone numbers the sender gave (`+` and digits), or the recipient's e-mail for `email`. */
   readonly destinations: readonly string[];
+  readonly askedAs: PasscodeAskedAs;
   /** Wrong codes typed since the last right one (or since the sender last resent). */
   readonly failures: number;
   /** Codes sent since then: bounded, so the page cannot be used to flood a phone. */
@@ -31,7 +43,12 @@ export type RecipientPasscode = {
 };
 
 /** What the sender asked for, before it is stored (wire/parse-recipient-authentication.ts). */
-export type PasscodeRequest = { readonly method: PasscodeMethod; readonly destinations: readonly string[] };
+export type PasscodeRequest = { readonly method: PasscodeMethod; readonly destinations: readonly string[]; readonly askedAs: PasscodeAskedAs };
+
+/** The check a new recipient starts with: nothing sent, nothing typed. */
+export function newPasscode(request: PasscodeRequest): RecipientPasscode {
+  return { method: request.method, destinations: request.destinations, askedAs: request.askedAs, failures: 0, sends: 0 };
+}
 
 /** Wrong codes before the signer is locked out (the same as for access codes). */
 export const MAX_PASSCODE_FAILURES = 5;
@@ -124,5 +141,5 @@ export function passcodeAttempt(envelope: Envelope, recipientId: string, right: 
 export function unlockPasscode(recipient: Recipient): Recipient {
   const code = recipient.passcode;
   if (!code || (!code.lockedAt && code.sends === 0)) return recipient;
-  return { ...recipient, passcode: { method: code.method, destinations: code.destinations, failures: 0, sends: 0 } };
+  return { ...recipient, passcode: newPasscode(code) };
 }

@@ -200,7 +200,9 @@ function readDocument(doc: WireReader, supplements: boolean): DocumentDraft {
   if (transform && fileExtension !== 'pdf') doc.field('transformPdfFields').fail(`applies to PDF documents; documentId ${documentId} is ${fileExtension}.`);
   const supplement = parseDocumentSupplement(doc);
   if (supplement && !supplements) doc.field('display').fail(`"${supplement.display}" (a supplemental document) is supported when an envelope is created with its documents, not yet on templates or documents added later.`);
-  return { documentId, name, fileExtension, bytes, ...(transform ? { transformPdfFields: { assignTabsToRecipientId: assignTo ?? '1' } } : {}), ...(supplement ? { supplement } : {}) };
+  // Document.order: where it goes among the documents (domain/envelope/document-order.ts), a positive integer as documentId is.
+  const order = doc.field('order').optionalInteger(1, 2_147_483_647);
+  return { documentId, name, fileExtension, bytes, ...(transform ? { transformPdfFields: { assignTabsToRecipientId: assignTo ?? '1' } } : {}), ...(supplement ? { supplement } : {}), ...(order !== undefined ? { order } : {}) };
 }
 
 /**

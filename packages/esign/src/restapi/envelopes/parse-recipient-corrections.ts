@@ -4,6 +4,7 @@ import type { RecipientCorrection } from '../../domain/envelope/correct-recipien
 import type { RecipientRemoval } from '../../domain/envelope/delete-recipients.ts';
 import { EsignError } from '../../errors.ts';
 import { checkModelFields, type ModelFieldRule } from '../../wire/check-model-fields.ts';
+import { parseRecipientAuthentication } from '../../wire/parse-recipient-authentication.ts';
 import { AGENT_CORRECTION_FIELDS, CARBON_COPY_CORRECTION_FIELDS, CERTIFIED_DELIVERY_CORRECTION_FIELDS, IN_PERSON_SIGNER_CORRECTION_FIELDS, EDITOR_CORRECTION_FIELDS, INTERMEDIARY_CORRECTION_FIELDS, RECIPIENTS_FIELDS, SIGNER_CORRECTION_FIELDS, WITNESS_CORRECTION_FIELDS } from '../../wire/envelope-field-rules.ts';
 import { WireReader } from '../../wire/wire-reader.ts';
 import { assertUnique } from './parse-envelope-definition.ts';
@@ -32,7 +33,8 @@ function entries(body: unknown): { reader: WireReader; type: RecipientType }[] {
 /**
  * The body of EnvelopesApi.updateRecipients (the SDK's Recipients model): per recipient its
  * recipientId and what is corrected (name, or fullName, or firstName + lastName, as a create
- * reads them; email; routingOrder; accessCode; a witness's witnessFor; an in-person signer's host and signer*). Checked as a create checks them; a field updateRecipients
+ * reads them; email; routingOrder; accessCode; a witness's witnessFor; an in-person signer's host and signer*;
+ * the one-time passcode check, to be compared). Checked as a create checks them; a field updateRecipients
  * does not change here is refused by name (SIGNER_CORRECTION_FIELDS).
  */
 export function parseRecipientCorrections(body: unknown): RecipientCorrection[] {
@@ -64,9 +66,13 @@ export function parseRecipientCorrections(body: unknown): RecipientCorrection[] 
     // Blank asks for nothing (as the field rules read it): the code stays.
     const rawCode = type === 'carbonCopy' ? undefined : r.field('accessCode').optionalString(50);
     const accessCode = rawCode === '' ? undefined : rawCode;
+    // A one-time passcode check, read as a create reads it (a carbon copy's is refused by its
+    // field rule); correctRecipients accepts only the recipient's own.
+    const passcode = type === 'carbonCopy' ? undefined : parseRecipientAuthentication(r, email ?? '');
     return {
       recipientId, type,
       ...(accessCode !== undefined ? { accessCode } : {}),
+      ...(passcode !== undefined ? { passcode } : {}),
       ...(witnessFor !== undefined ? { witnessFor } : {}),
       ...(hostName !== undefined || hostEmail !== undefined ? { host: { ...(hostName !== undefined ? { name: hostName } : {}), ...(hostEmail !== undefined ? { email: hostEmail } : {}) } } : {}),
       ...(name !== undefined ? { name } : {}),

@@ -7,17 +7,22 @@ import { WireReader } from '../../wire/wire-reader.ts';
  * and EnvelopeViewSettings.js with its nested *Settings models). Our page reviews a draft and
  * sends it (docs/esign-views.md): every setting that would show something the page does not
  * have is refused by name when asked for; one that hides it, or asks for what the page does, is
- * accepted. Unknown fields are ignored, as DocuSign ignores them.
+ * accepted. A setting that only configures a feature the page never shows (`unshown`) is
+ * accepted with any well-formed value, and its `why` says why nothing is lost. Unknown fields
+ * are ignored, as DocuSign ignores them.
  */
 type SettingRule =
   | { readonly kind: 'falseOnly'; readonly why: string }
   | { readonly kind: 'oneOf'; readonly values: readonly string[]; readonly why: string }
   | { readonly kind: 'emptyOnly'; readonly why: string }
+  | { readonly kind: 'unshown'; readonly shape: 'boolean' | 'object'; readonly why: string }
   | { readonly kind: 'nested'; readonly rules: Readonly<Record<string, SettingRule>> };
 
 const NO_EDITING = 'the sender view reviews and sends the draft as the API built it; edit it through the API';
+const NO_TAGGER = 'the tagger (placing fields in the browser) is not offered; place tabs through the API, by anchor or position';
 const SETTINGS: Readonly<Record<string, SettingRule>> = {
-  startingScreen: { kind: 'oneOf', values: ['prepare'], why: 'the tagger (placing fields in the browser) is not offered; place tabs through the API, by anchor or position' },
+  // DocuSign's starting screens: "Tagger" (its default) or "Prepare" (recipients and documents), which is this page.
+  startingScreen: { kind: 'oneOf', values: ['prepare'], why: NO_TAGGER },
   sendButtonAction: { kind: 'oneOf', values: ['send', 'redirect'], why: 'Send either sends, or returns to the app with event=Send' },
   showBackButton: { kind: 'falseOnly', why: 'the page has no back button; "Save and close" returns to the app' },
   backButtonAction: { kind: 'oneOf', values: ['previouspage', 'redirect'], why: 'the page has no back button' },
@@ -28,9 +33,16 @@ const SETTINGS: Readonly<Record<string, SettingRule>> = {
   lockToken: { kind: 'emptyOnly', why: 'envelope locks are not supported' },
   recipientSettings: { kind: 'nested', rules: { showEditRecipients: { kind: 'falseOnly', why: NO_EDITING }, showContactsList: { kind: 'falseOnly', why: 'there is no contacts list' }, showEditMessage: { kind: 'falseOnly', why: NO_EDITING }, showBulkSend: { kind: 'falseOnly', why: 'the console has no bulk send page (bulk send is an API: docs/esign-bulk-send.md)' } } },
   documentSettings: { kind: 'nested', rules: { showEditDocuments: { kind: 'falseOnly', why: NO_EDITING }, showEditDocumentVisibility: { kind: 'falseOnly', why: NO_EDITING }, showEditPages: { kind: 'falseOnly', why: NO_EDITING }, showSaveAsDocumentCustomField: { kind: 'falseOnly', why: NO_EDITING } } },
-  taggerSettings: { kind: 'emptyOnly', why: 'the tagger is not offered' },
+  // The tagger's palette (paletteSections, paletteDefault, paletteSettings). DocuSign's
+  // embeddedSending example sends it whichever screen it starts on. The page never shows a
+  // tagger, so the palette configures nothing the sender could see; it is accepted only with
+  // startingScreen "Prepare" (parseSenderViewRequest): without one, DocuSign starts on the tagger.
+  taggerSettings: { kind: 'unshown', shape: 'object', why: 'the page never shows a tagger, so its palette configures nothing' },
   envelopeCustomFieldSettings: { kind: 'nested', rules: { showEnvelopeCustomFields: { kind: 'falseOnly', why: NO_EDITING } } },
-  templateSettings: { kind: 'nested', rules: { showMatchingTemplatesPrompt: { kind: 'falseOnly', why: 'templates are not matched in the sender view' } } },
+  // DocuSign's prompt offering the account's templates that match the draft's documents.
+  // Documents are never matched against templates here, so there is never a match to offer,
+  // whichever the value: the page behaves as DocuSign's does when no template matches.
+  templateSettings: { kind: 'nested', rules: { showMatchingTemplatesPrompt: { kind: 'unshown', shape: 'boolean', why: 'documents are never matched against templates, so there is no prompt to show' } } },
 };
 
 /** Without a returnUrl, the page's Send and "Save and close" stay in the console. */
@@ -47,6 +59,13 @@ function isFalse(value: unknown): boolean {
   return value === false || (typeof value === 'string' && value.trim().toLowerCase() === 'false');
 }
 
+function isBoolean(value: unknown): boolean {
+  return typeof value === 'boolean' || (typeof value === 'string' && ['true', 'false'].includes(value.trim().toLowerCase()));
+}
+
+const isEmpty = (value: unknown): boolean => value === '' || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** Every asked-for setting the page cannot honour, as "path (why)". */
 function refusedSettings(reader: WireReader, rules: Readonly<Record<string, SettingRule>>, out: string[]): void {
   const object = reader.object();
@@ -59,8 +78,14 @@ function refusedSettings(reader: WireReader, rules: Readonly<Record<string, Sett
       refusedSettings(field, rule.rules, out);
       continue;
     }
+    if (rule.kind === 'unshown') {
+      // Any value the model allows; a malformed one is named with what it should be.
+      const wellFormed = rule.shape === 'boolean' ? isBoolean(value) : isObject(value);
+      if (!wellFormed) out.push(`${field.path} ${JSON.stringify(value)} (must be ${rule.shape === 'boolean' ? 'true or false' : 'an object'})`);
+      continue;
+    }
     const ok = rule.kind === 'falseOnly' ? isFalse(value)
-      : rule.kind === 'emptyOnly' ? value === '' || (typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+      : rule.kind === 'emptyOnly' ? isEmpty(value)
         : typeof value === 'string' && rule.values.includes(value.trim().toLowerCase());
     if (!ok) out.push(`${field.path} ${JSON.stringify(value)} (${rule.why})`);
   }
@@ -69,7 +94,8 @@ function refusedSettings(reader: WireReader, rules: Readonly<Record<string, Sett
 /**
  * createSenderView / createEditView: EnvelopeViewRequest (or the older ReturnUrlRequest,
  * returnUrl only). No body at all is accepted: docusign-esign 10 sends none when called as
- * DocuSign's embeddedSending example calls it (`{returnUrlRequest}`, a name it no longer reads).
+ * older versions of DocuSign's embeddedSending example called it (`{returnUrlRequest}`, a name
+ * it no longer reads); the current one sends an EnvelopeViewRequest with settings.
  */
 export function parseSenderViewRequest(body: unknown): SenderViewRequest {
   if (body === undefined || body === null || body === '') return { sendButtonAction: 'send' };
@@ -81,6 +107,12 @@ export function parseSenderViewRequest(body: unknown): SenderViewRequest {
   if (access !== undefined && access.toLowerCase() !== 'envelope') problems.push(`viewAccess "${access}" (only the envelope view is offered)`);
   const settings = reader.field('settings');
   refusedSettings(settings, SETTINGS, problems);
+  // A tagger's palette without a starting screen asks for DocuSign's default, the tagger itself.
+  const tagger = settings.field('taggerSettings');
+  const start = settings.field('startingScreen');
+  if (isObject(tagger.value) && !isEmpty(tagger.value) && (!start.present || isEmpty(start.value))) {
+    problems.push(`${tagger.path} ${JSON.stringify(tagger.value)} without startingScreen (DocuSign then starts on the tagger, which is not offered: set startingScreen "Prepare")`);
+  }
   if (problems.length > 0) throw new EsignError('INVALID_REQUEST_BODY', `EnvelopeViewRequest: not supported: ${problems.join('; ')}.`);
   const action = settings.field('sendButtonAction').optionalString(20)?.toLowerCase();
   return { ...(returnUrl !== undefined ? { returnUrl } : {}), sendButtonAction: action === 'redirect' ? 'redirect' : 'send' };
