@@ -3,6 +3,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../domain/password-policy.ts';
 import { EsignError } from '../errors.ts';
 import { NOT_SUPPORTED_ENVELOPE_OPERATIONS } from './not-supported-envelope-operations.ts';
 import { ACCOUNT, op, type NotSupportedOperation } from './not-supported-operation.ts';
+import { NOT_SUPPORTED_OTHER_OPERATIONS } from './not-supported-other-operations.ts';
 import { NOT_SUPPORTED_TEMPLATE_OPERATIONS } from './not-supported-template-operations.ts';
 
 export type { NotSupportedOperation } from './not-supported-operation.ts';
@@ -86,19 +87,22 @@ export const NOT_SUPPORTED_ACCOUNT_OPERATIONS: readonly NotSupportedOperation[] 
 ];
 
 /**
- * Every SDK operation refused by name: the account-level ones above, and those of EnvelopesApi and
+ * Every SDK operation refused by name: the account-level ones above, those of EnvelopesApi and
  * TemplatesApi (not-supported-envelope-operations.ts, not-supported-template-operations.ts;
- * docs/esign-envelope-operations.md).
+ * docs/esign-envelope-operations.md), and those of the SDK's other apis
+ * (not-supported-other-operations.ts; docs/esign-other-operations.md).
  */
 export const NOT_SUPPORTED_OPERATIONS: readonly NotSupportedOperation[] = [
   ...NOT_SUPPORTED_ACCOUNT_OPERATIONS,
   ...NOT_SUPPORTED_ENVELOPE_OPERATIONS,
   ...NOT_SUPPORTED_TEMPLATE_OPERATIONS,
+  ...NOT_SUPPORTED_OTHER_OPERATIONS,
 ];
 
 /**
  * Registers each operation of the tables as a route that refuses it by name. They sit behind the
- * API guard like every /restapi route, so a stranger learns nothing more than from a built one.
+ * API guard like every /restapi route, so a stranger learns nothing more than from a built one
+ * (or, outside an account, than from the unknown-URL answer: a valid token comes first).
  */
 export function registerNotSupportedOperations(app: FastifyInstance, operations: readonly NotSupportedOperation[] = NOT_SUPPORTED_OPERATIONS): void {
   for (const { operation, method, url, why } of operations) {

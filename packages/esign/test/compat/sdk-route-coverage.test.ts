@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { deniedBecause, routeNeed } from '../../src/domain/users/route-permission.ts';
 import { DEFAULT_PROFILES, rightsOf, type Rights } from '../../src/domain/users/role-settings.ts';
@@ -8,20 +10,30 @@ import { ESIGN_ERRORS } from '../../src/errors.ts';
 import { ACCOUNT } from '../../src/restapi/not-supported-operation.ts';
 import { NOT_SUPPORTED_ENVELOPE_OPERATIONS } from '../../src/restapi/not-supported-envelope-operations.ts';
 import { NOT_SUPPORTED_OPERATIONS, type NotSupportedOperation } from '../../src/restapi/not-supported-operations.ts';
+import { NOT_SUPPORTED_OTHER_OPERATIONS } from '../../src/restapi/not-supported-other-operations.ts';
 import { NOT_SUPPORTED_TEMPLATE_OPERATIONS } from '../../src/restapi/not-supported-template-operations.ts';
 import { accessTokenFor } from '../support/authorize.ts';
 import { seedUserAndApp, startEsign, suiteContext, type Harness } from '../support/esign-harness.ts';
 import { sdkRoutes, type SdkRoute } from '../support/sdk-api-routes.ts';
 
-// Every operation of the SDK apis below (docusign-esign src/api/<Api>.js, read from the files
+// Every operation of the SDK's apis (docusign-esign src/api/<Api>.js, read from the files
 // themselves) either reaches a handler that does it or is refused by name: an integrator reads
 // which operation is not supported, never the answer an unknown URL gets. Each docs page lists
-// its apis' operations, built or refused.
+// its apis' operations, built or refused; every api of the SDK is on one.
 const PAGES = {
   'esign-account-operations.md': ['AccountsApi', 'UsersApi', 'GroupsApi', 'BulkEnvelopesApi'],
   'esign-envelope-operations.md': ['EnvelopesApi', 'TemplatesApi'],
+  'esign-other-operations.md': ['AuthenticationApi', 'BillingApi', 'BulkProcessDataApi', 'BulkProcessDataSendApi', 'CloudStorageApi', 'ConnectApi', 'CustomTabsApi', 'DataFeedApi', 'DiagnosticsApi', 'EmailArchiveApi', 'EnvelopeApplianceApi', 'FoldersApi', 'NotaryApi', 'OrganizationsApi', 'PowerFormsApi', 'SignatureApi', 'SigningGroupsApi', 'TrustServiceProvidersApi', 'WorkspacesApi'],
 } as const;
 const APIS = Object.values(PAGES).flat();
+/**
+ * AuthenticationApi's two OAuth calls, which the SDK sends under /restapi/v2.1/oauth2: OAuth is the
+ * OAuth server's (/oauth/token, /oauth/revoke; docs/esign-oauth.md), not the REST API's, so they are
+ * not walked; their page says where OAuth is.
+ */
+const OAUTH = new Set(['AuthenticationApi.getOAuthToken', 'AuthenticationApi.revokeOAuthToken']);
+/** The SDK's operations this test walks: every one of its apis' but OAuth's. */
+const walked = () => APIS.flatMap(sdkRoutes).filter((r) => !OAUTH.has(`${r.api}.${r.name}`));
 
 type Caller = { accountId: string; userId: string; token: string };
 type Answer = { status: number; body: { errorCode?: string; message?: string } };
@@ -39,7 +51,7 @@ after(() => suite.close());
 
 /** A path template (`{name}` or `:name`) with values in it: the admin's own account and user, a well-formed value elsewhere. */
 function fill(path: string, given: Record<string, string> = {}): string {
-  const values: Record<string, string> = { accountId: admin.accountId, userId: admin.userId, logoType: 'primary', imageType: 'signature_image', langCode: 'de', bulkAction: 'resend', resourceContentType: 'sending', recipientPart: 'signer', documentId: '1', recipientId: '1', pageNumber: '1', templatePart: 'groups', chunkedUploadPartSeq: '0', ...given };
+  const values: Record<string, string> = { accountId: admin.accountId, userId: admin.userId, logoType: 'primary', imageType: 'signature_image', langCode: 'de', bulkAction: 'resend', resourceContentType: 'sending', recipientPart: 'signer', documentId: '1', recipientId: '1', pageNumber: '1', templatePart: 'groups', chunkedUploadPartSeq: '0', processAction: 'send', loginPart: 'password', searchFolderId: 'drafts', ...given };
   return path.replace(/\{(\w+)\}|:(\w+)/g, (_m, braced?: string, colon?: string) => encodeURIComponent(values[braced ?? colon ?? ''] ?? randomUUID()));
 }
 
@@ -53,9 +65,14 @@ async function send(method: string, url: string, authorization?: string): Promis
 
 const refusalOf = (operation: string, body: Answer['body']) => body.errorCode === 'INVALID_REQUEST_PARAMETER' && body.message?.includes(`${operation} is not supported: `) === true;
 
+test('every api of the SDK is on a docs page', () => {
+  const sdkApis = readdirSync(join(dirname(createRequire(import.meta.url).resolve('docusign-esign')), 'api')).map((f) => f.replace(/\.js$/, ''));
+  assert.deepEqual([...APIS].sort(), sdkApis.sort());
+});
+
 test('every operation of the walked SDK apis reaches a handler at its own method and path, or a refusal that names it; no refusal shadows a served one', async () => {
-  const routes = APIS.flatMap(sdkRoutes);
-  assert.ok(routes.length > 300, `walked ${routes.length} SDK operations`);
+  const routes = walked();
+  assert.ok(routes.length > 400, `walked ${routes.length} SDK operations`);
   const refused = new Set(NOT_SUPPORTED_OPERATIONS.map((o) => o.operation));
   const unknown: string[] = [];
   const unrouted: string[] = [];
@@ -78,10 +95,15 @@ test('every operation of the walked SDK apis reaches a handler at its own method
     }
   }
   assert.deepEqual({ unknown, unrouted, unnamed, shadowed }, { unknown: [], unrouted: [], unnamed: [], shadowed: [] });
+  // The OAuth calls' paths under /restapi are no route, as their page says.
+  for (const route of APIS.flatMap(sdkRoutes).filter((r) => OAUTH.has(`${r.api}.${r.name}`))) {
+    const { status, body } = await send(route.method, `/restapi${fill(route.path)}`, `Bearer ${admin.token}`);
+    assert.deepEqual({ status, body }, { status: 404, body: { errorCode: 'RESOURCE_NOT_FOUND', message: ESIGN_ERRORS.RESOURCE_NOT_FOUND.message } }, route.name);
+  }
 });
 
 test('the refusal tables name only SDK operations, on the SDK\'s own method and path, each once', () => {
-  const byName = new Map(APIS.flatMap(sdkRoutes).map((r) => [`${r.api}.${r.name}`, r]));
+  const byName = new Map(walked().map((r) => [`${r.api}.${r.name}`, r]));
   for (const op of NOT_SUPPORTED_OPERATIONS) {
     const route = byName.get(op.operation);
     assert.ok(route, `${op.operation} is not an operation of ${APIS.join(', ')}`);
@@ -90,11 +112,12 @@ test('the refusal tables name only SDK operations, on the SDK\'s own method and 
   }
   assert.equal(new Set(NOT_SUPPORTED_OPERATIONS.map((o) => o.operation)).size, NOT_SUPPORTED_OPERATIONS.length);
   assert.equal(new Set(NOT_SUPPORTED_OPERATIONS.map((o) => `${o.method} ${o.url}`)).size, NOT_SUPPORTED_OPERATIONS.length);
-  // Each table holds its own api's operations, and each reason of theirs points at the docs.
-  for (const [table, api] of [[NOT_SUPPORTED_ENVELOPE_OPERATIONS, 'EnvelopesApi'], [NOT_SUPPORTED_TEMPLATE_OPERATIONS, 'TemplatesApi']] as const) {
+  // Each table holds its own apis' operations, and each reason of theirs points at the docs.
+  const tables: [readonly NotSupportedOperation[], readonly string[]][] = [[NOT_SUPPORTED_ENVELOPE_OPERATIONS, ['EnvelopesApi']], [NOT_SUPPORTED_TEMPLATE_OPERATIONS, ['TemplatesApi']], [NOT_SUPPORTED_OTHER_OPERATIONS, PAGES['esign-other-operations.md']]];
+  for (const [table, apis] of tables) {
     for (const op of table) {
-      assert.ok(op.operation.startsWith(`${api}.`), op.operation);
-      assert.match(op.why, /docs\/esign-[\w-]+\.md/, op.operation);
+      assert.ok(apis.includes(op.operation.split('.')[0] ?? ''), op.operation);
+      assert.match(op.why, /docs\/[\w-]+\.md/, op.operation);
     }
   }
 });
@@ -114,8 +137,17 @@ test('a refusal asks what a served route asks: a valid token, membership of the 
   const foreign = await send('GET', fill(served), stranger);
   assert.equal(foreign.body.errorCode, 'USER_DOES_NOT_BELONG_TO_SPECIFIED_ACCOUNT');
   for (const op of NOT_SUPPORTED_OPERATIONS) {
-    if (!op.url.startsWith(ACCOUNT)) continue;
-    assert.deepEqual(await send(op.method, url(op), stranger), foreign, op.operation);
+    const answer = await send(op.method, url(op), stranger);
+    // Outside an account there is no account to belong to: a valid token is all a path asks.
+    if (op.url.startsWith(ACCOUNT)) assert.deepEqual(answer, foreign, op.operation);
+    else assert.ok(answer.status === 400 && refusalOf(op.operation, answer.body), `${op.operation}: ${answer.body.message ?? ''}`);
+  }
+  // Nor does anyone act on another's behalf there: the guard refuses the header before the route.
+  const onBehalf = { authorization: `Bearer ${admin.token}`, 'x-docusign-act-on-behalf': strangerSeed.userId, 'content-type': 'application/json' };
+  for (const op of NOT_SUPPORTED_OPERATIONS) {
+    if (op.url.startsWith(ACCOUNT)) continue;
+    const res = await h.app.inject({ method: op.method as 'GET', url: url(op), headers: onBehalf, ...(op.method === 'GET' ? {} : { payload: '{}' }) });
+    assert.deepEqual({ status: res.statusCode, errorCode: res.json<Answer['body']>().errorCode }, { status: 400, errorCode: 'USER_LACKS_PERMISSIONS' }, op.operation);
   }
 
   // A member: the rights of their profile for the path, then (without account-wide envelope
@@ -129,8 +161,12 @@ test('a refusal asks what a served route asks: a valid token, membership of the 
   assert.equal(othersEnvelope.body.errorCode, 'USER_LACKS_PERMISSIONS');
   const asGuard = async (who: string, rights: Rights, envelopeId: string | undefined) => {
     for (const op of NOT_SUPPORTED_OPERATIONS) {
-      if (!op.url.startsWith(ACCOUNT)) continue;
       const answer = await send(op.method, url(op, envelopeId ? { envelopeId } : {}), who);
+      // Outside an account no profile applies: any valid token reads the refusal.
+      if (!op.url.startsWith(ACCOUNT)) {
+        assert.ok(answer.status === 400 && refusalOf(op.operation, answer.body), `${op.operation}: ${answer.body.message ?? ''}`);
+        continue;
+      }
       const denied = deniedBecause(rights, routeNeed({ method: op.method, route: op.url.slice(ACCOUNT.length), userId: admin.userId, actorId: bobSeed.userId }));
       if (denied) assert.deepEqual(answer.body, { errorCode: 'USER_LACKS_PERMISSIONS', message: `${ESIGN_ERRORS.USER_LACKS_PERMISSIONS.message} ${denied}` }, op.operation);
       else if (envelopeId && op.url.startsWith(served)) assert.deepEqual(answer, othersEnvelope, op.operation);
@@ -162,8 +198,11 @@ test('each docs page has a row for every operation of its apis, and says refused
     for (const name of operations) {
       const op = refused.get(name);
       if (op) assert.match(rows.get(name) ?? '', /^refused by name/, `${page}: ${name}`);
-      // The envelope page says what each refusal says.
-      if (op && page === 'esign-envelope-operations.md') assert.equal(rows.get(name), `refused by name: ${op.why}`, `${page}: ${name}`);
+      // The envelope page and the page of the other apis say what each refusal says.
+      if (op && page !== 'esign-account-operations.md') assert.equal(rows.get(name), `refused by name: ${op.why}`, `${page}: ${name}`);
+      if (OAUTH.has(name)) assert.match(rows.get(name) ?? '', /^OAuth, not REST: /, `${page}: ${name}`);
+      // Every other row says built (or, inside a built area, refused by its routes).
+      if (!op && !OAUTH.has(name)) assert.match(rows.get(name) ?? '', /^(built|refused by name)/, `${page}: ${name}`);
     }
   }
 });

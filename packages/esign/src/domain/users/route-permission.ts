@@ -33,13 +33,18 @@ export function routeNeed(r: RouteRequest): Need {
       // listStatus is a PUT that only reads (EnvelopesApi.listStatus).
       if (read || (r.method === 'PUT' && r.route === '/envelopes/status')) return 'none';
       return 'send';
-    // Chunked uploads are EnvelopesApi's way to bring documents for sending: a sender's to call,
-    // though each is refused by name (docs/esign-envelope-operations.md), so a sender reads why.
+    // Chunked uploads are EnvelopesApi's way to bring documents for sending, and bulk process
+    // lists, custom tabs and PowerForms are senders' tools at DocuSign: a sender's to call, though
+    // each is refused by name (docs/esign-envelope-operations.md, docs/esign-other-operations.md),
+    // so a sender reads why.
     case 'folders':
     case 'search_folders':
     case 'chunked_uploads':
     case 'bulk_send_lists':
     case 'bulk_send_batch':
+    case 'bulk_process_data':
+    case 'tab_definitions':
+    case 'powerforms':
       return read ? 'none' : 'send';
     case 'templates':
       return read ? 'useTemplates' : 'editTemplates';
