@@ -100,6 +100,27 @@ plugins:
   assert.equal(s.consumers[1]?.username, null);
 });
 
+// `kong config db_export` writes every key-auth credential's `ttl` (null, or its expiry in Unix
+// seconds); DB-less Kong reads the file as it is (10-declarative_spec.lua:29-50).
+test('key-auth credentials take an exported ttl: null or absent is no expiry, a number is kept', () => {
+  const s = parse(`consumers:
+  - { id: 6a3c1f9e-2b7d-4c55-9e1a-0d8f4b2c7e31, username: carol@example.test, custom_id: ~, tags: ~ }
+keyauth_credentials:
+  - { id: 9d2e4b6a-1c3f-4e58-a7b9-3f0c5d1e2a64, created_at: 1600000000, consumer: 6a3c1f9e-2b7d-4c55-9e1a-0d8f4b2c7e31, key: carol-key, tags: ~, ttl: ~ }
+  - { consumer: carol@example.test, key: carol-temporary, ttl: 1800000000 }
+  - { consumer: carol@example.test, key: carol-plain }
+`, { randomId: counter() });
+  assert.deepEqual(s.keyauth_credentials.map((k) => [k.key, 'ttl' in k ? k.ttl : 'no ttl']), [
+    ['carol-key', 'no ttl'], ['carol-temporary', 1800000000], ['carol-plain', 'no ttl'],
+  ]);
+  assert.equal(s.keyauth_credentials[0]?.created_at, 1600000000);
+  // Only ttl-enabled entities have one (basicauth_credentials: none in Kong either).
+  assert.deepEqual(failure(`consumers: [{ username: c }]
+keyauth_credentials: [{ consumer: c, ttl: soon }]
+basicauth_credentials: [{ consumer: c, username: u, password: p, ttl: 5 }]
+`).toBody().fields, { keyauth_credentials: [{ ttl: 'expected a number' }], basicauth_credentials: [{ ttl: 'unknown field' }] });
+});
+
 test('_transform: false keeps basic-auth passwords as given (already hashed, as GET /config exports them)', () => {
   const s = parse(`_transform: false
 consumers: [{ username: bob, basicauth_credentials: [{ username: bob, password: 0123abcd }] }]

@@ -233,9 +233,10 @@ export function resolveEntities(
     const timestamp = item.type === 'targets' ? Math.round(options.now * 1000) / 1000 : Math.floor(options.now);
     const schema = effectiveSchema(entitySchema(item.type, options.enabledPlugins, item.parent?.type), item.value);
     const skipped = declarativeOnlyFields(item.type);
-    for (const [name] of schema.fields) {
+    for (const [name, field] of schema.fields) {
       if (name === 'id' || skipped.has(name)) continue;
       const v = item.value[name];
+      if (field.omitWhenNull === true && (v === null || v === undefined)) continue;
       if (name === 'created_at' || name === 'updated_at') out[name] = typeof v === 'number' ? v : timestamp;
       else if (name in FOREIGN_KEYS[item.type]) {
         const refId = item.parent?.field === name ? item.parent.id : resolved.get(item)?.get(name);

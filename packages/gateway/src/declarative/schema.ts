@@ -43,6 +43,8 @@ export type Field = {
   readonly ne?: unknown;
   /** Replaces every validator's error text (Kong `err`). */
   readonly err?: string;
+  /** Left out of the loaded entity when unset, instead of null (Kong's `ttl`). */
+  readonly omitWhenNull?: boolean;
 };
 
 /** An ordered field table, as Kong writes them. */

@@ -66,6 +66,31 @@ test('entity collections and single entities: exact bodies, by name or id', asyn
   }
 });
 
+// DB-less Kong's off strategy: a key-auth credential is read only while its ttl (expiry, Unix
+// seconds) is ahead, shown with the seconds it has left (kong/db/strategies/off/init.lua); the
+// export keeps the expiry as loaded, so it loads back the same.
+test('key-auth credentials with a ttl: shown with the seconds left until they expire, then not at all', async (t) => {
+  const h = await admin(t);
+  h.current = parseDeclarativeConfig(`_format_version: "3.0"
+consumers:
+  - username: erin
+    keyauth_credentials:
+      - { id: 0e7b4c1d-5a92-4f3e-b6d8-2c9a1f0e7d43, key: erin-gone, ttl: ${NOW - 1} }
+      - { id: 1f8c5d2e-6ba3-4a4f-87e9-3dab2a1f8e54, key: erin-hour, ttl: ${NOW + 3600} }
+      - { id: 2a9d6e3f-7cb4-4b50-98fa-4ebc3b2a9f65, key: erin-always }
+`, { now: NOW });
+  const page = (await call(h.base, '/key-auths')).body as { data: { key: string; ttl?: number }[] };
+  assert.deepEqual(page.data.map((k) => [k.key, k.ttl]), [['erin-hour', 3600], ['erin-always', undefined]]);
+  assert.equal('ttl' in (page.data[1] ?? {}), false);
+  assert.equal(((await call(h.base, '/consumers/erin/key-auth')).body as { data: unknown[] }).data.length, 2);
+  assert.equal(((await call(h.base, '/key-auths/erin-hour')).body as { ttl: number }).ttl, 3600);
+  for (const path of ['/key-auths/erin-gone', '/key-auths/0e7b4c1d-5a92-4f3e-b6d8-2c9a1f0e7d43', '/consumers/erin/key-auth/erin-gone']) {
+    assert.equal((await call(h.base, path)).status, 404, path);
+  }
+  const exported = ((await call(h.base, '/config')).body as { config: string }).config;
+  assert.deepEqual(parseDeclarativeConfig(exported).keyauth_credentials.map((k) => k.ttl), [NOW - 1, NOW + 3600, undefined]);
+});
+
 test('targets: normalised strings (default port 8000), newest first, weight 0 listed', async (t) => {
   const h = await admin(t);
   const up = byName(h.current.upstreams, 'esign-upstream');
