@@ -264,8 +264,11 @@ const ERROR_CASES: [string, string, unknown][] = [
       { weight: 'value should be between 0 and 65535' },
       { upstream: 'required field missing' },
     ] }],
-  ['nested children may not set foreign keys', 'upstreams:\n  - name: up\n    targets:\n      - { target: "a:1", upstream: up }\n',
+  // A nested child may name an entity, which must exist (03-flatten_spec.lua:1512; the parent's key is used).
+  ['a nested child naming an upstream that does not exist', 'upstreams:\n  - name: up\n    targets:\n      - { target: "a:1", upstream: down }\n',
     { upstreams: [{ targets: [{ upstream: 'value must be null' }] }] }],
+  ['a nested foreign key that is no name, id or {id}', 'upstreams:\n  - name: up\n    targets:\n      - { target: "a:1", upstream: [up] }\n      - { target: "a:2", upstream: { id: up } }\n',
+    { upstreams: [{ targets: [{ upstream: 'value must be null' }, { upstream: 'value must be null' }] }] }],
   ['sni names', 'snis:\n  - { name: "*.a.*", certificate: c }\n  - { name: "a.*.b", certificate: c }\n  - { name: 1.2.3.4, certificate: c }\n  - { name: "a.com:443", certificate: c }\n',
     { snis: [
       { name: 'only one wildcard must be specified' },

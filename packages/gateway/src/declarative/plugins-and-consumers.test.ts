@@ -168,8 +168,13 @@ const ERROR_CASES: [string, string, unknown][] = [
   // Phase 2: uniqueness and references (declarative_config.lua populate/validate_references).
   ['duplicate username', 'consumers: [{ username: a }, { username: a }]\n',
     { consumers: [null, "uniqueness violation: 'consumers' entity with username set to 'a' already declared"] }],
+  // Kong's flatten keys the other unique fields by the endpoint key (15-off_spec.lua:794-826).
   ['duplicate custom_id', 'consumers: [{ username: a, custom_id: x }, { username: b, custom_id: x }]\n',
-    { consumers: [null, "uniqueness violation: 'consumers' entity with custom_id set to 'x' already declared"] }],
+    { consumers: { b: "uniqueness violation: 'consumers' entity with custom_id set to 'x' already declared" } }],
+  ['…keyed by the id when there is no username', 'consumers: [{ custom_id: x }, { custom_id: x, id: 5b6e1d2c-8f3a-4c9e-a1b7-0e4d2f6c8a95 }]\n',
+    { consumers: { '5b6e1d2c-8f3a-4c9e-a1b7-0e4d2f6c8a95': "uniqueness violation: 'consumers' entity with custom_id set to 'x' already declared" } }],
+  ['duplicate plugin instance_name (its endpoint key)', 'plugins: [{ name: cors, instance_name: edge }, { name: correlation-id, instance_name: edge }]\n',
+    { plugins: [null, "uniqueness violation: 'plugins' entity with instance_name set to 'edge' already declared"] }],
   ['duplicate key', 'consumers: [{ username: a, keyauth_credentials: [{ key: k }, { key: k }] }]\n',
     { consumers: [{ keyauth_credentials: [null, "uniqueness violation: 'keyauth_credentials' entity with key set to 'k' already declared"] }] }],
   ['the same plugin twice on one scope is one primary key', 'plugins: [{ name: basic-auth }, { name: basic-auth }]\n',

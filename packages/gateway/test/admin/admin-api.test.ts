@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { pollUntil } from '@signet/kit';
 import { parseDeclarativeConfig, type Snapshot } from '../../src/declarative/index.ts';
 import { GatewayError } from '../../src/errors.ts';
+import { deriveEntityId } from '../../src/declarative/uuid-v5.ts';
 import { KONG_YML, NODE_ID, NOW, RELOADED_YML, call, startAdmin, type AdminHarness } from './admin.fixture.ts';
 
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
@@ -272,6 +273,42 @@ test('POST /config with an invalid configuration: 400 with Kong\'s body, running
   assert.equal(h.applied.length, 0);
   assert.deepEqual(plain(h.current), before);
   assert.deepEqual((await call(h.base, '/services')).body, { data: (before as Snapshot).services, next: null });
+});
+
+// Kong's second-phase errors over POST /config: 15-off_spec.lua:794-826 (a custom_id clash keyed
+// by the username) and :2964-3071 (a duplicate target's flattened entry with the ids Kong derived).
+test('POST /config: uniqueness errors as Kong keys and flattens them, with the ids it derived', async (t) => {
+  const h = await admin(t);
+  const yaml = (body: string): RequestInit => ({ method: 'POST', headers: { 'content-type': 'text/yaml' }, body: `_format_version: "3.0"\n${body}` });
+  const custom = await call(h.base, '/config', yaml('consumers:\n  - { username: mia, custom_id: c-1 }\n  - { username: ned, custom_id: c-1 }\n'));
+  const message = "uniqueness violation: 'consumers' entity with custom_id set to 'c-1' already declared";
+  assert.deepEqual([custom.status, custom.body], [400, {
+    code: 14,
+    name: 'invalid declarative configuration',
+    message: `declarative config is invalid: {consumers={ned="${message}"}}`,
+    fields: { consumers: { ned: message } },
+  }]);
+  const pool = '5d7f9b1c-2e4a-4c6e-8f0a-3b5d7f9b1c2e';
+  const target = deriveEntityId('targets', `targets:*:${pool}:10.1.1.1:8080`);
+  const flat = await call(h.base, '/config?flatten_errors=1', yaml(`upstreams:
+  - id: ${pool}
+    name: pool
+    targets: [{ target: "10.1.1.1:8080", tags: [t-1] }, { target: "10.1.1.1:8080", tags: [t-2] }]
+`));
+  assert.deepEqual(flat.body, {
+    code: 14,
+    name: 'invalid declarative configuration',
+    message: 'declarative config is invalid: {}',
+    fields: {},
+    flattened_errors: [{
+      entity_type: 'target',
+      entity_id: target,
+      entity_tags: ['t-2'],
+      entity: { target: '10.1.1.1:8080', tags: ['t-2'], id: target, upstream: { id: pool } },
+      errors: [{ type: 'entity', message: `uniqueness violation: 'targets' entity with primary key set to '${target}' already declared` }],
+    }],
+  });
+  assert.equal(h.applied.length, 0);
 });
 
 test('request bodies over the limit: 413', async (t) => {
