@@ -37,7 +37,7 @@ export type Field = {
   readonly values?: Field;
   readonly record?: RecordSchema;
   readonly mutuallyExclusiveSubsets?: readonly (readonly string[])[];
-  /** Must be null/absent; `err` replaces "value must be null" (nested foreign keys, subschema bans). */
+  /** Must be null/absent; `err` replaces "value must be null" (typedefs.no_consumer, subschema bans). */
   readonly mustBeNull?: boolean;
   /** Must not equal this value (grpc routes: strip_path ne true). */
   readonly ne?: unknown;
