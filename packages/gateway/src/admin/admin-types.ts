@@ -55,7 +55,10 @@ export type AdminDeps = {
   readonly configuration?: Readonly<Record<string, unknown>>;
   /** Largest accepted request body; default 10 MiB (Kong's admin client_max_body_size). */
   readonly maxBodyBytes?: number;
-  /** created_at of entities loaded by POST /config; default now (seconds). */
+  /**
+   * created_at of entities loaded by POST /config, and the clock key-auth credential `ttl`s are
+   * read against (an expired one is not shown); default now (seconds).
+   */
   readonly now?: () => number;
   /**
    * Kong-Admin-Token every request must carry (KONG_ADMIN_TOKEN / _FILE); required for a

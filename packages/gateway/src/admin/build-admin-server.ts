@@ -143,7 +143,7 @@ export function buildAdminServer(deps: AdminDeps): Server {
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') body = await readBody(req, deps.maxBodyBytes ?? DEFAULT_MAX_BODY);
     const result = routeEntityRequest(deps.snapshot(), method, path, url.searchParams, () =>
       body === undefined ? {} : parseJsonBody(body),
-    deps.enabledPlugins);
+    deps.enabledPlugins, deps.now?.());
     if (result === undefined) throw new GatewayError('NOT_FOUND');
     return result;
   };

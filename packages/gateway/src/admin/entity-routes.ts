@@ -7,6 +7,7 @@ import type { AdminResult } from './admin-types.ts';
 import { paginate } from './paginate.ts';
 import { pluginSchemaView } from './plugin-schema-view.ts';
 import { BUNDLED_PLUGINS, PLUGIN_SCHEMAS } from '../plugins/plugin-schemas.ts';
+import { isExpired } from '../plugins/consumer-index.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ok = (body: object): AdminResult => ({ status: 200, body });
@@ -324,6 +325,14 @@ const ROUTES: readonly EntityRoute[] = [
   },
 ];
 
+// DB-less Kong's off strategy reads a key-auth credential only while its ttl (expiry, Unix
+// seconds) is ahead, and shows the seconds it has left (strategies/off/init.lua process_ttl_field).
+function withCredentialTtls(snapshot: Snapshot, now: number): Snapshot {
+  if (!snapshot.keyauth_credentials.some((c) => c.ttl !== undefined)) return snapshot;
+  const live = snapshot.keyauth_credentials.filter((c) => !isExpired(c, now));
+  return { ...snapshot, keyauth_credentials: live.map((c) => (c.ttl === undefined ? c : { ...c, ttl: c.ttl - Math.floor(now) })) };
+}
+
 function refuse(verb: string, entity: string): never {
   throw new GatewayError('OPERATION_UNSUPPORTED', { message: `cannot ${verb} '${entity}' entities when not using a database` });
 }
@@ -334,13 +343,15 @@ function refuse(verb: string, entity: string): never {
  * is a 400 schema violation, PATCH of a missing entity a 404, DELETE of one a 204.
  */
 export function routeEntityRequest(
-  snapshot: Snapshot,
+  running: Snapshot,
   method: string,
   pathname: string,
   query: URLSearchParams,
   body: () => unknown,
   enabledPlugins: ReadonlySet<string> = BUNDLED_PLUGINS,
+  now: number = Date.now() / 1000,
 ): AdminResult | undefined {
+  const snapshot = withCredentialTtls(running, now);
   // POST /schemas/plugins/validate (kong/api/routes/kong.lua): a plugin checked, never stored.
   if (pathname.replace(/\/$/, '') === '/schemas/plugins/validate') {
     if (method !== 'POST') throw new GatewayError('METHOD_NOT_ALLOWED');

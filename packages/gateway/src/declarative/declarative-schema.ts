@@ -1,8 +1,9 @@
 // The declarative configuration's own schema (kong/db/schema/others/declarative_config.lua):
 // top-level lists of entities; children nested in their parent (routes and plugins in
 // services, plugins in routes, plugins and credentials in consumers, plugins in consumer
-// groups, targets in upstreams, snis in certificates) may not set any foreign key; top-level foreign keys are references by
-// name, id or {id}. Every entity may carry `_comment` and `_ignore`. Plugins are validated
+// groups, targets in upstreams, snis in certificates) get their parent's key (one they write
+// must name an existing entity, and the parent's wins); foreign keys are references by name,
+// id or {id}. Every entity may carry `_comment` and `_ignore`. Plugins are validated
 // against the schema of their name, among the plugins enabled for this load.
 import type { Field, FieldTable, RecordSchema } from './schema.ts';
 import { NESTED_FOREIGN, topLevelForeign } from './entities/common.ts';
@@ -79,6 +80,8 @@ export const ENDPOINT_KEYS: Readonly<Partial<Record<EntityType, string>>> = {
   upstreams: 'name',
   consumers: 'username',
   consumer_groups: 'name',
+  // plugins.lua: endpoint_key instance_name, a unique utf8_name.
+  plugins: 'instance_name',
   keyauth_credentials: 'key',
   basicauth_credentials: 'username',
   jwt_secrets: 'key',
@@ -171,8 +174,8 @@ function withExtras(schema: RecordSchema, more: readonly (readonly [string, Fiel
 function build(type: EntityType, nested: boolean, enabled: ReadonlySet<string>, schemas: Schemas): RecordSchema {
   const foreign = nested ? NESTED_FOREIGN : topLevelForeign(!nested && REQUIRED_AT_TOP.has(type));
   const schema = base(type, foreign, enabled);
-  // A nested child's foreign key to its parent is set by the parent; every other foreign key
-  // of a nested child is forbidden too (copy_record: eq = null).
+  // Every foreign key of a nested child, its parent's and the others, may name an existing
+  // entity (copy_record, then the full-schema validation); NESTED_FOREIGN.
   const fields: [string, Field][] = schema.fields.map(([name, field]) =>
     nested && field.type === 'foreign' ? [name, NESTED_FOREIGN] : [name, field],
   );

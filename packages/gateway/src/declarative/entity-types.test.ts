@@ -36,7 +36,7 @@ const TYPE_KEYS: { readonly [L in EntityList]: readonly (keyof EntityOf<L> & str
   snis: keysOf<EntityOf<'snis'>>()(['id', 'created_at', 'updated_at', 'name', 'certificate', 'tags']),
   consumers: keysOf<EntityOf<'consumers'>>()(['id', 'created_at', 'updated_at', 'username', 'custom_id', 'tags']),
   plugins: keysOf<EntityOf<'plugins'>>()(['id', 'created_at', 'updated_at', 'name', 'instance_name', 'route', 'service', 'consumer', 'consumer_group', 'config', 'protocols', 'enabled', 'tags']),
-  keyauth_credentials: keysOf<EntityOf<'keyauth_credentials'>>()(['id', 'created_at', 'consumer', 'key', 'tags']),
+  keyauth_credentials: keysOf<EntityOf<'keyauth_credentials'>>()(['id', 'created_at', 'consumer', 'key', 'tags', 'ttl']),
   basicauth_credentials: keysOf<EntityOf<'basicauth_credentials'>>()(['id', 'created_at', 'consumer', 'username', 'password', 'tags']),
   acls: keysOf<EntityOf<'acls'>>()(['id', 'created_at', 'consumer', 'group', 'tags']),
   jwt_secrets: keysOf<EntityOf<'jwt_secrets'>>()(['id', 'created_at', 'consumer', 'key', 'secret', 'rsa_public_key', 'algorithm', 'tags']),
@@ -100,8 +100,9 @@ function recordProblems(table: FieldTable, value: Record<string, unknown>, path:
   const names = table.map(([name]) => name);
   const problems = Object.keys(value).filter((k) => !names.includes(k)).map((k) => `${path}.${k}: not in the table`);
   for (const [name, field] of table) {
-    if (!(name in value)) problems.push(`${path}.${name}: missing (every field is filled, null when unset)`);
-    else problems.push(...kindProblems(field, value[name], `${path}.${name}`));
+    // Every field is filled, null when unset; a field Kong leaves out when unset (ttl) may be absent.
+    if (name in value) problems.push(...kindProblems(field, value[name], `${path}.${name}`));
+    else if (field.omitWhenNull !== true) problems.push(`${path}.${name}: missing (every field is filled, null when unset)`);
   }
   return problems;
 }
@@ -132,7 +133,7 @@ consumer_groups:
 consumers:
   - username: bob
     groups: [{ name: gold }]
-    keyauth_credentials: [{ key: k }]
+    keyauth_credentials: [{ key: k }, { key: k2, ttl: 4102444800 }]
     basicauth_credentials: [{ username: bob, password: p }]
     acls: [{ group: g }]
     jwt_secrets: [{ key: j, secret: s }]

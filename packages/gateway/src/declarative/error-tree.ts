@@ -78,8 +78,13 @@ function categorize(errs: ErrTable, ns: string | undefined, out: FlattenedError[
   }
 }
 
-function addEntityErrors(type: string, entity: Record<string, unknown>, errValue: ErrValue, out: FlattenedError[]): void {
+// `path`: the entity's place in the tree ("upstreams.2.targets.1"), where `ids` has the id Kong's
+// generate_ids wrote into the file before the checks that failed (absent ones only: Kong keeps a
+// given id).
+function addEntityErrors(type: string, entity: Record<string, unknown>, errValue: ErrValue, out: FlattenedError[], path: string, ids: ReadonlyMap<string, string> | undefined): void {
   const errs: ErrTable = typeof errValue === 'string' ? new Map([['@entity', errValue]]) : new Map(errValue);
+  const derived = ids?.get(path);
+  if (entity.id === undefined && derived !== undefined) entity.id = derived;
   const pk = typeof entity.id === 'string' && UUID.test(entity.id) ? { id: entity.id } : undefined;
   for (const [childKey, fk] of NESTED[type] ?? []) {
     const children = entity[childKey];
@@ -93,7 +98,7 @@ function addEntityErrors(type: string, entity: Record<string, unknown>, errValue
       if (!isObject(child) || e === undefined) return;
       const item: Record<string, unknown> = { ...child };
       if (item[fk] === undefined && pk !== undefined) item[fk] = pk;
-      addEntityErrors(childKey, item, e, out);
+      addEntityErrors(childKey, item, e, out, `${path}.${childKey}.${i + 1}`, ids);
     });
   }
   if (errs.size === 0) return;
@@ -108,9 +113,11 @@ function addEntityErrors(type: string, entity: Record<string, unknown>, errValue
 
 /**
  * declarative_config_flattened: entity errors are drained into a list (nested children hoisted,
- * their parent's id injected); what cannot be tied to an input entity stays in `fields`.
+ * their parent's id injected); what cannot be tied to an input entity stays in `fields`. After
+ * the schema phase Kong flattens against the file its generate_ids filled: `ids` are those ids,
+ * by tree path.
  */
-export function flattenErrors(input: Record<string, unknown>, errs: ErrTable): { fields: ErrTable; flattened: FlattenedError[] } {
+export function flattenErrors(input: Record<string, unknown>, errs: ErrTable, ids?: ReadonlyMap<string, string>): { fields: ErrTable; flattened: FlattenedError[] } {
   const remaining: ErrTable = new Map();
   const flattened: FlattenedError[] = [];
   for (const type of sortKeys([...errs.keys()])) {
@@ -124,7 +131,7 @@ export function flattenErrors(input: Record<string, unknown>, errs: ErrTable): {
     for (const i of sortKeys([...section.keys()])) {
       const entity: unknown = typeof i === 'number' ? entities[i - 1] : undefined;
       const e = section.get(i) as ErrValue;
-      if (isObject(entity)) addEntityErrors(String(type), structuredClone(entity), e, flattened);
+      if (isObject(entity)) addEntityErrors(String(type), structuredClone(entity), e, flattened, `${String(type)}.${String(i)}`, ids);
       else kept.set(i, e);
     }
     if (kept.size > 0) remaining.set(type, kept);

@@ -200,7 +200,7 @@ const ERROR_CASES: [string, string, unknown][] = [
     { routes: [{ paths: [
       'must not have empty segments',
       'should start with: / (fixed path) or ~/ (regex path)',
-      "invalid regex: '/(' (PCRE returned: Unterminated group)",
+      'invalid regex: \'/(\' (PCRE returned: pcre2_compile() failed: missing closing parenthesis in "/(")',
       "non-normalized path, consider use '/a/b' instead",
       "invalid url-encoded value: '%zz'",
     ] }] }],
@@ -209,7 +209,19 @@ const ERROR_CASES: [string, string, unknown][] = [
   ['route headers may not name host', 'routes:\n  - headers: { Host: [a.com] }\n',
     { routes: [{ headers: "cannot contain 'host' header, which must be specified in the 'hosts' attribute" }] }],
   ['route header regexes must compile', 'routes:\n  - headers: { x-v: ["~*^v(1|2)$", "~*(("] }\n',
-    { routes: [{ headers: "invalid regex: '((' (PCRE returned: Unterminated group)" }] }],
+    { routes: [{ headers: 'invalid regex: \'((\' (PCRE returned: pcre2_compile() failed: missing closing parenthesis in "((")' }] }],
+  // routes.lua selects its subschema by protocol: when no protocol names one, that is the only
+  // error, on the field (05-error-flattening_spec.lua:1221, 15-off_spec.lua:2282).
+  ['route protocols naming no known protocol: the only error', 'routes:\n  - { protocols: [smtp, pop3], hosts: ["bad host!"], methods: [get] }\n',
+    { routes: [{ protocols: 'unknown type: smtp' }] }],
+  ['…a known one among them selects its checks, the unknown one is an element error', 'routes:\n  - { protocols: [smtp, http], paths: [/] }\n',
+    { routes: [{ protocols: ['expected one of: grpc, grpcs, http, https, tcp, tls, tls_passthrough, udp'] }] }],
+  ['…an empty list has no first protocol (Lua formats it as nil)', 'routes:\n  - { protocols: [], paths: [/] }\n',
+    { routes: [{ protocols: 'unknown type: nil' }] }],
+  ['…a single string names one too', 'routes:\n  - { protocols: smtp, paths: [/] }\n',
+    { routes: [{ protocols: 'unknown type: smtp' }] }],
+  ['…but a known single string is not a set', 'routes:\n  - { protocols: http, paths: [/] }\n',
+    { routes: [{ protocols: 'expected a set' }] }],
   ['route protocols from two families', 'routes:\n  - { protocols: [http, tcp], paths: [/] }\n',
     { routes: [{ protocols: "these sets are mutually exclusive: ('http', 'https'), ('tcp', 'tls', 'udp')" }] }],
   ['route snis need a TLS protocol', 'routes:\n  - { protocols: [http], paths: [/], snis: [a.com] }\n',
@@ -252,8 +264,11 @@ const ERROR_CASES: [string, string, unknown][] = [
       { weight: 'value should be between 0 and 65535' },
       { upstream: 'required field missing' },
     ] }],
-  ['nested children may not set foreign keys', 'upstreams:\n  - name: up\n    targets:\n      - { target: "a:1", upstream: up }\n',
+  // A nested child may name an entity, which must exist (03-flatten_spec.lua:1512; the parent's key is used).
+  ['a nested child naming an upstream that does not exist', 'upstreams:\n  - name: up\n    targets:\n      - { target: "a:1", upstream: down }\n',
     { upstreams: [{ targets: [{ upstream: 'value must be null' }] }] }],
+  ['a nested foreign key that is no name, id or {id}', 'upstreams:\n  - name: up\n    targets:\n      - { target: "a:1", upstream: [up] }\n      - { target: "a:2", upstream: { id: up } }\n',
+    { upstreams: [{ targets: [{ upstream: 'value must be null' }, { upstream: 'value must be null' }] }] }],
   ['sni names', 'snis:\n  - { name: "*.a.*", certificate: c }\n  - { name: "a.*.b", certificate: c }\n  - { name: 1.2.3.4, certificate: c }\n  - { name: "a.com:443", certificate: c }\n',
     { snis: [
       { name: 'only one wildcard must be specified' },
@@ -425,6 +440,23 @@ upstreams:
       errors: [{ type: 'field', field: 'healthchecks.active.concurrency', message: 'value should be between 1 and 2147483648' }],
     },
   ]);
+});
+
+test('flattened errors: a nested route naming no known protocol has one field error, on protocols', () => {
+  // Kong's shape: 05-error-flattening_spec.lua:1330-1340, 15-off_spec.lua:2275-2285.
+  const body = failure(`${V3}
+services:
+  - name: mail
+    url: http://mail.test
+    routes:
+      - { tags: [r-1], protocols: [imap], hosts: ["no such host!"] }
+`).toBody({ flattenErrors: true });
+  assert.deepEqual(body.flattened_errors, [{
+    entity_type: 'route',
+    entity_tags: ['r-1'],
+    entity: { tags: ['r-1'], protocols: ['imap'], hosts: ['no such host!'] },
+    errors: [{ type: 'field', field: 'protocols', message: 'unknown type: imap' }],
+  }]);
 });
 
 test('human lines: file:line:col of the offending node, every problem at once', () => {

@@ -12,7 +12,7 @@ import { ENTITY_TYPES, UNSUPPORTED_TYPES, entitySchema, unsupportedMessage, type
 import { PEM_FIELDS } from './entities/certificate.ts';
 import { migrateRoutePath } from './normalize-path.ts';
 import { errorsToJson, errorsToLua, flattenErrors } from './error-tree.ts';
-import { resolveEntities, type ErrorPlaces } from './resolve-entities.ts';
+import { resolveEntities, type DerivedIds, type ErrorPlaces, type TreePath } from './resolve-entities.ts';
 import { humanLines } from './human-lines.ts';
 import { BUNDLED_PLUGINS } from '../plugins/plugin-schemas.ts';
 import { deepFreeze } from './deep-freeze.ts';
@@ -64,7 +64,8 @@ export function parseDeclarativeConfig(text: string, options: ParseOptions = {})
   if (errors.size > 0) {
     // Kong stops after the schema phase; the human lines also name the clashes and dangling
     // references of the entities that are otherwise valid, so one run shows everything.
-    throw declarativeError(errors, input, doc, fileName, laterPhaseErrors(config, errors, enabledPlugins));
+    const later = laterPhaseErrors(config, errors, enabledPlugins); // adds nested names to nothing to `errors`
+    throw declarativeError(errors, input, doc, fileName, later);
   }
 
   const resolved = resolveEntities(config, {
@@ -73,7 +74,12 @@ export function parseDeclarativeConfig(text: string, options: ParseOptions = {})
     enabledPlugins,
     transform,
   });
-  if (resolved.errors !== undefined) throw declarativeError(resolved.errors, input, doc, fileName, undefined, resolved.places);
+  if (resolved.errors !== undefined) {
+    const { places, later } = resolved;
+    // Kong reports uniqueness and reference errors against the file with the ids it derived.
+    const ids = resolved.phase === 'references' ? resolved.ids : undefined;
+    throw declarativeError(resolved.errors, input, doc, fileName, { trees: later, places }, places, ids);
+  }
   return deepFreeze({ ...resolved.entities, hash: configHash(text) });
 }
 
@@ -162,8 +168,34 @@ function pemStyleErrors(item: unknown, doc: ConfigDocument, path: (string | numb
   return out.size > 0 ? out : undefined;
 }
 
-// Phase-2 problems (uniqueness, references) of entities that have no phase-1 error.
-function laterPhaseErrors(config: Input, phase1: ErrTable, enabledPlugins: ReadonlySet<string>): { errors: ErrTable; places: ErrorPlaces } | undefined {
+/** Error trees for the human lines only, with where their name-keyed errors point. */
+type LaterErrors = { readonly trees: readonly ErrTable[]; readonly places: ErrorPlaces };
+
+// Whether the schema phase already reports something at this tree path (or above it).
+function failedAt(phase1: ErrTable, path: TreePath): boolean {
+  let node: ErrTable = phase1;
+  for (const segment of path) {
+    const next = node.get(segment);
+    if (next === undefined) return false;
+    if (!(next instanceof Map)) return true;
+    node = next;
+  }
+  return true;
+}
+
+// Adds what `more` has where `into` has nothing (the schema phase's own errors stay).
+function mergeErrors(into: ErrTable, more: ErrTable): void {
+  for (const [key, value] of more) {
+    const there = into.get(key);
+    if (there === undefined) into.set(key, value);
+    else if (there instanceof Map && value instanceof Map) mergeErrors(there, value);
+  }
+}
+
+// The later checks' problems (nested references to nothing, uniqueness, references) of the
+// entities the schema phase passed. A nested child naming nothing is itself a schema error in
+// Kong (its full-schema validation): that one joins `phase1`.
+function laterPhaseErrors(config: Input, phase1: ErrTable, enabledPlugins: ReadonlySet<string>): LaterErrors | undefined {
   let resolved: ReturnType<typeof resolveEntities>;
   try {
     resolved = resolveEntities(config, { now: 0, randomId: randomUUID, enabledPlugins, transform: false });
@@ -171,30 +203,33 @@ function laterPhaseErrors(config: Input, phase1: ErrTable, enabledPlugins: Reado
     return undefined; // entities too malformed to resolve: the schema errors say enough
   }
   if (resolved.errors === undefined) return undefined;
-  const { errors: phase2, places } = resolved;
-  const out: ErrTable = new Map();
-  for (const [type, section] of phase2) {
-    const failed = phase1.get(type);
-    const list = config[String(type)];
-    if (typeof section === 'string' || !(failed instanceof Map) || !Array.isArray(list)) {
-      if (!(failed !== undefined && typeof section === 'string')) out.set(type, section);
-      continue;
-    }
-    const kept: ErrTable = new Map();
-    for (const [key, value] of section) {
-      // Index keys are positions; name/id keys point at the entity holding the reference.
-      const position = typeof key === 'number' ? key : (places.get(`${String(type)}:${key}`) ?? -1) + 1;
-      const entityErrors = failed.get(position);
-      if (entityErrors === undefined) kept.set(key, value);
-      else if (typeof key === 'number' && value instanceof Map && entityErrors instanceof Map) {
-        // A parent with schema errors may still have nested children that clash.
-        const nested = new Map([...value].filter(([k]) => !entityErrors.has(k)));
-        if (nested.size > 0) kept.set(key, nested);
+  const { places } = resolved;
+  const trees = resolved.phase === 'schema' ? resolved.later : [resolved.errors, ...resolved.later];
+  if (resolved.phase === 'schema') mergeErrors(phase1, resolved.errors);
+  const kept = trees.map((tree) => withoutFailed(tree, phase1, places)).filter((tree) => tree.size > 0);
+  return kept.length > 0 ? { trees: kept, places } : undefined;
+}
+
+// A tree without the errors of entities the schema phase already failed (a parent's own schema
+// errors do not hide its children's clashes).
+function withoutFailed(tree: ErrTable, phase1: ErrTable, places: ErrorPlaces): ErrTable {
+  const prune = (node: ErrTable, path: TreePath): ErrTable => {
+    const out: ErrTable = new Map();
+    for (const [key, value] of node) {
+      // A name or id key stands for the entity it was found at.
+      const keyed = typeof key === 'string' && path.length === 1 ? places.get(`${String(path[0])}:${key}`) : undefined;
+      if (keyed === undefined && value instanceof Map) {
+        const below = prune(value, [...path, key]);
+        if (below.size > 0) out.set(key, below);
+        continue;
       }
+      // A message at a position is about the entity there; one under a field name, about its entity.
+      const entity = keyed ?? (typeof key === 'number' ? [...path, key] : path);
+      if (!failedAt(phase1, entity)) out.set(key, value);
     }
-    if (kept.size > 0) out.set(type, kept);
-  }
-  return out.size > 0 ? { errors: out, places } : undefined;
+    return out;
+  };
+  return prune(tree, []);
 }
 
 function declarativeError(
@@ -202,11 +237,12 @@ function declarativeError(
   input: Input,
   doc: ConfigDocument,
   fileName: string,
-  extra?: { errors: ErrTable; places: ErrorPlaces },
+  extra?: LaterErrors,
   places?: ErrorPlaces,
+  ids?: DerivedIds,
 ): GatewayError {
   const message = `declarative config is invalid: ${errorsToLua(errors)}`;
-  const flat = flattenErrors(input, errors);
+  const flat = flattenErrors(input, errors, ids);
   return new GatewayError('DECLARATIVE_CONFIG', {
     message,
     fields: errorsToJson(errors),
@@ -217,7 +253,7 @@ function declarativeError(
     },
     lines: [
       ...humanLines(errors, input, doc, fileName, places),
-      ...(extra === undefined ? [] : humanLines(extra.errors, input, doc, fileName, extra.places)),
+      ...(extra === undefined ? [] : extra.trees.flatMap((tree) => humanLines(tree, input, doc, fileName, extra.places))),
     ],
   });
 }

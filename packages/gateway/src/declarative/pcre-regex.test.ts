@@ -41,3 +41,25 @@ test('validation still reports what JS cannot compile, in Kong\'s words', () => 
   assert.match(validateHeaderRegex('[z-a]') ?? '', /^invalid regex: '\[z-a\]' \(PCRE returned: .*[Rr]ange/);
   assert.equal(validateHeaderRegex('^v(?P<n>\\d)$'), undefined);
 });
+
+// Kong dry-runs a regex path with ngx.re, whose PCRE2 error reads `pcre2_compile() failed: <text>
+// in "<pattern>"` (typedefs.lua validate_path_with_regexes; 06-routes_spec.lua:285-303 and
+// 04-on-the-fly-migration_spec.lua:158-187 expect "missing closing parenthesis").
+test('the errors both engines find at the end of the pattern are in PCRE2\'s words', () => {
+  const pcre2 = (re: string, text: string): string => `invalid regex: '${re}' (PCRE returned: pcre2_compile() failed: ${text} in "${re}")`;
+  assert.equal(validateRouteRegex('/orders/(\\d+'), pcre2('/orders/(\\d+', 'missing closing parenthesis'));
+  assert.equal(validateRouteRegex('(?i)/v(1|2'), pcre2('(?i)/v(1|2', 'missing closing parenthesis'));
+  assert.equal(validateRouteRegex('/files/[a-z'), pcre2('/files/[a-z', 'missing terminating ] for character class'));
+  // In the router's anchoring group a trailing backslash escapes its `)`: judged bare, as PCRE2 sees it.
+  assert.equal(validateRouteRegex('/tail\\'), pcre2('/tail\\', '\\ at end of pattern'));
+  assert.equal(validateHeaderRegex('^(beta'), pcre2('^(beta', 'missing closing parenthesis'));
+});
+
+test('where PCRE2 may stop earlier or elsewhere, V8\'s reason is kept', () => {
+  // PCRE2 refuses \g before it reaches the end; JS takes it as "g".
+  assert.equal(validateRouteRegex('/(\\g'), "invalid regex: '/(\\g' (PCRE returned: Unterminated group)");
+  // `[]` opens a class holding `]` in PCRE2, an empty class in JS.
+  assert.equal(validateRouteRegex('/[]x('), "invalid regex: '/[]x(' (PCRE returned: Unterminated group)");
+  // Errors with an offset inside the pattern (PCRE2 adds ` at "…"`) are not translated.
+  assert.equal(validateRouteRegex('/a)'), "invalid regex: '/a)' (PCRE returned: Unmatched ')')");
+});

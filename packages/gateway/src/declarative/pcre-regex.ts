@@ -31,20 +31,63 @@ export function pcreToJsSource(pcre: string): string {
     .replace(/(^|[^\\])\\Z/g, '$1(?=\\n?$)');
 }
 
+// A leading inline (?i) is PCRE's way to ask for case-insensitivity; JS wants a flag.
+function inlineFlags(pcre: string): { source: string; flags: string } {
+  const inline = /^\(\?([imsx]+)\)/.exec(pcre);
+  if (inline === null || inline[1] === undefined || inline[1].includes('x')) return { source: pcre, flags: '' };
+  return { source: pcre.slice(inline[0].length), flags: inline[1] };
+}
+
 /** Compiles a route regex path (without its `~`) anchored at the start, as Kong's router does. */
 export function compileRouteRegex(pcre: string): RegExp {
-  let source = pcre;
-  let flags = '';
-  // A leading inline (?i) is PCRE's way to ask for case-insensitivity; JS wants a flag.
-  const inline = /^\(\?([imsx]+)\)/.exec(source);
-  if (inline !== null && inline[1] !== undefined && !inline[1].includes('x')) {
-    flags = inline[1];
-    source = source.slice(inline[0].length);
-  }
+  const { source, flags } = inlineFlags(pcre);
   const anchored = `^(?:${pcreToJsSource(source)})`;
   // Compiled as written first, so a pattern JS refuses is reported with JS's own reason.
   const plain = new RegExp(anchored, flags);
   return flags.includes('i') ? caseless(anchored, flags.replace('i', '')) : plain;
+}
+
+// V8's reasons whose PCRE2 counterpart is certain: both find these at the very end of the
+// pattern (PCRE2's error offset is then the pattern's length), so nginx's ngx.re writes
+// `pcre2_compile() failed: <PCRE2's text> in "<pattern>"` with no ` at "…"` part.
+const PCRE2_AT_END: ReadonlyMap<string, string> = new Map([
+  ['Unterminated group', 'missing closing parenthesis'],
+  ['Unterminated character class', 'missing terminating ] for character class'],
+  ['\\ at end of pattern', '\\ at end of pattern'],
+]);
+
+// Where PCRE2 could find a problem earlier in the pattern than V8 does, V8's reason stays: a
+// letter escape other than those both read alike (PCRE2 refuses \g, \k, \c, \N{…}, \Q…, \u, …
+// that JS takes as the letter), a POSIX bracket (`[:alpha:]` outside a class is an error in
+// PCRE2) and `[]` / `[^]` (a `]` first in a class is a literal in PCRE2, an empty class in JS).
+function pcre2ReadsAlike(pcre: string): boolean {
+  if (/\[[:.=]|\[\^?\]/.test(pcre)) return false;
+  for (let i = 0; i < pcre.length; i++) {
+    if (pcre[i] !== '\\') continue;
+    const next = pcre[++i] ?? '';
+    if (/[A-Za-z]/.test(next) && !'dDwWsSbBnrtfv'.includes(next)) return false;
+  }
+  return true;
+}
+
+const v8Reason = (e: unknown): string =>
+  e instanceof Error ? e.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '') : String(e);
+
+/**
+ * "invalid regex: '<re>' (PCRE returned: <reason>)" for a regex JS cannot compile: PCRE2's own
+ * words where V8's reason maps to them for certain (compiled bare, as PCRE2 sees it, not in the
+ * router's anchoring group), else V8's reason.
+ */
+function invalidRegex(pcre: string, source: string, flags: string, e: unknown): string {
+  let reason = v8Reason(e);
+  try {
+    new RegExp(source, flags);
+  } catch (bare) {
+    reason = v8Reason(bare);
+  }
+  const pcre2 = PCRE2_AT_END.get(reason);
+  if (pcre2 !== undefined && pcre2ReadsAlike(pcre)) reason = `pcre2_compile() failed: ${pcre2} in "${pcre}"`;
+  return `invalid regex: '${pcre}' (PCRE returned: ${reason})`;
 }
 
 /** Kong's error text for a regex JS cannot compile, or undefined when it compiles. */
@@ -53,8 +96,8 @@ export function validateRouteRegex(pcre: string): string | undefined {
     compileRouteRegex(pcre);
     return undefined;
   } catch (e) {
-    const reason = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '') : String(e);
-    return `invalid regex: '${pcre}' (PCRE returned: ${reason})`;
+    const { source, flags } = inlineFlags(pcre);
+    return invalidRegex(pcre, pcreToJsSource(source), flags, e);
   }
 }
 
@@ -72,7 +115,6 @@ export function validateHeaderRegex(pcre: string): string | undefined {
     compileHeaderRegex(pcre);
     return undefined;
   } catch (e) {
-    const reason = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '') : String(e);
-    return `invalid regex: '${pcre}' (PCRE returned: ${reason})`;
+    return invalidRegex(pcre, pcreToJsSource(pcre), 'i', e);
   }
 }

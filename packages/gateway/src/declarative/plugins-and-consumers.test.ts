@@ -100,6 +100,27 @@ plugins:
   assert.equal(s.consumers[1]?.username, null);
 });
 
+// `kong config db_export` writes every key-auth credential's `ttl` (null, or its expiry in Unix
+// seconds); DB-less Kong reads the file as it is (10-declarative_spec.lua:29-50).
+test('key-auth credentials take an exported ttl: null or absent is no expiry, a number is kept', () => {
+  const s = parse(`consumers:
+  - { id: 6a3c1f9e-2b7d-4c55-9e1a-0d8f4b2c7e31, username: carol@example.test, custom_id: ~, tags: ~ }
+keyauth_credentials:
+  - { id: 9d2e4b6a-1c3f-4e58-a7b9-3f0c5d1e2a64, created_at: 1600000000, consumer: 6a3c1f9e-2b7d-4c55-9e1a-0d8f4b2c7e31, key: carol-key, tags: ~, ttl: ~ }
+  - { consumer: carol@example.test, key: carol-temporary, ttl: 1800000000 }
+  - { consumer: carol@example.test, key: carol-plain }
+`, { randomId: counter() });
+  assert.deepEqual(s.keyauth_credentials.map((k) => [k.key, 'ttl' in k ? k.ttl : 'no ttl']), [
+    ['carol-key', 'no ttl'], ['carol-temporary', 1800000000], ['carol-plain', 'no ttl'],
+  ]);
+  assert.equal(s.keyauth_credentials[0]?.created_at, 1600000000);
+  // Only ttl-enabled entities have one (basicauth_credentials: none in Kong either).
+  assert.deepEqual(failure(`consumers: [{ username: c }]
+keyauth_credentials: [{ consumer: c, ttl: soon }]
+basicauth_credentials: [{ consumer: c, username: u, password: p, ttl: 5 }]
+`).toBody().fields, { keyauth_credentials: [{ ttl: 'expected a number' }], basicauth_credentials: [{ ttl: 'unknown field' }] });
+});
+
 test('_transform: false keeps basic-auth passwords as given (already hashed, as GET /config exports them)', () => {
   const s = parse(`_transform: false
 consumers: [{ username: bob, basicauth_credentials: [{ username: bob, password: 0123abcd }] }]
@@ -147,8 +168,13 @@ const ERROR_CASES: [string, string, unknown][] = [
   // Phase 2: uniqueness and references (declarative_config.lua populate/validate_references).
   ['duplicate username', 'consumers: [{ username: a }, { username: a }]\n',
     { consumers: [null, "uniqueness violation: 'consumers' entity with username set to 'a' already declared"] }],
+  // Kong's flatten keys the other unique fields by the endpoint key (15-off_spec.lua:794-826).
   ['duplicate custom_id', 'consumers: [{ username: a, custom_id: x }, { username: b, custom_id: x }]\n',
-    { consumers: [null, "uniqueness violation: 'consumers' entity with custom_id set to 'x' already declared"] }],
+    { consumers: { b: "uniqueness violation: 'consumers' entity with custom_id set to 'x' already declared" } }],
+  ['…keyed by the id when there is no username', 'consumers: [{ custom_id: x }, { custom_id: x, id: 5b6e1d2c-8f3a-4c9e-a1b7-0e4d2f6c8a95 }]\n',
+    { consumers: { '5b6e1d2c-8f3a-4c9e-a1b7-0e4d2f6c8a95': "uniqueness violation: 'consumers' entity with custom_id set to 'x' already declared" } }],
+  ['duplicate plugin instance_name (its endpoint key)', 'plugins: [{ name: cors, instance_name: edge }, { name: correlation-id, instance_name: edge }]\n',
+    { plugins: [null, "uniqueness violation: 'plugins' entity with instance_name set to 'edge' already declared"] }],
   ['duplicate key', 'consumers: [{ username: a, keyauth_credentials: [{ key: k }, { key: k }] }]\n',
     { consumers: [{ keyauth_credentials: [null, "uniqueness violation: 'keyauth_credentials' entity with key set to 'k' already declared"] }] }],
   ['the same plugin twice on one scope is one primary key', 'plugins: [{ name: basic-auth }, { name: basic-auth }]\n',

@@ -37,12 +37,14 @@ export type Field = {
   readonly values?: Field;
   readonly record?: RecordSchema;
   readonly mutuallyExclusiveSubsets?: readonly (readonly string[])[];
-  /** Must be null/absent; `err` replaces "value must be null" (nested foreign keys, subschema bans). */
+  /** Must be null/absent; `err` replaces "value must be null" (typedefs.no_consumer, subschema bans). */
   readonly mustBeNull?: boolean;
   /** Must not equal this value (grpc routes: strip_path ne true). */
   readonly ne?: unknown;
   /** Replaces every validator's error text (Kong `err`). */
   readonly err?: string;
+  /** Left out of the loaded entity when unset, instead of null (Kong's `ttl`). */
+  readonly omitWhenNull?: boolean;
 };
 
 /** An ordered field table, as Kong writes them. */
@@ -77,6 +79,12 @@ export type RecordSchema = {
   /** Rewrites shorthand keys (service `url`, upstream `algorithm`/`hash_on` coupling). */
   readonly shorthands?: (input: Input, errors: ErrTable) => Input;
   readonly checks?: readonly ((ctx: CheckContext) => void)[];
+  /**
+   * Kong's `subschema_key` on a set (routes' `protocols`): when no element of the field names a
+   * subschema, the record is validated no further and "unknown type: <first element>" on that
+   * field is its only error (Schema:validate, SUBSCHEMA_UNKNOWN).
+   */
+  readonly subschemaKey?: { readonly field: string; readonly known: ReadonlySet<string> };
 };
 
 const isRecord = (v: unknown): v is Input => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -255,6 +263,8 @@ export function validateRecord(
   }
   const shorthanded = schema.shorthands === undefined ? input : schema.shorthands(input, errors);
   const value = applyDefaults(schema, shorthanded);
+  const unknown = schema.subschemaKey === undefined ? undefined : unknownSubschema(schema.subschemaKey.known, value[schema.subschemaKey.field]);
+  if (unknown !== undefined) return { value, errors: new Map([[(schema.subschemaKey as { field: string }).field, unknown]]) };
   const known = new Set(schema.fields.map(([n]) => n));
   for (const key of Object.keys(value)) if (!known.has(key) && !errors.has(key)) errors.set(key, 'unknown field');
   for (const [name, field] of schema.fields) {
@@ -273,6 +283,25 @@ export function validateRecord(
   };
   for (const check of schema.checks ?? []) check(ctx);
   return { value, errors: errors.size > 0 ? errors : undefined };
+}
+
+// Lua's tostring of the value Kong formats into "unknown type: %s", where it is certain: a string,
+// nil (an empty list has no first element), a boolean, an integer LuaJIT prints without an
+// exponent (%.14g). Anything else is left to the field's own validation.
+function luaToString(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (v === undefined) return 'nil';
+  if (typeof v === 'boolean') return String(v);
+  if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 1e14 && !Object.is(v, -0)) return String(v);
+  return undefined;
+}
+
+// get_subschema: a string names its subschema; a list selects the first element that names one.
+function unknownSubschema(known: ReadonlySet<string>, key: unknown): string | undefined {
+  if (typeof key === 'string') return known.has(key) ? undefined : `unknown type: ${key}`;
+  if (!Array.isArray(key) || key.some((k) => typeof k === 'string' && known.has(k))) return undefined;
+  const first = luaToString(key[0]);
+  return first === undefined ? undefined : `unknown type: ${first}`;
 }
 
 /** Appends a message to the `@entity` list of an error table. */

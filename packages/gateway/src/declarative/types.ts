@@ -200,6 +200,11 @@ export type KeyauthCredential = {
   readonly consumer: ForeignKey;
   readonly key: string;
   readonly tags: readonly string[] | null;
+  /**
+   * When the credential expires, in Unix seconds (`kong config db_export`'s `ttl`); absent when
+   * it does not. From that second on it authenticates nothing and the admin API does not show it.
+   */
+  readonly ttl?: number;
 };
 
 /** A basic-auth credential (basicauth_credentials); `password` is Kong's salted SHA-1 hex digest. */

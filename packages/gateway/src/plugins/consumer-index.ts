@@ -15,6 +15,14 @@ export function secretsEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/**
+ * Whether a key-auth credential's `ttl` (its expiry, Unix seconds) has come: DB-less Kong finds it
+ * only while `ttl - ngx.time()` is positive, ngx.time() being whole seconds (strategies/off).
+ */
+export function isExpired(credential: KeyauthCredential, now: number): boolean {
+  return credential.ttl !== undefined && credential.ttl - Math.floor(now) <= 0;
+}
+
 /** The lookups of one load. */
 export class ConsumerIndex {
   readonly #byId = new Map<string, Consumer>();
@@ -27,10 +35,15 @@ export class ConsumerIndex {
   readonly #hmac = new Map<string, HmacauthCredential>();
   readonly #consumerGroups = new Map<string, ConsumerGroup[]>();
 
+  /** The current time, Unix seconds (what expires a key-auth credential's `ttl`). */
+  readonly #now: () => number;
+
   constructor(
     snapshot: Pick<Snapshot, 'consumers' | 'keyauth_credentials' | 'basicauth_credentials' | 'acls' | 'jwt_secrets' | 'hmacauth_credentials'>
       & Partial<Pick<Snapshot, 'consumer_groups' | 'consumer_group_consumers'>>,
+    now: () => number = () => Date.now() / 1000,
   ) {
+    this.#now = now;
     for (const c of snapshot.consumers) {
       this.#byId.set(c.id, c);
       if (c.username !== null) this.#byUsername.set(c.username, c);
@@ -64,12 +77,13 @@ export class ConsumerIndex {
     return (UUID.test(ref) ? this.#byId.get(ref) : undefined) ?? this.#byUsername.get(ref);
   }
 
-  /** The key-auth credential holding exactly this key. */
+  /** The key-auth credential holding exactly this key, unless its `ttl` has come. */
   keyauthCredential(key: string): KeyauthCredential | undefined {
     const found = this.#keys.get(digest(key));
     if (found === undefined) return undefined;
     const given = Buffer.from(key);
-    return given.length === found.key.length && timingSafeEqual(given, found.key) ? found.credential : undefined;
+    if (given.length !== found.key.length || !timingSafeEqual(given, found.key)) return undefined;
+    return isExpired(found.credential, this.#now()) ? undefined : found.credential;
   }
 
   /** The basic-auth credential of this username. */

@@ -33,8 +33,9 @@ const ERRORS: [string, string, unknown][] = [
     { plugins: [{ '@entity': ["at least one of these fields must be non-empty: 'config.second', 'config.minute', 'config.hour', 'config.day', 'config.month', 'config.year'"] }] }],
   ['rate-limiting: a longer period with a lower limit', '{ name: rate-limiting, config: { second: 10, hour: 5 } }',
     { plugins: [{ config: 'The limit for hour(5.0) cannot be lower than the limit for second(10.0)' }] }],
-  ['rate-limiting: cluster needs a database', '{ name: rate-limiting, config: { minute: 1, policy: cluster } }',
-    { plugins: [{ config: { policy: "policy 'cluster' needs a database; this gateway is DB-less (use 'local' or 'redis')" } }] }],
+  // Kong's exact words in DB-less mode (spec/03-plugins/23-rate-limiting/03-api_spec.lua:123-146).
+  ['rate-limiting: cluster needs a database, so it is not among the policies', '{ name: rate-limiting, config: { minute: 1, policy: cluster } }',
+    { plugins: [{ config: { policy: 'expected one of: local, redis' } }] }],
   ['rate-limiting: redis needs redis.host', '{ name: rate-limiting, config: { minute: 1, policy: redis } }',
     { plugins: [{ config: { redis: { host: 'required field missing' } }, '@entity': ["failed conditional validation given value of field 'config.policy'"] }] }],
   ['rate-limiting: redis with a sync_rate below 0.02', '{ name: rate-limiting, config: { minute: 1, policy: redis, redis: { host: r }, sync_rate: 0.01 } }',

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { pollUntil } from '@signet/kit';
 import { parseDeclarativeConfig, type Snapshot } from '../../src/declarative/index.ts';
 import { GatewayError } from '../../src/errors.ts';
+import { deriveEntityId } from '../../src/declarative/uuid-v5.ts';
 import { KONG_YML, NODE_ID, NOW, RELOADED_YML, call, startAdmin, type AdminHarness } from './admin.fixture.ts';
 
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
@@ -64,6 +65,31 @@ test('entity collections and single entities: exact bodies, by name or id', asyn
   for (const path of ['/services/nope', '/routes/00000000-0000-4000-8000-0000000000ff', '/upstreams/nope', '/snis/nope', '/targets', '/nowhere']) {
     assert.deepEqual(await call(h.base, path).then((r) => [r.status, r.body]), [404, { message: 'Not found' }], path);
   }
+});
+
+// DB-less Kong's off strategy: a key-auth credential is read only while its ttl (expiry, Unix
+// seconds) is ahead, shown with the seconds it has left (kong/db/strategies/off/init.lua); the
+// export keeps the expiry as loaded, so it loads back the same.
+test('key-auth credentials with a ttl: shown with the seconds left until they expire, then not at all', async (t) => {
+  const h = await admin(t);
+  h.current = parseDeclarativeConfig(`_format_version: "3.0"
+consumers:
+  - username: erin
+    keyauth_credentials:
+      - { id: 0e7b4c1d-5a92-4f3e-b6d8-2c9a1f0e7d43, key: erin-gone, ttl: ${NOW - 1} }
+      - { id: 1f8c5d2e-6ba3-4a4f-87e9-3dab2a1f8e54, key: erin-hour, ttl: ${NOW + 3600} }
+      - { id: 2a9d6e3f-7cb4-4b50-98fa-4ebc3b2a9f65, key: erin-always }
+`, { now: NOW });
+  const page = (await call(h.base, '/key-auths')).body as { data: { key: string; ttl?: number }[] };
+  assert.deepEqual(page.data.map((k) => [k.key, k.ttl]), [['erin-hour', 3600], ['erin-always', undefined]]);
+  assert.equal('ttl' in (page.data[1] ?? {}), false);
+  assert.equal(((await call(h.base, '/consumers/erin/key-auth')).body as { data: unknown[] }).data.length, 2);
+  assert.equal(((await call(h.base, '/key-auths/erin-hour')).body as { ttl: number }).ttl, 3600);
+  for (const path of ['/key-auths/erin-gone', '/key-auths/0e7b4c1d-5a92-4f3e-b6d8-2c9a1f0e7d43', '/consumers/erin/key-auth/erin-gone']) {
+    assert.equal((await call(h.base, path)).status, 404, path);
+  }
+  const exported = ((await call(h.base, '/config')).body as { config: string }).config;
+  assert.deepEqual(parseDeclarativeConfig(exported).keyauth_credentials.map((k) => k.ttl), [NOW - 1, NOW + 3600, undefined]);
 });
 
 test('targets: normalised strings (default port 8000), newest first, weight 0 listed', async (t) => {
@@ -247,6 +273,42 @@ test('POST /config with an invalid configuration: 400 with Kong\'s body, running
   assert.equal(h.applied.length, 0);
   assert.deepEqual(plain(h.current), before);
   assert.deepEqual((await call(h.base, '/services')).body, { data: (before as Snapshot).services, next: null });
+});
+
+// Kong's second-phase errors over POST /config: 15-off_spec.lua:794-826 (a custom_id clash keyed
+// by the username) and :2964-3071 (a duplicate target's flattened entry with the ids Kong derived).
+test('POST /config: uniqueness errors as Kong keys and flattens them, with the ids it derived', async (t) => {
+  const h = await admin(t);
+  const yaml = (body: string): RequestInit => ({ method: 'POST', headers: { 'content-type': 'text/yaml' }, body: `_format_version: "3.0"\n${body}` });
+  const custom = await call(h.base, '/config', yaml('consumers:\n  - { username: mia, custom_id: c-1 }\n  - { username: ned, custom_id: c-1 }\n'));
+  const message = "uniqueness violation: 'consumers' entity with custom_id set to 'c-1' already declared";
+  assert.deepEqual([custom.status, custom.body], [400, {
+    code: 14,
+    name: 'invalid declarative configuration',
+    message: `declarative config is invalid: {consumers={ned="${message}"}}`,
+    fields: { consumers: { ned: message } },
+  }]);
+  const pool = '5d7f9b1c-2e4a-4c6e-8f0a-3b5d7f9b1c2e';
+  const target = deriveEntityId('targets', `targets:*:${pool}:10.1.1.1:8080`);
+  const flat = await call(h.base, '/config?flatten_errors=1', yaml(`upstreams:
+  - id: ${pool}
+    name: pool
+    targets: [{ target: "10.1.1.1:8080", tags: [t-1] }, { target: "10.1.1.1:8080", tags: [t-2] }]
+`));
+  assert.deepEqual(flat.body, {
+    code: 14,
+    name: 'invalid declarative configuration',
+    message: 'declarative config is invalid: {}',
+    fields: {},
+    flattened_errors: [{
+      entity_type: 'target',
+      entity_id: target,
+      entity_tags: ['t-2'],
+      entity: { target: '10.1.1.1:8080', tags: ['t-2'], id: target, upstream: { id: pool } },
+      errors: [{ type: 'entity', message: `uniqueness violation: 'targets' entity with primary key set to '${target}' already declared` }],
+    }],
+  });
+  assert.equal(h.applied.length, 0);
 });
 
 test('request bodies over the limit: 413', async (t) => {

@@ -20,7 +20,12 @@ const yml = (upstream: string): string => `_format_version: "3.0"
 consumers:
   - id: ${BOB}
     username: bob
-    keyauth_credentials: [{ id: ${CRED}, key: kong }]
+    keyauth_credentials:
+      - { id: ${CRED}, key: kong }
+      # db_export's ttl: the second the credential expires (Unix seconds); null when it does not.
+      - { key: expired-key, ttl: 1500000000 }
+      - { key: dated-key, ttl: 4102444800 }
+      - { key: undated-key, ttl: null }
   - id: ${ANON}
     username: no-body
 services:
@@ -46,6 +51,10 @@ const CASES: PluginCase[] = [
     upstreamHeaders: { 'X-Consumer-ID': BOB, 'X-Consumer-Username': 'bob', 'X-Credential-Identifier': CRED, 'X-Consumer-Custom-ID': undefined, 'X-Anonymous-Consumer': undefined },
   },
   { title: 'invalid key', path: '/?apikey=123', headers: host('key-auth1.test'), status: 401, message: 'Unauthorized', responseHeaders: KEY },
+  // DB-less Kong does not find a credential whose ttl has come (kong/db/strategies/off/init.lua).
+  { title: 'a key whose ttl has passed', path: '/?apikey=expired-key', headers: host('key-auth1.test'), status: 401, message: 'Unauthorized', responseHeaders: KEY },
+  { title: 'a key whose ttl is ahead', path: '/?apikey=dated-key', headers: host('key-auth1.test'), status: 200, upstreamHeaders: { 'X-Consumer-Username': 'bob' } },
+  { title: 'a key with a null ttl', path: '/?apikey=undated-key', headers: host('key-auth1.test'), status: 200, upstreamHeaders: { 'X-Consumer-Username': 'bob' } },
   { title: 'duplicated key in querystring', path: '/?apikey=kong&apikey=kong', headers: host('key-auth1.test'), status: 401, message: 'Duplicate API key found', responseHeaders: KEY },
   { title: 'duplicated key header', path: '/', headers: host('key-auth1.test', { apikey: ['kong', 'kong'] }), status: 401, message: 'Duplicate API key found' },
   { title: 'valid key in a header', path: '/', headers: host('key-auth1.test', { apikey: 'kong' }), status: 200, upstreamHeaders: { apikey: 'kong', 'X-Consumer-Username': 'bob' } },

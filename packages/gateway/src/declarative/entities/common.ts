@@ -75,8 +75,22 @@ export const HEADERS: Field = {
   values: { type: 'array', elements: { type: 'string' } },
 };
 
-/** A foreign key nested under its parent: the parent fills it, the child may not set it. */
-export const NESTED_FOREIGN: Field = { type: 'foreign', mustBeNull: true };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A foreign key of a child nested in its parent, which the parent fills. Kong's first validation
+ * forbids it (copy_record: `eq = null`) but its second, with the foreign keys resolved, takes a
+ * name, id or `{ id }` that names an existing entity (03-flatten_spec.lua:1407, :1475): so a name
+ * or id passes here and must resolve (resolve-entities.ts), and anything else keeps the first
+ * validation's "value must be null". The parent's key wins over the one written.
+ */
+export const NESTED_FOREIGN: Field = {
+  type: 'foreign',
+  custom: (v: unknown) =>
+    typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v) && UUID.test(String((v as { id?: unknown }).id)))
+      ? undefined
+      : 'value must be null',
+};
 
 /** A foreign key at the top level: the referenced entity's name, its id, or `{ id }`. */
 export function topLevelForeign(required: boolean): Field {

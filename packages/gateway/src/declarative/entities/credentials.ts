@@ -11,9 +11,19 @@ export function credentialSchema(foreign: Field, own: readonly [string, Field][]
   return { ...extra, fields: [['id', ID], ['created_at', { type: 'integer' }], ['consumer', foreign], ...own, ['tags', TAGS]] };
 }
 
+/**
+ * keyauth_credentials' `ttl` (key-auth/daos.lua `ttl = true`): the moment the credential expires,
+ * in Unix seconds, as `kong config db_export` writes it (the database's expiry timestamp). DB-less
+ * Kong keeps it as given (declarative_config.lua flatten) and its off strategy stops finding the
+ * credential once that moment has come (strategies/off process_ttl_field). Kong leaves the field
+ * unvalidated; here it is a number, and it is absent from the entity when unset, as in Kong.
+ */
+export const CREDENTIAL_TTL: Field = { type: 'number', omitWhenNull: true };
+
 /** keyauth_credentials (key-auth/daos.lua): `key` is generated when absent (Kong `auto`). */
 export function keyauthCredentialSchema(foreign: Field): RecordSchema {
-  return credentialSchema(foreign, [['key', { type: 'string' }]]);
+  const schema = credentialSchema(foreign, [['key', { type: 'string' }]]);
+  return { ...schema, fields: [...schema.fields, ['ttl', CREDENTIAL_TTL]] };
 }
 
 /** basicauth_credentials (basic-auth/daos.lua): the password is hashed on load unless `_transform: false`. */

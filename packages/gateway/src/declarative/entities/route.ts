@@ -221,7 +221,10 @@ function grpcStripPathDefault(input: Input): Input {
   return { ...input, strip_path: false };
 }
 
+// routes.lua: `subschema_key = "protocols"`, one subschema per protocol (routes_subschemas.lua).
+const SUBSCHEMA_KEY = { field: 'protocols', known: new Set(Object.keys(SUBSCHEMAS)) };
+
 /** The route record schema. */
 export function routeSchema(foreign: Field): RecordSchema {
-  return { fields: ROUTE_FIELDS(foreign), shorthands: grpcStripPathDefault, checks: [snisNeedTls, protocolChecks] };
+  return { fields: ROUTE_FIELDS(foreign), shorthands: grpcStripPathDefault, checks: [snisNeedTls, protocolChecks], subschemaKey: SUBSCHEMA_KEY };
 }

@@ -67,13 +67,11 @@ function validatePeriods(config: Readonly<Record<string, unknown>>): string | un
   return undefined;
 }
 
-/** Kong DB-less: local or redis; `cluster` needs Kong's database (refused by name). */
-export const POLICY: Field = {
-  type: 'string', default: 'local', lenMin: 0,
-  custom: (v: string) => (v === 'local' || v === 'redis' ? undefined
-    : v === 'cluster' ? "policy 'cluster' needs a database; this gateway is DB-less (use 'local' or 'redis')"
-      : 'expected one of: local, redis'),
-};
+/**
+ * Kong DB-less: local or redis. `cluster` keeps its counters in Kong's database, which a
+ * DB-less node has not: its schema lists only the two (rate-limiting/schema.lua policy one_of).
+ */
+export const POLICY: Field = { type: 'string', default: 'local', lenMin: 0, oneOf: ['local', 'redis'] };
 
 /** Kong's entity checks of a redis policy: the connection fields it needs. */
 export const REDIS_POLICY_CHECKS = ['config.redis.host', 'config.redis.port', 'config.redis.timeout'].map((field) => ({

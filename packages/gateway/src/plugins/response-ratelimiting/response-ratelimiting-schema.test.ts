@@ -29,8 +29,9 @@ const REFUSED: [string, string, unknown][] = [
   ['a limit without any period', '{ limits: { video: {} } }',
     { limits: { '@entity': ["at least one of these fields must be non-empty: 'second', 'minute', 'hour', 'day', 'month', 'year'"] } }],
   ['redis needs a host', '{ limits: { video: { second: 10 } }, policy: redis, redis: { port: 6379 } }', { redis: { host: 'required field missing' } }],
-  ['cluster needs a database', '{ limits: { video: { second: 10 } }, policy: cluster }',
-    { policy: "policy 'cluster' needs a database; this gateway is DB-less (use 'local' or 'redis')" }],
+  // DB-less Kong lists only local and redis (response-ratelimiting/schema.lua, policy under is_dbless()).
+  ['cluster needs a database: not among the policies', '{ limits: { video: { second: 10 } }, policy: cluster }',
+    { policy: 'expected one of: local, redis' }],
   // Not in Kong (which fails when it sets the header): a name that cannot be in a header name.
   ['a limit name that cannot be a header name', '{ limits: { "video clips": { second: 10 } } }',
     { limits: "'video clips' cannot be part of a header name (X-RateLimit-Remaining-<name>)" }],
