@@ -27,6 +27,7 @@ import { openStore, sqliteFileIn, type Store } from '../../src/store/index.ts';
 import { createApp } from '../../src/use-cases/create-app.ts';
 import { registerUser } from '../../src/use-cases/register-user.ts';
 import { FormClient, formFields } from '../support/form-client.ts';
+import { TEST_PASSWORD_HASH_COST } from '../support/test-password-cost.ts';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/signet-esign.mjs');
 
@@ -99,7 +100,7 @@ async function killHard(s: Serve): Promise<void> {
 /** A user, an app and an access token written straight into the store (the OAuth flow is tested elsewhere). */
 async function seed(store: Store) {
   const now = new Date();
-  const user = await registerUser(store, { email: `crash-${randomUUID().slice(0, 8)}@example.com`, password: 'correct horse battery', name: 'Crash Tester', now });
+  const user = await registerUser(store, { email: `crash-${randomUUID().slice(0, 8)}@example.com`, password: 'correct horse battery', name: 'Crash Tester', now, passwordHashCost: TEST_PASSWORD_HASH_COST });
   const { app } = await createApp(store, { userId: user.userId, name: 'crash app', redirectUris: ['http://localhost:3000/cb'], withSecret: true, now });
   const ctx = { now: () => now } as Pick<EsignContext, 'now'> as EsignContext;
   const { body, rows } = mintTokens(ctx, { appId: app.id, userId: user.userId, grantId: randomUUID(), scopes: ['signature'], accessTtl: 28_800, refreshExpiresAt: undefined });
