@@ -6,3 +6,13 @@
  * supervisor still start those as they ship.
  */
 export const testLoaderArgs: readonly string[] = ['--import', new URL('../../../../scripts/test-loader.mjs', import.meta.url).href];
+
+/**
+ * The environment variable through which npm test's loader reaches the pdf threads of the
+ * processes a test starts (SIGNET_TS_HOOKS, see scripts/test-loader.mjs), for a test that starts
+ * a bin with an environment of its own making: empty when the test itself runs without it.
+ */
+export function testLoaderEnv(): Record<string, string> {
+  const hooks = process.env.SIGNET_TS_HOOKS;
+  return hooks ? { SIGNET_TS_HOOKS: hooks } : {};
+}
