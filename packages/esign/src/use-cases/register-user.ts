@@ -10,7 +10,7 @@ import type { Store } from '../store/index.ts';
  */
 export async function registerUser(
   store: Store,
-  input: { email: string; password: string; name: string; accountName?: string | undefined; now: Date; passwordHashCost?: PasswordHashCost },
+  input: { email: string; password: string; name: string; accountName?: string | undefined; now: Date; passwordHashCost?: PasswordHashCost | undefined },
 ): Promise<{ userId: string; accountId: string }> {
   const email = normalizeEmail(input.email);
   assertPasswordAcceptable(input.password);

@@ -53,6 +53,8 @@ export async function startEsign(t: TestContext, options: EsignOptions = {}): Pr
   const store = await openStore(storeLocation(config));
   const clock = options.clock ?? new FakeClock();
   const app = await buildEsignServer(config, {
+    // What this server hashes (sign-up, invitations, access codes, passcodes) at the seeded users' cost.
+    passwordHashCost: TEST_PASSWORD_HASH_COST,
     ...options.deps,
     store,
     now: clock.now,
