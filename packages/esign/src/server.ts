@@ -20,6 +20,7 @@ import { registerOAuthRoutes } from './oauth/index.ts';
 import { registerRestApi } from './restapi/index.ts';
 import { installApiGuard } from './restapi/api-guard.ts';
 import { DOCUSIGN_RATE_LIMITS } from './restapi/api-rate-limit.ts';
+import type { PasswordHashCost } from './security/password-hash.ts';
 import { buildEnvelopeDeps } from './restapi/envelopes/build-envelope-deps.ts';
 import { installEnvelopes } from './restapi/envelopes/install-envelopes.ts';
 import { installReminders } from './reminders/install-reminders.ts';
@@ -74,6 +75,11 @@ export type EsignDeps = {
    * one, creating an envelope answers SERVICE_UNAVAILABLE; the other routes work.
    */
   converter?: EnvelopeConverter;
+  /**
+   * The scrypt cost of what this server hashes (EsignContext.passwordHashCost): absent, as in
+   * serve.ts, production's N=32768; tests pass a cheap one, their subject not being the hash.
+   */
+  passwordHashCost?: PasswordHashCost;
   /** Outbox worker tuning (tests poll faster). */
   mailWorker?: Partial<Pick<OutboxWorkerOptions, 'pollIntervalMs' | 'retry' | 'leaseMs' | 'batchSize'>>;
   /** Connect delivery worker tuning and DNS seam (tests retry fast). */
@@ -130,6 +136,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
     now: deps.now ?? (() => new Date()),
     authHost: authHostOf(config.publicUrl),
     secureCookies: config.publicUrl.startsWith('https:'),
+    passwordHashCost: deps.passwordHashCost,
   };
 
   await app.register(cookie);
@@ -180,7 +187,7 @@ export async function buildEsignServer(config: EsignConfig, deps: EsignDeps): Pr
       if (written.connectDeliveries > 0) connect.worker.wake();
     },
   });
-  const envelopes = buildEnvelopeDeps({ store: repositories.envelopes, brands: repositories.brands, accounts: repositories.accountSettings, accountFields: repositories.accountCustomFields, converter: deps.converter ?? NO_CONVERTER, publicUrl: config.publicUrl, now: ctx.now });
+  const envelopes = buildEnvelopeDeps({ store: repositories.envelopes, brands: repositories.brands, accounts: repositories.accountSettings, accountFields: repositories.accountCustomFields, converter: deps.converter ?? NO_CONVERTER, publicUrl: config.publicUrl, now: ctx.now, passwordHashCost: ctx.passwordHashCost });
   const mail = buildMailDelivery({
     outbox: repositories.outbox,
     devMailbox: repositories.devMailbox,

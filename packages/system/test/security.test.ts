@@ -14,7 +14,7 @@ import { pollUntil } from '@signet/kit';
 import { startSmtpListener } from '../../esign/test/support/smtp-listener.ts';
 import { FormClient } from '../../esign/test/support/form-client.ts';
 import { assertUnusableDrawingsRefused, drawnSignatureFinish } from '../../esign/test/support/drawn-signature.ts';
-import { samplePdf } from '../../esign/test/signing/signing-harness.ts';
+import { samplePdf } from '../../esign/test/support/sample-pdf.ts';
 import { makeSignaturePng } from '../../pdf/test/raster.fixture.ts';
 import { sdkCall } from './support/sdk.ts';
 import { esignCli, startSystem } from './support/start-system.ts';

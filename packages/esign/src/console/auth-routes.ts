@@ -55,7 +55,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext, limi
   // A hash to verify against when the e-mail is unknown, so both failures take scrypt's time
   // and the response time does not tell which e-mails are registered.
   let decoyHash: Promise<string> | undefined;
-  const decoy = (): Promise<string> => (decoyHash ??= hashPassword('decoy password, never valid'));
+  const decoy = (): Promise<string> => (decoyHash ??= hashPassword('decoy password, never valid', ctx.passwordHashCost));
 
   app.get('/login', async (request, reply) => {
     const returnTo = safeReturnPath(formField(request.query, 'return_to'));
@@ -108,7 +108,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EsignContext, limi
     const email = formField(request.body, 'email') ?? '';
     const name = formField(request.body, 'name') ?? '';
     try {
-      const requested = await requestSignup(ctx.store, { email, name, password: formField(request.body, 'password') ?? '', now: ctx.now(), publicUrl: ctx.config.publicUrl });
+      const requested = await requestSignup(ctx.store, { email, name, password: formField(request.body, 'password') ?? '', now: ctx.now(), publicUrl: ctx.config.publicUrl, passwordHashCost: ctx.passwordHashCost });
       return await reply.type(HTML).header('cache-control', 'no-store').send(signupSentPage(requested));
     } catch (err) {
       if (!(err instanceof EsignError) || !err.expose) throw err;

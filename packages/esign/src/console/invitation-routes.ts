@@ -54,7 +54,7 @@ export function registerInvitationRoutes(app: FastifyInstance, ctx: EsignContext
         if (!(err instanceof EsignError)) throw err;
         return send(reply, page(err.message), err.status);
       }
-      passwordHash = await hashPassword(password);
+      passwordHash = await hashPassword(password, ctx.passwordHashCost);
     }
     const accepted = await invitations.accept(sha256Hex(request.params.token), passwordHash, ctx.now());
     if (!accepted) return invalid(reply);

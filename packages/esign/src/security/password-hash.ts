@@ -5,7 +5,10 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 // would let a burst of unauthenticated login posts claim half a GiB on the libuv pool.
 // Parameters are stored in each hash, so raising them later keeps old hashes verifiable.
 // maxmem must cover 128*N*r bytes.
-const PARAMS = { N: 32_768, r: 8, p: 1 } as const;
+/** scrypt's cost parameters (stored in each hash, so a check uses the cost its hash was made with). */
+export type PasswordHashCost = { readonly N: number; readonly r: number; readonly p: number };
+/** The cost of every hash made without an explicit one: production's. */
+export const PASSWORD_HASH_COST: PasswordHashCost = { N: 32_768, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -16,11 +19,15 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
-/** Hashes a password as `scrypt$N$r$p$salt$hash` (base64url), so parameters can grow later. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * Hashes a password as `scrypt$N$r$p$salt$hash` (base64url), so parameters can grow later.
+ * `cost` is production's unless a caller passes its own: only tests do, for the users they
+ * seed by the hundred, whose password's strength is not what they test.
+ */
+export async function hashPassword(password: string, cost: PasswordHashCost = PASSWORD_HASH_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** Constant-time check of a password against a stored hash; false for anything malformed. */

@@ -81,7 +81,7 @@ export function registerPasscodeRoutes(app: FastifyInstance, deps: PasscodeRoute
     const destination = Number.isInteger(index) ? recipient.passcode.destinations[index] : undefined;
     if (!channel || destination === undefined) throw new EsignError('INVALID_REQUEST_PARAMETER', 'Pick one of the ways offered on the page.');
     const code = newPasscode();
-    const hash = await hashPassword(code);
+    const hash = await hashPassword(code, deps.ctx.passwordHashCost);
     const now = deps.ctx.now();
     let sent;
     try {

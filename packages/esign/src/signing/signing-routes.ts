@@ -375,7 +375,7 @@ export function registerSigningRoutes(app: FastifyInstance, deps: SigningRouteDe
       // them) must cost nothing, however often it is posted.
       const parsed = parseRecipientEdits(request.body);
       finishManaging(d, before, ref.recipientId, parsed.map((e) => (e.accessCode ? { ...e, accessCodeHash: 'judged before hashing' } : e)), now, actorOf(request));
-      const edits = await Promise.all(parsed.map(async (e) => (e.accessCode ? { ...e, accessCodeHash: await hashPassword(e.accessCode) } : e)));
+      const edits = await Promise.all(parsed.map(async (e) => (e.accessCode ? { ...e, accessCodeHash: await hashPassword(e.accessCode, deps.ctx.passwordHashCost) } : e)));
       ({ envelope: finished } = await applySigningChange(d, ref.accountId, ref.envelopeId, (current) => finishManaging(d, current, ref.recipientId, edits, now, actorOf(request))));
     } catch (err) {
       if (err instanceof EsignError && MANAGER_REFUSALS.has(err.code)) {

@@ -1,13 +1,16 @@
 import { normalizeEmail } from '../domain/email-address.ts';
 import { assertPasswordAcceptable } from '../domain/password-policy.ts';
 import { EsignError } from '../errors.ts';
-import { hashPassword } from '../security/password-hash.ts';
+import { hashPassword, type PasswordHashCost } from '../security/password-hash.ts';
 import type { Store } from '../store/index.ts';
 
-/** Signs a user up with a new account of their own (CLI `user create` and the sign-up page). */
+/**
+ * Signs a user up with a new account of their own (CLI `user create` and the sign-up page).
+ * `passwordHashCost`: production's scrypt cost unless given; tests' seeded users take a cheap one.
+ */
 export async function registerUser(
   store: Store,
-  input: { email: string; password: string; name: string; accountName?: string | undefined; now: Date },
+  input: { email: string; password: string; name: string; accountName?: string | undefined; now: Date; passwordHashCost?: PasswordHashCost | undefined },
 ): Promise<{ userId: string; accountId: string }> {
   const email = normalizeEmail(input.email);
   assertPasswordAcceptable(input.password);
@@ -16,7 +19,7 @@ export async function registerUser(
   const created = await store.accounts.createUserWithAccount({
     email,
     name,
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await hashPassword(input.password, input.passwordHashCost),
     accountName: input.accountName?.trim() || name,
     now: input.now,
   });

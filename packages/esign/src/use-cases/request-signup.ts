@@ -2,7 +2,7 @@ import { normalizeEmail } from '../domain/email-address.ts';
 import { assertPasswordAcceptable } from '../domain/password-policy.ts';
 import { EsignError } from '../errors.ts';
 import { signupExistingAccountMail, signupVerificationMail } from '../mail/templates/signup-mails.ts';
-import { hashPassword } from '../security/password-hash.ts';
+import { hashPassword, type PasswordHashCost } from '../security/password-hash.ts';
 import { newSecretToken, sha256Hex } from '../security/secret-token.ts';
 import type { Store } from '../store/index.ts';
 
@@ -16,12 +16,12 @@ export const SIGNUP_MAILS_PER_HOUR = 3;
  * notice. The caller answers the same in every case, so the page reveals no registered address;
  * the password is hashed in every case too, so neither does its timing.
  */
-export async function requestSignup(store: Store, input: { email: string; password: string; name: string; now: Date; publicUrl: string }): Promise<{ email: string }> {
+export async function requestSignup(store: Store, input: { email: string; password: string; name: string; now: Date; publicUrl: string; passwordHashCost?: PasswordHashCost | undefined }): Promise<{ email: string }> {
   const email = normalizeEmail(input.email);
   assertPasswordAcceptable(input.password);
   const name = input.name.trim();
   if (name === '' || name.length > 200) throw new EsignError('INVALID_REQUEST_PARAMETER', 'A name of 1-200 characters is required.');
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, input.passwordHashCost);
   const token = newSecretToken();
   const to = { email, name };
   await store.signups.request({

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
-import { startProcess, type StartedProcess } from '@signet/kit/testing';
+import { startProcess, testLoaderEnv, type StartedProcess } from '@signet/kit/testing';
 import { request } from 'undici';
 import { sha256Hex } from '../../src/security/secret-token.ts';
 import { MIGRATIONS, openStore } from '../../src/store/index.ts';
@@ -34,7 +34,8 @@ function tempDir(t: TestContext): string {
 
 /** Starts `signet-esign serve` on a free port and resolves with its URL once it listens. */
 async function serve(t: TestContext, env: Record<string, string>): Promise<{ proc: StartedProcess; url: string }> {
-  const proc = startProcess(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env } });
+  // The bin as it ships (tsx); its pdf thread boots with npm test's hooks (SIGNET_TS_HOOKS).
+  const proc = startProcess(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH ?? '', ...testLoaderEnv(), PORT: '0', HOST: '127.0.0.1', ...env } });
   t.after(() => proc.stop());
   const url = await pollUntil(() => /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(proc.output())?.[1], { timeoutMs: 90_000, what: 'serve to listen' })
     .catch((err: unknown) => {

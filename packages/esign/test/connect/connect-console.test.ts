@@ -7,7 +7,7 @@ import { buildConverter, type Converter } from '@signet/pdf';
 import { loadSecretKey } from '../../src/connect/load-secret-key.ts';
 import { SecretBox } from '../../src/connect/secret-box.ts';
 import { ConnectRepository } from '../../src/store/connect-repository.ts';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 import { startConnectEsign, startListener } from './connect-harness.ts';
 
 let browser: Browser;

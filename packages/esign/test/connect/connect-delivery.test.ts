@@ -5,7 +5,7 @@ import { pollUntil } from '@signet/kit';
 import { buildConverter, type Converter } from '@signet/pdf';
 import { SecretBox } from '../../src/connect/secret-box.ts';
 import { ConnectRepository } from '../../src/store/connect-repository.ts';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 import { FormClient, hiddenField } from '../support/form-client.ts';
 import { startConnectEsign, startListener, type Received } from './connect-harness.ts';
 

@@ -14,7 +14,7 @@ import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import type { DatabaseLocation } from '../../src/store/database.ts';
 import { bothEngines, openMigrated, type StoreEngine } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
-import { samplePdf } from '../signing/signing-harness.ts';
+import { samplePdf } from '../support/sample-pdf.ts';
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 import { signHereTabs } from '../../src/domain/tabs/sign-here-tab.ts';
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { pollUntil } from '@signet/kit';
 import { buildConverter, type Converter } from '@signet/pdf';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 import { startConnectEsign, type ConnectHarness } from './connect-harness.ts';
 
 // The official SDK, unmodified (CommonJS, no typings): only the calls used here are typed.

@@ -8,7 +8,7 @@ import { loadEsignConfig } from '../../src/config.ts';
 import { buildEsignServer } from '../../src/server.ts';
 import { ConnectRepository } from '../../src/store/connect-repository.ts';
 import { openStore, storeLocation } from '../../src/store/index.ts';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 import { startConnectEsign, startListener } from './connect-harness.ts';
 
 let converter: Converter;

@@ -12,7 +12,7 @@ import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.t
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
 import { secondAccount } from '../support/second-account.ts';
 import { sdkFailure } from '../support/sdk-failure.ts';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 
 // Agents, editors and intermediaries (docusign-esign src/model/Agent.js, Editor.js,
 // Intermediary.js; DocuSign EnvelopeRecipients: an agent "can add name and email information

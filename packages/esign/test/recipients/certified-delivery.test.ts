@@ -10,7 +10,7 @@ import { FormClient } from '../support/form-client.ts';
 import { signingPathIn, toAddress } from '../support/mail-parts.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 
 // Certified delivery (docusign-esign src/model/CertifiedDelivery.js; DocuSign: the recipient
 // "must receive the completed documents for the envelope to be completed" and signs nothing):

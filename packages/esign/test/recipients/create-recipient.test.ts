@@ -7,7 +7,7 @@ import { secondAccount } from '../support/second-account.ts';
 import { sdkFailure } from '../support/sdk-failure.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 
 // EnvelopesApi.createRecipient (DocuSign "EnvelopeRecipients: create") through the official SDK,

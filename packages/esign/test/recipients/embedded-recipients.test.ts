@@ -5,7 +5,7 @@ import { FormClient, formFields } from '../support/form-client.ts';
 import { toAddress } from '../support/mail-parts.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 
 // Embedded recipients (clientUserId) of every type, with a real SMTP listener. DocuSign's

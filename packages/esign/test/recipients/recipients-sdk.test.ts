@@ -9,7 +9,7 @@ import { sdkFailure } from '../support/sdk-failure.ts';
 import { secondAccount } from '../support/second-account.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 import { toAddress } from '../support/mail-parts.ts';
 
 // The official SDK, unmodified: only what this test calls is typed.

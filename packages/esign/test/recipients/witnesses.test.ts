@@ -10,7 +10,7 @@ import { FormClient, formFields } from '../support/form-client.ts';
 import { signingPathIn, toAddress } from '../support/mail-parts.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 
 // Witnesses (docusign-esign src/model/Witness.js, witnessFor) through the official SDK: routed
 // after the signer they witness, mailed when that signer is done, signing on the signing page,

@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { extractText, readFormFields, removeFormFields, validatePdf } from '@signet/pdf';
 import { seedUserAndApp, startEsign } from '../support/esign-harness.ts';
-import { samplePdf } from '../signing/signing-harness.ts';
+import { samplePdf } from '../support/sample-pdf.ts';
 
 test('an envelope asking for signer authentication, document visibility or a signing group is refused with a 400 naming the field; nothing is stored', async (t) => {
   const h = await startEsign(t, { deps: { converter: { convert: ({ bytes }) => validatePdf(bytes).then(() => bytes), extractText, readFormFields, removeFormFields } } });

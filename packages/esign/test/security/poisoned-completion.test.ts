@@ -21,7 +21,7 @@ import { FormClient, formFields } from '../support/form-client.ts';
 import { assertUnusableDrawingsRefused, drawnSignatureFinish } from '../support/drawn-signature.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
-import { samplePdf } from '../signing/signing-harness.ts';
+import { samplePdf } from '../support/sample-pdf.ts';
 import { makeGarbagePng, makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
 import { toAddress } from '../support/mail-parts.ts';
 

@@ -8,7 +8,7 @@ import { drawnSignatureFinish } from '../support/drawn-signature.ts';
 import { FormClient, hiddenField } from '../support/form-client.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
-import { b64, samplePdf } from './signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 import { toAddress } from '../support/mail-parts.ts';
 
 // DocuSign's accessCodeAuthentication example (github docusign/code-examples-node,

@@ -13,7 +13,7 @@ import { OutboxRepository } from '../../src/store/outbox-repository.ts';
 import { SigningRepository } from '../../src/store/signing-repository.ts';
 import { bothEngines, openMigrated } from '../support/envelope-db.ts';
 import { FakeClock } from '../support/fake-clock.ts';
-import { samplePdf } from './signing-harness.ts';
+import { samplePdf } from '../support/sample-pdf.ts';
 import { storeEnvelopeDeps, envelopesRepository } from '../support/store-envelope-deps.ts';
 import { signHereTabs } from '../../src/domain/tabs/sign-here-tab.ts';
 

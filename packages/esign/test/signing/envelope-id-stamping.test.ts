@@ -4,7 +4,7 @@ import { createDevSealP12 } from '@signet/pdf';
 import { buildCompletedPdfs } from '../../src/completion/build-completed-pdfs.ts';
 import type { Envelope } from '../../src/domain/envelope/envelope.ts';
 import { pdfText } from '../support/pdf-text.ts';
-import { samplePdf } from './signing-harness.ts';
+import { samplePdf } from '../support/sample-pdf.ts';
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const NOW = new Date('2026-11-20T10:00:00Z');

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { pollUntil } from '@signet/kit';
 import { signingPageFixture } from '../support/signing-page-fixture.ts';
 import { documentOf, formOf, orderForm, pdfText, refusal, startFormEsign, type WireTab } from './pdf-form-fixture.ts';
-import { b64, samplePdf } from './signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 
 // DocuSign's transformPdfFields with tabs of the fields' labels (DocuSign "Composite Templates":
 // PDF form generated tabs go to the recipient whose tab label names them): a recipient's tab with

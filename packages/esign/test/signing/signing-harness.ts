@@ -1,5 +1,4 @@
 import type { TestContext } from 'node:test';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { createDevSealP12, type Converter, type SealIdentity } from '@signet/pdf';
 import type { ConnectModuleOptions } from '../../src/connect/build-connect.ts';
 import type { RawEsignSettings } from '../../src/config.ts';
@@ -67,16 +66,5 @@ export async function startSigningEsign(t: TestContext, options: SigningEsignOpt
   return { ...h, accountId: seed.accountId, userId: seed.userId, email: seed.email, password: seed.password, token, api };
 }
 
-/** A Letter PDF of `pages` pages with a heading on each (the tabs sit on blank areas). */
-export async function samplePdf(pages: number, title = 'Service agreement'): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= pages; i++) {
-    const page = doc.addPage([612, 792]);
-    page.drawText(`${title} - page ${i}`, { x: 72, y: 720, size: 18, font, color: rgb(0, 0, 0) });
-    page.drawText('Signature:', { x: 72, y: 262, size: 11, font });
-  }
-  return doc.save();
-}
-
-export const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+// samplePdf and b64 live in support/sample-pdf.ts (no server behind them, for the system tests).
+export { b64, samplePdf } from '../support/sample-pdf.ts';

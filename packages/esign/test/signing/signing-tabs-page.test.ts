@@ -14,7 +14,7 @@ import { ceremonyPage } from '../../src/signing/signing-pages.ts';
 import { translator } from '../../src/i18n/translator.ts';
 import { SIGNING_STYLESHEET } from '../../src/signing/signing-stylesheet.ts';
 import { WireReader } from '../../src/wire/wire-reader.ts';
-import { samplePdf } from './signing-harness.ts';
+import { samplePdf } from '../support/sample-pdf.ts';
 
 // The signing page's tab controls on their own: the page as ceremonyPage renders it, with the
 // real script, stylesheet and CSP, in Chromium. (The whole ceremony, server Finish included,

@@ -11,6 +11,7 @@ import { buildEsignServer, type EsignDeps } from '../../src/server.ts';
 import { openStore, storeLocation, type Store } from '../../src/store/index.ts';
 import { createApp } from '../../src/use-cases/create-app.ts';
 import { registerUser } from '../../src/use-cases/register-user.ts';
+import { TEST_PASSWORD_HASH_COST } from './test-password-cost.ts';
 import { FakeClock } from './fake-clock.ts';
 
 /** A running esign on 127.0.0.1:0 with its own SQLite file, stopped in teardown. */
@@ -52,6 +53,8 @@ export async function startEsign(t: TestContext, options: EsignOptions = {}): Pr
   const store = await openStore(storeLocation(config));
   const clock = options.clock ?? new FakeClock();
   const app = await buildEsignServer(config, {
+    // What this server hashes (sign-up, invitations, access codes, passcodes) at the seeded users' cost.
+    passwordHashCost: TEST_PASSWORD_HASH_COST,
     ...options.deps,
     store,
     now: clock.now,
@@ -74,7 +77,7 @@ export async function startEsign(t: TestContext, options: EsignOptions = {}): Pr
 export async function seedUserAndApp(h: Harness, input: { email?: string; password?: string; redirectUris?: string[]; rsaPublicKeyPem?: string } = {}) {
   const email = input.email ?? `user-${Math.random().toString(36).slice(2)}@example.com`;
   const password = input.password ?? 'correct horse battery';
-  const user = await registerUser(h.store, { email, password, name: 'Ada Lovelace', now: h.clock.now() });
+  const user = await registerUser(h.store, { email, password, name: 'Ada Lovelace', now: h.clock.now(), passwordHashCost: TEST_PASSWORD_HASH_COST });
   const redirectUris = input.redirectUris ?? ['http://localhost:3000/callback'];
   const { app, secret } = await createApp(h.store, { userId: user.userId, name: 'Test app', redirectUris, rsaPublicKeyPem: input.rsaPublicKeyPem, withSecret: true, now: h.clock.now() });
   if (!secret) throw new Error('no secret');

@@ -7,7 +7,7 @@ import { signHereTabs } from '../../src/domain/tabs/sign-here-tab.ts';
 import type { Db } from '../../src/store/database.ts';
 import { AccountsRepository } from '../../src/store/accounts-repository.ts';
 import { SigningRepository } from '../../src/store/signing-repository.ts';
-import { samplePdf } from '../signing/signing-harness.ts';
+import { samplePdf } from './sample-pdf.ts';
 import { storeEnvelopeDeps, envelopesRepository } from './store-envelope-deps.ts';
 
 /**

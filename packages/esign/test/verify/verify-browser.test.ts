@@ -8,7 +8,7 @@ import { createDevSealP12, sealPdf, timestampSeal } from '@signet/pdf';
 import { EvidenceRepository } from '../../src/store/evidence-repository.ts';
 import { AccountSettingsRepository } from '../../src/store/account-settings-repository.ts';
 import { hashAuditIp } from '../../src/verify/audit-ip-hash.ts';
-import { samplePdf } from '../signing/signing-harness.ts';
+import { samplePdf } from '../support/sample-pdf.ts';
 import { startEsign, type Harness } from '../support/esign-harness.ts';
 import { signedEnvelope } from '../support/signed-envelope.ts';
 

@@ -6,7 +6,7 @@ import { makeSignaturePng } from '../../../pdf/test/raster.fixture.ts';
 import { FormClient, formFields } from '../support/form-client.ts';
 import { sdkFailure } from '../support/sdk-failure.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
 import { toAddress, signingPathIn } from '../support/mail-parts.ts';
 

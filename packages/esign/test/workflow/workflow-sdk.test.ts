@@ -7,7 +7,7 @@ import { drawnSignatureFinish } from '../support/drawn-signature.ts';
 import { FormClient } from '../support/form-client.ts';
 import { sdkFailure } from '../support/sdk-failure.ts';
 import { startSmtpListener, type SmtpListener } from '../support/smtp-listener.ts';
-import { b64, samplePdf } from '../signing/signing-harness.ts';
+import { b64, samplePdf } from '../support/sample-pdf.ts';
 import { startReminderEsign } from '../reminders/reminders-harness.ts';
 import { authorizeViaForms, tokenRequest } from '../support/authorize.ts';
 import { seedUserAndApp } from '../support/esign-harness.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { issueCertificate } from '@signet/kit';
-import { startProcess } from '@signet/kit/testing';
+import { startProcess, testLoaderArgs } from '@signet/kit/testing';
 import { request } from 'undici';
 import { startGatewayProcess } from '../health/gateway-process.ts';
 import { rawExchange, type RawAnswer } from '../raw-exchange.fixture.ts';
@@ -173,7 +173,7 @@ test('KONG_ADMIN_TOKEN_FILE: every admin request needs Kong-Admin-Token (401 wit
 test('start refuses a non-loopback admin bind without a token, with a clear error', async (t) => {
   // 192.0.2.1 (TEST-NET-1) is on no interface here: nothing is ever bound, even by a build that
   // does not refuse. Wildcard binds (0.0.0.0, ::) are covered by the config tests.
-  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', '--proxy-listen', '127.0.0.1:0', '--admin-listen', '192.0.2.1:0', '--workers', '1'], {
+  const proc = startProcess(process.execPath, [...testLoaderArgs, CLI, 'start', '--proxy-listen', '127.0.0.1:0', '--admin-listen', '192.0.2.1:0', '--workers', '1'], {
     env: { ...process.env, KONG_ADMIN_TOKEN: '', KONG_ADMIN_TOKEN_FILE: '' },
     cwd: ROOT,
   });

@@ -5,7 +5,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { startProcess } from '@signet/kit/testing';
+import { startProcess, testLoaderArgs } from '@signet/kit/testing';
 import { buildGatewayConfig, ConfigError } from '../../src/config.ts';
 import { RELOADED_YML, startAdmin, type AdminHarness } from './admin.fixture.ts';
 
@@ -101,7 +101,7 @@ test('the admin API is not bound to a non-loopback address without a token; a sh
   assert.equal(buildGatewayConfig({ admin_listen: '0.0.0.0:8001', admin_token: TOKEN }).adminToken, TOKEN);
   assert.equal(buildGatewayConfig({ admin_listen: '127.0.0.1:8001, [::1]:8001, localhost:8002' }).adminToken, undefined);
   // The real command stops before it listens.
-  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', '--proxy-listen', '127.0.0.1:0', '--admin-listen', '0.0.0.0:0'], { env: { ...process.env, KONG_ADMIN_TOKEN: '' }, cwd: ROOT });
+  const proc = startProcess(process.execPath, [...testLoaderArgs, CLI, 'start', '--proxy-listen', '127.0.0.1:0', '--admin-listen', '0.0.0.0:0'], { env: { ...process.env, KONG_ADMIN_TOKEN: '' }, cwd: ROOT });
   t.after(() => proc.stop());
   assert.equal(await proc.exited, 1);
   assert.match(proc.output(), /admin_listen: 0\.0\.0\.0:0 is not a loopback address/);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from '@signet/kit';
+import { testLoaderArgs } from '@signet/kit/testing';
 import { LocalHealth } from '../../src/health/local-health.ts';
 import { serveWorkerHealth } from '../../src/cluster/serve-worker-health.ts';
 import { clusterWorkerHub } from '../../src/cluster/worker-hub.ts';
@@ -63,7 +64,7 @@ const KEY = '10.0.0.1:80';
 test('workers mirror the primary; a set from one worker resets the counters for all', async (t) => {
   cluster.setupPrimary({
     exec: fileURLToPath(new URL('./cluster-worker.fixture.ts', import.meta.url)),
-    execArgv: ['--import', 'tsx'],
+    execArgv: [...testLoaderArgs],
   });
   const primary = new LocalHealth();
   // Here the workers bring the configuration; cluster/primary.ts loads it in the primary instead.

@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { pollUntil } from '@signet/kit';
-import { startProcess, type StartedProcess } from '@signet/kit/testing';
+import { startProcess, testLoaderArgs, type StartedProcess } from '@signet/kit/testing';
 import { request } from 'undici';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
-// `--import tsx` resolves from the working directory: run from the repository root.
+// Run from the repository root, as the gateway's relative paths expect.
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 export type GatewayProcess = { readonly proc: StartedProcess; readonly proxy: string; readonly admin: string };
@@ -35,7 +35,7 @@ export async function startGatewayProcess(
  */
 export async function spawnGateway(t: TestContext, args: readonly string[], env: Record<string, string> = {}, detached = false): Promise<GatewayProcess> {
   // `detached`: its own process group (pid = pgid), for a signal to the whole group.
-  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', ...args], { env: { ...process.env, ...env }, cwd: ROOT, detached });
+  const proc = startProcess(process.execPath, [...testLoaderArgs, CLI, 'start', ...args], { env: { ...process.env, ...env }, cwd: ROOT, detached });
   t.after(() => proc.stop());
   const exitedEarly = proc.exited.then((code) => {
     throw new Error(`gateway exited early (${code}):\n${proc.output()}`);

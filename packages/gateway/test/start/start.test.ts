@@ -12,7 +12,7 @@ import { connect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { test, type TestContext } from 'node:test';
 import { issueCertificate, pollUntil } from '@signet/kit';
-import { startProcess } from '@signet/kit/testing';
+import { startProcess, testLoaderArgs } from '@signet/kit/testing';
 import { request } from 'undici';
 import { startUpstream } from '../proxy/proxy.fixture.ts';
 import { WEAK_CERT_PEM, WEAK_KEY_PEM } from '../tls/weak-certificate.fixture.ts';
@@ -22,7 +22,7 @@ import { promisify } from 'node:util';
 const execFileAsync = promisify(execFile);
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
-// `--import tsx` resolves from the working directory: run from the repository root.
+// Run from the repository root, as the gateway's relative paths expect.
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 const kongYml = (upstreamPort: number) => `_format_version: "3.0"
@@ -155,7 +155,7 @@ test('start --workers 2 on a proxy port already taken exits 1 naming EADDRINUSE 
   await once(taken, 'listening');
   t.after(() => taken.close());
   const port = (taken.address() as AddressInfo).port;
-  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', '--proxy-listen', `127.0.0.1:${port}`, '--admin-listen', 'off', '--workers', '2'], { env: { ...process.env }, cwd: ROOT });
+  const proc = startProcess(process.execPath, [...testLoaderArgs, CLI, 'start', '--proxy-listen', `127.0.0.1:${port}`, '--admin-listen', 'off', '--workers', '2'], { env: { ...process.env }, cwd: ROOT });
   t.after(() => proc.stop());
   assert.equal(await proc.exited, 1);
   assert.match(proc.output(), /EADDRINUSE/);
@@ -164,7 +164,7 @@ test('start --workers 2 on a proxy port already taken exits 1 naming EADDRINUSE 
 });
 
 test('start: a bad setting stops start with a message naming it', async (t) => {
-  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', '--proxy-listen', 'nowhere'], { env: { ...process.env }, cwd: ROOT });
+  const proc = startProcess(process.execPath, [...testLoaderArgs, CLI, 'start', '--proxy-listen', 'nowhere'], { env: { ...process.env }, cwd: ROOT });
   t.after(() => proc.stop());
   assert.equal(await proc.exited, 1);
   assert.match(proc.output(), /proxy_listen: invalid listen address 'nowhere'/);
@@ -172,7 +172,7 @@ test('start: a bad setting stops start with a message naming it', async (t) => {
 
 test('start: an invalid kong.yml stops start with Kong errors and line numbers', async (t) => {
   const file = await writeConfig(t, '_format_version: "3.0"\nservices:\n  - name: s\n    port: 99999\n');
-  const proc = startProcess(process.execPath, ['--import', 'tsx', CLI, 'start', '--config', file, '--proxy-listen', '127.0.0.1:0'], { env: { ...process.env }, cwd: ROOT });
+  const proc = startProcess(process.execPath, [...testLoaderArgs, CLI, 'start', '--config', file, '--proxy-listen', '127.0.0.1:0'], { env: { ...process.env }, cwd: ROOT });
   t.after(() => proc.stop());
   assert.equal(await proc.exited, 1);
   assert.match(proc.output(), /kong\.yml:\d+:\d+/);

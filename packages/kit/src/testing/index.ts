@@ -10,3 +10,5 @@ export { createTestPki, type TestPki, type IssuedCertificate } from './test-pki.
 export { startTestTsa, type TestTsa, type TestTsaOptions } from './test-tsa.ts';
 /** An OCSP responder (openssl ocsp -index) on 127.0.0.1. */
 export { startTestOcsp, type TestOcsp } from './test-ocsp.ts';
+/** `--import <npm test's TypeScript loader>`, for helper processes a test starts; its pdf-thread hooks for a bin's own environment. */
+export { testLoaderArgs, testLoaderEnv } from './test-loader-args.ts';

@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import type { TestContext } from 'node:test';
-import { samplePdf } from '../../../esign/test/signing/signing-harness.ts';
+import { samplePdf } from '../../../esign/test/support/sample-pdf.ts';
 import { esignCli, type RunningSystem } from './start-system.ts';
 import { tokenViaForms } from './token-via-forms.ts';
 

@@ -5,7 +5,7 @@ import type { TestContext } from 'node:test';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { pollUntil } from '@signet/kit';
-import { descendantsOf, startProcess, type StartedProcess } from '@signet/kit/testing';
+import { descendantsOf, startProcess, testLoaderArgs, type StartedProcess } from '@signet/kit/testing';
 import { freePorts } from './free-ports.ts';
 import { alive, killLeft } from './processes.ts';
 
@@ -76,8 +76,8 @@ export async function startSystem(t: TestContext, extraEnv: Record<string, strin
   return { proc, dataDir, caPath, caPem: readFileSync(caPath, 'utf8'), origin: `https://localhost:${https}`, ports: { http, https, admin, esign: [e1, e2] }, env };
 }
 
-/** `signet-esign <args>` beside the running system (same DATA_DIR / DATABASE_URL); its JSON answer. */
+/** `signet-esign <args>` beside the running system (same DATA_DIR / DATABASE_URL); its JSON answer. Set-up, not under test: npm test's loader. */
 export async function esignCli<T>(env: NodeJS.ProcessEnv, args: string[]): Promise<T> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'packages/esign/src/cli.ts', ...args], { cwd: repoRoot, env, timeout: 60_000 });
+  const { stdout } = await run(process.execPath, [...testLoaderArgs, 'packages/esign/src/cli.ts', ...args], { cwd: repoRoot, env, timeout: 60_000 });
   return JSON.parse(stdout) as T;
 }

@@ -5,12 +5,14 @@ import type { AccountSettingsStore } from '../../domain/account/account-settings
 import type { AccountCustomFieldStore } from '../../domain/account/account-custom-fields.ts';
 import { buildNotifier } from '../../mail/compose-notification.ts';
 import { newSecretToken, sha256Hex } from '../../security/secret-token.ts';
-import { hashPassword } from '../../security/password-hash.ts';
+import { hashPassword, type PasswordHashCost } from '../../security/password-hash.ts';
 import { buildPdfPorts, type EnvelopeConverter } from './pdf-adapters.ts';
 
 /** Wires the envelope use cases to the store, the pdf package, the mail composer, the clock and crypto randomness. */
 export function buildEnvelopeDeps(input: {
   store: EnvelopeStore;
+  /** Access codes' scrypt cost: production's unless a test passes one. */
+  passwordHashCost?: PasswordHashCost | undefined;
   brands: BrandStore;
   accounts: Pick<AccountSettingsStore, 'look'>;
   accountFields: Pick<AccountCustomFieldStore, 'list'>;
@@ -31,6 +33,6 @@ export function buildEnvelopeDeps(input: {
     random: { uuid: randomUUID, secretToken: () => newSecretToken(32) },
     hashSecret: sha256Hex,
     hashBytes: (bytes) => createHash('sha256').update(bytes).digest('hex'),
-    hashAccessCode: hashPassword,
+    hashAccessCode: (code) => hashPassword(code, input.passwordHashCost),
   };
 }

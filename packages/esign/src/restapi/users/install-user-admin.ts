@@ -29,7 +29,7 @@ export function installUserAdmin(app: FastifyInstance, ctx: EsignContext): void 
       const token = newSecretToken();
       return { token, hash: sha256Hex(token) };
     },
-    hashActivationCode: hashPassword,
+    hashActivationCode: (code) => hashPassword(code, ctx.passwordHashCost),
     invitationMail: ({ token, ...rest }) => invitationMail({ ...rest, acceptUrl: `${ctx.config.publicUrl}/invitations/${token}` }),
   };
   registerUserRoutes(app, { ...userDeps, accountName: async (accountId) => (await ctx.store.accounts.findAccount(accountId))?.name ?? '' });
