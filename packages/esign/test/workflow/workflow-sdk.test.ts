@@ -110,10 +110,10 @@ subtest('pauseSignatureWorkflow then unpauseSignatureWorkflow: routing stops bef
   assert.deepEqual(await sdkFailure((await api()).update(env.seed.accountId, envelopeId, { envelope: { workflow: { workflowStatus: 'in_progress' } } })), [400, 'ENVELOPE_INVALID_STATUS']);
 });
 
-subtest('scheduledSending: the envelope is sent but reaches nobody until its resumeDate', async () => {
-  const resumeDate = new Date(env.clock.now().getTime() + 2 * HOUR_S * 1000);
-  const rule = docusign.EnvelopeDelayRule.constructFromObject({ resumeDate: resumeDate.toISOString().toString() });
-  const signer1 = docusign.Signer.constructFromObject({ email: 'scheduled@example.com', name: 'Sky Dule', recipientId: '1', routingOrder: '1' });
+/** The envelope DocuSign's scheduledSending example builds from its arguments: one signer, a sign-here anchor, a schedule. */
+function scheduledEnvelope(args: { resumeDate: string; signerEmail: string; signerName: string }) {
+  const rule = docusign.EnvelopeDelayRule.constructFromObject({ resumeDate: args.resumeDate.toString() });
+  const signer1 = docusign.Signer.constructFromObject({ email: args.signerEmail, name: args.signerName, recipientId: '1', routingOrder: '1' });
   signer1.tabs = docusign.Tabs.constructFromObject({ signHereTabs: [docusign.SignHere.constructFromObject({ anchorString: '/sn1/', anchorYOffset: '10', anchorUnits: 'pixels', anchorXOffset: '20' })] });
   const env1 = new docusign.EnvelopeDefinition();
   env1.emailSubject = 'Please sign this document';
@@ -121,6 +121,12 @@ subtest('scheduledSending: the envelope is sent but reaches nobody until its res
   env1.workflow = docusign.Workflow.constructFromObject({ scheduledSending: docusign.ScheduledSending.constructFromObject({ rules: [rule] }) });
   env1.recipients = docusign.Recipients.constructFromObject({ signers: [signer1] });
   env1.status = 'sent';
+  return env1;
+}
+
+subtest('scheduledSending: the envelope is sent but reaches nobody until its resumeDate', async () => {
+  const resumeDate = new Date(env.clock.now().getTime() + 2 * HOUR_S * 1000);
+  const env1 = scheduledEnvelope({ resumeDate: resumeDate.toISOString(), signerEmail: 'scheduled@example.com', signerName: 'Sky Dule' });
   const { envelopeId, status } = (await (await api()).createEnvelope(env.seed.accountId, { envelopeDefinition: env1 }, noop)).data;
   assert.equal(status, 'sent');
   const scheduled = await (await api()).getEnvelope(env.seed.accountId, envelopeId);
@@ -142,15 +148,7 @@ subtest('scheduledSending as its controller calls it, with the form\'s date inpu
   const formDate = new Date(env.clock.now().getTime() + 2 * DAY_MS).toISOString().slice(0, 10);
   const midnight = Date.parse(`${formDate}T00:00:00Z`);
   const args = { resumeDate: formDate, signerEmail: 'on-the-day@example.com', signerName: 'Day Break' };
-  const rule = docusign.EnvelopeDelayRule.constructFromObject({ resumeDate: args.resumeDate.toString() });
-  const signer1 = docusign.Signer.constructFromObject({ email: args.signerEmail, name: args.signerName, recipientId: '1', routingOrder: '1' });
-  signer1.tabs = docusign.Tabs.constructFromObject({ signHereTabs: [docusign.SignHere.constructFromObject({ anchorString: '/sn1/', anchorYOffset: '10', anchorUnits: 'pixels', anchorXOffset: '20' })] });
-  const env1 = new docusign.EnvelopeDefinition();
-  env1.emailSubject = 'Please sign this document';
-  env1.documents = [document()];
-  env1.workflow = docusign.Workflow.constructFromObject({ scheduledSending: docusign.ScheduledSending.constructFromObject({ rules: [rule] }) });
-  env1.recipients = docusign.Recipients.constructFromObject({ signers: [signer1] });
-  env1.status = 'sent';
+  const env1 = scheduledEnvelope(args);
   const { envelopeId } = (await (await api()).createEnvelope(env.seed.accountId, { envelopeDefinition: env1 }, noop)).data;
   const scheduled = await (await api()).getEnvelope(env.seed.accountId, envelopeId);
   assert.equal(scheduled.workflow?.workflowStatus, 'paused');

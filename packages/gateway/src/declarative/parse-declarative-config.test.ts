@@ -3,20 +3,13 @@ import assert from 'node:assert/strict';
 import { parseDeclarativeConfig } from './parse-declarative-config.ts';
 import { createHash } from 'node:crypto';
 import { GatewayError } from '../errors.ts';
+import { rejectionOf } from './rejection.fixture.ts';
 import { deriveEntityId } from './uuid-v5.ts';
 
 const NOW = 1_700_000_000;
 const parse = (yaml: string) => parseDeclarativeConfig(yaml, { now: NOW, randomId: () => '00000000-0000-4000-8000-000000000001' });
 
-function failure(yaml: string): GatewayError {
-  try {
-    parse(yaml);
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw e;
-  }
-  assert.fail('expected the configuration to be rejected');
-}
+const failure = (yaml: string): GatewayError => rejectionOf(() => parse(yaml));
 
 const V3 = '_format_version: "3.0"\n';
 

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { parseDeclarativeConfig } from './parse-declarative-config.ts';
-import { GatewayError } from '../errors.ts';
+import type { GatewayError } from '../errors.ts';
+import { rejectionOf } from './rejection.fixture.ts';
 import { deriveEntityId } from './uuid-v5.ts';
 
 const V3 = '_format_version: "3.0"\n';
@@ -14,15 +15,7 @@ let random = 0;
 const parse = (yaml: string) =>
   parseDeclarativeConfig(V3 + yaml, { now: 1_700_000_000, randomId: () => `00000000-0000-4000-8000-${String(++random).padStart(12, '0')}` });
 
-function failure(yaml: string): GatewayError {
-  try {
-    parse(yaml);
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw e;
-  }
-  assert.fail('expected the configuration to be rejected');
-}
+const failure = (yaml: string): GatewayError => rejectionOf(() => parse(yaml));
 
 const FRANK = '4c0d8e2a-7b61-4f3d-9a5e-1e2f3a4b5c6d';
 
