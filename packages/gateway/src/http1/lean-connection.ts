@@ -5,6 +5,7 @@ import { LeanRequest, type RequestOwner } from './lean-request.ts';
 import { LeanResponse, type ResponseOwner } from './lean-response.ts';
 import { DRAIN_LATE_MS } from '../proxy/unclaimed-sockets.ts';
 import { readInto } from './read-into.ts';
+import { writesSettled } from '../proxy/write-latin1.ts';
 
 const { methods } = createRequire(import.meta.url)('_http_common') as { methods: readonly string[] };
 
@@ -395,7 +396,12 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
   #closeAfterWrites(): void {
     this.#closing = true;
     this.#queue = [];
-    this.#endThenDestroy('');
+    // With every byte in the kernel, close(2) alone sends them and the FIN, as nginx closes a
+    // `Connection: close` exchange: the shutdown(2) of end() and its callback would add ~10 µs
+    // per connection and close the same way (bytes the client sends after its last request
+    // are refused with a reset by either way; docs/benchmarks.md, "Lean client leg").
+    if (writesSettled(this.socket)) this.socket.destroy();
+    else this.#endThenDestroy('');
   }
 
   // The client may never close its side: the socket goes once the last bytes are written (an

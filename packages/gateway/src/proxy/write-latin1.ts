@@ -47,6 +47,14 @@ function onComplete(this: WriteReq, status: number): void {
 }
 
 /**
+ * Every byte written to `socket` is in the kernel: nothing waits in the Writable's buffer or in
+ * a direct write libuv still holds (TLS never counts as settled: its close_notify needs end()).
+ */
+export function writesSettled(socket: Socket): boolean {
+  return (socket as { encrypted?: boolean }).encrypted !== true && socket.writableLength === 0 && !inFlight.has(socket);
+}
+
+/**
  * socket.write(text, 'latin1'), straight to a TCP socket's handle when nothing is queued ahead
  * of it; otherwise (TLS, whose writes always complete later; or a node without the binding)
  * through socket.write, so bytes keep their order. Returns false when bytes wait: 'drain'
