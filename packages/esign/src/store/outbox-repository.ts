@@ -11,14 +11,30 @@ import type { MailOutboxRow } from './envelope-tables.ts';
 // PostgreSQL advisory lock of the outbox's claims: any constant, the same in every process.
 const OUTBOX_CLAIM_LOCK = 5_190_318;
 
+// The last write stamp handed out by this process (writtenAt).
+let lastWritten = 0;
+
+/**
+ * When a row is written, strictly increasing within the process: the claim sends mails due at
+ * the same time in the order they were written. The due time cannot tell them apart: a change
+ * that leaves the envelope's status alone (a resend, a correction) is due at the envelope's
+ * statusChangedAt, the same as the send's mail that may still wait in the outbox.
+ */
+function writtenAt(): string {
+  lastWritten = Math.max(Date.now(), lastWritten + 1);
+  return new Date(lastWritten).toISOString();
+}
+
 /**
  * Writes mails into the outbox inside the caller's transaction: the envelope change and its
  * mails commit or roll back together (the transactional outbox). `accountId` is whose mail it
- * is (null for mail of no account, such as sign-up): the worker serves accounts in turn.
+ * is (null for mail of no account, such as sign-up): the worker serves accounts in turn. `now`
+ * is when they are due (the change's time, on the caller's clock).
  */
 export async function enqueueMails(trx: Kysely<Database>, mails: readonly MailMessage[], now: Date, accountId: string | null): Promise<void> {
   const at = now.toISOString();
   for (const message of mails) {
+    const created = writtenAt();
     await trx.insertInto('mail_outbox').values({
       id: randomUUID(),
       envelope_id: message.envelopeId ?? null,
@@ -32,7 +48,7 @@ export async function enqueueMails(trx: Kysely<Database>, mails: readonly MailMe
       claimed_by: null,
       lease_until: null,
       last_error: null,
-      created_at: at,
+      created_at: created,
       delivered_at: null,
     }).execute();
   }

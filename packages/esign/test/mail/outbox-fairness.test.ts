@@ -70,5 +70,21 @@ describe('mail outbox shared by accounts', () => {
       const batch3 = await repo.claim({ workerId: 'w1', now: clock.now(), leaseMs: 60_000, limit: 3 });
       assert.equal(accountOf(batch3), 'ABC');
     });
+
+    test(`${engine.name}: mails due at the same time go out in the order they were written`, async (t) => {
+      // A resend or a correction leaves the envelope's status alone, so its mail is due at the
+      // envelope's statusChangedAt, the same time as the send's mail that may still be waiting:
+      // the due time ties, and the recipient must still get the mails in the order they were made.
+      const db = await openMigrated(t, await engine.location(t));
+      const smtp = await startSmtpListener(t);
+      const clock = new FakeClock();
+      const dueAt = clock.now();
+      for (let i = 1; i <= 12; i++) await enqueue(db, [mail(`R${i}`, 'r@example.com')], dueAt, 'account-r');
+      const transport = buildSmtpTransport({ smtpUrl: smtp.url, from: '"Signet" <no-reply@signet.test>', timeoutMs: 5_000 });
+      t.after(() => transport.close());
+      const worker = new OutboxWorker({ queue: new OutboxRepository(db), transport, workerId: 'w1', messageIdHost: 'esign.test', clock: clock.now, batchSize: 5 });
+      while ((await worker.runOnce()).claimed > 0);
+      assert.deepEqual(smtp.received.map((m) => m.subject ?? ''), Array.from({ length: 12 }, (_, i) => `R${i + 1}`));
+    });
   }
 });
