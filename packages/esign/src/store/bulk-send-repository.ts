@@ -6,6 +6,7 @@ import type { BulkSendBatchCopyRow, BulkSendBatchRow, BulkSendListRow } from './
 import { claimInTurn } from './claim-in-turn.ts';
 import type { Db } from './database.ts';
 import type { Database } from './schema.ts';
+import { sendAllowanceLeft } from './send-allowance.ts';
 
 // Copies are inserted this many to a statement (well within SQLite's and PostgreSQL's parameter limits).
 const INSERT_CHUNK = 200;
@@ -21,8 +22,15 @@ const BULK_CLAIM_LOCK = 5_190_319;
  */
 export class BulkSendRepository implements BulkSendStore {
   readonly #db: Db;
-  constructor(db: Db) {
+  readonly #sendAllowance: number;
+  /** `sendAllowance`: the account's recipients per 24 hours (SEND_ALLOWANCE), checked at submit. */
+  constructor(db: Db, sendAllowance: number) {
     this.#db = db;
+    this.#sendAllowance = sendAllowance;
+  }
+
+  sendAllowanceLeft(accountId: string, now: Date): Promise<number> {
+    return sendAllowanceLeft(this.#k, { accountId, now, allowance: this.#sendAllowance });
   }
 
   get #k(): Kysely<Database> {

@@ -52,7 +52,7 @@ export function buildRepositories(db: Db, envelopes: EnvelopesRepositoryOptions)
     accountViews: new AccountViewsRepository(db),
     brands: new BrandsRepository(db),
     accountSettings: new AccountSettingsRepository(db),
-    bulkSend: new BulkSendRepository(db),
+    bulkSend: new BulkSendRepository(db, envelopes.sendAllowance),
     accountCustomFields: new AccountCustomFieldsRepository(db),
   };
 }

@@ -33,7 +33,7 @@ describe('bulk send queue shared by accounts', () => {
     test(`${engine.name}: accounts take turns; within an account, batches in the order submitted`, async (t) => {
       const db = await openMigrated(t, await engine.location(t));
       const clock = new FakeClock(Date.parse('2026-11-20T09:00:00Z'));
-      const bulk = new BulkSendRepository(db);
+      const bulk = new BulkSendRepository(db, 10_000);
       const attacker = await account(db, clock);
       const victim = await account(db, clock);
       // The attacker's first batch has the id that sorts second, its second batch the lowest.
@@ -55,7 +55,7 @@ describe('bulk send queue shared by accounts', () => {
     test(`${engine.name}: an account submitting later is served from the next claim on, ahead of another's backlog`, async (t) => {
       const db = await openMigrated(t, await engine.location(t));
       const clock = new FakeClock(Date.parse('2026-11-20T09:00:00Z'));
-      const bulk = new BulkSendRepository(db);
+      const bulk = new BulkSendRepository(db, 10_000);
       const [x, y, late] = [await account(db, clock), await account(db, clock), await account(db, clock)];
       await submit(bulk, clock, x, '1-x', 10);
       await submit(bulk, clock, y, '2-y', 10);

@@ -26,7 +26,7 @@ async function batchOn(t: TestContext, rows: number) {
   const clock = new FakeClock(Date.parse('2026-11-20T09:00:00Z'));
   const account = await new AccountsRepository(first).createUserWithAccount({ email: `${randomUUID()}@example.com`, name: 'Ada', passwordHash: 'x', accountName: 'Ada Co', now: clock.now() });
   assert.ok(account);
-  const deps = (db: Db) => ({ bulk: new BulkSendRepository(db), envelopes: storeEnvelopeDeps(envelopesRepository(db), clock) });
+  const deps = (db: Db) => ({ bulk: new BulkSendRepository(db, 10_000), envelopes: storeEnvelopeDeps(envelopesRepository(db), clock) });
   const draft = await createEnvelope(deps(first).envelopes, { accountId: account.accountId, senderUserId: account.userId, draft: {
     status: 'created', emailSubject: 'Bulk',
     documents: [{ documentId: '1', name: 'A', fileExtension: 'pdf', bytes: new Uint8Array([1]) }],
@@ -34,7 +34,7 @@ async function batchOn(t: TestContext, rows: number) {
   } });
   const list = await createBulkList(deps(first), account.accountId, account.userId, { name: 'list', copies: Array.from({ length: rows }, (_, i) => ({ recipients: [{ roleName: 'signer', name: `Row ${i + 1}`, email: `row${i + 1}@example.com`, tabs: [] }], customFields: [] })) });
   const batch = await requestBulkSend(deps(first), { accountId: account.accountId, userId: account.userId, listId: list.listId, envelopeId: draft.envelopeId });
-  const worker = (db: Db, workerId: string) => new BulkSendWorker({ bulk: new BulkSendRepository(db), envelopes: deps(db).envelopes, workerId, leaseMs: LEASE_MS, batchSize: 4 });
+  const worker = (db: Db, workerId: string) => new BulkSendWorker({ bulk: new BulkSendRepository(db, 10_000), envelopes: deps(db).envelopes, workerId, leaseMs: LEASE_MS, batchSize: 4 });
   /** The envelope-sent mails in the outbox, by address: one per row when each row was made once. */
   const sentMails = async () => (await new OutboxRepository(first).list()).filter((m) => m.kind === 'envelope-sent').map((m) => m.recipient_email).sort();
   const envelopeCount = async () => Number((await first.kysely.selectFrom('envelopes').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', account.accountId).executeTakeFirstOrThrow()).n);
@@ -46,7 +46,7 @@ const emails = (n: number) => Array.from({ length: n }, (_, i) => `row${i + 1}@e
 test('a worker that claimed rows and died: its lease runs out, the other instance makes them; when the first comes back it finds them made and writes nothing', async (t) => {
   const { first, second, clock, deps, account, batch, worker, sentMails, envelopeCount } = await batchOn(t, 8);
   // Instance A claims 5 rows, then stops answering (a crash, a long pause).
-  const claimedByA = await new BulkSendRepository(first).claimRows({ workerId: 'A', now: clock.now(), leaseMs: LEASE_MS, limit: 5 });
+  const claimedByA = await new BulkSendRepository(first, 10_000).claimRows({ workerId: 'A', now: clock.now(), leaseMs: LEASE_MS, limit: 5 });
   assert.deepEqual(claimedByA.map((r) => r.row), [1, 2, 3, 4, 5]);
   const b = worker(second, 'B');
   // B skips A's leased rows and makes the other three.
@@ -63,18 +63,18 @@ test('a worker that claimed rows and died: its lease runs out, the other instanc
   for (const row of claimedByA) {
     const outcome = await sendBulkCopy(envelopesA, source, row);
     assert.equal(outcome.status, 'sent');
-    await new BulkSendRepository(first).finishRow(row.rowId, 'A', outcome, clock.now());
+    await new BulkSendRepository(first, 10_000).finishRow(row.rowId, 'A', outcome, clock.now());
   }
   assert.equal(await envelopeCount(), 1 + 8, 'the draft and one envelope per row');
   assert.deepEqual(await sentMails(), emails(8));
-  const status = await new BulkSendRepository(first).findBatch(account.accountId, batch.batchId);
+  const status = await new BulkSendRepository(first, 10_000).findBatch(account.accountId, batch.batchId);
   assert.deepEqual([status?.queued, status?.sent, status?.failed], [0, 8, 0]);
-  assert.equal(new Set(await new BulkSendRepository(first).batchEnvelopeIds(account.accountId, batch.batchId)).size, 8);
+  assert.equal(new Set(await new BulkSendRepository(first, 10_000).batchEnvelopeIds(account.accountId, batch.batchId)).size, 8);
 });
 
 test('a crash between a row\'s envelope and its record: the retry finds the envelope and records it; the row\'s mail was written once', async (t) => {
   const { first, second, clock, deps, account, worker, sentMails, envelopeCount } = await batchOn(t, 2);
-  const [row1] = await new BulkSendRepository(first).claimRows({ workerId: 'A', now: clock.now(), leaseMs: LEASE_MS, limit: 1 });
+  const [row1] = await new BulkSendRepository(first, 10_000).claimRows({ workerId: 'A', now: clock.now(), leaseMs: LEASE_MS, limit: 1 });
   assert.ok(row1);
   const envelopesA = deps(first).envelopes;
   // The envelope (and its mail) is written; the process dies before the row is recorded.
@@ -91,7 +91,7 @@ test('a row the draft no longer fits fails with why and writes nothing; the batc
   await first.kysely.updateTable('envelope_recipients').set({ role_name: 'Other' }).execute();
   assert.equal(await worker(second, 'B').runOnce(), 1);
   assert.equal(await envelopeCount(), 1, 'only the draft');
-  const status = await new BulkSendRepository(first).findBatch(account.accountId, batch.batchId);
+  const status = await new BulkSendRepository(first, 10_000).findBatch(account.accountId, batch.batchId);
   assert.deepEqual([status?.sent, status?.failed], [0, 1]);
   assert.deepEqual(status?.errors.map((e) => [e.row, e.message, e.recipientEmails]), [[1, 'row 1: roleName "signer" names no recipient of the envelope.', ['row1@example.com']]]);
 });

@@ -16,7 +16,7 @@ async function tokenFor(h: Harness, seed: SeededUser): Promise<string> {
   return ((await tokenRequest(h, { grant_type: 'authorization_code', code }, { id: seed.clientId, secret: seed.secret })).json() as { access_token: string }).access_token;
 }
 
-test('an account reaches at most SEND_ALLOWANCE recipients in 24 hours: sends, resends, corrections, added recipients and invitations spend it, embedded signers and drafts do not', async (t) => {
+test('an account reaches at most SEND_ALLOWANCE recipients in 24 hours: sends, resends, corrections, added recipients, invitations and bulk batches spend it, embedded signers and drafts do not', async (t) => {
   const onePage = (pdfs: readonly Uint8Array[]): Promise<DocumentText[]> => Promise.resolve(pdfs.map((_, documentIndex) => ({ documentIndex, pages: [{ pageNumber: 1, width: 612, height: 792, runs: [] }] })));
   const h = await startEsign(t, {
     settings: { SEND_ALLOWANCE: '6' },
@@ -80,6 +80,34 @@ test('an account reaches at most SEND_ALLOWANCE recipients in 24 hours: sends, r
   assert.equal(four.json.errorCode, 'ENVELOPE_ALLOWANCE_EXCEEDED', JSON.stringify(four.json));
   assert.equal((await h.store.db.kysely.selectFrom('users').select('id').where('email', 'like', 'invitee-4-%').execute()).length, 0);
   assert.equal((await invite(3)).status, 201);
+
+  // A bulk batch is checked against what is left before anything is queued: one that cannot go
+  // out is refused whole at submit (the test request says why) instead of failing row by row.
+  const seedC = await seedUserAndApp(h);
+  const c = { accountId: seedC.accountId, token: await tokenFor(h, seedC) };
+  assert.equal((await call(c, 'POST', '/envelopes', envelope('sent', [signer('1', 'c1@example.com'), signer('2', 'c2@example.com')]))).status, 201);
+  const bulkDraft = String((await call(c, 'POST', '/envelopes', envelope('created', [signer('1', 'placeholder@example.com', { roleName: 'signer' })]))).json.envelopeId);
+  const bulkList = async (n: number, embedded: number) => {
+    const bulkCopies = Array.from({ length: n }, (_, i) => ({ recipients: [{ roleName: 'signer', name: `Copy ${i}`, email: `copy-${n}-${embedded}-${i}@example.com`, ...(i < embedded ? { clientUserId: `kiosk-${i}` } : {}) }] }));
+    const created = await call(c, 'POST', '/bulk_send_lists', { name: `${n} copies`, bulkCopies });
+    assert.equal(created.status, 200, JSON.stringify(created.json));
+    return String(created.json.listId);
+  };
+  const five = await bulkList(5, 0);
+  const tested = await call(c, 'POST', `/bulk_send_lists/${five}/test`, { envelopeOrTemplateId: bulkDraft });
+  assert.equal(tested.json.canBeSent, false);
+  assert.match(JSON.stringify(tested.json.validationErrorDetails), /would reach 5 recipients by e-mail; this account may reach 4 more in the next 24 hours/);
+  const refusedBatch = await call(c, 'POST', `/bulk_send_lists/${five}/send`, { envelopeOrTemplateId: bulkDraft });
+  assert.equal(refusedBatch.status, 400);
+  assert.equal(refusedBatch.json.errorCode, 'ENVELOPE_ALLOWANCE_EXCEEDED');
+  assert.match(String(refusedBatch.json.message), /Nothing was queued/);
+  assert.equal((await h.store.db.kysely.selectFrom('bulk_send_batches').select('id').where('account_id', '=', c.accountId).execute()).length, 0, 'no batch was queued');
+  // Five copies, one of them embedded (no mail): four reach the inbox, which fits.
+  const mixed = await bulkList(5, 1);
+  assert.equal((await call(c, 'POST', `/bulk_send_lists/${mixed}/test`, { envelopeOrTemplateId: bulkDraft })).json.canBeSent, true);
+  const queued = await call(c, 'POST', `/bulk_send_lists/${mixed}/send`, { envelopeOrTemplateId: bulkDraft });
+  assert.equal(queued.status, 201, JSON.stringify(queued.json));
+  assert.equal(queued.json.batchSize, '5');
 
   // A day later the first hour's spend has left the window (the token has expired by then: a new one).
   h.clock.advance(24 * 3600);

@@ -49,6 +49,8 @@ export interface BulkSendStore {
   createBatch(batch: BulkBatch): Promise<void>;
   /** Rows of the account's batches not yet sent or failed (DocuSign's queue). */
   queuedCount(accountId: string): Promise<number>;
+  /** Recipients the account may still reach by e-mail at `now` (its send allowance left; store/send-allowance.ts). */
+  sendAllowanceLeft(accountId: string, now: Date): Promise<number>;
   findBatch(accountId: string, batchId: string): Promise<BulkBatchProgress | undefined>;
   batches(accountId: string, start: number, count: number): Promise<{ batches: BulkBatchProgress[]; total: number }>;
   /** The envelopes a batch made, in row order. */

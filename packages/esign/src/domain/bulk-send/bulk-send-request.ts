@@ -3,7 +3,8 @@ import type { Envelope } from '../envelope/envelope.ts';
 import { MAX_BULK_QUEUE, type BulkList } from './bulk-copy.ts';
 import { getBulkList } from './bulk-list-use-cases.ts';
 import type { BulkBatch, BulkSendDeps } from './bulk-ports.ts';
-import { copyProblems } from './copy-envelope.ts';
+import { copyProblems, copyRecipients } from './copy-envelope.ts';
+import { isEmbedded } from '../envelope/recipient-kinds.ts';
 
 // Copies are checked a page at a time: a list is read in slices, never whole.
 const PAGE = 100;
@@ -22,14 +23,30 @@ async function sourceProblems(deps: BulkSendDeps, accountId: string, envelopeId:
   return { source, problems };
 }
 
-/** Every problem of sending `list` over the draft, the list read a page at a time. */
-async function allProblems(deps: BulkSendDeps, list: BulkList, envelopeId: string): Promise<string[]> {
+const noId = (): string => '';
+
+/**
+ * Every problem of sending `list` over the draft, the list read a page at a time. The last is
+ * the account's send allowance: the copies' recipients who get mail (embedded ones do not) must
+ * fit in what is left of it now, or the batch would fail row by row once queued. Rows are still
+ * checked one by one as they are sent (other sends may spend the allowance meanwhile).
+ */
+async function allProblems(deps: BulkSendDeps, list: BulkList, envelopeId: string): Promise<{ problems: string[]; overAllowance?: string }> {
   const { source, problems } = await sourceProblems(deps, list.accountId, envelopeId);
-  if (!source || problems.length > 0) return problems;
+  if (!source || problems.length > 0) return { problems };
+  let reach = 0;
   for (let after = 0; after < list.copyCount; after += PAGE) {
-    for (const { row, copy } of await deps.bulk.copies(list.listId, after, PAGE)) problems.push(...copyProblems(source, copy, row));
+    for (const { row, copy } of await deps.bulk.copies(list.listId, after, PAGE)) {
+      const found = copyProblems(source, copy, row);
+      problems.push(...found);
+      if (found.length === 0) reach += copyRecipients(source, copy, noId).filter((r) => !isEmbedded(r)).length;
+    }
   }
-  return problems;
+  if (problems.length > 0) return { problems };
+  const left = await deps.bulk.sendAllowanceLeft(list.accountId, deps.envelopes.clock());
+  if (reach <= left) return { problems };
+  const overAllowance = `The batch would reach ${reach} recipients by e-mail; this account may reach ${left} more in the next 24 hours (its send allowance).`;
+  return { problems: [overAllowance], overAllowance };
 }
 
 export type BulkSendTest = { readonly canBeSent: boolean; readonly problems: readonly string[] };
@@ -37,7 +54,7 @@ export type BulkSendTest = { readonly canBeSent: boolean; readonly problems: rea
 /** createBulkSendTestRequest: DocuSign's checks of list and draft together, nothing sent. */
 export async function testBulkSend(deps: BulkSendDeps, accountId: string, listId: string, envelopeId: string): Promise<BulkSendTest> {
   const list = await getBulkList(deps, accountId, listId);
-  const problems = await allProblems(deps, list, envelopeId);
+  const { problems } = await allProblems(deps, list, envelopeId);
   const shown = problems.length > MAX_PROBLEMS ? [...problems.slice(0, MAX_PROBLEMS), `and ${problems.length - MAX_PROBLEMS} more.`] : problems;
   return { canBeSent: problems.length === 0, problems: shown };
 }
@@ -49,7 +66,8 @@ export async function testBulkSend(deps: BulkSendDeps, accountId: string, listId
  */
 export async function requestBulkSend(deps: BulkSendDeps, input: { accountId: string; userId: string; listId: string; envelopeId: string; batchName?: string }): Promise<BulkBatch> {
   const list = await getBulkList(deps, input.accountId, input.listId);
-  const problems = await allProblems(deps, list, input.envelopeId);
+  const { problems, overAllowance } = await allProblems(deps, list, input.envelopeId);
+  if (overAllowance !== undefined) throw new EsignError('ENVELOPE_ALLOWANCE_EXCEEDED', `${overAllowance} Nothing was queued.`);
   if (problems.length > 0) throw new EsignError('BULK_SEND_ENVELOPE_NOT_SENDABLE', problems.slice(0, MAX_PROBLEMS).join(' '));
   const queued = await deps.bulk.queuedCount(input.accountId);
   if (queued + list.copyCount > MAX_BULK_QUEUE) throw new EsignError('BULK_SEND_QUEUE_LIMIT_EXCEEDED', `${queued} envelopes are queued and the list adds ${list.copyCount}; the limit is ${MAX_BULK_QUEUE}.`);
