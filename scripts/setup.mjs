@@ -33,7 +33,7 @@ const PACKAGES = {
   hyperfine: ['/usr/bin/hyperfine'],
   // HTTP/2 clients: curl (nghttp2 inside) in the gateway's tests, h2load in its benchmark.
   curl: ['/usr/bin/curl'],
-  // The gateway's `reuseport` listen flag builds a small C helper (packages/gateway/native/).
+  // The gateway's `reuseport` listen flag and worker CPU affinity build small C helpers (packages/gateway/native/).
   gcc: ['/usr/bin/cc'],
   // ss: the gateway's listener tests read each socket's owner and accept queue.
   iproute2: ['/usr/bin/ss'],

@@ -7,7 +7,8 @@
 // ONLY="direct nginx-w1 signet-w2" (names), MODES="ka close", BASELINE_DIR=/path/to/an/older/checkout
 // (adds signet-base-w1/-w2: that checkout's gateway, for before/after in one run). nginx-w2 is
 // nginx with two workers, signet-sn-w2 is signet-w2 with node:cluster's SCHED_NONE,
-// signet-rp-w2 with the `reuseport` listen flag. Everything binds 127.0.0.1,
+// signet-rp-w2 with the `reuseport` listen flag; nginx-aff-w2, signet-aff-w2 and signet-aff-rp-w2
+// bind each worker to its own CPU (worker_cpu_affinity auto). Everything binds 127.0.0.1,
 // configs and logs go to a temp dir, every process started is stopped at the end (by its own
 // process group). Results: a table on stdout and results.json / summary.md in that dir.
 // Method: docs/benchmarks.md, "Gateway reference peers" (upstream = nginx `return 200`, 100-byte JSON, two ports).
@@ -49,8 +50,8 @@ function fetchOnce(port: number): Promise<{ status: number; upstreamPort: string
 
 type Target = { name: string; port: number; proc?: Proc; start: () => Promise<void> };
 
-function nginxConf(body: string, workers = 1): string {
-  return `worker_processes ${workers};\ndaemon off;\npid ${dir}/nginx-${Math.random().toString(36).slice(2)}.pid;\nerror_log ${dir}/nginx-error.log warn;\n` +
+function nginxConf(body: string, workers = 1, main = ''): string {
+  return `worker_processes ${workers};\n${main}daemon off;\npid ${dir}/nginx-${Math.random().toString(36).slice(2)}.pid;\nerror_log ${dir}/nginx-error.log warn;\n` +
     `events { worker_connections 8192; }\nhttp {\n  access_log off;\n  keepalive_requests 1000000;\n  client_body_temp_path ${dir}/cb;\n` +
     `  proxy_temp_path ${dir}/pt;\n  fastcgi_temp_path ${dir}/ft;\n  uwsgi_temp_path ${dir}/ut;\n  scgi_temp_path ${dir}/st;\n${body}\n}\n`;
 }
@@ -95,6 +96,18 @@ async function main(): Promise<void> {
       return launch(`nginx-w${workers}`, 'nginx', ['-c', conf, '-p', dir]);
     });
   }
+  // nginx-aff-w2 and signet-aff-w2: each worker bound to its own CPU (nginx's
+  // worker_cpu_affinity auto; the gateway's nginx_main_worker_cpu_affinity), which keeps the two
+  // workers from queueing on one core (docs/benchmarks.md, "Lean client leg").
+  add('nginx-aff-w2', (port) => {
+    const conf = join(dir, `nginx-proxy-${port}.conf`);
+    writeFileSync(conf, nginxConf(
+      `  upstream backend { server 127.0.0.1:${up1}; server 127.0.0.1:${up2}; keepalive 256; }\n` +
+      `  server {\n    listen 127.0.0.1:${port} reuseport backlog=4096;\n    location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }\n  }`,
+      2, 'worker_cpu_affinity auto;\n',
+    ));
+    return launch('nginx-aff-w2', 'nginx', ['-c', conf, '-p', dir]);
+  });
   add('haproxy-t1', (port) => {
     const conf = join(dir, `haproxy-${port}.cfg`);
     writeFileSync(conf, `global\n  nbthread 1\n  maxconn 4096\ndefaults\n  mode http\n  timeout connect 5s\n  timeout client 30s\n  timeout server 30s\n  http-reuse always\n` +
@@ -127,6 +140,14 @@ async function main(): Promise<void> {
   add('signet-rp-w2', (port) => launch('signet-rp-w2', process.execPath, [
     '--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', kongYml,
     '--proxy-listen', `127.0.0.1:${port} reuseport backlog=4096`, '--admin-listen', 'off', '--workers', '2',
+  ], { LOG_LEVEL: 'warn' }, ROOT));
+  add('signet-aff-w2', (port) => launch('signet-aff-w2', process.execPath, [
+    '--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', kongYml,
+    '--proxy-listen', `127.0.0.1:${port}`, '--admin-listen', 'off', '--workers', '2', '--worker-cpu-affinity', 'auto',
+  ], { LOG_LEVEL: 'warn' }, ROOT));
+  add('signet-aff-rp-w2', (port) => launch('signet-aff-rp-w2', process.execPath, [
+    '--import', 'tsx', 'packages/gateway/src/cli.ts', 'start', '--config', kongYml,
+    '--proxy-listen', `127.0.0.1:${port} reuseport backlog=4096`, '--admin-listen', 'off', '--workers', '2', '--worker-cpu-affinity', 'auto',
   ], { LOG_LEVEL: 'warn' }, ROOT));
   const selected = targets.filter((t) => !ONLY || ONLY.includes(t.name));
 

@@ -110,3 +110,12 @@ test('buildGatewayConfig: nginx_proxy_underscores_in_headers (Kong\'s template: 
     (e: unknown) => e instanceof ConfigError && e.setting === 'nginx_proxy_underscores_in_headers' && /expected "on" or "off", got 'no'/.test(e.message),
   );
 });
+
+test('buildGatewayConfig: nginx_main_worker_cpu_affinity (unset in Kong: workers unbound)', () => {
+  assert.equal(buildGatewayConfig({}).workerCpuAffinity, undefined);
+  assert.deepEqual(buildGatewayConfig({ nginx_main_worker_cpu_affinity: 'auto' }).workerCpuAffinity, { kind: 'auto' });
+  assert.throws(
+    () => buildGatewayConfig({ nginx_main_worker_cpu_affinity: 'yes' }),
+    (e: unknown) => e instanceof ConfigError && e.setting === 'nginx_main_worker_cpu_affinity' && /expected "auto", "auto <mask>" or a binary CPU mask per worker/.test(e.message),
+  );
+});

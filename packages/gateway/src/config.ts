@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isLoopbackAddress } from './admin/listener-address.ts';
 import { parsePluginsSetting } from './plugins/plugin-schemas.ts';
+import { parseCpuAffinity, type CpuAffinity } from './native/cpu-affinity-setting.ts';
 import { redisUrlFields, type RedisUrlFields } from './declarative/redis-url-defaults.ts';
 import { IpSet, isIpOrCidr } from './proxy/ip-set.ts';
 import { DEFAULT_REAL_IP, type RealIpSettings } from './proxy/real-ip.ts';
@@ -47,6 +48,8 @@ export type GatewayConfig = {
    * `_` (src/proxy/underscore-headers.ts); absent = on, as Kong's nginx template sets it.
    */
   readonly underscoresInHeaders?: false;
+  /** Each worker bound to CPUs (nginx_main_worker_cpu_affinity); absent, the scheduler places them. */
+  readonly workerCpuAffinity?: CpuAffinity;
 };
 
 /** The raw settings, by Kong's names, as the cli layer collected them from flags and env. */
@@ -73,6 +76,8 @@ export type GatewaySettings = {
   readonly redis_url?: string | undefined;
   /** Kong's injected nginx directive for the proxy server: on/off (default on, Kong's template). */
   readonly nginx_proxy_underscores_in_headers?: string | undefined;
+  /** Kong's nginx_main_worker_cpu_affinity (nginx's worker_cpu_affinity): unset, no binding. */
+  readonly nginx_main_worker_cpu_affinity?: string | undefined;
 };
 
 /** A bad setting: the message names it (Kong spelling), so start stops with a clear line. */
@@ -193,6 +198,14 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
   if (underscores !== undefined && underscores !== 'on' && underscores !== 'off') {
     throw new ConfigError('nginx_proxy_underscores_in_headers', `expected "on" or "off", got '${underscores}'`);
   }
+  let workerCpuAffinity: CpuAffinity | undefined;
+  if (settings.nginx_main_worker_cpu_affinity !== undefined) {
+    try {
+      workerCpuAffinity = parseCpuAffinity(settings.nginx_main_worker_cpu_affinity);
+    } catch (e) {
+      throw new ConfigError('nginx_main_worker_cpu_affinity', (e as Error).message);
+    }
+  }
   return Object.freeze({
     declarativeConfig: settings.declarative_config,
     plugins,
@@ -206,6 +219,7 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
     ...(realIp !== undefined ? { realIp } : {}),
     ...(redis !== undefined ? { redis } : {}),
     ...(underscores === 'off' ? { underscoresInHeaders: false as const } : {}),
+    ...(workerCpuAffinity !== undefined ? { workerCpuAffinity } : {}),
   });
 }
 

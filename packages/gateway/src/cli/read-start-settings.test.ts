@@ -55,3 +55,8 @@ test('KONG_NGINX_PROXY_UNDERSCORES_IN_HEADERS: Kong\'s injected directive, read 
   const settings = await readStartSettings([], { KONG_NGINX_PROXY_UNDERSCORES_IN_HEADERS: 'off' }, readText);
   assert.equal(settings.nginx_proxy_underscores_in_headers, 'off');
 });
+
+test('KONG_NGINX_MAIN_WORKER_CPU_AFFINITY or --worker-cpu-affinity: Kong\'s injected nginx_main directive; the flag wins', async () => {
+  assert.equal((await readStartSettings([], { KONG_NGINX_MAIN_WORKER_CPU_AFFINITY: 'auto' }, readText)).nginx_main_worker_cpu_affinity, 'auto');
+  assert.equal((await readStartSettings(['--worker-cpu-affinity', '01 10'], { KONG_NGINX_MAIN_WORKER_CPU_AFFINITY: 'auto' }, readText)).nginx_main_worker_cpu_affinity, '01 10');
+});

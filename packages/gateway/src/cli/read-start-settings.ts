@@ -20,6 +20,7 @@ const FLAGS: Readonly<Record<string, keyof StartSettings>> = {
   '--ssl-cert': 'ssl_cert',
   '--ssl-cert-key': 'ssl_cert_key',
   '--plugins': 'plugins',
+  '--worker-cpu-affinity': 'nginx_main_worker_cpu_affinity',
 };
 
 const ENV: Readonly<Record<string, keyof StartSettings>> = {
@@ -37,6 +38,7 @@ const ENV: Readonly<Record<string, keyof StartSettings>> = {
   KONG_REAL_IP_HEADER: 'real_ip_header',
   KONG_REAL_IP_RECURSIVE: 'real_ip_recursive',
   KONG_NGINX_PROXY_UNDERSCORES_IN_HEADERS: 'nginx_proxy_underscores_in_headers',
+  KONG_NGINX_MAIN_WORKER_CPU_AFFINITY: 'nginx_main_worker_cpu_affinity',
   REDIS_URL: 'redis_url',
 };
 

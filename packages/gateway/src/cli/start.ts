@@ -16,12 +16,15 @@ import { buildGatewayConfig, ConfigError, type GatewayConfig } from '../config.t
 import type { Snapshot } from '../declarative/types.ts';
 import { GatewayError } from '../errors.ts';
 import { buildReusePortAddon } from '../listen/reuse-port-addon.ts';
+import { allowedCpus, bindToCpus } from '../native/cpu-affinity.ts';
+import { cpusForWorker, WORKER_CPUS_ENV } from '../native/cpu-affinity-setting.ts';
 import { readStartSettings, type StartSettings } from './read-start-settings.ts';
 
 /** `signet-gateway start [--config FILE] [--proxy-listen L] [--admin-listen L] [--workers N] [--ssl-cert F --ssl-cert-key F]` */
 export async function start(args: readonly string[], io: CommandIo): Promise<number> {
   let settings: StartSettings;
   let config: GatewayConfig;
+  let workerCpus: number[][] | undefined;
   try {
     settings = await readStartSettings(args, process.env, (path) => readFile(path, 'utf8'));
     config = buildGatewayConfig(settings);
@@ -34,6 +37,7 @@ export async function start(args: readonly string[], io: CommandIo): Promise<num
         throw new ConfigError(config.proxyListen.includes(reuseport) ? 'proxy_listen' : 'stream_listen', (err as Error).message);
       }
     }
+    workerCpus = planWorkerCpus(config, settings.nginx_main_worker_cpu_affinity ?? '');
   } catch (err) {
     if (err instanceof ConfigError) {
       io.err(`signet-gateway start: ${err.message}`);
@@ -50,7 +54,18 @@ export async function start(args: readonly string[], io: CommandIo): Promise<num
     accessLog: accessLogSetting !== undefined && accessLogSetting !== '' && accessLogSetting !== 'off',
     // The primary hands its id to the workers it forks (cluster/primary.ts).
     nodeId: (cluster.isWorker ? process.env[NODE_ID_ENV] : undefined) ?? randomUUID(),
+    ...(workerCpus !== undefined ? { workerCpus } : {}),
   };
+  // A worker binds itself (its primary said to which CPUs); one process binds as worker 0 would.
+  const ownCpus = cluster.isWorker ? process.env[WORKER_CPUS_ENV] : config.workers === 1 ? workerCpus?.[0]?.join(',') : undefined;
+  if (ownCpus !== undefined && ownCpus !== '') {
+    try {
+      bindToCpus(ownCpus.split(',').map(Number));
+    } catch (err) {
+      // As nginx: a worker that cannot be bound runs unbound, and says so.
+      node.log.error({ err: (err as Error).message }, 'nginx_main_worker_cpu_affinity: this process runs on any CPU');
+    }
+  }
   // Whatever escapes every handler is logged, in each layout (cluster/process-faults.ts);
   // pino flushes its stream on exit.
   watchProcessFaults(process, node.log, (code) => process.exit(code));
@@ -67,4 +82,26 @@ export async function start(args: readonly string[], io: CommandIo): Promise<num
     return 1;
   }
   return config.workers === 1 ? runSingle(node, snapshot) : runPrimary(node, snapshot);
+}
+
+/**
+ * Each worker slot's CPUs under nginx_main_worker_cpu_affinity, checked once before any worker
+ * starts (the helper is built here, so workers only load it): a setting that leaves a worker no
+ * CPU this process may run on is refused, naming the CPUs it may use.
+ */
+function planWorkerCpus(config: GatewayConfig, value: string): number[][] | undefined {
+  const affinity = config.workerCpuAffinity;
+  if (affinity === undefined || cluster.isWorker) return undefined;
+  let allowed: number[];
+  try {
+    allowed = allowedCpus();
+  } catch (err) {
+    throw new ConfigError('nginx_main_worker_cpu_affinity', (err as Error).message);
+  }
+  const plan = Array.from({ length: config.workers }, (_, slot) => cpusForWorker(affinity, slot, allowed));
+  const empty = plan.findIndex((cpus) => cpus.length === 0);
+  if (empty !== -1) {
+    throw new ConfigError('nginx_main_worker_cpu_affinity', `'${value}' gives worker ${empty + 1} none of the CPUs this gateway may run on (${allowed.join(',')})`);
+  }
+  return plan;
 }

@@ -16,4 +16,9 @@ export type NodeStart = {
   readonly accessLog: boolean;
   /** This node's id (Kong's node_id): new at each start; a worker gets its primary's. */
   readonly nodeId: string;
+  /**
+   * The CPUs of each worker slot (nginx_main_worker_cpu_affinity), checked against the CPUs the
+   * gateway may use before any worker starts; absent, the scheduler places the workers.
+   */
+  readonly workerCpus?: readonly (readonly number[])[];
 };

@@ -7,6 +7,7 @@ import { listenUrl } from './listen-url.ts';
 import { localHealthFor } from './local-health-for.ts';
 import { isMetricsMessage } from './metrics-messages.ts';
 import { NODE_ID_ENV, type NodeStart } from './node-start.ts';
+import { WORKER_CPUS_ENV } from '../native/cpu-affinity-setting.ts';
 import { setNodeId } from '../plugins/node-info.ts';
 import { serveWorkerHealth } from './serve-worker-health.ts';
 import { startAdmin } from './start-admin.ts';
@@ -70,6 +71,13 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   // included, then fails with EPIPE as an 'error' on its Worker. It is leaving anyway: that must
   // not crash the primary.
   const startedAt = new Map<number, number>();
+  // Each worker's slot, so a replacement takes the CPUs of the worker it replaces.
+  const slots = new Map<number, number>();
+  const fork = (slot: number): void => {
+    const cpus = start.workerCpus?.[slot];
+    const worker = cluster.fork({ [NODE_ID_ENV]: nodeId, ...(cpus !== undefined ? { [WORKER_CPUS_ENV]: cpus.join(',') } : {}) });
+    slots.set(worker.id, slot);
+  };
   const backoff = new RestartBackoff();
   const replacements = new Set<NodeJS.Timeout>();
   cluster.on('fork', (worker) => {
@@ -100,16 +108,18 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
     const delayMs = backoff.delayFor(startedAt.get(worker.id) ?? now, now);
     startedAt.delete(worker.id);
     log.error({ pid: worker.process.pid, code, signal, delayMs }, 'worker exited; starting another');
+    const slot = slots.get(worker.id) ?? 0;
+    slots.delete(worker.id);
     const timer = setTimeout(() => {
       replacements.delete(timer);
-      if (!stopping) cluster.fork({ [NODE_ID_ENV]: nodeId });
+      if (!stopping) fork(slot);
     }, delayMs);
     replacements.add(timer);
   });
   // node's default round-robin hand-off of connections is kept: letting workers accept on the
   // shared socket (NODE_CLUSTER_SCHED_POLICY=none) costs less CPU per new connection but spreads
   // connections unevenly, and measured slower keep-alive and close (docs/benchmarks.md).
-  for (let i = 0; i < config.workers; i++) cluster.fork({ [NODE_ID_ENV]: nodeId });
+  for (let slot = 0; slot < config.workers; slot++) fork(slot);
 
   const closeAdmin = await startAdmin(config, {
     snapshot: () => configuration.current,

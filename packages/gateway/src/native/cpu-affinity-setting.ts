@@ -1,0 +1,48 @@
+/**
+ * nginx's worker_cpu_affinity, which Kong takes as `nginx_main_worker_cpu_affinity`: `auto`
+ * binds worker N to the Nth CPU the gateway may use (in turn, when there are more workers than
+ * CPUs), `auto <mask>` to the Nth of the mask's; masks bind worker N to the Nth mask (the last
+ * one for the workers past them). A mask is binary, its rightmost digit CPU 0.
+ */
+export type CpuAffinity =
+  | { readonly kind: 'auto'; readonly within?: readonly number[] }
+  | { readonly kind: 'masks'; readonly masks: readonly (readonly number[])[] };
+
+/** How the primary tells a worker its CPUs ("0" or "2,3"). */
+export const WORKER_CPUS_ENV = 'SIGNET_WORKER_CPUS';
+
+function parseMask(mask: string): number[] | undefined {
+  if (!/^[01]{1,1024}$/.test(mask)) return undefined;
+  const cpus: number[] = [];
+  for (let i = 0; i < mask.length; i++) if (mask[mask.length - 1 - i] === '1') cpus.push(i);
+  return cpus.length > 0 ? cpus : undefined;
+}
+
+/** The setting's value parsed, or an Error saying what nginx takes. */
+export function parseCpuAffinity(value: string): CpuAffinity {
+  const words = value.trim().split(/\s+/).filter((w) => w !== '');
+  const expected = `expected "auto", "auto <mask>" or a binary CPU mask per worker (nginx's worker_cpu_affinity), got '${value}'`;
+  if (words[0] === 'auto') {
+    if (words.length === 1) return { kind: 'auto' };
+    const within = words.length === 2 ? parseMask(words[1]!) : undefined;
+    if (within === undefined) throw new Error(expected);
+    return { kind: 'auto', within };
+  }
+  const masks = words.map(parseMask);
+  if (masks.length === 0 || masks.some((m) => m === undefined)) throw new Error(expected);
+  return { kind: 'masks', masks: masks as number[][] };
+}
+
+/**
+ * The CPUs of worker `slot` (0-based), given the CPUs the gateway may run on: empty when the
+ * setting names none of them (start refuses it).
+ */
+export function cpusForWorker(affinity: CpuAffinity, slot: number, allowed: readonly number[]): number[] {
+  if (affinity.kind === 'auto') {
+    const within = affinity.within;
+    const pool = within === undefined ? allowed : allowed.filter((cpu) => within.includes(cpu));
+    return pool.length === 0 ? [] : [pool[slot % pool.length]!];
+  }
+  const mask = affinity.masks[Math.min(slot, affinity.masks.length - 1)]!;
+  return mask.filter((cpu) => allowed.includes(cpu));
+}
