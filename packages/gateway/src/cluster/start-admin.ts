@@ -11,6 +11,7 @@ import { listenUrl } from './listen-url.ts';
 import { proxyCacheRoute } from '../plugins/proxy-cache/api.ts';
 import type { CacheCommand, CacheReply } from '../plugins/proxy-cache/cache-commands.ts';
 import { listenOn } from '../listen/listen-on.ts';
+import { formatCpuAffinity } from '../native/cpu-affinity-setting.ts';
 
 /** What a node's admin API reads and drives. */
 export type AdminDeps = {
@@ -72,6 +73,7 @@ export async function startAdmin(config: GatewayConfig, deps: AdminDeps, log: Lo
         admin_listen: config.adminListen.map(listenUrl),
         stream_listen: (config.streamListen ?? []).map((a) => `${a.host}:${a.port}${a.ssl ? ' ssl' : ''}`),
         nginx_worker_processes: config.workers,
+        ...(config.workerCpuAffinity !== undefined ? { nginx_main_worker_cpu_affinity: formatCpuAffinity(config.workerCpuAffinity) } : {}),
         plugins: [...(config.plugins ?? [])].sort(),
       },
     });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cpusForWorker, parseCpuAffinity } from './cpu-affinity-setting.ts';
+import { cpusForWorker, formatCpuAffinity, parseCpuAffinity } from './cpu-affinity-setting.ts';
 
 test('parseCpuAffinity: nginx\'s worker_cpu_affinity forms; anything else names what it takes', () => {
   assert.deepEqual(parseCpuAffinity('auto'), { kind: 'auto' });
@@ -24,4 +24,9 @@ test('cpusForWorker: auto deals the CPUs this process may use in turn; masks go 
   assert.deepEqual(cpusForWorker(parseCpuAffinity('11'), 0, [1]), [1]);
   assert.deepEqual(cpusForWorker(parseCpuAffinity('100'), 0, [0, 1]), []);
   assert.deepEqual(cpusForWorker(parseCpuAffinity('auto 100'), 0, [0, 1]), []);
+});
+
+test('formatCpuAffinity: the setting as nginx writes it, read back the same', () => {
+  for (const value of ['auto', 'auto 1010', '0001 0010 1100']) assert.equal(formatCpuAffinity(parseCpuAffinity(value)), value);
+  assert.equal(formatCpuAffinity(parseCpuAffinity('auto 0110')), 'auto 110', 'leading zeros dropped');
 });

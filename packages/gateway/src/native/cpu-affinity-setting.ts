@@ -46,3 +46,14 @@ export function cpusForWorker(affinity: CpuAffinity, slot: number, allowed: read
   const mask = affinity.masks[Math.min(slot, affinity.masks.length - 1)]!;
   return mask.filter((cpu) => allowed.includes(cpu));
 }
+
+function maskOf(cpus: readonly number[], width: number): string {
+  return Array.from({ length: width }, (_, i) => (cpus.includes(width - 1 - i) ? '1' : '0')).join('');
+}
+
+/** The setting as nginx writes it, masks as wide as the widest (the admin API's configuration shows it so). */
+export function formatCpuAffinity(affinity: CpuAffinity): string {
+  if (affinity.kind === 'auto') return affinity.within === undefined ? 'auto' : `auto ${maskOf(affinity.within, Math.max(...affinity.within) + 1)}`;
+  const width = Math.max(...affinity.masks.flat()) + 1;
+  return affinity.masks.map((m) => maskOf(m, width)).join(' ');
+}

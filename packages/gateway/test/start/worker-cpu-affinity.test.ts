@@ -61,7 +61,9 @@ test('--worker-cpu-affinity auto: worker N on the Nth CPU, every thread of it; a
   const upstream = await startUpstream(t);
   const file = await writeConfig(t, upstream.port);
   const g = await spawnGateway(t, ['--config', file, '--proxy-listen', '127.0.0.1:0', '--admin-listen', '127.0.0.1:0', '--workers', '2', '--worker-cpu-affinity', 'auto']);
-  const { master, workers } = await pidsOf(g.admin);
+  const root = (await (await request(`${g.admin}/`)).body.json()) as { pids: Pids; configuration: Record<string, unknown> };
+  assert.equal(root.configuration.nginx_main_worker_cpu_affinity, 'auto', 'the admin API shows the setting, as Kong lists its configuration');
+  const { master, workers } = root.pids;
   const bound = new Map<number, string[]>();
   for (const pid of workers) bound.set(pid, await threadCpus(pid));
   // One list per worker (all its threads alike), the first and second CPU this test may use.
