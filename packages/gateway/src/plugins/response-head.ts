@@ -18,6 +18,8 @@ export type BodyTransform = {
   readonly holdsBody?: boolean;
   /** True once it could not hold the body (the process's budget is spent): nothing more comes out. */
   readonly refused?: boolean;
+  /** Refused because the body itself is bigger than a transform may hold (the answer is a 502, not a 503). */
+  readonly tooLarge?: boolean;
   /** The response is over (the client has it, or is gone): what it held is let go. */
   release?(): void;
 };
@@ -142,6 +144,9 @@ export function chainTransforms(transforms: readonly BodyTransform[]): BodyTrans
     holdsBody: transforms.some((t) => t.holdsBody === true),
     get refused() {
       return transforms.some((t) => t.refused === true);
+    },
+    get tooLarge() {
+      return transforms.some((t) => t.tooLarge === true);
     },
     release() {
       for (const t of transforms) t.release?.();

@@ -349,13 +349,22 @@ export class ProxyExchange implements ExchangeSink {
   }
 
   /** A body filter could not hold the body (the process's budget is spent): 503, the upstream left. */
-  #refuseHeldBody(): void {
+  /**
+   * A body filter that holds the whole body could not: the process's budget is spent (503, retry)
+   * or the body is bigger than it may hold (502, as nginx answers an upstream response it cannot
+   * buffer). Either way the body is not sent without the edits the route configured.
+   */
+  #refuseHeldBody(tooLarge: boolean): void {
     const conn = this.#conn;
     this.#conn = undefined;
     conn?.destroy();
     this.#bodyFilter = undefined;
     this.#deferredHead = undefined;
     this.#abandon(() => {
+      if (tooLarge) {
+        this.#fail('BAD_GATEWAY');
+        return;
+      }
       sendKongResponse(this.#res, 503, RESPONSES_BUSY_MESSAGE, this.#req.headers.accept, this.#x.requestId, { 'Retry-After': '1' }, this.#x.plugins);
       this.#finish();
     });
@@ -404,7 +413,7 @@ export class ProxyExchange implements ExchangeSink {
     if (filter !== undefined) {
       const out = filter.write(chunk);
       if (filter.refused === true) {
-        this.#refuseHeldBody();
+        this.#refuseHeldBody(filter.tooLarge === true);
         return;
       }
       if (out !== undefined && out.length > 0) {

@@ -14,6 +14,8 @@ import { TRANSFORMED_BODY_BUDGET } from '../../src/plugins/response-transformer/
 const MiB = 1024 * 1024;
 // Just under the 8 MiB a single transformed body may be: eight of them nearly fill the budget.
 const BIG = Buffer.from(JSON.stringify({ pad: 'x'.repeat(Math.floor(7.9 * MiB)) }));
+// Past what one transformed body may be.
+const HUGE = Buffer.from(JSON.stringify({ secret: 'hunter2', pad: 'x'.repeat(Math.floor(8.5 * MiB)) }));
 
 const yml = (port: number): string => `_format_version: "3.0"
 services:
@@ -27,7 +29,7 @@ services:
 
 async function jsonUpstream(t: Parameters<typeof startUpstream>[0]): Promise<number> {
   const up = await startUpstream(t, (req, res) => {
-    const body = req.url === '/small' ? Buffer.from('{"a":1}') : BIG;
+    const body = req.url === '/small' ? Buffer.from('{"a":1}') : req.url === '/huge' ? HUGE : BIG;
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
     res.end(body);
   });
@@ -87,4 +89,32 @@ test('a client that takes nothing for send_timeout has its stream cut, and its t
   assert.notEqual(req.rstCode, constants.NGHTTP2_NO_ERROR);
   await pollUntil(() => TRANSFORMED_BODY_BUDGET.held === 0, { what: 'the budget given back' });
   assert.equal(stalled.destroyed, false, 'only the stream is cut, not the connection');
+});
+
+test('a JSON object bigger than a transform may hold is a 502, never sent without its edits (a removed field must not leak on a large response); a JSON array streams through', async (t) => {
+  // Before, past 8 MiB the body went out as it came: `remove: json: [secret]` leaked the secret.
+  const array = Buffer.from(` \n${JSON.stringify(['x'.repeat(Math.floor(8.5 * MiB))])}`);
+  const up = await startUpstream(t, (req, res) => {
+    const body = req.url === '/array' ? array : HUGE;
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+    res.end(body);
+  });
+  const h2 = await startHttp2Gateway(t, `_format_version: "3.0"
+services:
+  - name: json
+    url: http://127.0.0.1:${up.port}
+    routes:
+      - name: rt
+        paths: [/]
+        plugins: [{ name: response-transformer, config: { remove: { json: ["secret"] } } }]
+`);
+  const res = await h2request(h2.session(), { ':path': '/huge', accept: 'application/json' });
+  assert.equal(res.headers[':status'], 502);
+  assert.deepEqual(JSON.parse(res.body.toString()), { message: 'An invalid response was received from the upstream server', request_id: res.headers['x-kong-request-id'] });
+  assert.doesNotMatch(res.body.toString(), /hunter2/);
+  // A body that is no JSON object is never edited (only objects are): it streams through whole, at any size.
+  const passed = await h2request(h2.session(), { ':path': '/array' });
+  assert.equal(passed.headers[':status'], 200);
+  assert.ok(passed.body.equals(array), 'the array as the upstream sent it');
+  await pollUntil(() => TRANSFORMED_BODY_BUDGET.held === 0, { what: 'the budget given back' });
 });

@@ -14,8 +14,9 @@ type ResponseTransformerConfig = JsonBodyConfig & {
 };
 
 /**
- * The most body this plugin holds to transform: Kong buffers without a bound; past this the
- * bytes held are sent as they came and the rest streams untouched (docs/gateway-plugins.md).
+ * The most body this plugin holds to transform: Kong buffers without a bound. A bigger body
+ * cannot get its configured edits, so it is not sent at all: the answer is a 502, never the body
+ * unedited (a `remove` of a secret field must not leak it on a large response; docs/gateway-plugins.md).
  */
 export const MAX_TRANSFORMED_BODY = 8 * 1024 * 1024;
 
@@ -78,40 +79,62 @@ class ResponseHeadSnapshot {
 }
 
 /**
- * Buffers the body, then sends it transformed (or as it came when it is not a JSON object or too
- * big). What it holds is charged to TRANSFORMED_BODY_BUDGET until release(): the exchange calls
- * that once the client has the body or is gone, since the transformed copy waits in the client's
- * queue until then. When the budget is spent the transform is `refused`: the exchange answers 503.
+ * Buffers the body, then sends it transformed (or as it came when it is not a JSON object). What
+ * it holds is charged to TRANSFORMED_BODY_BUDGET until release(): the exchange calls that once
+ * the client has the body or is gone, since the transformed copy waits in the client's queue
+ * until then. When the budget is spent the transform is `refused` (the exchange answers 503);
+ * past MAX_TRANSFORMED_BODY it is refused as `tooLarge` (502). A body that is no JSON object
+ * streams through as it came.
  */
 function jsonBodyTransform(conf: JsonBodyConfig, budget: BodyBudget): BodyTransform {
   let parts: Buffer[] = [];
   let size = 0;
   let charged = 0;
-  let passing = false;
   let refused = false;
+  let tooLarge = false;
+  // Only a JSON object is edited (transformJsonBody): a body whose first byte past white space
+  // is not `{` goes out as it comes, at any size, and is not held.
+  let passing = false;
+  let sawStart = false;
+  const refuse = (): undefined => {
+    refused = true;
+    parts = [];
+    budget.give(charged);
+    charged = 0;
+    return undefined;
+  };
   return {
     holdsBody: true,
     get refused() {
       return refused;
     },
+    get tooLarge() {
+      return tooLarge;
+    },
     write(chunk) {
       if (passing) return chunk;
       if (refused) return undefined;
+      if (!sawStart) {
+        const start = firstNonSpace(chunk);
+        if (start !== undefined) {
+          sawStart = true;
+          if (start !== 0x7b) {
+            passing = true;
+            const held = Buffer.concat([...parts, chunk]);
+            parts = [];
+            budget.give(charged);
+            charged = 0;
+            return held;
+          }
+        }
+      }
       size += chunk.length;
-      parts.push(chunk);
       if (size > MAX_TRANSFORMED_BODY) {
-        passing = true;
-        const held = Buffer.concat(parts);
-        parts = [];
-        return held;
+        tooLarge = true;
+        return refuse();
       }
-      if (!budget.take(chunk.length)) {
-        refused = true;
-        parts = [];
-        budget.give(charged);
-        charged = 0;
-        return undefined;
-      }
+      parts.push(chunk);
+      if (!budget.take(chunk.length)) return refuse();
       charged += chunk.length;
       return undefined;
     },
@@ -127,6 +150,12 @@ function jsonBodyTransform(conf: JsonBodyConfig, budget: BodyBudget): BodyTransf
       charged = 0;
     },
   };
+}
+
+/** The first byte that is not JSON white space (RFC 8259: space, tab, LF, CR), if any. */
+function firstNonSpace(chunk: Buffer): number | undefined {
+  for (const byte of chunk) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return byte;
+  return undefined;
 }
 
 /** response-transformer, PRIORITY 800. */
