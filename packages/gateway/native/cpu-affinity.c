@@ -7,8 +7,9 @@
  * allowed() -> the CPU ids this process may run on (sched_getaffinity), or -errno.
  * bind(cpus) -> 0, or -errno: every thread of the process is bound to `cpus`, the calling
  *   thread first, so threads it starts later inherit the mask (node's platform threads exist
- *   already and are bound one by one from /proc/self/task).
- * Built by src/listen/native-addon.ts with the C compiler and node's own headers.
+ *   already and are bound one by one from /proc/self/task). On an error the process is put back
+ *   on the CPUs it had, every thread: never left bound in part.
+ * Built by src/native/build-native-addon.ts with the C compiler and node's own headers.
  */
 #define _GNU_SOURCE
 #define NAPI_VERSION 8
@@ -25,6 +26,25 @@ static napi_value int_value(napi_env env, int value) {
   napi_value out;
   napi_create_int32(env, value, &out);
   return out;
+}
+
+/* Every thread of the process on `set`, the calling one first; 0 or the first errno. */
+static int set_all(const cpu_set_t *set) {
+  if (sched_setaffinity(0, sizeof *set, set) != 0) return errno;
+  DIR *tasks = opendir("/proc/self/task");
+  if (tasks == NULL) return errno;
+  pid_t self = (pid_t)syscall(SYS_gettid);
+  int failed = 0;
+  struct dirent *entry;
+  while ((entry = readdir(tasks)) != NULL) {
+    if (entry->d_name[0] == '.') continue;
+    pid_t tid = (pid_t)atoi(entry->d_name);
+    if (tid <= 0 || tid == self) continue;
+    /* A thread that has just ended is no failure. */
+    if (sched_setaffinity(tid, sizeof *set, set) != 0 && errno != ESRCH && failed == 0) failed = errno;
+  }
+  closedir(tasks);
+  return failed;
 }
 
 static napi_value Allowed(napi_env env, napi_callback_info info) {
@@ -51,8 +71,9 @@ static napi_value Bind(napi_env env, napi_callback_info info) {
       napi_get_array_length(env, argv[0], &length) != napi_ok || length == 0) {
     return int_value(env, -EINVAL);
   }
-  cpu_set_t set;
+  cpu_set_t set, before;
   CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof before, &before) != 0) return int_value(env, -errno);
   for (uint32_t i = 0; i < length; i++) {
     napi_value element;
     int32_t cpu = -1;
@@ -62,20 +83,8 @@ static napi_value Bind(napi_env env, napi_callback_info info) {
     }
     CPU_SET(cpu, &set);
   }
-  if (sched_setaffinity(0, sizeof set, &set) != 0) return int_value(env, -errno);
-  DIR *tasks = opendir("/proc/self/task");
-  if (tasks == NULL) return int_value(env, -errno);
-  pid_t self = (pid_t)syscall(SYS_gettid);
-  int failed = 0;
-  struct dirent *entry;
-  while ((entry = readdir(tasks)) != NULL) {
-    if (entry->d_name[0] == '.') continue;
-    pid_t tid = (pid_t)atoi(entry->d_name);
-    if (tid <= 0 || tid == self) continue;
-    // A thread that has just ended is no failure.
-    if (sched_setaffinity(tid, sizeof set, &set) != 0 && errno != ESRCH) failed = errno;
-  }
-  closedir(tasks);
+  int failed = set_all(&set);
+  if (failed != 0) set_all(&before);
   return int_value(env, -failed);
 }
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { BulkCopy, BulkList } from '../domain/bulk-send/bulk-copy.ts';
+import { MAX_BULK_QUEUE, type BulkCopy, type BulkList } from '../domain/bulk-send/bulk-copy.ts';
 import { inTurns } from '../domain/in-turns.ts';
 import type { BulkBatch, BulkBatchProgress, BulkRowOutcome, BulkSendStore, ClaimedBulkRow } from '../domain/bulk-send/bulk-ports.ts';
 import type { BulkSendBatchCopyRow, BulkSendBatchRow, BulkSendListRow } from './bulk-send-tables.ts';
@@ -31,6 +31,14 @@ export class BulkSendRepository implements BulkSendStore {
 
   sendAllowanceLeft(accountId: string, now: Date): Promise<number> {
     return sendAllowanceLeft(this.#k, { accountId, now, allowance: this.#sendAllowance });
+  }
+
+  async queuedCopies(accountId: string): Promise<{ sourceEnvelopeId: string; copy: BulkCopy }[]> {
+    const rows = await this.#k.selectFrom('bulk_send_batch_rows as r').innerJoin('bulk_send_batches as b', 'b.id', 'r.batch_id')
+      .select(['b.source_envelope_id', 'r.copy_json'])
+      .where('r.account_id', '=', accountId).where('b.account_id', '=', accountId).where('r.status', '=', 'queued')
+      .limit(MAX_BULK_QUEUE).execute();
+    return rows.map((r) => ({ sourceEnvelopeId: r.source_envelope_id, copy: JSON.parse(r.copy_json) as BulkCopy }));
   }
 
   get #k(): Kysely<Database> {

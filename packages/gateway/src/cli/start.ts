@@ -62,8 +62,8 @@ export async function start(args: readonly string[], io: CommandIo): Promise<num
     try {
       bindToCpus(ownCpus.split(',').map(Number));
     } catch (err) {
-      // As nginx: a worker that cannot be bound runs unbound, and says so.
-      node.log.error({ err: (err as Error).message }, 'nginx_main_worker_cpu_affinity: this process runs on any CPU');
+      // As nginx: a worker that cannot be bound runs unbound (on the CPUs it had), and says so.
+      node.log.error({ err: (err as Error).message }, 'nginx_main_worker_cpu_affinity: not bound; this process runs on the CPUs it had');
     }
   }
   // Whatever escapes every handler is logged, in each layout (cluster/process-faults.ts);

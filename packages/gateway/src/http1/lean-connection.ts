@@ -397,9 +397,10 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
     this.#closing = true;
     this.#queue = [];
     // With every byte in the kernel, close(2) alone sends them and the FIN, as nginx closes a
-    // `Connection: close` exchange: the shutdown(2) of end() and its callback would add ~10 µs
-    // per connection and close the same way (bytes the client sends after its last request
-    // are refused with a reset by either way; docs/benchmarks.md, "Lean client leg").
+    // complete `Connection: close` exchange: the shutdown(2) of end() and its callback would add
+    // ~10 µs per connection and close the same way. Bytes the client still sends (a body not
+    // read) are answered with a reset either way; nginx would read and drop them for a while
+    // first (lingering_close), which this leg does not do (docs/benchmarks.md, "Lean client leg").
     if (writesSettled(this.socket)) this.socket.destroy();
     else this.#endThenDestroy('');
   }

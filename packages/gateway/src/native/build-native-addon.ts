@@ -49,7 +49,9 @@ export function buildNativeAddon(addon: NativeAddon, buildDir = NATIVE_BUILD_DIR
   const r = spawnSync(cc, ['-O2', '-shared', '-fPIC', `-I${include}`, '-o', tmp, sourceOf(addon)], { encoding: 'utf8' });
   if (r.error !== undefined || r.status !== 0) {
     rmSync(tmp, { force: true });
-    throw new Error(`${addon.purpose} needs a C compiler to build its ${addon.what} (${cc}: ${r.error?.message ?? r.stderr.trim()})`);
+    // No compiler at all, or one that ran and failed (a system without what the source needs).
+    if (r.error !== undefined) throw new Error(`${addon.purpose} needs a C compiler to build its ${addon.what} (${cc}: ${r.error.message})`);
+    throw new Error(`${addon.purpose} could not build its ${addon.what} (${cc}: ${r.stderr.trim()})`);
   }
   renameSync(tmp, out);
   return out;

@@ -7,9 +7,12 @@ test('parseCpuAffinity: nginx\'s worker_cpu_affinity forms; anything else names 
   assert.deepEqual(parseCpuAffinity(' auto  1010 '), { kind: 'auto', within: [1, 3] });
   // The rightmost digit is CPU 0: one mask per worker.
   assert.deepEqual(parseCpuAffinity('0001 0010 1100'), { kind: 'masks', masks: [[0], [1], [2, 3]] });
-  for (const bad of ['', 'on', 'off', '0000', '012', 'auto 0', 'auto 01 10', 'auto auto', '01 auto']) {
+  for (const bad of ['', 'on', 'off', '012', 'auto 01 10', 'auto auto', '01 auto']) {
     assert.throws(() => parseCpuAffinity(bad), { message: `expected "auto", "auto <mask>" or a binary CPU mask per worker (nginx's worker_cpu_affinity), got '${bad}'` }, bad);
   }
+  // A mask of zeros is a mask, but binds to nothing.
+  assert.throws(() => parseCpuAffinity('01 0000'), { message: "'0000' names no CPU (a mask's rightmost digit is CPU 0)" });
+  assert.throws(() => parseCpuAffinity('auto 0'), { message: "'0' names no CPU (a mask's rightmost digit is CPU 0)" });
 });
 
 test('cpusForWorker: auto deals the CPUs this process may use in turn; masks go by worker, the last one for the rest', () => {

@@ -11,11 +11,14 @@ export type CpuAffinity =
 /** How the primary tells a worker its CPUs ("0" or "2,3"). */
 export const WORKER_CPUS_ENV = 'SIGNET_WORKER_CPUS';
 
+/** A binary mask's CPUs (undefined: not a mask); a mask of zeros names none, which is refused. */
 function parseMask(mask: string): number[] | undefined {
   if (!/^[01]{1,1024}$/.test(mask)) return undefined;
   const cpus: number[] = [];
   for (let i = 0; i < mask.length; i++) if (mask[mask.length - 1 - i] === '1') cpus.push(i);
-  return cpus.length > 0 ? cpus : undefined;
+  // nginx starts with one and leaves its worker unbound (sched_setaffinity fails): refused here.
+  if (cpus.length === 0) throw new Error(`'${mask}' names no CPU (a mask's rightmost digit is CPU 0)`);
+  return cpus;
 }
 
 /** The setting's value parsed, or an Error saying what nginx takes. */

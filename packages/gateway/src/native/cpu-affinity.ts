@@ -4,7 +4,7 @@ import { buildNativeAddon, NATIVE_BUILD_DIR, type NativeAddon } from './build-na
 
 // nginx_main_worker_cpu_affinity (cpu-affinity-setting.ts) needs sched_setaffinity, which node
 // cannot call: a small N-API helper (native/cpu-affinity.c) does.
-const CPU_AFFINITY: NativeAddon = { name: 'cpu-affinity', purpose: 'nginx_main_worker_cpu_affinity', what: 'CPU affinity helper' };
+const CPU_AFFINITY: NativeAddon = { name: 'cpu-affinity', purpose: 'binding workers to CPUs', what: 'CPU affinity helper' };
 
 type Addon = { allowed(): number[] | number; bind(cpus: readonly number[]): number };
 let addon: Addon | undefined;

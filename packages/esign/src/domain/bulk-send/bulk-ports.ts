@@ -51,6 +51,8 @@ export interface BulkSendStore {
   queuedCount(accountId: string): Promise<number>;
   /** Recipients the account may still reach by e-mail at `now` (its send allowance left; store/send-allowance.ts). */
   sendAllowanceLeft(accountId: string, now: Date): Promise<number>;
+  /** The copies of the account's rows still queued, with their batch's draft (at most MAX_BULK_QUEUE). */
+  queuedCopies(accountId: string): Promise<{ sourceEnvelopeId: string; copy: BulkCopy }[]>;
   findBatch(accountId: string, batchId: string): Promise<BulkBatchProgress | undefined>;
   batches(accountId: string, start: number, count: number): Promise<{ batches: BulkBatchProgress[]; total: number }>;
   /** The envelopes a batch made, in row order. */

@@ -27,9 +27,11 @@ const noId = (): string => '';
 
 /**
  * Every problem of sending `list` over the draft, the list read a page at a time. The last is
- * the account's send allowance: the copies' recipients who get mail (embedded ones do not) must
- * fit in what is left of it now, or the batch would fail row by row once queued. Rows are still
- * checked one by one as they are sent (other sends may spend the allowance meanwhile).
+ * the account's send allowance: the copies' recipients who get mail (embedded ones do not),
+ * with those of the rows already queued, must fit in what is left of it now, or the batch would
+ * fail row by row once queued. Rows are still checked one by one as they are sent (other sends
+ * may spend the allowance meanwhile, and two submits at the same moment each see the other's
+ * rows not yet queued).
  */
 async function allProblems(deps: BulkSendDeps, list: BulkList, envelopeId: string): Promise<{ problems: string[]; overAllowance?: string }> {
   const { source, problems } = await sourceProblems(deps, list.accountId, envelopeId);
@@ -43,10 +45,31 @@ async function allProblems(deps: BulkSendDeps, list: BulkList, envelopeId: strin
     }
   }
   if (problems.length > 0) return { problems };
+  const queued = await queuedReach(deps, list.accountId);
   const left = await deps.bulk.sendAllowanceLeft(list.accountId, deps.envelopes.clock());
-  if (reach <= left) return { problems };
-  const overAllowance = `The batch would reach ${reach} recipients by e-mail; this account may reach ${left} more in the next 24 hours (its send allowance).`;
+  if (reach + queued <= left) return { problems };
+  const ahead = queued > 0 ? ` and the batches already queued ${queued} more` : '';
+  const overAllowance = `The batch would reach ${reach} recipients by e-mail${ahead}; this account may reach ${left} more in the next 24 hours (its send allowance).`;
   return { problems: [overAllowance], overAllowance };
+}
+
+/**
+ * The recipients the account's queued rows will mail once the worker sends them (they spend the
+ * allowance only then), each counted against its batch's draft as it stands (a draft gone since
+ * makes its rows fail, and they count nothing).
+ */
+async function queuedReach(deps: BulkSendDeps, accountId: string): Promise<number> {
+  const sources = new Map<string, Envelope | undefined>();
+  let reach = 0;
+  for (const { sourceEnvelopeId, copy } of await deps.bulk.queuedCopies(accountId)) {
+    if (!sources.has(sourceEnvelopeId)) {
+      const found = await deps.envelopes.store.find(accountId, sourceEnvelopeId);
+      sources.set(sourceEnvelopeId, found && !found.deletedAt ? found : undefined);
+    }
+    const source = sources.get(sourceEnvelopeId);
+    if (source) reach += copyRecipients(source, copy, noId).filter((r) => !isEmbedded(r)).length;
+  }
+  return reach;
 }
 
 export type BulkSendTest = { readonly canBeSent: boolean; readonly problems: readonly string[] };
