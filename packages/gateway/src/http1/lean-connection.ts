@@ -74,6 +74,10 @@ function ignoreError(): void {
   // 'close' follows and ends the connection's requests (#onClose).
 }
 
+// nginx's lingering_timeout and lingering_time (its defaults).
+const LINGER_TIMEOUT_MS = 5_000;
+const LINGER_TIME_MS = 30_000;
+
 /** A parsed request waiting for the responses before it (pipelining), or a parse error to answer in turn. */
 type Pending = { readonly req: LeanRequest; readonly keepAlive: boolean } | { readonly error: string };
 
@@ -122,6 +126,8 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
   #closing = false;
   #closed = false;
   #connectRequest = false;
+  /** Lingering after the last answer (#lingerThenDestroy): when it ends at the latest (0: not lingering). */
+  #lingerUntil = 0;
 
   readonly #draining: () => boolean;
   /** What a keep-alive response says of the connection (the same for all its responses). */
@@ -207,14 +213,18 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
     // A body nobody read is read and dropped (node's req._dump()), so keep-alive goes on.
     if (!req.complete) req.dump();
     if (!keepAlive || this.#draining()) {
-      this.#closeAfterWrites();
+      this.#closeAfterWrites(!req.complete || this.#queue.length > 0 || this.#inMessage);
       return;
     }
     this.#next();
   }
 
   #onData(data: Buffer): void {
-    if (this.#closing) return;
+    if (this.#closing) {
+      // Lingering: the bytes are dropped, and the connection waits a little longer for the rest.
+      if (this.#lingerUntil !== 0) this.deadline = Math.min(coarseClock.now + LINGER_TIMEOUT_MS, this.#lingerUntil);
+      return;
+    }
     if (!this.#inMessage && this.#deadlineKind !== 'head') {
       this.#deadlineKind = 'head';
       this.deadline = coarseClock.now + this.#timeouts.headersTimeout;
@@ -390,19 +400,43 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
       this.#req = undefined;
       this.#res = undefined;
     }
-    this.#endThenDestroy(answer);
+    // A refused request's client may still be sending (a body, the rest of a head): it gets the
+    // answer before the close. One too slow to send gets no more time.
+    if (answer === CLIENT_ERRORS.TIMEOUT) this.#endThenDestroy(answer);
+    else this.#lingerThenDestroy(answer);
   }
 
-  #closeAfterWrites(): void {
+  /** `unread`: the client may still be sending (a body not read, requests pipelined after this one). */
+  #closeAfterWrites(unread: boolean): void {
     this.#closing = true;
     this.#queue = [];
-    // With every byte in the kernel, close(2) alone sends them and the FIN, as nginx closes a
-    // complete `Connection: close` exchange: the shutdown(2) of end() and its callback would add
-    // ~10 µs per connection and close the same way. Bytes the client still sends (a body not
-    // read) are answered with a reset either way; nginx would read and drop them for a while
-    // first (lingering_close), which this leg does not do (docs/benchmarks.md, "Lean client leg").
+    if (unread) {
+      this.#lingerThenDestroy('');
+      return;
+    }
+    // A complete exchange with every byte in the kernel: close(2) alone sends them and the FIN,
+    // as nginx closes a `Connection: close` exchange; the shutdown(2) of end() and its callback
+    // would add ~10 µs per connection and close the same way (docs/benchmarks.md, "Lean client
+    // leg"). A client that may still be sending lingers first (above).
     if (writesSettled(this.socket)) this.socket.destroy();
     else this.#endThenDestroy('');
+  }
+
+  /**
+   * nginx's lingering close (lingering_close on): the answer and the FIN go out, then what the
+   * client still sends is read and dropped until it closes its side, goes quiet for
+   * LINGER_TIMEOUT_MS (lingering_timeout) or LINGER_TIME_MS have passed (lingering_time). Closed
+   * at once, the socket would answer those bytes with a reset, and a client still uploading (an
+   * upload refused before its body was read) would lose the answer it was sent.
+   */
+  #lingerThenDestroy(last: string): void {
+    if (!this.socket.writable) return;
+    this.#lingerUntil = coarseClock.now + LINGER_TIME_MS;
+    this.#deadlineKind = 'idle';
+    this.deadline = Math.min(coarseClock.now + LINGER_TIMEOUT_MS, this.#lingerUntil);
+    if (last === '') this.socket.end();
+    else this.socket.end(last, 'latin1');
+    this.socket.resume();
   }
 
   // The client may never close its side: the socket goes once the last bytes are written (an

@@ -164,3 +164,43 @@ test('two Host fields are refused; an absolute-form target routes on its own aut
   await pollUntil(() => c.closed(), { timeoutMs: 10_000, what: 'two answers' });
   assert.deepEqual(seen, ['http://b.test:8080/x?q=1 b.test:8080', 'http://c.test/y c.test']);
 });
+
+test('lingering close: a client still sending a body its answer did not need gets the answer and a clean close, not a reset (nginx\'s lingering_close)', async (t) => {
+  // Before, the connection closed as soon as the answer was out, and the bytes the client went
+  // on sending were answered with a reset: curl uploading to a route that refuses before reading
+  // the body reported "Connection reset by peer" instead of the 401.
+  const { port } = await serveLean(t, (_req, res) => {
+    res.writeHead(401, ['Content-Length', '6']);
+    res.end('denied', 'latin1');
+  });
+  const MiB = 1024 * 1024;
+  const total = 8 * MiB;
+  for (const [name, head] of [
+    ['Connection: close', `POST /upload HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${total}\r\n\r\n`],
+    ['a framing error', `POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`],
+  ] as const) {
+    // As curl: the client keeps sending after the server's FIN (half-open), until its body is out.
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    let text = '';
+    let failed: Error | undefined;
+    let ended = false;
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('error', (e: Error) => (failed = e));
+    socket.on('end', () => (ended = true));
+    socket.write(head);
+    socket.write(Buffer.alloc(64 * 1024));
+    await pollUntil(() => /\r\n\r\n/.test(text), { timeoutMs: 10_000, what: `the answer (${name})` });
+    // The client goes on sending its body, as an upload does, then closes its side.
+    for (let sent = 64 * 1024; sent < total && failed === undefined; sent += MiB) {
+      await new Promise<void>((resolve) => socket.write(Buffer.alloc(MiB), (err) => {
+        if (err) failed ??= err;
+        resolve();
+      }));
+    }
+    socket.end();
+    await pollUntil(() => (ended && socket.closed) || failed !== undefined, { timeoutMs: 20_000, what: `the close (${name})` });
+    assert.equal(failed, undefined, `${name}: ${String(failed)}`);
+    assert.match(text, name === 'Connection: close' ? /^HTTP\/1\.1 401 [^\r]*\r\n[\s\S]*\r\n\r\ndenied$/ : /^HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\n\r\n$/, name);
+    socket.destroy();
+  }
+});
