@@ -23,6 +23,9 @@ export type LeanTimeouts = {
   readonly requestTimeout: number;
   /** An idle keep-alive connection is closed after this. */
   readonly keepAliveTimeout: number;
+  /** Lingering close (nginx's lingering_timeout, lingering_time): quiet this long, or this long in all. Defaults 5 s, 30 s. */
+  readonly lingerTimeout?: number;
+  readonly lingerTime?: number;
 };
 
 // node's answers when no 'clientError' listener is set (lib/_http_server.js socketOnError).
@@ -128,6 +131,8 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
   #connectRequest = false;
   /** Lingering after the last answer (#lingerThenDestroy): when it ends at the latest (0: not lingering). */
   #lingerUntil = 0;
+  /** Bytes came after a request that asked to close: the client is still sending. */
+  #sentMore = false;
 
   readonly #draining: () => boolean;
   /** What a keep-alive response says of the connection (the same for all its responses). */
@@ -213,7 +218,7 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
     // A body nobody read is read and dropped (node's req._dump()), so keep-alive goes on.
     if (!req.complete) req.dump();
     if (!keepAlive || this.#draining()) {
-      this.#closeAfterWrites(!req.complete || this.#queue.length > 0 || this.#inMessage);
+      this.#closeAfterWrites(!req.complete || this.#queue.length > 0 || this.#inMessage || this.#sentMore);
       return;
     }
     this.#next();
@@ -222,7 +227,7 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
   #onData(data: Buffer): void {
     if (this.#closing) {
       // Lingering: the bytes are dropped, and the connection waits a little longer for the rest.
-      if (this.#lingerUntil !== 0) this.deadline = Math.min(coarseClock.now + LINGER_TIMEOUT_MS, this.#lingerUntil);
+      if (this.#lingerUntil !== 0) this.deadline = Math.min(coarseClock.now + (this.#timeouts.lingerTimeout ?? LINGER_TIMEOUT_MS), this.#lingerUntil);
       return;
     }
     if (!this.#inMessage && this.#deadlineKind !== 'head') {
@@ -323,7 +328,8 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
     const req = this.#parsing;
     this.#parsing = undefined;
     this.#inMessage = false;
-    this.deadline = 0;
+    // A head refused inside the parser has already started the close: its deadline stays.
+    if (!this.#closing) this.deadline = 0;
     req?.pushEnd();
   }
 
@@ -352,7 +358,7 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
       if (!this.#bodyPaused && !this.#closing) this.socket.resume();
     }
     if (pending === undefined) {
-      if (!this.#inMessage) {
+      if (!this.#inMessage && this.#lingerUntil === 0) {
         this.#deadlineKind = 'idle';
         this.deadline = coarseClock.now + this.#timeouts.keepAliveTimeout;
       }
@@ -368,8 +374,12 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
   #parseError(error: Error & { code?: string }): void {
     this.#closing = true;
     this.#inMessage = false;
-    // A request after one that asked to close (HTTP/1.0, Connection: close) is not read.
-    if (error.code === 'HPE_CLOSED_CONNECTION') return;
+    // A request after one that asked to close (HTTP/1.0, Connection: close) is not read; its
+    // client is still sending, so the close lingers (#closeAfterWrites).
+    if (error.code === 'HPE_CLOSED_CONNECTION') {
+      this.#sentMore = true;
+      return;
+    }
     this.#fail(CLIENT_ERRORS[error.code ?? ''] ?? BAD_REQUEST);
   }
 
@@ -431,11 +441,17 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
    */
   #lingerThenDestroy(last: string): void {
     if (!this.socket.writable) return;
-    this.#lingerUntil = coarseClock.now + LINGER_TIME_MS;
+    // The lingering starts once the answer is written, as nginx's waits for its last bytes: a
+    // client slow to read a large answer is not cut short (until then the exchange's send
+    // timeout bounds it, as for any answer).
+    this.deadline = 0;
     this.#deadlineKind = 'idle';
-    this.deadline = Math.min(coarseClock.now + LINGER_TIMEOUT_MS, this.#lingerUntil);
-    if (last === '') this.socket.end();
-    else this.socket.end(last, 'latin1');
+    const linger = (): void => {
+      this.#lingerUntil = coarseClock.now + (this.#timeouts.lingerTime ?? LINGER_TIME_MS);
+      this.deadline = Math.min(coarseClock.now + (this.#timeouts.lingerTimeout ?? LINGER_TIMEOUT_MS), this.#lingerUntil);
+    };
+    if (last === '') this.socket.end(linger);
+    else this.socket.end(last, 'latin1', linger);
     this.socket.resume();
   }
 

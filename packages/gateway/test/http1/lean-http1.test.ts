@@ -204,3 +204,67 @@ test('lingering close: a client still sending a body its answer did not need get
     socket.destroy();
   }
 });
+
+test('lingering close is bounded and starts only once the answer is written: a silent client is closed; a slow reader gets the whole answer; bytes after a Connection: close request linger too', async (t) => {
+  const MiB = 1024 * 1024;
+  const big = Buffer.alloc(16 * MiB, 0x61);
+  const { port, side } = await serveLean(t, (req, res) => {
+    if (req.url === '/big') {
+      res.writeHead(200, ['Content-Length', String(big.length)]);
+      res.end(big);
+      return;
+    }
+    res.writeHead(200, ['Content-Length', '2']);
+    res.end('ok', 'latin1');
+  }, { headersTimeout: 60_000, requestTimeout: 60_000, keepAliveTimeout: 60_000, lingerTimeout: 300, lingerTime: 2_000 });
+  const halfOpen = () => {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    let bytes = 0;
+    let text = '';
+    let failed: Error | undefined;
+    let closed = false;
+    let ended = false;
+    socket.on('data', (d: Buffer) => {
+      bytes += d.length;
+      if (text.length < 200) text += d.toString('latin1', 0, Math.min(d.length, 200));
+    });
+    socket.on('error', (e: Error) => (failed = e));
+    socket.on('end', () => (ended = true));
+    socket.on('close', () => (closed = true));
+    t.after(() => socket.destroy());
+    return { socket, bytes: () => bytes, text: () => text, failed: () => failed, closed: () => closed, ended: () => ended };
+  };
+
+  // A head refused inside the parser (no Host) from a client that then says nothing and never
+  // closes: answered 400 and closed after the lingering timeout. Before, it was held forever.
+  const silent = halfOpen();
+  silent.socket.write('GET / HTTP/1.1\r\n\r\n');
+  await pollUntil(() => silent.ended(), { timeoutMs: 10_000, what: 'the answer and the FIN' });
+  await pollUntil(() => side.size === 0, { timeoutMs: 20_000, what: 'the silent client\'s connection closed by the server' });
+  assert.match(silent.text(), /^HTTP\/1\.1 400 Bad Request\r\n/);
+  assert.ok(silent.ended(), 'it got the FIN after the answer');
+
+  // A large answer to a request whose body is not read, to a client that reads nothing for a
+  // while (longer than the lingering timeout): it still gets every byte.
+  const slow = halfOpen();
+  slow.socket.pause();
+  slow.socket.write('POST /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 100\r\n\r\n0123456789');
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  slow.socket.resume();
+  await pollUntil(() => slow.ended() || slow.failed() !== undefined, { timeoutMs: 20_000, what: 'the slow reader done' });
+  assert.equal(slow.failed(), undefined);
+  assert.equal(slow.bytes() - slow.text().indexOf('\r\n\r\n') - 4, big.length, 'the whole answer');
+  await pollUntil(() => side.size === 0, { timeoutMs: 20_000, what: 'the slow reader\'s connection closed after lingering' });
+
+  // A request after one that asked to close: its bytes are read and dropped, not reset.
+  const piped = halfOpen();
+  piped.socket.write(`GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nPOST /b HTTP/1.1\r\nHost: x\r\nContent-Length: ${8 * MiB}\r\n\r\n`);
+  await pollUntil(() => /\r\n\r\nok$/.test(piped.text()), { timeoutMs: 10_000, what: 'the first answer' });
+  for (let sent = 0; sent < 8 * MiB && piped.failed() === undefined; sent += MiB) {
+    await new Promise<void>((resolve) => piped.socket.write(Buffer.alloc(MiB), () => resolve()));
+  }
+  piped.socket.end();
+  await pollUntil(() => piped.closed(), { timeoutMs: 20_000, what: 'the pipelining client closed' });
+  assert.equal(piped.failed(), undefined);
+  assert.equal(side.size, 0, 'no connection left behind');
+});

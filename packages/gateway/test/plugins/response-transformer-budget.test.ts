@@ -94,7 +94,9 @@ test('a client that takes nothing for send_timeout has its stream cut, and its t
 test('a JSON object bigger than a transform may hold is a 502, never sent without its edits (a removed field must not leak on a large response); a JSON array streams through', async (t) => {
   // Before, past 8 MiB the body went out as it came: `remove: json: [secret]` leaked the secret.
   const array = Buffer.from(` \n${JSON.stringify(['x'.repeat(Math.floor(8.5 * MiB))])}`);
+  let upstreamHits = 0;
   const up = await startUpstream(t, (req, res) => {
+    upstreamHits += 1;
     const body = req.url === '/array' ? array : HUGE;
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
     res.end(body);
@@ -107,7 +109,20 @@ services:
       - name: rt
         paths: [/]
         plugins: [{ name: response-transformer, config: { remove: { json: ["secret"] } } }]
+      - name: cached
+        paths: [/cached]
+        plugins:
+          - { name: response-transformer, config: { remove: { json: ["secret"] } } }
+          - { name: proxy-cache, config: { strategy: memory, content_type: [application/json] } }
 `);
+  // With proxy-cache on the route, the 502 is not stored under the upstream's 200 head: the next
+  // request goes to the upstream again and is a 502 again, never a cached 200 holding the error.
+  for (let i = 1; i <= 2; i++) {
+    const cached = await h2request(h2.session(), { ':path': '/cached/huge', accept: 'application/json' });
+    assert.equal(cached.headers[':status'], 502, `request ${i}`);
+    assert.equal(cached.headers['x-cache-status'], 'Bypass', `request ${i}`);
+    assert.equal(upstreamHits, i);
+  }
   const res = await h2request(h2.session(), { ':path': '/huge', accept: 'application/json' });
   assert.equal(res.headers[':status'], 502);
   assert.deepEqual(JSON.parse(res.body.toString()), { message: 'An invalid response was received from the upstream server', request_id: res.headers['x-kong-request-id'] });

@@ -181,6 +181,9 @@ export const PROXY_CACHE_HANDLER: PluginHandler = {
         // Kong sets these in access, so they are on whatever answer follows, and stored with it.
         if (state.key !== undefined && state.show('X-Cache-Key')) head.set('X-Cache-Key', state.key);
         if (state.status !== undefined && state.show('X-Cache-Status')) head.set('X-Cache-Status', state.status);
+        // Only the answer being sent is stored: when the gateway answers in place of an upstream
+        // head already seen (a 502 for a body a transform could not hold), that head is dropped.
+        state.pending = undefined;
         if (!state.signalled) return;
         const ttl = cacheableResponse(head, Date.now());
         if (ttl === undefined) {
