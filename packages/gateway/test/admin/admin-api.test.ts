@@ -222,6 +222,17 @@ test('POST /config body forms: {config} JSON, _format_version JSON, urlencoded a
   assert.deepEqual(h.applied.map((s) => s.services[0]?.name), ['fresh', 'fresh', 'fresh', 'fresh']);
 });
 
+/** Kong's body for a declarative configuration it refuses (code 14); `flattened` with ?flatten_errors. */
+function invalidConfig(fields: object, message: string, flattened?: object[]): object {
+  return {
+    code: 14,
+    name: 'invalid declarative configuration',
+    message: `declarative config is invalid: ${message}`,
+    fields,
+    ...(flattened !== undefined ? { flattened_errors: flattened } : {}),
+  };
+}
+
 function parseYamlToObject(yaml: string): object {
   const s = parseDeclarativeConfig(yaml, { now: NOW });
   return {
@@ -239,27 +250,19 @@ test('POST /config with an invalid configuration: 400 with Kong\'s body, running
   const before = plain(h.current);
   const bad = '_format_version: "3.0"\nservices:\n  - port: -12\n';
   const r = await call(h.base, '/config', { method: 'POST', headers: { 'content-type': 'text/yaml' }, body: bad });
-  assert.deepEqual([r.status, r.body], [400, {
-    code: 14,
-    name: 'invalid declarative configuration',
-    message: 'declarative config is invalid: {services={{host="required field missing",port="value should be between 0 and 65535"}}}',
-    fields: { services: [{ host: 'required field missing', port: 'value should be between 0 and 65535' }] },
-  }]);
+  assert.deepEqual([r.status, r.body], [400, invalidConfig(
+    { services: [{ host: 'required field missing', port: 'value should be between 0 and 65535' }] },
+    '{services={{host="required field missing",port="value should be between 0 and 65535"}}}',
+  )]);
   const flat = await call(h.base, '/config?flatten_errors=1', { method: 'POST', headers: { 'content-type': 'text/yaml' }, body: bad });
-  assert.deepEqual(flat.body, {
-    code: 14,
-    name: 'invalid declarative configuration',
-    message: 'declarative config is invalid: {}',
-    fields: {},
-    flattened_errors: [{
-      entity_type: 'service',
-      entity: { port: -12 },
-      errors: [
-        { type: 'field', field: 'host', message: 'required field missing' },
-        { type: 'field', field: 'port', message: 'value should be between 0 and 65535' },
-      ],
-    }],
-  });
+  assert.deepEqual(flat.body, invalidConfig({}, '{}', [{
+    entity_type: 'service',
+    entity: { port: -12 },
+    errors: [
+      { type: 'field', field: 'host', message: 'required field missing' },
+      { type: 'field', field: 'port', message: 'value should be between 0 and 65535' },
+    ],
+  }]));
   assert.deepEqual(await call(h.base, '/config', { method: 'POST' }).then((x) => [x.status, x.body]), [400, { message: 'expected a declarative configuration' }]);
   // A JSON object without `config` or `_format_version` is itself the (invalid) configuration;
   // Kong's flags may also come as body params.
@@ -282,12 +285,7 @@ test('POST /config: uniqueness errors as Kong keys and flattens them, with the i
   const yaml = (body: string): RequestInit => ({ method: 'POST', headers: { 'content-type': 'text/yaml' }, body: `_format_version: "3.0"\n${body}` });
   const custom = await call(h.base, '/config', yaml('consumers:\n  - { username: mia, custom_id: c-1 }\n  - { username: ned, custom_id: c-1 }\n'));
   const message = "uniqueness violation: 'consumers' entity with custom_id set to 'c-1' already declared";
-  assert.deepEqual([custom.status, custom.body], [400, {
-    code: 14,
-    name: 'invalid declarative configuration',
-    message: `declarative config is invalid: {consumers={ned="${message}"}}`,
-    fields: { consumers: { ned: message } },
-  }]);
+  assert.deepEqual([custom.status, custom.body], [400, invalidConfig({ consumers: { ned: message } }, `{consumers={ned="${message}"}}`)]);
   const pool = '5d7f9b1c-2e4a-4c6e-8f0a-3b5d7f9b1c2e';
   const target = deriveEntityId('targets', `targets:*:${pool}:10.1.1.1:8080`);
   const flat = await call(h.base, '/config?flatten_errors=1', yaml(`upstreams:
@@ -295,19 +293,13 @@ test('POST /config: uniqueness errors as Kong keys and flattens them, with the i
     name: pool
     targets: [{ target: "10.1.1.1:8080", tags: [t-1] }, { target: "10.1.1.1:8080", tags: [t-2] }]
 `));
-  assert.deepEqual(flat.body, {
-    code: 14,
-    name: 'invalid declarative configuration',
-    message: 'declarative config is invalid: {}',
-    fields: {},
-    flattened_errors: [{
-      entity_type: 'target',
-      entity_id: target,
-      entity_tags: ['t-2'],
-      entity: { target: '10.1.1.1:8080', tags: ['t-2'], id: target, upstream: { id: pool } },
-      errors: [{ type: 'entity', message: `uniqueness violation: 'targets' entity with primary key set to '${target}' already declared` }],
-    }],
-  });
+  assert.deepEqual(flat.body, invalidConfig({}, '{}', [{
+    entity_type: 'target',
+    entity_id: target,
+    entity_tags: ['t-2'],
+    entity: { target: '10.1.1.1:8080', tags: ['t-2'], id: target, upstream: { id: pool } },
+    errors: [{ type: 'entity', message: `uniqueness violation: 'targets' entity with primary key set to '${target}' already declared` }],
+  }]));
   assert.equal(h.applied.length, 0);
 });
 

@@ -1,10 +1,10 @@
 import { EsignError } from '../../errors.ts';
 import type { Envelope } from '../envelope/envelope.ts';
-import { MAX_BULK_QUEUE, type BulkList } from './bulk-copy.ts';
+import { MAX_BULK_QUEUE, type BulkCopy, type BulkList } from './bulk-copy.ts';
 import { getBulkList } from './bulk-list-use-cases.ts';
 import type { BulkBatch, BulkSendDeps } from './bulk-ports.ts';
 import { copyProblems, copyRecipients } from './copy-envelope.ts';
-import { isEmbedded } from '../envelope/recipient-kinds.ts';
+import { mailedCount } from '../envelope/recipient-kinds.ts';
 
 // Copies are checked a page at a time: a list is read in slices, never whole.
 const PAGE = 100;
@@ -25,6 +25,11 @@ async function sourceProblems(deps: BulkSendDeps, accountId: string, envelopeId:
 
 const noId = (): string => '';
 
+/** The recipients one copy of `source` mails when sent. */
+function copyReach(source: Envelope, copy: BulkCopy): number {
+  return mailedCount(copyRecipients(source, copy, noId));
+}
+
 /**
  * Every problem of sending `list` over the draft, the list read a page at a time. The last is
  * the account's send allowance: the copies' recipients who get mail (embedded ones do not),
@@ -41,7 +46,7 @@ async function allProblems(deps: BulkSendDeps, list: BulkList, envelopeId: strin
     for (const { row, copy } of await deps.bulk.copies(list.listId, after, PAGE)) {
       const found = copyProblems(source, copy, row);
       problems.push(...found);
-      if (found.length === 0) reach += copyRecipients(source, copy, noId).filter((r) => !isEmbedded(r)).length;
+      if (found.length === 0) reach += copyReach(source, copy);
     }
   }
   if (problems.length > 0) return { problems };
@@ -67,7 +72,7 @@ async function queuedReach(deps: BulkSendDeps, accountId: string): Promise<numbe
       sources.set(sourceEnvelopeId, found && !found.deletedAt ? found : undefined);
     }
     const source = sources.get(sourceEnvelopeId);
-    if (source) reach += copyRecipients(source, copy, noId).filter((r) => !isEmbedded(r)).length;
+    if (source) reach += copyReach(source, copy);
   }
   return reach;
 }

@@ -8,7 +8,7 @@ import type { Envelope, Recipient } from './envelope.ts';
 import { getEnvelope } from './get-envelope.ts';
 import type { PlacedTab } from './placed-tab.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
-import { isEmbedded } from './recipient-kinds.ts';
+import { mailedCount } from './recipient-kinds.ts';
 import { routeOn } from './routing.ts';
 import { notifyReached } from './signing-links.ts';
 import { updateEnvelope } from './update-envelope.ts';
@@ -70,7 +70,7 @@ export function addRecipientsChange(deps: Pick<EnvelopeDeps, 'random' | 'hashSec
   const told = options.resend ? routed.reached : routed.reached.filter((r) => !addedIds.includes(r.recipientId));
   const { mails, signingTokens } = notifyReached(deps, next, told, now);
   // Added to an envelope in process, they were not counted at its send: each one who will get mail counts now.
-  const reach = { recipients: added.filter((r) => !isEmbedded(r)).length, at: now };
+  const reach = { recipients: mailedCount(added), at: now };
   return { envelope: next, signingTokens, mails, reach, audit: [...audit, ...routed.audit], addedRecipients: addedIds };
 }
 

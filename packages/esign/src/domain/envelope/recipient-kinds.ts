@@ -50,3 +50,8 @@ export function mailAddressee(r: Recipient): { readonly name: string; readonly e
 export function isEmbedded(r: { readonly clientUserId?: string }): boolean {
   return r.clientUserId !== undefined;
 }
+
+/** How many of `recipients` get mail (all but the embedded): what sending them spends of the send allowance. */
+export function mailedCount(recipients: readonly { readonly clientUserId?: string }[]): number {
+  return recipients.filter((r) => !isEmbedded(r)).length;
+}

@@ -2,7 +2,7 @@ import { assertSendable } from './assert-sendable.ts';
 import { assertEnvelopeTransition } from './envelope-transitions.ts';
 import type { Envelope } from './envelope.ts';
 import type { EnvelopeChange, EnvelopeDeps } from './ports.ts';
-import { isEmbedded } from './recipient-kinds.ts';
+import { mailedCount } from './recipient-kinds.ts';
 import { routeOn } from './routing.ts';
 import { updateEnvelope } from './update-envelope.ts';
 import { pausedAudit } from './workflow-audit.ts';
@@ -19,7 +19,7 @@ export function sendDraft(deps: Pick<EnvelopeDeps, 'random' | 'hashSecret' | 'no
   assertSendable(envelope);
   const sent: Envelope = { ...envelope, status: 'sent', statusChangedAt: now, version: envelope.version + 1 };
   // Everyone the envelope will mail as routing goes on; embedded recipients get none.
-  const reach = { recipients: envelope.recipients.filter((r) => !isEmbedded(r)).length, at: now };
+  const reach = { recipients: mailedCount(envelope.recipients), at: now };
   const scheduled = envelope.workflow?.scheduledSending;
   if (scheduled?.status === 'pending') {
     const resumeAt = ruleTime(scheduled.rule, now);

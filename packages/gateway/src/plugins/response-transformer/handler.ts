@@ -96,11 +96,17 @@ function jsonBodyTransform(conf: JsonBodyConfig, budget: BodyBudget): BodyTransf
   // is not `{` goes out as it comes, at any size, and is not held.
   let passing = false;
   let sawStart = false;
-  const refuse = (): undefined => {
-    refused = true;
+  // What is held goes (out, or nowhere), and so does its charge.
+  const letGo = (): Buffer[] => {
+    const held = parts;
     parts = [];
     budget.give(charged);
     charged = 0;
+    return held;
+  };
+  const refuse = (): undefined => {
+    refused = true;
+    letGo();
     return undefined;
   };
   return {
@@ -120,11 +126,7 @@ function jsonBodyTransform(conf: JsonBodyConfig, budget: BodyBudget): BodyTransf
           sawStart = true;
           if (start !== 0x7b) {
             passing = true;
-            const held = Buffer.concat([...parts, chunk]);
-            parts = [];
-            budget.give(charged);
-            charged = 0;
-            return held;
+            return Buffer.concat([...letGo(), chunk]);
           }
         }
       }
