@@ -18,6 +18,7 @@ import { withoutUnderscoreNames } from './proxy/underscore-headers.ts';
 import { Runtime } from './runtime.ts';
 import { StreamProxy, type StreamEvent } from './stream/index.ts';
 import { closeOnClientError, loadDefaultCertificate, MIN_TLS_VERSION } from './tls/index.ts';
+import { fastAccept } from './listen/fast-accept.ts';
 import { listenOn } from './listen/listen-on.ts';
 import { CLIENT_DEADLINES, type ClientDeadlines } from './listen/client-deadlines.ts';
 
@@ -147,6 +148,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     const http2 = address.ssl && address.http2 === true ? createHttp2HttpSide((req, res) => handler(req as never, res as never), headerFilter, requestTimeout) : undefined;
     shared.push(shareListenerWithGrpc(server, grpc, address.ssl, http2, deadlines.http2IdleMs));
     await listenOn(server, address);
+    // Accepted sockets built without net's options path (listen/fast-accept.ts): the lean leg's.
+    if (lean) fastAccept(server);
     const port = (server.address() as AddressInfo).port;
     handler = createProxyHandler(getState, ctx, { scheme: address.ssl ? 'https' : 'http', port });
     if (nodeHttp !== undefined) {

@@ -1,5 +1,7 @@
 // signet-gateway: a tiny dispatcher. Each subcommand is a function in cli/<name>.ts taking its
 // arguments and returning the exit code; this file is the one place that touches process.
+// V8's settings come first, before any other module allocates (v8-flags.ts).
+import './v8-flags.ts';
 import { configParse } from './cli/config-parse.ts';
 import { start } from './cli/start.ts';
 

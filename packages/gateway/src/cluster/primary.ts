@@ -17,6 +17,7 @@ import { clusterWorkerHub } from './worker-hub.ts';
 import { serveCounters } from './counter-messages.ts';
 import { CounterStore } from '../plugins/rate-limiting/counter-store.ts';
 import { cacheCommandAsker } from './cache-messages.ts';
+import { V8_FLAGS } from '../v8-flags.ts';
 
 /**
  * The node:cluster primary: owns the configuration (kong.yml, then POST /config), the admin
@@ -73,6 +74,9 @@ export async function runPrimary(start: NodeStart, snapshot: Snapshot): Promise<
   const startedAt = new Map<number, number>();
   // Each worker's slot, so a replacement takes the CPUs of the worker it replaces.
   const slots = new Map<number, number>();
+  // Workers hold the gateway's V8 settings from their first allocation (v8-flags.ts).
+  const execArgv = cluster.settings.execArgv ?? process.execArgv;
+  cluster.setupPrimary({ execArgv: [...V8_FLAGS.filter((f) => !execArgv.includes(f)), ...execArgv] });
   const fork = (slot: number): void => {
     const cpus = start.workerCpus?.[slot];
     const worker = cluster.fork({ [NODE_ID_ENV]: nodeId, ...(cpus !== undefined ? { [WORKER_CPUS_ENV]: cpus.join(',') } : {}) });

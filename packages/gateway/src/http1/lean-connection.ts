@@ -92,6 +92,24 @@ const FREE_PARSERS: LlhttpParser[] = [];
 const MAX_FREE_PARSERS = 1000;
 const PARSER_RESOURCE = {};
 
+function notInUse(): void {
+  // A pooled parser executes nothing.
+}
+
+/**
+ * A parser going back to the pool lets go of its connection: its callbacks held the whole
+ * connection (socket, requests, exchange) alive until the parser was taken again, and so
+ * through young-generation GCs into the old generation (docs/benchmarks.md, "Lean client leg").
+ */
+function releasedParser(parser: LlhttpParser): LlhttpParser {
+  parser[HTTPParser.kOnMessageBegin] = notInUse;
+  parser[HTTPParser.kOnHeaders] = notInUse;
+  parser[HTTPParser.kOnHeadersComplete] = notInUse;
+  parser[HTTPParser.kOnBody] = notInUse;
+  parser[HTTPParser.kOnMessageComplete] = notInUse;
+  return parser;
+}
+
 /** A coarse clock for deadlines, read per request without a system call (set by the server's sweep). */
 export const coarseClock = { now: Date.now() };
 
@@ -483,7 +501,7 @@ export class LeanConnection implements RequestOwner, ResponseOwner {
     this.#res = undefined;
     // Parsers are reused, as node:http reuses its own (a new one per connection costs ~1 µs).
     // 'close' comes on a later tick than any execute(), so this one is not in use.
-    if (FREE_PARSERS.length < MAX_FREE_PARSERS) FREE_PARSERS.push(this.#parser);
+    if (FREE_PARSERS.length < MAX_FREE_PARSERS) FREE_PARSERS.push(releasedParser(this.#parser));
     this.#onGone(this);
   }
 }

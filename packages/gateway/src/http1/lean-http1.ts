@@ -1,4 +1,5 @@
 import type { Server, Socket } from 'node:net';
+import { ConnectionList, type ListEntry } from '../listen/connection-list.ts';
 import { drainOnClose } from '../proxy/drain-on-close.ts';
 import { coarseClock, LeanConnection, type HeaderFilter, type LeanHandler, type LeanTimeouts } from './lean-connection.ts';
 
@@ -19,7 +20,7 @@ export class LeanHttp1 {
   readonly #handler: LeanHandler;
   readonly #timeouts: LeanTimeouts;
   readonly #headerFilter: HeaderFilter | undefined;
-  readonly #connections = new Set<LeanConnection>();
+  readonly #connections = new ConnectionList<LeanConnection>();
   #sweep: NodeJS.Timeout | undefined;
   #draining = false;
 
@@ -33,7 +34,9 @@ export class LeanHttp1 {
   /** Serves HTTP/1.1 on an accepted connection (the listener sets noDelay). */
   readonly serve = (socket: Socket): void => {
     coarseClock.now = Date.now();
-    this.#connections.add(new LeanConnection(socket, this.#handler, this.#timeouts, this.#forget, this.#isDraining, this.#headerFilter));
+    // 'close' (and so #forget) comes on a later tick: the entry exists by then.
+    const conn = new LeanConnection(socket, this.#handler, this.#timeouts, () => this.#forget(entry), this.#isDraining, this.#headerFilter);
+    const entry = this.#connections.add(conn);
     this.#sweep ??= setInterval(this.#check, SWEEP_MS).unref();
   };
 
@@ -62,18 +65,18 @@ export class LeanHttp1 {
 
   /** Closes the connections with no request in progress. */
   closeIdleConnections(): void {
-    for (const c of this.#connections) if (c.idle) c.destroy();
+    for (const c of this.#connections.values()) if (c.idle) c.destroy();
   }
 
   /** Cuts every connection (the end of a shutdown's grace period). */
   closeAllConnections(): void {
-    for (const c of this.#connections) c.destroy();
+    for (const c of this.#connections.values()) c.destroy();
   }
 
   readonly #isDraining = (): boolean => this.#draining;
 
-  readonly #forget = (conn: LeanConnection): void => {
-    this.#connections.delete(conn);
+  readonly #forget = (entry: ListEntry<LeanConnection>): void => {
+    this.#connections.remove(entry);
     if (this.#connections.size === 0 && this.#sweep !== undefined) {
       clearInterval(this.#sweep);
       this.#sweep = undefined;
@@ -83,6 +86,6 @@ export class LeanHttp1 {
   readonly #check = (): void => {
     const now = Date.now();
     coarseClock.now = now;
-    for (const c of this.#connections) if (c.deadline !== 0 && c.deadline <= now) c.expire();
+    for (const c of this.#connections.values()) if (c.deadline !== 0 && c.deadline <= now) c.expire();
   };
 }

@@ -83,7 +83,12 @@ export function writeLatin1(socket: Socket, text: string): boolean {
   }
   // As socket.write does: activity postpones the socket's inactivity timeout.
   s._unrefTimer?.();
-  if (binding!.streamBaseState[binding!.kLastWriteWasAsync] === 0) return true;
+  if (binding!.streamBaseState[binding!.kLastWriteWasAsync] === 0) {
+    // The spare request outlives the write: it must not keep this socket's handle (and so the
+    // socket and its connection) alive after the socket closes.
+    req.handle = null;
+    return true;
+  }
   // libuv holds `req` until the write completes (oncomplete).
   spare = new binding!.WriteWrap();
   req.socket = socket;

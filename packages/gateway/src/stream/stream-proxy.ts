@@ -9,6 +9,8 @@ import { MAX_CLIENT_HELLO, parseClientHello } from './parse-client-hello.ts';
 import type { StreamProtocol, StreamRequest } from './stream-router.ts';
 import type { ProxyRoute } from '../proxy/proxy-route.ts';
 import type { StreamState } from './compile-stream-state.ts';
+import { ConnectionList } from '../listen/connection-list.ts';
+import { fastAccept } from '../listen/fast-accept.ts';
 import { listenOn } from '../listen/listen-on.ts';
 
 /** Something worth a log line; the stream proxy has no response to put an error in. */
@@ -47,7 +49,8 @@ export type StreamProxyDeps = {
 export class StreamProxy {
   readonly #deps: StreamProxyDeps;
   readonly #servers: Server[] = [];
-  readonly #sockets = new Set<Socket>();
+  // Not a Set: listen/connection-list.ts says why.
+  readonly #sockets = new ConnectionList<Socket>();
 
   constructor(deps: StreamProxyDeps) {
     this.#deps = deps;
@@ -61,6 +64,8 @@ export class StreamProxy {
       const server = createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.handle(socket, address.ssl));
       this.#servers.push(server);
       await listenOn(server, address);
+      // Accepted sockets built without net's options path, as the HTTP listeners' (listen/fast-accept.ts).
+      fastAccept(server);
       bound.push({ host: address.host, port: (server.address() as AddressInfo).port, ssl: address.ssl });
     }
     return bound;
@@ -70,7 +75,7 @@ export class StreamProxy {
   async close(): Promise<void> {
     const closing = this.#servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
     const timer = setTimeout(() => {
-      for (const s of this.#sockets) s.destroy();
+      for (const s of this.#sockets.values()) s.destroy();
     }, this.#deps.shutdownGraceMs ?? 10_000);
     await Promise.all(closing);
     clearTimeout(timer);
@@ -78,8 +83,8 @@ export class StreamProxy {
 
   /** Takes one accepted client connection (a listener's, or one handed over by another server). */
   handle(client: Socket, ssl: boolean): void {
-    this.#sockets.add(client);
-    client.once('close', () => this.#sockets.delete(client));
+    const entry = this.#sockets.add(client);
+    client.once('close', () => this.#sockets.remove(entry));
     client.on('error', () => client.destroy());
     const runtime = this.#deps.getState();
     const state = runtime.stream;
@@ -183,10 +188,10 @@ export class StreamProxy {
         return;
       }
       const upstream = result.socket;
-      this.#sockets.add(upstream);
+      const upstreamEntry = this.#sockets.add(upstream);
       const release = (): void => {
         result.attempts.release();
-        this.#sockets.delete(upstream);
+        this.#sockets.remove(upstreamEntry);
       };
       // An error or an idle timeout cuts both sides; a close lets the other side finish writing.
       const abort = (): void => {
