@@ -1,9 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * V8 settings of every gateway process: node:cluster starts the workers with them on their
- * command line (cluster/primary.ts), so they hold from the first allocation; the process started
- * by hand takes them when cli.ts imports this, its first import.
+ * The gateway's V8 settings. They hold from a process's first allocation only on its command
+ * line: node:cluster starts the workers with them (cluster/primary.ts), and `npm start`
+ * (packages/system/src/plan.ts) and the systemd unit start the gateway with them. A process
+ * started by hand without them takes them here, cli.ts's first import, after the loader: partly.
  *
  * `--no-allocation-site-pretenuring`: V8 watches object literals whose objects survive
  * young-generation GC and then allocates what those sites make straight in the old generation.

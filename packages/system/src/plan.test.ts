@@ -25,6 +25,7 @@ test('SMTP_URL and DATABASE_URL reach every esign instance, REDIS_URL the gatewa
   const gateway = plan.parts[3];
   assert.deepEqual(gateway?.env, { KONG_SSL_CERT: tls.certPath, KONG_SSL_CERT_KEY: tls.keyPath, REDIS_URL: 'redis://127.0.0.1:6380' });
   assert.deepEqual(gateway?.args.slice(-6), ['--config', '/d/kong.yml', '--proxy-listen', '127.0.0.1:8000, 127.0.0.1:8443 http2 ssl', '--admin-listen', '127.0.0.1:9001']);
+  assert.equal(gateway?.args[0], '--no-allocation-site-pretenuring', 'V8 settings come before the loader');
 });
 
 test('unset URLs are not passed: esign falls back to SQLite in DATA_DIR and the dev mailbox, the gateway to one node', () => {

@@ -47,7 +47,9 @@ export function buildSystemPlan(config: SystemConfig, tls: DevTls, kongYmlPath: 
     parts.push({
       name: 'gateway',
       command: node,
-      args: [...tsx, gatewayCli, 'start', '--config', kongYmlPath,
+      // The gateway's V8 settings (packages/gateway/src/v8-flags.ts) hold from the first
+      // allocation only when given on the command line.
+      args: ['--no-allocation-site-pretenuring', ...tsx, gatewayCli, 'start', '--config', kongYmlPath,
         // Kong's default proxy_listen: HTTP/2 offered by ALPN on the TLS listener.
         '--proxy-listen', `127.0.0.1:${httpPort}, 127.0.0.1:${httpsPort} http2 ssl`,
         '--admin-listen', `127.0.0.1:${adminPort}`],

@@ -51,4 +51,5 @@ test('the units restart crashed parts forever and give the esign drain time befo
   }
   assert.match(esign, /^Environment=PORT=%i HOST=127\.0\.0\.1/m, 'the instance name is its port, on loopback behind the gateway');
   assert.match(gateway, /--admin-listen 127\.0\.0\.1:8001/, 'the admin API stays on loopback');
+  assert.match(gateway, /^ExecStart=\/usr\/bin\/node --no-allocation-site-pretenuring --import tsx /m, 'the gateway\'s V8 settings from its start');
 });

@@ -109,8 +109,15 @@ test('a TLS listener handshakes and serves over the sockets it accepts', async (
   assert.equal(text, 'tls hi');
 });
 
-test('servers with options a socket cannot be given afterwards, and servers not listening, are left to net', async (t) => {
+test('servers with options a socket cannot be given afterwards, servers not listening, and other nodes are left to net', async (t) => {
   assert.equal(fastAccept(createServer()), false, 'not listening');
+  const other = createServer();
+  await listening(t, other);
+  assert.equal(fastAccept(other, '22.12.0'), false, 'another major of node');
+  const blocked = createServer();
+  (blocked as unknown as { blockList: object }).blockList = {};
+  await listening(t, blocked);
+  assert.equal(fastAccept(blocked), false, 'a blockList (newer nodes)');
   for (const options of [{ keepAlive: true }, { pauseOnConnect: true }, { highWaterMark: 1024 }]) {
     const server = createServer(options, (socket) => {
       if (options.pauseOnConnect === true) socket.resume();

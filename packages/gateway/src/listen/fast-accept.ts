@@ -14,6 +14,7 @@ type ListenHandle = { onconnection: (err: number, handle: ClientHandle) => void 
 type NetServerInternals = {
   _handle: ListenHandle | null;
   _connections: number;
+  blockList?: unknown;
   noDelay?: boolean;
   keepAlive?: boolean;
   pauseOnConnect?: boolean;
@@ -44,7 +45,7 @@ function learnLinks(): Links | null {
 /** The server's options are all ones a socket built without options can be given afterwards (below). */
 function plainOptions(server: NetServerInternals): boolean {
   const probe = new Socket();
-  return server.keepAlive !== true && server.pauseOnConnect !== true &&
+  return server.keepAlive !== true && server.pauseOnConnect !== true && server.blockList === undefined &&
     (server.highWaterMark === undefined || (server.highWaterMark === probe.readableHighWaterMark && server.highWaterMark === probe.writableHighWaterMark));
 }
 
@@ -52,11 +53,14 @@ function plainOptions(server: NetServerInternals): boolean {
  * Makes a listening server build the sockets it accepts without net's options path (above). The
  * socket, its handle, the server's connection count and its 'connection' event are as net's own
  * accept makes them; connections refused by maxConnections still go through net. Returns
- * false, changing nothing, when the server is not listening, has options this does not give
- * (keepAlive, pauseOnConnect, a highWaterMark of its own), or this node keeps those links
- * elsewhere.
+ * false, changing nothing, on a node other than 20, when the server is not listening, has
+ * options this does not give (keepAlive, pauseOnConnect, a highWaterMark or a blockList of its
+ * own), or this node keeps those links elsewhere.
  */
-export function fastAccept(server: Server): boolean {
+export function fastAccept(server: Server, nodeVersion = process.versions.node): boolean {
+  // What follows mirrors node 20's accept (lib/net.js onconnection and the Socket constructor);
+  // another major keeps net's own until it is checked against that one.
+  if (!nodeVersion.startsWith('20.')) return false;
   const internals = server as unknown as NetServerInternals;
   const listening = internals._handle;
   if (listening === null || typeof listening.onconnection !== 'function' || !plainOptions(internals)) return false;

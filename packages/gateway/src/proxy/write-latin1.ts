@@ -78,6 +78,7 @@ export function writeLatin1(socket: Socket, text: string): boolean {
   req.oncomplete = onComplete;
   const err = handle.writeLatin1String(req, text);
   if (err !== 0) {
+    req.handle = null;
     socket.destroy(writeError(err));
     return false;
   }
@@ -85,7 +86,7 @@ export function writeLatin1(socket: Socket, text: string): boolean {
   s._unrefTimer?.();
   if (binding!.streamBaseState[binding!.kLastWriteWasAsync] === 0) {
     // The spare request outlives the write: it must not keep this socket's handle (and so the
-    // socket and its connection) alive after the socket closes.
+    // socket and its connection) alive after the socket closes (a failed write above, too).
     req.handle = null;
     return true;
   }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnGateway } from '../health/gateway-process.ts';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
@@ -67,6 +67,10 @@ for (const workers of [1, 2]) {
 
     const root = JSON.parse((await get(`${g.admin}/`)).body) as { pids: { workers: number[] } };
     assert.equal(root.pids.workers.length, workers);
+    // node:cluster starts the workers with the gateway's V8 settings on their command line (src/v8-flags.ts).
+    if (workers > 1) {
+      for (const pid of root.pids.workers) assert.ok((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').includes('--no-allocation-site-pretenuring'), `worker ${pid}`);
+    }
     const services = JSON.parse((await get(`${g.admin}/services`)).body) as { data: { name: string }[] };
     assert.deepEqual(services.data.map((s) => s.name), ['echo']);
 
