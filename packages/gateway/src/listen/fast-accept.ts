@@ -1,5 +1,6 @@
 import { channel } from 'node:diagnostics_channel';
 import { Socket, type Server, type SocketConstructorOpts } from 'node:net';
+import { getDefaultHighWaterMark } from 'node:stream';
 
 // node 20's net accepts each connection with `new Socket({ handle, allowHalfOpen, ... })`. Given
 // any options object, that constructor takes a slow path (~7 µs against ~0.3 µs with none, a
@@ -44,9 +45,8 @@ function learnLinks(): Links | null {
 
 /** The server's options are all ones a socket built without options can be given afterwards (below). */
 function plainOptions(server: NetServerInternals): boolean {
-  const probe = new Socket();
   return server.keepAlive !== true && server.pauseOnConnect !== true && server.blockList === undefined &&
-    (server.highWaterMark === undefined || (server.highWaterMark === probe.readableHighWaterMark && server.highWaterMark === probe.writableHighWaterMark));
+    (server.highWaterMark === undefined || server.highWaterMark === getDefaultHighWaterMark(false));
 }
 
 /**

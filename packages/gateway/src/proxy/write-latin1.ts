@@ -77,19 +77,17 @@ export function writeLatin1(socket: Socket, text: string): boolean {
   req.handle = handle;
   req.oncomplete = onComplete;
   const err = handle.writeLatin1String(req, text);
+  const waits = err === 0 && binding!.streamBaseState[binding!.kLastWriteWasAsync] !== 0;
+  // Unless libuv holds it, the spare request outlives the write: it must not keep this socket's
+  // handle (and so the socket and its connection) alive after the socket closes.
+  if (!waits) req.handle = null;
   if (err !== 0) {
-    req.handle = null;
     socket.destroy(writeError(err));
     return false;
   }
   // As socket.write does: activity postpones the socket's inactivity timeout.
   s._unrefTimer?.();
-  if (binding!.streamBaseState[binding!.kLastWriteWasAsync] === 0) {
-    // The spare request outlives the write: it must not keep this socket's handle (and so the
-    // socket and its connection) alive after the socket closes (a failed write above, too).
-    req.handle = null;
-    return true;
-  }
+  if (!waits) return true;
   // libuv holds `req` until the write completes (oncomplete).
   spare = new binding!.WriteWrap();
   req.socket = socket;
