@@ -130,7 +130,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDeps = {}
     let server: Server;
     let nodeHttp: HttpServer | undefined;
     if (lean) {
-      server = address.ssl ? createTlsServer({ ...tlsOptions, noDelay: true }) : createNetServer({ noDelay: true });
+      // A plain connection gets TCP_NODELAY from its responses, as nginx gives it (LeanResponse).
+      server = address.ssl ? createTlsServer({ ...tlsOptions, noDelay: true }) : createNetServer();
       const side = new LeanHttp1((req, res) => handler(req as never, res as never), { ...LEAN_TIMEOUTS, requestTimeout }, headerFilter);
       leanSides.push(side);
       side.attach(server, address.ssl);

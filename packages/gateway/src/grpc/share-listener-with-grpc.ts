@@ -86,6 +86,8 @@ export function shareListenerWithGrpc(
   // stays half-open, so the sockets are kept to be cut on a drain or destroy().
   const h2Sockets = new Set<Socket>();
   const toHttp2 = (socket: Socket): void => {
+    // HTTP/2 interleaves small frames (the HTTP/1.1 side sets it per response, LeanResponse).
+    socket.setNoDelay(true);
     h2Sockets.add(socket);
     socket.once('close', () => h2Sockets.delete(socket));
     if (draining) cutOnceEnded(socket);

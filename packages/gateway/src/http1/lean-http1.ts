@@ -31,7 +31,7 @@ export class LeanHttp1 {
     this.#headerFilter = headerFilter;
   }
 
-  /** Serves HTTP/1.1 on an accepted connection (the listener sets noDelay). */
+  /** Serves HTTP/1.1 on an accepted connection (TCP_NODELAY: as its responses need it, LeanResponse). */
   readonly serve = (socket: Socket): void => {
     coarseClock.now = Date.now();
     // 'close' (and so #forget) comes on a later tick: the entry exists by then.

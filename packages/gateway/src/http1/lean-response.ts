@@ -40,6 +40,12 @@ const byteSize = (chunk: Buffer | string, encoding: BufferEncoding | undefined):
  * Date, Connection (and Keep-Alive), then Content-Length or chunked when the caller gave neither.
  * The head is held until the first body write or the end, so a small response goes out in one
  * write (one string when its body is a latin1 string).
+ *
+ * TCP_NODELAY is set as nginx sets it (tcp_nodelay): before a write that more writes follow (a
+ * streamed body, a 100 Continue) and on a connection kept alive, where Nagle's algorithm would
+ * hold a small write behind an unacknowledged one (the client's delayed ACK: up to 40 ms). A
+ * whole response on a connection that then closes goes out in one write and needs none: that
+ * saves a setsockopt(2) per `Connection: close` exchange (docs/benchmarks.md, "Lean client leg").
  */
 export class LeanResponse extends EventEmitter {
   statusCode = 200;
@@ -79,7 +85,9 @@ export class LeanResponse extends EventEmitter {
 
   /** `HTTP/1.1 100 Continue` before the body is read (the client waits for it). */
   writeContinue(): void {
-    if (!this.closed) this.#socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
+    if (this.closed) return;
+    this.#socket.setNoDelay(true);
+    this.#socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
   }
 
   writeHead(status: number, message?: string | OutgoingHttpHeaders | readonly string[], headers?: OutgoingHttpHeaders | readonly string[]): this {
@@ -151,6 +159,8 @@ export class LeanResponse extends EventEmitter {
   write(chunk: Buffer | string, encoding?: BufferEncoding): boolean {
     if (!this.headersSent) this.writeHead(this.statusCode);
     if (this.writableEnded || this.closed) return false;
+    // More writes follow this one (below).
+    this.#socket.setNoDelay(true);
     const size = byteSize(chunk, encoding);
     if (!this.#hasBody || size === 0) return this.#flushHead();
     const head = this.#takeHead() ?? '';
@@ -165,6 +175,8 @@ export class LeanResponse extends EventEmitter {
     // Like node's end(data) before any head: the length is known, so it is sent.
     if (!this.headersSent) this.writeHead(this.statusCode, this.#hasBody ? ['Content-Length', String(size)] : []);
     this.writableEnded = true;
+    // The connection stays for the next response (below).
+    if (this.#keepAlive) this.#socket.setNoDelay(true);
     const head = this.#takeHead() ?? '';
     if (!this.#hasBody || size === 0) {
       const last = head + (this.#chunked ? CHUNK_END : '');

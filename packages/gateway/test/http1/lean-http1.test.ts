@@ -268,3 +268,64 @@ test('lingering close is bounded and starts only once the answer is written: a s
   assert.equal(piped.failed(), undefined);
   assert.equal(side.size, 0, 'no connection left behind');
 });
+
+/** What an accepted socket's handle did, in order: 'nodelay' (TCP_NODELAY set) and 'write' (a write(2) or writev(2)). */
+function recordHandle(socket: Socket, events: string[]): void {
+  const handle = (socket as unknown as { _handle: Record<string, (...args: unknown[]) => unknown> })._handle;
+  const wrap = (name: string, event: string): void => {
+    const original = handle[name];
+    if (typeof original !== 'function') return;
+    handle[name] = function (this: unknown, ...args: unknown[]) {
+      if (name !== 'setNoDelay' || args[0] === true) events.push(event);
+      return original.apply(this, args);
+    };
+  };
+  wrap('setNoDelay', 'nodelay');
+  for (const name of ['writeLatin1String', 'writeUtf8String', 'writeBuffer', 'writev']) wrap(name, 'write');
+}
+
+test('TCP_NODELAY as nginx sets it: not for a whole answer on a connection that closes; before the write on a kept-alive one, a streamed body and a 100 Continue', async (t) => {
+  const side = new LeanHttp1((req, res) => {
+    if (req.url === '/stream') {
+      res.writeHead(200, ['Content-Type', 'text/plain']);
+      res.write('a', 'latin1');
+      setImmediate(() => res.end('b', 'latin1'));
+      return;
+    }
+    if (req.url === '/continue') {
+      res.writeContinue();
+      req.on('data', () => undefined);
+      req.on('end', () => hello(req, res));
+      return;
+    }
+    hello(req, res);
+  });
+  const events = new Map<number, string[]>();
+  const server = createServer((socket) => {
+    const list: string[] = [];
+    events.set(socket.remotePort!, list);
+    recordHandle(socket, list);
+    side.serve(socket);
+  });
+  const port = await listenOnLoopback(server);
+  t.after(() => new Promise<void>((resolve) => {
+    side.closeAllConnections();
+    server.close(() => resolve());
+  }));
+  const exchange = async (request: string, done: (text: string) => boolean): Promise<string[]> => {
+    const c = rawClient(port);
+    await new Promise((resolve) => c.socket.once('connect', resolve));
+    const own = c.socket.localPort!;
+    c.socket.write(request);
+    await pollUntil(() => done(c.text()), { timeoutMs: 10_000, what: `the answer to ${request.split('\r\n')[0]}` });
+    const list = events.get(own)!;
+    c.socket.destroy();
+    return list;
+  };
+  assert.deepEqual(await exchange('GET /close HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', (s) => s.endsWith('/close')), ['write'], 'one write, no setsockopt');
+  assert.deepEqual(await exchange('GET /kept HTTP/1.1\r\nHost: x\r\n\r\n', (s) => s.endsWith('/kept')), ['nodelay', 'write']);
+  assert.deepEqual(await exchange('GET /stream HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', (s) => s.endsWith('0\r\n\r\n')), ['nodelay', 'write', 'write']);
+  const continued = await exchange('POST /continue HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n', (s) => s.endsWith('/continue'));
+  assert.equal(continued[0], 'nodelay', 'set before the 100 Continue');
+  assert.equal(continued.filter((e) => e === 'nodelay').length, 1, 'once per connection');
+});
