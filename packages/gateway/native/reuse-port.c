@@ -4,8 +4,9 @@
  * address; the kernel spreads new connections over them, so no process hands connections to
  * another (node:cluster's round-robin costs the primary ~100 µs per connection).
  *
- * bind(ip, port) -> a bound, non-blocking TCP socket's descriptor (node listens on it), or
- * -errno. Built by src/listen/reuse-port-addon.ts with the C compiler and node's own headers.
+ * bind(ip, port[, v6only]) -> a bound, non-blocking TCP socket's descriptor (node listens on
+ * it), or -errno. `v6only` (0 or 1, Kong's `ipv6only` flag) sets IPV6_V6ONLY on an IPv6 socket;
+ * without it the system's default holds. Built by src/listen/reuse-port-addon.ts with the C compiler and node's own headers.
  */
 #define NAPI_VERSION 8
 #include <node_api.h>
@@ -23,12 +24,14 @@ static napi_value result(napi_env env, int value) {
 }
 
 static napi_value Bind(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 3;
+  napi_value argv[3];
   char ip[INET6_ADDRSTRLEN + 1];
   size_t len = 0;
   int32_t port = -1;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 2 ||
+  int32_t v6only = -1;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || argc > 3 ||
+      (argc == 3 && (napi_get_value_int32(env, argv[2], &v6only) != napi_ok || v6only < 0 || v6only > 1)) ||
       napi_get_value_string_utf8(env, argv[0], ip, sizeof ip, &len) != napi_ok ||
       napi_get_value_int32(env, argv[1], &port) != napi_ok || port < 0 || port > 65535) {
     return result(env, -EINVAL);
@@ -54,6 +57,7 @@ static napi_value Bind(napi_env env, napi_callback_info info) {
   int on = 1;
   if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0 ||
       setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) != 0 ||
+      (v6only >= 0 && address.ss_family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof v6only) != 0) ||
       bind(fd, (struct sockaddr *)&address, size) != 0) {
     int error = errno;
     close(fd);

@@ -9,7 +9,13 @@ test('parseListen: Kong listen syntax', () => {
   ]);
   // Kong's kong.conf.default listener: reuseport and backlog are honoured (src/listen/).
   assert.deepEqual(parseListen('0.0.0.0:8443 http2 ssl reuseport backlog=16384', 'proxy_listen'), [{ host: '0.0.0.0', port: 8443, ssl: true, http2: true, reuseport: true, backlog: 16384 }]);
-  assert.deepEqual(parseListen('127.0.0.1:8000 deferred bind ipv6only=on so_keepalive=on', 'proxy_listen'), [{ host: '127.0.0.1', port: 8000, ssl: false }]);
+  // nginx's socket flags, honoured (src/listen/listen-on.ts); `bind` is how every address listens here.
+  assert.deepEqual(parseListen('127.0.0.1:8000 deferred bind so_keepalive=on', 'proxy_listen'), [{ host: '127.0.0.1', port: 8000, ssl: false, deferred: true, keepalive: {} }]);
+  assert.deepEqual(parseListen('[::]:8000 ipv6only=on so_keepalive=30m::10, [::]:8001 ipv6only=off so_keepalive=off', 'proxy_listen'), [
+    { host: '::', port: 8000, ssl: false, ipv6only: true, keepalive: { idleS: 1800, count: 10 } },
+    { host: '::', port: 8001, ssl: false, ipv6only: false },
+  ]);
+  assert.deepEqual(parseListen('127.0.0.1:8000 so_keepalive=90:15s:3', 'stream_listen'), [{ host: '127.0.0.1', port: 8000, ssl: false, keepalive: { idleS: 90, intervalS: 15, count: 3 } }]);
   assert.deepEqual(parseListen('[::1]:8001', 'admin_listen'), [{ host: '::1', port: 8001, ssl: false }]);
   assert.deepEqual(parseListen('off', 'admin_listen'), []);
 });
@@ -24,6 +30,16 @@ const bad: [string, string, RegExp][] = [
   ['127.0.0.1:9000 http2 ssl', 'stream_listen', /unsupported listen flag 'http2' \(only proxy_listen serves HTTP\/2\)/],
   ['127.0.0.1:8000 backlog=0', 'proxy_listen', /'backlog=0': the backlog must be between 1 and 2147483647/],
   ['127.0.0.1:8000 backlog=4096x', 'proxy_listen', /unsupported listen flag 'backlog=4096x'/],
+  // Flags that were once taken and dropped are refused when they cannot be honoured.
+  ['127.0.0.1:8000 ipv6only=on', 'proxy_listen', /'127.0.0.1:8000 ipv6only=on': ipv6only applies to an IPv6 address/],
+  ['localhost:8000 ipv6only=off', 'proxy_listen', /ipv6only applies to an IPv6 address/],
+  ['[::]:8000 ipv6only=yes', 'proxy_listen', /unsupported listen flag 'ipv6only=yes'/],
+  ['127.0.0.1:8000 so_keepalive=yes', 'proxy_listen', /'so_keepalive=yes': expected on, off or idle:interval:count/],
+  ['127.0.0.1:8000 so_keepalive=30m:10', 'proxy_listen', /expected on, off or idle:interval:count/],
+  ['127.0.0.1:8000 so_keepalive=0::', 'proxy_listen', /the idle time must be a time between 1s and 32767s/],
+  ['127.0.0.1:8000 so_keepalive=:10h:', 'proxy_listen', /the interval must be a time between 1s and 32767s/],
+  ['127.0.0.1:8000 so_keepalive=1m::200', 'proxy_listen', /the count must be between 1 and 127/],
+  ['127.0.0.1:8000 so_keepalive=1ms::', 'proxy_listen', /the idle time must be/],
 ];
 for (const [value, setting, message] of bad) {
   test(`parseListen rejects ${value}`, () => {
@@ -43,6 +59,19 @@ test('buildGatewayConfig: defaults, workers, certificate pairing', () => {
   assert.throws(() => buildGatewayConfig({ ssl_cert: '-----BEGIN CERTIFICATE-----' }), /ssl_cert_key: ssl_cert and ssl_cert_key must be set together/);
   assert.throws(() => buildGatewayConfig({ ssl_cert: 'nope', ssl_cert_key: '-----BEGIN PRIVATE KEY-----' }), /ssl_cert: not a PEM certificate/);
   assert.ok(Object.isFrozen(config));
+});
+
+test('buildGatewayConfig: deferred with more than one worker needs reuseport (the listening socket must be the worker\'s own)', () => {
+  assert.equal(buildGatewayConfig({ proxy_listen: '127.0.0.1:8000 deferred', nginx_worker_processes: '1' }).proxyListen[0]?.deferred, true);
+  assert.equal(buildGatewayConfig({ proxy_listen: '127.0.0.1:8000 deferred reuseport', nginx_worker_processes: '2' }).workers, 2);
+  assert.equal(buildGatewayConfig({ admin_listen: '127.0.0.1:8001 deferred', nginx_worker_processes: '2' }).adminListen[0]?.deferred, true, 'the admin API listens in one process');
+  for (const [setting, settings] of [
+    ['proxy_listen', { proxy_listen: '127.0.0.1:8000 deferred' }],
+    ['stream_listen', { stream_listen: '127.0.0.1:9000 deferred' }],
+  ] as const) {
+    assert.throws(() => buildGatewayConfig({ ...settings, nginx_worker_processes: '2' }), (e: unknown) =>
+      e instanceof ConfigError && e.setting === setting && /deferred': with 2 workers the listening socket is node:cluster's primary's; add 'reuseport'/.test(e.message));
+  }
 });
 
 test('buildGatewayConfig: reuseport on port 0 needs one worker (each worker binds its own socket)', () => {

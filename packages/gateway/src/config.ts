@@ -17,7 +17,16 @@ export type ListenAddress = {
   readonly reuseport?: boolean;
   /** Kong's `backlog=N` flag: the accept queue's length (node's and nginx's default 511). */
   readonly backlog?: number;
+  /** Kong's `ipv6only=on|off` flag (an IPv6 address only): IPV6_V6ONLY; absent, node's dual stack. */
+  readonly ipv6only?: boolean;
+  /** Kong's `so_keepalive` flag (on, or idle:interval:count): TCP keep-alive probes on accepted connections. */
+  readonly keepalive?: ListenKeepalive;
+  /** Kong's `deferred` flag: TCP_DEFER_ACCEPT on the listening socket. */
+  readonly deferred?: boolean;
 };
+
+/** nginx's so_keepalive: each part absent keeps the system's value (seconds; a count of probes). */
+export type ListenKeepalive = { readonly idleS?: number; readonly intervalS?: number; readonly count?: number };
 
 /** The gateway's process configuration (the kong.conf equivalent), validated once at start. */
 export type GatewayConfig = {
@@ -98,10 +107,32 @@ const DEFAULTS = {
   plugins: 'bundled',
 };
 
-// Kong listen flags this gateway accepts and that change nothing here: `deferred` and `bind`
-// are nginx socket details, `ipv6only` is node's default (dual-stack `::`), `so_keepalive` TCP
-// probes on idle client connections, which the keep-alive timeout already closes.
-const IGNORED_FLAGS = /^(deferred|bind|ipv6only=(on|off)|so_keepalive=\S+)$/;
+// nginx's time syntax for so_keepalive's idle and interval parts: seconds, or with a unit.
+const TIME_UNITS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** `so_keepalive=on|off|[idle]:[interval]:[count]` (nginx's listen directive); undefined for off. */
+function parseKeepalive(flag: string, value: string, setting: string): ListenKeepalive | undefined {
+  if (value === 'on') return {};
+  if (value === 'off') return undefined;
+  const parts = value.split(':');
+  if (parts.length !== 3) throw new ConfigError(setting, `'${flag}': expected on, off or idle:interval:count (e.g. so_keepalive=30m::10)`);
+  const time = (part: string, name: string): number | undefined => {
+    if (part === '') return undefined;
+    const m = /^(\d{1,9})(s|m|h|d)?$/.exec(part);
+    const seconds = m === null ? NaN : Number(m[1]) * TIME_UNITS[m[2] ?? '']!;
+    // Linux takes 1..32767 seconds for both.
+    if (!(seconds >= 1 && seconds <= 32_767)) throw new ConfigError(setting, `'${flag}': the ${name} must be a time between 1s and 32767s`);
+    return seconds;
+  };
+  const idleS = time(parts[0]!, 'idle time');
+  const intervalS = time(parts[1]!, 'interval');
+  let count: number | undefined;
+  if (parts[2] !== '') {
+    count = /^\d{1,3}$/.test(parts[2]!) ? Number(parts[2]) : NaN;
+    if (!(count >= 1 && count <= 127)) throw new ConfigError(setting, `'${flag}': the count must be between 1 and 127`);
+  }
+  return { ...(idleS !== undefined ? { idleS } : {}), ...(intervalS !== undefined ? { intervalS } : {}), ...(count !== undefined ? { count } : {}) };
+}
 
 /** Parses Kong's `*_listen` syntax: "host:port [ssl] [flags], …" or "off". */
 export function parseListen(value: string, setting: string): ListenAddress[] {
@@ -118,22 +149,38 @@ export function parseListen(value: string, setting: string): ListenAddress[] {
     let http2 = false;
     let reuseport = false;
     let backlog: number | undefined;
+    let ipv6only: boolean | undefined;
+    let keepalive: ListenKeepalive | undefined;
+    let deferred = false;
     for (const flag of flags) {
       const b = /^backlog=(\d+)$/.exec(flag);
+      const v6 = /^ipv6only=(on|off)$/.exec(flag);
+      const ka = /^so_keepalive=(.*)$/.exec(flag);
       if (flag === 'ssl') ssl = true;
       else if (flag === 'http2') http2 = true;
       else if (flag === 'reuseport') reuseport = true;
+      else if (flag === 'deferred') deferred = true;
+      // nginx's `bind`: a socket of its own for this address; every listen address has one here.
+      else if (flag === 'bind') continue;
+      else if (v6 !== null) {
+        // As nginx, only an IPv6 address has the option (a name or an IPv4 address is refused).
+        if (!m[1]!.startsWith('[')) throw new ConfigError(setting, `'${address} ${flag}': ipv6only applies to an IPv6 address ([::]:port)`);
+        ipv6only = v6[1] === 'on';
+      } else if (ka !== null) keepalive = parseKeepalive(flag, ka[1]!, setting);
       else if (b !== null) {
         backlog = Number(b[1]);
         if (backlog < 1 || backlog > 2 ** 31 - 1) throw new ConfigError(setting, `'${flag}': the backlog must be between 1 and 2147483647`);
-      } else if (!IGNORED_FLAGS.test(flag)) throw new ConfigError(setting, `unsupported listen flag '${flag}'`);
+      } else throw new ConfigError(setting, `unsupported listen flag '${flag}'`);
     }
     // Without TLS, nginx's http2 listener speaks h2c with prior knowledge only, which would turn
     // every HTTP/1.1 client away; h2c is served to grpc routes without the flag (docs/gateway-config.md).
     if (http2 && !ssl) throw new ConfigError(setting, `'${address} http2': the http2 flag needs 'ssl' here (HTTP/2 is offered by ALPN on TLS listeners; h2c is served to grpc routes without it)`);
     if (http2 && setting !== 'proxy_listen') throw new ConfigError(setting, `unsupported listen flag 'http2' (only proxy_listen serves HTTP/2)`);
     const host = m[1]!.startsWith('[') ? m[1]!.slice(1, -1) : m[1]!;
-    out.push({ host: host === '*' ? '0.0.0.0' : host, port, ssl, ...(http2 ? { http2 } : {}), ...(reuseport ? { reuseport } : {}), ...(backlog !== undefined ? { backlog } : {}) });
+    out.push({
+      host: host === '*' ? '0.0.0.0' : host, port, ssl, ...(http2 ? { http2 } : {}), ...(reuseport ? { reuseport } : {}), ...(backlog !== undefined ? { backlog } : {}),
+      ...(ipv6only !== undefined ? { ipv6only } : {}), ...(keepalive !== undefined ? { keepalive } : {}), ...(deferred ? { deferred } : {}),
+    });
   }
   if (out.length === 0) throw new ConfigError(setting, 'no listen address');
   return out;
@@ -155,8 +202,14 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
     }
     workers = Number(w);
   }
-  // Each worker binds its own reuseport socket: on port 0 each would get another port.
   for (const [setting, listen] of [['proxy_listen', proxyListen], ['stream_listen', streamListen]] as const) {
+    // TCP_DEFER_ACCEPT is set on a listening socket; with node:cluster's round-robin that socket is
+    // the primary's, which the workers never touch (src/listen/listen-on.ts).
+    const deferred = listen.find((a) => a.deferred === true && a.reuseport !== true);
+    if (deferred !== undefined && workers > 1 && process.env.NODE_CLUSTER_SCHED_POLICY !== 'none') {
+      throw new ConfigError(setting, `'${deferred.host}:${deferred.port} deferred': with ${workers} workers the listening socket is node:cluster's primary's; add 'reuseport' so each worker has its own`);
+    }
+    // Each worker binds its own reuseport socket: on port 0 each would get another port.
     const ephemeral = listen.find((a) => a.reuseport === true && a.port === 0);
     if (ephemeral !== undefined && workers > 1) {
       throw new ConfigError(setting, `'${ephemeral.host}:0 reuseport': with ${workers} workers each would listen on a port of its own; give a port, or drop reuseport`);

@@ -12,10 +12,11 @@ import { runPrimary } from '../cluster/primary.ts';
 import { watchProcessFaults } from '../cluster/process-faults.ts';
 import { runSingle } from '../cluster/run-single.ts';
 import { runWorker } from '../cluster/worker.ts';
-import { buildGatewayConfig, ConfigError, type GatewayConfig } from '../config.ts';
+import { buildGatewayConfig, ConfigError, type GatewayConfig, type ListenAddress } from '../config.ts';
 import type { Snapshot } from '../declarative/types.ts';
 import { GatewayError } from '../errors.ts';
 import { buildReusePortAddon } from '../listen/reuse-port-addon.ts';
+import { buildSocketOptionsAddon } from '../listen/socket-options-addon.ts';
 import { allowedCpus, bindToCpus } from '../native/cpu-affinity.ts';
 import { cpusForWorker, WORKER_CPUS_ENV } from '../native/cpu-affinity-setting.ts';
 import { readStartSettings, type StartSettings } from './read-start-settings.ts';
@@ -35,6 +36,14 @@ export async function start(args: readonly string[], io: CommandIo): Promise<num
         buildReusePortAddon();
       } catch (err) {
         throw new ConfigError(config.proxyListen.includes(reuseport) ? 'proxy_listen' : 'stream_listen', (err as Error).message);
+      }
+    }
+    const withOptions = [...config.proxyListen, ...config.adminListen, ...(config.streamListen ?? [])].find((a) => a.keepalive !== undefined || a.deferred === true);
+    if (withOptions !== undefined && !cluster.isWorker) {
+      try {
+        buildSocketOptionsAddon();
+      } catch (err) {
+        throw new ConfigError(settingOf(config, withOptions), (err as Error).message);
       }
     }
     workerCpus = planWorkerCpus(config, settings.nginx_main_worker_cpu_affinity ?? '');
@@ -104,4 +113,10 @@ function planWorkerCpus(config: GatewayConfig, value: string): number[][] | unde
     throw new ConfigError('nginx_main_worker_cpu_affinity', `'${value}' gives worker ${empty + 1} none of the CPUs this gateway may run on (${allowed.join(',')})`);
   }
   return plan;
+}
+
+/** The setting a listen address came from, for errors. */
+function settingOf(config: GatewayConfig, address: ListenAddress): string {
+  if (config.proxyListen.includes(address)) return 'proxy_listen';
+  return config.adminListen.includes(address) ? 'admin_listen' : 'stream_listen';
 }

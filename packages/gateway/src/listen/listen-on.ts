@@ -1,7 +1,8 @@
 import { lookup } from 'node:dns/promises';
-import { isIP, type Server } from 'node:net';
+import { isIP, type Server, type Socket } from 'node:net';
 import type { ListenAddress } from '../config.ts';
 import { bindReusePort } from './reuse-port-addon.ts';
+import { deferAccept, descriptorOf, setKeepalive } from './socket-options-addon.ts';
 
 // net.Server's own listen step for a descriptor (node's lib/net.js setupListenHandle): unlike
 // listen({ fd }), it does not go through node:cluster, which would ask the primary to listen on
@@ -16,8 +17,30 @@ const DEFAULT_BACKLOG = 511;
  * SO_REUSEPORT, so in a node:cluster worker the kernel spreads connections over the workers'
  * sockets instead of the primary accepting each one and handing it over (round-robin, node's
  * default). `backlog=N`: the accept queue's length (the kernel caps it at net.core.somaxconn).
+ * `ipv6only=on|off`: IPV6_V6ONLY. `so_keepalive`: TCP keep-alive probes on each accepted
+ * connection (set as the server emits it, before anyone else sees it). `deferred`:
+ * TCP_DEFER_ACCEPT on the listening socket, which must then be this process's own: a
+ * node:cluster worker without `reuseport` only has a stand-in for the primary's, and is refused.
  */
 export async function listenOn(server: Server, address: ListenAddress): Promise<void> {
+  const keepalive = address.keepalive;
+  if (keepalive !== undefined) server.prependListener('connection', (socket: Socket) => setKeepalive(socket, keepalive));
+  await bind(server, address);
+  if (address.deferred !== true) return;
+  const fd = descriptorOf(server);
+  if (fd === undefined) {
+    server.close();
+    throw new Error(`'${address.host}:${address.port} deferred': the listening socket is node:cluster's primary's; add 'reuseport' so each worker has its own`);
+  }
+  try {
+    deferAccept(fd);
+  } catch (err) {
+    server.close();
+    throw err;
+  }
+}
+
+async function bind(server: Server, address: ListenAddress): Promise<void> {
   const backlog = address.backlog ?? DEFAULT_BACKLOG;
   const ip = address.reuseport === true && isIP(address.host) === 0 ? (await lookup(address.host)).address : address.host;
   await new Promise<void>((resolve, reject) => {
@@ -32,12 +55,12 @@ export async function listenOn(server: Server, address: ListenAddress): Promise<
     server.once('error', fail);
     server.once('listening', done);
     if (address.reuseport !== true) {
-      server.listen({ host: address.host, port: address.port, backlog });
+      server.listen({ host: address.host, port: address.port, backlog, ...(address.ipv6only !== undefined ? { ipv6Only: address.ipv6only } : {}) });
       return;
     }
     let fd: number;
     try {
-      fd = bindReusePort(ip, address.port);
+      fd = bindReusePort(ip, address.port, address.ipv6only);
     } catch (err) {
       fail(err as Error);
       return;

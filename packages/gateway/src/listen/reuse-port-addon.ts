@@ -6,7 +6,7 @@ import { buildNativeAddon, NATIVE_BUILD_DIR, type NativeAddon } from '../native/
 // N-API helper (native/reuse-port.c) does.
 const REUSE_PORT: NativeAddon = { name: 'reuse-port', purpose: 'the reuseport flag', what: 'socket helper' };
 
-type Addon = { bind(ip: string, port: number): number };
+type Addon = { bind(ip: string, port: number, v6only?: number): number };
 let addon: Addon | undefined;
 
 /** The helper's path, built first if needed (build-native-addon.ts). */
@@ -14,10 +14,13 @@ export function buildReusePortAddon(buildDir = NATIVE_BUILD_DIR, cc = process.en
   return buildNativeAddon(REUSE_PORT, buildDir, cc);
 }
 
-/** A bound, non-blocking TCP socket on ip:port with SO_REUSEPORT set; node listens on its descriptor. */
-export function bindReusePort(ip: string, port: number): number {
+/**
+ * A bound, non-blocking TCP socket on ip:port with SO_REUSEPORT set; node listens on its
+ * descriptor. `v6only`: IPV6_V6ONLY for an IPv6 address (Kong's `ipv6only`); absent, the system's.
+ */
+export function bindReusePort(ip: string, port: number, v6only?: boolean): number {
   addon ??= createRequire(import.meta.url)(buildReusePortAddon()) as Addon;
-  const fd = addon.bind(ip, port);
+  const fd = v6only === undefined ? addon.bind(ip, port) : addon.bind(ip, port, v6only ? 1 : 0);
   if (fd < 0) {
     const code = getSystemErrorName(fd);
     throw Object.assign(new Error(`listen ${code}: ${ip}:${port} (reuseport)`), { code, syscall: 'listen', address: ip, port });
