@@ -24,7 +24,15 @@ const DEFAULT_BACKLOG = 511;
  */
 export async function listenOn(server: Server, address: ListenAddress): Promise<void> {
   const keepalive = address.keepalive;
-  if (keepalive !== undefined) server.prependListener('connection', (socket: Socket) => setKeepalive(socket, keepalive));
+  if (keepalive !== undefined) {
+    server.prependListener('connection', (socket: Socket) => {
+      try {
+        setKeepalive(socket, keepalive);
+      } catch {
+        // A connection already gone (its descriptor closed): it is served, or closed, as any other.
+      }
+    });
+  }
   await bind(server, address);
   if (address.deferred !== true) return;
   const fd = descriptorOf(server);
