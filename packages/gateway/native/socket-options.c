@@ -53,16 +53,17 @@ static napi_value DeferAccept(napi_env env, napi_callback_info info) {
 static napi_value Read(napi_env env, napi_callback_info info) {
   int32_t fd;
   if (ints(env, info, 1, &fd) != 0) return result(env, -EINVAL);
+  static const int levels[6] = { SOL_SOCKET, IPPROTO_TCP, IPPROTO_TCP, IPPROTO_TCP, IPPROTO_TCP, IPPROTO_IPV6 };
+  static const int names[6] = { SO_KEEPALIVE, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, TCP_DEFER_ACCEPT, IPV6_V6ONLY };
   int values[6];
-  socklen_t size = sizeof(int);
-  if (getsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &values[0], &size) != 0 ||
-      getsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &values[1], &size) != 0 ||
-      getsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &values[2], &size) != 0 ||
-      getsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &values[3], &size) != 0 ||
-      getsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &values[4], &size) != 0) {
-    return result(env, -errno);
+  for (int i = 0; i < 6; i++) {
+    socklen_t size = sizeof values[i];
+    if (getsockopt(fd, levels[i], names[i], &values[i], &size) != 0) {
+      // An IPv4 socket has no IPV6_V6ONLY.
+      if (i == 5) values[i] = -1;
+      else return result(env, -errno);
+    }
   }
-  if (getsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &values[5], &size) != 0) values[5] = -1;
   napi_value out;
   napi_create_array_with_length(env, 6, &out);
   for (uint32_t i = 0; i < 6; i++) napi_set_element(env, out, i, result(env, values[i]));

@@ -33,6 +33,7 @@ const bad: [string, string, RegExp][] = [
   // Flags that were once taken and dropped are refused when they cannot be honoured.
   ['127.0.0.1:8000 ipv6only=on', 'proxy_listen', /'127.0.0.1:8000 ipv6only=on': ipv6only applies to an IPv6 address/],
   ['localhost:8000 ipv6only=off', 'proxy_listen', /ipv6only applies to an IPv6 address/],
+  ['[127.0.0.1]:8000 ipv6only=on', 'proxy_listen', /'\[127.0.0.1\]:8000 ipv6only=on': ipv6only applies to an IPv6 address/],
   ['[::]:8000 ipv6only=yes', 'proxy_listen', /unsupported listen flag 'ipv6only=yes'/],
   ['127.0.0.1:8000 so_keepalive=yes', 'proxy_listen', /'so_keepalive=yes': expected on, off or idle:interval:count/],
   ['127.0.0.1:8000 so_keepalive=30m:10', 'proxy_listen', /expected on, off or idle:interval:count/],
@@ -65,12 +66,12 @@ test('buildGatewayConfig: deferred with more than one worker needs reuseport (th
   assert.equal(buildGatewayConfig({ proxy_listen: '127.0.0.1:8000 deferred', nginx_worker_processes: '1' }).proxyListen[0]?.deferred, true);
   assert.equal(buildGatewayConfig({ proxy_listen: '127.0.0.1:8000 deferred reuseport', nginx_worker_processes: '2' }).workers, 2);
   assert.equal(buildGatewayConfig({ admin_listen: '127.0.0.1:8001 deferred', nginx_worker_processes: '2' }).adminListen[0]?.deferred, true, 'the admin API listens in one process');
-  for (const [setting, settings] of [
-    ['proxy_listen', { proxy_listen: '127.0.0.1:8000 deferred' }],
-    ['stream_listen', { stream_listen: '127.0.0.1:9000 deferred' }],
+  for (const [setting, settings, at] of [
+    ['proxy_listen', { proxy_listen: '127.0.0.1:8000 deferred' }, '127.0.0.1:8000'],
+    ['stream_listen', { stream_listen: '[::1]:9000 deferred' }, '[::1]:9000'],
   ] as const) {
     assert.throws(() => buildGatewayConfig({ ...settings, nginx_worker_processes: '2' }), (e: unknown) =>
-      e instanceof ConfigError && e.setting === setting && /deferred': with 2 workers the listening socket is node:cluster's primary's; add 'reuseport'/.test(e.message));
+      e instanceof ConfigError && e.setting === setting && e.message.includes(`'${at} deferred': with 2 workers the listening socket is node:cluster's primary's; add 'reuseport'`));
   }
 });
 

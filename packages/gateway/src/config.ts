@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { isLoopbackAddress } from './admin/listener-address.ts';
 import { parsePluginsSetting } from './plugins/plugin-schemas.ts';
@@ -164,7 +165,7 @@ export function parseListen(value: string, setting: string): ListenAddress[] {
       else if (flag === 'bind') continue;
       else if (v6 !== null) {
         // As nginx, only an IPv6 address has the option (a name or an IPv4 address is refused).
-        if (!m[1]!.startsWith('[')) throw new ConfigError(setting, `'${address} ${flag}': ipv6only applies to an IPv6 address ([::]:port)`);
+        if (isIP(m[1]!.replace(/^\[(.*)\]$/, '$1')) !== 6) throw new ConfigError(setting, `'${address} ${flag}': ipv6only applies to an IPv6 address ([::]:port)`);
         ipv6only = v6[1] === 'on';
       } else if (ka !== null) keepalive = parseKeepalive(flag, ka[1]!, setting);
       else if (b !== null) {
@@ -207,7 +208,8 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
     // the primary's, which the workers never touch (src/listen/listen-on.ts).
     const deferred = listen.find((a) => a.deferred === true && a.reuseport !== true);
     if (deferred !== undefined && workers > 1 && process.env.NODE_CLUSTER_SCHED_POLICY !== 'none') {
-      throw new ConfigError(setting, `'${deferred.host}:${deferred.port} deferred': with ${workers} workers the listening socket is node:cluster's primary's; add 'reuseport' so each worker has its own`);
+      const at = deferred.host.includes(':') ? `[${deferred.host}]` : deferred.host;
+      throw new ConfigError(setting, `'${at}:${deferred.port} deferred': with ${workers} workers the listening socket is node:cluster's primary's; add 'reuseport' so each worker has its own`);
     }
     // Each worker binds its own reuseport socket: on port 0 each would get another port.
     const ephemeral = listen.find((a) => a.reuseport === true && a.port === 0);

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP, type Server, type Socket } from 'node:net';
 import type { ListenAddress } from '../config.ts';
 import { bindReusePort } from './reuse-port-addon.ts';
-import { deferAccept, descriptorOf, setKeepalive } from './socket-options-addon.ts';
+import { deferAccept, descriptorOf, loadSocketOptions, setKeepalive } from './socket-options-addon.ts';
 
 // net.Server's own listen step for a descriptor (node's lib/net.js setupListenHandle): unlike
 // listen({ fd }), it does not go through node:cluster, which would ask the primary to listen on
@@ -24,12 +24,15 @@ const DEFAULT_BACKLOG = 511;
  */
 export async function listenOn(server: Server, address: ListenAddress): Promise<void> {
   const keepalive = address.keepalive;
+  if (keepalive !== undefined || address.deferred === true) loadSocketOptions();
   if (keepalive !== undefined) {
     server.prependListener('connection', (socket: Socket) => {
       try {
         setKeepalive(socket, keepalive);
-      } catch {
-        // A connection already gone (its descriptor closed): it is served, or closed, as any other.
+      } catch (err) {
+        // setsockopt(2) refused for this one connection (it is gone already): it is served, or
+        // closed, as any other; anything else is a bug and is thrown.
+        if ((err as { code?: unknown }).code === undefined) throw err;
       }
     });
   }

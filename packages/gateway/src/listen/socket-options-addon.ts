@@ -6,7 +6,7 @@ import type { ListenKeepalive } from '../config.ts';
 
 // Kong's `so_keepalive` and `deferred` listen flags need TCP options node 20 cannot set: a small
 // N-API helper (native/socket-options.c) does.
-const SOCKET_OPTIONS: NativeAddon = { name: 'socket-options', purpose: 'the so_keepalive and deferred flags', what: 'socket options helper' };
+const SOCKET_OPTIONS: NativeAddon = { name: 'socket-options', purpose: 'the so_keepalive or deferred flag', what: 'socket options helper' };
 
 type Addon = {
   keepalive(fd: number, idle: number, interval: number, count: number): number;
@@ -18,6 +18,11 @@ let addon: Addon | undefined;
 function load(): Addon {
   addon ??= createRequire(import.meta.url)(buildSocketOptionsAddon()) as Addon;
   return addon;
+}
+
+/** Loads the helper (building it if needed) before a listener that needs it listens: a failure is that listener's error, not its connections'. */
+export function loadSocketOptions(): void {
+  load();
 }
 
 /** The helper's path, built first if needed (the cli builds it before any worker starts). */
