@@ -71,7 +71,7 @@ test('buildGatewayConfig: deferred with more than one worker needs reuseport (th
     ['stream_listen', { stream_listen: '[::1]:9000 deferred' }, '[::1]:9000'],
   ] as const) {
     assert.throws(() => buildGatewayConfig({ ...settings, nginx_worker_processes: '2' }), (e: unknown) =>
-      e instanceof ConfigError && e.setting === setting && e.message.includes(`'${at} deferred': with 2 workers the listening socket is node:cluster's primary's; add 'reuseport'`));
+      e instanceof ConfigError && e.setting === setting && e.message === `${setting}: '${at} deferred': with node:cluster's round-robin the listening socket is the primary's; add 'reuseport' so each worker has its own`);
   }
 });
 

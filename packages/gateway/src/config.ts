@@ -146,6 +146,7 @@ export function parseListen(value: string, setting: string): ListenAddress[] {
     if (m === null) throw new ConfigError(setting, `invalid listen address '${address}' (expected host:port)`);
     const port = Number(m[2]);
     if (port > 65535) throw new ConfigError(setting, `port ${port} is not between 0 and 65535`);
+    const host = m[1]!.startsWith('[') ? m[1]!.slice(1, -1) : m[1]!;
     let ssl = false;
     let http2 = false;
     let reuseport = false;
@@ -165,7 +166,7 @@ export function parseListen(value: string, setting: string): ListenAddress[] {
       else if (flag === 'bind') continue;
       else if (v6 !== null) {
         // As nginx, only an IPv6 address has the option (a name or an IPv4 address is refused).
-        if (isIP(m[1]!.replace(/^\[(.*)\]$/, '$1')) !== 6) throw new ConfigError(setting, `'${address} ${flag}': ipv6only applies to an IPv6 address ([::]:port)`);
+        if (isIP(host) !== 6) throw new ConfigError(setting, `'${address} ${flag}': ipv6only applies to an IPv6 address ([::]:port)`);
         ipv6only = v6[1] === 'on';
       } else if (ka !== null) keepalive = parseKeepalive(flag, ka[1]!, setting);
       else if (b !== null) {
@@ -177,7 +178,6 @@ export function parseListen(value: string, setting: string): ListenAddress[] {
     // every HTTP/1.1 client away; h2c is served to grpc routes without the flag (docs/gateway-config.md).
     if (http2 && !ssl) throw new ConfigError(setting, `'${address} http2': the http2 flag needs 'ssl' here (HTTP/2 is offered by ALPN on TLS listeners; h2c is served to grpc routes without it)`);
     if (http2 && setting !== 'proxy_listen') throw new ConfigError(setting, `unsupported listen flag 'http2' (only proxy_listen serves HTTP/2)`);
-    const host = m[1]!.startsWith('[') ? m[1]!.slice(1, -1) : m[1]!;
     out.push({
       host: host === '*' ? '0.0.0.0' : host, port, ssl, ...(http2 ? { http2 } : {}), ...(reuseport ? { reuseport } : {}), ...(backlog !== undefined ? { backlog } : {}),
       ...(ipv6only !== undefined ? { ipv6only } : {}), ...(keepalive !== undefined ? { keepalive } : {}), ...(deferred ? { deferred } : {}),
@@ -185,6 +185,12 @@ export function parseListen(value: string, setting: string): ListenAddress[] {
   }
   if (out.length === 0) throw new ConfigError(setting, 'no listen address');
   return out;
+}
+
+/** Why `deferred` cannot be set on a listener whose socket is node:cluster's primary's (round-robin, no `reuseport`). */
+export function deferredNeedsOwnSocket(a: ListenAddress): string {
+  const host = a.host.includes(':') ? `[${a.host}]` : a.host;
+  return `'${host}:${a.port} deferred': with node:cluster's round-robin the listening socket is the primary's; add 'reuseport' so each worker has its own`;
 }
 
 const isLoopbackHost = (host: string): boolean => host === 'localhost' || isLoopbackAddress(host);
@@ -207,10 +213,7 @@ export function buildGatewayConfig(settings: GatewaySettings): GatewayConfig {
     // TCP_DEFER_ACCEPT is set on a listening socket; with node:cluster's round-robin that socket is
     // the primary's, which the workers never touch (src/listen/listen-on.ts).
     const deferred = listen.find((a) => a.deferred === true && a.reuseport !== true);
-    if (deferred !== undefined && workers > 1 && process.env.NODE_CLUSTER_SCHED_POLICY !== 'none') {
-      const at = deferred.host.includes(':') ? `[${deferred.host}]` : deferred.host;
-      throw new ConfigError(setting, `'${at}:${deferred.port} deferred': with ${workers} workers the listening socket is node:cluster's primary's; add 'reuseport' so each worker has its own`);
-    }
+    if (deferred !== undefined && workers > 1 && process.env.NODE_CLUSTER_SCHED_POLICY !== 'none') throw new ConfigError(setting, deferredNeedsOwnSocket(deferred));
     // Each worker binds its own reuseport socket: on port 0 each would get another port.
     const ephemeral = listen.find((a) => a.reuseport === true && a.port === 0);
     if (ephemeral !== undefined && workers > 1) {

@@ -29,22 +29,11 @@ export async function start(args: readonly string[], io: CommandIo): Promise<num
   try {
     settings = await readStartSettings(args, process.env, (path) => readFile(path, 'utf8'));
     config = buildGatewayConfig(settings);
-    // Built before any worker starts: the workers only load it (src/listen/reuse-port-addon.ts).
-    const reuseport = [...config.proxyListen, ...(config.streamListen ?? [])].find((a) => a.reuseport === true);
-    if (reuseport !== undefined && !cluster.isWorker) {
-      try {
-        buildReusePortAddon();
-      } catch (err) {
-        throw new ConfigError(config.proxyListen.includes(reuseport) ? 'proxy_listen' : 'stream_listen', (err as Error).message);
-      }
-    }
-    const withOptions = [...config.proxyListen, ...config.adminListen, ...(config.streamListen ?? [])].find((a) => a.keepalive !== undefined || a.deferred === true);
-    if (withOptions !== undefined && !cluster.isWorker) {
-      try {
-        buildSocketOptionsAddon();
-      } catch (err) {
-        throw new ConfigError(settingOf(config, withOptions), (err as Error).message);
-      }
+    // The listen flags' helpers, built before any worker starts: the workers only load them
+    // (src/listen/). The admin API lives in one process and binds no reuseport socket.
+    if (!cluster.isWorker) {
+      buildListenHelper(config, (a, setting) => a.reuseport === true && setting !== 'admin_listen', buildReusePortAddon);
+      buildListenHelper(config, (a) => a.keepalive !== undefined || a.deferred === true, buildSocketOptionsAddon);
     }
     workerCpus = planWorkerCpus(config, settings.nginx_main_worker_cpu_affinity ?? '');
   } catch (err) {
@@ -115,8 +104,16 @@ function planWorkerCpus(config: GatewayConfig, value: string): number[][] | unde
   return plan;
 }
 
-/** The setting a listen address came from, for errors. */
-function settingOf(config: GatewayConfig, address: ListenAddress): string {
-  if (config.proxyListen.includes(address)) return 'proxy_listen';
-  return config.adminListen.includes(address) ? 'admin_listen' : 'stream_listen';
+type ListenSetting = 'proxy_listen' | 'admin_listen' | 'stream_listen';
+
+/** Builds a listen flag's helper when a listener needs it; a failure is the first such listener's setting's error. */
+function buildListenHelper(config: GatewayConfig, needs: (a: ListenAddress, setting: ListenSetting) => boolean, build: () => string): void {
+  const listeners: [ListenSetting, readonly ListenAddress[]][] = [['proxy_listen', config.proxyListen], ['admin_listen', config.adminListen], ['stream_listen', config.streamListen ?? []]];
+  const setting = listeners.find(([name, list]) => list.some((a) => needs(a, name)))?.[0];
+  if (setting === undefined) return;
+  try {
+    build();
+  } catch (err) {
+    throw new ConfigError(setting, (err as Error).message);
+  }
 }

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, type Server, type Socket } from 'node:net';
-import type { ListenAddress } from '../config.ts';
+import { deferredNeedsOwnSocket, type ListenAddress } from '../config.ts';
 import { bindReusePort } from './reuse-port-addon.ts';
 import { deferAccept, descriptorOf, loadSocketOptions, setKeepalive } from './socket-options-addon.ts';
 
@@ -41,7 +41,7 @@ export async function listenOn(server: Server, address: ListenAddress): Promise<
   const fd = descriptorOf(server);
   if (fd === undefined) {
     server.close();
-    throw new Error(`'${address.host}:${address.port} deferred': the listening socket is node:cluster's primary's; add 'reuseport' so each worker has its own`);
+    throw new Error(deferredNeedsOwnSocket(address));
   }
   try {
     deferAccept(fd);

@@ -15,14 +15,13 @@ type Addon = {
 };
 let addon: Addon | undefined;
 
-function load(): Addon {
+/**
+ * The helper, built first if needed. listenOn loads it before a listener that needs it listens:
+ * a failure is that listener's error, not its connections'.
+ */
+export function loadSocketOptions(): Addon {
   addon ??= createRequire(import.meta.url)(buildSocketOptionsAddon()) as Addon;
   return addon;
-}
-
-/** Loads the helper (building it if needed) before a listener that needs it listens: a failure is that listener's error, not its connections'. */
-export function loadSocketOptions(): void {
-  load();
 }
 
 /** The helper's path, built first if needed (the cli builds it before any worker starts). */
@@ -36,28 +35,29 @@ export function descriptorOf(socketOrServer: unknown): number | undefined {
   return typeof fd === 'number' && fd >= 0 ? fd : undefined;
 }
 
+function systemError(r: number, what: string): Error {
+  return Object.assign(new Error(`${what}: ${getSystemErrorName(r)}`), { code: getSystemErrorName(r) });
+}
+
 function check(r: number, what: string): void {
-  if (r < 0) throw Object.assign(new Error(`${what}: ${getSystemErrorName(r)}`), { code: getSystemErrorName(r) });
+  if (r < 0) throw systemError(r, what);
 }
 
 /** nginx's so_keepalive on an accepted connection: probes after `idleS` quiet seconds, every `intervalS`, `count` of them (absent: the system's). */
 export function setKeepalive(socket: Socket, keepalive: ListenKeepalive): void {
   const fd = descriptorOf(socket);
   if (fd === undefined) return;
-  check(load().keepalive(fd, keepalive.idleS ?? 0, keepalive.intervalS ?? 0, keepalive.count ?? 0), 'so_keepalive');
+  check(loadSocketOptions().keepalive(fd, keepalive.idleS ?? 0, keepalive.intervalS ?? 0, keepalive.count ?? 0), 'so_keepalive');
 }
 
 /** nginx's `deferred`: the listening socket hands a connection over once it has data (TCP_DEFER_ACCEPT, 1 s, as nginx sets it). */
 export function deferAccept(fd: number): void {
-  check(load().deferAccept(fd, 1), 'deferred (TCP_DEFER_ACCEPT)');
+  check(loadSocketOptions().deferAccept(fd, 1), 'deferred (TCP_DEFER_ACCEPT)');
 }
 
 /** What a socket has: [SO_KEEPALIVE, TCP_KEEPIDLE, TCP_KEEPINTVL, TCP_KEEPCNT, TCP_DEFER_ACCEPT, IPV6_V6ONLY or -1]. */
 export function readSocketOptions(fd: number): number[] {
-  const r = load().read(fd);
-  if (typeof r === 'number') {
-    check(r, 'getsockopt');
-    return [];
-  }
+  const r = loadSocketOptions().read(fd);
+  if (typeof r === 'number') throw systemError(r, 'getsockopt');
   return r;
 }
